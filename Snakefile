@@ -1,0 +1,26 @@
+# falseclaims: probability of false outperformance claims, end to end.
+# Rules live in workflow/rules/*.smk; all logic in the falseclaims package (src/).
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/survey.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/estimation.smk"
+include: "workflow/rules/multiplicity.smk"
+include: "workflow/rules/calibration.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        ALL_TARGETS,

@@ -1,0 +1,42 @@
+"""Command line: ``falseclaims check | plan | percase | sota``.
+
+Each verb lives in its own module with ``register(subparsers)``; the handler it sets
+returns an exit code. Bad arguments give a one-line error and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+VERBS = ("check", "plan", "percase", "sota")
+
+
+class UsageError(Exception):
+    """Raised by a verb for bad arguments; printed on one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="falseclaims",
+        description="How likely is a published outperformance claim to be false?",
+    )
+    sub = parser.add_subparsers(dest="verb", required=True)
+    for verb in VERBS:
+        importlib.import_module(f"falseclaims.cli.{verb}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except (UsageError, ValueError, FileNotFoundError) as exc:
+        print(f"falseclaims {args.verb}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""`falseclaims plan` (being written; registers nothing yet)."""
+
+
+def register(sub) -> None:
+    pass

@@ -1,0 +1,65 @@
+"""Loading config/config.yaml and resolving congruence and SD assumptions from it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from falseclaims.sd_model import SDModel
+
+CONGRUENCE_LEVELS = ("q1", "median", "q3")
+TASKS = ("classification", "segmentation")
+
+
+def find_config(path: str | os.PathLike | None = None) -> Path:
+    """The config to use: explicit path, $FALSECLAIMS_CONFIG, ./config/config.yaml, or the
+    repository's own config (editable installs)."""
+    candidates = []
+    if path:
+        candidates.append(Path(path))
+    elif os.environ.get("FALSECLAIMS_CONFIG"):
+        candidates.append(Path(os.environ["FALSECLAIMS_CONFIG"]))
+    else:
+        candidates.append(Path.cwd() / "config" / "config.yaml")
+        candidates.append(Path(__file__).resolve().parents[2] / "config" / "config.yaml")
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise FileNotFoundError(
+        f"no config found (looked at {', '.join(map(str, candidates))}); pass --config or "
+        "give the assumption explicitly"
+    )
+
+
+def load_config(path: str | os.PathLike | None = None) -> dict:
+    cfg_path = find_config(path)
+    with open(cfg_path, encoding="utf-8") as fh:
+        cfg = yaml.safe_load(fh)
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{cfg_path}: expected a YAML mapping at the top level")
+    cfg.setdefault("_path", str(cfg_path))
+    return cfg
+
+
+def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
+    """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
+    block = cfg.get("congruence", {})
+    if source not in block or not isinstance(block[source], dict):
+        raise ValueError(f"congruence source {source!r} is not defined in config 'congruence:'")
+    out = {}
+    for task in TASKS:
+        levels = block[source].get(task)
+        if levels is None:
+            raise ValueError(f"congruence source {source!r} lacks task {task!r}")
+        out[task] = {lvl: float(levels[lvl]) for lvl in CONGRUENCE_LEVELS}
+    return out
+
+
+def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
+    block = cfg.get("sd_model", {})
+    source = source or block.get("use", ["msd_reference"])[0]
+    if source not in block or not isinstance(block[source], dict):
+        raise ValueError(f"SD model source {source!r} is not defined in config 'sd_model:'")
+    return SDModel.from_dict(block[source], source=source)

@@ -1,0 +1,1 @@
+"""Per-case results: readers, congruence estimation, classical paired tests, reports."""

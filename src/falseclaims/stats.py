@@ -1,0 +1,228 @@
+"""Probability that a reported outperformance claim is false (seed 001, method-notes §1).
+
+A is the reported winner, B the runner-up. Every function returns
+P(theta_A <= theta_B | reported results), vectorised over numpy arrays and pandas Series
+(inputs broadcast against each other).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special, stats
+
+__all__ = [
+    "ClassificationResult",
+    "SegmentationResult",
+    "classification_congruence_bounds",
+    "prob_false_claim_classification",
+    "prob_false_claim_classification_mc",
+    "prob_false_claim_segmentation",
+]
+
+
+def _as_float(name: str, x) -> np.ndarray:
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric; got {x!r}") from exc
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contains NaN at index {_first_bad(np.isnan(arr))}")
+    return arr
+
+
+def _first_bad(mask: np.ndarray):
+    idx = np.argwhere(np.atleast_1d(mask))[0]
+    return tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0])
+
+
+def _check_range(name: str, arr: np.ndarray, lo: float, hi: float, hint: str = "") -> None:
+    bad = (arr < lo) | (arr > hi)
+    if bad.any():
+        where = _first_bad(bad)
+        value = np.atleast_1d(arr)[where]
+        raise ValueError(
+            f"{name} must lie in [{lo:g}, {hi:g}]{hint}; got {value!r} at index {where}"
+        )
+
+
+def _check_n(n) -> np.ndarray:
+    arr = _as_float("n", n)
+    bad = arr < 2
+    if bad.any():
+        where = _first_bad(bad)
+        raise ValueError(
+            f"n (test-set size) must be at least 2; got {np.atleast_1d(arr)[where]!r} "
+            f"at index {where}"
+        )
+    return arr
+
+
+def _check_unit_interval(name: str, x) -> np.ndarray:
+    arr = _as_float(name, x)
+    _check_range(name, arr, 0.0, 1.0, " (fractions, not percent)")
+    return arr
+
+
+def _out(x: np.ndarray):
+    """0-d arrays become Python floats/bools so scalar calls return scalars."""
+    return x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x
+
+
+def classification_congruence_bounds(acc_a, acc_b):
+    """Feasible range of the both-correct proportion p11 given two accuracies.
+
+    Returns ``(lower, upper)`` with lower = max(acc_a + acc_b - 1, 0) and
+    upper = min(acc_a, acc_b) (method-notes §1).
+    """
+    a = _check_unit_interval("acc_a", acc_a)
+    b = _check_unit_interval("acc_b", acc_b)
+    lower = np.maximum(a + b - 1.0, 0.0)
+    upper = np.minimum(a, b)
+    return _out(lower), _out(upper)
+
+
+@dataclass(frozen=True)
+class ClassificationResult:
+    """Result of :func:`prob_false_claim_classification`.
+
+    ``congruence_used`` is the assumed congruence after moving it into the feasible
+    range; ``clamped`` tells where it was moved.
+    """
+
+    probability: np.ndarray | float
+    congruence_used: np.ndarray | float
+    clamped: np.ndarray | bool
+    lower: np.ndarray | float
+    upper: np.ndarray | float
+    x1: np.ndarray | float
+    x2: np.ndarray | float
+
+
+def _classification_inputs(n, acc_a, acc_b, congruence):
+    n = _check_n(n)
+    a = _check_unit_interval("acc_a", acc_a)
+    b = _check_unit_interval("acc_b", acc_b)
+    c = _check_unit_interval("congruence", congruence)
+    n, a, b, c = np.broadcast_arrays(n, a, b, c)
+    lower = np.maximum(a + b - 1.0, 0.0)
+    upper = np.minimum(a, b)
+    used = np.clip(c, lower, upper)
+    clamped = used != c
+    x1 = n * (a - used)
+    x2 = n * (b - used)
+    return n, a, b, used, clamped, lower, upper, x1, x2
+
+
+def prob_false_claim_classification(n, acc_a, acc_b, congruence) -> ClassificationResult:
+    """Exact P(p_A <= p_B) for two accuracies on the same n cases.
+
+    Posterior (p1, p2, rest) ~ Dirichlet(x1+1, x2+1, n-x1-x2+2) with discordant counts
+    x1 = n(acc_a - p11), x2 = n(acc_b - p11). Since p1/(p1+p2) ~ Beta(x1+1, x2+1),
+    P(p1 <= p2) = I_{1/2}(x1+1, x2+1) (method-notes §1). An infeasible congruence is moved
+    to the nearer bound of :func:`classification_congruence_bounds`.
+    """
+    n, a, b, used, clamped, lower, upper, x1, x2 = _classification_inputs(
+        n, acc_a, acc_b, congruence
+    )
+    prob = special.betainc(x1 + 1.0, x2 + 1.0, 0.5)
+    prob = np.where(a == b, 0.5, prob)
+    return ClassificationResult(
+        probability=_out(prob),
+        congruence_used=_out(used),
+        clamped=_out(clamped),
+        lower=_out(lower),
+        upper=_out(upper),
+        x1=_out(x1),
+        x2=_out(x2),
+    )
+
+
+def prob_false_claim_classification_mc(
+    n, acc_a, acc_b, congruence, draws: int = 100_000, seed: int = 0, chunk: int = 2_000_000
+):
+    """The paper's Monte Carlo estimator M/k (seed 001, Supplementary C).
+
+    Draws ``draws`` Dirichlet vectors per comparison (via independent gamma variates) and
+    returns the share with p1 <= p2. Kept as an independent cross-check of the closed form;
+    its standard error is sqrt(P(1-P)/draws).
+    """
+    if int(draws) < 1:
+        raise ValueError(f"draws must be a positive integer; got {draws!r}")
+    n, a, b, used, _, _, _, x1, x2 = _classification_inputs(n, acc_a, acc_b, congruence)
+    shape = n.shape
+    alpha1, alpha2 = (x1 + 1.0).ravel(), (x2 + 1.0).ravel()
+    alpha3 = (n - x1 - x2 + 2.0).ravel()
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(alpha1.size, dtype=np.int64)
+    per = max(1, int(chunk) // max(1, alpha1.size))
+    done = 0
+    while done < draws:
+        k = min(per, draws - done)
+        g1 = rng.standard_gamma(alpha1, size=(k, alpha1.size))
+        g2 = rng.standard_gamma(alpha2, size=(k, alpha1.size))
+        g3 = rng.standard_gamma(alpha3, size=(k, alpha1.size))
+        total = g1 + g2 + g3
+        counts += np.count_nonzero(g1 / total <= g2 / total, axis=0)
+        done += k
+    prob = (counts / float(draws)).reshape(shape)
+    return _out(prob)
+
+
+@dataclass(frozen=True)
+class SegmentationResult:
+    """Result of :func:`prob_false_claim_segmentation`.
+
+    ``sd_diff`` is the implied per-case SD of the paired differences
+    sqrt(s_A^2 + s_B^2 - 2 s_A s_B r); ``degenerate`` marks where it is zero.
+    """
+
+    probability: np.ndarray | float
+    sd_diff: np.ndarray | float
+    statistic: np.ndarray | float
+    degenerate: np.ndarray | bool
+
+
+def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> SegmentationResult:
+    """P(mu_A <= mu_B) = t_{n-1}(sqrt(n)(mean_b - mean_a) / sd_diff) (seed 001, Suppl. C).
+
+    ``congruence`` is the Pearson r of the two methods' per-case DSC.
+
+    Zero denominator: when sd_diff = 0 (equal SDs with r = 1, or both SDs zero) every
+    paired difference equals mean_a - mean_b, so the posterior of the mean difference is a
+    point mass. The result is then 0 if mean_a > mean_b, 0.5 if equal and 1 if
+    mean_a < mean_b; ``degenerate`` flags these entries.
+    """
+    n = _check_n(n)
+    ma = _check_unit_interval("mean_a", mean_a)
+    mb = _check_unit_interval("mean_b", mean_b)
+    sa = _as_float("sd_a", sd_a)
+    sb = _as_float("sd_b", sd_b)
+    for name, arr in (("sd_a", sa), ("sd_b", sb)):
+        if (arr < 0).any():
+            where = _first_bad(arr < 0)
+            raise ValueError(
+                f"{name} must be >= 0; got {np.atleast_1d(arr)[where]!r} at index {where}"
+            )
+    r = _as_float("congruence", congruence)
+    _check_range("congruence", r, -1.0, 1.0, " (Pearson r)")
+    n, ma, mb, sa, sb, r = np.broadcast_arrays(n, ma, mb, sa, sb, r)
+    var = np.maximum(sa**2 + sb**2 - 2.0 * sa * sb * r, 0.0)
+    sd_diff = np.sqrt(var)
+    # rounding can leave ~1e-17 where the exact value is 0
+    degenerate = sd_diff <= 1e-12 * np.maximum(np.maximum(sa, sb), 1e-300)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.sqrt(n) * (mb - ma) / np.where(degenerate, 1.0, sd_diff)
+    prob = stats.t.cdf(statistic, df=n - 1.0)
+    point_mass = np.where(ma > mb, 0.0, np.where(ma < mb, 1.0, 0.5))
+    prob = np.where(degenerate, point_mass, prob)
+    prob = np.where(ma == mb, 0.5, prob)
+    statistic = np.where(degenerate, np.sign(mb - ma) * np.inf, statistic)
+    statistic = np.where(ma == mb, 0.0, statistic)
+    return SegmentationResult(
+        probability=_out(prob),
+        sd_diff=_out(sd_diff),
+        statistic=_out(statistic),
+        degenerate=_out(degenerate),
+    )

@@ -1,0 +1,33 @@
+# Config validation, shared helpers and the list of final targets.
+import json
+from pathlib import Path
+
+from snakemake.utils import validate
+
+SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+
+validate(config, str(SCHEMAS / "config.schema.yaml"))
+for _block in config:
+    _schema = SCHEMAS / f"{_block}.schema.yaml"
+    if _schema.exists():
+        validate(config[_block], str(_schema))
+
+VENUES = list(config["venues"])
+TASKS = ["classification", "segmentation"]
+
+# every rules file appends its final outputs here; `rule all` requests them
+ALL_TARGETS = []
+
+
+wildcard_constraints:
+    venue="|".join(VENUES),
+    task="classification|segmentation",
+
+
+def venue_sheet_files(wildcards):
+    v = config["venues"][wildcards.venue]
+    return sorted({v["papers"], v["results"]} - {None})
+
+
+def caption(name):
+    return str(Path(workflow.basedir) / "workflow" / "report" / f"{name}.rst")

@@ -1,0 +1,1 @@
+# figures rules (being written)

@@ -1,0 +1,1 @@
+# multiplicity rules (being written)
