@@ -63,3 +63,43 @@ def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     if source not in block or not isinstance(block[source], dict):
         raise ValueError(f"SD model source {source!r} is not defined in config 'sd_model:'")
     return SDModel.from_dict(block[source], source=source)
+
+
+def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> dict:
+    """{source: {task: {q1, median, q3}}} for every source in ``congruence.use``.
+
+    Sources defined inline in the ``congruence:`` block are read from the config; the
+    others from the estimation stage's YAML files given in ``estimated`` (name -> path).
+    """
+    estimated = estimated or {}
+    out = {}
+    for source in cfg["congruence"]["use"]:
+        if source in cfg["congruence"]:
+            out[source] = congruence_quartiles(cfg, source)
+            continue
+        if source not in estimated:
+            raise ValueError(f"congruence source {source!r} is neither defined inline nor "
+                             "produced by the estimation stage")
+        with open(estimated[source], encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+        out[source] = {
+            task: {lvl: float(data[task][lvl]) for lvl in CONGRUENCE_LEVELS}
+            for task in TASKS if task in data
+        }
+    return out
+
+
+def sd_models(cfg: dict, estimated: dict[str, str] | None = None) -> dict[str, SDModel]:
+    """{source: SDModel} for every source in ``sd_model.use`` (inline or estimated)."""
+    estimated = estimated or {}
+    out = {}
+    for source in cfg["sd_model"]["use"]:
+        if source in cfg["sd_model"]:
+            out[source] = sd_model_from_config(cfg, source)
+            continue
+        if source not in estimated:
+            raise ValueError(f"SD model source {source!r} is neither defined inline nor "
+                             "produced by the estimation stage")
+        with open(estimated[source], encoding="utf-8") as fh:
+            out[source] = SDModel.from_dict(yaml.safe_load(fh), source=source)
+    return out

@@ -218,7 +218,7 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
     point_mass = np.where(ma > mb, 0.0, np.where(ma < mb, 1.0, 0.5))
     prob = np.where(degenerate, point_mass, prob)
     prob = np.where(ma == mb, 0.5, prob)
-    statistic = np.where(degenerate, np.sign(mb - ma) * np.inf, statistic)
+    statistic = np.where(degenerate, np.where(mb > ma, np.inf, -np.inf), statistic)
     statistic = np.where(ma == mb, 0.0, statistic)
     return SegmentationResult(
         probability=_out(prob),

@@ -1,0 +1,142 @@
+# The survey analysis of seed 001: sheets -> eligibility -> top-2 -> SD imputation ->
+# congruence assignment -> probabilities -> summaries.
+
+
+def estimated_congruence_files(wildcards=None):
+    return {
+        s: f"results/estimation/congruence/{s}.yaml"
+        for s in config["congruence"]["use"]
+        if s not in config["congruence"]
+    }
+
+
+def estimated_sd_files(wildcards=None):
+    return {
+        s: f"results/estimation/sd_model/{s}.yaml"
+        for s in config["sd_model"]["use"]
+        if s not in config["sd_model"]
+    }
+
+
+rule validate_sheets:
+    input:
+        venue_sheet_files,
+    output:
+        papers="results/{venue}/validated/papers.csv",
+        results="results/{venue}/validated/results.csv",
+        notes="results/{venue}/validated/notes.csv",
+    params:
+        venue_cfg=lambda wc: config["venues"][wc.venue],
+        base_dir=workflow.basedir,
+    log:
+        "logs/{venue}/validate_sheets.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/validate_sheets.py"
+
+
+rule eligibility:
+    input:
+        papers="results/{venue}/validated/papers.csv",
+        results="results/{venue}/validated/results.csv",
+    output:
+        eligible="results/{venue}/eligible.csv",
+        exclusions=report(
+            "results/{venue}/exclusions.csv",
+            caption=caption("exclusions"),
+            category="{venue}",
+            subcategory="Selection",
+        ),
+        flow="results/{venue}/flow.csv",
+        top2="results/{venue}/top2.csv",
+    params:
+        analysis=config["analysis"],
+    log:
+        "logs/{venue}/eligibility.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/eligibility.py"
+
+
+rule impute_sd:
+    input:
+        top2="results/{venue}/top2.csv",
+        estimated=lambda wc: list(estimated_sd_files().values()),
+    output:
+        "results/{venue}/sd_imputed.csv",
+    params:
+        estimated=estimated_sd_files(),
+    log:
+        "logs/{venue}/impute_sd.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/impute_sd.py"
+
+
+rule assign_congruence:
+    input:
+        top2="results/{venue}/top2.csv",
+        estimated=lambda wc: list(estimated_congruence_files().values()),
+    output:
+        "results/{venue}/congruence.csv",
+    params:
+        estimated=estimated_congruence_files(),
+    log:
+        "logs/{venue}/assign_congruence.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/assign_congruence.py"
+
+
+rule probabilities:
+    input:
+        top2="results/{venue}/top2.csv",
+        congruence="results/{venue}/congruence.csv",
+        sds="results/{venue}/sd_imputed.csv",
+    output:
+        report(
+            "results/{venue}/probabilities.csv",
+            caption=caption("probabilities"),
+            category="{venue}",
+            subcategory="Probabilities",
+        ),
+    log:
+        "logs/{venue}/probabilities.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/probabilities.py"
+
+
+rule summary:
+    input:
+        "results/{venue}/probabilities.csv",
+    output:
+        summary=report(
+            "results/{venue}/summary.csv",
+            caption=caption("summary"),
+            category="{venue}",
+            subcategory="Probabilities",
+        ),
+        curves="results/{venue}/curves.csv",
+    params:
+        analysis=config["analysis"],
+    log:
+        "logs/{venue}/summary.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/summary.py"
+
+
+ALL_TARGETS.extend(
+    expand(
+        "results/{venue}/{table}.csv",
+        venue=VENUES,
+        table=["exclusions", "flow", "probabilities", "summary", "curves"],
+    )
+)

@@ -1,0 +1,11 @@
+from falseclaims.config import congruence_sources
+from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.survey import assign_congruence
+
+
+def main(smk):
+    sources = congruence_sources(smk.config, smk.params.estimated)
+    write_table(assign_congruence(read_table(smk.input.top2), sources), smk.output[0])
+
+
+run_step(snakemake, main)  # noqa: F821

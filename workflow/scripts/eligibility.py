@@ -1,0 +1,12 @@
+from falseclaims.eligibility import select_papers
+from falseclaims.pipeline import read_table, run_step, write_table
+
+
+def main(smk):
+    sel = select_papers(read_table(smk.input.papers), read_table(smk.input.results),
+                        smk.params.analysis, venue=smk.wildcards.venue)
+    for name in ("eligible", "exclusions", "flow", "top2"):
+        write_table(getattr(sel, name), smk.output[name])
+
+
+run_step(snakemake, main)  # noqa: F821

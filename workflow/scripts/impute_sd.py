@@ -1,0 +1,13 @@
+from falseclaims.config import sd_models
+from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.survey import impute_sd
+
+
+def main(smk):
+    models = sd_models(smk.config, smk.params.estimated)
+    table = impute_sd(read_table(smk.input.top2), models,
+                      smk.config["analysis"]["use_reported_sd_over"])
+    write_table(table, smk.output[0])
+
+
+run_step(snakemake, main)  # noqa: F821
