@@ -26,8 +26,24 @@ wildcard_constraints:
 
 def venue_sheet_files(wildcards):
     v = config["venues"][wildcards.venue]
-    return sorted({v["papers"], v["results"]} - {None})
+    return sorted({v["papers"], v.get("results")} - {None})
 
 
 def caption(name):
     return str(Path(workflow.basedir) / "workflow" / "report" / f"{name}.rst")
+
+
+def estimated_congruence_files(wildcards=None):
+    return {
+        s: f"results/estimation/congruence/{s}.yaml"
+        for s in config["congruence"]["use"]
+        if s not in config["congruence"]
+    }
+
+
+def estimated_sd_files(wildcards=None):
+    return {
+        s: f"results/estimation/sd_model/{s}.yaml"
+        for s in config["sd_model"]["use"]
+        if s not in config["sd_model"]
+    }

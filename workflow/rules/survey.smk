@@ -2,22 +2,6 @@
 # congruence assignment -> probabilities -> summaries.
 
 
-def estimated_congruence_files(wildcards=None):
-    return {
-        s: f"results/estimation/congruence/{s}.yaml"
-        for s in config["congruence"]["use"]
-        if s not in config["congruence"]
-    }
-
-
-def estimated_sd_files(wildcards=None):
-    return {
-        s: f"results/estimation/sd_model/{s}.yaml"
-        for s in config["sd_model"]["use"]
-        if s not in config["sd_model"]
-    }
-
-
 rule validate_sheets:
     input:
         venue_sheet_files,

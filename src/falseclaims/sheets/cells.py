@@ -1,0 +1,277 @@
+"""Reading single messy cells (method: accept with a note, or reject naming what was expected).
+
+Rules (documented in data/README.md, "Messy cells"):
+
+* Text is cleaned first: non-breaking and other Unicode spaces become spaces, zero-width
+  characters and byte-order marks are removed, runs of whitespace collapse, ends are stripped,
+  and a Unicode minus (U+2212) or a leading dash (U+2013/U+2014) becomes "-".
+* Missing: an empty cell or one of ``na, n/a, nan, null, -, ?`` (case-insensitive).
+* Booleans: yes/no, y/n, true/false, t/f, 1/0.
+* Metric values: a number, optionally followed by an SD ("0.85 ± 0.03", "0.85 +/- 0.03",
+  "0.85 (0.03)", "0.85 (SD 0.03)") or an interval ("0.85 (0.80-0.90)", ignored with a note),
+  optionally with "%" (the whole cell is then percent). A comma is always a decimal comma in a
+  metric value ("0,853" -> 0.853): metric values are at most 100, so a thousands separator
+  cannot occur there; a cell mixing "," and "." is rejected.
+* Sizes (integers): digits, optionally grouped in thousands by ",", " ", "'" or "_" with
+  groups of exactly three digits after a non-zero leading group ("1,234", "1 234"). "0,853",
+  "12,5" and "1.234" are rejected: a size is an integer, and a "." could be a decimal point
+  or a European thousands separator.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from falseclaims.sheets.errors import CellError
+
+__all__ = [
+    "MISSING_TOKENS",
+    "Measure",
+    "clean_text",
+    "is_missing",
+    "parse_bool",
+    "parse_size",
+    "parse_number",
+    "parse_measure",
+    "parse_enum",
+    "parse_list",
+    "parse_text",
+]
+
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "?", "#n/a"})
+
+_SPACES = re.compile(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+_MINUS = str.maketrans({"\u2212": "-", "\ufe63": "-", "\uff0d": "-"})
+
+_TRUE = frozenset({"yes", "y", "true", "t", "1", "1.0"})
+_FALSE = frozenset({"no", "n", "false", "f", "0", "0.0"})
+
+_NUM = r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?"
+_PM = r"(?:±|\+/-|\+-|\+ / -)"
+_RE_PLAIN = re.compile(rf"^(?P<v>{_NUM})$")
+_RE_PM = re.compile(rf"^(?P<v>{_NUM})\s*{_PM}\s*(?P<sd>{_NUM})$")
+_RE_PAREN_SD = re.compile(
+    rf"^(?P<v>{_NUM})\s*[(\[]\s*(?:{_PM}|sd\s*[=:]?)?\s*(?P<sd>{_NUM})\s*[)\]]$", re.I
+)
+_RE_INTERVAL = re.compile(
+    rf"^(?P<v>{_NUM})\s*[(\[]\s*(?:(?:95\s*)?ci\s*[=:]?\s*)?(?P<lo>{_NUM})\s*"
+    rf"(?:,|;|-|–|—|to)\s*(?P<hi>{_NUM})\s*[)\]]$",
+    re.I,
+)
+_RE_INT = re.compile(r"^[+-]?\d+$")
+_RE_INT_FLOAT = re.compile(r"^[+-]?\d+\.0*$")
+_RE_GROUPED = re.compile(r"^[1-9]\d{0,2}(?P<sep>[, '_])\d{3}(?:(?P=sep)\d{3})*$")
+
+
+def clean_text(raw) -> str:
+    """Whitespace, zero-width characters and Unicode minus signs normalised."""
+    s = _ZERO_WIDTH.sub("", str(raw)).translate(_MINUS)
+    s = _SPACES.sub(" ", s).strip()
+    if s[:1] in ("\u2013", "\u2014") and s[1:2].isdigit():
+        s = "-" + s[1:]
+    return s
+
+
+def is_missing(raw) -> bool:
+    if raw is None:
+        return True
+    if isinstance(raw, float) and math.isnan(raw):
+        return True
+    if isinstance(raw, str):
+        return clean_text(raw).lower() in MISSING_TOKENS
+    return False
+
+
+def _cleaning_note(raw, s: str) -> list[str]:
+    if isinstance(raw, str) and raw != s and raw.strip() != s:
+        return [f"{raw!r} read as {s!r} (spaces/minus signs normalised)"]
+    return []
+
+
+def _reject_nonscalar(raw, expected: str) -> None:
+    if isinstance(raw, (_dt.date, _dt.datetime, _dt.time, _dt.timedelta)):
+        raise CellError(f"{expected} (the cell holds a date/time; format it as text/number)")
+
+
+def parse_text(raw) -> tuple[str | None, tuple[str, ...]]:
+    """Free text: cleaned; numbers from XLSX that are integral lose their '.0'."""
+    if is_missing(raw):
+        return None, ()
+    if isinstance(raw, float) and raw.is_integer():
+        return str(int(raw)), ()
+    s = clean_text(raw)
+    return s, tuple(_cleaning_note(raw, s))
+
+
+def parse_bool(raw) -> tuple[bool | None, tuple[str, ...]]:
+    expected = "yes/no, true/false, y/n or 1/0"
+    _reject_nonscalar(raw, expected)
+    if is_missing(raw):
+        return None, ()
+    if isinstance(raw, bool):
+        return raw, ()
+    if isinstance(raw, (int, float)):
+        if raw in (0, 1):
+            return bool(raw), ()
+        raise CellError(expected)
+    return _parse_bool_str(str(raw))
+
+
+@lru_cache(maxsize=256)
+def _parse_bool_str(raw: str) -> tuple[bool | None, tuple[str, ...]]:
+    s = clean_text(raw).lower()
+    if s in _TRUE:
+        return True, ()
+    if s in _FALSE:
+        return False, ()
+    raise CellError("yes/no, true/false, y/n or 1/0")
+
+
+def parse_size(raw) -> tuple[int | None, tuple[str, ...]]:
+    """A non-negative count such as a test-set size (range checks come later)."""
+    expected = "a whole number (e.g. 1234 or 1,234)"
+    _reject_nonscalar(raw, expected)
+    if is_missing(raw):
+        return None, ()
+    if isinstance(raw, bool):
+        raise CellError(expected)
+    if isinstance(raw, int):
+        return raw, ()
+    if isinstance(raw, float):
+        if raw.is_integer():
+            return int(raw), ()
+        raise CellError(expected)
+    return _parse_size_str(str(raw))
+
+
+@lru_cache(maxsize=4096)
+def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
+    s = clean_text(raw)
+    if _RE_INT.match(s):
+        return int(s), ()
+    if _RE_INT_FLOAT.match(s):
+        return int(float(s)), ()
+    m = _RE_GROUPED.match(s)
+    if m:
+        value = int(s.replace(m.group("sep"), ""))
+        return value, (f"{raw!r} read as {value} (thousands separator)",)
+    if re.match(r"^\d{1,3}\.\d{3}$", s):
+        raise CellError(
+            "a whole number; '.' in a size is ambiguous (decimal point or thousands "
+            "separator?), write the size without separators"
+        )
+    raise CellError("a whole number (e.g. 1234 or 1,234)")
+
+
+def _number(token: str) -> tuple[float, bool]:
+    """Float of a number token; second item is True if a decimal comma was used."""
+    comma = "," in token
+    if comma and "." in token:
+        raise CellError("a number with either a decimal point or a decimal comma, not both")
+    return float(token.replace(",", ".")), comma
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A metric cell: value, optional SD from the same cell, and how it was written."""
+
+    value: float
+    sd: float | None = None
+    percent_sign: bool = False
+    notes: tuple[str, ...] = ()
+
+
+def parse_number(raw) -> tuple[float | None, bool, tuple[str, ...]]:
+    """A plain number (an SD cell): value, percent sign, notes."""
+    m = parse_measure(raw)
+    if m is None:
+        return None, False, ()
+    if m.sd is not None:
+        raise CellError("a single number (this column holds one value per cell)")
+    return m.value, m.percent_sign, m.notes
+
+
+def parse_measure(raw) -> Measure | None:
+    expected = "a number, optionally with '± SD', '(SD)' or '%'"
+    _reject_nonscalar(raw, expected)
+    if is_missing(raw):
+        return None
+    if isinstance(raw, bool):
+        raise CellError(expected)
+    if isinstance(raw, (int, float)):
+        if math.isinf(raw):
+            raise CellError(expected)
+        return Measure(float(raw))
+    return _parse_measure_str(str(raw))
+
+
+@lru_cache(maxsize=16384)
+def _parse_measure_str(raw: str) -> Measure:
+    s = clean_text(raw)
+    notes = _cleaning_note(raw, s)
+    pct = "%" in s
+    if pct:
+        s = clean_text(s.replace("%", " "))
+    sd = None
+    comma = False
+    if m := _RE_PLAIN.match(s):
+        value, comma = _number(m["v"])
+    elif m := (_RE_PM.match(s) or _RE_PAREN_SD.match(s)):
+        value, c1 = _number(m["v"])
+        sd, c2 = _number(m["sd"])
+        comma = c1 or c2
+        notes.append(f"SD {m['sd']} taken from the value cell {raw!r}")
+    elif m := _RE_INTERVAL.match(s):
+        value, comma = _number(m["v"])
+        notes.append(f"interval ({m['lo']}, {m['hi']}) in {raw!r} ignored: it is not an SD")
+    else:
+        raise CellError("a number, optionally with '± SD', '(SD)' or '%'")
+    if comma:
+        notes.append(f"decimal comma in {raw!r} read as a decimal point")
+    return Measure(value, sd, pct, tuple(notes))
+
+
+def _enum_key(s: str) -> str:
+    s = clean_text(s).lower().replace("+", " plus ")
+    return re.sub(r"[^0-9a-z]+", "_", s).strip("_")
+
+
+def parse_enum(raw, allowed: tuple[str, ...], aliases: dict[str, str] | None = None):
+    """One of ``allowed``; case, spaces, '/' and '-' are forgiven (with a note)."""
+    expected = "one of " + ", ".join(allowed)
+    _reject_nonscalar(raw, expected)
+    if raw is None or (isinstance(raw, float) and math.isnan(raw)):
+        return None, ()
+    s = clean_text(raw)
+    key = _enum_key(s)
+    if key in allowed:
+        value = key
+    elif aliases and key in aliases:
+        value = aliases[key]
+    elif s.lower() in MISSING_TOKENS:
+        return None, ()
+    else:
+        raise CellError(expected)
+    notes = () if value == s.lower() else (f"{raw!r} read as {value!r}",)
+    return value, notes
+
+
+def parse_list(raw) -> tuple[str | None, tuple[str, ...]]:
+    """A list of metric names separated by ';', ',' or '|' -> lower-case, ';'-joined."""
+    if is_missing(raw):
+        return None, ()
+    s = clean_text(raw)
+    parts = [clean_text(p).lower() for p in re.split(r"[;,|]", s)]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None, ()
+    value = ";".join(parts)
+    notes = () if ";".join(clean_text(p) for p in s.split(";")).lower() == value else (
+        f"{raw!r} read as {value!r}",
+    )
+    return value, notes

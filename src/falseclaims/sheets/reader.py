@@ -1,0 +1,177 @@
+"""read_venue: one venue's extraction sheets -> validated, normalised papers/results/notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pandas as pd
+
+from falseclaims.sheets.columns import (
+    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, metric_scale,
+)
+from falseclaims.sheets.errors import Problem, SheetValidationError
+from falseclaims.sheets.io import RawTable, read_table
+from falseclaims.sheets.normalise import map_columns, parse_records
+from falseclaims.sheets.schema import check_table, load_schema, schema_dir
+from falseclaims.sheets.units import attach_cell_sd, convert_units
+from falseclaims.sheets.wide import check_wide_columns, wide_to_long
+
+__all__ = ["Sheets", "read_venue", "check_venue_config"]
+
+_DTYPES = {"id": "string", "text": "string", "metric": "string", "enum": "string",
+           "list": "string", "bool": "boolean", "size": "Int64", "measure": "float64",
+           "number": "float64"}
+_RANGES = {"fraction": (0.0, 1.0, "a fraction in [0, 1] (after unit conversion)"),
+           "signed": (-1.0, 1.0, "a value in [-1, 1] (kappa/MCC)"),
+           "distance": (0.0, np.inf, "a distance >= 0")}
+
+
+@dataclass
+class Sheets:
+    """Normalised tables of one venue (columns: docs/architecture.md)."""
+
+    papers: pd.DataFrame
+    results: pd.DataFrame
+    notes: pd.DataFrame
+
+
+def check_venue_config(venue_cfg: dict, venue: str = "", base_dir: str | Path | None = None):
+    """Validate one venue entry against workflow/schemas/venues.schema.yaml."""
+    schema = load_schema("venues", base_dir)
+    name = venue or "venue"
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors({name: venue_cfg}),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        msgs = [f"config venues.{'.'.join(map(str, e.absolute_path))}: {e.message}"
+                for e in errors]
+        raise ValueError("invalid venue configuration:\n  - " + "\n  - ".join(msgs))
+
+
+def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
+    """Read, clean, convert and validate one venue's sheets.
+
+    Raises SheetValidationError listing every problem (file, sheet, row, column, value,
+    expected); everything accepted but changed is listed in ``notes``.
+    """
+    cfg = {"layout": "long", "units": "auto", **(venue_cfg or {})}
+    check_venue_config(cfg, venue, base_dir)
+    where = f"config venues.{venue}" if venue else "the venue's config"
+    base = Path(base_dir)
+    header_row = int(cfg.get("header_row") or 1)
+    columns = cfg.get("columns") or {}
+    constants = cfg.get("constants") or {}
+
+    def _read(file_key, sheet_key):
+        return read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
+                          display=str(cfg[file_key]))
+
+    if cfg["layout"] == "long":
+        ptab, rtab = _read("papers", "papers_sheet"), _read("results", "results_sheet")
+        tables = [ptab, rtab]
+        pidx, ptheir = map_columns(ptab, "papers", columns.get("papers"), where)
+        ridx, rtheir = map_columns(rtab, "results", columns.get("results"), where)
+        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where)
+        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where)
+    else:
+        wtab = _read("papers", "papers_sheet")
+        ptab = rtab = wtab
+        tables = [wtab]
+        widx, wtheir = map_columns(wtab, "wide", columns.get("wide"), where)
+        check_wide_columns(wtab, widx, constants, where)
+        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where)
+        precs, rrecs = wide_to_long(wrecs, wtab)
+    attach_cell_sd(rrecs, rtab)
+    convert_units(rrecs, rtab, cfg["units"], where)
+    _check_rows(precs, rrecs, ptab, rtab)
+
+    papers = _frame(precs, PAPERS, PAPERS_OUT, ptab, venue)
+    results = _frame(rrecs, RESULTS, RESULTS_OUT, rtab, venue)
+    _check_schema(papers, precs, ptab, load_schema("papers", base_dir))
+    _check_schema(results, rrecs, rtab, load_schema("results", base_dir))
+
+    problems: list[Problem] = [p for t in tables for p in t.problems]
+    if problems:
+        raise SheetValidationError(problems, venue)
+    notes = pd.DataFrame([{**n, "venue": venue} for t in tables for n in t.notes],
+                         columns=NOTES_OUT)
+    notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
+    notes["row"] = notes["row"].astype("Int64")
+    return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _frame(records: list[dict], spec: dict, out_cols: list[str], table: RawTable,
+           venue: str) -> pd.DataFrame:
+    data = {c: [r.get(c) for r in records] for c in spec if c in out_cols}
+    df = pd.DataFrame(data, columns=[c for c in out_cols if c in spec])
+    for c in df.columns:
+        kind = spec[c]
+        if _DTYPES[kind] == "float64":
+            df[c] = pd.to_numeric(df[c].astype(object), errors="coerce").astype("float64")
+        else:
+            df[c] = df[c].astype(object).where(df[c].notna(), None).astype(_DTYPES[kind])
+    df.insert(0, "venue", pd.array([venue] * len(df), dtype="string"))
+    df["source_file"] = pd.array([table.file] * len(df), dtype="string")
+    df["source_sheet"] = pd.array([table.sheet] * len(df), dtype="string")
+    df["source_row"] = pd.array([r["_row"] for r in records], dtype="int64")
+    return df[out_cols].reset_index(drop=True)
+
+
+def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema: dict):
+    for i, col, value, expected in check_table(df, schema):
+        if i is None:  # a column-level contract breach: a bug here, not in the sheet
+            raise AssertionError(f"normalised table breaks its schema: {col}: {expected}")
+        rec = records[i]
+        if col in rec.get("_bad", ()):
+            continue  # already reported when the cell was parsed
+        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected)
+
+
+def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
+    """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
+    first: dict[str, int] = {}
+    for rec in precs:
+        pid = rec.get("paper_id")
+        if pid is None:
+            continue
+        if pid in first:
+            ptab.problem(rec["_row"], rec["_their"].get("paper_id", "paper_id"), pid,
+                         f"a unique paper_id (duplicate of row {first[pid]})")
+            rec.setdefault("_bad", set()).add("paper_id")
+        else:
+            first[pid] = rec["_row"]
+        split, folds = rec.get("split"), rec.get("cv_folds")
+        if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
+            ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
+                         f"at least 2 folds for split {split!r}")
+            rec.setdefault("_bad", set()).add("cv_folds")
+    seen: dict[tuple, int] = {}
+    for rec in rrecs:
+        their = rec["_their"]
+        key = (rec.get("paper_id"), rec.get("method"), rec.get("metric"))
+        if None not in key:
+            if key in seen:
+                rtab.problem(rec["_row"], their.get("method", "method"), key[1],
+                             f"one row per paper x method x metric (paper {key[0]!r}, "
+                             f"metric {key[2]!r} already in row {seen[key]})")
+            else:
+                seen[key] = rec["_row"]
+        if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
+            if "paper_id" not in rec.get("_bad", ()):
+                rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
+                             f"a paper_id listed in the papers table ({ptab.file}"
+                             + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
+        if rec.get("metric") and rec.get("value") is not None:
+            lo, hi, text = _RANGES[metric_scale(rec["metric"])]
+            if not lo <= rec["value"] <= hi:
+                rtab.problem(rec["_row"], their.get("value", "value"), rec["value"],
+                             f"{text} for metric {rec['metric']!r}")
+                rec.setdefault("_bad", set()).add("value")
+            sd = rec.get("sd")
+            if sd is not None and sd >= 0 and metric_scale(rec["metric"]) != "distance" and sd > 1:
+                rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
+                             f"an SD <= 1 for the fraction-scale metric {rec['metric']!r} "
+                             "(after unit conversion)")
+                rec.setdefault("_bad", set()).add("sd")

@@ -1,0 +1,145 @@
+"""Units of metric values: fractions, percent, or automatic detection (refusing ambiguity).
+
+Only fraction-scale metrics (accuracy, DSC, AUC, ...) are converted; distances such as HD95
+keep their units and may not carry "%". Rules (data/README.md, "Units"):
+
+* A cell with a "%" sign is percent whatever ``units`` says; an XLSX cell formatted as
+  percent already stores a fraction. Both are noted.
+* ``units: fraction`` keeps other values; ``units: percent`` divides them by 100.
+* ``units: auto`` looks at the unmarked values of fraction-scale metrics: all <= 1 ->
+  fraction; all > 1 -> percent; a mix, or values <= 1 next to "%" cells -> refused, asking
+  the user to declare ``units:``.
+* An SD in the same cell as its value shares the value's unit; an SD in its own cell is
+  percent if it has a "%" sign or if its row's value was read as percent.
+Every conversion is written to the notes.
+"""
+
+from __future__ import annotations
+
+from falseclaims.sheets.columns import metric_scale
+from falseclaims.sheets.io import RawTable
+
+__all__ = ["attach_cell_sd", "convert_units"]
+
+
+def attach_cell_sd(records: list[dict], table: RawTable, value_col="value", sd_col="sd"):
+    """Move an SD written in the value cell ("0.85 ± 0.03") into the sd field."""
+    for rec in records:
+        m = rec.get(f"_m_{value_col}")
+        if m is None or m.sd is None:
+            continue
+        their = rec["_their"]
+        if rec.get(sd_col) is not None and abs(rec[sd_col] - m.sd) > 1e-12:
+            table.problem(rec["_row"], their.get(sd_col, sd_col), rec[sd_col],
+                          f"no SD here, or the same SD as in the value cell ({m.sd:g})")
+            continue
+        rec[sd_col] = m.sd
+        rec[f"_sd_in_cell_{sd_col}"] = True
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.10g}"
+
+
+def convert_units(records: list[dict], table: RawTable, units: str, where: str,
+                  value_col="value", sd_col="sd") -> str:
+    """Convert values (and SDs) to fractions in place; returns the units used for unmarked
+    values ('fraction', 'percent' or 'refused')."""
+    frac = [r for r in records if r.get(value_col) is not None and r.get("metric")
+            and metric_scale(r["metric"]) != "distance"]
+    for r in records:
+        if r.get(value_col) is None or not r.get("metric"):
+            continue
+        if metric_scale(r["metric"]) == "distance":
+            m = r.get(f"_m_{value_col}")
+            if (m is not None and m.percent_sign) or r.get(f"_pct_{sd_col}"):
+                col = value_col if (m is not None and m.percent_sign) else sd_col
+                table.problem(r["_row"], r["_their"].get(col, col), r[col],
+                              f"no '%' sign: {r['metric']!r} is a distance, not a fraction")
+    def marked(r):
+        m = r.get(f"_m_{value_col}")
+        return (m is not None and m.percent_sign) or bool(r.get(f"_xlpct_{value_col}"))
+
+    unmarked = [r for r in frac if not marked(r)]
+    decided = units
+    if units == "auto":
+        small = [r for r in unmarked if abs(r[value_col]) <= 1]
+        large = [r for r in unmarked if abs(r[value_col]) > 1]
+        # XLSX percent-formatted cells store unambiguous fractions; only '%' text counts here
+        pct_cells = [r for r in frac if r.get(f"_m_{value_col}") is not None
+                     and r[f"_m_{value_col}"].percent_sign]
+        if small and large:
+            decided = "refused"
+            table.problem(None, _col(small[0], value_col), None, _refusal(
+                f"values <= 1 (e.g. row {small[0]['_row']}: {_fmt(small[0][value_col])}) "
+                f"and values > 1 (e.g. row {large[0]['_row']}: {_fmt(large[0][value_col])})",
+                where))
+        elif small and pct_cells:
+            decided = "refused"
+            table.problem(None, _col(small[0], value_col), None, _refusal(
+                f"unmarked values <= 1 (e.g. row {small[0]['_row']}: "
+                f"{_fmt(small[0][value_col])}) next to percent cells (e.g. row "
+                f"{pct_cells[0]['_row']})", where))
+        elif large:
+            decided = "percent"
+            table.note(None, _col(large[0], value_col), None,
+                       f"units auto-detected as percent: all {len(large)} unmarked "
+                       "fraction-scale values are > 1")
+        else:
+            decided = "fraction"
+            if small:
+                table.note(None, _col(small[0], value_col), None,
+                           f"units auto-detected as fraction: all {len(small)} unmarked "
+                           "fraction-scale values are <= 1")
+    if decided == "refused":
+        return decided
+    for r in frac:
+        m = r.get(f"_m_{value_col}")
+        sign = m is not None and m.percent_sign
+        xl = bool(r.get(f"_xlpct_{value_col}"))
+        if sign:
+            why = "'%' sign"
+        elif xl:
+            why = None
+            table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+                       "XLSX cell formatted as percent: its stored fraction is used")
+        elif decided == "percent":
+            why = f"units: {'percent' if units == 'percent' else 'auto -> percent'}"
+        else:
+            why = None
+        value_pct = why is not None
+        if value_pct:
+            new = round(r[value_col] / 100.0, 12)
+            table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+                       f"{_fmt(r[value_col])} read as {_fmt(new)} (percent: {why})")
+            r[value_col] = new
+        sd = r.get(sd_col)
+        if sd is None:
+            continue
+        in_cell = r.get(f"_sd_in_cell_{sd_col}", False)
+        if in_cell:
+            sd_pct, sd_why = value_pct, why
+        elif r.get(f"_pct_{sd_col}"):
+            sd_pct, sd_why = True, "'%' sign"
+        elif r.get(f"_xlpct_{sd_col}"):
+            sd_pct, sd_why = False, None
+            table.note(r["_row"], _col(r, sd_col), _fmt(sd),
+                       "XLSX cell formatted as percent: its stored fraction is used")
+        else:
+            sd_pct, sd_why = value_pct, "the row's value is percent"
+        if sd_pct:
+            new = round(sd / 100.0, 12)
+            table.note(r["_row"], _col(r, value_col if in_cell else sd_col), _fmt(sd),
+                       f"SD {_fmt(sd)} read as {_fmt(new)} (percent: {sd_why})")
+            r[sd_col] = new
+    return decided
+
+
+def _col(rec: dict, col: str) -> str:
+    return rec["_their"].get(col, col)
+
+
+def _refusal(what: str, where: str) -> str:
+    return (f"one unit for all values, but the sheet mixes {what}; units: auto cannot tell "
+            f"fractions from percent here. Declare `units: fraction` or `units: percent` in "
+            f"{where} (cells with a '%' sign are always read as percent)")

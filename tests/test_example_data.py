@@ -1,0 +1,104 @@
+"""The synthetic MICCAI-2023-like example survey: marginals, branches, determinism."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from falseclaims.config import load_config, sd_model_from_config
+from falseclaims.example_data import TASK_SPECS, csv_paths, headline_check, write_survey
+from falseclaims.sheets import read_venue
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMITTED = ROOT / "data" / "example" / "miccai2023_synthetic_sheet.xlsx"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ex") / "miccai2023_synthetic_sheet.xlsx"
+    write_survey(out, seed=20230708)
+    p_csv, r_csv = csv_paths(out)
+    return out, pd.read_csv(p_csv), pd.read_csv(r_csv)
+
+
+@pytest.fixture(scope="module")
+def sheets(generated):
+    out = generated[0]
+    cfg = {"papers": out.name, "papers_sheet": "papers", "results": out.name,
+           "results_sheet": "results", "layout": "long", "units": "auto"}
+    return read_venue(cfg, base_dir=out.parent, venue="miccai2023_synthetic")
+
+
+def test_rerun_is_byte_identical_and_matches_committed_files(generated, tmp_path):
+    out = tmp_path / "miccai2023_synthetic_sheet.xlsx"
+    write_survey(out, seed=20230708)
+    for a, b in zip((generated[0], *csv_paths(generated[0])), (out, *csv_paths(out))):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    if COMMITTED.exists():  # committed example is what the generator writes
+        for a, b in zip((COMMITTED, *csv_paths(COMMITTED)), (out, *csv_paths(out))):
+            assert a.read_bytes() == b.read_bytes(), f"{a} is stale: rerun the generator"
+
+
+def test_reads_cleanly_as_fractions(sheets):
+    assert len(sheets.papers) == 133 + 252
+    assert sheets.results["value"].notna().all()
+    assert sheets.notes["note"].str.contains("auto-detected as fraction").any()
+
+
+def test_published_counts(generated):
+    _, papers, _ = generated
+    for task, spec in TASK_SPECS.items():
+        p = papers[papers.task == task]
+        assert len(p) == spec["found"]
+        assert (p.in_scope == "yes").sum() == spec["in_scope"]
+        figs = (p.values_only_in_figures == "yes").sum()
+        # seed 001: 7% (classification) and 5% (segmentation) of in-scope papers
+        assert figs / spec["in_scope"] == pytest.approx(
+            {"classification": 0.07, "segmentation": 0.05}[task], abs=0.006)
+        stat = (p.statistical_test == "yes").sum() / spec["in_scope"]
+        assert stat == pytest.approx(spec["statistical_test"], abs=0.005)
+        test_split = p.split.isin(["train_test", "train_val_test", "cv_plus_test"]).sum()
+        assert test_split / spec["in_scope"] == pytest.approx(
+            {"classification": 0.65, "segmentation": 0.76}[task], abs=0.03)
+
+
+def test_headline_marginals(generated):
+    _, papers, results = generated
+    check = headline_check(papers, results, sd_model_from_config(load_config()))
+    published = {"classification": (43, 0.86, 0.58, (98, 500, 4970)),
+                 "segmentation": (131, 0.53, 0.25, (25, 62, 223))}
+    for task, (eligible, above5, above30, quart) in published.items():
+        c = check[task]
+        assert c["eligible"] == eligible
+        assert c["above_5pct"] == pytest.approx(above5, abs=0.05)
+        assert c["above_30pct"] == pytest.approx(above30, abs=0.08)
+        assert c["delta_median"] == pytest.approx(0.01, abs=0.002)
+        assert c["delta_mean"] == pytest.approx(0.02, abs=0.003)
+        assert c["ties"] >= 2
+        assert np.allclose(c["n_test_quartiles"], quart, rtol=0.25)
+
+
+def test_every_eligibility_branch_is_present(sheets):
+    p, r = sheets.papers, sheets.results
+    primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}
+    for task, names in primary.items():
+        pt = p[p.task == task]
+        assert (~pt.in_scope.astype(bool)).any()                       # out of scope
+        live = pt[pt.in_scope.astype(bool)]
+        assert live.values_only_in_figures.astype(bool).any()          # figures only
+        assert (live.split == "cv_only").any() and (live.split == "unclear").any()
+        test_split = live[live.split.isin(["train_test", "train_val_test", "cv_plus_test"])
+                          & ~live.values_only_in_figures.astype(bool)]
+        assert test_split.n_test.isna().any()                          # missing test size
+        rt = r[r.metric.isin(names)]
+        counts = rt.groupby("paper_id").size().reindex(test_split.paper_id, fill_value=0)
+        assert (counts == 0).any() and (counts == 1).any()             # < 2 methods
+        assert set(names) <= set(rt.metric)                            # alias spellings
+    assert set(r.sd_over.dropna()) == {"test", "cv", "runs", "unclear"}
+    sd_test_papers = p.loc[p.uncertainty == "sd_test", "paper_id"]
+    assert len(sd_test_papers) == 5                                    # seed 001, Suppl. A
+    assert r.n_test.notna().any()                                      # per-method sizes
+    assert {"auc", "f1", "sensitivity", "specificity", "iou", "hd95", "nsd"} <= set(r.metric)
