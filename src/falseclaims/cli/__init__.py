@@ -25,7 +25,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="verb", required=True)
     for verb in VERBS:
         importlib.import_module(f"falseclaims.cli.{verb}").register(sub)
+    for p in (parser, *sub.choices.values()):
+        one_line_errors(p)
     return parser
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Argument errors as one line on stderr with exit code 2 (argparse would print the
+    usage block first)."""
+
+    def error(message: str):
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    parser.error = error
 
 
 def main(argv: list[str] | None = None) -> int:

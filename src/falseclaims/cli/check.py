@@ -1,5 +1,110 @@
-"""`falseclaims check` (being written; registers nothing yet)."""
+"""`falseclaims check`: probability that one reported claim "A beats B" is false.
+
+Reviewer mode of seed 000: only n and the two reported values are known; congruence (and,
+for segmentation, the SDs) are assumed from config. See docs/percase.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from falseclaims.cli import UsageError
+from falseclaims.config import load_config
+from falseclaims.percase.verdict import interpret
+from falseclaims.single_claim import check_claim
 
 
 def register(sub) -> None:
-    pass
+    p = sub.add_parser(
+        "check", help="probability that a reported 'A beats B' claim is false",
+        description="Probability that method A (reported winner) is not truly better than "
+                    "method B, from the reported values (fractions, not percent).")
+    p.add_argument("--task", required=True, choices=["classification", "segmentation"])
+    p.add_argument("--n", required=True, type=int, help="test-set size")
+    p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
+    p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
+    p.add_argument("--sd-a", type=float, help="reported per-case SD of A (segmentation)")
+    p.add_argument("--sd-b", type=float, help="reported per-case SD of B (segmentation)")
+    p.add_argument("--congruence", type=float,
+                   help="one assumed congruence instead of the paper's Q1/median/Q3")
+    p.add_argument("--decimals", type=int,
+                   help="decimals the values were reported with: adds the probability range "
+                        "over the rounding interval")
+    p.add_argument("--config", help="config file (default: config/config.yaml)")
+    p.add_argument("--json", action="store_true", help="write JSON instead of text")
+    p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+    p.set_defaults(handler=run)
+
+
+def _block(cfg: dict) -> dict:
+    return cfg.get("claim_check") or {}
+
+
+def run(args) -> int:
+    if args.report and not str(args.report).lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    cfg = load_config(args.config)
+    block = _block(cfg)
+    result = check_claim(args.task, args.n, args.a, args.b, cfg, sd_a=args.sd_a,
+                         sd_b=args.sd_b, congruence=args.congruence, decimals=args.decimals,
+                         grid_points=int(block.get("rounding_grid_points", 41)))
+    main = next((r for r in result["results"] if r["assumption"] == "median"),
+                result["results"][0])
+    result["interpretation"] = interpret(main["probability"], cfg)
+    if args.report:
+        _write_report(args, result, cfg, block)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(format_text(result))
+        if args.report:
+            print(f"report written to {args.report}")
+    return 0
+
+
+def _write_report(args, result, cfg, block) -> None:
+    from falseclaims.percase.report import check_html, write_html
+    from falseclaims.single_claim import congruence_curve, rounding_box
+
+    main = next((r for r in result["results"] if r["assumption"] == "median"),
+                result["results"][0])
+    curve = congruence_curve(args.task, result["n"], result["a"], result["b"], main["sd_a"],
+                             main["sd_b"])
+    box = None
+    if args.decimals is not None:
+        box = rounding_box(args.task, result["n"], result["a"], result["b"], args.decimals,
+                           args.sd_a, args.sd_b, main["congruence"], cfg,
+                           int(block.get("rounding_grid_points", 41)))
+    html = check_html(result, cfg, curve, box)
+    write_html(html, args.report)
+
+
+def format_text(result: dict) -> str:
+    task, rows = result["task"], result["results"]
+    lines = [f"{task}: n = {result['n']}, A = {result['a']:g}, B = {result['b']:g} "
+             f"(difference {result['a'] - result['b']:.4g})"]
+    ranged = "probability_range" in rows[0]
+    head = f"{'assumption':<11}{'congruence':>11}{'used':>8}"
+    if task == "segmentation":
+        head += f"{'sd_a':>8}{'sd_b':>8}"
+    head += f"{'P(false claim)':>16}"
+    if ranged:
+        head += f"   range over rounding ({result['decimals']} decimals)"
+    lines.append(head)
+    for r in rows:
+        line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
+        if task == "segmentation":
+            line += f"{r['sd_a']:>8.4f}{r['sd_b']:>8.4f}"
+        line += f"{r['probability']:>16.4f}"
+        if ranged:
+            lo, hi = r["probability_range"]
+            line += f"   [{lo:.4f}, {hi:.4f}]"
+        if r.get("clamped"):
+            line += "  (clamped)"
+        lines.append(line)
+    for note in result["notes"]:
+        lines.append(f"note: {note}")
+    lines.append(result["interpretation"])
+    return "\n".join(lines)

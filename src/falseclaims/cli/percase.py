@@ -1,5 +1,119 @@
-"""`falseclaims percase` (being written; registers nothing yet)."""
+"""`falseclaims percase`: author mode of seed 000 on per-case results.
+
+Ranks the methods, computes the probability of a false claim with empirical congruence and
+SDs for the top two, the classical paired tests of seed 004 and optionally every pair with
+Holm-adjusted p-values. See docs/percase.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from falseclaims.cli import UsageError
+from falseclaims.config import load_config
+from falseclaims.percase.author import LAYOUTS, load_inputs, run_author
 
 
 def register(sub) -> None:
-    pass
+    p = sub.add_parser(
+        "percase", help="compare methods on per-case results (author mode)",
+        description="Probability that the top-ranked method is not truly better than the "
+                    "runner-up, with empirical congruence, plus classical paired tests.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
+                        "long (case_id, task, method, metric, value[, ground_truth]); several "
+                        "files for the wide per-method or predictions layouts")
+    p.add_argument("--task", required=True, choices=["classification", "segmentation"])
+    p.add_argument("--layout", default="auto", choices=LAYOUTS)
+    p.add_argument("--labels", help="ground-truth file for the predictions layout")
+    p.add_argument("--subtask", help="which task/structure of the file (long and wide "
+                                     "layouts with several)")
+    p.add_argument("--metric", help="metric to compare when the file has several")
+    p.add_argument("--scores", metavar="FILE",
+                   help="per-case scores of the positive class (case_id, alg_* or long) for "
+                        "the DeLong test")
+    p.add_argument("--positive", help="positive class for DeLong (one-vs-rest when the "
+                                      "ground truth has more classes)")
+    p.add_argument("--case-mismatch", default="error", choices=["error", "intersect"],
+                   help="methods with different case sets: refuse (default) or compare the "
+                        "cases all methods have")
+    p.add_argument("--all-pairs", action="store_true",
+                   help="compare every pair, with Holm-adjusted p-values")
+    p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
+    p.add_argument("--bootstrap", type=int, metavar="B",
+                   help="bootstrap resamples (default from config)")
+    p.add_argument("--config", help="config file (default: config/config.yaml)")
+    p.add_argument("--json", action="store_true", help="write JSON instead of text")
+    p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    if args.report and not str(args.report).lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    cfg = load_config(args.config)
+    block = cfg.get("claim_check") or {}
+    boot = block.get("bootstrap") or {}
+    resamples = args.bootstrap if args.bootstrap is not None else int(boot.get("resamples", 2000))
+    seed = args.seed if args.seed is not None else int(block.get("seed", cfg.get("seed", 0)))
+    if resamples < 100:
+        raise UsageError(f"--bootstrap must be >= 100; got {resamples}")
+    inp = load_inputs(args.files, args.task, layout=args.layout, labels=args.labels,
+                      subtask=args.subtask, metric=args.metric, scores=args.scores,
+                      positive=args.positive, case_mismatch=args.case_mismatch)
+    result, cmp_, ranking, pairs = run_author(
+        inp, resamples=resamples, seed=seed, level_ci=float(boot.get("level", 0.95)),
+        alpha=float(block.get("alpha", 0.05)), with_all_pairs=args.all_pairs, cfg=cfg)
+    if args.report:
+        from falseclaims.percase.report import percase_html, write_html
+        meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
+                "task / structure in file": inp.subtask, "metric": inp.metric,
+                "cases compared": result["n"], "methods": len(ranking),
+                "bootstrap": f"{resamples} resamples, seed {seed}"}
+        if inp.scores is not None:
+            meta["scores (DeLong)"] = args.scores or f"score columns, positive {inp.positive}"
+        for i, note in enumerate(inp.notes, 1):
+            meta[f"note {i}"] = note
+        html = percase_html(cmp_, ranking, meta, cfg, pairs)
+        write_html(html, args.report)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(format_text(result, cmp_, pairs))
+        if args.report:
+            print(f"report written to {args.report}")
+    return 0
+
+
+def format_text(result: dict, cmp_, pairs) -> str:
+    lines = [f"{result['task']}: {result['n']} cases, {len(result['ranking'])} methods "
+             f"({result['input']['metric']})"]
+    for i, r in enumerate(result["ranking"], 1):
+        tag = " (A)" if r["method"] == result["a"] else " (B)" if r["method"] == result["b"] else ""
+        lines.append(f"  {i:>2}. {r['method']:<30} {r['mean']:.4f}{tag}")
+    ci = result["difference_interval"]
+    what = "r" if result["task"] == "segmentation" else "p11"
+    lines.append(f"A - B = {ci['estimate']:+.4f}, {ci['level']:.0%} bootstrap interval "
+                 f"[{ci['lower']:+.4f}, {ci['upper']:+.4f}]; congruence {what} = "
+                 f"{result['congruence']:.3f}")
+    if result["task"] == "segmentation":
+        lines.append(f"SDs: A {result['sd_a']:.4f}, B {result['sd_b']:.4f}")
+    else:
+        lines.append(f"discordant cases: only A correct {result['only_a']}, only B correct "
+                     f"{result['only_b']}")
+    lines.append(f"P(false claim) = {result['probability']:.4g}")
+    lines.append(result["interpretation"])
+    lines.append("tests:")
+    for t in cmp_.tests:
+        lines.append(f"  {t.test:<14} statistic {t.statistic:>10.4g}  p {t.pvalue:>10.4g}"
+                     f"  needs: {t.assumption}")
+    for rec in result["recommendation"]:
+        lines.append(f"advice: {rec}")
+    for note in result["notes"]:
+        lines.append(f"note: {note}")
+    if pairs is not None:
+        lines.append("all pairs (Holm-adjusted):")
+        lines.append(pairs.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    return "\n".join(lines)

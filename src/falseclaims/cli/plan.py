@@ -1,5 +1,96 @@
-"""`falseclaims plan` (being written; registers nothing yet)."""
+"""`falseclaims plan`: smallest test-set size for a claim to reach a target probability.
+
+Without ``--congruence`` the Q1 / median / Q3 congruence of the config's first
+``congruence.use`` source are planned for; target, n_max and the SD level default to the
+config's ``planner:`` block. Exit code 0 when every assumption found a size, 1 when some did
+not (the message says which), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import json
+
+from falseclaims.cli import UsageError
+from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
+from falseclaims.planner import TASKS, smallest_n
+
+_DEFAULTS = {"target": 0.05, "n_max": 10**7, "sd_level": "mean"}
 
 
 def register(sub) -> None:
-    pass
+    p = sub.add_parser(
+        "plan",
+        help="smallest test-set size so that P(false claim) <= target",
+        description=(
+            "Smallest test-set size n for which a claim 'A beats B by delta' has a probability "
+            "of being false at most --target. A's value is --level, B's is level - delta; for "
+            "segmentation the per-case SDs are imputed from the config's SD model at both values."
+        ),
+    )
+    p.add_argument("--task", required=True, choices=TASKS)
+    p.add_argument("--delta", required=True, type=float, help="A minus B, a fraction (0.01)")
+    p.add_argument("--level", required=True, type=float,
+                   help="winner's accuracy / mean DSC, a fraction; runner-up = level - delta")
+    p.add_argument("--congruence", type=float, default=None,
+                   help="one congruence value; default: Q1, median, Q3 from config")
+    p.add_argument("--congruence-source", default=None,
+                   help="config congruence source (default: first of congruence.use)")
+    p.add_argument("--target", type=float, default=None, help="default planner.target (0.05)")
+    p.add_argument("--n-max", type=int, default=None, help="default planner.n_max (1e7)")
+    p.add_argument("--sd-level", choices=("q1", "mean", "q3"), default=None,
+                   help="segmentation: SD model level (default planner.sd_level)")
+    p.add_argument("--sd-source", default=None,
+                   help="segmentation: config SD model source (default first of sd_model.use)")
+    p.add_argument("--config", default=None, help="config file (default config/config.yaml)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=run)
+
+
+def _setting(args, cfg, key):
+    value = getattr(args, key)
+    if value is not None:
+        return value
+    return (cfg or {}).get("planner", {}).get(key, _DEFAULTS[key])
+
+
+def run(args) -> int:
+    needs_cfg = args.congruence is None or args.task == "segmentation"
+    cfg = None
+    try:
+        cfg = load_config(args.config)
+    except FileNotFoundError:
+        if needs_cfg:
+            raise
+    target = float(_setting(args, cfg, "target"))
+    n_max = int(_setting(args, cfg, "n_max"))
+    sd_level = _setting(args, cfg, "sd_level")
+    if args.congruence is not None:
+        assumptions = {"given": args.congruence}
+        source = "command line"
+    else:
+        source = args.congruence_source or cfg.get("congruence", {}).get("use", ["paper"])[0]
+        assumptions = congruence_quartiles(cfg, source)[args.task]
+    sd_model = sd_model_from_config(cfg, args.sd_source) if args.task == "segmentation" else None
+    if args.delta <= 0:
+        raise UsageError(f"--delta must be positive (A beats B); got {args.delta}")
+    results = []
+    for label, c in assumptions.items():
+        r = smallest_n(args.task, args.delta, args.level, c, target=target, sd_model=sd_model,
+                       n_max=n_max, sd_level=sd_level)
+        results.append({"congruence_level": label, "congruence_source": source, **r.to_dict()})
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        r0 = results[0]
+        head = (f"{args.task}: A = {r0['value_a']:g}, B = {r0['value_b']:g} (delta {args.delta:g}),"
+                f" target P <= {target:g}")
+        if args.task == "segmentation":
+            head += (f"; SDs imputed ({r0['sd_source']}, {sd_level}): "
+                     f"{r0['sd_a']:.4f} / {r0['sd_b']:.4f}")
+        print(head)
+        for r in results:
+            tag = f"  congruence {r['congruence_level']} = {r['congruence']:g}"
+            if r["congruence_clamped"]:
+                tag += f" (moved into feasible range: {r['congruence_used']:g})"
+            print(f"{tag}: {r['message']}")
+    return 0 if all(r["found"] for r in results) else 1

@@ -1,0 +1,228 @@
+"""Author mode (``falseclaims percase``): read per-case results with the readers of
+:mod:`falseclaims.percase.readers`, compare the top two methods (and optionally all pairs)
+and assemble the JSON / report content.
+
+Layouts: ``long`` and ``claims_reloaded`` (one file), ``wide_per_method`` (one file per
+method, Touchstone) and ``predictions`` (one prediction file per method plus ``labels``,
+ISIC). The last two read the verbatim files of ``data/external/`` at run time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.percase import readers
+from falseclaims.percase.compare import PRIMARY_TESTS, all_pairs, compare_pair, rank_methods
+from falseclaims.percase.verdict import interpret, level
+
+__all__ = ["AuthorInputs", "LAYOUTS", "load_inputs", "run_author"]
+
+LAYOUTS = ("auto", "long", "claims_reloaded", "wide_per_method", "predictions")
+
+
+@dataclass
+class AuthorInputs:
+    task: str                       # classification | segmentation
+    subtask: str                    # the reader's task column (e.g. organ)
+    metric: str
+    values: pd.DataFrame            # cases x methods: DSC or correctness (0/1)
+    truth: pd.Series | None = None  # ground truth per case (classification)
+    scores: pd.DataFrame | None = None  # cases x methods, score of the positive class
+    positive: str | None = None
+    files: list[str] = field(default_factory=list)
+    layout: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _pick(options: list[str], given: str | None, what: str, flag: str) -> str:
+    if given is not None:
+        if given not in options:
+            raise ValueError(f"{what} {given!r} not found; available: {options}")
+        return given
+    if len(options) != 1:
+        raise ValueError(f"the input has several {what}s {options}: choose one with {flag}")
+    return options[0]
+
+
+def _read(files: list[str], task: str, layout: str, labels: str | None,
+          case_mismatch: str) -> tuple[readers.PerCase, str]:
+    if layout == "auto":
+        if labels is not None:
+            layout = "predictions"
+        elif len(files) > 1:
+            layout = "wide_per_method"
+        else:
+            layout = readers.detect_layout(files[0])
+    if layout in ("long", "claims_reloaded") and len(files) != 1:
+        raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")
+    if layout == "predictions" and labels is None:
+        raise ValueError("layout 'predictions' needs --labels FILE with the ground truth")
+    if layout == "long":
+        pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch)
+    elif layout == "claims_reloaded":
+        pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch)
+    elif layout == "wide_per_method":
+        if task != "segmentation":
+            raise ValueError("layout 'wide_per_method' holds segmentation results")
+        pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch)
+    elif layout == "predictions":
+        if task != "classification":
+            raise ValueError("layout 'predictions' holds classification results")
+        pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch)
+    else:
+        raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
+    if pc.kind != task:
+        raise ValueError(f"{files[0]} holds {pc.kind} results but --task is {task}")
+    return pc, layout
+
+
+def _complete_cases(wide: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """Cases every method has; dropped cases are counted in ``notes`` (never silent)."""
+    full = wide.dropna(axis=0, how="any")
+    dropped = len(wide) - len(full)
+    if dropped:
+        notes.append(f"{dropped} case(s) lack a result for some method and were left out; "
+                     f"{len(full)} cases every method has are compared")
+    if len(full) < 3:
+        raise ValueError(f"only {len(full)} case(s) have results for every method; need >= 3")
+    return full
+
+
+def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
+                  positive: str | None, index: pd.Index) -> tuple[pd.DataFrame | None, str | None]:
+    """Per-case score of the positive class for each method, aligned with ``index``."""
+    if scores_file is not None:
+        sc = readers.read_percase(scores_file, kind="segmentation",
+                                  **({"metric": "score"} if readers.detect_layout(scores_file)
+                                     == "claims_reloaded" else {}))
+        sub_tasks = sc.tasks
+        st = subtask if subtask in sub_tasks else _pick(sub_tasks, None, "score task",
+                                                        "--subtask")
+        wide = sc.matrix(st)
+    elif pc.scores is not None and positive is not None:
+        s = pc.scores[(pc.scores["task"] == subtask) & (pc.scores["label"] == positive)]
+        if s.empty:
+            raise ValueError(f"no score column for the positive class {positive!r}; score "
+                             f"columns are {sorted(pc.scores['label'].unique())}")
+        wide = s.pivot(index="case_id", columns="method", values="score")
+    else:
+        return None, positive
+    missing = index.difference(wide.index)
+    if len(missing):
+        raise ValueError(f"the scores lack {len(missing)} case(s) of the predictions, e.g. "
+                         f"{list(missing[:5])}")
+    return wide.loc[index], positive
+
+
+def load_inputs(files: list[str], task: str, *, layout: str = "auto",
+                labels: str | None = None, subtask: str | None = None,
+                metric: str | None = None, scores: str | None = None,
+                positive: str | None = None, case_mismatch: str = "error") -> AuthorInputs:
+    """Read and validate the per-case input and return the wide tables the comparison uses."""
+    if task not in ("classification", "segmentation"):
+        raise ValueError(f"--task must be classification or segmentation; got {task!r}")
+    files = [str(f) for f in files]
+    for f in files:
+        if not Path(f).is_file():
+            raise FileNotFoundError(f"per-case file not found: {f}")
+    pc, layout = _read(files, task, layout, labels, case_mismatch)
+    notes = list(pc.notes)
+    st = _pick(pc.tasks, subtask, "task", "--subtask")
+    truth = None
+    if task == "segmentation":
+        mets = sorted(pc.table.loc[pc.table["task"] == st, "metric"].unique())
+        met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
+        values = _complete_cases(pc.matrix(st, met), notes)
+        if scores is not None:
+            raise ValueError("--scores applies to classification (DeLong test)")
+    else:
+        met = "accuracy"
+        if metric is not None and metric.lower() not in ("accuracy", "acc"):
+            raise ValueError(f"classification is compared by accuracy; got --metric {metric!r}")
+        values = _complete_cases(pc.correctness(st), notes)
+        sub = pc.table[pc.table["task"] == st].drop_duplicates("case_id")
+        truth = sub.set_index("case_id")["ground_truth"].loc[values.index]
+    values.columns = [str(c) for c in values.columns]
+    score_wide, positive = (None, positive)
+    if task == "classification":
+        score_wide, positive = _score_matrix(scores, pc, st, positive, values.index)
+        if score_wide is not None:
+            score_wide.columns = [str(c) for c in score_wide.columns]
+            unknown = sorted(set(score_wide.columns) - set(values.columns))
+            if unknown:
+                raise ValueError(f"score columns for unknown methods {unknown}; methods are "
+                                 f"{list(values.columns)}")
+    return AuthorInputs(task, st, met, values, truth, score_wide, positive, files, layout, notes)
+
+
+def _delong_inputs(inp: AuthorInputs):
+    """Binary labels and score dict for DeLong; one-vs-rest needs an explicit --positive."""
+    if inp.scores is None:
+        return None, None, None
+    classes = sorted(inp.truth.astype(str).unique())
+    if len(classes) > 2:
+        if inp.positive is None:
+            raise ValueError(f"DeLong needs binary labels; the ground truth has {len(classes)} "
+                             f"classes {classes[:10]}: give --positive for one-vs-rest")
+        y = (inp.truth.astype(str) == str(inp.positive)).astype(int).to_numpy()
+        inp.notes.append(f"DeLong: one-vs-rest, {inp.positive!r} against the other classes")
+        pos = 1
+    else:
+        y, pos = inp.truth.astype(str).to_numpy(), inp.positive
+    scores = {m: inp.scores[m].to_numpy(float) for m in inp.scores.columns}
+    return y, scores, pos
+
+
+def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float = 0.95,
+               alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None):
+    """Compare A (top) with B (runner-up); returns (json dict, comparison, ranking, pairs)."""
+    ranking = rank_methods(inp.values)
+    a, b = ranking["method"].iloc[0], ranking["method"].iloc[1]
+    y, scores, pos = _delong_inputs(inp) if inp.task == "classification" else (None, None, None)
+    cmp_ = compare_pair(inp.task, inp.values, a, b, resamples=resamples, seed=seed,
+                        level=level_ci, alpha=alpha, truth=y, scores=scores, positive=pos)
+    if bool(ranking["tied_with_next"].iloc[0]):
+        inp.notes.append(f"{a} and {b} have the same mean: the ranking between them is "
+                         "arbitrary (column order)")
+    pairs = None
+    if with_all_pairs:
+        pairs = all_pairs(inp.task, inp.values, resamples=resamples, seed=seed,
+                          level=level_ci)
+    tests = {t.test: {"statistic": _num(t.statistic), "pvalue": _num(t.pvalue), "n": t.n,
+                      "assumption": t.assumption, "note": t.note} for t in cmp_.tests}
+    i = cmp_.inputs
+    out = {
+        "task": inp.task, "n": int(i["n"]),
+        "ranking": [{"method": m, "mean": float(v)} for m, v in
+                    zip(ranking["method"], ranking["mean"])],
+        "a": a, "b": b, "mean_a": i["mean_a"], "mean_b": i["mean_b"],
+        "congruence": i["congruence"],
+        "sd_a": i.get("sd_a"), "sd_b": i.get("sd_b"),
+        "probability": cmp_.probability,
+        "interpretation": interpret(cmp_.probability, cfg, a, b),
+        "level": level(cmp_.probability, cfg),
+        "difference_interval": cmp_.interval,
+        "tests": tests,
+        "recommendation": cmp_.recommendation,
+        "input": {"files": inp.files, "layout": inp.layout, "subtask": inp.subtask,
+                  "metric": inp.metric, "methods": len(inp.values.columns)},
+        "notes": inp.notes,
+    }
+    if inp.task == "classification":
+        out.update(only_a=i["only_a"], only_b=i["only_b"], both_correct=i["both_correct"],
+                   both_wrong=i["both_wrong"])
+    if pairs is not None:
+        out["all_pairs"] = [{k: _num(v) if isinstance(v, float) else v for k, v in r.items()}
+                            for r in pairs.to_dict(orient="records")]
+        out["all_pairs_adjustment"] = "holm over p-values of " + ", ".join(
+            PRIMARY_TESTS[inp.task])
+    return out, cmp_, ranking, pairs
+
+
+def _num(v):
+    v = float(v)
+    return v if np.isfinite(v) else None

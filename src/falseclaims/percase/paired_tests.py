@@ -1,0 +1,319 @@
+"""Classical paired tests for two methods evaluated on the same cases (seed 004).
+
+Every test returns a :class:`TestResult` (statistic, p-value, the assumption it needs, a
+note); :func:`classification_tests` and :func:`segmentation_tests` bundle the tests that
+apply to a task and :func:`as_table` turns them into one tidy DataFrame (pingouin-style,
+one row per test). All p-values are two-sided.
+
+Conventions: ``x`` are method A's per-case values, ``y`` method B's; differences are
+``x - y``. For classification ``b`` counts cases only A got right, ``c`` cases only B got
+right (the discordant pairs of the 2x2 agreement table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = [
+    "TestResult",
+    "agreement_table",
+    "as_table",
+    "bartlett",
+    "classification_tests",
+    "f_test_variances",
+    "levene",
+    "mcnemar_chi2",
+    "mcnemar_exact",
+    "mcnemar_midp",
+    "paired_t",
+    "pitman_morgan",
+    "recommend",
+    "segmentation_tests",
+    "shapiro_differences",
+    "sign_test",
+    "wilcoxon",
+]
+
+
+@dataclass(frozen=True)
+class TestResult:
+    test: str
+    statistic: float
+    pvalue: float
+    assumption: str
+    note: str = ""
+    n: int | None = None  # observations that inform the test (e.g. discordant pairs)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _paired(x, y) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(f"paired values must be 1-D of equal length; got {x.shape} and {y.shape}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("paired values contain NaN or infinite entries")
+    if x.size < 2:
+        raise ValueError(f"need at least 2 paired cases; got {x.size}")
+    return x, y
+
+
+def _counts(b, c) -> tuple[int, int]:
+    out = []
+    for name, v in (("b", b), ("c", c)):
+        if int(v) != v or v < 0:
+            raise ValueError(f"discordant count {name} must be a non-negative integer; got {v!r}")
+        out.append(int(v))
+    return out[0], out[1]
+
+
+# ---------------------------------------------------------------- classification
+def agreement_table(correct_a, correct_b) -> pd.DataFrame:
+    """2x2 table of per-case correctness: rows A correct/wrong, columns B correct/wrong."""
+    a = np.asarray(correct_a, dtype=bool)
+    b = np.asarray(correct_b, dtype=bool)
+    if a.shape != b.shape:
+        raise ValueError("correctness vectors must have equal length")
+    counts = [[int((a & b).sum()), int((a & ~b).sum())], [int((~a & b).sum()), int((~a & ~b).sum())]]
+    return pd.DataFrame(counts, index=["A correct", "A wrong"], columns=["B correct", "B wrong"])
+
+
+def mcnemar_exact(b, c) -> TestResult:
+    """Exact McNemar test: under H0 the b of b + c discordant pairs are Binomial(b+c, 1/2).
+
+    The statistic is min(b, c) (as in statsmodels); p = min(1, 2 P(X <= min(b, c))).
+    """
+    b, c = _counts(b, c)
+    n, k = b + c, min(b, c)
+    p = 1.0 if n == 0 else min(1.0, 2.0 * stats.binom.cdf(k, n, 0.5))
+    return TestResult("mcnemar_exact", float(k), float(p),
+                      "independent cases; only discordant pairs inform the test",
+                      f"b={b} (only A correct), c={c} (only B correct)", n)
+
+
+def mcnemar_midp(b, c) -> TestResult:
+    """Mid-p McNemar: the exact p-value minus the point probability of the observed table.
+
+    Less conservative than the exact test with close to nominal size (Fagerland, Lydersen
+    & Laake 2013, BMC Med Res Methodol 13:91).
+    """
+    b, c = _counts(b, c)
+    n, k = b + c, min(b, c)
+    if n == 0:
+        p = 1.0
+    else:
+        p = 2.0 * stats.binom.cdf(k, n, 0.5) - stats.binom.pmf(k, n, 0.5)
+        p = min(1.0, p)
+    return TestResult("mcnemar_midp", float(k), float(p),
+                      "independent cases; only discordant pairs inform the test",
+                      "exact p minus the probability of the observed table", n)
+
+
+def mcnemar_chi2(b, c) -> TestResult:
+    """Asymptotic McNemar with continuity correction, (|b - c| - 1)^2 / (b + c) ~ chi2(1).
+
+    Seed 004: use it only when b + c >= 20, the exact test otherwise.
+    """
+    b, c = _counts(b, c)
+    n = b + c
+    if n == 0:
+        return TestResult("mcnemar_chi2", 0.0, 1.0, "b + c >= 20 (chi-square approximation)",
+                          "no discordant pairs", 0)
+    stat = (abs(b - c) - 1.0) ** 2 / n if abs(b - c) >= 1 else 0.0
+    note = "" if n >= 20 else f"b + c = {n} < 20: use the exact or mid-p test"
+    return TestResult("mcnemar_chi2", float(stat), float(stats.chi2.sf(stat, 1)),
+                      "b + c >= 20 (chi-square approximation)", note, n)
+
+
+# ---------------------------------------------------------------- per-case scores
+def sign_test(x, y) -> TestResult:
+    """Sign test: the number of cases where A beats B is Binomial(n_nonzero, 1/2) under H0.
+
+    Ties (zero differences) are dropped. Statistic: the number of positive differences.
+    On 0/1 correctness it equals the exact McNemar test.
+    """
+    x, y = _paired(x, y)
+    d = x - y
+    pos, neg = int((d > 0).sum()), int((d < 0).sum())
+    n = pos + neg
+    p = 1.0 if n == 0 else float(stats.binomtest(pos, n, 0.5).pvalue)
+    return TestResult("sign_test", float(pos), p,
+                      "independent cases; no distributional assumption (low power)",
+                      f"{pos} cases A > B, {neg} cases A < B, {d.size - n} ties dropped", n)
+
+
+def paired_t(x, y) -> TestResult:
+    """Paired t-test of mean difference 0 (scipy.stats.ttest_rel)."""
+    x, y = _paired(x, y)
+    d = x - y
+    if np.all(d == d[0]):
+        return TestResult("paired_t", float("nan"), float("nan"),
+                          "normally distributed differences, no strong outliers",
+                          "all differences equal: t undefined")
+    res = stats.ttest_rel(x, y)
+    return TestResult("paired_t", float(res.statistic), float(res.pvalue),
+                      "normally distributed differences, no strong outliers",
+                      f"df={d.size - 1}", int(d.size))
+
+
+def wilcoxon(x, y) -> TestResult:
+    """Wilcoxon signed-rank test (scipy.stats.wilcoxon, zero differences dropped).
+
+    Statistic: the smaller of the positive- and negative-rank sums (scipy's two-sided T).
+    """
+    x, y = _paired(x, y)
+    d = x - y
+    nz = int((d != 0).sum())
+    if nz == 0:
+        return TestResult("wilcoxon", float("nan"), float("nan"),
+                          "differences symmetric about their median",
+                          "all differences are zero")
+    res = stats.wilcoxon(x, y, zero_method="wilcox")
+    return TestResult("wilcoxon", float(res.statistic), float(res.pvalue),
+                      "differences symmetric about their median",
+                      f"{nz} non-zero differences", nz)
+
+
+def shapiro_differences(x, y) -> TestResult:
+    """Shapiro-Wilk normality test of the paired differences (checks the t-test's assumption)."""
+    x, y = _paired(x, y)
+    d = x - y
+    if d.size < 3 or np.ptp(d) == 0:
+        return TestResult("shapiro_wilk", float("nan"), float("nan"), "n >= 3",
+                          "too few or constant differences")
+    res = stats.shapiro(d)
+    note = "H0: differences are normal"
+    if d.size > 5000:
+        note += "; n > 5000: p-value approximate"
+    return TestResult("shapiro_wilk", float(res.statistic), float(res.pvalue), "n >= 3", note,
+                      int(d.size))
+
+
+def f_test_variances(x, y) -> TestResult:
+    """F = s_A^2 / s_B^2 against F(n-1, n-1), two-sided (seed 004).
+
+    Assumes two independent normal samples; paired values violate independence, see
+    :func:`pitman_morgan` for the paired version.
+    """
+    x, y = _paired(x, y)
+    va, vb = np.var(x, ddof=1), np.var(y, ddof=1)
+    df = x.size - 1
+    if vb == 0 or va == 0:
+        return TestResult("f_test", float("nan"), float("nan"),
+                          "independent normal samples", "a variance is zero")
+    f = va / vb
+    p = min(1.0, 2.0 * min(stats.f.cdf(f, df, df), stats.f.sf(f, df, df)))
+    return TestResult("f_test", float(f), float(p), "independent normal samples",
+                      "ignores the pairing")
+
+
+def bartlett(x, y) -> TestResult:
+    """Bartlett's test of equal variances (scipy.stats.bartlett); normal-theory like F."""
+    x, y = _paired(x, y)
+    if np.var(x) == 0 or np.var(y) == 0:
+        return TestResult("bartlett", float("nan"), float("nan"),
+                          "independent normal samples", "a variance is zero")
+    res = stats.bartlett(x, y)
+    return TestResult("bartlett", float(res.statistic), float(res.pvalue),
+                      "independent normal samples", "ignores the pairing")
+
+
+def levene(x, y) -> TestResult:
+    """Levene's test with median centring (Brown-Forsythe), robust to non-normality."""
+    x, y = _paired(x, y)
+    res = stats.levene(x, y, center="median")
+    stat, p = float(res.statistic), float(res.pvalue)
+    return TestResult("levene", stat, p, "independent samples; robust to non-normality",
+                      "median-centred (Brown-Forsythe); ignores the pairing")
+
+
+def pitman_morgan(x, y) -> TestResult:
+    """Pitman-Morgan test of equal variances for *paired* samples.
+
+    Var(x) = Var(y) iff corr(x + y, x - y) = 0, tested with t = r sqrt(n-2)/sqrt(1-r^2)
+    on n - 2 df (Pitman 1939, Morgan 1939).
+    """
+    x, y = _paired(x, y)
+    n = x.size
+    s, d = x + y, x - y
+    if n < 3 or np.ptp(s) == 0 or np.ptp(d) == 0:
+        return TestResult("pitman_morgan", float("nan"), float("nan"),
+                          "bivariate normal pairs", "too few cases or constant sums/differences")
+    r = float(np.corrcoef(s, d)[0, 1])
+    r = max(min(r, 1.0), -1.0)
+    if abs(r) == 1.0:
+        return TestResult("pitman_morgan", float(np.sign(r) * np.inf), 0.0,
+                          "bivariate normal pairs", "perfect correlation of sums and differences")
+    t = r * np.sqrt(n - 2) / np.sqrt(1.0 - r * r)
+    return TestResult("pitman_morgan", float(t), float(2.0 * stats.t.sf(abs(t), n - 2)),
+                      "bivariate normal pairs", f"df={n - 2}; accounts for the pairing")
+
+
+# ---------------------------------------------------------------- bundles
+def classification_tests(correct_a, correct_b) -> list[TestResult]:
+    """McNemar (exact, mid-p, chi-square) and the sign test on per-case correctness."""
+    tab = agreement_table(correct_a, correct_b)
+    b, c = int(tab.loc["A correct", "B wrong"]), int(tab.loc["A wrong", "B correct"])
+    a = np.asarray(correct_a, dtype=float)
+    bb = np.asarray(correct_b, dtype=float)
+    return [mcnemar_exact(b, c), mcnemar_midp(b, c), mcnemar_chi2(b, c), sign_test(a, bb)]
+
+
+def segmentation_tests(x, y) -> list[TestResult]:
+    """Tests on per-case DSC: location (t, Wilcoxon, sign), normality, equal variances."""
+    return [paired_t(x, y), wilcoxon(x, y), sign_test(x, y), shapiro_differences(x, y),
+            f_test_variances(x, y), bartlett(x, y), levene(x, y), pitman_morgan(x, y)]
+
+
+def as_table(results: list[TestResult]) -> pd.DataFrame:
+    """Tidy table: one row per test with statistic, p-value, informative n, assumption, note."""
+    return pd.DataFrame([r.as_dict() for r in results],
+                        columns=["test", "statistic", "pvalue", "n", "assumption", "note"])
+
+
+def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list[str]:
+    """Short advice on which test fits (seed 004), from the assumption checks in ``results``."""
+    by = {r.test: r for r in results}
+    out: list[str] = []
+    if task == "segmentation":
+        sw = by.get("shapiro_wilk")
+        if sw is not None and np.isfinite(sw.pvalue) and sw.pvalue < alpha:
+            out.append(
+                f"The paired differences are not normal (Shapiro-Wilk p = {sw.pvalue:.3g} < "
+                f"{alpha:g}): use the Wilcoxon signed-rank test rather than the paired t-test "
+                "(seed 004).")
+            out.append(
+                "For equal variances prefer Levene's test (robust); F and Bartlett assume "
+                "normal data.")
+        elif sw is not None and np.isfinite(sw.pvalue):
+            out.append(
+                f"No evidence against normal differences (Shapiro-Wilk p = {sw.pvalue:.3g}): "
+                "the paired t-test is acceptable; the Wilcoxon signed-rank test remains the "
+                "safer choice with outliers (seed 004).")
+        out.append("The sign test is valid without assumptions but has low power.")
+        out.append("F, Bartlett and Levene treat the two methods as independent samples; "
+                   "the Pitman-Morgan test accounts for the pairing.")
+    elif task == "classification":
+        ex = by.get("mcnemar_exact")
+        if ex is not None:
+            nd = int(ex.n)
+            if nd < 20:
+                out.append(f"Only {nd} discordant cases (b + c < 20): use the exact or mid-p "
+                           "McNemar test, not the chi-square version (seed 004); mid-p is less "
+                           "conservative.")
+            else:
+                out.append(f"{nd} discordant cases (b + c >= 20): the chi-square McNemar test "
+                           "is adequate (seed 004); the exact and mid-p versions are valid too.")
+        out.append("The sign test on per-case correctness is the exact McNemar test.")
+        if "delong" in by:
+            out.append("DeLong compares AUCs and does not depend on the decision threshold "
+                       "(seed 004).")
+    else:
+        raise ValueError(f"task must be classification or segmentation; got {task!r}")
+    return out

@@ -1,0 +1,228 @@
+"""Figures of the single-claim report (``falseclaims check|percase --report``).
+
+Every function takes plain numbers or arrays and returns a matplotlib figure drawn with
+:mod:`falseclaims.style`; :mod:`falseclaims.percase.report` embeds them as PNG.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special, stats
+
+from falseclaims import style
+from falseclaims.style import LEVEL_STYLES, PALETTE
+
+A_COLOUR = PALETTE["blue"]
+B_COLOUR = PALETTE["vermillion"]
+
+
+def scatter_a_vs_b(x, y, a: str, b: str):
+    """Per-case DSC of A against B with the identity line (segmentation)."""
+    fig, ax = style.figure("single", height=80)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    lo = float(min(x.min(), y.min()))
+    lo = max(0.0, lo - 0.02 * (1 - lo))
+    ax.plot([lo, 1], [lo, 1], color=PALETTE["gray"], lw=0.8, ls="--", label="identity", zorder=1)
+    above = x > y
+    ax.scatter(x[above], y[above], s=9, color=A_COLOUR, alpha=0.7, lw=0,
+               label=f"{a} better ({int(above.sum())})", zorder=2)
+    ax.scatter(x[~above], y[~above], s=9, color=B_COLOUR, alpha=0.7, lw=0,
+               label=f"{b} better or tie ({int((~above).sum())})", zorder=2)
+    ax.set_xlim(lo, 1.0)
+    ax.set_ylim(lo, 1.0)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"DSC of A ({_short(a)})")
+    ax.set_ylabel(f"DSC of B ({_short(b)})")
+    ax.legend(loc="upper left", fontsize=6.5)
+    ax.set_title("Per-case DSC")
+    return fig
+
+
+def agreement_table(tab, a: str, b: str):
+    """2x2 agreement table (classification) as an annotated grid."""
+    fig, ax = style.figure("single", height=62)
+    counts = np.asarray(tab, dtype=float)
+    n = counts.sum()
+    shade = np.array([[0.15, 0.55], [0.55, 0.15]])
+    colours = np.array([[PALETTE["gray"], A_COLOUR], [B_COLOUR, PALETTE["gray"]]])
+    for i in range(2):
+        for j in range(2):
+            ax.add_patch(_rect(j, 1 - i, colours[i, j], shade[i, j]))
+            ax.text(j + 0.5, 1 - i + 0.5, f"{int(counts[i, j])}\n({counts[i, j] / n:.1%})",
+                    ha="center", va="center", fontsize=8)
+    ax.set_xlim(0, 2)
+    ax.set_ylim(0, 2)
+    ax.set_xticks([0.5, 1.5], [f"{_short(b)}\ncorrect", f"{_short(b)}\nwrong"])
+    ax.set_yticks([1.5, 0.5], [f"{_short(a)}\ncorrect", f"{_short(a)}\nwrong"])
+    ax.tick_params(length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    ax.set_title("Agreement of A and B")
+    return fig
+
+
+def _rect(x0, y0, colour, alpha):
+    from matplotlib.patches import Rectangle
+    return Rectangle((x0, y0), 1, 1, facecolor=colour, alpha=alpha, edgecolor="white", lw=2)
+
+
+def _short(name: str, k: int = 18) -> str:
+    return name if len(name) <= k else name[: k - 1] + "…"
+
+
+def differences_histogram(d, a: str, b: str):
+    """Distribution of the paired differences A - B (segmentation)."""
+    fig, ax = style.figure("single", height=62)
+    d = np.asarray(d, float)
+    edges = np.histogram_bin_edges(d, bins="fd") if np.ptp(d) > 0 else 10
+    bins = edges if np.ndim(edges) and 10 <= len(edges) - 1 <= 40 else \
+        min(40, max(10, int(np.sqrt(d.size)) + 1))
+    ax.hist(d, bins=bins, color=PALETTE["skyblue"], edgecolor="white", lw=0.4)
+    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
+    ax.axvline(d.mean(), color=PALETTE["black"], lw=1.0, label=f"mean {d.mean():+.4f}")
+    ax.axvline(np.median(d), color=PALETTE["orange"], lw=1.0, ls=":",
+               label=f"median {np.median(d):+.4f}")
+    ax.set_xlabel(f"DSC difference per case, A − B")
+    ax.set_ylabel("cases")
+    ax.legend(loc="upper left", fontsize=6.5)
+    ax.set_title("Paired differences")
+    return fig
+
+
+def discordance_bars(only_a: int, same: int, only_b: int, a: str, b: str):
+    """Per-case correctness difference A - B in {-1, 0, +1} (classification)."""
+    fig, ax = style.figure("single", height=58)
+    labels = [f"only B correct\n(−1)", "same outcome\n(0)", f"only A correct\n(+1)"]
+    vals = [only_b, same, only_a]
+    bars = ax.bar(labels, vals, color=[B_COLOUR, PALETTE["gray"], A_COLOUR], width=0.6)
+    for rect, v in zip(bars, vals):
+        ax.annotate(f"{v}", (rect.get_x() + rect.get_width() / 2, rect.get_height()),
+                    ha="center", va="bottom", fontsize=7, xytext=(0, 1),
+                    textcoords="offset points")
+    ax.set_ylabel("cases")
+    ax.set_ylim(0, max(vals) * 1.15 + 1)
+    ax.set_title("Paired differences of correctness")
+    return fig
+
+
+def posterior_segmentation(curves: list[dict]):
+    """Posterior of mu_A - mu_B: scaled Student t with n-1 df, area <= 0 shaded.
+
+    Each curve: label, n, delta (mean_a - mean_b), sd_diff, probability.
+    """
+    fig, ax = style.figure("single", height=62)
+    scale = [c["sd_diff"] / np.sqrt(c["n"]) for c in curves]
+    lo = min(c["delta"] - 5 * s for c, s in zip(curves, scale))
+    hi = max(c["delta"] + 5 * s for c, s in zip(curves, scale))
+    lo, hi = min(lo, -0.1 * abs(hi)), max(hi, 0.1 * abs(lo))
+    grid = np.linspace(lo, hi, 600)
+    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
+    top = 0.0
+    for c, s, col in zip(curves, scale, colours):
+        dens = stats.t.pdf((grid - c["delta"]) / s, df=c["n"] - 1) / s
+        top = max(top, float(dens.max()))
+        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
+                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
+        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
+    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
+    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
+    ax.set_xlabel("true mean DSC difference μ_A − μ_B")
+    ax.set_ylabel("posterior density")
+    _legend_room(ax, top)
+    ax.set_title("Posterior of μ_A − μ_B")
+    return fig
+
+
+def accuracy_difference_density(n, x1, x2, grid) -> np.ndarray:
+    """Exact posterior density of p1 - p2 under Dirichlet(x1+1, x2+1, n-x1-x2+2).
+
+    With S = p1 + p2 ~ Beta(x1+x2+2, n-x1-x2+2) independent of U = p1/S ~ Beta(x1+1, x2+1),
+    p1 - p2 = S (2U - 1), so f(d) = int f_S(s) f_U((d/s + 1)/2) / (2s) ds (trapezoid rule
+    on a fine grid of s between its 1e-9 quantiles).
+    """
+    rest = max(float(n) - x1 - x2, 0.0)
+    a_s, b_s = x1 + x2 + 2.0, rest + 2.0
+    a_u, b_u = x1 + 1.0, x2 + 1.0
+    s_dist = stats.beta(a_s, b_s)
+    s = np.linspace(max(s_dist.ppf(1e-9), 1e-9), min(s_dist.ppf(1 - 1e-9), 1 - 1e-12), 1000)
+    log_fs = _beta_logpdf(s, a_s, b_s)
+    d = np.asarray(grid, float)[:, None]
+    u = (d / s[None, :] + 1.0) / 2.0
+    inside = (u > 0) & (u < 1)
+    log_fu = _beta_logpdf(np.clip(u, 1e-300, 1 - 1e-16), a_u, b_u)
+    integrand = np.where(inside, np.exp(log_fs[None, :] + log_fu) / (2.0 * s[None, :]), 0.0)
+    return np.trapezoid(integrand, s, axis=1)
+
+
+def _beta_logpdf(x, a, b):
+    return special.xlogy(a - 1.0, x) + special.xlog1py(b - 1.0, -x) - special.betaln(a, b)
+
+
+def _legend_room(ax, top: float) -> None:
+    entries = len(ax.get_legend_handles_labels()[0])
+    ax.set_ylim(0, top * (1.15 + 0.11 * entries))
+    ax.legend(loc="upper left", fontsize=6.5)
+
+
+def posterior_classification(curves: list[dict]):
+    """Posterior of p1 - p2 (= accuracy difference) under the Dirichlet of seed 001, exact
+    density, area <= 0 shaded. Each curve: label, n, x1, x2, probability."""
+    fig, ax = style.figure("single", height=62)
+    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
+    # range from normal approximations of each posterior
+    lo, hi = 0.0, 0.0
+    for c in curves:
+        n = float(c["n"]) + 3.0
+        p1, p2 = (c["x1"] + 1) / n, (c["x2"] + 1) / n
+        mean, sd = p1 - p2, np.sqrt((p1 + p2 - (p1 - p2) ** 2) / (n + 1))
+        lo, hi = min(lo, mean - 5 * sd), max(hi, mean + 5 * sd)
+    grid = np.linspace(max(lo, -1.0), min(hi, 1.0), 500)
+    top = 0.0
+    for c, col in zip(curves, colours):
+        dens = accuracy_difference_density(c["n"], c["x1"], c["x2"], grid)
+        top = max(top, float(dens.max()))
+        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
+                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
+        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
+    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
+    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
+    ax.set_xlabel("p₁ − p₂ = true accuracy difference A − B")
+    ax.set_ylabel("posterior density")
+    _legend_room(ax, top)
+    ax.set_title("Posterior of p₁ − p₂")
+    return fig
+
+
+def probability_vs_congruence(grid, prob, marks: list[dict], task: str):
+    """Probability of a false claim across congruence, with the assumptions marked."""
+    fig, ax = style.figure("single", height=62)
+    ax.plot(grid, prob, color=A_COLOUR)
+    merged: dict[tuple, list[str]] = {}  # clamped assumptions can share a point
+    for m in marks:
+        key = (round(m["congruence_used"], 9), round(m["probability"], 9))
+        merged.setdefault(key, []).append(m["assumption"])
+    for (c, p), names in merged.items():
+        ax.plot([c], [p], "o", ms=4, color=PALETTE["vermillion"])
+        ax.annotate(", ".join(names), (c, p), fontsize=6.5, xytext=(3, 3),
+                    textcoords="offset points")
+    ax.axhline(0.05, color=PALETTE["gray"], lw=0.7, ls=":")
+    ax.set_xlabel("congruence p₁₁ (both correct)" if task == "classification"
+                  else "congruence r (Pearson of per-case DSC)")
+    ax.set_ylabel("P(false claim)")
+    ax.set_ylim(0, max(0.52, float(np.nanmax(prob)) * 1.05))
+    ax.set_title("Sensitivity to the assumed congruence")
+    return fig
+
+
+def rounding_box(a_grid, b_grid, prob, a: float, b: float, decimals: int):
+    """Probability over the rounding box of both reported values (``--decimals``)."""
+    fig, ax = style.figure("single", height=70)
+    mesh = ax.pcolormesh(a_grid, b_grid, prob, shading="nearest", cmap="viridis")
+    ax.plot([a], [b], "x", color="white", ms=6, mew=1.5)
+    ax.set_xlabel("true value of A")
+    ax.set_ylabel("true value of B")
+    cb = fig.colorbar(mesh, ax=ax)
+    cb.set_label("P(false claim)")
+    ax.set_title(f"Rounding box (values given to {decimals} decimals)")
+    ax.ticklabel_format(useOffset=False)
+    return fig

@@ -1,0 +1,51 @@
+"""Plain-language reading of a false-claim probability (seed 000, "Interpretation").
+
+Seed 000: values under 0.05 are often considered robust (context-dependent); values close
+to 0.5 mean the advantage is weak and may well be sampling noise. Both thresholds come from
+the ``claim_check.interpretation`` config block.
+"""
+
+from __future__ import annotations
+
+DEFAULT_THRESHOLDS = {"robust_below": 0.05, "weak_above": 0.30}
+
+
+def thresholds(cfg: dict | None) -> dict:
+    block = ((cfg or {}).get("claim_check") or {}).get("interpretation") or {}
+    out = dict(DEFAULT_THRESHOLDS)
+    out.update({k: float(v) for k, v in block.items() if k in out})
+    if not 0 < out["robust_below"] < out["weak_above"] <= 0.5:
+        raise ValueError(
+            "claim_check.interpretation needs 0 < robust_below < weak_above <= 0.5; got "
+            f"{out}")
+    return out
+
+
+def level(probability: float, cfg: dict | None = None) -> str:
+    """'robust', 'fragile', 'weak' or 'tie' (equal values)."""
+    t = thresholds(cfg)
+    if probability >= 0.5:
+        return "tie"
+    if probability < t["robust_below"]:
+        return "robust"
+    if probability > t["weak_above"]:
+        return "weak"
+    return "fragile"
+
+
+def interpret(probability: float, cfg: dict | None = None, a: str = "A", b: str = "B") -> str:
+    """One sentence for a report or the terminal."""
+    t = thresholds(cfg)
+    p = float(probability)
+    what = f"the probability that {b} is truly at least as good as {a} is {p:.3f}"
+    lvl = level(p, cfg)
+    if lvl == "tie":
+        return (f"No winner: {what}; the reported values do not separate the two methods.")
+    if lvl == "robust":
+        return (f"Robust claim: {what}, below {t['robust_below']:g}, so {a} is very likely "
+                "truly better (a context-dependent threshold).")
+    if lvl == "weak":
+        return (f"Weak claim: {what}, close to 0.5, so the reported advantage may well be due "
+                "to sampling noise.")
+    return (f"Not robust: {what}, above {t['robust_below']:g}; {a} is more likely better, but "
+            "the claim could well be false.")

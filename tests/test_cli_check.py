@@ -1,0 +1,158 @@
+"""`falseclaims check`: JSON keys, numbers, clamping/imputation notes, --decimals, errors."""
+
+import itertools
+import json
+import re
+
+import numpy as np
+import pytest
+
+from falseclaims.cli import main
+from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
+from falseclaims.single_claim import check_claim
+from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
+
+CFG = load_config()
+
+
+def _run(capsys, *argv):
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _json(capsys, *argv):
+    code, out, err = _run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_json_keys_and_values_segmentation(capsys):
+    res = _json(capsys, "--task", "segmentation", "--n", "62", "--a", "0.85", "--b", "0.84")
+    assert {"task", "n", "a", "b", "results"} <= set(res)
+    assert (res["task"], res["n"], res["a"], res["b"]) == ("segmentation", 62, 0.85, 0.84)
+    assert [r["assumption"] for r in res["results"]] == ["q1", "median", "q3"]
+    q = congruence_quartiles(CFG, "paper")["segmentation"]
+    model = sd_model_from_config(CFG)
+    sd_a, _ = model.predict(0.85, "mean")
+    sd_b, _ = model.predict(0.84, "mean")
+    for r in res["results"]:
+        assert {"assumption", "congruence", "congruence_used", "sd_a", "sd_b",
+                "probability"} <= set(r)
+        assert r["congruence"] == q[r["assumption"]]
+        assert r["sd_imputed"] and r["sd_a"] == pytest.approx(float(sd_a))
+        expected = prob_false_claim_segmentation(62, 0.85, 0.84, sd_a, sd_b, r["congruence"])
+        assert r["probability"] == pytest.approx(float(expected.probability))
+    # higher congruence -> smaller probability
+    p = [r["probability"] for r in res["results"]]
+    assert p[0] > p[1] > p[2]
+    assert any("imputed" in n for n in res["notes"])
+
+
+def test_reported_sds_are_used_and_not_flagged(capsys):
+    res = _json(capsys, "--task", "segmentation", "--n", "40", "--a", "0.9", "--b", "0.88",
+                "--sd-a", "0.05", "--sd-b", "0.06", "--congruence", "0.5")
+    (r,) = res["results"]
+    assert r["assumption"] == "given" and not r["sd_imputed"]
+    assert r["probability"] == pytest.approx(
+        float(prob_false_claim_segmentation(40, 0.9, 0.88, 0.05, 0.06, 0.5).probability))
+
+
+def test_classification_clamping_reported(capsys):
+    code, out, _ = _run(capsys, "--task", "classification", "--n", "500", "--a", "0.86",
+                        "--b", "0.85")
+    assert code == 0
+    assert "clamped" in out and "infeasible" in out
+    res = _json(capsys, "--task", "classification", "--n", "500", "--a", "0.86", "--b", "0.85")
+    by = {r["assumption"]: r for r in res["results"]}
+    assert by["median"]["clamped"] and by["median"]["congruence_used"] == pytest.approx(0.71)
+    assert not by["q3"]["clamped"]
+    assert by["q3"]["probability"] == pytest.approx(
+        float(prob_false_claim_classification(500, 0.86, 0.85, 0.83).probability))
+
+
+def test_text_has_interpretation_line(capsys):
+    code, out, _ = _run(capsys, "--task", "classification", "--n", "5000", "--a", "0.9",
+                        "--b", "0.8")
+    assert code == 0 and out.strip().splitlines()[-1].startswith("Robust claim")
+    code, out, _ = _run(capsys, "--task", "classification", "--n", "50", "--a", "0.81",
+                        "--b", "0.8")
+    assert out.strip().splitlines()[-1].startswith("Weak claim")
+
+
+@pytest.mark.parametrize("argv, pattern", [
+    (["--task", "segmentation", "--n", "62", "--a", "85.3", "--b", "0.84"], r"0\.853"),
+    (["--task", "segmentation", "--n", "62", "--a", "0.85", "--b", "84"], r"0\.84"),
+    (["--task", "classification", "--n", "1", "--a", "0.9", "--b", "0.8"], r"--n"),
+    (["--task", "classification", "--n", "10", "--a", "0.7", "--b", "0.8"], r"swap"),
+    (["--task", "classification", "--n", "10", "--a", "0.9", "--b", "0.8", "--sd-a", "0.1"],
+     r"segmentation only"),
+    (["--task", "segmentation", "--n", "10", "--a", "0.9", "--b", "0.8", "--congruence", "2"],
+     r"congruence"),
+    (["--task", "segmentation", "--n", "10", "--a", "0.853", "--b", "0.8", "--decimals", "2"],
+     r"more than 2 decimals"),
+    (["--task", "regression", "--n", "10", "--a", "0.9", "--b", "0.8"], r"invalid choice"),
+    (["--task", "segmentation", "--n", "ten", "--a", "0.9", "--b", "0.8"], r"invalid int"),
+    (["--task", "segmentation", "--a", "0.9", "--b", "0.8"], r"required"),
+])
+def test_bad_arguments_one_line_exit_2(capsys, argv, pattern):
+    with pytest.raises(SystemExit) as exc:
+        code = main(["check", *argv])
+        raise SystemExit(code)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert re.search(pattern, err), err
+
+
+def _corners(task, n, a, b, k, congruence, sd_a=None, sd_b=None):
+    h = 0.5 * 10.0**-k
+    out = []
+    for da, db in itertools.product((-h, h), repeat=2):
+        if task == "classification":
+            out.append(float(prob_false_claim_classification(n, a + da, b + db,
+                                                             congruence).probability))
+        else:
+            out.append(float(prob_false_claim_segmentation(n, a + da, b + db, sd_a, sd_b,
+                                                           congruence).probability))
+    return min(out), max(out)
+
+
+@pytest.mark.parametrize("task, n, a, b, k", [
+    ("classification", 500, 0.86, 0.85, 2), ("classification", 2000, 0.912, 0.9, 3),
+    ("segmentation", 62, 0.85, 0.84, 2), ("segmentation", 200, 0.8, 0.7, 1)])
+def test_decimals_range_brackets_point_and_matches_corners(task, n, a, b, k):
+    sd = {} if task == "classification" else {"sd_a": 0.1, "sd_b": 0.12}
+    res = check_claim(task, n, a, b, CFG, decimals=k, **sd)
+    for r in res["results"]:
+        lo, hi = r["probability_range"]
+        assert lo <= r["probability"] <= hi
+        assert hi <= 0.5 + 1e-12
+        # fixed SDs / congruence: the function is monotone in both values -> corners
+        c_lo, c_hi = _corners(task, n, a, b, k, r["congruence"], **sd)
+        assert lo == pytest.approx(c_lo, abs=1e-9)
+        assert hi == pytest.approx(c_hi, abs=1e-9)
+
+
+def test_decimals_with_imputed_sds_brackets_and_cli(capsys):
+    res = _json(capsys, "--task", "segmentation", "--n", "62", "--a", "0.85", "--b", "0.84",
+                "--decimals", "2")
+    assert res["decimals"] == 2
+    for r in res["results"]:
+        lo, hi = r["probability_range"]
+        assert lo < r["probability"] < hi
+        assert hi == pytest.approx(0.5)  # both true values may be 0.845
+
+
+def test_report_is_self_contained(tmp_path, capsys):
+    path = tmp_path / "claim.html"
+    code, out, err = _run(capsys, "--task", "classification", "--n", "500", "--a", "0.86",
+                          "--b", "0.85", "--decimals", "2", "--report", str(path))
+    assert code == 0, err
+    html = path.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)
+    assert html.count("data:image/png;base64,") == 3
+    assert 'id="verdict"' in html and "Weak claim" in html
+    code, _, err = _run(capsys, "--task", "classification", "--n", "500", "--a", "0.86",
+                        "--b", "0.85", "--report", str(tmp_path / "x.pdf"))
+    assert code == 2 and ".html" in err

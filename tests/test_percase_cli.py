@@ -1,0 +1,159 @@
+"""`falseclaims percase`: JSON, validation errors, report, example files, browser render."""
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from falseclaims.cli import main
+from falseclaims.config import load_config
+from falseclaims.percase.example_files import FILES, write_examples
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "data" / "example"
+SEG = EX / FILES["segmentation"]
+CLS = EX / FILES["classification"]
+BIN = EX / FILES["binary"]
+BIN_SCORES = EX / FILES["binary_scores"]
+
+
+def _run(capsys, *argv):
+    code = main(["percase", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _json(capsys, *argv):
+    code, out, err = _run(capsys, *argv, "--json", "--bootstrap", "300")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_example_files_are_reproducible(tmp_path):
+    written = write_examples(load_config(), tmp_path)
+    assert len(written) == 4
+    for p in written:
+        assert p.read_bytes() == (EX / p.name).read_bytes(), p.name
+
+
+def test_segmentation_json(capsys):
+    res = _json(capsys, str(SEG), "--task", "segmentation")
+    for key in ("task", "n", "ranking", "a", "b", "congruence", "sd_a", "sd_b", "probability",
+                "tests"):
+        assert key in res
+    assert res["a"] == res["ranking"][0]["method"] and res["b"] == res["ranking"][1]["method"]
+    assert set(res["tests"]) == {"paired_t", "wilcoxon", "sign_test", "shapiro_wilk", "f_test",
+                                 "bartlett", "levene", "pitman_morgan"}
+    assert {"statistic", "pvalue"} <= set(res["tests"]["wilcoxon"])
+    df = pd.read_csv(SEG)
+    assert res["n"] == len(df)
+    assert res["ranking"][0]["mean"] == pytest.approx(df[f"alg_{res['a']}"].mean())
+    assert 0 <= res["probability"] <= 0.5
+
+
+def test_classification_json_and_delong(capsys):
+    res = _json(capsys, str(CLS), "--task", "classification")
+    assert set(res["tests"]) == {"mcnemar_exact", "mcnemar_midp", "mcnemar_chi2", "sign_test"}
+    assert res["sd_a"] is None
+    res = _json(capsys, str(BIN), "--task", "classification", "--scores", str(BIN_SCORES))
+    assert "delong" in res["tests"] and res["tests"]["delong"]["pvalue"] is not None
+
+
+def test_all_pairs_and_seed(capsys):
+    r1 = _json(capsys, str(SEG), "--task", "segmentation", "--all-pairs", "--seed", "3")
+    r2 = _json(capsys, str(SEG), "--task", "segmentation", "--all-pairs", "--seed", "3")
+    assert r1 == r2
+    assert len(r1["all_pairs"]) == 6 and "p_wilcoxon_holm" in r1["all_pairs"][0]
+
+
+def _write(tmp_path, text, name="f.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize("task, text, pattern", [
+    ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc1,0.9,0.8\nc3,0.7,0.6\n",
+     r"each case id once"),
+    ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,,0.8\nc3,0.7,0.6\n", r"a number"),
+    ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,85,0.8\nc3,0.7,0.6\n",
+     r"\[0, 1\]"),
+    ("segmentation", "case_id,alg_a\nc1,0.8\nc2,0.9\nc3,0.7\n", r"at least 2"),
+    ("classification", "case_id,ground_truth,alg_a,alg_b\nc1,x,x,y\nc2,y,z,y\nc3,x,x,x\n",
+     r"class set"),
+    ("classification", "case_id,ground_truth,alg_a,alg_b\nc1,x,x,y\nc2,y,,y\nc3,x,x,x\n",
+     r"predicted label"),
+])
+def test_validation_errors_exit_2(tmp_path, capsys, task, text, pattern):
+    code, _, err = _run(capsys, _write(tmp_path, text), "--task", task)
+    assert code == 2
+    assert err.startswith("falseclaims percase: error:")
+    assert re.search(pattern, err), err
+    assert "row" in err or "column" in err
+
+
+def test_bad_arguments(tmp_path, capsys):
+    code, _, err = _run(capsys, str(tmp_path / "missing.csv"), "--task", "segmentation")
+    assert code == 2 and "not found" in err
+    code, _, err = _run(capsys, str(SEG), "--task", "segmentation", "--bootstrap", "5")
+    assert code == 2 and "--bootstrap" in err
+    code, _, err = _run(capsys, str(CLS), "--task", "classification", "--scores", str(SEG))
+    assert code == 2 and "scores lack" in err
+    code, _, err = _run(capsys, str(SEG), "--task", "segmentation", "--report", "x.txt")
+    assert code == 2 and ".html" in err
+
+
+def test_long_layout(tmp_path, capsys):
+    df = pd.read_csv(SEG).melt(id_vars="case_id", var_name="method", value_name="value")
+    df["method"] = df["method"].str.removeprefix("alg_")
+    df.insert(1, "task", "liver")
+    df.insert(3, "metric", "dsc")
+    p = tmp_path / "long.csv"
+    df.to_csv(p, index=False)
+    res_long = _json(capsys, str(p), "--task", "segmentation")
+    res_wide = _json(capsys, str(SEG), "--task", "segmentation")
+    assert res_long["probability"] == pytest.approx(res_wide["probability"])
+    assert res_long["ranking"] == res_wide["ranking"]
+
+
+def _report(tmp_path, capsys, *argv):
+    path = tmp_path / "report.html"
+    code, out, err = _run(capsys, *argv, "--bootstrap", "300", "--report", str(path))
+    assert code == 0, err
+    return path
+
+
+def test_report_self_contained(tmp_path, capsys):
+    path = _report(tmp_path, capsys, str(SEG), "--task", "segmentation", "--all-pairs")
+    html = path.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert html.count("data:image/png;base64,") == 3
+    for text in ("Ranking", "Classical paired tests", "wilcoxon", "All pairs", 'id="verdict"'):
+        assert text in html
+    path = _report(tmp_path, capsys, str(BIN), "--task", "classification", "--scores",
+                   str(BIN_SCORES))
+    html = path.read_text()
+    assert "delong" in html and "Agreement" not in html.split("<h2>Figures")[0][-10:]
+    assert html.count("data:image/png;base64,") == 3
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
+def test_report_renders_in_headless_chromium(tmp_path, capsys):
+    path = _report(tmp_path, capsys, str(CLS), "--task", "classification")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+    dom = subprocess.run([CHROMIUM, *flags, "--dump-dom", path.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout
+    assert "Probability of a false claim" in dom
+    assert re.search(r"Robust claim|Not robust|Weak claim", dom)
+    assert dom.count("<img") == 3
+    png = tmp_path / "shot.png"
+    subprocess.run([CHROMIUM, *flags, "--hide-scrollbars", "--window-size=1100,2400",
+                    f"--screenshot={png}", path.as_uri()], capture_output=True, timeout=120)
+    assert png.is_file() and png.stat().st_size > 50_000  # figures drawn, not a blank page
