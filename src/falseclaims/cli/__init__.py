@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ValueError, FileNotFoundError) as exc:
         print(f"falseclaims {args.verb}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,213 @@
+"""The data behind each survey figure and table, checked against direct counts, hand
+arithmetic, falseclaims.stats and the planner. Small inputs: the whole file runs in seconds."""
+
+import figure_fixtures as fx
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from falseclaims import figures, planner, stats
+from falseclaims.figures.lookup import band
+from falseclaims.figures.output import write_figure
+
+matplotlib.use("Agg")
+HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+CONG = fx.CONGRUENCE["paper"]
+
+
+@pytest.fixture(scope="module")
+def survey():
+    t2 = fx.top2(n=(6, 8))
+    prob = fx.probabilities(t2, sources=("paper", "msd"), sd_sources=("msd_reference", "other"))
+    return {"papers": fx.papers(n=(12, 15)), "top2": t2, "prob": prob,
+            "curves": fx.curves(prob, np.linspace(0, 0.5, 11))}
+
+
+def _papers(rows):
+    base = {"venue": "v", "title": "", "in_scope": True, "claims_outperformance": True,
+            "bold_best": True, "statistical_test": False, "values_only_in_figures": False,
+            "split": "train_test", "cv_folds": pd.NA, "n_train": 10, "n_val": pd.NA,
+            "n_test": 5, "uncertainty": "none", "metrics_reported": "accuracy"}
+    df = pd.DataFrame([base | r for r in rows])
+    for c in ("cv_folds", "n_train", "n_val", "n_test"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def test_fig5_shares_equal_a_direct_count(survey):
+    fig, data = figures.fig5_cumulative(survey["curves"], HEAD)
+    prob = survey["prob"]
+    for (task, src, lvl), g in data.groupby(["task", "congruence_source", "congruence_level"]):
+        p = prob[(prob.task == task) & (prob.congruence_source == src)
+                 & (prob.congruence_level == lvl)]
+        if task == "segmentation":  # headline SD only
+            p = p[(p.sd_source == "msd_reference") & (p.sd_level == "mean")]
+        for _, r in g.iterrows():
+            assert r["share_above"] == pytest.approx((p.probability > r["cutoff"]).mean())
+    # one curve per source x level in each task panel
+    assert [len(ax.lines) - 1 for ax in fig.axes] == [6, 6]  # minus the threshold line
+    assert set(data["sd_level"]) == {"none", "mean"}
+
+
+def test_figS10_one_curve_per_sd_source_and_level(survey):
+    fig, data = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    assert set(data["task"]) == {"segmentation"}
+    assert set(data["congruence_level"]) == {"median"}
+    assert len(fig.axes[0].lines) - 1 == 2 * 3
+    line = fig.axes[0].lines[0]
+    first = data.groupby(["sd_source", "sd_level"], sort=False).first().iloc[0]
+    assert line.get_ydata()[0] == pytest.approx(100 * first["share_above"])
+
+
+def test_fig4_uses_headline_rows_and_threshold(survey):
+    _, data = figures.fig4_delta_vs_size(survey["prob"], HEAD, threshold=0.05)
+    assert len(data) == len(survey["top2"])  # one row per paper
+    assert (data["above_threshold"] == (data["probability"] > 0.05)).all()
+    assert set(data["congruence_level"]) == {"median"}
+
+
+def test_venue_comparison_table_and_figure(survey):
+    other = fx.probabilities(fx.top2("w", n=(3, 4), seed=3), sources=("paper",))
+    summaries = {"v1": fx.curves(survey["prob"], [0.05, 0.3]), "w": fx.curves(other, [0.05, 0.3])}
+    table = figures.venue_comparison(summaries, HEAD, {"v1": "V one"})
+    row = table[(table.venue == "w") & (table.task == "classification")].iloc[0]
+    p = other[(other.task == "classification") & (other.congruence_level == "median")]
+    assert row["n_papers"] == 3
+    assert row["share_above_0.3"] == pytest.approx((p.probability > 0.3).mean())
+    tex = figures.venue_comparison_latex(table, HEAD)
+    assert r"\begin{tabular}" in tex and "V one" in tex
+    _, data = figures.fig5_venues({"v1": survey["curves"],
+                                   "w": fx.curves(other, np.linspace(0, 0.5, 11))}, HEAD)
+    assert set(data["venue_label"]) == {"v1", "w"}
+
+
+def test_figS8_cross_validation_arithmetic():
+    papers = _papers([
+        {"paper_id": "a", "task": "classification", "split": "cv_only", "cv_folds": 5,
+         "n_train": 100, "n_test": pd.NA},
+        {"paper_id": "b", "task": "classification", "split": "cv_plus_test", "cv_folds": 4,
+         "n_train": 90, "n_val": 10, "n_test": 50},
+        {"paper_id": "c", "task": "segmentation", "split": "train_val_test", "n_train": 30,
+         "n_val": 5, "n_test": 7},
+        {"paper_id": "d", "task": "segmentation", "split": "cv_only", "cv_folds": pd.NA},
+    ])
+    _, data = figures.figS8_split_sizes(papers)
+    size = data.set_index(["paper_id", "set"])["size"]
+    assert size[("a", "train")] == 80 and size[("a", "test")] == 20
+    assert size[("b", "train")] == 75 and size[("b", "val")] == 25 and size[("b", "test")] == 50
+    assert (size[("c", "train")], size[("c", "val")], size[("c", "test")]) == (30, 5, 7)
+    d = data[data.paper_id == "d"]
+    assert len(d) == 1 and d["size"].isna().all() and "fold count" in d["note"].iloc[0]
+
+
+def test_tables_S1_S2_counts_and_latex():
+    papers = _papers([
+        {"paper_id": "1", "task": "classification", "metrics_reported": "accuracy;AUC"},
+        {"paper_id": "2", "task": "classification", "metrics_reported": "Accuracy; f1;accuracy"},
+        {"paper_id": "3", "task": "classification", "metrics_reported": pd.NA},
+        {"paper_id": "4", "task": "classification", "metrics_reported": "auc",
+         "values_only_in_figures": True},  # not in the quantitative population
+        {"paper_id": "5", "task": "segmentation", "metrics_reported": "dsc;hd95"},
+    ])
+    freq = figures.metric_frequency(papers, "quantitative", {"accuracy": "Accuracy"})
+    cls = freq[freq.task == "classification"].set_index("label")
+    assert cls.loc["Accuracy", "n_papers_reporting"] == 2
+    assert cls.loc["auc", "n_papers_reporting"] == 1
+    assert cls.loc["(none recorded)", "n_papers_reporting"] == 1
+    assert (cls["n_papers"] == 3).all()
+    assert cls.loc["Accuracy", "percent"] == 66.7
+    tex = figures.metric_table_latex(freq, "classification", "V")
+    assert r"Accuracy & 2 & 66.7 \\" in tex and "n = 3 papers" in tex
+    all_papers = figures.metric_frequency(papers, "in_scope")
+    assert all_papers[(all_papers.task == "classification")
+                      & (all_papers.metric == "auc")]["n_papers_reporting"].item() == 2
+
+
+def test_fig3_and_figS7_counts():
+    papers = _papers([
+        {"paper_id": "1", "task": "classification", "bold_best": pd.NA, "uncertainty": "ci"},
+        {"paper_id": "2", "task": "classification", "statistical_test": True},
+        {"paper_id": "3", "task": "classification", "in_scope": False},
+        {"paper_id": "4", "task": "segmentation", "uncertainty": pd.NA},
+    ])
+    papers["bold_best"] = papers["bold_best"].astype("boolean")
+    _, d3 = figures.fig3_reporting_practices(papers)
+    bold = d3[(d3.task == "classification") & (d3.practice == "bold_best")].iloc[0]
+    assert (bold.n_papers, bold.n_yes, bold.n_no, bold.n_not_recorded) == (2, 1, 0, 1)
+    test = d3[(d3.task == "classification") & (d3.practice == "statistical_test")].iloc[0]
+    assert test.share_yes == 0.5
+    _, d7 = figures.figS7_uncertainty(papers)
+    c = d7[d7.task == "classification"].set_index("uncertainty")["n"]
+    assert c["ci"] == 1 and c["none"] == 1
+    assert d7[(d7.task == "segmentation")].set_index("uncertainty")["n"]["not_recorded"] == 1
+    bad = papers.assign(uncertainty="sometimes")
+    with pytest.raises(ValueError, match="sometimes"):
+        figures.figS7_uncertainty(bad)
+
+
+def test_figS9_summary_and_size_categories(survey):
+    _, data = figures.figS9_delta_distribution(survey["top2"], (50, 500))
+    t2 = survey["top2"]
+    for task in ("classification", "segmentation"):
+        assert data[data.task == task]["delta"].mean() == pytest.approx(
+            t2[t2.task == task]["delta"].mean())
+    cat = dict(zip(data["n_test"], data["size_category"]))
+    for n, c in cat.items():
+        assert c == ("< 50" if n < 50 else "50–499" if n < 500 else "≥ 500")
+
+
+def test_flow_removed_counts_and_bad_order():
+    _, data = figures.flow_diagram(fx.flow())
+    cls = data[data.task == "classification"]
+    assert cls["n_removed"].tolist() == [0, 7, 9, 41, 26, 7]
+    bad = fx.flow()
+    bad.loc[2, "n_papers"] = 500
+    with pytest.raises(ValueError, match="more papers"):
+        figures.flow_diagram(bad)
+
+
+@pytest.mark.parametrize("task", ["classification", "segmentation"])
+def test_fig6_cells_equal_stats_and_highlight_equals_planner(task):
+    n_grid, d_grid, level = [20, 100, 1000], [0.01, 0.03], 0.85
+    observed = (90.0, 0.012)
+    fig, data = figures.fig6_lookup(task, n_grid, d_grid, level, CONG[task], fx.SD_MODEL,
+                                    observed=observed)
+    for _, r in data.iterrows():
+        for lvl in ("q1", "median", "q3"):
+            c = CONG[task][lvl]
+            if task == "classification":
+                p = stats.prob_false_claim_classification(r.n, level, level - r.delta, c)
+            else:
+                sa = fx.SD_MODEL.predict(level)[0]
+                sb = fx.SD_MODEL.predict(level - r.delta)[0]
+                p = stats.prob_false_claim_segmentation(r.n, level, level - r.delta, sa, sb, c)
+            assert r[f"p_{lvl}"] == pytest.approx(float(p.probability), rel=1e-12, abs=1e-300)
+        assert r["band"] == band(r["p_median"])
+    obs = data[data.observed_cell]
+    assert obs[["n", "delta"]].values.tolist() == [[100, 0.01]]
+    plan = planner.smallest_n(task, 0.01, level, CONG[task]["median"], sd_model=fx.SD_MODEL)
+    hl = data[data.planner_cell]
+    assert hl[["n", "delta"]].values.tolist() == [[plan.n, 0.01]]
+    assert plan.n in data["n"].values
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert f"{plan.n:,} = n*" in labels
+
+
+def test_fig6_without_observation_has_no_highlight():
+    _, data = figures.fig6_lookup("classification", [50, 500], [0.02], 0.8,
+                                  CONG["classification"])
+    assert not data.observed_cell.any() and not data.planner_cell.any()
+    assert len(data) == 2
+
+
+def test_write_figure_writes_pdf_png_csv(tmp_path, survey):
+    fig, data = figures.fig4_delta_vs_size(survey["prob"], HEAD)
+    written = write_figure(fig, data, tmp_path / "fig4.png")
+    assert sorted(p.suffix for p in written) == [".csv", ".pdf", ".png"]
+    assert pd.read_csv(tmp_path / "fig4.csv").shape[0] == len(data)
+
+
+def test_latex_escaping_is_single_pass():
+    from falseclaims.figures.tables import _tex_escape
+    assert _tex_escape(r"IoU_{a} & 5% \x") == r"IoU\_\{a\} \& 5\% \textbackslash{}x"

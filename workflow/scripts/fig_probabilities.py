@@ -1,0 +1,24 @@
+"""Fig 4 (from probabilities.csv), Fig 5 and Fig S10 (from curves.csv); params.kind selects."""
+from falseclaims import figures, style
+from falseclaims.figures.output import write_figure
+from falseclaims.pipeline import read_table, run_step
+
+
+def main(smk):
+    style.configure(smk.config.get("style"))
+    headline = figures.Headline.from_config(smk.config)
+    threshold = smk.config["figures"]["threshold"]
+    table = read_table(smk.input[0])
+    kind = smk.params.kind
+    if kind == "fig4":
+        fig, data = figures.fig4_delta_vs_size(table, headline, threshold)
+    elif kind == "fig5":
+        fig, data = figures.fig5_cumulative(table, headline, threshold)
+    elif kind == "figS10":
+        fig, data = figures.figS10_sd_sensitivity(table, headline, threshold)
+    else:
+        raise ValueError(f"unknown figure kind {kind!r}")
+    write_figure(fig, data, smk.output.png)
+
+
+run_step(snakemake, main)  # noqa: F821
