@@ -47,6 +47,8 @@ def run_step(snakemake, func) -> None:
         handlers.append(logging.FileHandler(log_path, mode="w"))
     logging.basicConfig(level=logging.INFO, handlers=handlers, force=True,
                         format="%(levelname)s %(name)s: %(message)s")
+    # PDF font subsetting logs every glyph at INFO
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
     log = logging.getLogger(f"falseclaims.{snakemake.rule}")
     try:
         func(snakemake)

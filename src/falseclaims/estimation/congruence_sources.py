@@ -1,0 +1,181 @@
+"""Pairwise congruence per configured source (config ``estimation.congruence_sources``).
+
+A source spec is a mapping with a ``type``:
+
+- ``msd_pairwise``: the published-derived MSD table of Pearson r per method pair
+  (``path``; optional ``phases``), no per-case data needed;
+- ``wide_per_method``: one segmentation file per method (``glob``), e.g. Touchstone;
+- ``predictions_with_labels``: groups of prediction files plus one ``labels`` file, e.g.
+  ISIC 2018; pairs are formed within each group (the group name is the task);
+- ``long`` / ``claims_reloaded``: a user's per-case file (``path``);
+- ``sklearn``: models trained here (``datasets``, ``models``, ``test_size``, ``seed``).
+
+:func:`congruence_pairs` returns the pairwise table (:data:`PAIR_COLUMNS` plus ``source``),
+:func:`congruence_summary` the ``{source, citation, <kind>: {q1, median, q3}}`` mapping that
+the survey stage reads like an inline config source.
+"""
+
+from __future__ import annotations
+
+import glob as globmod
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.percase.congruence import (
+    PAIR_COLUMNS,
+    congruence_quartiles,
+    pairwise_congruence,
+    quartiles_block,
+)
+from falseclaims.percase.readers import (
+    PerCase,
+    PerCaseValidationError,
+    Problem,
+    read_claims_reloaded,
+    read_long,
+    read_predictions_with_labels,
+    read_wide_per_method,
+)
+
+__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "congruence_pairs",
+           "congruence_summary", "msd_pairs", "per_task_quartiles"]
+
+log = logging.getLogger("falseclaims.estimation")
+
+SOURCE_TYPES = ("msd_pairwise", "wide_per_method", "predictions_with_labels", "long",
+                "claims_reloaded", "sklearn")
+MSD_COLUMNS = ("task", "subtask", "phase", "method_a", "method_b", "n_cases", "pearson_r")
+
+
+def _resolve(base: Path, p: str) -> Path:
+    q = Path(p)
+    return q if q.is_absolute() else base / q
+
+
+def _glob(base: Path, pattern: str) -> list[str]:
+    files = sorted(globmod.glob(str(_resolve(base, pattern))))
+    if not files:
+        raise FileNotFoundError(f"no file matches {pattern!r} (relative to {base})")
+    return files
+
+
+def source_input_files(spec: Mapping, base: str | Path = ".") -> list[str]:
+    """Files a congruence or SD source reads (Snakemake inputs), relative paths kept."""
+    base = Path(base)
+    kind = spec["type"]
+    if kind in ("msd_pairwise", "long", "claims_reloaded", "mean_sd_table"):
+        return [spec["path"]]
+    if kind == "wide_per_method":
+        return _glob(base, spec["glob"])
+    if kind == "predictions_with_labels":
+        return [spec["labels"]] + [f for files in spec["groups"].values() for f in files]
+    if kind == "sklearn":
+        return []
+    raise ValueError(f"unknown congruence source type {kind!r}; choose from {SOURCE_TYPES}")
+
+
+def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
+    """MSD pairwise Pearson r (data/external/msd-derived) as a pairwise table.
+
+    Task = ``<task>/<subtask>``. Empty ``pearson_r`` (a method with constant DSC) stays NaN
+    with a note, so it is counted but not used.
+    """
+    file = str(path)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in MSD_COLUMNS if c not in df.columns]
+    if missing:
+        raise PerCaseValidationError([Problem(file, None, c, None, "an MSD column")
+                                      for c in missing])
+    problems = []
+    r = pd.to_numeric(df["pearson_r"].where(df["pearson_r"] != ""), errors="coerce")
+    n = pd.to_numeric(df["n_cases"], errors="coerce")
+    phase = pd.to_numeric(df["phase"], errors="coerce")
+    for col, num, allow_empty in (("pearson_r", r, True), ("n_cases", n, False),
+                                  ("phase", phase, False)):
+        bad = num.isna() & ((df[col] != "") | (not allow_empty))
+        for i in np.flatnonzero(bad.to_numpy()):
+            problems.append(Problem(file, int(i) + 2, col, df[col].iloc[i], "a number"))
+    bad = r.notna() & ((r < -1) | (r > 1))
+    for i in np.flatnonzero(bad.to_numpy()):
+        problems.append(Problem(file, int(i) + 2, "pearson_r", r.iloc[i], "r in [-1, 1]"))
+    if problems:
+        raise PerCaseValidationError(problems)
+    keep = np.ones(len(df), bool) if phases is None else phase.isin(list(phases)).to_numpy()
+    out = pd.DataFrame({
+        "kind": "segmentation",
+        "task": (df["task"] + "/" + df["subtask"]).to_numpy(),
+        "metric": "dsc",
+        "method_a": df["method_a"].to_numpy(), "method_b": df["method_b"].to_numpy(),
+        "n": n.astype(int).to_numpy(), "congruence": r.astype(float).to_numpy(),
+        "note": np.where(r.isna(), "r undefined (constant DSC) in source table", ""),
+    })[keep].reset_index(drop=True)
+    for c in PAIR_COLUMNS:
+        if c not in out.columns:
+            out[c] = np.nan
+    return out[PAIR_COLUMNS]
+
+
+def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None) -> PerCase:
+    """Per-case results of a source (every type but ``msd_pairwise``)."""
+    base = Path(base)
+    kind = spec["type"]
+    mismatch = spec.get("case_mismatch", "error")
+    if kind == "wide_per_method":
+        return read_wide_per_method(_glob(base, spec["glob"]),
+                                    case_column=spec.get("case_column", "name"),
+                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
+    if kind == "predictions_with_labels":
+        parts = []
+        for group, files in spec["groups"].items():
+            named = {Path(f).stem: _resolve(base, f) for f in files}
+            parts.append(read_predictions_with_labels(
+                named, _resolve(base, spec["labels"]), task=group,
+                case_column=spec.get("case_column", "image"),
+                prediction_column=spec.get("prediction_column", "predicted_lesion"),
+                label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
+        return PerCase.concat(parts)
+    if kind == "long":
+        return read_long(_resolve(base, spec["path"]), case_mismatch=mismatch)
+    if kind == "claims_reloaded":
+        return read_claims_reloaded(_resolve(base, spec["path"]), task=spec.get("task", "task"),
+                                    case_mismatch=mismatch)
+    if kind == "sklearn":
+        from falseclaims.estimation.sklearn_models import train_and_predict
+
+        s = spec.get("seed", seed)
+        if s is None:
+            raise ValueError("sklearn congruence source needs a seed (spec 'seed' or config seed)")
+        return train_and_predict(spec["datasets"], spec["models"], float(spec["test_size"]),
+                                 int(s))
+    raise ValueError(f"unknown congruence source type {kind!r}; choose from {SOURCE_TYPES}")
+
+
+def congruence_pairs(name: str, spec: Mapping, base: str | Path = ".",
+                     seed: int | None = None) -> pd.DataFrame:
+    """The pairwise congruence table of source ``name``."""
+    if spec.get("type") == "msd_pairwise":
+        pairs = msd_pairs(_resolve(Path(base), spec["path"]), spec.get("phases"))
+    else:
+        pc = load_percase(spec, base, seed)
+        for note in pc.notes:
+            log.info("%s: %s", name, note)
+        pairs = pairwise_congruence(pc, min_cases=int(spec.get("min_cases", 3)))
+    pairs.insert(0, "source", name)
+    return pairs
+
+
+def congruence_summary(name: str, citation: str, pairs: pd.DataFrame) -> dict:
+    """``{source, citation, <kind>: {q1, median, q3}}`` pooled over all pairs of each kind."""
+    return {"source": name, "citation": citation, **quartiles_block(pairs)}
+
+
+def per_task_quartiles(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Quartiles per task plus the pooled row per kind (task = ``all``)."""
+    per_task = congruence_quartiles(pairs, by=["source", "kind", "task"])
+    pooled = congruence_quartiles(pairs, by=["source", "kind"])
+    pooled.insert(2, "task", "all")
+    return pd.concat([pooled, per_task], ignore_index=True)

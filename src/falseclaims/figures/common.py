@@ -1,0 +1,108 @@
+"""Helpers shared by the figure modules: headline selection, populations, labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+TASKS = ("classification", "segmentation")
+TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
+METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
+LEVEL_LABELS = {"q1": "Q1", "median": "median", "mean": "mean", "q3": "Q3", "given": "given"}
+
+
+@dataclass(frozen=True)
+class Headline:
+    """Which assumption the headline numbers use (config ``analysis`` / ``congruence`` /
+    ``sd_model``): congruence source + level and, for segmentation, SD source + level."""
+
+    congruence_source: str = "paper"
+    congruence_level: str = "median"
+    sd_source: str = "msd_reference"
+    sd_level: str = "mean"
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> Headline:
+        analysis = cfg.get("analysis", {})
+        return cls(
+            congruence_source=cfg.get("congruence", {}).get("use", ["paper"])[0],
+            congruence_level=analysis.get("headline_congruence", "median"),
+            sd_source=cfg.get("sd_model", {}).get("use", ["msd_reference"])[0],
+            sd_level=analysis.get("headline_sd", "mean"),
+        )
+
+    def describe(self, task: str) -> str:
+        text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
+               f"({self.congruence_source})"
+        if task == "segmentation":
+            text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
+                    f"({self.sd_source})"
+        return text
+
+
+def require_columns(df: pd.DataFrame, columns, name: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name}: missing columns {missing}; has {list(df.columns)}")
+
+
+def _sd_mask(df: pd.DataFrame, sd_source: str, sd_level: str) -> pd.Series:
+    seg = df["task"] == "segmentation"
+    return (~seg & (df["sd_source"] == "none")) | (
+        seg & (df["sd_source"] == sd_source) & (df["sd_level"] == sd_level)
+    )
+
+
+def select_headline(df: pd.DataFrame, headline: Headline, name: str = "table") -> pd.DataFrame:
+    """Rows of probabilities / summary / curves under the headline assumption."""
+    require_columns(df, ["task", "congruence_source", "congruence_level", "sd_source",
+                         "sd_level"], name)
+    mask = (
+        (df["congruence_source"] == headline.congruence_source)
+        & (df["congruence_level"] == headline.congruence_level)
+        & _sd_mask(df, headline.sd_source, headline.sd_level)
+    )
+    return df.loc[mask.fillna(False).astype(bool)].copy()
+
+
+def select_sd_headline(df: pd.DataFrame, headline: Headline) -> pd.DataFrame:
+    """Rows with the headline SD assumption (all congruence sources and levels)."""
+    return df.loc[_sd_mask(df, headline.sd_source, headline.sd_level).fillna(False)
+                  .astype(bool)].copy()
+
+
+def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
+    """Papers a reporting-practice figure counts.
+
+    ``in_scope``: every paper whose main task is classification or segmentation;
+    ``quantitative``: in scope and not reporting values only in figures/supplements
+    (seed 001, Methods, "Data analysis subset").
+    """
+    require_columns(papers, ["task", "in_scope", "values_only_in_figures"], "papers")
+    in_scope = papers["in_scope"].astype("boolean").fillna(False).astype(bool)
+    if which == "in_scope":
+        mask = in_scope
+    elif which == "quantitative":
+        only_fig = papers["values_only_in_figures"].astype("boolean").fillna(False).astype(bool)
+        mask = in_scope & ~only_fig
+    elif which == "all":
+        mask = pd.Series(True, index=papers.index)
+    else:
+        raise ValueError(f"population must be 'all', 'in_scope' or 'quantitative'; got {which!r}")
+    return papers.loc[mask].copy()
+
+
+def tasks_present(df: pd.DataFrame) -> list[str]:
+    present = set(df["task"].dropna().astype(str)) if "task" in df else set()
+    return [t for t in TASKS if t in present] or list(TASKS)
+
+
+def panel_letter(ax, i: int) -> None:
+    ax.text(-0.02, 1.02, "abcdefgh"[i], transform=ax.transAxes, fontweight="bold",
+            ha="right", va="bottom")
+
+
+def pct(x: float) -> str:
+    return "–" if x is None or not np.isfinite(x) else f"{100 * x:.0f}%"

@@ -1,0 +1,89 @@
+"""Fig S3/S9: distribution of the top-2 delta per task (box plot + points)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.figures.common import (
+    METRIC_NAMES,
+    TASK_LABELS,
+    panel_letter,
+    require_columns,
+)
+from falseclaims.style import PALETTE, figure
+
+
+def size_category_labels(edges) -> list[str]:
+    edges = [int(e) for e in edges]
+    labels = [f"< {edges[0]:,}"]
+    labels += [f"{a:,}–{b - 1:,}" for a, b in itertools.pairwise(edges)]
+    labels.append(f"≥ {edges[-1]:,}")
+    return labels
+
+
+def delta_data(top2: pd.DataFrame, size_edges) -> pd.DataFrame:
+    """top2 rows with a test-set-size category (``unknown`` where n_test is missing)."""
+    require_columns(top2, ["venue", "paper_id", "task", "delta", "n_test"], "top2")
+    edges = sorted(int(e) for e in size_edges)
+    if not edges:
+        raise ValueError("figures.size_categories must hold at least one edge")
+    labels = size_category_labels(edges)
+    d = top2[["venue", "paper_id", "task", "delta", "n_test"]].copy()
+    n = pd.to_numeric(d["n_test"], errors="coerce")
+    idx = np.searchsorted(edges, n.fillna(-1).to_numpy(), side="right")
+    d["size_category"] = [labels[i] if pd.notna(v) else "unknown" for i, v in zip(idx, n)]
+    d["size_rank"] = np.where(n.notna(), idx, -1)
+    return d
+
+
+def delta_summary(data: pd.DataFrame) -> pd.DataFrame:
+    g = data.groupby("task")["delta"]
+    return pd.DataFrame({"n_papers": g.size(), "mean": g.mean(), "median": g.median(),
+                         "q1": g.quantile(0.25), "q3": g.quantile(0.75)}).reset_index()
+
+
+def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000),
+                             seed: int = 0):
+    """Box plot (Tukey whiskers) of delta per task; points sized by test-set-size category;
+    mean as a solid black line, median as a dashed orange line."""
+    data = delta_data(top2, size_edges)
+    summary = delta_summary(data)
+    tasks = [t for t in TASK_LABELS if t in set(data["task"])]
+    labels = size_category_labels(sorted(int(e) for e in size_edges))
+    sizes = {lab: 6 + 9 * i for i, lab in enumerate(labels)} | {"unknown": 4}
+    fig, axes = figure("double", height=72, ncols=max(len(tasks), 1), squeeze=False)
+    rng = np.random.default_rng(seed)
+    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+        d = data[data["task"] == task]
+        s = summary.set_index("task").loc[task]
+        v = d["delta"].to_numpy(float)
+        ax.boxplot(v, positions=[0], widths=0.5, whis=1.5, showfliers=False,
+                   medianprops={"linewidth": 0}, boxprops={"linewidth": 0.8},
+                   whiskerprops={"linewidth": 0.8}, capprops={"linewidth": 0.8})
+        ax.scatter(rng.uniform(-0.2, 0.2, v.size), v,
+                   s=[sizes[c] for c in d["size_category"]], color=PALETTE["skyblue"],
+                   alpha=0.55, linewidths=0.3, edgecolors="white", zorder=3)
+        ax.hlines(s["mean"], -0.35, 0.35, color=PALETTE["black"], linewidth=1.2, zorder=4)
+        ax.hlines(s["median"], -0.35, 0.35, color=PALETTE["orange"], linestyle="--",
+                  linewidth=1.4, zorder=4)
+        ax.text(0.37, s["mean"], f"mean {s['mean']:.3f}", va="bottom", fontsize="small")
+        ax.text(0.37, s["median"], f"median {s['median']:.3f}", va="top", fontsize="small",
+                color="#9A6A00")
+        ax.set_xlim(-0.5, 1.0)
+        ax.set_xticks([])
+        ax.spines["bottom"].set_visible(False)
+        ax.set_ylabel(f"Δ {METRIC_NAMES[task]} (top-1 minus top-2)")
+        ax.set_ylim(bottom=min(0, float(np.nanmin(v)) if v.size else 0))
+        ax.set_title(f"{TASK_LABELS[task]} (n = {v.size} papers)")
+        panel_letter(ax, i)
+    present = [lab for lab in [*labels, "unknown"] if (data["size_category"] == lab).any()]
+    handles = [axes[0][0].scatter([], [], s=sizes[lab], color=PALETTE["gray"], label=lab)
+               for lab in present]
+    handles += [axes[0][0].plot([], [], color="black", label="mean")[0],
+                axes[0][0].plot([], [], color=PALETTE["orange"], ls="--", label="median")[0]]
+    fig.legend(handles=handles, loc="outside right center", title="Test-set size",
+               alignment="left")
+    return fig, data

@@ -1,0 +1,173 @@
+"""Fig 6: look-up grid of the probability of a false claim by test-set size x delta.
+
+Each cell: probability at the median congruence, with the values at Q1 and Q3 congruence in
+parentheses (seed 001, Fig 6). Winner A has the configured metric ``level``, runner-up
+B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
+:mod:`falseclaims.planner`, which this module also uses for the highlight).
+
+Gray highlights: the cell nearest the venue's observed median (n, delta) (nearest in log n
+and in delta), and the row of the smallest size reaching the target at that delta, as found
+by :func:`falseclaims.planner.smallest_n`. That exact size is inserted as an extra row
+(marked ``n*``) when it is not already a grid row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch, Rectangle
+
+from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS
+from falseclaims.planner import probability_at, smallest_n
+from falseclaims.sd_model import SDModel
+from falseclaims.style import BAND_COLOURS, figure
+
+
+def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
+    """green ('low') when p <= low, orange ('medium') when p <= high, red ('high') above."""
+    return "low" if p <= low else ("medium" if p <= high else "high")
+
+
+def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
+                sd_model: SDModel | None = None, sd_level: str = "mean",
+                observed: tuple[float, float] | None = None, target: float = 0.05,
+                bands=(0.05, 0.10), n_max: int = 10**7) -> tuple[pd.DataFrame, dict]:
+    """Tidy grid (one row per cell) and the highlight info."""
+    n_grid = sorted({int(n) for n in n_grid})
+    delta_grid = sorted(float(d) for d in delta_grid)
+    if not n_grid or not delta_grid:
+        raise ValueError("lookup_grid: n and delta grids must not be empty")
+    if n_grid[0] < 2:
+        raise ValueError(f"lookup_grid: test-set sizes must be >= 2; got {n_grid[0]}")
+    info: dict = {"observed_n": None, "observed_delta": None, "observed_cell": None,
+                  "plan_delta": None, "plan": None}
+    plan_delta = None
+    if observed is not None and all(np.isfinite(observed)):
+        obs_n, obs_d = float(observed[0]), float(observed[1])
+        row = n_grid[int(np.argmin(np.abs(np.log(n_grid) - np.log(max(obs_n, 1)))))]
+        col = delta_grid[int(np.argmin(np.abs(np.asarray(delta_grid) - obs_d)))]
+        info.update(observed_n=obs_n, observed_delta=obs_d, observed_cell=(row, col))
+        plan_delta = col
+        plan = smallest_n(task, col, level, congruence["median"], target=target,
+                          sd_model=sd_model, n_max=n_max, sd_level=sd_level)
+        info.update(plan_delta=col, plan=plan)
+        if plan.found and plan.n not in n_grid:
+            n_grid = sorted([*n_grid, plan.n])
+    rows = []
+    for n in n_grid:
+        for d in delta_grid:
+            rec = {"task": task, "n": n, "delta": d, "level": level,
+                   "value_a": level, "value_b": level - d}
+            for lvl in ("q1", "median", "q3"):
+                rec[f"congruence_{lvl}"] = congruence[lvl]
+                rec[f"p_{lvl}"] = float(probability_at(task, n, d, level, congruence[lvl],
+                                                       sd_model, sd_level))
+            rec["band"] = band(rec["p_median"], *bands)
+            rec["observed_cell"] = info["observed_cell"] == (n, d)
+            plan = info["plan"]
+            rec["planner_cell"] = bool(plan is not None and plan.found and n == plan.n
+                                       and d == plan_delta)
+            rows.append(rec)
+    return pd.DataFrame(rows), info
+
+
+def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
+                sd_model: SDModel | None = None, sd_level: str = "mean",
+                observed: tuple[float, float] | None = None, target: float = 0.05,
+                bands=(0.05, 0.10), n_max: int = 10**7, venue_label: str = "",
+                congruence_source: str = "paper"):
+    """Fig 6 for one task: the coloured grid with a notes panel stating every assumption."""
+    data, info = lookup_data(task, n_grid, delta_grid, level, congruence, sd_model, sd_level,
+                             observed, target, bands, n_max)
+    ns = sorted(data["n"].unique())
+    ds = sorted(data["delta"].unique())
+    plan = info["plan"]
+    notes = _notes(task, data, info, level, congruence, congruence_source, sd_model, sd_level,
+                   target, bands, venue_label)
+    n_note_lines = notes.count("\n") + 1
+    grid_h = 22 + 7.5 * len(ns)
+    note_h = 3.6 * n_note_lines + 2
+    fig, (ax, ax_note) = figure("double", height=grid_h + note_h, nrows=2,
+                                gridspec_kw={"height_ratios": [grid_h, note_h]})
+    for _, r in data.iterrows():
+        i, j = ns.index(r["n"]), ds.index(r["delta"])
+        ax.add_patch(Rectangle((j, i), 1, 1, facecolor=BAND_COLOURS[r["band"]],
+                               edgecolor="white", linewidth=1.5))
+        if r["observed_cell"] or r["planner_cell"]:
+            ax.add_patch(Rectangle((j + 0.05, i + 0.08), 0.9, 0.84, facecolor="#C8C8C8",
+                                   edgecolor="black", linewidth=1.0, zorder=2))
+        ax.text(j + 0.5, i + 0.5, f"{100 * r['p_median']:.1f}%\n"
+                f"({100 * r['p_q1']:.1f}, {100 * r['p_q3']:.1f})", ha="center", va="center",
+                fontsize="small", zorder=3, linespacing=1.1,
+                fontweight="bold" if r["observed_cell"] or r["planner_cell"] else "normal")
+    ax.set_xlim(0, len(ds))
+    ax.set_ylim(len(ns), 0)
+    ax.set_xticks(np.arange(len(ds)) + 0.5, [f"{d:g}" for d in ds])
+    row_labels = [f"{n:,}" + (" = n*" if plan is not None and plan.found and n == plan.n else "")
+                  for n in ns]
+    ax.set_yticks(np.arange(len(ns)) + 0.5, row_labels)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.tick_params(length=0)
+    for sp in ax.spines.values():
+        sp.set_visible(False)
+    metric = METRIC_NAMES[task]
+    ax.set_xlabel(f"Δ {metric} (A minus B)")
+    ax.set_ylabel("Test-set size n")
+    ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim", loc="left")
+    handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"> {100 * bands[1]:g}%"),
+               Patch(facecolor=BAND_COLOURS["medium"],
+                     label=f"{100 * bands[0]:g}–{100 * bands[1]:g}%"),
+               Patch(facecolor=BAND_COLOURS["low"], label=f"≤ {100 * bands[0]:g}%"),
+               Patch(facecolor="#C8C8C8", edgecolor="black", label="highlight")]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              title="P (median)", alignment="left")
+    ax_note.set_axis_off()
+    ax_note.text(0.0, 1.0, notes, ha="left", va="top", fontsize="small",
+                 transform=ax_note.transAxes)
+    return fig, data
+
+
+def _notes(task, data, info, level, congruence, source, sd_model, sd_level, target, bands,
+           venue_label) -> str:
+    metric = METRIC_NAMES[task]
+    plan = info["plan"]
+    lines = [(f"Assumed: A = {level:g} {metric}, B = {level:g} − Δ; congruence ({source}) "
+             f"median {congruence['median']:g} (Q1 {congruence['q1']:g}, "
+             f"Q3 {congruence['q3']:g}).")]
+    if task == "classification":
+        lines.append("Congruence (both-correct share) outside [A + B − 1, min(A, B)] is moved "
+                     "to the nearer bound, as in the survey.")
+    elif sd_model is not None:
+        sd_a, _ = sd_model.predict(level, sd_level)
+        lines.append(f"Per-case SDs imputed by the SD model ({sd_model.source or 'config'}, "
+                     f"{sd_level}) at A and B: SD = {float(sd_a):.3f} at DSC {level:g}.")
+    lines.append("Cell: P at median congruence (P at Q1, P at Q3 congruence), in %.")
+    if info["observed_cell"] is not None:
+        text = (f"Gray: cell nearest the observed median of {venue_label or 'the venue'} "
+                f"(n = {info['observed_n']:g}, Δ = {info['observed_delta']:.3g})")
+        if plan is not None and plan.found:
+            text += (f"; row n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
+                     f"Δ = {info['plan_delta']:g} (median congruence, planner).")
+        elif plan is not None:
+            text += (f"; no size up to {plan.n_max:,} reaches P ≤ {100 * target:g}% at "
+                     f"Δ = {info['plan_delta']:g}.")
+        lines.append(text)
+    else:
+        lines.append("No observed (n, Δ) for this venue and task, so no highlight.")
+    return "\n".join(_wrap(t, 125) for t in lines)
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def observed_medians(top2: pd.DataFrame, task: str) -> tuple[float, float] | None:
+    """Median test-set size and median delta of a venue's analysed papers for a task."""
+    d = top2[top2["task"] == task]
+    n = pd.to_numeric(d["n_test"], errors="coerce").dropna()
+    delta = pd.to_numeric(d["delta"], errors="coerce").dropna()
+    if n.empty or delta.empty:
+        return None
+    return float(n.median()), float(delta.median())

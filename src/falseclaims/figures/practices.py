@@ -1,0 +1,127 @@
+"""Reporting practices: Fig 3 (claims, bold, statistical test) and Fig S7 (uncertainty)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.figures.common import (
+    TASK_LABELS,
+    panel_letter,
+    population,
+    require_columns,
+    tasks_present,
+)
+from falseclaims.style import PALETTE, TASK_COLOURS, figure
+
+PRACTICES = {
+    "claims_outperformance": "Claims outperformance",
+    "bold_best": "Best value in bold",
+    "statistical_test": "Statistical test",
+}
+UNCERTAINTY = {
+    "none": "None reported",
+    "sd_test": "SD on test set",
+    "sd_cv": "SD over CV folds",
+    "sd_runs": "SD over runs",
+    "sd_unclear": "SD, unclear over what",
+    "ci": "Confidence interval",
+    "not_recorded": "Not recorded in sheet",
+}
+_ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
+
+
+def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
+    """Per task and practice: yes / no / not-recorded counts over the population."""
+    require_columns(papers, ["venue", "task", *PRACTICES], "papers")
+    pop = population(papers, which)
+    rows = []
+    for task in tasks_present(pop):
+        sub = pop[pop["task"] == task]
+        n = len(sub)
+        for col, label in PRACTICES.items():
+            v = sub[col].astype("boolean")
+            yes, no = int((v == True).sum()), int((v == False).sum())
+            rows.append({
+                "venue": sub["venue"].iloc[0] if n else "", "task": task, "practice": col,
+                "label": label, "population": which, "n_papers": n, "n_yes": yes, "n_no": no,
+                "n_not_recorded": n - yes - no, "share_yes": yes / n if n else np.nan,
+            })
+    return pd.DataFrame(rows)
+
+
+def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
+    """Fig 3: stacked bars (yes / no / not recorded) per practice, one panel per task."""
+    data = practices_data(papers, which)
+    tasks = list(dict.fromkeys(data["task"]))
+    fig, axes = figure("double", height=44, ncols=len(tasks), sharey=True,
+                       squeeze=False)
+    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+        d = data[data["task"] == task].iloc[::-1]
+        y = np.arange(len(d))
+        n = d["n_papers"].iloc[0]
+        left = np.zeros(len(d))
+        for key, col in (("yes", "n_yes"), ("no", "n_no"), ("not recorded", "n_not_recorded")):
+            width = 100 * d[col].to_numpy() / max(n, 1)
+            ax.barh(y, width, left=left, color=_ANSWER_COLOURS[key], edgecolor="black",
+                    linewidth=0.4, label=key, height=0.65)
+            left += width
+        for yi, share in zip(y, d["share_yes"]):
+            if np.isfinite(share):
+                inside = share > 0.15
+                ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, yi,
+                        f"{100 * share:.0f}%", va="center", ha="right" if inside else "left",
+                        color="white" if inside else "black", fontweight="bold")
+        ax.set_yticks(y, d["label"])
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("% of papers")
+        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
+        panel_letter(ax, i)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, handlelength=1.2)
+    return fig, data
+
+
+def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
+    require_columns(papers, ["venue", "task", "uncertainty"], "papers")
+    pop = population(papers, which)
+    unknown = set(pop["uncertainty"].dropna().astype(str)) - set(UNCERTAINTY)
+    if unknown:
+        raise ValueError(f"papers: uncertainty values {sorted(unknown)} are not among "
+                         f"{list(UNCERTAINTY)[:-1]}")
+    rows = []
+    for task in tasks_present(pop):
+        sub = pop[pop["task"] == task]
+        cat = sub["uncertainty"].astype("string").fillna("not_recorded")
+        n = len(sub)
+        for key, label in UNCERTAINTY.items():
+            k = int((cat == key).sum())
+            if key == "not_recorded" and k == 0:
+                continue
+            rows.append({"venue": sub["venue"].iloc[0] if n else "", "task": task,
+                         "uncertainty": key, "label": label, "population": which,
+                         "n_papers": n, "n": k, "share": k / n if n else np.nan})
+    return pd.DataFrame(rows)
+
+
+def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
+    """Fig S7: share of papers per way of reporting performance uncertainty, per task."""
+    data = uncertainty_data(papers, which)
+    tasks = list(dict.fromkeys(data["task"]))
+    labels = [lab for key, lab in UNCERTAINTY.items() if key in set(data["uncertainty"])]
+    fig, axes = figure("double", height=12 + 7 * len(labels), ncols=len(tasks), sharey=True,
+                       squeeze=False)
+    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+        d = data[data["task"] == task].set_index("label").reindex(labels)
+        y = np.arange(len(labels))[::-1]
+        share = d["share"].fillna(0).to_numpy()
+        ax.barh(y, 100 * share, color=TASK_COLOURS[task], height=0.65)
+        for yi, s, k in zip(y, share, d["n"].fillna(0).astype(int)):
+            ax.text(100 * s + 1, yi, f"{100 * s:.0f}% ({k})", va="center")
+        ax.set_yticks(y, labels)
+        ax.set_xlim(0, 115)
+        ax.set_xticks([0, 25, 50, 75, 100])
+        ax.set_xlabel("% of papers")
+        ax.set_title(f"{TASK_LABELS[task]} (n = {int(d['n_papers'].dropna().iloc[0])} papers)")
+        panel_letter(ax, i)
+    return fig, data

@@ -1,0 +1,113 @@
+"""Fig S8: train / validation / test set sizes per task (log scale).
+
+How sizes are taken from the sheet (``split``, ``cv_folds`` k, ``n_train/n_val/n_test``):
+
+- ``train_test``, ``train_val_test``, ``unclear`` or missing split: sizes as recorded.
+- ``cv_only``: the cross-validated pool N is the sum of the recorded sizes (sheets record the
+  whole data set in whichever size column they have); train = (k-1)N/k, test = N/k
+  (seed 001, Fig S8 caption).
+- ``cv_plus_test``: CV runs on the development pool N = n_train + n_val (recorded ones),
+  train = (k-1)N/k, validation = the held-out fold N/k, test = the separate n_test.
+
+A CV paper without k or without any size keeps a row with ``size`` missing and a ``note``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.figures.common import (
+    TASK_LABELS,
+    panel_letter,
+    population,
+    require_columns,
+)
+from falseclaims.style import PALETTE, figure
+
+SETS = ("train", "val", "test")
+SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
+SET_COLOURS = {"train": PALETTE["blue"], "val": PALETTE["green"], "test": PALETTE["orange"]}
+
+
+def _num(v):
+    return None if v is None or pd.isna(v) else float(v)
+
+
+def split_sizes(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
+    """Tidy sizes: ``venue, paper_id, task, split, cv_folds, set, size, derivation, note``."""
+    require_columns(papers, ["venue", "paper_id", "task", "split", "cv_folds", "n_train",
+                             "n_val", "n_test"], "papers")
+    rows = []
+    for _, p in population(papers, which).iterrows():
+        split = None if pd.isna(p["split"]) else str(p["split"])
+        k = _num(p["cv_folds"])
+        rec = {s: _num(p[f"n_{s}"]) for s in SETS}
+        base = {"venue": p["venue"], "paper_id": p["paper_id"], "task": p["task"],
+                "split": split, "cv_folds": k}
+        out: dict[str, tuple[float | None, str]] = {}
+        note = ""
+        if split in ("cv_only", "cv_plus_test"):
+            pool_sets = SETS if split == "cv_only" else ("train", "val")
+            pool = [rec[s] for s in pool_sets if rec[s] is not None]
+            if k is None or k < 2:
+                note = f"{split} without a fold count k >= 2 (cv_folds={p['cv_folds']})"
+            elif not pool:
+                note = f"{split} without any recorded size of the CV pool"
+            else:
+                n_pool = sum(pool)
+                out["train"] = ((k - 1) * n_pool / k, f"(k-1)N/k, N={n_pool:g}, k={k:g}")
+                held = "test" if split == "cv_only" else "val"
+                out[held] = (n_pool / k, f"N/k, N={n_pool:g}, k={k:g}")
+            if split == "cv_plus_test" and rec["test"] is not None:
+                out["test"] = (rec["test"], "reported")
+        else:
+            out = {s: (rec[s], "reported") for s in SETS if rec[s] is not None}
+            if not out:
+                note = "no size recorded"
+        if note:
+            rows.append({**base, "set": None, "size": np.nan, "derivation": "", "note": note})
+        for s in SETS:
+            if s in out:
+                rows.append({**base, "set": s, "size": out[s][0], "derivation": out[s][1],
+                             "note": ""})
+    cols = ["venue", "paper_id", "task", "split", "cv_folds", "set", "size", "derivation",
+            "note"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0):
+    """Fig S8: box plots (Tukey whiskers) with points, log y, one panel per task."""
+    data = split_sizes(papers, which)
+    tasks = [t for t in TASK_LABELS if t in set(data["task"])]
+    fig, axes = figure("double", height=70, ncols=max(len(tasks), 1), sharey=True,
+                       squeeze=False)
+    rng = np.random.default_rng(seed)
+    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+        d = data[(data["task"] == task) & data["size"].notna() & (data["size"] > 0)]
+        skipped = data[(data["task"] == task) & data["size"].isna()]
+        present = [s for s in SETS if (d["set"] == s).any()]
+        for j, s in enumerate(present):
+            v = d.loc[d["set"] == s, "size"].to_numpy(float)
+            ax.boxplot(np.log10(v), positions=[j], widths=0.5, whis=1.5, showfliers=False,
+                       medianprops={"color": "black"}, boxprops={"linewidth": 0.8},
+                       whiskerprops={"linewidth": 0.8}, capprops={"linewidth": 0.8})
+            ax.scatter(j + rng.uniform(-0.18, 0.18, v.size), np.log10(v), s=6,
+                       color=SET_COLOURS[s], alpha=0.7, linewidths=0, zorder=3)
+            ax.text(j, 1.0, f"n={v.size}", transform=ax.get_xaxis_transform(), ha="center",
+                    va="bottom", fontsize="small")
+        ax.set_xticks(range(len(present)), [SET_LABELS[s] for s in present])
+        ax.set_xlim(-0.6, len(present) - 0.4)
+        ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
+        if len(skipped):
+            ax.text(0.99, 0.01, f"{skipped['paper_id'].nunique()} paper(s) without usable "
+                    "sizes (listed in CSV)", transform=ax.transAxes, ha="right",
+                    va="bottom", fontsize="x-small", color=PALETTE["gray"])
+        panel_letter(ax, i)
+    ax0 = axes[0][0]
+    ax0.set_ylabel("Number of images (log scale)")
+    lo, hi = ax0.get_ylim()
+    ticks = np.arange(np.floor(lo), np.ceil(hi) + 1)
+    ax0.set_yticks(ticks, [f"$10^{{{int(t)}}}$" for t in ticks])
+    ax0.set_ylim(lo, hi)
+    return fig, data

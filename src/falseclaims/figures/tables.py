@@ -1,0 +1,128 @@
+"""Tables S1/S2 (metric reporting frequency per task) and the venue comparison table, as
+tidy DataFrames and as LaTeX (booktabs) ready for a manuscript."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from falseclaims.figures.common import (
+    TASK_LABELS,
+    Headline,
+    population,
+    require_columns,
+    select_headline,
+)
+
+TABLE_NAMES = {"classification": "S1", "segmentation": "S2"}
+
+
+def metric_frequency(papers: pd.DataFrame, which: str = "quantitative",
+                     labels: dict | None = None) -> pd.DataFrame:
+    """Share of papers reporting each metric, per task, most frequent first.
+
+    A paper counts once per metric however often it lists it; papers with no metric
+    recorded stay in the denominator and are counted in a ``(none recorded)`` row.
+    """
+    require_columns(papers, ["venue", "paper_id", "task", "metrics_reported"], "papers")
+    labels = {str(k).lower(): v for k, v in (labels or {}).items()}
+    pop = population(papers, which)
+    rows = []
+    for task in [t for t in TASK_LABELS if t in set(pop["task"])]:
+        sub = pop[pop["task"] == task]
+        n = len(sub)
+        per_paper = [
+            sorted({m.strip().lower() for m in str(v).split(";") if m.strip()})
+            if pd.notna(v) else [] for v in sub["metrics_reported"]
+        ]
+        counts: dict[str, int] = {}
+        for ms in per_paper:
+            for m in ms:
+                counts[m] = counts.get(m, 0) + 1
+        none = sum(1 for ms in per_paper if not ms)
+        venue = sub["venue"].iloc[0] if n else ""
+        for m, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            rows.append({"venue": venue, "task": task, "metric": m,
+                         "label": labels.get(m, m), "n_papers_reporting": k, "n_papers": n,
+                         "percent": round(100 * k / n, 1), "population": which})
+        if none:
+            rows.append({"venue": venue, "task": task, "metric": "", "label": "(none recorded)",
+                         "n_papers_reporting": none, "n_papers": n,
+                         "percent": round(100 * none / n, 1), "population": which})
+    return pd.DataFrame(rows, columns=["venue", "task", "metric", "label",
+                                       "n_papers_reporting", "n_papers", "percent",
+                                       "population"])
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
+        "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+
+
+def _tex_escape(s: str) -> str:
+    """Escape LaTeX special characters in one pass (so replacements are not re-escaped)."""
+    return "".join(_TEX.get(ch, ch) for ch in s)
+
+
+def metric_table_latex(freq: pd.DataFrame, task: str, venue_label: str = "") -> str:
+    d = freq[freq["task"] == task]
+    if d.empty:
+        raise ValueError(f"no metric frequencies for task {task!r}")
+    n = int(d["n_papers"].iloc[0])
+    name = TABLE_NAMES.get(task, "")
+    lines = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        (rf"\caption{{Table {name}: how often each metric is reported by "
+        rf"{TASK_LABELS[task].lower()} papers{' of ' + _tex_escape(venue_label) if venue_label else ''}"
+        rf" (n = {n} papers).}}"),
+        rf"\label{{tab:metrics-{task}}}",
+        r"\begin{tabular}{lrr}",
+        r"\toprule",
+        r"Metric & Papers & Percentage (\%) \\",
+        r"\midrule",
+    ]
+    for _, r in d.iterrows():
+        lines.append(f"{_tex_escape(str(r['label']))} & {int(r['n_papers_reporting'])} & "
+                     f"{r['percent']:.1f} \\\\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    return "\n".join(lines)
+
+
+def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
+                     labels: dict[str, str] | None = None) -> pd.DataFrame:
+    """Headline shares above each configured cutoff, one row per venue x task."""
+    labels = labels or {}
+    rows = []
+    for venue, s in summaries.items():
+        require_columns(s, ["venue", "task", "cutoff", "n_papers", "n_above", "share_above"],
+                        f"summary ({venue})")
+        h = select_headline(s, headline, f"summary ({venue})")
+        for task, g in h.groupby("task", sort=False):
+            rec = {"venue": venue, "label": labels.get(venue, venue), "task": task,
+                   "n_papers": int(g["n_papers"].max())}
+            for _, r in g.sort_values("cutoff").iterrows():
+                rec[f"share_above_{r['cutoff']:g}"] = float(r["share_above"])
+                rec[f"n_above_{r['cutoff']:g}"] = int(r["n_above"])
+            rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def venue_comparison_latex(table: pd.DataFrame, headline: Headline) -> str:
+    cut_cols = [c for c in table.columns if c.startswith("share_above_")]
+    cuts = [c.removeprefix("share_above_") for c in cut_cols]
+    head = " & ".join([r"Venue", r"Task", r"Papers"]
+                      + [rf"$P > {float(c) * 100:g}\%$" for c in cuts])
+    lines = [
+        r"\begin{table}[ht]", r"\centering",
+        (r"\caption{Share of papers whose probability of a false claim exceeds each cutoff "
+        rf"({_tex_escape(headline.describe('classification'))}; segmentation with "
+        rf"{_tex_escape(headline.sd_level)} imputed SD, {_tex_escape(headline.sd_source)}).}}"),
+        r"\label{tab:venue-comparison}",
+        r"\begin{tabular}{ll r" + "r" * len(cuts) + "}", r"\toprule", head + r" \\", r"\midrule",
+    ]
+    for _, r in table.iterrows():
+        cells = [_tex_escape(str(r["label"])), TASK_LABELS.get(r["task"], r["task"]),
+                 str(int(r["n_papers"]))]
+        cells += [f"{100 * r[c]:.0f}\\%" if pd.notna(r[c]) else "--" for c in cut_cols]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,630 @@
+"""Readers for per-case results, normalised to one long table (architecture: ``percase/``).
+
+Every reader returns a :class:`PerCase`:
+
+- ``table``: one row per case x task x method x metric with columns
+  ``case_id, task, method, metric, value`` (+ ``ground_truth`` for classification).
+  Segmentation: ``value`` is a float (e.g. DSC in [0, 1]). Classification: ``value`` is the
+  predicted label (string), ``metric`` is ``"label"`` and ``ground_truth`` the true label.
+- ``scores`` (classification, optional): ``case_id, task, method, label, score`` with one
+  row per class score, e.g. softmax outputs.
+- ``classes``: the class set (classification), ``notes``: everything accepted but changed
+  or left out (e.g. empty cells read as "structure absent"), one line each.
+
+Supported layouts (method-notes §6):
+
+- long table ``case_id, task, method, metric, value[, ground_truth]`` (:func:`read_long`);
+- wide per-method files, one file per method with a case column and one column per task,
+  as in Touchstone (:func:`read_wide_per_method`);
+- Claims Reloaded CSVs (seed 000): segmentation ``case_id, alg_*``, classification
+  ``case_id, ground_truth, alg_*`` (:func:`read_claims_reloaded`);
+- per-method prediction files plus one label file, as in the ISIC data
+  (:func:`read_predictions_with_labels`).
+
+Bad input raises :class:`PerCaseValidationError` (a ``ValueError``) listing every problem with
+file, row (the line number in the file, header = line 1), column, value and what was
+expected.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "PerCase",
+    "PerCaseValidationError",
+    "Problem",
+    "read_long",
+    "read_wide_per_method",
+    "read_claims_reloaded",
+    "read_predictions_with_labels",
+    "read_percase",
+    "detect_layout",
+    "DSC_METRICS",
+]
+
+KINDS = ("segmentation", "classification")
+# metric names whose values must lie in [0, 1]
+DSC_METRICS = frozenset({"dsc", "dice", "dice similarity coefficient", "mean dsc"})
+LABEL_METRIC = "label"
+LONG_COLUMNS = ("case_id", "task", "method", "metric", "value")
+MAX_LISTED = 30  # problems listed in the message; all are kept in .problems
+
+PathLike = str | os.PathLike
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    row: int | None
+    column: str | None
+    value: object
+    expected: str
+
+    def __str__(self) -> str:
+        where = [self.file]
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column!r}")
+        val = "" if self.value is None else f": got {self.value!r}"
+        return f"{', '.join(where)}{val}; expected {self.expected}"
+
+
+class PerCaseValidationError(ValueError):
+    """All problems found in per-case input; ``problems`` holds :class:`Problem` items."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = list(problems)
+        lines = [str(p) for p in self.problems[:MAX_LISTED]]
+        more = len(self.problems) - MAX_LISTED
+        if more > 0:
+            lines.append(f"... and {more} more problem(s)")
+        super().__init__(
+            f"{len(self.problems)} problem(s) in per-case input:\n  " + "\n  ".join(lines)
+        )
+
+
+@dataclass(frozen=True)
+class PerCase:
+    """Normalised per-case results of one kind (segmentation or classification)."""
+
+    kind: str
+    table: pd.DataFrame
+    classes: tuple[str, ...] | None = None
+    scores: pd.DataFrame | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def methods(self) -> list[str]:
+        return sorted(self.table["method"].unique())
+
+    @property
+    def tasks(self) -> list[str]:
+        return sorted(self.table["task"].unique())
+
+    @property
+    def metrics(self) -> list[str]:
+        return sorted(self.table["metric"].unique())
+
+    def matrix(self, task: str, metric: str | None = None) -> pd.DataFrame:
+        """Cases x methods values of one task (NaN where a method lacks a case)."""
+        sub = self.table[self.table["task"] == task]
+        if metric is None:
+            metrics = sub["metric"].unique()
+            if len(metrics) != 1:
+                raise ValueError(f"task {task!r} has metrics {sorted(metrics)}; pass metric=")
+            metric = metrics[0]
+        sub = sub[sub["metric"] == metric]
+        if sub.empty:
+            raise ValueError(f"no rows for task {task!r}, metric {metric!r}")
+        return sub.pivot(index="case_id", columns="method", values="value")
+
+    def correctness(self, task: str) -> pd.DataFrame:
+        """Cases x methods booleans (prediction == ground truth); NaN-free only where a
+        method has the case (classification only)."""
+        if self.kind != "classification":
+            raise ValueError("correctness() needs classification results")
+        sub = self.table[self.table["task"] == task]
+        if sub.empty:
+            raise ValueError(f"no rows for task {task!r}")
+        correct = (sub["value"] == sub["ground_truth"]).astype(float)
+        wide = sub.assign(correct=correct.to_numpy()).pivot(
+            index="case_id", columns="method", values="correct"
+        )
+        return wide
+
+    @staticmethod
+    def concat(parts: Sequence["PerCase"]) -> "PerCase":
+        """Join results of the same kind (e.g. several tasks read from separate files)."""
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        kinds = {p.kind for p in parts}
+        if len(kinds) != 1:
+            raise ValueError(f"cannot join per-case results of different kinds {sorted(kinds)}")
+        table = pd.concat([p.table for p in parts], ignore_index=True)
+        key = ["case_id", "task", "method", "metric"]
+        dup = table.duplicated(key, keep=False)
+        if dup.any():
+            first = table.loc[dup, key].iloc[0].to_dict()
+            raise ValueError(f"joined per-case results repeat case/task/method/metric {first}")
+        classes = None
+        if parts[0].kind == "classification":
+            classes = tuple(sorted({c for p in parts for c in (p.classes or ())}))
+        scores = [p.scores for p in parts if p.scores is not None]
+        return PerCase(
+            kind=parts[0].kind,
+            table=table,
+            classes=classes,
+            scores=pd.concat(scores, ignore_index=True) if scores else None,
+            notes=tuple(n for p in parts for n in p.notes),
+        )
+
+
+# ------------------------------------------------------------------ low-level helpers
+
+
+def _read_text_table(path: PathLike) -> pd.DataFrame:
+    """All cells as stripped strings ('' for empty), so every cell can be checked."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"per-case file not found: {p}")
+    sep = "\t" if p.suffix.lower() in (".tsv", ".tab") else ","
+    try:
+        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False)
+    except pd.errors.EmptyDataError as exc:
+        raise PerCaseValidationError([Problem(str(p), None, None, None, "a header row")]) from exc
+    df.columns = [str(c).strip() for c in df.columns]
+    for c in df.columns:
+        df[c] = df[c].astype(str).str.strip()
+    return df
+
+
+def _line(i) -> int:
+    return int(i) + 2  # header is line 1
+
+
+def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[Problem]:
+    missing = [c for c in cols if c not in df.columns]
+    return [
+        Problem(file, None, c, None, f"a column named {c!r} (found {list(df.columns)})")
+        for c in missing
+    ]
+
+
+def _parse_numbers(
+    cells: pd.Series, file: str, column: str, problems: list[Problem], allow_empty: bool
+) -> pd.Series:
+    """Numeric parse of string cells; non-numeric (and, unless allowed, empty) cells are
+    recorded as problems."""
+    num = pd.to_numeric(cells.where(cells != ""), errors="coerce").astype(float)
+    bad = num.isna() & (cells != "")
+    if not allow_empty:
+        bad |= cells == ""
+    for i in np.flatnonzero(bad.to_numpy()):
+        problems.append(Problem(file, _line(cells.index[i]), column, cells.iloc[i], "a number"))
+    return num
+
+
+def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
+    """DSC-like metrics must be fractions in [0, 1]."""
+    is_dsc = table["metric"].str.lower().isin(DSC_METRICS)
+    v = table["value"].astype(float)
+    bad = is_dsc & v.notna() & ((v < 0) | (v > 1))
+    for i in np.flatnonzero(bad.to_numpy()):
+        o = origin.iloc[i]
+        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]),
+                                "a DSC in [0, 1] (fractions, not percent)"))
+
+
+def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
+    key = ["case_id", "task", "method", "metric"]
+    dup = table.duplicated(key, keep="first")
+    for i in np.flatnonzero(dup.to_numpy()):
+        o = origin.iloc[i]
+        r = table.iloc[i]
+        problems.append(Problem(o["file"], o["row"], "case_id", r["case_id"],
+                                f"each case once per task/method/metric (duplicate for method "
+                                f"{r['method']!r}, task {r['task']!r})"))
+
+
+def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: list[Problem],
+                     notes: list[str], case_mismatch: str) -> None:
+    """Every method must have the same cases within a task and metric.
+
+    With ``case_mismatch="intersect"`` differing case sets are allowed (pairwise analyses
+    then use the cases both methods have); each difference is written to ``notes``.
+    """
+    if case_mismatch not in ("error", "intersect"):
+        raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
+    for (task, metric), sub in table.groupby(["task", "metric"], sort=True):
+        sets = {m: set(g["case_id"]) for m, g in sub.groupby("method", sort=True)}
+        union = set().union(*sets.values())
+        for method, cases in sets.items():
+            missing = sorted(union - cases)
+            if not missing:
+                continue
+            shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+            msg = (f"method {method!r}, task {task!r}, metric {metric!r} lacks "
+                   f"{len(missing)} case(s) that other methods have: {shown}")
+            if case_mismatch == "error":
+                problems.append(Problem(files.get(method, "?"), None, None, None,
+                                        f"the same case ids for every method ({msg})"))
+            else:
+                notes.append(msg + "; pairs use the cases both methods have")
+
+
+def _check_methods(table: pd.DataFrame, file: str, problems: list[Problem],
+                   min_methods: int) -> None:
+    for task, sub in table.groupby("task", sort=True):
+        n = sub["method"].nunique()
+        if n < min_methods:
+            problems.append(Problem(file, None, "method", sorted(sub["method"].unique()),
+                                    f"at least {min_methods} methods for task {task!r}"))
+    if table.empty:
+        problems.append(Problem(file, None, None, None, "at least one result row"))
+
+
+def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[str],
+                  problems: list[Problem]) -> None:
+    allowed = set(classes)
+    shown = ", ".join(sorted(allowed))
+    for col, what in (("value", "predicted label"), ("ground_truth", "ground-truth label")):
+        bad = ~table[col].isin(allowed)
+        for i in np.flatnonzero(bad.to_numpy()):
+            o = origin.iloc[i]
+            column = o["column"] if col == "value" else o.get("gt_column", "ground_truth")
+            row = o["row"] if col == "value" else o.get("gt_row", o["row"])
+            file = o["file"] if col == "value" else o.get("gt_file", o["file"])
+            problems.append(Problem(file, row, column, table[col].iloc[i],
+                                    f"a {what} in the class set {{{shown}}}"))
+
+
+def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping[str, str],
+            problems: list[Problem], notes: list[str], *, classes=None, scores=None,
+            case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+    """Shared validation of a normalised table, then build the :class:`PerCase`."""
+    file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
+    if not problems:
+        if (table["case_id"] == "").any():
+            for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
+                o = origin.iloc[i]
+                problems.append(Problem(o["file"], o["row"], "case_id", "", "a case id"))
+        _check_duplicates(table, origin, problems)
+        if kind == "segmentation":
+            _check_unit(table, origin, problems)
+        else:
+            if classes is None:
+                classes = tuple(sorted(table["ground_truth"].unique()))
+            _check_labels(table, origin, classes, problems)
+        _check_methods(table, file_desc, problems, min_methods)
+        _check_case_sets(table, files, problems, notes, case_mismatch)
+    if problems:
+        raise PerCaseValidationError(problems)
+    cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
+    table = table[cols].sort_values(["task", "method", "metric", "case_id"]).reset_index(drop=True)
+    if kind == "segmentation":
+        table["value"] = table["value"].astype(float)
+    return PerCase(kind=kind, table=table,
+                   classes=tuple(classes) if classes is not None else None,
+                   scores=scores, notes=tuple(notes))
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS} or None; got {kind!r}")
+
+
+# ------------------------------------------------------------------ layouts
+
+
+def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | None = None,
+              case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+    """Long table ``case_id, task, method, metric, value[, ground_truth]``.
+
+    The kind is classification when a ``ground_truth`` column is present (then ``value``
+    holds predicted labels), else segmentation (numeric values; DSC-like metrics in [0, 1]).
+    Empty values are problems: a long table lists only results that exist.
+    """
+    _check_kind(kind)
+    file = str(path)
+    df = _read_text_table(path)
+    if kind is None:
+        kind = "classification" if "ground_truth" in df.columns else "segmentation"
+    need = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
+    problems = _require_columns(df, need, file)
+    if problems:
+        raise PerCaseValidationError(problems)
+    table = df[need].copy()
+    origin = pd.DataFrame({"file": file, "row": [_line(i) for i in df.index],
+                           "column": "value"})
+    for col in ("task", "method", "metric"):
+        for i in np.flatnonzero((table[col] == "").to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), col, "", f"a non-empty {col}"))
+    table["metric"] = table["metric"].str.lower()
+    if kind == "segmentation":
+        table["value"] = _parse_numbers(df["value"], file, "value", problems, allow_empty=False)
+    else:
+        for col in ("value", "ground_truth"):
+            for i in np.flatnonzero((table[col] == "").to_numpy()):
+                problems.append(Problem(file, _line(df.index[i]), col, "",
+                                        "a label (empty cells are not allowed)"))
+        # one truth per case and task, whatever the method
+        if not problems:
+            n_truth = table.groupby(["task", "case_id"])["ground_truth"].nunique()
+            for (task, case), k in n_truth[n_truth > 1].items():
+                problems.append(Problem(file, None, "ground_truth", case,
+                                        f"one ground truth per case in task {task!r} "
+                                        f"(found {k} different labels)"))
+        origin["gt_column"] = "ground_truth"
+    files = {m: file for m in table["method"].unique()}
+    return _finish(kind, table, origin, files, problems, [], classes=classes,
+                   case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+def _method_paths(paths) -> dict[str, str]:
+    if isinstance(paths, Mapping):
+        out = {str(k): str(v) for k, v in paths.items()}
+    else:
+        out = {}
+        for p in paths:
+            name = Path(p).stem
+            if name in out:
+                raise ValueError(f"two files give method name {name!r}: {out[name]} and {p}")
+            out[name] = str(p)
+    if not out:
+        raise ValueError("no per-method files given")
+    return out
+
+
+def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
+                         case_column: str = "name", metric: str = "dsc",
+                         tasks: Sequence[str] | None = None, case_mismatch: str = "error",
+                         min_methods: int = 2) -> PerCase:
+    """Segmentation results as one file per method (Touchstone layout).
+
+    ``paths`` maps method -> file, or is a list of files (method = file name without
+    extension). Each file has ``case_column`` and one column per task (e.g. organ); every
+    file must have the same task columns. An empty cell means the structure is absent in
+    that case: it yields no row and is counted in ``notes``.
+    """
+    files = _method_paths(paths)
+    problems: list[Problem] = []
+    notes: list[str] = []
+    tables, origins = [], []
+    expected_tasks = list(tasks) if tasks is not None else None
+    for method, file in files.items():
+        df = _read_text_table(file)
+        miss = _require_columns(df, [case_column], file)
+        if miss:
+            problems += miss
+            continue
+        cols = [c for c in df.columns if c != case_column]
+        if expected_tasks is None:
+            expected_tasks = cols
+        missing_tasks = [t for t in expected_tasks if t not in cols]
+        extra = [t for t in cols if t not in expected_tasks]
+        for t in missing_tasks:
+            problems.append(Problem(file, None, t, None,
+                                    f"task column {t!r} like the other methods' files"))
+        if extra and tasks is None:
+            for t in extra:
+                problems.append(Problem(file, None, t, None,
+                                        f"only the task columns {expected_tasks}"))
+        use = [t for t in expected_tasks if t in cols]
+        long = df.melt(id_vars=[case_column], value_vars=use, var_name="task",
+                       value_name="cell", ignore_index=False)
+        for t in use:  # per column, so messages name the column
+            _parse_numbers(df[t], file, t, problems, allow_empty=True)
+        num = pd.to_numeric(long["cell"].where(long["cell"] != ""), errors="coerce")
+        empty = long["cell"] == ""
+        if empty.any():
+            notes.append(f"{method}: {int(empty.sum())} empty cell(s) read as 'structure "
+                         f"absent' in {file}")
+        keep = ~empty
+        tables.append(pd.DataFrame({
+            "case_id": long.loc[keep, case_column].to_numpy(),
+            "task": long.loc[keep, "task"].to_numpy(),
+            "method": method,
+            "metric": metric.lower(),
+            "value": num[keep].to_numpy(),
+        }))
+        origins.append(pd.DataFrame({"file": file,
+                                     "row": [_line(i) for i in long.index[keep]],
+                                     "column": long.loc[keep, "task"].to_numpy()}))
+    if problems:
+        raise PerCaseValidationError(problems)
+    table = pd.concat(tables, ignore_index=True)
+    origin = pd.concat(origins, ignore_index=True)
+    return _finish("segmentation", table, origin, files, problems, notes,
+                   case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",
+                         classes: Sequence[str] | None = None, metric: str | None = None,
+                         case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+    """Claims Reloaded upload layout (seed 000).
+
+    Segmentation: ``case_id, alg_<name>...`` with DSC in [0, 1]. Classification:
+    ``case_id, ground_truth, alg_<name>...`` with predicted labels. The kind follows the
+    presence of ``ground_truth`` unless given. Method names drop the ``alg_`` prefix. Every
+    cell must be filled: a missing result is a problem, not a silent omission.
+    """
+    _check_kind(kind)
+    file = str(path)
+    df = _read_text_table(path)
+    if kind is None:
+        kind = "classification" if "ground_truth" in df.columns else "segmentation"
+    need = ["case_id"] + (["ground_truth"] if kind == "classification" else [])
+    problems = _require_columns(df, need, file)
+    alg = [c for c in df.columns if c.startswith("alg_")]
+    if len(alg) < min_methods:
+        problems.append(Problem(file, None, "alg_*", alg,
+                                f"at least {min_methods} method columns named alg_<name>"))
+    other = [c for c in df.columns if c not in need and c not in alg]
+    for c in other:
+        problems.append(Problem(file, None, c, None,
+                                "only case_id, " + ("ground_truth, " if kind == "classification"
+                                                    else "") + "and alg_* columns"))
+    if problems:
+        raise PerCaseValidationError(problems)
+    names = {c: c[len("alg_"):] for c in alg}
+    for c, n in names.items():
+        if n == "":
+            problems.append(Problem(file, None, c, None, "a method name after 'alg_'"))
+    metric = (metric or ("dsc" if kind == "segmentation" else LABEL_METRIC)).lower()
+    tables, origins = [], []
+    for c in alg:
+        if kind == "segmentation":
+            value = _parse_numbers(df[c], file, c, problems, allow_empty=False)
+        else:
+            value = df[c]
+            for i in np.flatnonzero((value == "").to_numpy()):
+                problems.append(Problem(file, _line(df.index[i]), c, "", "a predicted label"))
+        part = pd.DataFrame({"case_id": df["case_id"].to_numpy(), "task": task,
+                             "method": names[c], "metric": metric, "value": value.to_numpy()})
+        if kind == "classification":
+            part["ground_truth"] = df["ground_truth"].to_numpy()
+        tables.append(part)
+        origins.append(pd.DataFrame({"file": file, "row": [_line(i) for i in df.index],
+                                     "column": c, "gt_column": "ground_truth"}))
+    if kind == "classification":
+        for i in np.flatnonzero((df["ground_truth"] == "").to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), "ground_truth", "",
+                                    "a ground-truth label"))
+    table = pd.concat(tables, ignore_index=True)
+    origin = pd.concat(origins, ignore_index=True)
+    if not problems:
+        # one row per case in this layout: repeated ids are duplicates of the whole row
+        dup = df["case_id"].duplicated()
+        for i in np.flatnonzero(dup.to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), "case_id", df["case_id"].iloc[i],
+                                    "each case id once"))
+    files = {n: file for n in names.values()}
+    return _finish(kind, table, origin, files, problems, [], classes=classes,
+                   case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[PathLike],
+                                 labels: PathLike, task: str = "task",
+                                 case_column: str = "image",
+                                 prediction_column: str = "predicted_lesion",
+                                 label_column: str = "lesion",
+                                 classes: Sequence[str] | None = None,
+                                 case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+    """Per-method prediction files plus one ground-truth file (ISIC layout).
+
+    Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
+    column per class; the label file has ``case_column`` and ``label_column`` (other columns
+    are ignored; it may hold more cases than the predictions). The class set is ``classes``,
+    else the score columns, else the labels in the label file. Every predicted case must
+    have a label.
+    """
+    files = _method_paths(predictions)
+    label_file = str(labels)
+    problems: list[Problem] = []
+    lab = _read_text_table(labels)
+    problems += _require_columns(lab, [case_column, label_column], label_file)
+    if problems:
+        raise PerCaseValidationError(problems)
+    dup = lab[case_column].duplicated()
+    for i in np.flatnonzero(dup.to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), case_column,
+                                lab[case_column].iloc[i], "each case id once"))
+    for i in np.flatnonzero((lab[label_column] == "").to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), label_column, "",
+                                "a ground-truth label"))
+    truth = lab.drop_duplicates(case_column).set_index(case_column)
+    truth_row = pd.Series([_line(i) for i in truth.index.map(
+        dict(zip(lab[case_column], lab.index)).get)], index=truth.index)
+    tables, origins, scores = [], [], []
+    score_cols_ref = None
+    for method, file in files.items():
+        df = _read_text_table(file)
+        miss = _require_columns(df, [case_column, prediction_column], file)
+        if miss:
+            problems += miss
+            continue
+        score_cols = [c for c in df.columns if c not in (case_column, prediction_column)]
+        if score_cols_ref is None:
+            score_cols_ref = score_cols
+        elif score_cols != score_cols_ref:
+            problems.append(Problem(file, None, None, score_cols,
+                                    f"the same score columns as the other files "
+                                    f"{score_cols_ref}"))
+        for i in np.flatnonzero((df[prediction_column] == "").to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), prediction_column, "",
+                                    "a predicted label"))
+        cases = df[case_column]
+        unknown = ~cases.isin(truth.index)
+        for i in np.flatnonzero(unknown.to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), case_column, cases.iloc[i],
+                                    f"a case listed in the label file {label_file}"))
+        gt = cases.map(truth[label_column]).fillna("").astype(str)
+        tables.append(pd.DataFrame({"case_id": cases.to_numpy(), "task": task,
+                                    "method": method, "metric": LABEL_METRIC,
+                                    "value": df[prediction_column].to_numpy(),
+                                    "ground_truth": gt.to_numpy()}))
+        origins.append(pd.DataFrame({
+            "file": file, "row": [_line(i) for i in df.index], "column": prediction_column,
+            "gt_file": label_file, "gt_column": label_column,
+            "gt_row": cases.map(truth_row).fillna(-1).astype(int).to_numpy()}))
+        if score_cols:
+            nums = {c: _parse_numbers(df[c], file, c, problems, allow_empty=False)
+                    for c in score_cols}
+            s = pd.DataFrame(nums)
+            s.insert(0, "case_id", cases.to_numpy())
+            s = s.melt(id_vars="case_id", var_name="label", value_name="score")
+            s.insert(1, "task", task)
+            s.insert(2, "method", method)
+            scores.append(s)
+    if problems:
+        raise PerCaseValidationError(problems)
+    if classes is None and score_cols_ref:
+        classes = tuple(score_cols_ref)
+    if classes is None:
+        classes = tuple(sorted(lab[label_column].unique()))
+    table = pd.concat(tables, ignore_index=True)
+    origin = pd.concat(origins, ignore_index=True)
+    return _finish("classification", table, origin, files, problems, [], classes=classes,
+                   scores=pd.concat(scores, ignore_index=True) if scores else None,
+                   case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+# ------------------------------------------------------------------ dispatch
+
+
+def detect_layout(path: PathLike) -> str:
+    """``long`` or ``claims_reloaded`` from a single file's header."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"per-case file not found: {p}")
+    header = _read_text_table(p).columns
+    if {"case_id", "method", "value"} <= set(header):
+        return "long"
+    if "case_id" in header and any(c.startswith("alg_") for c in header):
+        return "claims_reloaded"
+    raise ValueError(
+        f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
+        "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
+        "(case_id[, ground_truth], alg_*)"
+    )
+
+
+def read_percase(path: PathLike, layout: str = "auto", **kwargs) -> PerCase:
+    """Read a single per-case file (``long`` or ``claims_reloaded``; ``auto`` detects)."""
+    if layout == "auto":
+        layout = detect_layout(path)
+    if layout == "long":
+        return read_long(path, **kwargs)
+    if layout == "claims_reloaded":
+        return read_claims_reloaded(path, **kwargs)
+    raise ValueError(f"layout must be 'auto', 'long' or 'claims_reloaded'; got {layout!r} "
+                     "(wide per-method and prediction+label layouts need several files: use "
+                     "read_wide_per_method / read_predictions_with_labels)")
