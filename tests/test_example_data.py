@@ -1,4 +1,5 @@
-"""The synthetic MICCAI-2023-like example survey: marginals, branches, determinism."""
+"""The synthetic example surveys (MICCAI-2023-like long sheets; venue B wide top-2):
+marginals, branches, determinism."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ import pandas as pd
 import pytest
 
 from falseclaims.config import load_config, sd_model_from_config
+from falseclaims.eligibility import select_papers
 from falseclaims.example_data import TASK_SPECS, csv_paths, headline_check, write_survey
+from falseclaims.example_data import main as example_data_main
+from falseclaims.example_venue_b import (
+    VENUE_B_CONFIG,
+    VENUE_B_SEED,
+    VENUE_B_SPECS,
+    write_venue_b,
+)
 from falseclaims.sheets import read_venue
+from falseclaims.stats import prob_false_claim_classification
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "data" / "example" / "miccai2023_synthetic_sheet.xlsx"
@@ -102,3 +112,74 @@ def test_every_eligibility_branch_is_present(sheets):
     assert len(sd_test_papers) == 5                                    # seed 001, Suppl. A
     assert r.n_test.notna().any()                                      # per-method sizes
     assert {"auc", "f1", "sensitivity", "specificity", "iou", "hd95", "nsd"} <= set(r.metric)
+
+
+# ---------------------------------------------------------------- synthetic venue B (wide top-2)
+COMMITTED_B = ROOT / VENUE_B_CONFIG["papers"]
+
+
+@pytest.fixture(scope="module")
+def venue_b(tmp_path_factory):
+    base = tmp_path_factory.mktemp("vb")
+    out = base / VENUE_B_CONFIG["papers"]
+    assert example_data_main(["--wide-out", str(out)]) == 0  # the CLI path of the README
+    return out, read_venue(VENUE_B_CONFIG, base_dir=base, venue="venue_b_synthetic")
+
+
+def test_venue_b_rerun_is_byte_identical_and_matches_committed_file(venue_b, tmp_path):
+    again = write_venue_b(tmp_path / "b.csv", seed=VENUE_B_SEED)
+    assert venue_b[0].read_bytes() == again.read_bytes()
+    assert write_venue_b(tmp_path / "c.csv", seed=1).read_bytes() != again.read_bytes()
+    if COMMITTED_B.exists():
+        assert COMMITTED_B.read_bytes() == again.read_bytes(), (
+            f"{COMMITTED_B} is stale: rerun python -m falseclaims.example_data --wide-out ...")
+
+
+def test_venue_b_config_matches_pipeline_config():
+    venues = load_config()["venues"]
+    if "venue_b_synthetic" not in venues:
+        pytest.skip("venue_b_synthetic not (yet) in config/config.yaml")
+    assert venues["venue_b_synthetic"] == VENUE_B_CONFIG
+
+
+def test_venue_b_uses_their_headers_percent_and_messy_cells(venue_b):
+    out, s = venue_b
+    header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert {"Paper", "Proposed (%)", "Best prior (%)", "Test images"} <= set(header)
+    r, notes = s.results, s.notes
+    assert set(r.method) >= {"Ours", "nnU-Net"} and r["value"].between(0.3, 1.0).all()
+    text = notes["note"].str.cat(sep="\n")
+    for expected in ("decimal comma", "'%' sign", "thousands separator",
+                     "spaces/minus signs normalised", "'Comment' is not part",
+                     "units: percent", "no best_prior value", "constant in_scope"):
+        assert expected in text, expected
+    # hand check of one converted cell: the decimal-comma cell "xx,y" is xx.y / 100
+    row = notes[notes["note"].str.contains("decimal comma")].iloc[0]
+    pid = s.papers.loc[s.papers.source_row == row["row"], "paper_id"].item()
+    got = r.loc[(r.paper_id == pid) & (r.method == "Ours"), "value"].item()
+    assert got == pytest.approx(float(row["value"].replace(",", ".")) / 100)
+
+
+def test_venue_b_branches_and_invented_marginals(venue_b):
+    _, s = venue_b
+    sel = select_papers(s.papers, s.results, load_config()["analysis"], "venue_b_synthetic")
+    reasons = sel.exclusions.groupby(["task", "reason"]).size()
+    for task, spec in VENUE_B_SPECS.items():
+        assert (s.papers.task == task).sum() == spec["papers"]
+        assert reasons[(task, "no_distinct_test_set")] == spec["cv_only"] + spec["unclear"]
+        assert reasons[(task, "fewer_than_two_methods")] == spec["no_prior"]
+        assert reasons[(task, "missing_test_size")] == spec["no_n_test"]
+        assert not sel.exclusions.reason.isin(["out_of_scope", "values_only_in_figures"]).any()
+        top = sel.top2[sel.top2.task == task]
+        assert len(top) == spec["papers"] - sum(
+            spec[b] for b in ("cv_only", "unclear", "no_prior", "no_n_test"))
+        assert top.tie.sum() == spec["ties"]
+        assert (top.method_a != "Ours").sum() == spec["prior_better"]
+        # stratified sizes: sample quartiles near the invented ones
+        q = np.percentile(top.n_test.astype(float), [25, 50, 75])
+        assert np.allclose(q, spec["n_quartiles"], rtol=0.35), (task, q)
+    # larger test sets than the MICCAI-like example: fewer classification claims above 5%
+    cls = sel.top2[sel.top2.task == "classification"]
+    p = prob_false_claim_classification(cls.n_test.astype(float).to_numpy(), cls.value_a.to_numpy(),
+                                        cls.value_b.to_numpy(), 0.67).probability
+    assert float(np.mean(np.asarray(p) > 0.05)) < 0.75  # MICCAI-like example: 0.84

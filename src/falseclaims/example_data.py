@@ -25,6 +25,8 @@ test sizes, and SDs over the test set, CV folds and runs.
 
 Usage: ``python -m falseclaims.example_data --out data/example/miccai2023_synthetic_sheet.xlsx
 --seed 20230708`` (also writes ``..._papers.csv`` and ``..._results.csv`` next to it).
+``--wide-out data/example/venue_b_synthetic_wide.csv`` writes a second, wide top-2 venue
+with invented marginals (falseclaims.example_venue_b).
 """
 
 from __future__ import annotations
@@ -466,14 +468,31 @@ def write_survey(out: str | Path, seed: int = 20230708, sd_model: SDModel | None
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m falseclaims.example_data",
-                                 description="Write the SYNTHETIC MICCAI-2023-like example survey.")
-    ap.add_argument("--out", default="data/example/miccai2023_synthetic_sheet.xlsx")
+    from falseclaims.example_venue_b import VENUE_B_SEED, write_venue_b
+
+    ap = argparse.ArgumentParser(
+        prog="python -m falseclaims.example_data",
+        description="Write the SYNTHETIC example surveys: the MICCAI-2023-like workbook "
+                    "(--out) and/or the wide top-2 'synthetic venue B' CSV (--wide-out). "
+                    "Without either option, writes the workbook to its default path.")
+    ap.add_argument("--out", default=None,
+                    help="workbook path (default data/example/miccai2023_synthetic_sheet.xlsx "
+                         "when --wide-out is not given)")
     ap.add_argument("--seed", type=int, default=20230708)
+    ap.add_argument("--wide-out", default=None,
+                    help="write synthetic venue B (wide top-2 layout) to this CSV, e.g. "
+                         "data/example/venue_b_synthetic_wide.csv")
+    ap.add_argument("--wide-seed", type=int, default=VENUE_B_SEED)
     args = ap.parse_args(argv)
-    out, p_csv, r_csv, info = write_survey(args.out, args.seed)
-    print(f"wrote {out}, {p_csv}, {r_csv} (synthetic; copula rho: "
-          + ", ".join(f"{t} {v['rho']:+.2f}" for t, v in info.items()) + ")")
+    if args.out is None and args.wide_out is None:
+        args.out = "data/example/miccai2023_synthetic_sheet.xlsx"
+    if args.out is not None:
+        out, p_csv, r_csv, info = write_survey(args.out, args.seed)
+        print(f"wrote {out}, {p_csv}, {r_csv} (synthetic; copula rho: "
+              + ", ".join(f"{t} {v['rho']:+.2f}" for t, v in info.items()) + ")")
+    if args.wide_out is not None:
+        print(f"wrote {write_venue_b(args.wide_out, args.wide_seed)} "
+              "(synthetic venue B, wide top-2, invented marginals)")
     return 0
 
 
