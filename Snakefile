@@ -20,6 +20,34 @@ include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
 
 
+# light rules run on the submitting machine under a cluster profile (docs/cluster.md)
+localrules:
+    all,
+    validate_sheets,
+    eligibility,
+    impute_sd,
+    assign_congruence,
+    probabilities,
+    summary,
+    congruence_figures,
+    sd_model_figure,
+    fig3_reporting_practices,
+    figS7_uncertainty,
+    figS8_split_sizes,
+    table_metrics,
+    flow_diagram,
+    figS9_delta_distribution,
+    fig4_delta_vs_size,
+    fig5_cumulative,
+    figS10_sd_sensitivity,
+    fig6_lookup,
+    venue_comparison,
+    multiplicity_table,
+    multiplicity_pmf_figure,
+    multiplicity_cdf_figure,
+    multiplicity_dependent_figure,
+
+
 rule all:
     default_target: True
     input:

@@ -1,11 +1,8 @@
-"""falseclaims: how likely is a published outperformance claim to be false?"""
+"""falseclaims: how likely is a published outperformance claim to be false?
 
-from falseclaims.stats import (
-    classification_congruence_bounds,
-    prob_false_claim_classification,
-    prob_false_claim_classification_mc,
-    prob_false_claim_segmentation,
-)
+The statistical core is re-exported lazily so that ``import falseclaims.<module>`` in a
+pipeline job does not pay for SciPy unless it is used.
+"""
 
 __version__ = "0.1.0"
 
@@ -15,3 +12,11 @@ __all__ = [
     "prob_false_claim_classification_mc",
     "prob_false_claim_segmentation",
 ]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from falseclaims import stats
+
+        return getattr(stats, name)
+    raise AttributeError(f"module 'falseclaims' has no attribute {name!r}")

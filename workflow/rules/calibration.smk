@@ -1,1 +1,108 @@
-# calibration rules (being written)
+# Calibration study (issue 7): simulate comparisons with known truth, compare the predicted
+# probability of a false claim with the observed share of truly false claims.
+# Heavy work is `calibration_simulate`, one job per (task, chunk); raise
+# config["calibration"]["chunks"] for a bigger study and run the chunks in parallel
+# (e.g. on a cluster, profiles/slurm). Merging sums additive counts, so more chunks only
+# add data.
+
+CALIBRATION_CHUNKS = list(range(int(config["calibration"]["chunks"])))
+CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
+CALIBRATION_FIGURES = ["curves", "truth", "ece"]
+
+
+# merging and plotting take seconds: run them where Snakemake runs, not as cluster jobs
+localrules:
+    calibration_summarize,
+    calibration_figures,
+
+
+rule calibration_simulate:
+    wildcard_constraints:
+        chunk=r"\d+",
+    output:
+        bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
+        cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+    log:
+        "logs/calibration/simulate_{task}_{chunk}.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/calibration_simulate.py"
+
+
+rule calibration_summarize:
+    input:
+        bins=expand(
+            "results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
+            task=TASKS,
+            chunk=CALIBRATION_CHUNKS,
+        ),
+        cells=expand(
+            "results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+            task=TASKS,
+            chunk=CALIBRATION_CHUNKS,
+        ),
+    output:
+        bins="results/calibration/bins.csv",
+        cells="results/calibration/cells.csv",
+        curve="results/calibration/curve.csv",
+        ece=report(
+            "results/calibration/ece.csv",
+            caption=caption("calibration_ece_table"),
+            category="Calibration",
+            subcategory="Tables",
+        ),
+        ece_by_n="results/calibration/ece_by_n.csv",
+    log:
+        "logs/calibration/summarize.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/calibration_summarize.py"
+
+
+rule calibration_figures:
+    input:
+        curve="results/calibration/curve.csv",
+        ece="results/calibration/ece.csv",
+    output:
+        curves_png=report(
+            "figures/calibration/calibration_curves.png",
+            caption=caption("calibration_curves"),
+            category="Calibration",
+            subcategory="Figures",
+        ),
+        curves_pdf="figures/calibration/calibration_curves.pdf",
+        curves_csv="figures/calibration/calibration_curves.csv",
+        truth_png=report(
+            "figures/calibration/calibration_truth.png",
+            caption=caption("calibration_truth"),
+            category="Calibration",
+            subcategory="Figures",
+        ),
+        truth_pdf="figures/calibration/calibration_truth.pdf",
+        truth_csv="figures/calibration/calibration_truth.csv",
+        ece_png=report(
+            "figures/calibration/calibration_ece.png",
+            caption=caption("calibration_ece"),
+            category="Calibration",
+            subcategory="Figures",
+        ),
+        ece_pdf="figures/calibration/calibration_ece.pdf",
+        ece_csv="figures/calibration/calibration_ece.csv",
+    log:
+        "logs/calibration/figures.log",
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/calibration_figures.py"
+
+
+ALL_TARGETS.extend(
+    expand("results/calibration/{table}.csv", table=CALIBRATION_TABLES)
+    + expand(
+        "figures/calibration/calibration_{name}.{ext}",
+        name=CALIBRATION_FIGURES,
+        ext=["pdf", "png", "csv"],
+    )
+)

@@ -78,15 +78,17 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
     width = "double" if len(panels) > 1 else "single"
     fig, axes = figure(width, height=80 if width == "double" else 90, ncols=len(panels),
                        squeeze=False, sharey=True)
+    # one colour per group across all panels, so a source keeps its colour everywhere
+    colours = {g: CYCLE[j % len(CYCLE)]
+               for j, g in enumerate(dict.fromkeys(curves[group_col]))}
     all_colours, all_styles = {}, {}
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = curves[curves["task"] == task]
         groups = list(dict.fromkeys(d[group_col]))
-        colours = {g: CYCLE[j % len(CYCLE)] for j, g in enumerate(groups)}
         levels = [lvl for lvl in LEVEL_STYLES if lvl in set(d[style_col])]
         levels += [lvl for lvl in dict.fromkeys(d[style_col]) if lvl not in levels]
         styles = {lvl: LEVEL_STYLES.get(lvl, "-.") for lvl in levels}
-        all_colours.update(colours)
+        all_colours.update({g: colours[g] for g in groups})
         all_styles.update(styles)
         for g in groups:
             for lvl in levels:

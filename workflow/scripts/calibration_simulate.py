@@ -1,0 +1,11 @@
+from falseclaims.calibration import run_chunk
+from falseclaims.pipeline import run_step, write_table
+
+
+def main(smk):
+    bins, cells = run_chunk(smk.config, smk.wildcards.task, int(smk.wildcards.chunk))
+    write_table(bins, smk.output.bins)
+    write_table(cells, smk.output.cells)
+
+
+run_step(snakemake, main)  # noqa: F821
