@@ -100,9 +100,11 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         ax.set_xlim(-0.6, len(present) - 0.4)
         ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
         if len(skipped):
-            ax.text(0.99, 0.01, f"{skipped['paper_id'].nunique()} paper(s) without usable "
-                    "sizes (listed in CSV)", transform=ax.transAxes, ha="right",
-                    va="bottom", fontsize="x-small", color=PALETTE["gray"])
+            # below the tick labels: never on top of the data
+            ax.annotate(f"{skipped['paper_id'].nunique()} paper(s) without usable sizes "
+                        "(listed in CSV)", xy=(1.0, 0.0), xycoords="axes fraction",
+                        xytext=(0, -22), textcoords="offset points", ha="right", va="top",
+                        fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
         panel_letter(ax, i)
     ax0 = axes[0][0]
     ax0.set_ylabel("Number of images (log scale)")
