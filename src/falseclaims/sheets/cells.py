@@ -21,6 +21,7 @@ Rules (documented in data/README.md, "Messy cells"):
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -70,7 +71,13 @@ _RE_GROUPED = re.compile(r"^[1-9]\d{0,2}(?P<sep>[, '_])\d{3}(?:(?P=sep)\d{3})*$"
 
 def clean_text(raw) -> str:
     """Whitespace, zero-width characters and Unicode minus signs normalised."""
-    s = _ZERO_WIDTH.sub("", str(raw)).translate(_MINUS)
+    return _clean_str(raw if isinstance(raw, str) else str(raw))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _clean_str(raw: str) -> str:
+    # survey sheets repeat cell texts heavily (enums, yes/no, sizes): memoise
+    s = _ZERO_WIDTH.sub("", raw).translate(_MINUS)
     s = _SPACES.sub(" ", s).strip()
     if s[:1] in ("\u2013", "\u2014") and s[1:2].isdigit():
         s = "-" + s[1:]
