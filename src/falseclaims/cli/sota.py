@@ -1,5 +1,59 @@
-"""`falseclaims sota` (being written; registers nothing yet)."""
+"""`falseclaims sota`: how optimistic is the best of m classifiers? (seed 003)."""
+
+from __future__ import annotations
+
+import json
+
+from falseclaims.cli import UsageError
+from falseclaims.multiplicity import clopper_pearson, sota_distribution
 
 
 def register(sub) -> None:
-    pass
+    parser = sub.add_parser(
+        "sota",
+        help="distribution of the best of m equally good classifiers (seed 003)",
+        description="Expected best observed accuracy among m independent classifiers of true "
+                    "accuracy p on n test cases, its SD, the single-classifier Clopper-Pearson "
+                    "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
+    )
+    parser.add_argument("--m", required=True, type=int, help="number of classifiers (>= 1)")
+    parser.add_argument("--n", required=True, type=int, help="test-set size (>= 1)")
+    parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="two-sided level of the intervals (default 0.05)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+    if m < 1:
+        raise UsageError(f"--m must be >= 1; got {m}")
+    if n < 1:
+        raise UsageError(f"--n must be >= 1; got {n}")
+    if not 0.0 <= p <= 1.0:
+        raise UsageError(f"--p must be in [0, 1]; got {p}")
+    if not 0.0 < alpha < 1.0:
+        raise UsageError(f"--alpha must be in (0, 1); got {alpha}")
+    dist = sota_distribution(m, n, p)
+    up = dist.upper(alpha)
+    lo, hi = clopper_pearson(int(round(p * n)), n, alpha)
+    return {"m": m, "n": n, "p": p, "mean": dist.mean, "sd": dist.sd,
+            "ci_single": [lo, hi], "upper_multiplicity": up.accuracy,
+            "failures_at_upper": up.failures}
+
+
+def run(args) -> int:
+    out = summarise(args.m, args.n, args.p, args.alpha)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    lvl = round(100 * (1 - args.alpha), 6)
+    lo, hi = out["ci_single"]
+    print(f"best of m={out['m']} classifiers with accuracy p={out['p']:g} on n={out['n']} cases")
+    print(f"  expected best observed accuracy: {out['mean']:.4f} (SD {out['sd']:.6f}), "
+          f"bias {out['mean'] - out['p']:+.4f}")
+    print(f"  single-classifier {lvl:g}% Clopper-Pearson interval: [{lo:.4f}, {hi:.4f}]")
+    print(f"  multiplicity-adjusted upper limit: {out['upper_multiplicity']:.4f} "
+          f"({out['failures_at_upper']} failures); at least one of the m reaches it with "
+          f"probability >= {args.alpha / 2:g}")
+    return 0
