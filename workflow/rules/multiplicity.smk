@@ -13,6 +13,8 @@ rule multiplicity_table:
         "logs/multiplicity/table.log",
     params:
         cfg=config["multiplicity"],
+    conda:
+        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_table.py"
 
@@ -28,6 +30,8 @@ rule multiplicity_pmf_figure:
         "logs/multiplicity/pmf_figure.log",
     params:
         cfg=config["multiplicity"],
+    conda:
+        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_pmf_figure.py"
 
@@ -43,6 +47,8 @@ rule multiplicity_cdf_figure:
         "logs/multiplicity/cdf_figure.log",
     params:
         cfg=config["multiplicity"],
+    conda:
+        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_cdf_figure.py"
 
@@ -58,6 +64,8 @@ rule multiplicity_simulate_dependent:
     params:
         cfg=config["multiplicity"],
         seed=[config["seed"], config["multiplicity"]["dependent"]["seed_stream"]],
+    conda:
+        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_simulate_dependent.py"
 
@@ -75,6 +83,8 @@ rule multiplicity_dependent_figure:
         "logs/multiplicity/dependent_figure.log",
     params:
         cfg=config["multiplicity"],
+    conda:
+        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_dependent_figure.py"
 
