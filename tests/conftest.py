@@ -15,3 +15,11 @@ def config(repo_root):
     from falseclaims.config import load_config
 
     return load_config(repo_root / "config" / "config.yaml")
+
+
+# CI runs property tests derandomized (reproducible); local runs explore new examples
+from hypothesis import settings as _hyp_settings  # noqa: E402
+
+_hyp_settings.register_profile("ci", derandomize=True, print_blob=True)
+if __import__("os").environ.get("CI"):
+    _hyp_settings.load_profile("ci")

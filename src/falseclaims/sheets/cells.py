@@ -255,6 +255,9 @@ def parse_enum(raw, allowed: tuple[str, ...], aliases: dict[str, str] | None = N
     if raw is None or (isinstance(raw, float) and math.isnan(raw)):
         return None, ()
     s = clean_text(raw)
+    # other punctuation ("cls?", "seg*") marks doubt or a typo: never read past it
+    if re.search(r"[^0-9A-Za-z\s/+_-]", s) and s.lower() not in MISSING_TOKENS:
+        raise CellError(expected)
     key = _enum_key(s)
     if key in allowed:
         value = key
