@@ -204,7 +204,6 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
     # uncertainty: none for NONE_SHARE; CI for ci_share of the rest; sd_test for exactly
     # sd_test_papers eligible papers; the other SDs over CV (cv_* splits), runs or unclear
     eligible_idx = [i for i, c in enumerate(cats) if c == "eligible"]
-    unc = {}
     reporters = set(rng.choice(scoped, size=int(round((1 - NONE_SHARE) * in_scope)),
                                replace=False).tolist())
     sd_test = set(rng.choice(eligible_idx, size=spec["sd_test_papers"], replace=False).tolist())

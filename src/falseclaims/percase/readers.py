@@ -36,6 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.sheets.errors import Problem as SheetProblem
+
 __all__ = [
     "PerCase",
     "PerCaseValidationError",
@@ -59,22 +61,9 @@ MAX_LISTED = 30  # problems listed in the message; all are kept in .problems
 PathLike = str | os.PathLike
 
 
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    row: int | None
-    column: str | None
-    value: object
-    expected: str
-
-    def __str__(self) -> str:
-        where = [self.file]
-        if self.row is not None:
-            where.append(f"row {self.row}")
-        if self.column is not None:
-            where.append(f"column {self.column!r}")
-        val = "" if self.value is None else f": got {self.value!r}"
-        return f"{', '.join(where)}{val}; expected {self.expected}"
+def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
+    """A located problem in a per-case file (same form as the sheet readers', no sheet)."""
+    return SheetProblem(str(file), None, row, column, value, expected)
 
 
 class PerCaseValidationError(ValueError):

@@ -82,7 +82,7 @@ def differences_histogram(d, a: str, b: str):
     ax.axvline(d.mean(), color=PALETTE["black"], lw=1.0, label=f"mean {d.mean():+.4f}")
     ax.axvline(np.median(d), color=PALETTE["orange"], lw=1.0, ls=":",
                label=f"median {np.median(d):+.4f}")
-    ax.set_xlabel(f"DSC difference per case, A − B")
+    ax.set_xlabel("DSC difference per case, A − B")
     ax.set_ylabel("cases")
     ax.legend(loc="upper left", fontsize=6.5)
     ax.set_title("Paired differences")
@@ -92,7 +92,7 @@ def differences_histogram(d, a: str, b: str):
 def discordance_bars(only_a: int, same: int, only_b: int, a: str, b: str):
     """Per-case correctness difference A - B in {-1, 0, +1} (classification)."""
     fig, ax = style.figure("single", height=58)
-    labels = [f"only B correct\n(−1)", "same outcome\n(0)", f"only A correct\n(+1)"]
+    labels = ["only B correct\n(−1)", "same outcome\n(0)", "only A correct\n(+1)"]
     vals = [only_b, same, only_a]
     bars = ax.bar(labels, vals, color=[B_COLOUR, PALETTE["gray"], A_COLOUR], width=0.6)
     for rect, v in zip(bars, vals):
@@ -116,19 +116,9 @@ def posterior_segmentation(curves: list[dict]):
     hi = max(c["delta"] + 5 * s for c, s in zip(curves, scale))
     lo, hi = min(lo, -0.1 * abs(hi)), max(hi, 0.1 * abs(lo))
     grid = np.linspace(lo, hi, 600)
-    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
-    top = 0.0
-    for c, s, col in zip(curves, scale, colours):
-        dens = stats.t.pdf((grid - c["delta"]) / s, df=c["n"] - 1) / s
-        top = max(top, float(dens.max()))
-        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
-                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
-        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
-    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
-    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
-    ax.set_xlabel("true mean DSC difference μ_A − μ_B")
-    ax.set_ylabel("posterior density")
-    _legend_room(ax, top)
+    densities = [stats.t.pdf((grid - c["delta"]) / sc, df=c["n"] - 1) / sc
+                 for c, sc in zip(curves, scale)]
+    _draw_posteriors(ax, grid, curves, densities, "true mean DSC difference μ_A − μ_B")
     ax.set_title("Posterior of μ_A − μ_B")
     return fig
 
@@ -158,6 +148,22 @@ def _beta_logpdf(x, a, b):
     return special.xlogy(a - 1.0, x) + special.xlog1py(b - 1.0, -x) - special.betaln(a, b)
 
 
+def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
+    """One density per assumption, the area where B >= A shaded."""
+    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
+    top = 0.0
+    for c, dens, col in zip(curves, densities, colours):
+        top = max(top, float(dens.max()))
+        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
+                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
+        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
+    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
+    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("posterior density")
+    _legend_room(ax, top)
+
+
 def _legend_room(ax, top: float) -> None:
     entries = len(ax.get_legend_handles_labels()[0])
     ax.set_ylim(0, top * (1.15 + 0.11 * entries))
@@ -168,7 +174,6 @@ def posterior_classification(curves: list[dict]):
     """Posterior of p1 - p2 (= accuracy difference) under the Dirichlet of seed 001, exact
     density, area <= 0 shaded. Each curve: label, n, x1, x2, probability."""
     fig, ax = style.figure("single", height=62)
-    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
     # range from normal approximations of each posterior
     lo, hi = 0.0, 0.0
     for c in curves:
@@ -177,18 +182,8 @@ def posterior_classification(curves: list[dict]):
         mean, sd = p1 - p2, np.sqrt((p1 + p2 - (p1 - p2) ** 2) / (n + 1))
         lo, hi = min(lo, mean - 5 * sd), max(hi, mean + 5 * sd)
     grid = np.linspace(max(lo, -1.0), min(hi, 1.0), 500)
-    top = 0.0
-    for c, col in zip(curves, colours):
-        dens = accuracy_difference_density(c["n"], c["x1"], c["x2"], grid)
-        top = max(top, float(dens.max()))
-        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
-                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
-        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
-    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
-    ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
-    ax.set_xlabel("p₁ − p₂ = true accuracy difference A − B")
-    ax.set_ylabel("posterior density")
-    _legend_room(ax, top)
+    densities = [accuracy_difference_density(c["n"], c["x1"], c["x2"], grid) for c in curves]
+    _draw_posteriors(ax, grid, curves, densities, "p₁ − p₂ = true accuracy difference A − B")
     ax.set_title("Posterior of p₁ − p₂")
     return fig
 

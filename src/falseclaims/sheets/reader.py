@@ -15,7 +15,7 @@ from falseclaims.sheets.columns import (
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_table
 from falseclaims.sheets.normalise import map_columns, parse_records
-from falseclaims.sheets.schema import check_table, load_schema, schema_dir
+from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
 from falseclaims.sheets.wide import check_wide_columns, wide_to_long
 
