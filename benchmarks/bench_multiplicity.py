@@ -31,13 +31,13 @@ def main() -> None:
     cases = [(1000, 3000, 0.9), (10**4, 10**5, 0.9), (10**5, 10**5, 0.9), (10**5, 10**6, 0.5),
              (10**5, 10**6, 0.9), (10**5, 10**6, 0.999), (1, 10**6, 0.5)]
     for m, n, p in cases:
-        t, d = timed(lambda: sota_distribution(m, n, p))
+        t, d = timed(lambda m=m, n=n, p=p: sota_distribution(m, n, p))
         print(f"| identical | {m} | {n} | {p} | {d.failures.size} | {1 - d.pmf.sum():.1e} | "
               f"{d.mean:.6f} | {d.sd:.3e} | {t:.4f} |")
     rng = np.random.default_rng(0)
     for m, n in [(1000, 3000), (10**4, 10**4), (10**5, 10**4), (10**5, 10**6)]:
         ps = rng.uniform(0.89, 0.90, m)
-        t, d = timed(lambda: sota_distribution(m, n, ps), repeat=1)
+        t, d = timed(lambda m=m, n=n, ps=ps: sota_distribution(m, n, ps), repeat=1)
         print(f"| {m} distinct p_j in [0.89, 0.90] | {m} | {n} | - | {d.failures.size} | "
               f"{1 - d.pmf.sum():.1e} | {d.mean:.6f} | {d.sd:.3e} | {t:.2f} |")
     # sanity check of the m = 1e5, n = 1e6 case by brute-force simulation (200 replicates)

@@ -339,7 +339,7 @@ def _conditional_failure_probs(p: float, rho: float) -> tuple[float, float]:
 
 
 def _reference_correct(n: int, p: float, k) -> int:
-    k = int(round(p * n)) if k is None else k
+    k = round(p * n) if k is None else k
     if isinstance(k, bool) or not float(k).is_integer() or not 0 <= int(k) <= n:
         raise ValueError(f"k (reference correct predictions) must be in [0, {n}]; got {k!r}")
     return int(k)
@@ -381,7 +381,7 @@ def dependent_distribution(m: int, n: int, p: float, rho: float, k: int | None =
     # P(X < z[0]) is 0 or below the 1e-30 truncation, so log G(z[0] - 1) = 0
     res = _assemble(m, n, p, z, log_g, 0.0, step)
     # trim to where Z has mass (keeps arrays small for large n)
-    keep = np.nonzero((res.pmf > 1e-300))[0]
+    keep = np.nonzero(res.pmf > 1e-300)[0]
     if keep.size:
         a, b = keep[0], keep[-1] + 1
         res = BestOfM(m=m, n=n, p=p, failures=res.failures[a:b], pmf=res.pmf[a:b],

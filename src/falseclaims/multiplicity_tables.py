@@ -19,7 +19,7 @@ from falseclaims.multiplicity import (
 def _summary_row(m: int, n: int, p: float, alpha: float) -> dict:
     dist = sota_distribution(m, n, p)
     up = dist.upper(alpha)
-    lo, hi = clopper_pearson(int(round(p * n)), n, alpha)
+    lo, hi = clopper_pearson(round(p * n), n, alpha)
     return {
         "m": m, "n": n, "p": p, "alpha": alpha,
         "mean_best": dist.mean, "sd_best": dist.sd, "bias": dist.mean - p,
@@ -66,7 +66,7 @@ def pmf_data(m: int, n: int, p: float, alpha: float) -> tuple[pd.DataFrame, dict
     Returns the long table (curve, failures, accuracy, probability) and the markers.
     """
     best = sota_distribution(m, n, p)
-    _, hi = clopper_pearson(int(round(p * n)), n, alpha)
+    _, hi = clopper_pearson(round(p * n), n, alpha)
     frames = []
     for curve, dist in (("single classifier, accuracy p", sota_distribution(1, n, p)),
                         ("single classifier at CI upper limit", sota_distribution(1, n, hi)),

@@ -1,13 +1,17 @@
 """Thin wrapper: histograms of simulated best-of-m failures (seed 003 Fig 5)."""
-import sys
 from pathlib import Path
 
 import pandas as pd
 
 from falseclaims.multiplicity_figures import dependent_figure
+from falseclaims.pipeline import run_step
 
-sys.stderr = open(snakemake.log[0], "w")
-cfg = snakemake.params.cfg
-ex, dep = cfg["example"], cfg["dependent"]
-dependent_figure(pd.read_csv(snakemake.input.draws), ex["m"], ex["n"], ex["p"], dep["rho"],
-                 dep["reference"], Path(snakemake.output.png).with_suffix(""))
+
+def main(smk):
+    cfg = smk.params.cfg
+    ex, dep = cfg["example"], cfg["dependent"]
+    dependent_figure(pd.read_csv(smk.input.draws), ex["m"], ex["n"], ex["p"], dep["rho"],
+                     dep["reference"], Path(smk.output.png).with_suffix(""))
+
+
+run_step(snakemake, main)  # noqa: F821

@@ -1,10 +1,13 @@
 """Thin wrapper: pmf of one classifier vs the best of m (seed 003 Fig 1)."""
-import sys
 from pathlib import Path
 
 from falseclaims.multiplicity_figures import pmf_figure
+from falseclaims.pipeline import run_step
 
-sys.stderr = open(snakemake.log[0], "w")
-cfg = snakemake.params.cfg
-ex = cfg["example"]
-pmf_figure(ex["m"], ex["n"], ex["p"], cfg["alpha"], Path(snakemake.output.png).with_suffix(""))
+
+def main(smk):
+    cfg, ex = smk.params.cfg, smk.params.cfg["example"]
+    pmf_figure(ex["m"], ex["n"], ex["p"], cfg["alpha"], Path(smk.output.png).with_suffix(""))
+
+
+run_step(snakemake, main)  # noqa: F821

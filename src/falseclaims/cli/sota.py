@@ -36,7 +36,7 @@ def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
         raise UsageError(f"--alpha must be in (0, 1); got {alpha}")
     dist = sota_distribution(m, n, p)
     up = dist.upper(alpha)
-    lo, hi = clopper_pearson(int(round(p * n)), n, alpha)
+    lo, hi = clopper_pearson(round(p * n), n, alpha)
     return {"m": m, "n": n, "p": p, "mean": dist.mean, "sd": dist.sd,
             "ci_single": [lo, hi], "upper_multiplicity": up.accuracy,
             "failures_at_upper": up.failures}
