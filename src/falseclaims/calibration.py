@@ -31,6 +31,7 @@ from scipy import special
 
 from falseclaims.sd_model import SDModel
 from falseclaims.stats import (
+    classification_congruence_bounds,
     prob_false_claim_classification,
     prob_false_claim_segmentation,
 )
@@ -315,7 +316,7 @@ def simulate_classification(settings: CalibrationSettings, rng: np.random.Genera
     acc_a = np.clip(acc_b + rng.normal(0.0, delta_sd, size), 0.01, 0.99)
     phi = rng.uniform(*s.correctness_correlation, size)
     p11 = acc_a * acc_b + phi * np.sqrt(acc_a * (1 - acc_a) * acc_b * (1 - acc_b))
-    p11 = np.clip(p11, np.maximum(acc_a + acc_b - 1, 0), np.minimum(acc_a, acc_b))
+    p11 = np.clip(p11, *classification_congruence_bounds(acc_a, acc_b))
     cells = np.column_stack([p11, acc_a - p11, acc_b - p11, 1 - acc_a - acc_b + p11])
     cells = np.clip(cells, 0.0, None)
     counts = rng.multinomial(n, cells / cells.sum(1, keepdims=True))

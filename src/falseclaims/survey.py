@@ -9,7 +9,11 @@ import pandas as pd
 from falseclaims.config import CONGRUENCE_LEVELS
 from falseclaims.sd_model import LEVELS as SD_LEVELS
 from falseclaims.sd_model import SDModel
-from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
+from falseclaims.stats import (
+    classification_congruence_bounds,
+    prob_false_claim_classification,
+    prob_false_claim_segmentation,
+)
 
 KEYS = ["congruence_source", "congruence_level", "sd_source", "sd_level"]
 
@@ -62,8 +66,7 @@ def assign_congruence(top2: pd.DataFrame,
                 assumed = float(levels[level])
                 out["congruence_assumed"] = assumed
                 if task == "classification":
-                    lo = np.maximum(sub["value_a"] + sub["value_b"] - 1.0, 0.0)
-                    hi = np.minimum(sub["value_a"], sub["value_b"])
+                    lo, hi = classification_congruence_bounds(sub["value_a"], sub["value_b"])
                     used = np.clip(assumed, lo, hi)
                 else:
                     used = np.full(len(sub), assumed)

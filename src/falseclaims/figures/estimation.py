@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
 from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, save_figure
 
@@ -101,12 +102,9 @@ def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None, path: st
                       [f"{t} ({len(v)})" for t, v in zip(tasks, vals)], fontsize=5.5)
         ax.invert_yaxis()
         ax.set_title(f"{source}: {kind}", fontsize=7, loc="left")
-        for t, v in zip(tasks, vals):
-            q = np.quantile(v, [0.25, 0.5, 0.75]) if len(v) else [np.nan] * 3
-            rows.append({"source": source, "kind": kind, "task": t, "n_pairs": len(v),
-                         "q1": q[0], "median": q[1], "q3": q[2]})
+        rows.append(congruence_quartiles(sub, by=["source", "kind", "task"]))
     axes[-1, 0].set_xlabel("pairwise congruence (grey: paper's Q1-Q3 and median)")
-    data = pd.DataFrame(rows)
+    data = pd.concat(rows, ignore_index=True)
     save_figure(fig, path)
     data.to_csv(Path(path).with_suffix(".csv"), index=False)
     return data
