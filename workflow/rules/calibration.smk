@@ -24,6 +24,8 @@ rule calibration_simulate:
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
+    benchmark:
+        "logs/benchmarks/calibration_simulate/{task}_{chunk}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -55,6 +57,8 @@ rule calibration_summarize:
         ece_by_n="results/calibration/ece_by_n.csv",
     log:
         "logs/calibration/summarize.log",
+    benchmark:
+        "logs/benchmarks/calibration_summarize/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -92,6 +96,8 @@ rule calibration_figures:
         ece_csv="figures/calibration/calibration_ece.csv",
     log:
         "logs/calibration/figures.log",
+    benchmark:
+        "logs/benchmarks/calibration_figures/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

@@ -1,6 +1,6 @@
 # Congruence and SD models estimated from open per-case data (issue 4).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation.
-from falseclaims.estimation.congruence_sources import source_input_files
+from falseclaims.estimation.inputs import source_input_files
 
 EST = config.get("estimation", {})
 CONGRUENCE_SOURCES = list(EST.get("congruence_sources", {}))
@@ -19,6 +19,8 @@ rule estimate_congruence:
         quartiles="results/estimation/congruence/{source}_quartiles.csv",
     log:
         "logs/estimation/congruence_{source}.log",
+    benchmark:
+        "logs/benchmarks/estimate_congruence/{source}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -35,6 +37,8 @@ rule fit_sd_model:
         model="results/estimation/sd_model/{source}.yaml",
     log:
         "logs/estimation/sd_model_{source}.log",
+    benchmark:
+        "logs/benchmarks/fit_sd_model/{source}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -70,6 +74,8 @@ rule congruence_figures:
         by_task_csv="figures/estimation/congruence_by_task.csv",
     log:
         "logs/estimation/congruence_figures.log",
+    benchmark:
+        "logs/benchmarks/congruence_figures/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -100,6 +106,8 @@ rule sd_model_figure:
         reference=EST.get("figures", {}).get("sd_reference"),
     log:
         "logs/estimation/sd_model_figure.log",
+    benchmark:
+        "logs/benchmarks/sd_model_figure/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

@@ -13,6 +13,8 @@ rule multiplicity_table:
         "logs/multiplicity/table.log",
     params:
         cfg=config["multiplicity"],
+    benchmark:
+        "logs/benchmarks/multiplicity_table/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -30,6 +32,8 @@ rule multiplicity_pmf_figure:
         "logs/multiplicity/pmf_figure.log",
     params:
         cfg=config["multiplicity"],
+    benchmark:
+        "logs/benchmarks/multiplicity_pmf_figure/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -47,6 +51,8 @@ rule multiplicity_cdf_figure:
         "logs/multiplicity/cdf_figure.log",
     params:
         cfg=config["multiplicity"],
+    benchmark:
+        "logs/benchmarks/multiplicity_cdf_figure/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -64,6 +70,8 @@ rule multiplicity_simulate_dependent:
     params:
         cfg=config["multiplicity"],
         seed=[config["seed"], config["multiplicity"]["dependent"]["seed_stream"]],
+    benchmark:
+        "logs/benchmarks/multiplicity_simulate_dependent/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -83,6 +91,8 @@ rule multiplicity_dependent_figure:
         "logs/multiplicity/dependent_figure.log",
     params:
         cfg=config["multiplicity"],
+    benchmark:
+        "logs/benchmarks/multiplicity_dependent_figure/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

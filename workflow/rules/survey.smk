@@ -14,6 +14,8 @@ rule validate_sheets:
         base_dir=workflow.basedir,
     log:
         "logs/{venue}/validate_sheets.log",
+    benchmark:
+        "logs/benchmarks/validate_sheets/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -38,6 +40,8 @@ rule eligibility:
         analysis=config["analysis"],
     log:
         "logs/{venue}/eligibility.log",
+    benchmark:
+        "logs/benchmarks/eligibility/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -54,6 +58,8 @@ rule impute_sd:
         estimated=estimated_sd_files(),
     log:
         "logs/{venue}/impute_sd.log",
+    benchmark:
+        "logs/benchmarks/impute_sd/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -70,6 +76,8 @@ rule assign_congruence:
         estimated=estimated_congruence_files(),
     log:
         "logs/{venue}/assign_congruence.log",
+    benchmark:
+        "logs/benchmarks/assign_congruence/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -90,6 +98,8 @@ rule probabilities:
         ),
     log:
         "logs/{venue}/probabilities.log",
+    benchmark:
+        "logs/benchmarks/probabilities/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -111,6 +121,8 @@ rule summary:
         analysis=config["analysis"],
     log:
         "logs/{venue}/summary.log",
+    benchmark:
+        "logs/benchmarks/summary/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

@@ -17,7 +17,6 @@ the survey stage reads like an inline config source.
 
 from __future__ import annotations
 
-import glob as globmod
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +30,9 @@ from falseclaims.percase.congruence import (
     pairwise_congruence,
     quartiles_block,
 )
+from falseclaims.estimation.inputs import SOURCE_TYPES, source_input_files
+from falseclaims.estimation.inputs import glob_files as _glob
+from falseclaims.estimation.inputs import resolve as _resolve
 from falseclaims.percase.readers import (
     PerCase,
     PerCaseValidationError,
@@ -46,36 +48,7 @@ __all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "congruence_pai
 
 log = logging.getLogger("falseclaims.estimation")
 
-SOURCE_TYPES = ("msd_pairwise", "wide_per_method", "predictions_with_labels", "long",
-                "claims_reloaded", "sklearn")
 MSD_COLUMNS = ("task", "subtask", "phase", "method_a", "method_b", "n_cases", "pearson_r")
-
-
-def _resolve(base: Path, p: str) -> Path:
-    q = Path(p)
-    return q if q.is_absolute() else base / q
-
-
-def _glob(base: Path, pattern: str) -> list[str]:
-    files = sorted(globmod.glob(str(_resolve(base, pattern))))
-    if not files:
-        raise FileNotFoundError(f"no file matches {pattern!r} (relative to {base})")
-    return files
-
-
-def source_input_files(spec: Mapping, base: str | Path = ".") -> list[str]:
-    """Files a congruence or SD source reads (Snakemake inputs), relative paths kept."""
-    base = Path(base)
-    kind = spec["type"]
-    if kind in ("msd_pairwise", "long", "claims_reloaded", "mean_sd_table"):
-        return [spec["path"]]
-    if kind == "wide_per_method":
-        return _glob(base, spec["glob"])
-    if kind == "predictions_with_labels":
-        return [spec["labels"]] + [f for files in spec["groups"].values() for f in files]
-    if kind == "sklearn":
-        return []
-    raise ValueError(f"unknown congruence source type {kind!r}; choose from {SOURCE_TYPES}")
 
 
 def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 TASKS = ("classification", "segmentation")
 SPLITS = ("train_test", "train_val_test", "cv_only", "cv_plus_test", "unclear")
@@ -65,6 +66,7 @@ _DISTANCE = re.compile(
 _SIGNED = re.compile(r"kappa|^(w?ck|mcc)$|matthews")
 
 
+@lru_cache(maxsize=4096)  # called per results row; metric names repeat
 def metric_scale(metric: str) -> str:
     """'fraction' (in [0, 1], unit-converted), 'signed' ([-1, 1]) or 'distance' (>= 0, mm
     or other units, never converted)."""

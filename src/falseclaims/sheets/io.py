@@ -95,10 +95,14 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
             continue
         keep.append((j, name))
     t.header = [name for _, name in keep]
+    cols = [j for j, _ in keep]
+    every = cols == list(range(width))
+    missing = _MissingMemo()
     for rownum, cells in data:
-        cells = list(cells) + [None] * (width - len(cells))
-        row = [cells[j] for j, _ in keep]
-        if all(is_missing(c) for c in row):
+        if len(cells) < width:
+            cells = list(cells) + [None] * (width - len(cells))
+        row = list(cells) if every else [cells[j] for j in cols]
+        if missing.all(row):
             if any(c is not None and str(c) != "" for c in row):
                 t.note(rownum, None, None, "row holds only blanks/placeholders; skipped")
             else:
@@ -108,6 +112,20 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
     t.percent_format = {(r, k): v for (r, j), v in t.percent_format.items()
                         for k, (jj, _) in enumerate(keep) if jj == j}
     return t
+
+
+class _MissingMemo(dict):
+    """``is_missing`` of text cells, computed once per distinct text (rows repeat ids)."""
+
+    def __missing__(self, text):
+        value = self[text] = is_missing(text)
+        return value
+
+    def all(self, row) -> bool:
+        for c in row:
+            if not (self[c] if c.__class__ is str else is_missing(c)):
+                return False
+        return True
 
 
 def _col_letter(j: int) -> str:

@@ -124,38 +124,118 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
-    records = []
-    pct_cells = table.percent_format
-    for rownum, row in table.rows:
-        rec = {"_row": rownum, "_their": their}
-        for col, kind_ in spec.items():
-            if col in idx:
-                raw = row[idx[col]]
-            else:
-                raw = None
-            if is_missing(raw) and col in const_vals:
-                value, extra, _ = const_vals[col]
+    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind])
+
+
+def _parse_column(kind_: str, col: str, raws: list, const) -> list[tuple]:
+    """Parsed cells of one column, one :func:`parse_cell` call per distinct raw value.
+
+    Survey sheets repeat cell texts heavily (enums, yes/no, sizes, metric names), so at
+    10^5 papers this replaces millions of parses by a few thousand. Each item is
+    ``(ok, value, extra, notes_or_expected)``; the key includes the type, because
+    ``True == 1 == 1.0`` in Python but the parsers treat them differently.
+    """
+    memo: dict = {}
+    out = []
+    for raw in raws:
+        key = (raw.__class__, raw)
+        hit = memo.get(key)
+        if hit is None:
+            if const is not None and is_missing(raw):
+                value, extra, _ = const
+                hit = (True, value, extra, ())
             else:
                 try:
-                    value, extra, notes = parse_cell(kind_, col, raw)
+                    hit = (True, *parse_cell(kind_, col, raw))
                 except CellError as exc:
-                    table.problem(rownum, their.get(col, col), raw, exc.expected)
-                    rec[col] = None
-                    rec.setdefault("_bad", set()).add(col)
-                    continue
-                for n in notes:
-                    table.note(rownum, their.get(col, col), raw, n)
-            rec[col] = value
-            if kind_ == "measure":
-                rec[f"_m_{col}"] = extra
-            elif kind_ == "number":
-                rec[f"_pct_{col}"] = bool(extra)
-            if col in idx and pct_cells.get((rownum, idx[col])):
-                rec[f"_xlpct_{col}"] = True
-        for col in REQUIRED[kind]:
-            if rec.get(col) is None and col not in rec.get("_bad", ()):
-                table.problem(rownum, their.get(col, col), None,
-                              f"a value (column {col!r} is required)")
-                rec.setdefault("_bad", set()).add(col)
-        records.append(rec)
+                    hit = (False, None, None, exc.expected)
+            memo[key] = hit
+        out.append(hit)
+    return out
+
+
+def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals: dict,
+                required: tuple) -> list[dict]:
+    """Records of :func:`parse_records`, computed column by column.
+
+    Notes and problems are emitted in the same order as a row-by-row pass (row, then
+    column, then the row's missing required values), so messages are unchanged.
+    """
+    rows = table.rows
+    rownums = [r for r, _ in rows]
+    pct_cells = table.percent_format
+    parsed, events = {}, []
+    cols = list(spec)
+    for k, (col, kind_) in enumerate(spec.items()):
+        if col in idx:
+            j = idx[col]
+            raws = [row[j] for _, row in rows]
+        else:
+            raws = [None] * len(rows)
+        cells_ = _parse_column(kind_, col, raws, const_vals.get(col))
+        parsed[col] = cells_
+        name = their.get(col, col)
+        for i, (ok, _, _, extra) in enumerate(cells_):
+            if not ok:
+                events.append((i, k, 0, "problem", (rownums[i], name, raws[i], extra)))
+            elif extra:
+                for n in extra:
+                    events.append((i, k, 0, "note", (rownums[i], name, raws[i], n)))
+    bad_rows: dict[int, set] = {}
+    for col in cols:
+        for i, (ok, *_rest) in enumerate(parsed[col]):
+            if not ok:
+                bad_rows.setdefault(i, set()).add(col)
+    for r, col in enumerate(required):
+        name = their.get(col, col)
+        for i, (ok, value, _, _) in enumerate(parsed[col]):
+            if ok and value is None:
+                events.append((i, len(cols) + r, 0, "problem",
+                               (rownums[i], name, None, f"a value (column {col!r} is required)")))
+                bad_rows.setdefault(i, set()).add(col)
+    events.sort(key=lambda e: e[:3])
+    for _, _, _, what, args in events:
+        (table.problem if what == "problem" else table.note)(*args)
+
+    # fast path: rows without a bad cell or an XLSX percent cell share one key layout
+    keys, columns = ["_row", "_their"], [rownums, [their] * len(rows)]
+    for col, kind_ in spec.items():
+        keys.append(col)
+        columns.append([c[1] for c in parsed[col]])
+        if kind_ == "measure":
+            keys.append(f"_m_{col}")
+            columns.append([c[2] for c in parsed[col]])
+        elif kind_ == "number":
+            keys.append(f"_pct_{col}")
+            columns.append([bool(c[2]) for c in parsed[col]])
+    records = [dict(zip(keys, vals)) for vals in zip(*columns)]
+    pct_rows = {r for (r, _j), flag in pct_cells.items() if flag}
+    special = set(bad_rows)
+    if pct_rows:
+        special |= {i for i, r in enumerate(rownums) if r in pct_rows}
+    for i in sorted(special):
+        records[i] = _slow_record(rownums[i], their, spec, idx, parsed, i, pct_cells,
+                                  required)
     return records
+
+
+def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required) -> dict:
+    """One record with the exact key layout of a row holding bad or XLSX-percent cells."""
+    rec = {"_row": rownum, "_their": their}
+    for col, kind_ in spec.items():
+        ok, value, extra, _ = parsed[col][i]
+        if not ok:
+            rec[col] = None
+            rec.setdefault("_bad", set()).add(col)
+            continue
+        rec[col] = value
+        if kind_ == "measure":
+            rec[f"_m_{col}"] = extra
+        elif kind_ == "number":
+            rec[f"_pct_{col}"] = bool(extra)
+        if col in idx and pct_cells.get((rownum, idx[col])):
+            rec[f"_xlpct_{col}"] = True
+    for col in required:
+        if rec.get(col) is None and col not in rec.get("_bad", ()):
+            rec.setdefault("_bad", set()).add(col)
+    return rec

@@ -88,45 +88,69 @@ def check_table(df: pd.DataFrame, schema: dict):
         if col not in cols:
             continue
         s = df[col]
+        if _typed(s):
+            # checks depend on the value only: run them once per distinct value
+            codes, uniques = pd.factorize(s, use_na_sentinel=True)
+            uvals = np.append(np.asarray(uniques.astype(object), dtype=object), None)
+            unull = np.zeros(uvals.size, dtype=bool)
+            unull[-1] = True
+            ubad, uwhy = _check_values(uvals, unull, sub)
+            codes = np.where(codes < 0, uvals.size - 1, codes)
+            for i in np.flatnonzero(ubad[codes]):
+                k = codes[i]
+                yield i, col, None if unull[k] else uvals[k], uwhy[k]
+            continue
         vals = s.astype(object).to_numpy()
         null = s.isna().to_numpy()
-        types = sub.get("type", [])
-        types = [types] if isinstance(types, str) else list(types)
-        bad = np.zeros(len(s), dtype=bool)
-        why = np.full(len(s), "", dtype=object)
-        if types:
-            t_bad = ~_type_ok(vals, null, types)
-            why[t_bad & ~bad] = f"type {' or '.join(types)}"
-            bad |= t_bad
-        present = ~null & ~bad
-        if "enum" in sub:
-            allowed = [v for v in sub["enum"] if v is not None]
-            allowed_set = set(allowed)
-            e_bad = present & np.array(
-                [p and (v not in allowed_set) for v, p in zip(vals, present)], dtype=bool)
-            why[e_bad] = "one of " + ", ".join(map(str, allowed))
-            bad |= e_bad
-        for key, op, text in (("minimum", np.less, ">="), ("maximum", np.greater, "<=")):
-            if key in sub:
-                num = np.array([float(v) if p else np.nan for v, p in zip(vals, present)])
-                with np.errstate(invalid="ignore"):
-                    r_bad = present & op(num, sub[key])
-                r_bad &= ~bad
-                why[r_bad] = f"a value {text} {sub[key]}"
-                bad |= r_bad
-        if "minLength" in sub:
-            l_bad = present & ~bad & np.array(
-                [isinstance(v, str) and len(v) < sub["minLength"] for v in vals], dtype=bool)
-            why[l_bad] = f"at least {sub['minLength']} character(s)"
-            bad |= l_bad
-        if "pattern" in sub:
-            rx = re.compile(sub["pattern"])
-            p_bad = present & ~bad & np.array(
-                [isinstance(v, str) and rx.search(v) is None for v in vals], dtype=bool)
-            why[p_bad] = f"text matching {sub['pattern']!r}"
-            bad |= p_bad
+        bad, why = _check_values(vals, null, sub)
         for i in np.flatnonzero(bad):
             yield i, col, None if null[i] else vals[i], why[i]
+
+
+def _typed(s: pd.Series) -> bool:
+    """One value type per column (the normalised tables), so equal values check alike."""
+    return isinstance(s.dtype, (pd.StringDtype, pd.BooleanDtype, pd.Int64Dtype)) or \
+        s.dtype == np.float64
+
+
+def _check_values(vals: np.ndarray, null: np.ndarray, sub: dict):
+    """(bad, why) per element of one column for one column schema."""
+    types = sub.get("type", [])
+    types = [types] if isinstance(types, str) else list(types)
+    bad = np.zeros(len(vals), dtype=bool)
+    why = np.full(len(vals), "", dtype=object)
+    if types:
+        t_bad = ~_type_ok(vals, null, types)
+        why[t_bad & ~bad] = f"type {' or '.join(types)}"
+        bad |= t_bad
+    present = ~null & ~bad
+    if "enum" in sub:
+        allowed = [v for v in sub["enum"] if v is not None]
+        allowed_set = set(allowed)
+        e_bad = present & np.array(
+            [p and (v not in allowed_set) for v, p in zip(vals, present)], dtype=bool)
+        why[e_bad] = "one of " + ", ".join(map(str, allowed))
+        bad |= e_bad
+    for key, op, text in (("minimum", np.less, ">="), ("maximum", np.greater, "<=")):
+        if key in sub:
+            num = np.array([float(v) if p else np.nan for v, p in zip(vals, present)])
+            with np.errstate(invalid="ignore"):
+                r_bad = present & op(num, sub[key])
+            r_bad &= ~bad
+            why[r_bad] = f"a value {text} {sub[key]}"
+            bad |= r_bad
+    if "minLength" in sub:
+        l_bad = present & ~bad & np.array(
+            [isinstance(v, str) and len(v) < sub["minLength"] for v in vals], dtype=bool)
+        why[l_bad] = f"at least {sub['minLength']} character(s)"
+        bad |= l_bad
+    if "pattern" in sub:
+        rx = re.compile(sub["pattern"])
+        p_bad = present & ~bad & np.array(
+            [isinstance(v, str) and rx.search(v) is None for v in vals], dtype=bool)
+        why[p_bad] = f"text matching {sub['pattern']!r}"
+        bad |= p_bad
+    return bad, why
 
 
 def table_to_records(df: pd.DataFrame) -> list[dict]:
