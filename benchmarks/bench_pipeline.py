@@ -1,17 +1,25 @@
-"""End-to-end wall time and peak memory of the survey pipeline, and where the time goes.
+"""Wall time and peak memory of the pipeline and the per-case checker, and where time goes.
 
-Runs Snakemake in a fresh copy of the repository (nothing in the working tree changes):
+Everything runs in a fresh copy of a repository (``--repo``, default: this one; nothing in
+it changes), with ``PYTHONPATH`` pointing at the copy's ``src`` so that the copy's code is
+measured. Measurements (``--which``):
 
-* ``example``: the example venue of config/config.yaml;
-* ``big``: a generated venue of ``--papers`` papers (default 10^5). The synthetic survey of
-  ``falseclaims.example_data`` has a fixed size (385 papers), so the big sheet tiles it
-  with fresh paper ids (values repeat; sizes, branches and row counts scale).
+* ``example``: ``snakemake -n`` on a clean copy (start-up + DAG), the default target from
+  clean with ``--cores 2``, an up-to-date rerun (nothing to do), ``snakemake --report``
+  (size of the HTML file) and the per-rule table from the Snakemake ``benchmark:`` files
+  (``logs/benchmarks/<rule>/<wildcards>.tsv``: seconds and max RSS per job);
+* ``big``: a generated venue of ``--papers`` papers (default 10^5; the synthetic survey of
+  ``falseclaims.example_data`` tiled with fresh paper ids). The congruence/SD estimation
+  it needs is built first (not timed); then the survey stages (``survey.smk``: sheet
+  validation to summaries) run with ``--cores 1`` under ``/usr/bin/time -v``;
+* ``percase``: ``falseclaims percase`` on a generated Claims Reloaded file of
+  ``--cases`` cases (default 10^6) x 4 methods, classification and segmentation.
 
-For each: ``snakemake -n`` (start-up + DAG), the run itself under ``/usr/bin/time -v``
-(wall time; peak RSS of the largest single process), and per-rule durations from the
-Snakemake log (serial run, ``--cores 1``, so durations add up). Prints Markdown.
+"Peak RSS" is the largest single process (GNU time, ``Maximum resident set size``). The
+1-minute load average is printed next to every measurement: the machine may be shared.
+Prints Markdown.
 
-    python benchmarks/bench_pipeline.py [--papers 100000] [--which example big]
+    python benchmarks/bench_pipeline.py [--repo DIR] [--which example big percase]
 """
 
 from __future__ import annotations
@@ -27,12 +35,15 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
-        ".hypothesis", "benchmarks"}
+        ".hypothesis", "report.html", ".venv"}
+CLI = "import sys; from falseclaims.cli import main; sys.exit(main(sys.argv[1:]))"
+SURVEY_TABLES = ["exclusions", "flow", "probabilities", "summary", "curves"]
 
 
 def cpu_model() -> str:
@@ -40,6 +51,133 @@ def cpu_model() -> str:
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
     return "unknown"
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def copy_repo(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
+    return dest
+
+
+def env_for(work: Path) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(work / "src")
+    return env
+
+
+def timed(cmd, cwd: Path, env=None) -> dict:
+    """Wall time, peak RSS and load average of one command under GNU time."""
+    before = load()
+    t = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, capture_output=True,
+                          text=True, check=False, env=env)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-5000:])
+        raise SystemExit(f"failed: {' '.join(map(str, cmd))}")
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
+    return {"wall_s": wall, "peak_rss_mb": rss / 1024, "load": max(before, load()),
+            "stdout": proc.stdout}
+
+
+def row(name: str, m: dict) -> str:
+    return f"| {name} | {m['wall_s']:.1f} | {m['peak_rss_mb']:.0f} | {m['load']:.1f} |"
+
+
+HEAD = "| step | wall (s) | peak RSS (MB) | load avg (1 min) |\n|---|---|---|---|"
+
+
+# ------------------------------------------------------------------ per-rule benchmark files
+
+
+def benchmark_table(workdir: Path) -> pd.DataFrame:
+    """Per-rule sums of Snakemake ``benchmark:`` files (s, max_rss) under logs/benchmarks."""
+    rows = []
+    for tsv in sorted((workdir / "logs" / "benchmarks").rglob("*.tsv")):
+        rule = tsv.relative_to(workdir / "logs" / "benchmarks").parts[0]
+        df = pd.read_csv(tsv, sep="\t")
+        rows.append({"rule": rule, "jobs": 1, "s": float(df["s"].iloc[0]),
+                     "max_rss": pd.to_numeric(df["max_rss"], errors="coerce").iloc[0]})
+    if not rows:
+        return pd.DataFrame(columns=["rule", "jobs", "s", "max_s", "max_rss"])
+    df = pd.DataFrame(rows)
+    out = df.groupby("rule").agg(jobs=("jobs", "sum"), s=("s", "sum"), max_s=("s", "max"),
+                                 max_rss=("max_rss", "max")).reset_index()
+    return out.sort_values("s", ascending=False)
+
+
+def benchmark_markdown(df: pd.DataFrame) -> str:
+    lines = ["| rule | jobs | s (sum over jobs) | s (slowest job) | max RSS (MB) |",
+             "|---|---|---|---|---|"]
+    for r in df.itertuples():
+        rss = "-" if pd.isna(r.max_rss) else f"{r.max_rss:.0f}"
+        lines.append(f"| {r.rule} | {r.jobs} | {r.s:.1f} | {r.max_s:.1f} | {rss} |")
+    lines.append(f"| **total** | {int(df['jobs'].sum())} | {df['s'].sum():.1f} | | |")
+    return "\n".join(lines)
+
+
+def rule_durations(log: Path) -> pd.DataFrame:
+    """Per-rule durations from a Snakemake log (for checkouts without benchmark files)."""
+    stamp, starts, rows, rule = None, {}, [], None
+    for line in log.read_text().splitlines():
+        m = re.match(r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]", line)
+        if m:
+            stamp = datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
+            continue
+        m = re.match(r"(?:local)?rule (\w+):", line)
+        if m:
+            rule = m.group(1)
+            continue
+        m = re.match(r"\s+jobid: (\d+)", line)
+        if m and rule:
+            starts[m.group(1)] = (rule, stamp)
+            rule = None
+            continue
+        m = re.match(r"Finished jobid: (\d+)", line)
+        if m and m.group(1) in starts:
+            name, t0 = starts.pop(m.group(1))
+            rows.append({"rule": name, "jobs": 1, "s": (stamp - t0).total_seconds()})
+    df = pd.DataFrame(rows, columns=["rule", "jobs", "s"])
+    out = df.groupby("rule").agg(jobs=("jobs", "sum"), s=("s", "sum"),
+                                 max_s=("s", "max")).reset_index()
+    out["max_rss"] = np.nan
+    return out.sort_values("s", ascending=False)
+
+
+def per_rule(workdir: Path) -> pd.DataFrame:
+    df = benchmark_table(workdir)
+    if len(df):
+        return df
+    logs = sorted((workdir / ".snakemake" / "log").glob("*.snakemake.log"))
+    return rule_durations(logs[-1]) if logs else df
+
+
+# ------------------------------------------------------------------ measurements
+
+
+def run_example(repo: Path, root: Path) -> None:
+    work = copy_repo(repo, root / "example")
+    env = env_for(work)
+    smk = [sys.executable, "-m", "snakemake", "--cores", "2"]
+    dry = timed([*smk, "-n"], work, env)
+    full = timed(smk, work, env)
+    table = per_rule(work)
+    noop = timed(smk, work, env)
+    dry2 = timed([*smk, "-n"], work, env)
+    rep = timed([*smk, "--report", "report.html"], work, env)
+    size = (work / "report.html").stat().st_size / 2**20
+    print("\n### Example pipeline (default target, both venues)\n")
+    print(HEAD)
+    print(row("`snakemake -n`, clean copy (start-up + DAG)", dry))
+    print(row("default target from clean, `--cores 2`", full))
+    print(row("up-to-date rerun (nothing to do)", noop))
+    print(row("`snakemake -n` after the run", dry2))
+    print(row(f"`snakemake --report` ({size:.1f} MB HTML)", rep))
+    print(f"\nreport size: {size:.2f} MB\n")
+    print(benchmark_markdown(table))
 
 
 def big_sheet(dest: Path, papers: int) -> tuple[Path, Path]:
@@ -62,106 +200,92 @@ def big_sheet(dest: Path, papers: int) -> tuple[Path, Path]:
     return out
 
 
-def venue_targets(workdir: Path, venue: str) -> list[str]:
-    """Final targets of one venue: the entries of ALL_TARGETS under results|figures/venue."""
-    from snakemake.api import SnakemakeApi
-    from snakemake.settings.types import OutputSettings, ResourceSettings
-
-    cwd = os.getcwd()
-    os.chdir(workdir)
-    try:
-        with SnakemakeApi(OutputSettings(quiet=True)) as api:
-            wf = api.workflow(resource_settings=ResourceSettings(),
-                              snakefile=workdir / "Snakefile", workdir=workdir)._workflow
-            targets = list(wf.globals["ALL_TARGETS"])
-    finally:
-        os.chdir(cwd)
-    return [t for t in targets if re.match(rf"(results|figures)/{re.escape(venue)}/", t)]
-
-
-def rule_durations(log: Path) -> pd.DataFrame:
-    stamp, starts, rows = None, {}, []
-    rule = None
-    for line in log.read_text().splitlines():
-        m = re.match(r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]", line)
-        if m:
-            stamp = datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
-            continue
-        m = re.match(r"(?:local)?rule (\w+):", line)
-        if m:
-            rule = m.group(1)
-            continue
-        m = re.match(r"\s+jobid: (\d+)", line)
-        if m and rule:
-            starts[m.group(1)] = (rule, stamp)
-            rule = None
-            continue
-        m = re.match(r"Finished jobid: (\d+)", line)
-        if m and m.group(1) in starts:
-            name, t0 = starts.pop(m.group(1))
-            rows.append({"rule": name, "seconds": (stamp - t0).total_seconds()})
-    df = pd.DataFrame(rows, columns=["rule", "seconds"])
-    return df.groupby("rule", as_index=False)["seconds"].sum().sort_values("seconds",
-                                                                          ascending=False)
-
-
-def timed(cmd, cwd) -> dict:
-    t = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, capture_output=True,
-                          text=True, check=False)
-    wall = time.perf_counter() - t
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-5000:])
-        raise SystemExit(f"failed: {' '.join(cmd)}")
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
-    return {"wall_s": wall, "peak_rss_mb": rss / 1024}
-
-
-def run(which: str, papers: int, root: Path) -> None:
-    work = root / which
-    shutil.copytree(REPO, work, ignore=lambda d, names: [n for n in names if n in SKIP])
+def run_big(repo: Path, root: Path, papers: int) -> None:
+    work = copy_repo(repo, root / "big")
+    env = env_for(work)
     cfg_path = work / "config" / "config.yaml"
     cfg = yaml.safe_load(cfg_path.read_text())
-    venue = next(iter(cfg["venues"]))
-    if which == "big":
-        p_csv, r_csv = big_sheet(work / "data" / "big", papers)
-        venue = "big"
-        cfg["venues"] = {"big": {"label": f"generated, {papers} papers",
-                                 "papers": str(p_csv.relative_to(work)),
-                                 "results": str(r_csv.relative_to(work)),
-                                 "layout": "long", "units": "auto", "columns": {}}}
-        cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
-    targets = venue_targets(work, venue)
+    p_csv, r_csv = big_sheet(work / "data" / "big", papers)
+    cfg["venues"] = {"big": {"label": f"generated, {papers} papers",
+                             "papers": str(p_csv.relative_to(work)),
+                             "results": str(r_csv.relative_to(work)),
+                             "layout": "long", "units": "auto", "columns": {}}}
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     smk = [sys.executable, "-m", "snakemake", "--cores", "1"]
-    dry = timed([*smk, "-n", *targets], work)
-    full = timed([*smk, *targets], work)
-    noop = timed([*smk, *targets], work)
-    log = sorted((work / ".snakemake" / "log").glob("*.snakemake.log"))[-2]
-    per_rule = rule_durations(log)
-    print(f"\n### {which}: venue `{venue}`, {len(targets)} targets\n")
-    print("| step | wall (s) | peak RSS (MB) |\n|---|---|---|")
-    print(f"| `snakemake -n` (start-up + DAG) | {dry['wall_s']:.1f} | {dry['peak_rss_mb']:.0f} |")
-    print(f"| full run, `--cores 1` | {full['wall_s']:.1f} | {full['peak_rss_mb']:.0f} |")
-    print(f"| rerun, nothing to do | {noop['wall_s']:.1f} | {noop['peak_rss_mb']:.0f} |")
-    print("\n| rule | seconds (sum over jobs) |\n|---|---|")
-    for row in per_rule.itertuples():
-        print(f"| {row.rule} | {row.seconds:.0f} |")
+    est = [f"results/estimation/congruence/{s}.yaml" for s in cfg["congruence"]["use"]
+           if s not in cfg["congruence"]]
+    est += [f"results/estimation/sd_model/{s}.yaml" for s in cfg["sd_model"]["use"]
+            if s not in cfg["sd_model"]]
+    timed([*smk, *est], work, env)  # prerequisites, not timed
+    shutil.rmtree(work / "logs" / "benchmarks", ignore_errors=True)
+    targets = [f"results/big/{t}.csv" for t in SURVEY_TABLES]
+    full = timed([*smk, *targets], work, env)
+    table = per_rule(work)
+    sizes = {t: (work / "results" / "big" / f"{t}.csv").stat().st_size / 2**20
+             for t in ("probabilities", "summary")}
+    print(f"\n### Survey stages, generated venue of {papers} papers\n")
+    print(HEAD)
+    print(row("survey stages (sheet validation to summaries), `--cores 1`", full))
+    print(f"\nprobabilities.csv: {sizes['probabilities']:.1f} MB; "
+          f"summary.csv: {sizes['summary'] * 1024:.1f} kB\n")
+    print(benchmark_markdown(table))
+
+
+def percase_files(dest: Path, cases: int) -> dict[str, Path]:
+    """Claims Reloaded files: 4 methods, segmentation (DSC) and classification (3 classes)."""
+    rng = np.random.default_rng(1)
+    dest.mkdir(parents=True, exist_ok=True)
+    ids = pd.Series([f"case{i:07d}" for i in range(cases)])
+    z = rng.normal(size=cases)
+    seg = pd.DataFrame({"case_id": ids})
+    for j, mu in enumerate([2.05, 1.95, 1.85, 1.6]):
+        seg[f"alg_m{j}"] = 1 / (1 + np.exp(-(mu + z + 0.45 * rng.normal(size=cases))))
+    labels = np.array(["benign", "malignant", "normal"])
+    y = rng.choice(3, cases, p=[0.5, 0.3, 0.2])
+    cls = pd.DataFrame({"case_id": ids, "ground_truth": labels[y]})
+    for j in range(4):
+        right = rng.random(cases) < 0.8 - 0.05 * j
+        cls[f"alg_m{j}"] = labels[np.where(right, y, rng.choice(3, cases))]
+    out = {"segmentation": dest / "seg.csv", "classification": dest / "cls.csv"}
+    seg.to_csv(out["segmentation"], index=False, float_format="%.6f")
+    cls.to_csv(out["classification"], index=False)
+    return out
+
+
+def run_percase(repo: Path, root: Path, cases: int) -> None:
+    work = copy_repo(repo, root / "percase")
+    env = env_for(work)
+    files = percase_files(root / "percase_data", cases)
+    print(f"\n### `falseclaims percase`, {cases} cases x 4 methods (Claims Reloaded CSV)\n")
+    print(HEAD)
+    for task, path in files.items():
+        m = timed([sys.executable, "-c", CLI, "percase", str(path), "--task", task], work,
+                  env)
+        print(row(f"{task} ({path.stat().st_size / 2**20:.0f} MB file)", m))
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repo", type=Path, default=REPO, help="repository to measure (copied)")
     ap.add_argument("--papers", type=int, default=100_000)
-    ap.add_argument("--which", nargs="+", default=["example", "big"],
-                    choices=["example", "big"])
+    ap.add_argument("--cases", type=int, default=1_000_000)
+    ap.add_argument("--which", nargs="+", default=["example", "big", "percase"],
+                    choices=["example", "big", "percase"])
     ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
     args = ap.parse_args(argv)
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, "
+    print(f"repository: {args.repo}; machine: {cpu_model()}, {os.cpu_count()} cores, "
           f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
-          f"load average at start {os.getloadavg()[0]:.1f}")
+          f"load average at start {load():.1f}; {datetime.now():%Y-%m-%d %H:%M}")
     root = Path(tempfile.mkdtemp(prefix="falseclaims_bench_"))
     try:
         for which in args.which:
-            run(which, args.papers, root)
+            if which == "example":
+                run_example(args.repo.resolve(), root)
+            elif which == "big":
+                run_big(args.repo.resolve(), root, args.papers)
+            else:
+                run_percase(args.repo.resolve(), root, args.cases)
+            sys.stdout.flush()
     finally:
         if args.keep:
             print(f"\nkept {root}")

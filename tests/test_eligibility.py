@@ -7,7 +7,15 @@ import pytest
 from falseclaims.config import congruence_sources, sd_models
 from falseclaims.eligibility import select_papers
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
-from falseclaims.survey import assign_congruence, compute_probabilities, impute_sd, summarise
+from falseclaims.pipeline import read_table, write_table
+from falseclaims.survey import (
+    assign_congruence,
+    compact_probabilities,
+    compute_probabilities,
+    impute_sd,
+    join_inputs,
+    summarise,
+)
 
 
 def paper(pid, task="classification", **kw):
@@ -123,6 +131,32 @@ def test_survey_stages_end_to_end(tables, config):
     assert seg.sd_b == pytest.approx(model.predict(0.84)[0])
     assert seg.probability == pytest.approx(prob_false_claim_segmentation(
         40, 0.85, 0.84, 0.05, seg.sd_b, 0.67).probability)
+
+
+def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_path):
+    """probabilities.csv keeps the keys and the probability; top2/congruence/sd_imputed
+    hold the other inputs, and joining them gives the full table again (via the files)."""
+    top2 = select_papers(*tables, ANALYSIS).top2
+    cfg = {**config, "congruence": {**config["congruence"], "use": ["paper"]},
+           "sd_model": {**config["sd_model"], "use": ["msd_reference"]}}
+    cong = assign_congruence(top2, congruence_sources(cfg))
+    sds = impute_sd(top2, sd_models(cfg))
+    full = compute_probabilities(top2, cong, sds)
+    paths = {}
+    for name, df in {"top2": top2, "cong": cong, "sds": sds, "full": full,
+                     "probs": compact_probabilities(full)}.items():
+        paths[name] = tmp_path / f"{name}.csv"
+        write_table(df, paths[name])
+    probs = read_table(paths["probs"])
+    assert list(probs.columns) == ["venue", "paper_id", "task", "n_test", "delta",
+                                   "congruence_source", "congruence_level", "sd_source",
+                                   "sd_level", "probability"]
+    joined = join_inputs(probs, read_table(paths["top2"]), read_table(paths["cong"]),
+                         read_table(paths["sds"]))
+    write_table(joined, tmp_path / "joined.csv")
+    assert (tmp_path / "joined.csv").read_bytes() == paths["full"].read_bytes()
+    # the summaries only need the compact columns
+    assert summarise(probs, [0.05]).equals(summarise(read_table(paths["full"]), [0.05]))
     summ = summarise(probs, [0.05, 0.3])
     direct = (probs.groupby(["task", "congruence_level", "sd_level"]).probability
               .apply(lambda p: (p > 0.05).mean()))

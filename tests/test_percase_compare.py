@@ -95,3 +95,21 @@ def test_rank_needs_two_methods_and_flags_ties():
         compare.rank_methods(pd.DataFrame({"only": [0.5, 0.6]}))
     r = compare.rank_methods(pd.DataFrame({"a": [0.5, 0.7], "b": [0.7, 0.5], "c": [0.1, 0.2]}))
     assert list(r["method"][:2]) == ["a", "b"] and bool(r["tied_with_next"][0])
+
+
+def test_bootstrap_by_distinct_differences_matches_case_resampling(monkeypatch):
+    """Few distinct differences (classification: -1, 0, 1): the bootstrap draws counts per
+    distinct value; its interval matches resampling case indices, and its spread the
+    closed-form bootstrap SD sqrt(var(d) / n) (ddof 0)."""
+    rng = np.random.default_rng(3)
+    x = (rng.random(500) < 0.8).astype(float)
+    y = (rng.random(500) < 0.75).astype(float)
+    d = x - y
+    by_counts = compare.bootstrap_mean_difference(x, y, 20_000, seed=1)
+    monkeypatch.setattr(compare, "MULTINOMIAL_MAX_DISTINCT", 0)
+    by_index = compare.bootstrap_mean_difference(x, y, 20_000, seed=1)
+    sd = d.std() / np.sqrt(d.size)
+    for key in ("lower", "upper"):
+        assert by_counts[key] == pytest.approx(by_index[key], abs=0.1 * sd)
+    assert by_counts["upper"] - by_counts["lower"] == pytest.approx(2 * 1.96 * sd, rel=0.05)
+    assert by_counts["estimate"] == by_index["estimate"] == pytest.approx(d.mean())

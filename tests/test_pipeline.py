@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from falseclaims.stats import prob_false_claim_classification
+from falseclaims.survey import join_inputs
 
 pytestmark = pytest.mark.pipeline
 
@@ -44,8 +45,10 @@ def test_every_paper_is_eligible_or_excluded(run):
 
 def test_probabilities_recomputed_independently(run):
     venue = run / "results" / "miccai2023_synthetic"
-    probs = pd.read_csv(venue / "probabilities.csv")
     top2 = pd.read_csv(venue / "top2.csv")
+    probs = join_inputs(pd.read_csv(venue / "probabilities.csv"), top2,
+                        pd.read_csv(venue / "congruence.csv"),
+                        pd.read_csv(venue / "sd_imputed.csv"))
     assert set(probs.paper_id) == set(top2.paper_id)
     assert probs.probability.between(0, 0.5).all()
     cls = probs[(probs.task == "classification") & (probs.congruence_source == "paper")]

@@ -86,9 +86,39 @@ PROB_COLUMNS = [
 ]
 
 
+# Written to probabilities.csv: the scenario keys, the probability, and what the summaries and
+# Fig 4 read. The other inputs of each row are in top2.csv (value_a, value_b),
+# congruence.csv (congruence_*) and sd_imputed.csv (sd_*); :func:`join_inputs` joins them
+# back. Repeating them in every scenario row made the table ~2.5 times larger and slower.
+PROB_TABLE_COLUMNS = ["venue", "paper_id", "task", "n_test", "delta", *KEYS, "probability"]
+
+
+def compact_probabilities(full: pd.DataFrame) -> pd.DataFrame:
+    """The columns of probabilities.csv (:data:`PROB_TABLE_COLUMNS`) of a full table."""
+    return full[PROB_TABLE_COLUMNS]
+
+
+def join_inputs(probs: pd.DataFrame, top2: pd.DataFrame, congruence: pd.DataFrame,
+                sds: pd.DataFrame) -> pd.DataFrame:
+    """probabilities.csv with every input per row (:data:`PROB_COLUMNS`), as
+    :func:`compute_probabilities` returns it: joined with top2.csv, congruence.csv and
+    sd_imputed.csv. Classification rows have no SD (``sd_source`` "none")."""
+    on_paper = ["venue", "paper_id"]
+    out = probs.merge(top2[[*on_paper, "value_a", "value_b"]], on=on_paper, how="left",
+                      validate="m:1")
+    out = out.merge(congruence, on=[*on_paper, "congruence_source", "congruence_level"],
+                    how="left", validate="m:1")
+    out = out.merge(sds, on=[*on_paper, "sd_source", "sd_level"], how="left", validate="m:1")
+    for col in ("sd_a_imputed", "sd_b_imputed", "sd_floored"):
+        out[col] = out[col].astype("boolean").fillna(False).astype(bool)
+    out["congruence_clamped"] = out["congruence_clamped"].astype(bool)
+    return out[PROB_COLUMNS]
+
+
 def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
                           sds: pd.DataFrame) -> pd.DataFrame:
-    """One row per paper x congruence (source, level) x SD (source, level)."""
+    """One row per paper x congruence (source, level) x SD (source, level), with every
+    input (:data:`PROB_COLUMNS`); probabilities.csv holds :func:`compact_probabilities`."""
     base = top2[["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta"]]
     rows = base.merge(congruence, on=["venue", "paper_id"], how="inner", validate="1:m")
     cls = rows[rows["task"] == "classification"].copy()

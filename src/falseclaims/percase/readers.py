@@ -159,24 +159,41 @@ class PerCase:
 # ------------------------------------------------------------------ low-level helpers
 
 
-def _read_text_table(path: PathLike) -> pd.DataFrame:
-    """All cells as stripped strings ('' for empty), so every cell can be checked."""
+def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
+    """All cells as stripped strings ('' for empty), so every cell can be checked.
+    ``nrows=0`` reads the header only."""
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
     sep = "\t" if p.suffix.lower() in (".tsv", ".tab") else ","
     try:
-        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False)
+        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
+                         nrows=nrows)
     except pd.errors.EmptyDataError as exc:
         raise PerCaseValidationError([Problem(str(p), None, None, None, "a header row")]) from exc
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
-        df[c] = df[c].astype(str).str.strip()
+        df[c] = _stripped(df[c])
     return df
+
+
+def _stripped(col: pd.Series) -> pd.Series:
+    """``col.str.strip()``, rebuilt only when a cell changes (str.strip returns the same
+    object for a clean cell; most files have no padding, and rebuilding costs)."""
+    vals = col.to_numpy(dtype=object)
+    out = [v.strip() for v in vals]
+    if all(a is b for a, b in zip(vals, out)):
+        return col
+    return pd.Series(out, index=col.index, dtype=col.dtype)
 
 
 def _line(i) -> int:
     return int(i) + 2  # header is line 1
+
+
+def _lines(index: pd.Index) -> np.ndarray:
+    """:func:`_line` of a whole (default, integer) index."""
+    return np.asarray(index, dtype=np.int64) + 2
 
 
 def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[Problem]:
@@ -233,6 +250,8 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
     if case_mismatch not in ("error", "intersect"):
         raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
     for (task, metric), sub in table.groupby(["task", "metric"], sort=True):
+        if _same_cases_in_order(sub):
+            continue
         sets = {m: set(g["case_id"]) for m, g in sub.groupby("method", sort=True)}
         union = set().union(*sets.values())
         for method, cases in sets.items():
@@ -247,6 +266,18 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
                                         f"the same case ids for every method ({msg})"))
             else:
                 notes.append(msg + "; pairs use the cases both methods have")
+
+
+def _same_cases_in_order(sub: pd.DataFrame) -> bool:
+    """True when the methods' rows are consecutive blocks with identical case ids (the
+    usual case: one column or file per method); then no method lacks a case."""
+    method = sub["method"].to_numpy(dtype=object)
+    starts = np.flatnonzero(method[1:] != method[:-1]) + 1
+    blocks = np.split(sub["case_id"].to_numpy(dtype=object), starts)
+    if len({method[0], *method[starts]}) != len(blocks):
+        return False
+    first = blocks[0]
+    return all(b.size == first.size and (b == first).all() for b in blocks[1:])
 
 
 def _check_methods(table: pd.DataFrame, file: str, problems: list[Problem],
@@ -331,7 +362,7 @@ def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | 
     if problems:
         raise PerCaseValidationError(problems)
     table = df[need].copy()
-    origin = pd.DataFrame({"file": file, "row": [_line(i) for i in df.index],
+    origin = pd.DataFrame({"file": file, "row": _lines(df.index),
                            "column": "value"})
     for col in ("task", "method", "metric"):
         for i in np.flatnonzero((table[col] == "").to_numpy()):
@@ -481,7 +512,7 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
         if kind == "classification":
             part["ground_truth"] = df["ground_truth"].to_numpy()
         tables.append(part)
-        origins.append(pd.DataFrame({"file": file, "row": [_line(i) for i in df.index],
+        origins.append(pd.DataFrame({"file": file, "row": _lines(df.index),
                                      "column": c, "gt_column": "ground_truth"}))
     if kind == "classification":
         for i in np.flatnonzero((df["ground_truth"] == "").to_numpy()):
@@ -561,7 +592,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
                                     "value": df[prediction_column].to_numpy(),
                                     "ground_truth": gt.to_numpy()}))
         origins.append(pd.DataFrame({
-            "file": file, "row": [_line(i) for i in df.index], "column": prediction_column,
+            "file": file, "row": _lines(df.index), "column": prediction_column,
             "gt_file": label_file, "gt_column": label_column,
             "gt_row": cases.map(truth_row).fillna(-1).astype(int).to_numpy()}))
         if score_cols:
@@ -594,7 +625,7 @@ def detect_layout(path: PathLike) -> str:
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
-    header = _read_text_table(p).columns
+    header = _read_text_table(p, nrows=0).columns
     if {"case_id", "method", "value"} <= set(header):
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):
