@@ -273,6 +273,7 @@ def main(argv=None) -> int:
                     choices=["example", "big", "percase"])
     ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
     args = ap.parse_args(argv)
+    sys.path.insert(0, str(args.repo.resolve() / "src"))  # its synthetic survey generator
     print(f"repository: {args.repo}; machine: {cpu_model()}, {os.cpu_count()} cores, "
           f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
           f"load average at start {load():.1f}; {datetime.now():%Y-%m-%d %H:%M}")

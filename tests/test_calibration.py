@@ -194,3 +194,41 @@ def test_summarize_tables(cfg, settings):
     assert (out["curve"]["observed_lo"] <= out["curve"]["observed"]).all()
     seg = out["cells"][out["cells"]["task"] == "segmentation"]
     assert (seg["max_true_minus_latent"] <= 1e-9).all()  # Lancaster again
+
+
+def test_calibration_grid_switch():
+    """`grid: quick` (default) swaps in the sizes of `calibration.quick`; `full` keeps the
+    block as written; the resolved block resolves to itself."""
+    from falseclaims.calibration_grid import resolve_grid
+
+    block = {"grid": "quick", "chunks": 2, "comparisons_per_cell": 1000,
+             "quick": {"chunks": 1, "comparisons_per_cell": 500,
+                       "classification_n_test": [50], "segmentation_n_test": [20, 100]},
+             "classification": {"n_test": [50, 100], "accuracy_b": [0.6, 0.9]},
+             "segmentation": {"n_test": [20, 50, 200], "mean_b": [0.6, 0.9]}}
+    quick = resolve_grid(block)
+    assert quick["chunks"] == 1 and quick["comparisons_per_cell"] == 500
+    assert quick["classification"] == {"n_test": [50], "accuracy_b": [0.6, 0.9]}
+    assert quick["segmentation"]["n_test"] == [20, 100]
+    assert "grid" not in quick and "quick" not in quick
+    assert resolve_grid(quick) == quick
+    full = resolve_grid({**block, "grid": "full"})
+    assert full["chunks"] == 2 and full["segmentation"]["n_test"] == [20, 50, 200]
+    assert block["chunks"] == 2 and block["classification"]["n_test"] == [50, 100]  # untouched
+    with pytest.raises(ValueError, match="grid"):
+        resolve_grid({**block, "grid": "huge"})
+    with pytest.raises(ValueError, match="unknown key"):
+        resolve_grid({**block, "quick": {"delta_sd": [0.1]}})
+
+
+def test_quick_grid_is_the_default_and_smaller(config):
+    from falseclaims.calibration import CalibrationSettings
+
+    assert config["calibration"]["grid"] == "quick"
+    quick = CalibrationSettings.from_config(config)
+    full = CalibrationSettings.from_config(
+        {**config, "calibration": {**config["calibration"], "grid": "full"}})
+    def work(s):
+        return s.comparisons_per_cell * sum(map(len, s.n_test.values()))
+
+    assert work(quick) * 2 <= work(full)

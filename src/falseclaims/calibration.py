@@ -97,9 +97,10 @@ class CalibrationSettings:
 
     @classmethod
     def from_config(cls, cfg: dict) -> CalibrationSettings:
+        from falseclaims.calibration_grid import resolve_grid
         from falseclaims.config import sd_model_from_config
 
-        block = cfg["calibration"]
+        block = resolve_grid(cfg["calibration"])
         seg, cls_ = block["segmentation"], block["classification"]
         if not any(np.isclose(block["reference_delta_sd"], block["delta_sd"])):
             raise ValueError(

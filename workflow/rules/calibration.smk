@@ -5,7 +5,11 @@
 # (e.g. on a cluster, profiles/slurm). Merging sums additive counts, so more chunks only
 # add data.
 
-CALIBRATION_CHUNKS = list(range(int(config["calibration"]["chunks"])))
+from falseclaims.calibration_grid import resolve_grid
+
+# calibration.grid (quick | full) resolved: the sizes the jobs simulate
+CALIBRATION = resolve_grid(config["calibration"])
+CALIBRATION_CHUNKS = list(range(int(CALIBRATION["chunks"])))
 CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
 CALIBRATION_FIGURES = ["curves", "truth", "ece"]
 
@@ -22,6 +26,8 @@ rule calibration_simulate:
     output:
         bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+    params:
+        calibration=CALIBRATION,
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
     benchmark:
@@ -55,6 +61,8 @@ rule calibration_summarize:
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
+    params:
+        calibration=CALIBRATION,
     log:
         "logs/calibration/summarize.log",
     benchmark:
