@@ -195,6 +195,13 @@ def test_dependent_limits_and_seed003_s4():
     s0 = simulate_dependent(100, 400, 0.85, 0.0, 4000, seed=[5, 3])
     d0 = sota_distribution(100, 400, 0.85)
     assert abs(s0.mean - d0.mean) < 4 * d0.sd / np.sqrt(4000)
+    assert s0.sd == pytest.approx(d0.sd, rel=0.06)
+    # and its frequencies the exact pmf (chi-square over cells with >= 5 expected, p > 1e-4)
+    z, freq = s0.pmf()
+    expected = 4000 * np.interp(z, d0.failures, d0.pmf, left=0, right=0)
+    keep = expected >= 5
+    chi2 = np.sum((freq[keep] * 4000 - expected[keep]) ** 2 / expected[keep])
+    assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-4
     # seed 003 §4: m=1000, n=3000, p=0.9, rho=0.6: adjusted upper limit 0.9173 at x=248
     d = dependent_distribution(1000, 3000, 0.9, 0.6)
     assert d.upper(0.05).failures == 248

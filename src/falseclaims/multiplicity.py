@@ -433,7 +433,9 @@ def simulate_dependent(m: int, n: int, p: float, rho: float, reps: int, seed,
     """Simulate the best of m classifiers correlated rho with a common reference Y0.
 
     ``reference="fixed"`` (seed 003 §4): Y0 has exactly k = round(p n) correct predictions;
-    ``"random"``: Y0 ~ Bernoulli(p) per case, redrawn each replicate. ``seed`` goes to
+    ``"random"``: Y0 ~ Bernoulli(p) per case, redrawn each replicate. With rho = 0 the
+    reference does not matter and each classifier's failures are one Bin(n, 1 - p) draw.
+    ``seed`` goes to
     ``np.random.default_rng`` (an int or a sequence of ints). Work is done in chunks of about
     ``chunk`` binomial draws.
     """
@@ -451,6 +453,11 @@ def simulate_dependent(m: int, n: int, p: float, rho: float, reps: int, seed,
     per = max(1, chunk // m)
     for start in range(0, reps, per):
         r = min(per, reps - start)
+        if q_right == q_wrong:
+            # independent of the reference (rho = 0): failures ~ Bin(n, q), one draw per
+            # classifier instead of two (a sum of two binomials with equal q, same law)
+            out[start:start + r] = rng.binomial(n, q_right, size=(r, m)).min(axis=1)
+            continue
         if reference == "fixed":
             kk = np.full((r, 1), k_fixed)
         else:
