@@ -62,10 +62,9 @@ def primary_metric_rows(papers: pd.DataFrame, results: pd.DataFrame,
     res = results.copy()
     res["task"] = res["paper_id"].map(task_of)
     metric = res["metric"].astype("string").str.strip().str.lower()
-    keep = np.array(
-        [isinstance(t, str) and m in aliases.get(t, ()) for t, m in zip(res["task"], metric)],
-        dtype=bool,
-    )
+    keep = np.zeros(len(res), dtype=bool)
+    for task, names in aliases.items():
+        keep |= ((res["task"] == task) & metric.isin(names)).fillna(False).to_numpy(bool)
     res = res[keep & res["value"].notna().to_numpy()]
     # stable sort: ties keep sheet order, so the choice of A among equals is reproducible
     return res.sort_values(["paper_id", "value"], ascending=[True, False], kind="mergesort")

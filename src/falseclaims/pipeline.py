@@ -20,7 +20,19 @@ FLOAT_FORMAT = "%.10g"
 
 def write_table(df: pd.DataFrame, path) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # float columns formatted here: the same text as float_format gives, ~4x faster
+    # (pandas calls the format per value through several layers; 10^6-row tables)
+    floats = [c for c in df.columns if df[c].dtype == "float64"]
+    if floats and df.columns.is_unique:
+        df = df.copy(deep=False)
+        for c in floats:
+            df[c] = _format_floats(df[c].to_numpy())
     df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+
+
+def _format_floats(values) -> list[str]:
+    """``FLOAT_FORMAT % v`` per value, '' for NaN (pandas' ``na_rep``)."""
+    return [FLOAT_FORMAT % v if v == v else "" for v in values.tolist()]
 
 
 def read_table(path) -> pd.DataFrame:
