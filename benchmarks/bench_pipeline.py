@@ -40,8 +40,8 @@ import pandas as pd
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
-        ".hypothesis", "report.html", ".venv"}
+SKIP = {"results", "figures", "logs", ".snakemake", ".git", "report.html", ".venv"}
+CACHES = {".pytest_cache", "__pycache__", ".hypothesis"}
 CLI = "import sys; from falseclaims.cli import main; sys.exit(main(sys.argv[1:]))"
 SURVEY_TABLES = ["exclusions", "flow", "probabilities", "summary", "curves"]
 
@@ -58,7 +58,12 @@ def load() -> float:
 
 
 def copy_repo(src: Path, dest: Path) -> Path:
-    shutil.copytree(src, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
+    """Copy without outputs and caches (``SKIP`` at the top level; caches anywhere)."""
+    def ignore(d, names):
+        top = Path(d).resolve() == src.resolve()
+        return [n for n in names if (top and n in SKIP) or n in CACHES]
+
+    shutil.copytree(src, dest, ignore=ignore)
     return dest
 
 

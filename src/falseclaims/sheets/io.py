@@ -11,7 +11,6 @@ several data columns is rejected.
 from __future__ import annotations
 
 import csv
-import io as _io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,7 +100,7 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
     for rownum, cells in data:
         if len(cells) < width:
             cells = list(cells) + [None] * (width - len(cells))
-        row = list(cells) if every else [cells[j] for j in cols]
+        row = cells if every and cells.__class__ is list else [cells[j] for j in cols]
         if missing.all(row):
             if any(c is not None and str(c) != "" for c in row):
                 t.note(rownum, None, None, "row holds only blanks/placeholders; skipped")
@@ -142,10 +141,12 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
     raw = path.read_bytes()
+    encoding, errors = "utf-8-sig", "strict"
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError:
-        text = raw.decode("cp1252", errors="replace")
+        encoding, errors = "cp1252", "replace"
+        text = raw.decode(encoding, errors=errors)
         t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
                                  "to avoid this)")
     if sep == ",":
@@ -153,8 +154,14 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
         if first.count(";") > first.count(",") and first.count(";") > 0:
             sep = ";"
             t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
-    reader = csv.reader(_io.StringIO(text, newline=""), delimiter=sep)
-    grid = [(i, row) for i, row in enumerate(reader, start=1)]
+    del raw, text
+    # streamed from the file (a StringIO of the text would hold 4 bytes per character), and
+    # one str object per distinct cell text: sheets repeat ids, metric names, enums and
+    # values, and 10^6 result rows would otherwise hold ~7 x 10^6 separate strings
+    same: dict[str, str] = {}
+    with open(path, encoding=encoding, errors=errors, newline="") as fh:
+        grid = [(i, [same.setdefault(c, c) for c in row])
+                for i, row in enumerate(csv.reader(fh, delimiter=sep), start=1)]
     return _finish(t, grid, header_row)
 
 
