@@ -113,7 +113,7 @@ class PerCase:
         sub = sub[sub["metric"] == metric]
         if sub.empty:
             raise ValueError(f"no rows for task {task!r}, metric {metric!r}")
-        return sub.pivot(index="case_id", columns="method", values="value")
+        return _pivot(sub, sub["value"].to_numpy(dtype=float))
 
     def correctness(self, task: str) -> pd.DataFrame:
         """Cases x methods booleans (prediction == ground truth); NaN-free only where a
@@ -123,11 +123,8 @@ class PerCase:
         sub = self.table[self.table["task"] == task]
         if sub.empty:
             raise ValueError(f"no rows for task {task!r}")
-        correct = (sub["value"] == sub["ground_truth"]).astype(float)
-        wide = sub.assign(correct=correct.to_numpy()).pivot(
-            index="case_id", columns="method", values="correct"
-        )
-        return wide
+        correct = (sub["value"] == sub["ground_truth"]).to_numpy(dtype=float)
+        return _pivot(sub, correct)
 
     @staticmethod
     def concat(parts: Sequence["PerCase"]) -> "PerCase":
@@ -157,6 +154,34 @@ class PerCase:
 
 
 # ------------------------------------------------------------------ low-level helpers
+
+
+def _pivot(sub: pd.DataFrame, values: np.ndarray) -> pd.DataFrame:
+    """``sub.pivot(index="case_id", columns="method")`` of ``values`` (float), built from
+    sorted codes: the same frame, without pandas' reshaping of 10^6-row tables."""
+    cases, case_ids = pd.factorize(sub["case_id"], sort=True)
+    methods, names = pd.factorize(sub["method"], sort=True)
+    cell = cases.astype(np.int64) * len(names) + methods
+    if len(cell) and np.bincount(cell).max() > 1:  # pandas raises its own error
+        return sub.assign(_v=values).pivot(index="case_id", columns="method", values="_v")
+    out = np.full((len(case_ids), len(names)), np.nan)
+    out[cases, methods] = values
+    return pd.DataFrame(out, index=pd.Index(case_ids, name="case_id"),
+                        columns=pd.Index(names, name="method"))
+
+
+def _codes(table: pd.DataFrame, cols: Sequence[str], sort: bool = False) -> np.ndarray | None:
+    """One int64 per row, equal exactly where the rows agree on ``cols`` (ordered like the
+    rows' values when ``sort``); None if the code space would overflow."""
+    code = np.zeros(len(table), dtype=np.int64)
+    size = 1
+    for c in cols:
+        k, uniq = pd.factorize(table[c], sort=sort)
+        size *= max(len(uniq), 1) + 1
+        if size >= 2**62:
+            return None
+        code = code * (len(uniq) + 1) + (k + 1)  # NaN (-1) -> 0
+    return code
 
 
 def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
@@ -231,7 +256,9 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
 
 def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
     key = ["case_id", "task", "method", "metric"]
-    dup = table.duplicated(key, keep="first")
+    code = _codes(table, key)
+    dup = table.duplicated(key, keep="first") if code is None else \
+        pd.Series(code).duplicated(keep="first")
     for i in np.flatnonzero(dup.to_numpy()):
         o = origin.iloc[i]
         r = table.iloc[i]
@@ -328,7 +355,10 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
     if problems:
         raise PerCaseValidationError(problems)
     cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
-    table = table[cols].sort_values(["task", "method", "metric", "case_id"]).reset_index(drop=True)
+    order = ["task", "method", "metric", "case_id"]
+    code = _codes(table, order, sort=True)  # rows are unique here: any exact sort agrees
+    table = (table[cols].sort_values(order) if code is None
+             else table[cols].iloc[np.argsort(code, kind="stable")]).reset_index(drop=True)
     if kind == "segmentation":
         table["value"] = table["value"].astype(float)
     return PerCase(kind=kind, table=table,
