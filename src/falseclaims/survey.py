@@ -115,6 +115,24 @@ def join_inputs(probs: pd.DataFrame, top2: pd.DataFrame, congruence: pd.DataFram
     return out[PROB_COLUMNS]
 
 
+def read_probabilities(path, top2=None, congruence=None, sds=None) -> pd.DataFrame:
+    """Read probabilities.csv; given top2.csv, congruence.csv and sd_imputed.csv (paths or
+    frames), return the full table with every input per row (:func:`join_inputs`). Readers
+    of the table (summaries, figures) use this, so they work with either layout."""
+    from falseclaims.pipeline import read_table
+
+    def frame(x):
+        return x if isinstance(x, pd.DataFrame) else read_table(x)
+
+    probs = frame(path)
+    given = [x is not None for x in (top2, congruence, sds)]
+    if not any(given) or set(PROB_COLUMNS) <= set(probs.columns):
+        return probs
+    if not all(given):
+        raise ValueError("read_probabilities needs all of top2, congruence and sds, or none")
+    return join_inputs(probs, frame(top2), frame(congruence), frame(sds))
+
+
 def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
                           sds: pd.DataFrame) -> pd.DataFrame:
     """One row per paper x congruence (source, level) x SD (source, level), with every

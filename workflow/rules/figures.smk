@@ -143,7 +143,10 @@ rule figS9_delta_distribution:
 
 rule fig4_delta_vs_size:
     input:
-        "results/{venue}/probabilities.csv",
+        probs="results/{venue}/probabilities.csv",
+        top2="results/{venue}/top2.csv",
+        congruence="results/{venue}/congruence.csv",
+        sds="results/{venue}/sd_imputed.csv",
     output:
         png=report(
             "figures/{venue}/fig4_delta_vs_size.png",

@@ -2,14 +2,19 @@
 from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
 from falseclaims.pipeline import read_table, run_step
+from falseclaims.survey import read_probabilities
 
 
 def main(smk):
     style.configure(smk.config.get("style"))
     headline = figures.Headline.from_config(smk.config)
     threshold = smk.config["figures"]["threshold"]
-    table = read_table(smk.input[0])
     kind = smk.params.kind
+    if kind == "fig4":  # needs every input per paper: probabilities joined with its inputs
+        table = read_probabilities(smk.input.probs, smk.input.top2, smk.input.congruence,
+                                   smk.input.sds)
+    else:
+        table = read_table(smk.input[0])
     if kind == "fig4":
         fig, data = figures.fig4_delta_vs_size(table, headline, threshold)
     elif kind == "fig5":
