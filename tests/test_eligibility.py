@@ -14,6 +14,7 @@ from falseclaims.survey import (
     compute_probabilities,
     impute_sd,
     join_inputs,
+    read_probabilities,
     summarise,
 )
 
@@ -155,6 +156,9 @@ def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_p
                          read_table(paths["sds"]))
     write_table(joined, tmp_path / "joined.csv")
     assert (tmp_path / "joined.csv").read_bytes() == paths["full"].read_bytes()
+    read = read_probabilities(paths["probs"], paths["top2"], paths["cong"], paths["sds"])
+    pd.testing.assert_frame_equal(read, joined)
+    assert read_probabilities(paths["full"]).equals(read_table(paths["full"]))
     # the summaries only need the compact columns
     assert summarise(probs, [0.05]).equals(summarise(read_table(paths["full"]), [0.05]))
     summ = summarise(probs, [0.05, 0.3])
