@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.cli import UsageError
+from falseclaims.cli import UsageError, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.author import LAYOUTS, load_inputs, run_author
+
+
+MAX_RESAMPLES = 10**6  # far beyond a stable 95% interval; keeps runs under minutes
 
 
 def register(sub) -> None:
@@ -41,30 +44,32 @@ def register(sub) -> None:
     p.add_argument("--all-pairs", action="store_true",
                    help="compare every pair, with Holm-adjusted p-values")
     p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
-    p.add_argument("--bootstrap", type=int, metavar="B",
+    p.add_argument("--bootstrap", type=count, metavar="B",
                    help="bootstrap resamples (default from config)")
-    p.add_argument("--config", help="config file (default: config/config.yaml)")
+    p.add_argument("--config", help="config file (default: ./config/config.yaml if present, "
+                                    "else the defaults shipped with falseclaims)")
     p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    if args.report and not str(args.report).lower().endswith((".html", ".htm")):
-        raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    check_report_path(args.report)
     cfg = load_config(args.config)
-    block = cfg.get("claim_check") or {}
-    boot = block.get("bootstrap") or {}
-    resamples = args.bootstrap if args.bootstrap is not None else int(boot.get("resamples", 2000))
-    seed = args.seed if args.seed is not None else int(block.get("seed", cfg.get("seed", 0)))
-    if resamples < 100:
-        raise UsageError(f"--bootstrap must be >= 100; got {resamples}")
+    block = cfg["claim_check"]
+    boot = block["bootstrap"]
+    resamples = args.bootstrap if args.bootstrap is not None else int(boot["resamples"])
+    seed = args.seed if args.seed is not None else int(block["seed"])
+    if not 100 <= resamples <= MAX_RESAMPLES:
+        raise UsageError(f"--bootstrap must be in [100, {MAX_RESAMPLES:,}]; got {resamples}")
+    if seed < 0:
+        raise UsageError(f"--seed must be >= 0; got {seed}")
     inp = load_inputs(args.files, args.task, layout=args.layout, labels=args.labels,
                       subtask=args.subtask, metric=args.metric, scores=args.scores,
                       positive=args.positive, case_mismatch=args.case_mismatch)
     result, cmp_, ranking, pairs = run_author(
-        inp, resamples=resamples, seed=seed, level_ci=float(boot.get("level", 0.95)),
-        alpha=float(block.get("alpha", 0.05)), with_all_pairs=args.all_pairs, cfg=cfg)
+        inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
+        alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg)
     if args.report:
         from falseclaims.percase.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
