@@ -38,6 +38,11 @@ def register(sub) -> None:
                         "the DeLong test")
     p.add_argument("--positive", help="positive class for DeLong (one-vs-rest when the "
                                       "ground truth has more classes)")
+    p.add_argument("--classes", metavar="A,B,...",
+                   help="classification: the class set, comma-separated (default: every label "
+                        "in the ground truth or the predictions); other labels are errors")
+    p.add_argument("--units", default="fraction", choices=["fraction", "percent"],
+                   help="segmentation: DSC values as fractions in [0, 1] (default) or percent")
     p.add_argument("--case-mismatch", default="error", choices=["error", "intersect"],
                    help="methods with different case sets: refuse (default) or compare the "
                         "cases all methods have")
@@ -66,7 +71,8 @@ def run(args) -> int:
         raise UsageError(f"--seed must be >= 0; got {seed}")
     inp = load_inputs(args.files, args.task, layout=args.layout, labels=args.labels,
                       subtask=args.subtask, metric=args.metric, scores=args.scores,
-                      positive=args.positive, case_mismatch=args.case_mismatch)
+                      positive=args.positive, case_mismatch=args.case_mismatch,
+                      classes=_classes(args.classes), units=args.units)
     result, cmp_, ranking, pairs = run_author(
         inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
         alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg)
@@ -90,6 +96,16 @@ def run(args) -> int:
         if args.report:
             print(f"report written to {args.report}")
     return 0
+
+
+def _classes(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    classes = [c.strip() for c in text.split(",") if c.strip()]
+    if len(classes) < 2 or len(set(classes)) != len(classes):
+        raise UsageError(f"--classes needs at least 2 distinct comma-separated labels; got "
+                         f"{text!r}")
+    return classes
 
 
 def format_text(result: dict, cmp_, pairs) -> str:
