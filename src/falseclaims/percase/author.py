@@ -136,6 +136,8 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
     for f in files:
+        if Path(f).is_dir():
+            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
         if not Path(f).is_file():
             raise FileNotFoundError(f"per-case file not found: {f}")
     pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units)

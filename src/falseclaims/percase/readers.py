@@ -62,7 +62,7 @@ UNITS = ("fraction", "percent")  # of DSC-like values in per-case files
 MAX_LISTED = 30  # problems listed in the message; all are kept in .problems
 
 PathLike = str | os.PathLike
-_NOT_UTF8 = "UTF-8 text (save the file as 'CSV UTF-8')"
+_NOT_UTF8 = "UTF-8 or UTF-16 text (save the file as 'CSV UTF-8')"
 
 
 def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
@@ -177,12 +177,17 @@ def _read_text_table(path: PathLike) -> pd.DataFrame:
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
     file = str(p)
+    notes = []
+    with open(p, "rb") as fh:
+        utf16 = fh.read(2) in (b"\xff\xfe", b"\xfe\xff")  # BOM of "Unicode text" exports
+    encoding = "utf-16" if utf16 else "utf-8-sig"
+    if utf16:
+        notes.append(f"{file}: read as UTF-16 (byte order mark)")
     try:
-        with open(p, encoding="utf-8-sig", newline="") as fh:
+        with open(p, encoding=encoding, newline="") as fh:
             header = fh.readline()
     except UnicodeDecodeError:
         raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
-    notes = []
     if p.suffix.lower() in (".tsv", ".tab"):
         sep = "\t"
     elif semicolon_separated(header):
@@ -192,7 +197,7 @@ def _read_text_table(path: PathLike) -> pd.DataFrame:
         sep = ","
     try:
         df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
-                         encoding="utf-8-sig")
+                         encoding=encoding)
     except pd.errors.EmptyDataError as exc:
         raise PerCaseValidationError([Problem(file, None, None, None, "a header row")]) from exc
     except UnicodeDecodeError:
@@ -248,35 +253,40 @@ def _parse_numbers(
 
 def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
                 units: str, notes: list[str]) -> None:
-    """DSC-like metrics must be fractions in [0, 1]; ``units="percent"`` divides them by 100
-    first. Values that all look like percent give one hint, not one problem per cell."""
+    """DSC-like metrics must be fractions in [0, 1], or percent in [0, 100] with
+    ``units="percent"`` (then divided by 100). Values that all look like the other unit give
+    one hint, not one problem per cell."""
     if units not in UNITS:
         raise ValueError(f"units must be one of {UNITS}; got {units!r}")
     is_dsc = table["metric"].str.lower().isin(DSC_METRICS)
     v = table["value"].astype(float)
     dsc = v[is_dsc & v.notna()]
-    files = ", ".join(sorted(set(origin.loc[dsc.index, "file"]))) if len(dsc) else ""
-    if units == "percent" and len(dsc):
-        if (dsc <= 1).all():
-            problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
-                                    "percent with --units percent; values look like "
-                                    "fractions: drop --units percent"))
-            return
-        table.loc[dsc.index, "value"] = dsc / 100.0
-        notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
-        v = table["value"].astype(float)
-    elif len(dsc) and (dsc > 1).any() and dsc.between(0, 100).all():
+    if dsc.empty:
+        return
+    files = ", ".join(sorted(set(origin.loc[dsc.index, "file"])))
+    top = 100.0 if units == "percent" else 1.0
+    if units == "percent" and (dsc <= 1).all():
+        problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
+                                "percent with --units percent; values look like fractions: "
+                                "drop --units percent"))
+        return
+    if (units == "fraction" and dsc.between(0, 100).all()
+            and (dsc > 1).sum() >= 0.5 * max(1, (dsc > 0).sum())):
         problems.append(Problem(files, None, None,
                                 f"{int((dsc > 1).sum())} of {len(dsc)} DSC values > 1 "
                                 f"(max {dsc.max():g})",
                                 "fractions in [0, 1]; values look like percent: divide by "
                                 "100 or pass --units percent"))
         return
-    bad = is_dsc & v.notna() & ((v < 0) | (v > 1))
+    bad = is_dsc & v.notna() & ((v < 0) | (v > top))
+    what = ("a DSC in [0, 100] (--units percent)" if units == "percent"
+            else "a DSC in [0, 1] (fractions, not percent)")
     for i in np.flatnonzero(bad.to_numpy()):
         o = origin.iloc[i]
-        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]),
-                                "a DSC in [0, 1] (fractions, not percent)"))
+        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]), what))
+    if units == "percent" and not bad.any():
+        table.loc[dsc.index, "value"] = dsc / 100.0
+        notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
 
 
 def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
