@@ -51,3 +51,14 @@ def test_percase_directory_and_missing_file(tmp_path, capsys):
     assert "is a directory" in err
     err = _err(capsys, ["percase", str(tmp_path / "x.csv"), "--task", "segmentation"])
     assert "x.csv" in err and "not found" in err
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("1e9", "--bootstrap must be in [100, 1,000,000]; got 1000000000"),
+    ("50", "--bootstrap must be in [100, 1,000,000]; got 50"),
+])
+def test_percase_bootstrap_bounded(tmp_path, capsys, value, expected):
+    f = tmp_path / "s.csv"
+    f.write_text("case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,0.9,0.8\nc3,0.7,0.6\n")
+    err = _err(capsys, ["percase", str(f), "--task", "segmentation", "--bootstrap", value])
+    assert expected in err, err
