@@ -235,3 +235,10 @@ def test_config_error_is_value_error():
     with pytest.raises(ValueError, match="unknown key 'x'"):
         validate({"x": 1}, schema_path("cli_config"))
     assert issubclass(ConfigError, ValueError)
+
+
+def test_config_from_environment_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FALSECLAIMS_CONFIG", str(tmp_path / "nope.yaml"))
+    assert main(CHECK) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("nope.yaml: no such file (from $FALSECLAIMS_CONFIG)"), err

@@ -132,3 +132,10 @@ def test_positives_only_classification(tmp_path, capsys):
 def test_option_misuse(tmp_path, capsys, argv, expected):
     code, _, err = _percase(capsys, _positives_only(tmp_path / "s.csv"), *argv)
     assert code == 2 and expected in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_workbook_given_as_per_case_file(tmp_path, capsys):
+    book = tmp_path / "results.xlsx"
+    book.write_bytes(b"PK\x03\x04 not really a workbook")
+    code, _, err = _percase(capsys, str(book), "--task", "segmentation")
+    assert code == 2 and "save the workbook as 'CSV UTF-8'" in err, err

@@ -29,10 +29,11 @@ def find_config(path: str | os.PathLike | None = None) -> Path | None:
     given = path or os.environ.get("FALSECLAIMS_CONFIG")
     if given:
         p = Path(given)
+        via = "" if path else " (from $FALSECLAIMS_CONFIG)"
         if p.is_dir():
-            raise ConfigError(["is a directory, expected a YAML file"], str(p))
+            raise ConfigError([f"is a directory, expected a YAML file{via}"], str(p))
         if not p.is_file():
-            raise ConfigError(["no such file"], str(p))
+            raise ConfigError([f"no such file{via}"], str(p))
         return p
     local = Path.cwd() / "config" / "config.yaml"
     return local if local.is_file() else None

@@ -177,6 +177,9 @@ def _read_text_table(path: PathLike) -> pd.DataFrame:
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
     file = str(p)
+    if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
+        raise PerCaseValidationError([Problem(file, None, None, None,
+                                              "a CSV file; save the workbook as 'CSV UTF-8'")])
     notes = []
     with open(p, "rb") as fh:
         utf16 = fh.read(2) in (b"\xff\xfe", b"\xfe\xff")  # BOM of "Unicode text" exports
