@@ -156,7 +156,9 @@ def test_pipeline_refuses_unknown_key_with_same_message(tmp_path):
                           "--configfile", str(bad)], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=300)
     assert res.returncode != 0
-    assert "config: unknown key 'anaylsis' (did you mean 'analysis'?)" in res.stdout + res.stderr
+    out = res.stdout + res.stderr
+    assert "ERROR: config: unknown key 'anaylsis' (did you mean 'analysis'?)" in out
+    assert "Traceback" not in out and 'File "' not in out, out
 
 
 def _write(tmp_path, cfg, name="c.yaml") -> str:

@@ -1,13 +1,17 @@
 # Config validation, shared helpers and the list of final targets.
 import json
+import sys
 from pathlib import Path
 
-from falseclaims.config_validation import validate
+from falseclaims.config_validation import ConfigError, validate
 
 # the schemas ship with the package; the CLI validates with the same function and schemas
 SCHEMAS = Path(workflow.basedir) / "src" / "falseclaims" / "schemas"
 
-validate(config, SCHEMAS / "config.schema.yaml")
+try:
+    validate(config, SCHEMAS / "config.schema.yaml")
+except ConfigError as _exc:  # one message naming each bad key, no traceback
+    sys.exit(f"ERROR: {_exc}")
 
 VENUES = list(config["venues"])
 TASKS = ["classification", "segmentation"]
