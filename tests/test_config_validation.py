@@ -244,3 +244,15 @@ def test_config_from_environment_named(tmp_path, monkeypatch, capsys):
     assert main(CHECK) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("nope.yaml: no such file (from $FALSECLAIMS_CONFIG)"), err
+
+
+def test_schemas_resolve_from_a_path_with_spaces(tmp_path, repo_cfg):
+    """$ref between schema files works wherever the package is installed."""
+    import shutil
+    where = tmp_path / "My Documents" / "schémas"
+    shutil.copytree(SCHEMA_DIR, where)
+    assert config_problems(copy.deepcopy(repo_cfg), where / "config.schema.yaml") == []
+    bad = copy.deepcopy(repo_cfg)
+    bad["analysis"]["cutof"] = [0.1]
+    assert config_problems(bad, where / "config.schema.yaml") == [
+        "analysis: unknown key 'cutof' (did you mean 'cutoffs'?)"]

@@ -16,6 +16,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import yaml
 from jsonschema import Draft202012Validator, ValidationError, validators
@@ -55,9 +57,10 @@ def _load(path: str) -> dict:
 
 
 def _retrieve(uri: str) -> Resource:
-    if not uri.startswith("file://"):
+    parts = urlparse(uri)
+    if parts.scheme != "file":
         raise ValueError(f"schema reference {uri!r}: only local schema files are allowed")
-    return DRAFT202012.create_resource(_load(uri[len("file://"):]))
+    return DRAFT202012.create_resource(_load(url2pathname(parts.path)))
 
 
 def _close(key, known, cutoff=0.6) -> str | None:
