@@ -139,3 +139,12 @@ def test_workbook_given_as_per_case_file(tmp_path, capsys):
     book.write_bytes(b"PK\x03\x04 not really a workbook")
     code, _, err = _percase(capsys, str(book), "--task", "segmentation")
     assert code == 2 and "save the workbook as 'CSV UTF-8'" in err, err
+
+
+def test_decimal_comma_leaves_ids_alone(tmp_path):
+    path = tmp_path / "ids.csv"
+    rows = ["case_id;alg_a;alg_b"] + [f"1,{i};0,8{i};0,7{i}" for i in range(5)]
+    path.write_text("\n".join(rows) + "\n")
+    pc = read_claims_reloaded(path)
+    assert sorted(pc.table["case_id"].unique()) == [f"1,{i}" for i in range(5)]
+    assert pc.matrix("task").loc["1,2", "a"] == pytest.approx(0.82)

@@ -62,6 +62,7 @@ UNITS = ("fraction", "percent")  # of DSC-like values in per-case files
 MAX_LISTED = 30  # problems listed in the message; all are kept in .problems
 
 PathLike = str | os.PathLike
+_TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
 _NOT_UTF8 = "UTF-8 or UTF-16 text (save the file as 'CSV UTF-8')"
 
 
@@ -218,7 +219,7 @@ def _read_text_table(path: PathLike) -> pd.DataFrame:
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
         df[c] = df[c].astype(str).str.strip()
-        if sep == ";":
+        if sep == ";" and c not in _TEXT_COLUMNS:
             decimal = df[c].str.fullmatch(r"[+-]?\d*,\d+")
             if decimal.any():
                 df[c] = df[c].where(~decimal, df[c].str.replace(",", ".", regex=False))
