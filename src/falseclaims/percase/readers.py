@@ -172,7 +172,7 @@ def _read_text_table(path: PathLike) -> pd.DataFrame:
 
     The separator is a tab for .tsv/.tab, else ',' or ';' (a header with more ';' than ',',
     as the sheet reader decides); in a ';'-separated file decimal commas (0,85) are read as
-    points. Such changes are listed in ``df.attrs["notes"]``.
+    points (not in id or label columns). Such changes are listed in ``df.attrs["notes"]``.
     """
     p = Path(path)
     if not p.is_file():
