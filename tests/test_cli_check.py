@@ -9,7 +9,7 @@ import pytest
 
 from falseclaims.cli import main
 from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
-from falseclaims.single_claim import check_claim
+from falseclaims.claims.check import check_claim
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 
 CFG = load_config()

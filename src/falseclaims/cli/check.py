@@ -12,7 +12,7 @@ import sys
 from falseclaims.cli import UsageError
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
-from falseclaims.single_claim import check_claim
+from falseclaims.claims.check import check_claim
 
 
 def register(sub) -> None:
@@ -66,7 +66,7 @@ def run(args) -> int:
 
 def _write_report(args, result, cfg, block) -> None:
     from falseclaims.percase.report import check_html, write_html
-    from falseclaims.single_claim import congruence_curve, rounding_box
+    from falseclaims.claims.check import congruence_curve, rounding_box
 
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])

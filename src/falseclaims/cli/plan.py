@@ -12,7 +12,7 @@ import json
 
 from falseclaims.cli import UsageError
 from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
-from falseclaims.planner import TASKS, smallest_n
+from falseclaims.claims.plan import TASKS, smallest_n
 
 _DEFAULTS = {"target": 0.05, "n_max": 10**7, "sd_level": "mean"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from falseclaims.cli import UsageError
-from falseclaims.multiplicity import clopper_pearson, sota_distribution
+from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
 
 
 def register(sub) -> None:
