@@ -35,6 +35,7 @@ from falseclaims.stats import (
     prob_false_claim_classification,
     prob_false_claim_segmentation,
 )
+from falseclaims.tasks import TASKS
 
 __all__ = [
     "CONDITIONS",
@@ -51,7 +52,7 @@ __all__ = [
     "simulate_segmentation",
 ]
 
-TASK_INDEX = {"classification": 0, "segmentation": 1}
+TASK_INDEX = {task: i for i, task in enumerate(TASKS)}
 
 # condition -> (congruence, sd, what it means); sd is ignored for classification
 CONDITIONS = {

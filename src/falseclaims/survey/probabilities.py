@@ -76,10 +76,3 @@ def curves(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
     cut = np.round(np.linspace(grid["start"], grid["stop"], int(grid["num"])), 10)
     return _share_above(probs, cut)
 
-
-def headline(summary: pd.DataFrame, congruence_level="median", sd_level="mean") -> pd.DataFrame:
-    """Headline rows: the headline congruence level with the central SD."""
-    keep = (summary["congruence_level"] == congruence_level) & summary["sd_level"].isin(
-        [sd_level, "none"]
-    )
-    return summary[keep].reset_index(drop=True)
