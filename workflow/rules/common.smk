@@ -3,7 +3,9 @@ import json
 import sys
 from pathlib import Path
 
+from falseclaims.config import venue_label
 from falseclaims.config_validation import ConfigError, validate
+from falseclaims.tasks import TASKS
 
 # the schemas ship with the package; the CLI validates with the same function and schemas
 SCHEMAS = Path(workflow.basedir) / "src" / "falseclaims" / "schemas"
@@ -14,7 +16,9 @@ except ConfigError as _exc:  # one message naming each bad key, no traceback
     sys.exit(f"ERROR: {_exc}")
 
 VENUES = list(config["venues"])
-TASKS = ["classification", "segmentation"]
+# every venue gets its display label here, so captions and scripts read `label` as is
+for _venue in VENUES:
+    config["venues"][_venue]["label"] = venue_label(config, _venue)
 
 # every rules file appends its final outputs here; `rule all` requests them
 ALL_TARGETS = []
@@ -22,7 +26,7 @@ ALL_TARGETS = []
 
 wildcard_constraints:
     venue="|".join(VENUES),
-    task="classification|segmentation",
+    task="|".join(TASKS),
 
 
 def venue_sheet_files(wildcards):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from falseclaims.cli import UsageError, count
-from falseclaims.multiplicity import clopper_pearson, sota_distribution
+from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
@@ -33,7 +33,7 @@ def register(sub) -> None:
     parser.set_defaults(handler=run)
 
 
-def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
     if not 1 <= m <= MAX_M:
         raise UsageError(f"--m must be between 1 and {MAX_M:.0e}; got {m:.4g}")
     if not 1 <= n <= MAX_N:
@@ -52,7 +52,7 @@ def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
 
 
 def run(args) -> int:
-    out = summarise(args.m, args.n, args.p, args.alpha)
+    out = summarize(args.m, args.n, args.p, args.alpha)
     if args.json:
         print(json.dumps(out))
         return 0
