@@ -9,7 +9,7 @@ measured. Measurements (``--which``):
   (size of the HTML file) and the per-rule table from the Snakemake ``benchmark:`` files
   (``logs/benchmarks/<rule>/<wildcards>.tsv``: seconds and max RSS per job);
 * ``big``: a generated venue of ``--papers`` papers (default 10^5; the synthetic survey of
-  ``falseclaims.example_data`` tiled with fresh paper ids). The congruence/SD estimation
+  ``falseclaims.examples.survey_sheet`` tiled with fresh paper ids). The congruence/SD estimation
   it needs is built first (not timed); then the survey stages (``survey.smk``: sheet
   validation to summaries) run with ``--cores 1`` under ``/usr/bin/time -v``;
 * ``percase``: ``falseclaims percase`` on a generated Claims Reloaded file of
@@ -186,7 +186,10 @@ def run_example(repo: Path, root: Path) -> None:
 
 
 def big_sheet(dest: Path, papers: int) -> tuple[Path, Path]:
-    from falseclaims.example_data import generate_survey
+    try:
+        from falseclaims.examples.survey_sheet import generate_survey
+    except ImportError:  # checkouts before the examples/ subpackage
+        from falseclaims.example_data import generate_survey
 
     p, r, _ = generate_survey()
     copies = -(-papers // len(p))

@@ -5,17 +5,16 @@ import pandas as pd
 import pytest
 
 from falseclaims.config import congruence_sources, sd_models
-from falseclaims.eligibility import select_papers
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 from falseclaims.pipeline import read_table, write_table
-from falseclaims.survey import (
-    assign_congruence,
+from falseclaims.survey.assumptions import assign_congruence, impute_sd
+from falseclaims.survey.eligibility import select_papers
+from falseclaims.survey.probabilities import (
     compact_probabilities,
     compute_probabilities,
-    impute_sd,
     join_inputs,
     read_probabilities,
-    summarise,
+    summarize,
 )
 
 
@@ -132,6 +131,12 @@ def test_survey_stages_end_to_end(tables, config):
     assert seg.sd_b == pytest.approx(model.predict(0.84)[0])
     assert seg.probability == pytest.approx(prob_false_claim_segmentation(
         40, 0.85, 0.84, 0.05, seg.sd_b, 0.67).probability)
+    summ = summarize(probs, [0.05, 0.3])
+    direct = (probs.groupby(["task", "congruence_level", "sd_level"]).probability
+              .apply(lambda p: (p > 0.05).mean()))
+    got = summ[summ.cutoff == 0.05].set_index(["task", "congruence_level", "sd_level"])
+    for key, share in direct.items():
+        assert got.loc[key, "share_above"] == pytest.approx(share)
 
 
 def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_path):
@@ -160,13 +165,7 @@ def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_p
     pd.testing.assert_frame_equal(read, joined)
     assert read_probabilities(paths["full"]).equals(read_table(paths["full"]))
     # the summaries only need the compact columns
-    assert summarise(probs, [0.05]).equals(summarise(read_table(paths["full"]), [0.05]))
-    summ = summarise(probs, [0.05, 0.3])
-    direct = (probs.groupby(["task", "congruence_level", "sd_level"]).probability
-              .apply(lambda p: (p > 0.05).mean()))
-    got = summ[summ.cutoff == 0.05].set_index(["task", "congruence_level", "sd_level"])
-    for key, share in direct.items():
-        assert got.loc[key, "share_above"] == pytest.approx(share)
+    assert summarize(probs, [0.05]).equals(summarize(read_table(paths["full"]), [0.05]))
 
 
 def test_classification_congruence_clamped_per_paper(config):

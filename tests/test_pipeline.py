@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from falseclaims.stats import prob_false_claim_classification
-from falseclaims.survey import join_inputs
+from falseclaims.survey.probabilities import join_inputs
 
 pytestmark = pytest.mark.pipeline
 
@@ -72,7 +72,7 @@ def test_summary_matches_direct_count(run):
 
 
 def test_headline_shares_resemble_the_paper(run):
-    """The synthetic survey is drawn from seed 001's marginals: 86% of classification and
+    """The synthetic survey is drawn from [Christodoulou2025]'s marginals: 86% of classification and
     53% of segmentation papers above 5% at median congruence. A synthetic sample of this
     size lands within a broad band of those values."""
     summ = pd.read_csv(run / "results" / "miccai2023_synthetic" / "summary.csv")

@@ -10,7 +10,7 @@ import pandas as pd
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.cells import CellError
 from falseclaims.sheets.columns import RESULTS
-from falseclaims.sheets.io import read_table
+from falseclaims.sheets.io import read_raw_table as read_table
 from falseclaims.sheets.normalise import map_columns, parse_cell, parse_records
 from falseclaims.sheets.schema import check_table, load_schema
 

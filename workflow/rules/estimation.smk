@@ -1,4 +1,4 @@
-# Congruence and SD models estimated from open per-case data (issue 4).
+# Congruence and SD models estimated from open per-case data (docs/estimation.md).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation.
 from falseclaims.estimation.inputs import source_input_files
 
@@ -8,7 +8,7 @@ SD_SOURCES = list(EST.get("sd_sources", {}))
 EST_CATEGORY = "Congruence and SD estimation"
 
 
-rule estimate_congruence:
+rule estimation_congruence:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:
@@ -20,14 +20,14 @@ rule estimate_congruence:
     log:
         "logs/estimation/congruence_{source}.log",
     benchmark:
-        "logs/benchmarks/estimate_congruence/{source}.tsv"
+        "logs/benchmarks/estimation_congruence/{source}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
         "../scripts/estimation_congruence.py"
 
 
-rule fit_sd_model:
+rule estimation_sd:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:
@@ -38,14 +38,14 @@ rule fit_sd_model:
     log:
         "logs/estimation/sd_model_{source}.log",
     benchmark:
-        "logs/benchmarks/fit_sd_model/{source}.tsv"
+        "logs/benchmarks/estimation_sd/{source}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
         "../scripts/estimation_sd.py"
 
 
-rule congruence_figures:
+rule estimation_congruence_figures:
     input:
         pairs=expand("results/estimation/congruence/{source}_pairs.csv",
                      source=CONGRUENCE_SOURCES),
@@ -75,14 +75,14 @@ rule congruence_figures:
     log:
         "logs/estimation/congruence_figures.log",
     benchmark:
-        "logs/benchmarks/congruence_figures/all.tsv"
+        "logs/benchmarks/estimation_congruence_figures/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
         "../scripts/estimation_congruence_figures.py"
 
 
-rule sd_model_figure:
+rule estimation_sd_figure:
     input:
         pairs=expand("results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES),
         models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),
@@ -107,7 +107,7 @@ rule sd_model_figure:
     log:
         "logs/estimation/sd_model_figure.log",
     benchmark:
-        "logs/benchmarks/sd_model_figure/all.tsv"
+        "logs/benchmarks/estimation_sd_figure/all.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

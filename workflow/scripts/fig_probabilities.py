@@ -2,7 +2,7 @@
 from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
 from falseclaims.pipeline import read_table, run_step
-from falseclaims.survey import read_probabilities
+from falseclaims.survey.probabilities import read_probabilities
 
 
 def main(smk):

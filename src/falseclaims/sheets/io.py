@@ -18,7 +18,7 @@ from pathlib import Path
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
-__all__ = ["RawTable", "read_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES"]
+__all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
@@ -45,7 +45,7 @@ class RawTable:
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
 
 
-def read_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
+def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
                display: str | None = None) -> RawTable:
     """Read one table. Problems (missing file or sheet, merged headers, ...) are collected
     on the returned table rather than raised, so that every problem is reported at once."""
@@ -136,6 +136,12 @@ def _col_letter(j: int) -> str:
     return f"column {s}"
 
 
+def semicolon_separated(header: str) -> bool:
+    """A CSV header with more ';' than ',' is ';'-separated (spreadsheets in locales with a
+    decimal comma write such files). Shared with the per-case readers."""
+    return header.count(";") > header.count(",")
+
+
 def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawTable:
     t = RawTable(shown, None, [], [])
     if sheet:
@@ -149,11 +155,9 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
         text = raw.decode(encoding, errors=errors)
         t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
                                  "to avoid this)")
-    if sep == ",":
-        first = text.split("\n", 1)[0]
-        if first.count(";") > first.count(",") and first.count(";") > 0:
-            sep = ";"
-            t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
+    if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
+        sep = ";"
+        t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
     del raw, text
     # streamed from the file (a StringIO of the text would hold 4 bytes per character), and
     # one str object per distinct cell text: sheets repeat ids, metric names, enums and

@@ -1,0 +1,174 @@
+"""Reviewer mode: the probability of one reported claim "A beats B" (``falseclaims check``).
+
+Only the reported values are known, so congruence comes from config (paper Q1 / median /
+Q3, or one given value) and, for segmentation without reported SDs, the SDs are imputed
+from the configured SD model at the reported means. ``decimals`` adds the range of the
+probability over every pair of true values that round to the reported ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from falseclaims import stats as fstats
+from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
+from falseclaims.tasks import TASKS
+
+__all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
+
+
+
+def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
+    """A value in [0, upper]; percent-looking input is refused with a suggestion."""
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a number; got {value!r}")
+    if v > upper and v <= 100:
+        raise ValueError(f"{name} {value:g} looks like a percentage; give a fraction in [0, 1], "
+                         f"e.g. {v / 100:g}")
+    if v < 0 or v > upper:
+        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {value:g}")
+    return v
+
+
+def _sd_level(cfg: dict) -> str:
+    return str(headline_assumption(cfg)["sd_level"])
+
+
+def _probability(task, n, a, b, sd_a, sd_b, congruence):
+    """Vectorised probability plus the per-entry extras (congruence used, clamping, ...)."""
+    if task == "classification":
+        res = fstats.prob_false_claim_classification(n, a, b, congruence)
+        return {"probability": res.probability, "congruence_used": res.congruence_used,
+                "clamped": res.clamped, "x1": res.x1, "x2": res.x2, "lower": res.lower,
+                "upper": res.upper}
+    res = fstats.prob_false_claim_segmentation(n, a, b, sd_a, sd_b, congruence)
+    return {"probability": res.probability, "congruence_used": np.asarray(congruence) + 0.0,
+            "clamped": False, "sd_diff": res.sd_diff}
+
+
+def _sds(task, a, b, sd_a, sd_b, model, level):
+    """SDs of A and B (given or imputed at the values) and imputed/floored masks."""
+    if task == "classification":
+        return None, None, False, False, False
+    out, imputed, floored = [], [], False
+    for given, mean in ((sd_a, a), (sd_b, b)):
+        if given is None:
+            sd, fl = model.predict(mean, level)
+            out.append(sd)
+            imputed.append(True)
+            floored = np.logical_or(floored, fl)
+        else:
+            out.append(np.full(np.shape(mean), float(given)) if np.ndim(mean) else float(given))
+            imputed.append(False)
+    return out[0], out[1], imputed[0], imputed[1], floored
+
+
+def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: int = 41):
+    """Probability on a points x points grid over [a ± h] x [b ± h], h = 0.5 * 10^-decimals
+    (clipped to [0, 1]). Imputed SDs are re-imputed at every grid value."""
+    h = 0.5 * 10.0 ** (-int(decimals))
+    ag = np.linspace(max(a - h, 0.0), min(a + h, 1.0), int(points))
+    bg = np.linspace(max(b - h, 0.0), min(b + h, 1.0), int(points))
+    A, B = np.meshgrid(ag, bg)
+    model = sd_model_from_config(cfg) if task == "segmentation" else None
+    sa, sb, *_ = _sds(task, A, B, sd_a, sd_b, model, _sd_level(cfg))
+    prob = np.asarray(_probability(task, n, A, B, sa, sb, congruence)["probability"])
+    return {"a_grid": ag, "b_grid": bg, "probability": prob}
+
+
+def congruence_curve(task, n, a, b, sd_a, sd_b, points: int = 201):
+    """Probability over the feasible congruence range (classification) or r in [-1, 1]."""
+    if task == "classification":
+        lo, hi = fstats.classification_congruence_bounds(a, b)
+    else:
+        lo, hi = -1.0, 1.0
+    grid = np.linspace(lo, hi, points)
+    prob = _probability(task, n, a, b, sd_a, sd_b, grid)["probability"]
+    return {"grid": grid, "probability": np.asarray(prob)}
+
+
+def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | None = None,
+                sd_b: float | None = None, congruence: float | None = None,
+                decimals: int | None = None, grid_points: int = 41) -> dict:
+    """Probability of a false claim under each assumption, with everything that went in.
+
+    Returns the JSON of ``falseclaims check``: task, n, a, b, results (one per assumption)
+    and notes (clamping, imputation, floors).
+    """
+    if task not in TASKS:
+        raise ValueError(f"--task must be one of {TASKS}; got {task!r}")
+    if int(n) != n or n < 2:
+        raise ValueError(f"--n (test-set size) must be an integer >= 2; got {n!r}")
+    n = int(n)
+    a = validate_fraction("--a", a)
+    b = validate_fraction("--b", b)
+    if a < b:
+        raise ValueError(f"A is the reported winner: --a ({a:g}) must be >= --b ({b:g}); swap "
+                         "them")
+    if task == "classification" and (sd_a is not None or sd_b is not None):
+        raise ValueError("--sd-a/--sd-b apply to segmentation only")
+    if sd_a is not None:
+        sd_a = validate_fraction("--sd-a", sd_a)
+    if sd_b is not None:
+        sd_b = validate_fraction("--sd-b", sd_b)
+    if decimals is not None:
+        if int(decimals) != decimals or not 0 <= decimals <= 8:
+            raise ValueError(f"--decimals must be an integer in [0, 8]; got {decimals!r}")
+        decimals = int(decimals)
+        for name, v in (("--a", a), ("--b", b)):
+            if abs(round(v, decimals) - v) > 1e-9:
+                raise ValueError(f"{name} {v:g} has more than {decimals} decimals; give the value "
+                                 "as reported")
+    if congruence is not None:
+        lo = 0.0 if task == "classification" else -1.0
+        c = float(congruence)
+        if task == "classification" and 1 < c <= 100:
+            raise ValueError(f"--congruence {c:g} looks like a percentage; give a fraction, "
+                             f"e.g. {c / 100:g}")
+        if not lo <= c <= 1:
+            raise ValueError(f"--congruence must lie in [{lo:g}, 1] for {task}; got {c:g}")
+        levels = [("given", c)]
+    else:
+        q = configured_congruence(cfg, "paper")[task]
+        levels = list(q.items())
+
+    model = sd_model_from_config(cfg) if task == "segmentation" else None
+    level = _sd_level(cfg)
+    sa, sb, imp_a, imp_b, floored = _sds(task, a, b, sd_a, sd_b, model, level)
+    notes = []
+    if task == "segmentation":
+        sa, sb = float(sa), float(sb)
+        for name, imp, val, mean in (("A", imp_a, sa, a), ("B", imp_b, sb, b)):
+            if imp:
+                notes.append(f"SD of {name} imputed: {val:.4f} at mean DSC {mean:g} "
+                             f"(SD model {model.source!r}, {level} level)")
+        if bool(floored):
+            notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
+
+    results = []
+    for label, c in levels:
+        out = _probability(task, n, a, b, sa, sb, c)
+        row = {"assumption": label, "congruence": float(c),
+               "congruence_used": float(out["congruence_used"]),
+               "clamped": bool(out["clamped"]), "sd_a": sa, "sd_b": sb,
+               "sd_a_imputed": bool(imp_a), "sd_b_imputed": bool(imp_b),
+               "sd_imputed": bool(imp_a or imp_b), "probability": float(out["probability"])}
+        if task == "classification":
+            row.update(x1=float(out["x1"]), x2=float(out["x2"]))
+            if row["clamped"]:
+                notes.append(f"{label} congruence {c:g} is infeasible for accuracies {a:g} and "
+                             f"{b:g} (feasible [{float(out['lower']):g}, {float(out['upper']):g}]);"
+                             f" clamped to {row['congruence_used']:g}")
+        else:
+            row["sd_diff"] = float(out["sd_diff"])
+        if decimals is not None:
+            box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points)
+            p = box["probability"]
+            row["probability_range"] = [float(min(p.min(), row["probability"])),
+                                        float(max(p.max(), row["probability"]))]
+        results.append(row)
+    out = {"task": task, "n": n, "a": a, "b": b, "results": results, "notes": notes}
+    if decimals is not None:
+        out["decimals"] = decimals
+    return out

@@ -1,0 +1,201 @@
+"""Smallest test-set size whose probability of a false claim is at most a target.
+
+How a planning question maps onto the forward formulas of :mod:`falseclaims.stats`:
+
+- ``level`` is the metric value of the reported winner A (accuracy or mean DSC, a
+  fraction); the runner-up B has ``level - delta``.
+- classification: ``congruence`` is the both-correct share p11, moved into its feasible
+  range [A + B - 1, min(A, B)] exactly as in the survey (the result reports where).
+- segmentation: ``congruence`` is the Pearson r of per-case DSC; the per-case SDs of A and
+  B are imputed from the SD model at A's and B's value (``sd_level`` q1 / mean / q3 of the
+  model's 50% prediction interval).
+
+The search is on integers n >= 2: doubling until the probability drops to the target or
+``n_max`` is passed, then bisection. Monotonicity is checked on a grid below the answer and
+on its immediate neighbours; if P(n) is not non-increasing there, a linear scan over all
+n up to the bracket gives the exact smallest n instead (``method='linear'``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from falseclaims import stats
+from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
+
+__all__ = ["PlanResult", "probability_at", "smallest_n"]
+
+_TOL = 1e-12  # rounding slack when checking that P(n) does not increase
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    task: str
+    delta: float
+    level: float
+    value_a: float
+    value_b: float
+    congruence: float
+    congruence_used: float
+    congruence_clamped: bool
+    sd_a: float | None
+    sd_b: float | None
+    sd_level: str | None
+    sd_source: str | None
+    target: float
+    n_max: int
+    found: bool
+    n: int | None
+    probability_at_n: float | None
+    probability_at_n_minus_1: float | None
+    probability_at_n_max: float
+    monotone: bool
+    method: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _values(task: str, delta: float, level: float) -> tuple[float, float]:
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}; got {task!r}")
+    delta, level = float(delta), float(level)
+    if not 0.0 < delta <= 1.0:
+        raise ValueError(f"delta must lie in (0, 1] (a fraction, A minus B); got {delta!r}")
+    if not 0.0 < level <= 1.0:
+        raise ValueError(f"level (winner's metric value) must lie in (0, 1]; got {level!r}")
+    if level - delta < 0.0:
+        raise ValueError(
+            f"level - delta = {level - delta:g} < 0: the runner-up's value B = level - delta "
+            "must be a fraction in [0, 1]"
+        )
+    return level, level - delta
+
+
+def _sds(task, value_a, value_b, sd_model, sd_level):
+    if task != "segmentation":
+        return None, None
+    if sd_model is None:
+        raise ValueError("segmentation planning needs an SD model (sd_model=...) to impute "
+                         "per-case SDs at level and level - delta")
+    sd_a, _ = sd_model.predict(value_a, sd_level)
+    sd_b, _ = sd_model.predict(value_b, sd_level)
+    return float(sd_a), float(sd_b)
+
+
+def probability_at(task: str, n, delta: float, level: float, congruence: float,
+                   sd_model: SDModel | None = None, sd_level: str = "mean"):
+    """Forward probability of a false claim at test-set size(s) ``n`` (vectorised)."""
+    a, b = _values(task, delta, level)
+    if task == "classification":
+        return stats.prob_false_claim_classification(n, a, b, congruence).probability
+    sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
+    return stats.prob_false_claim_segmentation(n, a, b, sd_a, sd_b, congruence).probability
+
+
+def _is_monotone(p: np.ndarray) -> bool:
+    return bool(np.all(np.diff(p) <= _TOL))
+
+
+def _check_grid(hi: int) -> np.ndarray:
+    """Sizes below/around the answer on which monotonicity is verified."""
+    geo = np.unique(np.round(np.geomspace(2, max(hi, 2), 200)).astype(np.int64))
+    near = np.arange(max(2, hi - 50), hi + 51, dtype=np.int64)
+    return np.unique(np.concatenate([geo, near]))
+
+
+def smallest_n(task: str, delta: float, level: float, congruence: float,
+               target: float = 0.05, sd_model: SDModel | None = None, n_max: int = 10**7,
+               sd_level: str = "mean", linear_limit: int = 2 * 10**7) -> PlanResult:
+    """Smallest integer n >= 2 with P(false claim) <= ``target`` (see module docstring).
+
+    When no n up to ``n_max`` suffices, ``found`` is False, ``n`` is None and ``message``
+    says so with the probability reached at ``n_max``.
+    """
+    a, b = _values(task, delta, level)
+    target = float(target)
+    if not 0.0 < target < 0.5:
+        raise ValueError(f"target probability must lie in (0, 0.5); got {target!r}")
+    n_max = int(n_max)
+    if n_max < 2:
+        raise ValueError(f"n_max must be at least 2; got {n_max!r}")
+    sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
+    if task == "classification":
+        r = stats.prob_false_claim_classification(2, a, b, congruence)
+        c_used, clamped = float(r.congruence_used), bool(r.clamped)
+    else:
+        stats.prob_false_claim_segmentation(2, a, b, sd_a, sd_b, congruence)  # validates r
+        c_used, clamped = float(congruence), False
+
+    def prob(n):
+        return np.asarray(probability_at(task, n, delta, level, congruence, sd_model,
+                                         sd_level), dtype=float)
+
+    p_max = float(prob(n_max))
+    common = {
+        "task": task, "delta": float(delta), "level": a, "value_a": a, "value_b": b,
+        "congruence": float(congruence), "congruence_used": c_used, "congruence_clamped": clamped,
+        "sd_a": sd_a, "sd_b": sd_b, "sd_level": sd_level if task == "segmentation" else None,
+        "sd_source": (sd_model.source or None) if task == "segmentation" else None,
+        "target": target, "n_max": n_max, "probability_at_n_max": p_max,
+    }
+
+    # bracket: lo has P > target (or lo = 1, "no size"), hi has P <= target
+    lo, hi = 1, 2
+    while hi < n_max and float(prob(hi)) > target:
+        lo, hi = hi, min(2 * hi, n_max)
+    found_bracket = float(prob(hi)) <= target
+    if found_bracket:
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if float(prob(mid)) <= target:
+                hi = mid
+            else:
+                lo = mid
+    check_upto = hi if found_bracket else n_max
+    grid = _check_grid(check_upto)
+    grid = grid[grid <= n_max]
+    monotone = _is_monotone(prob(grid))
+    method = "bisection"
+    if not monotone:
+        # exact fallback: the first n with P <= target on a full scan
+        if check_upto > linear_limit:
+            raise ValueError(
+                f"P(n) is not non-increasing below n = {check_upto} for task={task}, "
+                f"delta={delta}, level={level}, congruence={congruence}; a linear scan that "
+                f"far (> {linear_limit}) is too long. Lower n_max."
+            )
+        method = "linear"
+        found_bracket, hi = False, None
+        for start in range(2, check_upto + 1, 1_000_000):
+            ns = np.arange(start, min(start + 1_000_000, check_upto + 1), dtype=np.int64)
+            ok = np.flatnonzero(prob(ns) <= target)
+            if ok.size:
+                found_bracket, hi = True, int(ns[ok[0]])
+                break
+
+    if not found_bracket:
+        msg = (
+            f"no test-set size up to n_max = {n_max:,} reaches P <= {target:g} "
+            f"(P({n_max:,}) = {p_max:.4g}) for {task}, delta = {delta:g}, level = {a:g}, "
+            f"congruence = {congruence:g}"
+        )
+        return PlanResult(**common, found=False, n=None, probability_at_n=None,
+                          probability_at_n_minus_1=None, monotone=monotone, method=method,
+                          message=msg)
+    n = int(hi)
+    p_n = float(prob(n))
+    p_prev = float(prob(n - 1)) if n > 2 else None
+    msg = (
+        f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:g}"
+        + (f" (n - 1 gives {p_prev:.6g})" if p_prev is not None else " (smallest size, 2)")
+    )
+    if not monotone:
+        msg += "; P(n) is not monotone here, answer from a linear scan"
+    return PlanResult(**common, found=True, n=n, probability_at_n=p_n,
+                      probability_at_n_minus_1=p_prev, monotone=monotone, method=method,
+                      message=msg)

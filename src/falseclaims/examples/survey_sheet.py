@@ -1,0 +1,490 @@
+"""A SYNTHETIC MICCAI-2023-like survey (both tasks), generated from published marginals.
+
+Nothing here is real data: every paper, method and value is drawn at random. The marginals
+come from [Christodoulou2025] (Methods, Figs 3, S7-S9; see `docs/method.md`, "Eligibility"):
+
+* counts found / in scope / eligible: classification 133 / 126 / 43, segmentation
+  252 / 221 / 131; values only in figures or supplements: 7% / 5% of in-scope papers;
+* papers with a distinct test set: 65% (classification) / 76% (segmentation);
+* test-set size median (Q1-Q3): 500 (98-4970) / 62 (25-223), matched by log-linear
+  interpolation between these quartiles;
+* top-2 delta: median 0.01, mean 0.02 (log-normal, sigma = sqrt(2 ln 2));
+* claims of outperformance and bold-face best > 80%; statistical testing 13% / 10%;
+* uncertainty reporting (Suppl. Fig. S7 text): over half report none; CIs by 12% / 1% of
+  the papers reporting uncertainty; SD on the test set by five segmentation papers and no
+  classification paper; the other SDs over CV folds, runs or unclear;
+* metric use (Tables S1/S2): Accuracy 72%, AUC 54.5%, F1 41.5%, ... / DSC 95%, IoU 35.8%,
+  HD 29.2%, ...
+
+Test-set size and delta are coupled by a Gaussian copula whose correlation is chosen on a
+grid so that the share of eligible papers with a false-claim probability above 5% (median
+congruence, mean imputed SD) is nearest to the published 86% / 53%. Every eligibility branch
+is present (out of scope, values only in figures, CV only, unclear split, fewer than two
+methods with the primary metric, missing test size), with ties in the top 2, per-method
+test sizes, and SDs over the test set, CV folds and runs.
+
+Usage: ``python -m falseclaims.examples.survey_sheet --out data/example/miccai2023_synthetic_sheet.xlsx
+--seed 20230708`` (also writes ``..._papers.csv`` and ``..._results.csv`` next to it).
+``--wide-out data/example/venue_b_synthetic_wide.csv`` writes a second, wide top-2 venue
+with invented marginals (falseclaims.examples.venue_b).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.examples.sampling import quantile_sizes, stratified
+from falseclaims.sd_model import SDModel
+from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
+from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
+
+__all__ = ["TASK_SPECS", "generate_survey", "write_survey", "headline_check", "main"]
+
+# [Christodoulou2025] marginals; the eligible-branch split of the non-eligible papers is our choice
+# (the paper gives only the totals), made so that the test-set shares come out at 65%/76%.
+TASK_SPECS = {
+    "classification": {
+        "prefix": "cls", "found": 133, "in_scope": 126, "figures_only": 9,  # 7% of 126
+        "eligible": 43, "cv_only": 34, "unclear": 10, "few_methods": 18, "no_n_test": 12,
+        "n_quartiles": (98, 500, 4970), "n_range": (20, 60000),
+        "primary": "accuracy", "primary_alias": "acc", "primary_share": 0.724,
+        "statistical_test": 0.13, "ci_share": 0.12, "sd_test_papers": 0,
+        "target_above_5pct": 0.86, "target_above_30pct": 0.58, "value_range": (0.70, 0.97), "value_beta": (2.2, 1.6),
+        "ties": 2,
+        # Table S1 (share of papers reporting each metric)
+        "other_metrics": {"auc": 0.545, "f1": 0.415, "sensitivity": 0.35, "ppv": 0.195,
+                          "specificity": 0.163, "balanced accuracy": 0.089, "ece": 0.033,
+                          "kappa": 0.024, "ap": 0.016},
+        "methods": ["ResNet-50", "DenseNet-121", "ViT-B/16", "Swin-T", "EfficientNet-B0",
+                    "ConvNeXt-T", "MedViT", "CLIP linear probe", "BYOL", "SimCLR"],
+    },
+    "segmentation": {
+        "prefix": "seg", "found": 252, "in_scope": 221, "figures_only": 11,  # 5% of 221
+        "eligible": 131, "cv_only": 36, "unclear": 14, "few_methods": 13, "no_n_test": 16,
+        "n_quartiles": (25, 62, 223), "n_range": (5, 3000),
+        "primary": "dsc", "primary_alias": "dice", "primary_share": 0.948,
+        "statistical_test": 0.10, "ci_share": 0.01, "sd_test_papers": 5,
+        "target_above_5pct": 0.53, "target_above_30pct": 0.25, "value_range": (0.65, 0.95), "value_beta": (4.0, 1.2),
+        "ties": 3,
+        # Table S2
+        "other_metrics": {"iou": 0.358, "hd": 0.292, "asd": 0.104, "hd95": 0.033,
+                          "nsd": 0.019, "mssd": 0.005},
+        "methods": ["nnU-Net", "U-Net", "TransUNet", "Swin-UNETR", "UNETR", "Attention U-Net",
+                    "MedNeXt", "SegFormer", "UNet++", "CoTr"],
+    },
+}
+DELTA_MEDIAN, DELTA_MEAN = 0.01, 0.02  # [Christodoulou2025], Fig S9
+CLAIMS_SHARE, BOLD_SHARE = 0.85, 0.83  # "> 80%" ([Christodoulou2025], Fig 3)
+NONE_SHARE = 0.55  # "over half of the papers did not report any uncertainty" (Suppl. A)
+MEDIAN_CONGRUENCE = 0.67  # [Christodoulou2025], Methods (both tasks)
+N_CANDIDATE_DRAWS = 8  # independent draws of the eligible papers; the best-matching is kept
+RHO_GRID = np.round(np.linspace(-0.95, 0.95, 39), 3)
+
+PAPER_COLUMNS = ["paper_id", "title", "task", "in_scope", "claims_outperformance", "bold_best",
+                 "statistical_test", "values_only_in_figures", "split", "cv_folds", "n_train",
+                 "n_val", "n_test", "uncertainty", "metrics_reported"]
+RESULT_COLUMNS = ["paper_id", "method", "metric", "value", "sd", "sd_over", "n_test"]
+
+
+@dataclass
+class _Draws:
+    """Common random numbers of the eligible papers of one task (shared across rho)."""
+    z_n: np.ndarray
+    z_d: np.ndarray
+    top: np.ndarray
+
+
+def _couple(d: _Draws, rho: float, spec: dict):
+    """Sizes and top-2 values; the marginals are fixed quantile sets, rho only pairs them."""
+    from scipy import stats
+
+    k = d.z_n.size
+    z_delta = rho * d.z_n + np.sqrt(1.0 - rho**2) * d.z_d
+    n = quantile_sizes(stats.norm.cdf(d.z_n), spec["n_quartiles"], spec["n_range"])
+    sigma = np.sqrt(2.0 * np.log(DELTA_MEAN / DELTA_MEDIAN))
+    levels = np.clip(DELTA_MEDIAN * np.exp(sigma * stats.norm.ppf((np.arange(k) + 0.5) / k)),
+                     0.0, 0.25)
+    delta = np.empty(k)
+    delta[np.argsort(z_delta, kind="stable")] = levels
+    a = np.round(d.top, 3)
+    b = np.round(np.maximum(a - delta, 0.3), 3)
+    b[: spec["ties"]] = a[: spec["ties"]]  # deliberate ties in the top 2
+    return n, a, b
+
+
+def _probabilities(task: str, n, a, b, sd_model: SDModel, sd_a=None, sd_b=None):
+    if task == "classification":
+        return np.asarray(prob_false_claim_classification(n, a, b, MEDIAN_CONGRUENCE).probability)
+    if sd_a is None:
+        sd_a = sd_model.predict(a)[0]
+        sd_b = sd_model.predict(b)[0]
+    return np.asarray(
+        prob_false_claim_segmentation(n, a, b, sd_a, sd_b, MEDIAN_CONGRUENCE).probability)
+
+
+def _choose_coupling(task, spec, draws: list[_Draws], sd_model) -> tuple[float, int]:
+    """(rho, draw index) whose shares above 5% and 30% are nearest the published ones."""
+    best = None
+    for j, d in enumerate(draws):
+        for rho in RHO_GRID:
+            n, a, b = _couple(d, rho, spec)
+            prob = _probabilities(task, n, a, b, sd_model)
+            score = (abs(float(np.mean(prob > 0.05)) - spec["target_above_5pct"])
+                     + 0.5 * abs(float(np.mean(prob > 0.30)) - spec["target_above_30pct"]),
+                     abs(rho), j)
+            if best is None or score < best[0]:
+                best = (score, float(rho), j)
+    return best[1], best[2]
+
+
+def _yn(x: bool) -> str:
+    return "yes" if x else "no"
+
+
+def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDModel):
+    """Papers and results rows of one task."""
+    p = spec["prefix"]
+    in_scope = spec["in_scope"]
+    n_out = spec["found"] - in_scope
+    cats = (["eligible"] * spec["eligible"] + ["figures_only"] * spec["figures_only"]
+            + ["cv_only"] * spec["cv_only"] + ["unclear"] * spec["unclear"]
+            + ["few_methods"] * spec["few_methods"] + ["no_n_test"] * spec["no_n_test"])
+    if len(cats) != in_scope:
+        raise AssertionError(f"{task}: categories add up to {len(cats)}, not {in_scope}")
+    cats = ["out_of_scope"] * n_out + cats
+    order = rng.permutation(len(cats))
+    cats = [cats[i] for i in order]
+    ids = [f"{p}-{i + 1:03d}" for i in range(len(cats))]
+
+    # eligible papers: coupled (n, delta) with rho matched to the published share
+    k = spec["eligible"]
+    lo, hi = spec["value_range"]
+    from scipy import stats
+
+    draws = [_Draws(stats.norm.ppf(stratified(rng, k)), rng.standard_normal(k),
+                    lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k))
+             for _ in range(N_CANDIDATE_DRAWS)]
+    rho, pick_draw = _choose_coupling(task, spec, draws, sd_model)
+    n_el, a_el, b_el = _couple(draws[pick_draw], rho, spec)
+
+    # in-scope papers without primary metric: fill the 1 - primary_share quota, first from
+    # the few-methods branch (half of it), then from CV-only / unclear / figures-only papers
+    n_no_primary = int(round(in_scope * (1 - spec["primary_share"])))
+    few = [i for i, c in enumerate(cats) if c == "few_methods"]
+    no_primary = set(few[: len(few) // 2 + 1])
+    pool = [i for i, c in enumerate(cats) if c in ("cv_only", "unclear", "figures_only")]
+    pool = list(rng.permutation(pool))
+    while len(no_primary) < n_no_primary and pool:
+        no_primary.add(int(pool.pop()))
+
+    # reporting practices among in-scope papers (exact counts)
+    scoped = [i for i, c in enumerate(cats) if c != "out_of_scope"]
+    def pick(share):
+        return set(rng.choice(scoped, size=int(round(share * in_scope)), replace=False).tolist())
+    claims, bold, stat = pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec["statistical_test"])
+
+    # uncertainty: none for NONE_SHARE; CI for ci_share of the rest; sd_test for exactly
+    # sd_test_papers eligible papers; the other SDs over CV (cv_* splits), runs or unclear
+    eligible_idx = [i for i, c in enumerate(cats) if c == "eligible"]
+    reporters = set(rng.choice(scoped, size=int(round((1 - NONE_SHARE) * in_scope)),
+                               replace=False).tolist())
+    sd_test = set(rng.choice(eligible_idx, size=spec["sd_test_papers"], replace=False).tolist())
+    reporters |= sd_test
+    n_ci = max(1, int(round(spec["ci_share"] * len(reporters))))
+    ci = set(rng.choice(sorted(reporters - sd_test), size=n_ci, replace=False).tolist())
+
+    papers, results = [], []
+    el_pos = {i: j for j, i in enumerate(eligible_idx)}
+    sizes_u = stratified(rng, len(cats))
+    for i, (pid, cat) in enumerate(zip(ids, cats)):
+        row = dict.fromkeys(PAPER_COLUMNS)
+        row.update(paper_id=pid, task=task,
+                   title=f"Synthetic {task} paper {pid} (not a real publication)")
+        if cat == "out_of_scope":
+            row["in_scope"] = "no"
+            papers.append(row)
+            continue
+        row.update(in_scope="yes", claims_outperformance=_yn(i in claims),
+                   bold_best=_yn(i in bold), statistical_test=_yn(i in stat),
+                   values_only_in_figures=_yn(cat == "figures_only"))
+        # split
+        if cat == "cv_only":
+            split = "cv_only"
+        elif cat == "unclear":
+            split = "unclear"
+        else:
+            split = rng.choice(["train_test", "train_val_test", "cv_plus_test"],
+                               p=[0.35, 0.45, 0.20])
+        row["split"] = str(split)
+        if i in el_pos:
+            n_test = int(n_el[el_pos[i]])
+        else:
+            n_test = int(quantile_sizes(np.array([sizes_u[i]]), spec["n_quartiles"],
+                                         spec["n_range"])[0])
+        if split in ("cv_only", "cv_plus_test"):
+            row["cv_folds"] = int(rng.choice([3, 4, 5, 5, 5, 10]))
+        if split == "unclear":
+            pass  # sizes unknown
+        elif split == "cv_only":
+            k_f = row["cv_folds"]
+            total = n_test * k_f  # Fig S8: test = N/k, train = (k-1)N/k
+            row.update(n_train=total - n_test, n_test=n_test)
+        else:
+            row["n_train"] = int(round(n_test * rng.uniform(2.0, 6.0)))
+            if split == "train_val_test":
+                row["n_val"] = int(round(n_test * rng.uniform(0.3, 1.0)))
+            row["n_test"] = n_test
+        if cat == "no_n_test":
+            row["n_test"] = None
+        # uncertainty
+        if i in sd_test:
+            u = "sd_test"
+        elif i in ci:
+            u = "ci"
+        elif i in reporters:
+            options = ["sd_runs", "sd_unclear"] + (["sd_cv"] * 2 if row["cv_folds"] else [])
+            u = str(rng.choice(options))
+        else:
+            u = "none"
+        row["uncertainty"] = u
+        # metrics
+        has_primary = i not in no_primary
+        others = [m for m, s in spec["other_metrics"].items() if rng.uniform() < s]
+        if not has_primary and not others:
+            others = [next(iter(spec["other_metrics"]))]
+        alias = rng.uniform() < 0.1
+        primary_name = spec["primary_alias"] if alias else spec["primary"]
+        metrics = ([primary_name] if has_primary else []) + others
+        row["metrics_reported"] = ";".join(metrics)
+        papers.append(row)
+        if cat == "figures_only":
+            continue
+        # results: the two top methods and 1-6 weaker ones
+        if i in el_pos:
+            a, b = float(a_el[el_pos[i]]), float(b_el[el_pos[i]])
+        else:
+            lo_v, hi_v = spec["value_range"]
+            a = round(float(lo_v + (hi_v - lo_v) * rng.beta(*spec["value_beta"])), 3)
+            b = round(a - float(np.clip(DELTA_MEDIAN * np.exp(1.18 * rng.standard_normal()),
+                                        0, 0.2)), 3)
+        n_methods = int(rng.integers(3, 9))
+        base_names = list(rng.choice(spec["methods"], size=n_methods - 1, replace=False))
+        names = ["Ours"] + [str(x) for x in base_names]
+        gaps = np.concatenate([[0.0, a - b], a - b + np.cumsum(rng.uniform(0.002, 0.04,
+                                                                           n_methods - 2))])
+        prim_vals = np.round(np.maximum(a - gaps, 0.2), 3)
+        if rng.uniform() < 0.08 and i not in el_pos:
+            names[0], names[1] = names[1], names[0]  # proposed method not the best
+        per_method_n = i in el_pos and rng.uniform() < 0.15
+        sd_over = {"sd_test": "test", "sd_cv": "cv", "sd_runs": "runs",
+                   "sd_unclear": "unclear"}.get(u)
+        for j, name in enumerate(names):
+            for metric in metrics:
+                is_primary = metric == primary_name
+                if is_primary and cat == "few_methods" and j > 0:
+                    continue  # the primary metric for one method only
+                v = _metric_value(metric, float(prim_vals[j]), rng) if not is_primary \
+                    else float(prim_vals[j])
+                sd = None
+                if sd_over is not None:
+                    sd = _metric_sd(task, metric, v, sd_over, sd_model, rng)
+                results.append({
+                    "paper_id": pid, "method": name, "metric": metric, "value": v,
+                    "sd": sd, "sd_over": sd_over if sd is not None else None,
+                    "n_test": row["n_test"] if per_method_n else None,
+                })
+    return papers, results, rho
+
+
+def _metric_value(metric: str, primary: float, rng) -> float:
+    """A plausible value of a secondary metric, loosely tied to the primary one."""
+    if metric in ("hd", "hd95", "asd", "mssd"):
+        scale = {"hd": 25.0, "hd95": 12.0, "asd": 3.0, "mssd": 30.0}[metric]
+        return round(float(scale * (1.2 - primary) * rng.uniform(0.6, 1.6)), 2)
+    if metric == "iou":
+        return round(primary / (2 - primary), 3)  # IoU = DSC / (2 - DSC)
+    if metric == "ece":
+        return round(float(rng.uniform(0.02, 0.15)), 3)
+    if metric == "kappa":
+        return round(float(np.clip(2 * primary - 1 + rng.normal(0, 0.05), -1, 1)), 3)
+    return round(float(np.clip(primary + rng.normal(0, 0.04), 0.3, 0.999)), 3)
+
+
+def _metric_sd(task, metric, value, sd_over, sd_model: SDModel, rng) -> float:
+    if metric in ("hd", "hd95", "asd", "mssd"):
+        return round(value * float(rng.uniform(0.4, 1.2)), 2)
+    if sd_over == "test" and task == "segmentation":
+        return round(float(sd_model.predict(min(value, 1.0))[0] * rng.uniform(0.6, 1.4)), 3)
+    # SD over folds / runs: small spread of the mean
+    return round(float(rng.uniform(0.003, 0.03)), 3)
+
+
+def generate_survey(seed: int = 20230708, sd_model: SDModel | None = None):
+    """(papers, results, info) DataFrames of the synthetic survey, in sheet format."""
+    if sd_model is None:
+        from falseclaims.config import load_config, sd_model_from_config
+        sd_model = sd_model_from_config(load_config())
+    rng = np.random.default_rng(seed)
+    papers, results, info = [], [], {}
+    for task, spec in TASK_SPECS.items():
+        p, r, rho = _task_papers(task, spec, rng, sd_model)
+        papers += p
+        results += r
+        info[task] = {"rho": rho}
+    pdf = pd.DataFrame(papers, columns=PAPER_COLUMNS)
+    for c in ("cv_folds", "n_train", "n_val", "n_test"):
+        pdf[c] = pdf[c].astype("Int64")
+    rdf = pd.DataFrame(results, columns=RESULT_COLUMNS)
+    rdf["n_test"] = rdf["n_test"].astype("Int64")
+    return pdf, rdf, info
+
+
+def headline_check(papers: pd.DataFrame, results: pd.DataFrame, sd_model: SDModel) -> dict:
+    """Top-2 of the eligible papers and share above 5% / 30% (median congruence, mean SD).
+
+    A deliberately small re-implementation for checking the generator; the pipeline's own
+    eligibility lives in falseclaims.survey.eligibility.
+    """
+    out = {}
+    primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}
+    for task, names in primary.items():
+        p = papers[(papers.task == task) & (papers.in_scope == "yes")
+                   & (papers.values_only_in_figures == "no")
+                   & papers.split.isin(["train_test", "train_val_test", "cv_plus_test"])
+                   & papers.n_test.notna()]
+        r = results[results.paper_id.isin(p.paper_id) & results.metric.isin(names)]
+        r = r.sort_values(["paper_id", "value"], ascending=[True, False])
+        top = r.groupby("paper_id").head(2)
+        counts = top.groupby("paper_id").size()
+        top = top[top.paper_id.isin(counts[counts == 2].index)]
+        a = top.groupby("paper_id").nth(0).set_index("paper_id")
+        b = top.groupby("paper_id").nth(1).set_index("paper_id")
+        n = p.set_index("paper_id").loc[a.index, "n_test"].astype(float).to_numpy()
+        va, vb = a.value.to_numpy(float), b.value.to_numpy(float)
+        if task == "segmentation":
+            sda = np.where(a.sd_over.eq("test").to_numpy(dtype=bool), a.sd.to_numpy(float),
+                           sd_model.predict(va)[0])
+            sdb = np.where(b.sd_over.eq("test").to_numpy(dtype=bool), b.sd.to_numpy(float),
+                           sd_model.predict(vb)[0])
+            prob = _probabilities(task, n, va, vb, sd_model, sda, sdb)
+        else:
+            prob = _probabilities(task, n, va, vb, sd_model)
+        delta = va - vb
+        out[task] = {"eligible": int(len(a)), "above_5pct": float(np.mean(prob > 0.05)),
+                     "above_30pct": float(np.mean(prob > 0.30)),
+                     "delta_median": float(np.median(delta)), "delta_mean": float(delta.mean()),
+                     "ties": int(np.sum(delta == 0)),
+                     "n_test_quartiles": tuple(float(x) for x in np.percentile(n, [25, 50, 75]))}
+    return out
+
+
+_FIXED_TIME = _dt.datetime(2023, 10, 8, 0, 0, 0)  # MICCAI 2023; fixed for byte-identical files
+
+
+def _about_rows(seed: int, info: dict) -> list[list[str]]:
+    return [
+        ["SYNTHETIC DATA - not a real survey"],
+        ["Generated by: python -m falseclaims.examples.survey_sheet --seed " + str(seed)],
+        ["Every paper, method and value is random; only the marginals follow the survey of "
+         "MICCAI 2023 papers by Christodoulou et al., False Promises in Medical Imaging AI? "
+         "Assessing Validity of Outperformance Claims, arXiv:2505.04720 (2025) "
+         "[Christodoulou2025]."],
+        ["Copula correlation of log test size and log delta: "
+         + ", ".join(f"{t} {v['rho']:+.2f}" for t, v in info.items())],
+        ["Format: data/README.md"],
+    ]
+
+
+def _write_xlsx(path: Path, papers: pd.DataFrame, results: pd.DataFrame, about) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "papers"
+    for name, df in (("papers", papers), ("results", results)):
+        ws = wb[name] if name in wb.sheetnames else wb.create_sheet(name)
+        ws.append(list(df.columns))
+        for rec in df.astype(object).itertuples(index=False):
+            ws.append([None if (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)))
+                       else (v.item() if isinstance(v, np.generic) else v) for v in rec])
+        ws.freeze_panes = "A2"
+    ws = wb.create_sheet("about")
+    for row in about:
+        ws.append(row)
+    wb.properties.creator = "falseclaims.examples.survey_sheet"
+    wb.properties.created = _FIXED_TIME
+    wb.properties.modified = _FIXED_TIME
+    wb.properties.lastModifiedBy = "falseclaims.examples.survey_sheet"
+    buf = io.BytesIO()
+    wb.save(buf)
+    # re-zip with fixed entry timestamps so reruns are byte-identical
+    stamp = _FIXED_TIME.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            zi = zipfile.ZipInfo(item.filename, date_time=_FIXED_TIME.timetuple()[:6])
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = item.external_attr
+            data = src.read(item.filename)
+            if item.filename == "docProps/core.xml":  # openpyxl stamps 'modified' at save
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(<)",
+                              rb"\g<1>" + stamp + rb"\g<2>", data)
+            dst.writestr(zi, data)
+    path.write_bytes(out.getvalue())
+
+
+def csv_paths(out: Path) -> tuple[Path, Path]:
+    stem = out.stem.removesuffix("_sheet")
+    return out.with_name(f"{stem}_papers.csv"), out.with_name(f"{stem}_results.csv")
+
+
+def write_survey(out: str | Path, seed: int = 20230708, sd_model: SDModel | None = None):
+    """Write the XLSX workbook (sheets papers, results, about) and the two CSV copies."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    papers, results, info = generate_survey(seed, sd_model)
+    _write_xlsx(out, papers, results, _about_rows(seed, info))
+    p_csv, r_csv = csv_paths(out)
+    papers.to_csv(p_csv, index=False, lineterminator="\n")
+    results.to_csv(r_csv, index=False, lineterminator="\n")
+    return out, p_csv, r_csv, info
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m falseclaims.examples.survey_sheet",
+        description="Write the SYNTHETIC example surveys: the MICCAI-2023-like workbook "
+                    "(--out) and/or the wide top-2 'synthetic venue B' CSV (--wide-out). "
+                    "Without either option, writes the workbook to its default path.")
+    ap.add_argument("--out", default=None,
+                    help="workbook path (default data/example/miccai2023_synthetic_sheet.xlsx "
+                         "when --wide-out is not given)")
+    ap.add_argument("--seed", type=int, default=20230708)
+    ap.add_argument("--wide-out", default=None,
+                    help="write synthetic venue B (wide top-2 layout) to this CSV, e.g. "
+                         "data/example/venue_b_synthetic_wide.csv")
+    ap.add_argument("--wide-seed", type=int, default=VENUE_B_SEED)
+    args = ap.parse_args(argv)
+    if args.out is None and args.wide_out is None:
+        args.out = "data/example/miccai2023_synthetic_sheet.xlsx"
+    if args.out is not None:
+        out, p_csv, r_csv, info = write_survey(args.out, args.seed)
+        print(f"wrote {out}, {p_csv}, {r_csv} (synthetic; copula rho: "
+              + ", ".join(f"{t} {v['rho']:+.2f}" for t, v in info.items()) + ")")
+    if args.wide_out is not None:
+        print(f"wrote {write_venue_b(args.wide_out, args.wide_seed)} "
+              "(synthetic venue B, wide top-2, invented marginals)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

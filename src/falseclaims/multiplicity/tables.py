@@ -1,0 +1,132 @@
+"""Tidy tables for the multiplicity stage ([Mollersen2023]): grid summary, figure data,
+simulation."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.multiplicity.best_of_m import (
+    clopper_pearson,
+    dependent_distribution,
+    prob_beats,
+    simulate_dependent,
+    sota_distribution,
+)
+
+
+def _summary_row(m: int, n: int, p: float, alpha: float) -> dict:
+    dist = sota_distribution(m, n, p)
+    up = dist.upper(alpha)
+    lo, hi = clopper_pearson(round(p * n), n, alpha)
+    return {
+        "m": m, "n": n, "p": p, "alpha": alpha,
+        "mean_best": dist.mean, "sd_best": dist.sd, "bias": dist.mean - p,
+        "median_best": dist.quantile(0.5),
+        "ci_single_lo": lo, "ci_single_hi": hi,
+        "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures,
+        "prob_at_upper": up.probability,
+        # [Mollersen2023], Sec. 3.4: chance that a classifier truly at the single-CI upper
+        # limit shows an accuracy above the adjusted limit / at least the expected best
+        "prob_ci_hi_beats_upper": prob_beats(hi, n, up.accuracy, strict=True),
+        "prob_ci_hi_reaches_mean": prob_beats(hi, n, dist.mean),
+    }
+
+
+def sota_table(grid: dict, alpha: float, published: list[dict] | None = None) -> pd.DataFrame:
+    """Expected best accuracy and SD over the Cartesian grid m x n x p.
+
+    ``published`` rows ({m, n, p, mean, sd}) are joined as ``published_mean``/``published_sd``
+    ([Mollersen2023], Table 1), so the table shows the reproduction side by side.
+    """
+    for key in ("m", "n", "p"):
+        if not grid.get(key):
+            raise ValueError(f"multiplicity grid: '{key}' must be a non-empty list; "
+                             f"got {grid.get(key)!r}")
+    rows = [_summary_row(int(m), int(n), float(p), alpha)
+            for m, n, p in itertools.product(grid["m"], grid["n"], grid["p"])]
+    table = pd.DataFrame(rows)
+    table["published_mean"] = np.nan
+    table["published_sd"] = np.nan
+    for ref in published or []:
+        hit = ((table["m"] == ref["m"]) & (table["n"] == ref["n"])
+               & np.isclose(table["p"], ref["p"]))
+        if not hit.any():
+            raise ValueError(f"multiplicity published row {ref} is not on the grid "
+                             f"m={grid['m']}, n={grid['n']}, p={grid['p']}")
+        table.loc[hit, "published_mean"] = ref["mean"]
+        table.loc[hit, "published_sd"] = ref["sd"]
+    return table
+
+
+def pmf_data(m: int, n: int, p: float, alpha: float) -> tuple[pd.DataFrame, dict]:
+    """pmf of one classifier's accuracy (p and the single-CI upper limit) and of the best of m.
+
+    Returns the long table (curve, failures, accuracy, probability) and the markers.
+    """
+    best = sota_distribution(m, n, p)
+    _, hi = clopper_pearson(round(p * n), n, alpha)
+    frames = []
+    for curve, dist in (("single classifier, accuracy p", sota_distribution(1, n, p)),
+                        ("single classifier at CI upper limit", sota_distribution(1, n, hi)),
+                        (f"best of m={m}", best)):
+        frames.append(pd.DataFrame({"curve": curve, "failures": dist.failures,
+                                    "accuracy": dist.accuracy, "probability": dist.pmf}))
+    data = pd.concat(frames, ignore_index=True)
+    data = data[data["probability"] > 1e-5].reset_index(drop=True)
+    up = best.upper(alpha)
+    markers = {"p": p, "ci_single_hi": hi, "mean_best": best.mean,
+               "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures}
+    return data, markers
+
+
+def cdf_data(ms: list[int], n: int, p: float) -> pd.DataFrame:
+    """F(z) = P(best has at most z failures) for each m ([Mollersen2023], Fig 2)."""
+    frames = []
+    for m in ms:
+        d = sota_distribution(int(m), n, p)
+        frames.append(pd.DataFrame({"m": int(m), "failures": d.failures, "accuracy": d.accuracy,
+                                    "cdf": d.cdf}))
+    data = pd.concat(frames, ignore_index=True)
+    return data[(data["cdf"] > 1e-7) & (data["cdf"] < 1 - 1e-7)].reset_index(drop=True)
+
+
+def dependent_simulation(m: int, n: int, p: float, rho: float, reps: int, seed,
+                         reference: str, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Best-of-m failures simulated for independent (rho = 0) and dependent classifiers.
+
+    Returns the draws (model, rho, rep, best_failures, best_accuracy) and a summary with the
+    simulated and exact (given the fixed reference; independent: [Mollersen2023], eq. 2) mean, SD
+    and adjusted upper limit. Both models use the same seed, so they share nothing but it.
+    """
+    draws, summary = [], []
+    for model, r in (("independent", 0.0), ("dependent", float(rho))):
+        sim = simulate_dependent(m, n, p, r, reps, seed, reference=reference)
+        draws.append(pd.DataFrame({"model": model, "rho": r, "rep": np.arange(reps),
+                                   "best_failures": sim.failures,
+                                   "best_accuracy": sim.accuracy}))
+        up = sim.upper(alpha)
+        summary.append({"model": model, "rho": r, "source": f"simulation ({reps} reps)",
+                        "mean_best": sim.mean, "sd_best": sim.sd,
+                        "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures})
+        if reference == "fixed" or r == 0.0:
+            exact = (sota_distribution(m, n, p) if r == 0.0
+                     else dependent_distribution(m, n, p, r))
+            up = exact.upper(alpha)
+            summary.append({"model": model, "rho": r, "source": "exact",
+                            "mean_best": exact.mean, "sd_best": exact.sd,
+                            "upper_multiplicity": up.accuracy,
+                            "failures_at_upper": up.failures})
+    return pd.concat(draws, ignore_index=True), pd.DataFrame(summary)
+
+
+def dependent_exact_pmf(m: int, n: int, p: float, rho: float) -> pd.DataFrame:
+    """Exact pmfs of the best failures for rho = 0 and rho (fixed reference)."""
+    frames = []
+    for model, dist in (("independent", sota_distribution(m, n, p)),
+                        ("dependent", dependent_distribution(m, n, p, rho))):
+        frames.append(pd.DataFrame({"model": model, "failures": dist.failures,
+                                    "probability": dist.pmf}))
+    return pd.concat(frames, ignore_index=True)
