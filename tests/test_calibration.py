@@ -222,7 +222,7 @@ def test_calibration_grid_switch():
 
 
 def test_quick_grid_is_the_default_and_smaller(config):
-    from falseclaims.calibration import CalibrationSettings
+    from falseclaims.calibration.simulation import CalibrationSettings
 
     assert config["calibration"]["grid"] == "quick"
     quick = CalibrationSettings.from_config(config)
