@@ -84,15 +84,19 @@ def timed(cmd, cwd: Path, env=None) -> dict:
         sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-5000:])
         raise SystemExit(f"failed: {' '.join(map(str, cmd))}")
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
-    return {"wall_s": wall, "peak_rss_mb": rss / 1024, "load": max(before, load()),
-            "stdout": proc.stdout}
+    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)", proc.stderr).group(1))
+              for k in ("User", "System"))  # this process and every job it waited for
+    return {"wall_s": wall, "cpu_s": cpu, "peak_rss_mb": rss / 1024,
+            "load": max(before, load()), "stdout": proc.stdout}
 
 
 def row(name: str, m: dict) -> str:
-    return f"| {name} | {m['wall_s']:.1f} | {m['peak_rss_mb']:.0f} | {m['load']:.1f} |"
+    return (f"| {name} | {m['wall_s']:.1f} | {m['cpu_s']:.1f} | {m['peak_rss_mb']:.0f} "
+            f"| {m['load']:.1f} |")
 
 
-HEAD = "| step | wall (s) | peak RSS (MB) | load avg (1 min) |\n|---|---|---|---|"
+HEAD = ("| step | wall (s) | CPU, user + sys (s) | peak RSS (MB) | load avg (1 min) |\n"
+        "|---|---|---|---|---|")
 
 
 # ------------------------------------------------------------------ per-rule benchmark files
