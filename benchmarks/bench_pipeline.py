@@ -108,23 +108,28 @@ def benchmark_table(workdir: Path) -> pd.DataFrame:
     for tsv in sorted((workdir / "logs" / "benchmarks").rglob("*.tsv")):
         rule = tsv.relative_to(workdir / "logs" / "benchmarks").parts[0]
         df = pd.read_csv(tsv, sep="\t")
-        rows.append({"rule": rule, "jobs": 1, "s": float(df["s"].iloc[0]),
-                     "max_rss": pd.to_numeric(df["max_rss"], errors="coerce").iloc[0]})
+        num = {c: pd.to_numeric(df[c], errors="coerce").iloc[0] if c in df else np.nan
+               for c in ("max_rss", "cpu_time")}
+        rows.append({"rule": rule, "jobs": 1, "s": float(df["s"].iloc[0]), **num})
     if not rows:
-        return pd.DataFrame(columns=["rule", "jobs", "s", "max_s", "max_rss"])
+        return pd.DataFrame(columns=["rule", "jobs", "s", "max_s", "cpu", "max_rss"])
     df = pd.DataFrame(rows)
     out = df.groupby("rule").agg(jobs=("jobs", "sum"), s=("s", "sum"), max_s=("s", "max"),
+                                 cpu=("cpu_time", "sum"),
                                  max_rss=("max_rss", "max")).reset_index()
     return out.sort_values("s", ascending=False)
 
 
 def benchmark_markdown(df: pd.DataFrame) -> str:
-    lines = ["| rule | jobs | s (sum over jobs) | s (slowest job) | max RSS (MB) |",
-             "|---|---|---|---|---|"]
+    lines = ["| rule | jobs | s (sum over jobs) | s (slowest job) | CPU s (sum) | max RSS (MB) |",
+             "|---|---|---|---|---|---|"]
     for r in df.itertuples():
         rss = "-" if pd.isna(r.max_rss) else f"{r.max_rss:.0f}"
-        lines.append(f"| {r.rule} | {r.jobs} | {r.s:.1f} | {r.max_s:.1f} | {rss} |")
-    lines.append(f"| **total** | {int(df['jobs'].sum())} | {df['s'].sum():.1f} | | |")
+        cpu = "-" if pd.isna(r.cpu) else f"{r.cpu:.1f}"
+        lines.append(f"| {r.rule} | {r.jobs} | {r.s:.1f} | {r.max_s:.1f} | {cpu} | {rss} |")
+    cpu = df["cpu"].sum(min_count=1)
+    lines.append(f"| **total** | {int(df['jobs'].sum())} | {df['s'].sum():.1f} | | "
+                 f"{'-' if pd.isna(cpu) else f'{cpu:.1f}'} | |")
     return "\n".join(lines)
 
 
@@ -152,6 +157,7 @@ def rule_durations(log: Path) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=["rule", "jobs", "s"])
     out = df.groupby("rule").agg(jobs=("jobs", "sum"), s=("s", "sum"),
                                  max_s=("s", "max")).reset_index()
+    out["cpu"] = np.nan
     out["max_rss"] = np.nan
     return out.sort_values("s", ascending=False)
 
