@@ -11,6 +11,7 @@ from falseclaims.survey.assumptions import assign_congruence, impute_sd
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.probabilities import (
     compact_probabilities,
+    compute_compact_probabilities,
     compute_probabilities,
     join_inputs,
     read_probabilities,
@@ -164,6 +165,10 @@ def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_p
     read = read_probabilities(paths["probs"], paths["top2"], paths["cong"], paths["sds"])
     pd.testing.assert_frame_equal(read, joined)
     assert read_probabilities(paths["full"]).equals(read_table(paths["full"]))
+    # computed a few papers at a time: the same table
+    for per in (1, 2, 100):
+        assert compute_compact_probabilities(top2, cong, sds, per).equals(
+            compact_probabilities(full).reset_index(drop=True))
     # the summaries only need the compact columns
     assert summarize(probs, [0.05]).equals(summarize(read_table(paths["full"]), [0.05]))
 

@@ -82,6 +82,8 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
             cls["n_test"].to_numpy(float), cls["value_a"].to_numpy(float),
             cls["value_b"].to_numpy(float), cls["congruence_used"].to_numpy(float),
         ).probability
+    else:
+        cls["probability"] = pd.Series(dtype=float)
     seg = rows[rows["task"] == "segmentation"].merge(
         sds, on=["venue", "paper_id"], how="inner", validate="m:m"
     )
@@ -95,6 +97,22 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
         seg = seg.assign(probability=pd.Series(dtype=float))
     out = pd.concat([cls[PROB_COLUMNS], seg[PROB_COLUMNS]], ignore_index=True)
     return out.sort_values(["paper_id", *KEYS], kind="mergesort").reset_index(drop=True)
+
+
+def compute_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
+                                  sds: pd.DataFrame, papers_per_chunk: int = 20_000
+                                  ) -> pd.DataFrame:
+    """``compact_probabilities(compute_probabilities(...))``, computed for
+    ``papers_per_chunk`` papers at a time (in paper_id order, so the pieces concatenate in
+    the full table's order): memory stays at a chunk's full table, not the venue's."""
+    ids = np.sort(top2["paper_id"].unique())
+    parts = []
+    for start in range(0, max(len(ids), 1), papers_per_chunk):
+        chunk = ids[start:start + papers_per_chunk]
+        parts.append(compact_probabilities(compute_probabilities(
+            top2[top2["paper_id"].isin(chunk)], congruence[congruence["paper_id"].isin(chunk)],
+            sds[sds["paper_id"].isin(chunk)])))
+    return pd.concat(parts, ignore_index=True)
 
 
 def _share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
