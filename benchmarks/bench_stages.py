@@ -9,9 +9,9 @@ compared back to back:
     python benchmarks/bench_stages.py --repo /path/to/old/checkout
     python benchmarks/bench_stages.py
 
-Stages: the dependent best-of-m simulation (default config), one calibration chunk per task
-(default config), reading and validating a generated 10^5-paper sheet, and the survey
-stages after it. Prints Markdown.
+Stages: the dependent best-of-m simulation (default config), the calibration chunks
+(default config), the congruence estimation sources, reading and validating a generated
+10^5-paper sheet, and the probabilities stage after it. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -64,6 +64,16 @@ for task in ("classification", "segmentation"):
     for k in range(chunks):
         run_chunk(cfg, task, k)
 done(chunks=chunks)
+""",
+    "congruence estimation, every configured source (CPU per source in notes)": """
+from falseclaims.estimation.stages import run_congruence
+cpu = {}
+for name, spec in cfg["estimation"]["congruence_sources"].items():
+    t = time.process_time()
+    run_congruence(name, spec, cfg["seed"], "{out}/" + name + "_pairs.csv",
+                   "{out}/" + name + ".yaml", "{out}/" + name + "_q.csv")
+    cpu[name] = round(time.process_time() - t, 1)
+done(**cpu)
 """,
     "sheet validation, 10^5 papers (read_venue + writing the 3 tables)": """
 from falseclaims.sheets import read_venue
