@@ -126,6 +126,7 @@ def main(argv=None) -> int:
                     help="directory with big_papers.csv, big_results.csv and the survey "
                          "tables top2.csv, congruence.csv, sd_imputed.csv of that sheet "
                          "(e.g. from bench_pipeline.py --which big --keep)")
+    ap.add_argument("--only", help="run the stages whose name contains this text")
     args = ap.parse_args(argv)
     repo = args.repo.resolve()
     print(f"repository: {repo}; load average at start {os.getloadavg()[0]:.1f}\n")
@@ -133,6 +134,8 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as out:
         for name, code in STAGES.items():
+            if args.only and args.only not in name:
+                continue
             r = run_stage(repo, code, args.data.resolve(), Path(out))
             if "error" in r:
                 print(f"| {name} | - | - | - | {os.getloadavg()[0]:.1f} | {r['error']} |")
