@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.pipeline import FLOAT_FORMAT, write_table
+from falseclaims.pipeline import FLOAT_FORMAT, write_table, write_table_parts
 
 
 def test_write_table_bytes_equal_pandas_float_format(tmp_path):
@@ -29,3 +29,6 @@ def test_write_table_bytes_equal_pandas_float_format(tmp_path):
     write_table(df.iloc[:0], tmp_path / "empty.csv")
     df.iloc[:0].to_csv(tmp_path / "empty_pd.csv", index=False, lineterminator="\n")
     assert (tmp_path / "empty.csv").read_bytes() == (tmp_path / "empty_pd.csv").read_bytes()
+    # in parts: the same bytes as the whole
+    write_table_parts([df.iloc[:7], df.iloc[7:8], df.iloc[8:]], tmp_path / "parts.csv")
+    assert (tmp_path / "parts.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()

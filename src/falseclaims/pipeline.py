@@ -18,7 +18,14 @@ import yaml
 FLOAT_FORMAT = "%.10g"
 
 
-def write_table(df: pd.DataFrame, path) -> None:
+def write_table_parts(parts, path) -> None:
+    """Frames with the same columns written one after another as one table: the same
+    bytes as ``write_table(pd.concat(parts), path)`` without holding them all."""
+    for i, part in enumerate(parts):
+        write_table(part, path, append=i > 0)
+
+
+def write_table(df: pd.DataFrame, path, append: bool = False) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     # float columns formatted here: the same text as float_format gives, ~4x faster
     # (pandas calls the format per value through several layers; 10^6-row tables)
@@ -27,7 +34,8 @@ def write_table(df: pd.DataFrame, path) -> None:
         df = df.copy(deep=False)
         for c in floats:
             df[c] = _format_floats(df[c].to_numpy())
-    df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+    df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n",
+              mode="a" if append else "w", header=not append)
 
 
 def _format_floats(values) -> list[str]:

@@ -99,20 +99,25 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
     return out.sort_values(["paper_id", *KEYS], kind="mergesort").reset_index(drop=True)
 
 
-def compute_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
-                                  sds: pd.DataFrame, papers_per_chunk: int = 20_000
-                                  ) -> pd.DataFrame:
-    """``compact_probabilities(compute_probabilities(...))``, computed for
-    ``papers_per_chunk`` papers at a time (in paper_id order, so the pieces concatenate in
-    the full table's order): memory stays at a chunk's full table, not the venue's."""
+def iter_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
+                               sds: pd.DataFrame, papers_per_chunk: int = 2_000):
+    """``compact_probabilities(compute_probabilities(...))`` in pieces of
+    ``papers_per_chunk`` papers, in paper_id order, so that the pieces in turn are the
+    whole table (at least one piece, possibly empty): memory stays at one piece."""
     ids = np.sort(top2["paper_id"].unique())
-    parts = []
     for start in range(0, max(len(ids), 1), papers_per_chunk):
         chunk = ids[start:start + papers_per_chunk]
-        parts.append(compact_probabilities(compute_probabilities(
+        yield compact_probabilities(compute_probabilities(
             top2[top2["paper_id"].isin(chunk)], congruence[congruence["paper_id"].isin(chunk)],
-            sds[sds["paper_id"].isin(chunk)])))
-    return pd.concat(parts, ignore_index=True)
+            sds[sds["paper_id"].isin(chunk)]))
+
+
+def compute_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
+                                  sds: pd.DataFrame, papers_per_chunk: int = 2_000
+                                  ) -> pd.DataFrame:
+    """The table of probabilities.csv (:func:`iter_compact_probabilities` joined)."""
+    return pd.concat(list(iter_compact_probabilities(top2, congruence, sds, papers_per_chunk)),
+                     ignore_index=True)
 
 
 def _share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
