@@ -190,7 +190,7 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
     interval = bootstrap_mean_difference(x, y, resamples, seed, level)
     rec = pt.recommend(tests, task, alpha) if run_tests else []
     return PairComparison(task, a, b, inp, prob, used, interval, tests, rec, x, y,
-                          [str(i) for i in values.index])
+                          values.index.astype(str).tolist())
 
 
 def all_pairs(task: str, values: pd.DataFrame, *, resamples: int, seed: int,

@@ -417,7 +417,7 @@ def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...
     """The given classes, else every label in the ground truth or the predictions (a test
     set of positives only still has 'negative' predictions). Predicted labels that never
     occur in the ground truth are noted: often a misspelt class."""
-    truth, predicted = set(table["ground_truth"]), set(table["value"])
+    truth, predicted = set(table["ground_truth"].unique()), set(table["value"].unique())
     if classes is not None:
         return tuple(str(c) for c in classes)
     only_predicted = sorted(predicted - truth)
