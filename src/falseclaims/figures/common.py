@@ -10,6 +10,8 @@ import pandas as pd
 TASKS = ("classification", "segmentation")
 TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
+# what an empty reporting-practice panel says (these figures count papers in scope)
+NO_PAPERS = "no papers in scope"
 LEVEL_LABELS = {"q1": "Q1", "median": "median", "mean": "mean", "q3": "Q3", "given": "given"}
 
 
@@ -78,7 +80,7 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
 
     ``in_scope``: every paper whose main task is classification or segmentation;
     ``quantitative``: in scope and not reporting values only in figures/supplements
-    (seed 001, Methods, "Data analysis subset").
+    ([Christodoulou2025], Methods, "Data analysis subset").
     """
     require_columns(papers, ["task", "in_scope", "values_only_in_figures"], "papers")
     in_scope = papers["in_scope"].astype("boolean").fillna(False).astype(bool)
@@ -94,9 +96,6 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
     return papers.loc[mask].copy()
 
 
-def tasks_present(df: pd.DataFrame) -> list[str]:
-    present = set(df["task"].dropna().astype(str)) if "task" in df else set()
-    return [t for t in TASKS if t in present] or list(TASKS)
 
 
 def panel_letter(ax, i: int) -> None:

@@ -103,7 +103,8 @@ def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
                 rec[f"share_above_{r['cutoff']:g}"] = float(r["share_above"])
                 rec[f"n_above_{r['cutoff']:g}"] = int(r["n_above"])
             rows.append(rec)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["venue", "label", "task", "n_papers"] if not rows
+                        else None)
 
 
 def venue_comparison_latex(table: pd.DataFrame, headline: Headline) -> str:
