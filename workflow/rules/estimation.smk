@@ -1,4 +1,4 @@
-# Congruence and SD models estimated from open per-case data (issue 4).
+# Congruence and SD models estimated from open per-case data.
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation
 # (figure_outputs: workflow/rules/figures.smk).
 from falseclaims.estimation.congruence_sources import source_input_files

@@ -1,5 +1,5 @@
-# Multiplicity of the state of the art (seed 003): how optimistic is the best of m?
-# Logic in falseclaims.multiplicity / multiplicity_tables / multiplicity_figures.
+# Multiplicity of the state of the art [Mollersen2023]: how optimistic is the best of m?
+# Logic in falseclaims.multiplicity / multiplicity_tables; figures in falseclaims.figures.multiplicity.
 
 MULT_RES = "results/multiplicity"
 MULT_FIG = "figures/multiplicity"
