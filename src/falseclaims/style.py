@@ -51,7 +51,7 @@ _SETTINGS = {
     "single_width_mm": 85.0,
     "double_width_mm": 175.0,
     "font_size": 8.0,
-    "dpi": 150,  # PNG for screen and the HTML report; the PDF is vector for print
+    "dpi": 120,  # PNG for screen and the HTML report; the PDF is vector for print
     "png_palette": True,  # 256-colour PNG: same look, a third of the bytes
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",

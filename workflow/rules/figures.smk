@@ -25,22 +25,6 @@ FIGURE_REPORT = {
 HEADLINE = asdict(Headline.from_config(config))
 
 
-def figure_outputs(names, folder, category, report_info):
-    """{name_png: report(...), name_pdf: ..., name_csv: ...} for each figure name."""
-    out = {}
-    for name in names:
-        cap, sub = report_info[name]
-        out[f"{name}_png"] = report(f"{folder}/{name}.png", caption=caption(cap),
-                                    category=category, subcategory=sub)
-        out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
-        out[f"{name}_csv"] = f"{folder}/{name}.csv"
-    return out
-
-
-def venue_label(wildcards):
-    return config["venues"][wildcards.venue].get("label", wildcards.venue)
-
-
 rule venue_figures:
     input:
         papers="results/{venue}/validated/papers.csv",
@@ -69,7 +53,7 @@ rule venue_figures:
         ),
         sd_model=config["sd_model"],
         planner=config["planner"],
-        venue_label=venue_label,
+        venue_label=lambda wc: config["venues"][wc.venue].get("label", wc.venue),
     log:
         "logs/{venue}/figures.log",
     benchmark:
