@@ -10,6 +10,7 @@ from falseclaims import figures
 from falseclaims.figures import percase as pf
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
+from falseclaims.pipeline import read_table
 from falseclaims.style import NO_DATA
 
 HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
@@ -56,6 +57,12 @@ def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
         fig, data = made[name]
         assert NO_DATA in _texts(fig), name
         assert not (data["task"] == other).any()
+    if task == "segmentation":  # left panel empty: labels move to the drawn panel
+        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_cumulative"):
+            ax = made[name][0].axes[1]
+            assert ax.yaxis.get_tick_params()["labelleft"], name
+            assert name == "fig3_reporting_practices" or (
+                ax.get_ylabel() and ax.yaxis.label.get_visible()), name
     for name, (fig, data) in made.items():
         written = write_figure(fig, data, tmp_path / name)
         assert all(p.stat().st_size > 0 for p in written)
@@ -73,6 +80,19 @@ def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path)
         assert len(header) == 1 and "task" in header[0].split(",")
     # the reporting-practice figures still count the papers in scope
     assert not made["fig3_reporting_practices"][1].empty
+
+
+def test_header_only_csvs_are_drawn(tmp_path):
+    """Pipeline tables of a venue without eligible papers, as the stages write them (a header
+    and no rows) and as a job reads them back: every column is text."""
+    tables = {}
+    for name, table in _tables(()).items():
+        table.to_csv(tmp_path / f"{name}.csv", index=False)
+        tables[name] = read_table(tmp_path / f"{name}.csv")
+    tables["top2"] = tables["top2"].iloc[0:0].astype(str)
+    made = _render(tables)
+    assert NO_DATA in _texts(made["figS9_delta_distribution"][0])
+    assert made["fig5_cumulative"][1].empty
 
 
 def test_venue_without_papers_in_scope():

@@ -50,6 +50,12 @@ def require_columns(df: pd.DataFrame, columns, name: str) -> None:
         raise ValueError(f"{name}: missing columns {missing}; has {list(df.columns)}")
 
 
+def numeric(df: pd.DataFrame, columns) -> pd.DataFrame:
+    """A copy with ``columns`` as numbers: a table read from an empty CSV (header only) has
+    text columns, which cannot be summarised."""
+    return df.assign(**{c: pd.to_numeric(df[c]) for c in columns if c in df})
+
+
 def _sd_mask(df: pd.DataFrame, sd_source: str, sd_level: str) -> pd.Series:
     seg = df["task"] == "segmentation"
     return (~seg & (df["sd_source"] == "none")) | (
@@ -96,6 +102,20 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
     return papers.loc[mask].copy()
 
 
+
+
+def label_first_drawn(axes, drawn, ylabel: str = "") -> None:
+    """Panels sharing y show tick labels on the first panel only; when that panel is empty
+    ("no eligible papers"), put the y tick labels and ``ylabel`` on the first drawn panel."""
+    first = next((ax for ax, d in zip(axes, drawn) if d), None)
+    if first is None:
+        return
+    first.tick_params(labelleft=True)
+    if ylabel:
+        for ax in axes:
+            ax.set_ylabel("")
+        first.set_ylabel(ylabel)
+        first.yaxis.label.set_visible(True)  # hidden on inner panels of shared axes
 
 
 def panel_letter(ax, i: int) -> None:

@@ -13,6 +13,7 @@ from falseclaims.figures.common import (
     METRIC_NAMES,
     TASK_LABELS,
     TASKS,
+    numeric,
     panel_letter,
     require_columns,
 )
@@ -34,7 +35,7 @@ def delta_data(top2: pd.DataFrame, size_edges) -> pd.DataFrame:
     if not edges:
         raise ValueError("figures.size_categories must hold at least one edge")
     labels = size_category_labels(edges)
-    d = top2[["venue", "paper_id", "task", "delta", "n_test"]].copy()
+    d = numeric(top2[["venue", "paper_id", "task", "delta", "n_test"]], ["delta"])
     n = pd.to_numeric(d["n_test"], errors="coerce")
     idx = np.searchsorted(edges, n.fillna(-1).to_numpy(), side="right")
     d["size_category"] = [labels[i] if pd.notna(v) else "unknown" for i, v in zip(idx, n)]

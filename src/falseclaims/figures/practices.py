@@ -10,6 +10,7 @@ from falseclaims.figures.common import (
     NO_PAPERS,
     TASK_LABELS,
     TASKS,
+    label_first_drawn,
     panel_letter,
     population,
     require_columns,
@@ -63,6 +64,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
     data = practices_data(papers, which)
     fig, axes = figure("double", height=44, ncols=len(TASKS), sharey=True,
                        squeeze=False)
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task].iloc[::-1]
         panel_letter(ax, i)
@@ -124,6 +126,7 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
     labels = [lab for key, lab in UNCERTAINTY.items() if key in set(data["uncertainty"])]
     fig, axes = figure("double", height=12 + 7 * max(len(labels), 4), ncols=len(TASKS),
                        sharey=bool(labels), squeeze=False)
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         panel_letter(ax, i)
         if not (data["task"] == task).any():

@@ -13,6 +13,8 @@ from falseclaims.figures.common import (
     TASK_LABELS,
     TASKS,
     Headline,
+    label_first_drawn,
+    numeric,
     panel_letter,
     require_columns,
     select_headline,
@@ -30,6 +32,7 @@ from falseclaims.style import (
 
 CURVE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
               "cutoff", "n_papers", "n_above", "share_above"]
+CURVE_NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
 FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",
                 "congruence_source", "congruence_level", "congruence_used", "sd_source",
                 "sd_level", "probability"]
@@ -41,7 +44,8 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
     P above the threshold; one panel per task (a task without papers says so)."""
     require_columns(probabilities, ["venue", "paper_id", "task", "n_test", "delta",
                                     "probability"], "probabilities")
-    data = select_headline(probabilities, headline, "probabilities")[FIG4_COLUMNS].copy()
+    data = numeric(select_headline(probabilities, headline, "probabilities")[FIG4_COLUMNS],
+                   ["n_test", "value_a", "value_b", "delta", "congruence_used", "probability"])
     data["above_threshold"] = data["probability"] > threshold
     data["threshold"] = threshold
     fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
@@ -132,7 +136,9 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
         ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
                   ncols=6 if width == "double" else 2)
+    drawn = [(curves["task"] == t).any() for t in panels]
     axes[0][0].set_ylabel("% of papers with P > cutoff")
+    label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
 
 
@@ -145,7 +151,7 @@ def fig5_cumulative(curves: pd.DataFrame, headline: Headline, threshold: float =
     """Fig 5: % of papers above each cutoff; colour = congruence source, line style = level.
     Segmentation rows use the headline SD assumption."""
     require_columns(curves, CURVE_KEYS, "curves")
-    data = select_sd_headline(curves, headline)[CURVE_KEYS]
+    data = numeric(select_sd_headline(curves, headline)[CURVE_KEYS], CURVE_NUMBERS)
     fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
                         threshold, "congruence", "congruence source")
     return fig, data.reset_index(drop=True)
@@ -157,6 +163,7 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
     data = curves[(curves["task"] == "segmentation")
                   & (curves["congruence_source"] == headline.congruence_source)
                   & (curves["congruence_level"] == headline.congruence_level)][CURVE_KEYS]
+    data = numeric(data, CURVE_NUMBERS)
     fig = _curve_panels(data, "sd_source", "sd_level", ["segmentation"], _n_title, threshold,
                         "imputed SD", "SD model")
     return fig, data.reset_index(drop=True)
@@ -170,7 +177,7 @@ def fig5_venues(curves_by_venue: dict[str, pd.DataFrame], headline: Headline,
     for venue, c in curves_by_venue.items():
         require_columns(c, CURVE_KEYS, f"curves ({venue})")
         h = select_headline(c, headline, f"curves ({venue})")
-        parts.append(h.assign(venue_label=labels.get(venue, venue)))
+        parts.append(numeric(h, CURVE_NUMBERS).assign(venue_label=labels.get(venue, venue)))
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*CURVE_KEYS, "venue_label"])
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),

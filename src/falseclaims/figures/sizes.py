@@ -23,6 +23,7 @@ from falseclaims.figures.common import (
     NO_PAPERS,
     TASK_LABELS,
     TASKS,
+    label_first_drawn,
     panel_letter,
     population,
     require_columns,
@@ -116,8 +117,9 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
                         "(listed in CSV)", xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
+    drawn = [(data["task"] == t).any() for t in TASKS]
+    label_first_drawn(axes[0], drawn, "Number of images (log scale)")
     ax0 = axes[0][0]
-    ax0.set_ylabel("Number of images (log scale)")
     if data["size"].notna().any():
         lo, hi = ax0.get_ylim()
         ticks = np.arange(np.floor(lo), np.ceil(hi) + 1)
