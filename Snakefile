@@ -20,7 +20,8 @@ include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
 
 
-# light rules run on the submitting machine under a cluster profile (docs/cluster.md)
+# the one list of light rules: they run on the submitting machine under a cluster profile
+# (docs/cluster.md); every other rule becomes a cluster job
 localrules:
     all,
     validate_sheets,
@@ -28,12 +29,14 @@ localrules:
     impute_sd,
     assign_congruence,
     probabilities,
-    summary,
+    summarize,
     estimation_figures,
     venue_figures,
     venue_comparison,
     multiplicity_table,
     multiplicity_figures,
+    calibration_summarize,
+    calibration_figures,
 
 
 rule all:

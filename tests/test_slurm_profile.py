@@ -22,12 +22,12 @@ SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__
         ".hypothesis"}
 
 # simulation- and model-heavy rules: submitted as SLURM jobs with their own resources
-HEAVY = {"calibration_simulate", "estimate_congruence", "fit_sd_model",
+HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
          "multiplicity_simulate_dependent"}
 # light rules (reading small tables, plotting): run where Snakemake runs
 LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
-    "probabilities", "summary", "calibration_summarize", "calibration_figures",
+    "probabilities", "summarize", "calibration_summarize", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison", "multiplicity_table",
     "multiplicity_figures",
 }

@@ -1,4 +1,4 @@
-# Calibration study: simulate comparisons with known truth, compare the predicted
+# Calibration study (docs/calibration.md): simulate comparisons with known truth, compare the predicted
 # probability of a false claim with the observed share of truly false claims.
 # Heavy work is `calibration_simulate`, one job per (task, chunk); raise
 # config["calibration"]["chunks"] for a bigger study and run the chunks in parallel
@@ -8,12 +8,6 @@
 CALIBRATION_CHUNKS = list(range(int(config["calibration"]["chunks"])))
 CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
 CALIBRATION_FIGURES = ["curves", "truth", "ece"]
-
-
-# merging and plotting take seconds: run them where Snakemake runs, not as cluster jobs
-localrules:
-    calibration_summarize,
-    calibration_figures,
 
 
 rule calibration_simulate:

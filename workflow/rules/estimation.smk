@@ -1,6 +1,6 @@
-# Congruence and SD models estimated from open per-case data.
+# Congruence and SD models estimated from open per-case data (docs/estimation.md).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation
-# (figure_outputs: workflow/rules/figures.smk).
+# (figure_outputs: workflow/rules/common.smk).
 from falseclaims.estimation.congruence_sources import source_input_files
 
 EST = config.get("estimation", {})
@@ -9,7 +9,7 @@ SD_SOURCES = list(EST.get("sd_sources", {}))
 EST_CATEGORY = "Congruence and SD estimation"
 
 
-rule estimate_congruence:
+rule estimation_congruence:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:
@@ -26,7 +26,7 @@ rule estimate_congruence:
         "../scripts/estimation_congruence.py"
 
 
-rule fit_sd_model:
+rule estimation_sd:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:

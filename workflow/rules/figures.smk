@@ -3,10 +3,7 @@
 # (the start-up of a Python process with matplotlib costs more than most figures). Each
 # figure: PDF + PNG + the data behind it as CSV; every PNG is in the report with its
 # caption. Logic: falseclaims.figures; style: config `style:`.
-from dataclasses import asdict
-
-from falseclaims.config import congruence_quartiles
-from falseclaims.figures.common import Headline
+from falseclaims.config import configured_congruence, headline_assumption
 from falseclaims.figures.venue import VENUE_FIGURES
 
 # caption file and report subcategory of each figure
@@ -22,7 +19,7 @@ FIGURE_REPORT = {
     "fig6_lookup_classification": ("fig6_lookup", "Look-up grid (Fig 6)"),
     "fig6_lookup_segmentation": ("fig6_lookup", "Look-up grid (Fig 6)"),
 }
-HEADLINE = asdict(Headline.from_config(config))
+HEADLINE = headline_assumption(config)
 
 
 rule venue_figures:
@@ -48,12 +45,12 @@ rule venue_figures:
         seed=config["seed"],
         headline=HEADLINE,
         lookup_grid=config["lookup_grid"],
-        lookup_congruence=congruence_quartiles(
+        lookup_congruence=configured_congruence(
             config, config["lookup_grid"]["congruence_source"]
         ),
         sd_model=config["sd_model"],
         planner=config["planner"],
-        venue_label=lambda wc: config["venues"][wc.venue].get("label", wc.venue),
+        venue_label=lambda wc: config["venues"][wc.venue]["label"],
     log:
         "logs/{venue}/figures.log",
     benchmark:
@@ -80,7 +77,7 @@ rule venue_comparison:
         tex="figures/comparison/venue_comparison.tex",
     params:
         venues=VENUES,
-        labels={v: config["venues"][v].get("label", v) for v in VENUES},
+        labels={v: config["venues"][v]["label"] for v in VENUES},
         style=config["style"],
         headline=HEADLINE,
         threshold=config["figures"]["threshold"],

@@ -1,4 +1,4 @@
-# The survey analysis of seed 001: sheets -> eligibility -> top-2 -> SD imputation ->
+# The survey analysis of [Christodoulou2025]: sheets -> eligibility -> top-2 -> SD imputation ->
 # congruence assignment -> probabilities -> summaries.
 
 
@@ -96,7 +96,7 @@ rule probabilities:
         "../scripts/probabilities.py"
 
 
-rule summary:
+rule summarize:
     input:
         "results/{venue}/probabilities.csv",
     output:
@@ -110,11 +110,11 @@ rule summary:
     params:
         analysis=config["analysis"],
     log:
-        "logs/{venue}/summary.log",
+        "logs/{venue}/summarize.log",
     conda:
         "../../envs/falseclaims.yaml"
     script:
-        "../scripts/summary.py"
+        "../scripts/summarize.py"
 
 
 ALL_TARGETS.extend(

@@ -1,17 +1,17 @@
-"""`falseclaims sota`: how optimistic is the best of m classifiers? (seed 003)."""
+"""`falseclaims sota`: how optimistic is the best of m classifiers? ([Mollersen2023])."""
 
 from __future__ import annotations
 
 import json
 
 from falseclaims.cli import UsageError
-from falseclaims.multiplicity import clopper_pearson, sota_distribution
+from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
 
 
 def register(sub) -> None:
     parser = sub.add_parser(
         "sota",
-        help="distribution of the best of m equally good classifiers (seed 003)",
+        help="distribution of the best of m equally good classifiers ([Mollersen2023])",
         description="Expected best observed accuracy among m independent classifiers of true "
                     "accuracy p on n test cases, its SD, the single-classifier Clopper-Pearson "
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
@@ -25,7 +25,7 @@ def register(sub) -> None:
     parser.set_defaults(handler=run)
 
 
-def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
     if m < 1:
         raise UsageError(f"--m must be >= 1; got {m}")
     if n < 1:
@@ -43,7 +43,7 @@ def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
 
 
 def run(args) -> int:
-    out = summarise(args.m, args.n, args.p, args.alpha)
+    out = summarize(args.m, args.n, args.p, args.alpha)
     if args.json:
         print(json.dumps(out))
         return 0

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-TASKS = ("classification", "segmentation")
+from falseclaims.config import headline_assumption
+from falseclaims.tasks import TASKS
+
 TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
 # what an empty reporting-practice panel says (these figures count papers in scope)
@@ -27,13 +29,7 @@ class Headline:
 
     @classmethod
     def from_config(cls, cfg: dict) -> Headline:
-        analysis = cfg.get("analysis", {})
-        return cls(
-            congruence_source=cfg.get("congruence", {}).get("use", ["paper"])[0],
-            congruence_level=analysis.get("headline_congruence", "median"),
-            sd_source=cfg.get("sd_model", {}).get("use", ["msd_reference"])[0],
-            sd_level=analysis.get("headline_sd", "mean"),
-        )
+        return cls(**headline_assumption(cfg))
 
     def describe(self, task: str) -> str:
         text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \

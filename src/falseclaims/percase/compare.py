@@ -6,9 +6,10 @@ Inputs are wide tables indexed by case id with one column per method:
 - classification: per-case correctness (bool), optionally with score columns and binary
   labels for DeLong.
 
-A is the method with the highest mean (DSC or accuracy), B the runner-up (seed 000). The
+A is the method with the highest mean (DSC or accuracy), B the runner-up ([ClaimsReloaded]). The
 probability of a false claim uses the empirical congruence (Pearson r of per-case DSC, or
-the share of cases both classify correctly) and empirical SDs in the formulas of seed 001.
+the share of cases both classify correctly) and empirical SDs in the formulas of
+[Christodoulou2025].
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from falseclaims import stats as fstats
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.congruence import both_correct_pairs, pearson_pairs
 from falseclaims.percase.delong import delong_test
+from falseclaims.tasks import TASKS
 
 __all__ = [
     "PairComparison",
@@ -146,7 +148,7 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
     ``scores`` maps method -> per-case score (binary classification, for DeLong) and
     ``truth`` the binary labels those scores predict.
     """
-    if task not in ("classification", "segmentation"):
+    if task not in TASKS:
         raise ValueError(f"task must be classification or segmentation; got {task!r}")
     for m in (a, b):
         if m not in values.columns:

@@ -1,7 +1,7 @@
-"""Which papers enter the probability analysis (seed 001, Methods, "Data analysis subset").
+"""Which papers enter the probability analysis.
 
-Criteria, applied in this order (method-notes §3); the first one a paper fails is its
-exclusion reason:
+[Christodoulou2025], Methods, "Data analysis subset". Criteria, applied in this order
+(`docs/method.md`, "Eligibility"); the first one a paper fails is its exclusion reason:
 
 1. ``out_of_scope``: classification/segmentation is not the main task (``in_scope`` false
    or missing);
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from falseclaims.tasks import TASKS
 
 STEPS = (
     ("found", "papers found"),
@@ -177,7 +179,7 @@ def _flow(papers: pd.DataFrame, reason: pd.Series) -> pd.DataFrame:
     order = [s for s, _ in STEPS]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else ""
-    for task in ("classification", "segmentation"):
+    for task in TASKS:
         in_task = (papers["task"] == task).to_numpy()
         for i, (step, label) in enumerate(STEPS):
             # a paper reaches step i unless it failed at a step <= i

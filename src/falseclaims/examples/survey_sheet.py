@@ -1,7 +1,7 @@
 """A SYNTHETIC MICCAI-2023-like survey (both tasks), generated from published marginals.
 
 Nothing here is real data: every paper, method and value is drawn at random. The marginals
-come from seed 001 (*False Promises in Medical Imaging AI?*; method-notes §3-4):
+come from [Christodoulou2025] (Methods, Figs 3, S7-S9; see `docs/method.md`, "Eligibility"):
 
 * counts found / in scope / eligible: classification 133 / 126 / 43, segmentation
   252 / 221 / 131; values only in figures or supplements: 7% / 5% of in-scope papers;
@@ -23,10 +23,10 @@ is present (out of scope, values only in figures, CV only, unclear split, fewer 
 methods with the primary metric, missing test size), with ties in the top 2, per-method
 test sizes, and SDs over the test set, CV folds and runs.
 
-Usage: ``python -m falseclaims.example_data --out data/example/miccai2023_synthetic_sheet.xlsx
+Usage: ``python -m falseclaims.examples.survey_sheet --out data/example/miccai2023_synthetic_sheet.xlsx
 --seed 20230708`` (also writes ``..._papers.csv`` and ``..._results.csv`` next to it).
 ``--wide-out data/example/venue_b_synthetic_wide.csv`` writes a second, wide top-2 venue
-with invented marginals (falseclaims.example_venue_b).
+with invented marginals (falseclaims.examples.venue_b).
 """
 
 from __future__ import annotations
@@ -42,12 +42,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.examples.sampling import quantile_sizes, stratified
 from falseclaims.sd_model import SDModel
+from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 
 __all__ = ["TASK_SPECS", "generate_survey", "write_survey", "headline_check", "main"]
 
-# Seed 001 marginals; the eligible-branch split of the non-eligible papers is our choice
+# [Christodoulou2025] marginals; the eligible-branch split of the non-eligible papers is our choice
 # (the paper gives only the totals), made so that the test-set shares come out at 65%/76%.
 TASK_SPECS = {
     "classification": {
@@ -80,10 +82,10 @@ TASK_SPECS = {
                     "MedNeXt", "SegFormer", "UNet++", "CoTr"],
     },
 }
-DELTA_MEDIAN, DELTA_MEAN = 0.01, 0.02  # seed 001, Fig S9
-CLAIMS_SHARE, BOLD_SHARE = 0.85, 0.83  # "> 80%" (seed 001, Fig 3)
+DELTA_MEDIAN, DELTA_MEAN = 0.01, 0.02  # [Christodoulou2025], Fig S9
+CLAIMS_SHARE, BOLD_SHARE = 0.85, 0.83  # "> 80%" ([Christodoulou2025], Fig 3)
 NONE_SHARE = 0.55  # "over half of the papers did not report any uncertainty" (Suppl. A)
-MEDIAN_CONGRUENCE = 0.67  # seed 001, Methods (both tasks)
+MEDIAN_CONGRUENCE = 0.67  # [Christodoulou2025], Methods (both tasks)
 N_CANDIDATE_DRAWS = 8  # independent draws of the eligible papers; the best-matching is kept
 RHO_GRID = np.round(np.linspace(-0.95, 0.95, 39), 3)
 
@@ -91,17 +93,6 @@ PAPER_COLUMNS = ["paper_id", "title", "task", "in_scope", "claims_outperformance
                  "statistical_test", "values_only_in_figures", "split", "cv_folds", "n_train",
                  "n_val", "n_test", "uncertainty", "metrics_reported"]
 RESULT_COLUMNS = ["paper_id", "method", "metric", "value", "sd", "sd_over", "n_test"]
-
-
-def _quantile_sizes(u: np.ndarray, quartiles, lo_hi) -> np.ndarray:
-    """Sizes from uniforms by log-linear interpolation through (min, Q1, median, Q3, max)."""
-    knots = np.log([lo_hi[0], *quartiles, lo_hi[1]])
-    return np.round(np.exp(np.interp(u, [0.0, 0.25, 0.5, 0.75, 1.0], knots))).astype(int)
-
-
-def _stratified(rng, k: int) -> np.ndarray:
-    """k uniforms, one per stratum (i + U)/k, shuffled: sample quartiles stay on target."""
-    return rng.permutation((np.arange(k) + rng.uniform(size=k)) / k)
 
 
 @dataclass
@@ -118,7 +109,7 @@ def _couple(d: _Draws, rho: float, spec: dict):
 
     k = d.z_n.size
     z_delta = rho * d.z_n + np.sqrt(1.0 - rho**2) * d.z_d
-    n = _quantile_sizes(stats.norm.cdf(d.z_n), spec["n_quartiles"], spec["n_range"])
+    n = quantile_sizes(stats.norm.cdf(d.z_n), spec["n_quartiles"], spec["n_range"])
     sigma = np.sqrt(2.0 * np.log(DELTA_MEAN / DELTA_MEDIAN))
     levels = np.clip(DELTA_MEDIAN * np.exp(sigma * stats.norm.ppf((np.arange(k) + 0.5) / k)),
                      0.0, 0.25)
@@ -179,7 +170,7 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
     lo, hi = spec["value_range"]
     from scipy import stats
 
-    draws = [_Draws(stats.norm.ppf(_stratified(rng, k)), rng.standard_normal(k),
+    draws = [_Draws(stats.norm.ppf(stratified(rng, k)), rng.standard_normal(k),
                     lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k))
              for _ in range(N_CANDIDATE_DRAWS)]
     rho, pick_draw = _choose_coupling(task, spec, draws, sd_model)
@@ -213,7 +204,7 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
 
     papers, results = [], []
     el_pos = {i: j for j, i in enumerate(eligible_idx)}
-    sizes_u = _stratified(rng, len(cats))
+    sizes_u = stratified(rng, len(cats))
     for i, (pid, cat) in enumerate(zip(ids, cats)):
         row = dict.fromkeys(PAPER_COLUMNS)
         row.update(paper_id=pid, task=task,
@@ -237,7 +228,7 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
         if i in el_pos:
             n_test = int(n_el[el_pos[i]])
         else:
-            n_test = int(_quantile_sizes(np.array([sizes_u[i]]), spec["n_quartiles"],
+            n_test = int(quantile_sizes(np.array([sizes_u[i]]), spec["n_quartiles"],
                                          spec["n_range"])[0])
         if split in ("cv_only", "cv_plus_test"):
             row["cv_folds"] = int(rng.choice([3, 4, 5, 5, 5, 10]))
@@ -361,7 +352,7 @@ def headline_check(papers: pd.DataFrame, results: pd.DataFrame, sd_model: SDMode
     """Top-2 of the eligible papers and share above 5% / 30% (median congruence, mean SD).
 
     A deliberately small re-implementation for checking the generator; the pipeline's own
-    eligibility lives in falseclaims.eligibility.
+    eligibility lives in falseclaims.survey.eligibility.
     """
     out = {}
     primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}
@@ -402,9 +393,11 @@ _FIXED_TIME = _dt.datetime(2023, 10, 8, 0, 0, 0)  # MICCAI 2023; fixed for byte-
 def _about_rows(seed: int, info: dict) -> list[list[str]]:
     return [
         ["SYNTHETIC DATA - not a real survey"],
-        ["Generated by: python -m falseclaims.example_data --seed " + str(seed)],
-        ["Every paper, method and value is random; only the marginals follow seed 001 "
-         "(False Promises in Medical Imaging AI?, MICCAI 2023 survey)."],
+        ["Generated by: python -m falseclaims.examples.survey_sheet --seed " + str(seed)],
+        ["Every paper, method and value is random; only the marginals follow the survey of "
+         "MICCAI 2023 papers by Christodoulou et al., False Promises in Medical Imaging AI? "
+         "Assessing Validity of Outperformance Claims, arXiv:2505.04720 (2025) "
+         "[Christodoulou2025]."],
         ["Copula correlation of log test size and log delta: "
          + ", ".join(f"{t} {v['rho']:+.2f}" for t, v in info.items())],
         ["Format: data/README.md"],
@@ -427,10 +420,10 @@ def _write_xlsx(path: Path, papers: pd.DataFrame, results: pd.DataFrame, about) 
     ws = wb.create_sheet("about")
     for row in about:
         ws.append(row)
-    wb.properties.creator = "falseclaims.example_data"
+    wb.properties.creator = "falseclaims.examples.survey_sheet"
     wb.properties.created = _FIXED_TIME
     wb.properties.modified = _FIXED_TIME
-    wb.properties.lastModifiedBy = "falseclaims.example_data"
+    wb.properties.lastModifiedBy = "falseclaims.examples.survey_sheet"
     buf = io.BytesIO()
     wb.save(buf)
     # re-zip with fixed entry timestamps so reruns are byte-identical
@@ -467,10 +460,8 @@ def write_survey(out: str | Path, seed: int = 20230708, sd_model: SDModel | None
 
 
 def main(argv=None) -> int:
-    from falseclaims.example_venue_b import VENUE_B_SEED, write_venue_b
-
     ap = argparse.ArgumentParser(
-        prog="python -m falseclaims.example_data",
+        prog="python -m falseclaims.examples.survey_sheet",
         description="Write the SYNTHETIC example surveys: the MICCAI-2023-like workbook "
                     "(--out) and/or the wide top-2 'synthetic venue B' CSV (--wide-out). "
                     "Without either option, writes the workbook to its default path.")
