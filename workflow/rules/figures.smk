@@ -4,7 +4,7 @@
 # figure: PDF + PNG + the data behind it as CSV; every PNG is in the report with its
 # caption. Logic: falseclaims.figures; style: config `style:`.
 from falseclaims.config import configured_congruence, headline_assumption
-from falseclaims.figures.venue import VENUE_FIGURES
+from falseclaims.figures.names import VENUE_FIGURES
 
 # caption file and report subcategory of each figure
 FIGURE_REPORT = {

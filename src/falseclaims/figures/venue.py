@@ -15,6 +15,7 @@ from falseclaims.figures.common import TASKS, Headline
 from falseclaims.figures.deltas import figS9_delta_distribution
 from falseclaims.figures.flow import flow_diagram
 from falseclaims.figures.lookup import fig6_lookup, observed_medians
+from falseclaims.figures.names import VENUE_FIGURES  # noqa: F401 (listed here for users)
 from falseclaims.figures.practices import fig3_reporting_practices, figS7_uncertainty
 from falseclaims.figures.probabilities import (
     fig4_delta_vs_size,
@@ -25,18 +26,6 @@ from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.tables import metric_frequency, metric_table_latex
 from falseclaims.sd_model import SDModel
 
-# file names (without extension) under figures/{venue}/, in drawing order
-VENUE_FIGURES = (
-    "fig3_reporting_practices",
-    "figS7_uncertainty",
-    "figS8_split_sizes",
-    "flow_diagram",
-    "figS9_delta_distribution",
-    "fig4_delta_vs_size",
-    "fig5_cumulative",
-    "figS10_sd_sensitivity",
-    *(f"fig6_lookup_{task}" for task in TASKS),
-)
 
 
 def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
