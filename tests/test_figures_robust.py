@@ -116,6 +116,11 @@ def test_venue_comparison_with_an_empty_venue():
     fig, data = figures.fig5_venues({"a": curves[curves.task == "classification"],
                                      "b": empty}, HEAD)
     assert NO_DATA in _texts(fig)  # segmentation panel
+    fig, data = figures.fig5_venue_facets({"a": curves[curves.task == "classification"],
+                                           "b": curves}, HEAD, {"b": "B $1"})
+    assert _texts(fig).count(NO_DATA) == 1  # a: segmentation
+    assert "B $1" in _texts(fig) and set(data["venue_label"]) == {"a", "B $1"}
+    assert len(fig.axes) == 4
     table = figures.venue_comparison({"a": curves, "b": empty}, HEAD)
     assert set(table["venue"]) == {"a"}
     assert list(figures.venue_comparison({"b": empty}, HEAD).columns) == [

@@ -66,8 +66,9 @@ rule venue_comparison:
         curves=expand("results/{venue}/curves.csv", venue=VENUES),
         summaries=expand("results/{venue}/summary.csv", venue=VENUES),
     output:
-        **figure_outputs(["fig5_venues"], "figures/comparison", "Venue comparison",
-                         {"fig5_venues": ("fig5_venues", "Fig 5")}),
+        **figure_outputs(["fig5_venues", "fig5_venue_facets"], "figures/comparison",
+                         "Venue comparison", {"fig5_venues": ("fig5_venues", "Fig 5"),
+                                              "fig5_venue_facets": ("fig5_venue_facets", "Fig 5")}),
         table=report(
             "figures/comparison/venue_comparison.csv",
             caption=caption("venue_comparison"),
@@ -107,10 +108,12 @@ FIGURE_TARGETS += expand(
     ],
 )
 if len(VENUES) > 1:
+    FIGURE_TARGETS += expand(
+        "figures/comparison/{name}.{ext}",
+        name=["fig5_venues", "fig5_venue_facets"],
+        ext=["pdf", "png", "csv"],
+    )
     FIGURE_TARGETS += [
-        "figures/comparison/fig5_venues.png",
-        "figures/comparison/fig5_venues.pdf",
-        "figures/comparison/fig5_venues.csv",
         "figures/comparison/venue_comparison.csv",
         "figures/comparison/venue_comparison.tex",
     ]

@@ -1,4 +1,5 @@
-"""Venue comparison: Fig 5 with one headline curve per venue, and the headline-share table."""
+"""Venue comparison: Fig 5 with one headline curve per venue, Fig 5 of every venue side by
+side (facets), and the headline-share table."""
 from pathlib import Path
 
 from falseclaims import figures, style
@@ -14,6 +15,8 @@ def main(smk):
     summaries = {v: read_table(f) for v, f in zip(p.venues, smk.input.summaries)}
     write_figure(*figures.fig5_venues(curves, headline, p.labels, p.threshold),
                  smk.output.fig5_venues_png)
+    write_figure(*figures.fig5_venue_facets(curves, headline, p.labels, p.threshold),
+                 smk.output.fig5_venue_facets_png)
     table = figures.venue_comparison(summaries, headline, p.labels)
     write_table(table, smk.output.table)
     Path(smk.output.tex).write_text(figures.venue_comparison_latex(table, headline),

@@ -25,7 +25,7 @@ _WHERE = {
     "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
     "fig3_reporting_practices": "practices", "figS7_uncertainty": "practices",
     "fig4_delta_vs_size": "probabilities", "fig5_cumulative": "probabilities",
-    "fig5_venues": "probabilities", "figS10_sd_sensitivity": "probabilities",
+    "fig5_venues": "probabilities", "fig5_venue_facets": "probabilities", "figS10_sd_sensitivity": "probabilities",
     "figS8_split_sizes": "sizes", "split_sizes": "sizes",
     "metric_frequency": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",

@@ -3,6 +3,8 @@ cutoff), and the venue comparison of Fig 5."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
@@ -23,12 +25,15 @@ from falseclaims.figures.common import (
 from falseclaims.style import (
     CYCLE,
     LEVEL_STYLES,
+    MM,
+    NO_DATA,
     PALETTE,
     figure,
     level_dashes,
     log_ticks,
     no_data,
 )
+from falseclaims.style import settings as figure_settings
 
 CURVE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
               "cutoff", "n_papers", "n_above", "share_above"]
@@ -186,3 +191,50 @@ def fig5_venues(curves_by_venue: dict[str, pd.DataFrame], headline: Headline,
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
     return fig, data
+
+
+def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headline,
+                      labels: dict[str, str] | None = None, threshold: float = 0.05):
+    """Fig 5 of every venue side by side: seaborn ``relplot`` faceted by task (rows) and venue
+    (columns), hue = congruence source, line style = level; segmentation at the headline SD."""
+    labels = labels or {}
+    parts = [numeric(select_sd_headline(c, headline)[CURVE_KEYS], CURVE_NUMBERS)
+             .assign(venue_label=labels.get(v, v)) for v, c in curves_by_venue.items()]
+    data = pd.concat(parts, ignore_index=True) if parts else \
+        pd.DataFrame(columns=[*CURVE_KEYS, "venue_label"])
+    venues = [labels.get(v, v) for v in curves_by_venue]
+    sources = list(dict.fromkeys(data["congruence_source"]))
+    levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
+    levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
+    shown = {lvl: f"{LEVEL_LABELS.get(lvl, lvl)} congruence" for lvl in levels}
+    tidy = data.assign(percent_above=100 * data["share_above"].astype(float),
+                       task_label=data["task"].map(TASK_LABELS),
+                       level=data["congruence_level"].map(shown)).rename(
+        columns={"congruence_source": "congruence source"})
+    style_settings = figure_settings()
+    width = style_settings["double_width_mm"] * MM
+    ncols = max(len(venues), 1)
+    facet = min(width / (ncols + 0.45), 55 * MM)  # room for the legend on the right
+    grid = sns.relplot(
+        data=tidy, kind="line", x="cutoff", y="percent_above", hue="congruence source",
+        style="level", row="task_label", col="venue_label",
+        row_order=[TASK_LABELS[t] for t in TASKS], col_order=venues, hue_order=sources,
+        style_order=[shown[lvl] for lvl in levels],
+        palette={s: CYCLE[i % len(CYCLE)] for i, s in enumerate(sources)},
+        dashes={shown[lvl]: d for lvl, d in level_dashes(levels).items()}, estimator=None,
+        drawstyle="steps-post", linewidth=1.0, height=facet * 0.9, aspect=1 / 0.9,
+        facet_kws={"sharex": True, "sharey": True, "margin_titles": True})
+    for (task_label, venue), ax in grid.axes_dict.items():
+        ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
+        ax.set_ylim(0, 100)
+        if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
+            ax.text(0.5, 0.5, NO_DATA, transform=ax.transAxes, ha="center", va="center",
+                    color=PALETTE["gray"])
+    grid.set_titles(row_template="{row_name}", col_template="")
+    for ax, venue in zip(grid.axes[0], venues):  # long venue names wrap above their column
+        ax.set_title(textwrap.fill(venue, 30))
+    grid.set_axis_labels("Cutoff of P", "% of papers above")
+    if grid.legend is not None:
+        grid.legend.set_title(None)
+    grid.tight_layout()  # again, after the wrapped titles
+    return grid.figure, data
