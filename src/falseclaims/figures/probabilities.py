@@ -142,7 +142,6 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
                   ncols=6 if width == "double" else 2)
     drawn = [(curves["task"] == t).any() for t in panels]
-    axes[0][0].set_ylabel("% of papers with P > cutoff")
     label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
 
