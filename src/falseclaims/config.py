@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
@@ -38,7 +39,7 @@ def load_config(path: str | os.PathLike | None = None) -> dict:
     with open(cfg_path, encoding="utf-8") as fh:
         cfg = yaml.safe_load(fh)
     if not isinstance(cfg, dict):
-        raise ValueError(f"{cfg_path}: expected a YAML mapping at the top level")
+        raise FalseclaimsInputError(f"{cfg_path}: expected a YAML mapping at the top level")
     cfg.setdefault("_path", str(cfg_path))
     return cfg
 
@@ -47,12 +48,12 @@ def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
-        raise ValueError(f"congruence source {source!r} is not defined in config 'congruence:'")
+        raise FalseclaimsInputError(f"congruence source {source!r} is not defined in config 'congruence:'")
     out = {}
     for task in TASKS:
         levels = block[source].get(task)
         if levels is None:
-            raise ValueError(f"congruence source {source!r} lacks task {task!r}")
+            raise FalseclaimsInputError(f"congruence source {source!r} lacks task {task!r}")
         out[task] = {lvl: float(levels[lvl]) for lvl in CONGRUENCE_LEVELS}
     return out
 
@@ -61,7 +62,7 @@ def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
     source = source or block.get("use", ["msd_reference"])[0]
     if source not in block or not isinstance(block[source], dict):
-        raise ValueError(f"SD model source {source!r} is not defined in config 'sd_model:'")
+        raise FalseclaimsInputError(f"SD model source {source!r} is not defined in config 'sd_model:'")
     return SDModel.from_dict(block[source], source=source)
 
 
@@ -78,7 +79,7 @@ def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> di
             out[source] = congruence_quartiles(cfg, source)
             continue
         if source not in estimated:
-            raise ValueError(f"congruence source {source!r} is neither defined inline nor "
+            raise FalseclaimsInputError(f"congruence source {source!r} is neither defined inline nor "
                              "produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             data = yaml.safe_load(fh)
@@ -98,7 +99,7 @@ def sd_models(cfg: dict, estimated: dict[str, str] | None = None) -> dict[str, S
             out[source] = sd_model_from_config(cfg, source)
             continue
         if source not in estimated:
-            raise ValueError(f"SD model source {source!r} is neither defined inline nor "
+            raise FalseclaimsInputError(f"SD model source {source!r} is neither defined inline nor "
                              "produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             out[source] = SDModel.from_dict(yaml.safe_load(fh), source=source)

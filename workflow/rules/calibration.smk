@@ -22,6 +22,14 @@ rule calibration_simulate:
     output:
         bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+    params:
+        # everything CalibrationSettings reads: the block plus the assumptions it borrows
+        cfg=config_subset(
+            "seed",
+            "calibration",
+            ("congruence", config["calibration"]["survey_congruence_source"]),
+            ("sd_model", config["calibration"]["sd_model_source"]),
+        ),
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
     conda:
@@ -53,6 +61,8 @@ rule calibration_summarize:
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
+    params:
+        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
     log:
         "logs/calibration/summarize.log",
     conda:
@@ -90,6 +100,9 @@ rule calibration_figures:
         ),
         ece_pdf="figures/calibration/calibration_ece.pdf",
         ece_csv="figures/calibration/calibration_ece.csv",
+    params:
+        reference_delta_sd=config["calibration"]["reference_delta_sd"],
+        congruence_shift=config["calibration"]["congruence_shift"],
     log:
         "logs/calibration/figures.log",
     conda:

@@ -1,10 +1,15 @@
 # Config validation, shared helpers and the list of final targets.
 import json
+import re
 from pathlib import Path
 
 from snakemake.utils import validate
 
 SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+
+# YAML reads a key like 2023 as a number; venue keys are names (and output folders)
+if isinstance(config.get("venues"), dict):
+    config["venues"] = {str(k): v for k, v in config["venues"].items()}
 
 validate(config, str(SCHEMAS / "config.schema.yaml"))
 for _block in config:
@@ -20,13 +25,31 @@ ALL_TARGETS = []
 
 
 wildcard_constraints:
-    venue="|".join(VENUES),
+    venue="|".join(re.escape(v) for v in VENUES),
     task="classification|segmentation",
 
 
 def venue_sheet_files(wildcards):
     v = config["venues"][wildcards.venue]
     return sorted({v["papers"], v.get("results")} - {None})
+
+
+def config_subset(*paths):
+    """The parts of the config a job reads, config-shaped, for its ``params:`` (so editing
+    one of them reruns the job and editing anything else does not). A path is a key or a
+    tuple of keys; missing keys are left out (the library reports them)."""
+    out = {}
+    for path in paths:
+        keys = (path,) if isinstance(path, str) else tuple(path)
+        src, dst = config, out
+        for key in keys[:-1]:
+            if not isinstance(src, dict) or key not in src:
+                break
+            src, dst = src[key], dst.setdefault(key, {})
+        else:
+            if isinstance(src, dict) and keys[-1] in src:
+                dst[keys[-1]] = src[keys[-1]]
+    return out
 
 
 def caption(name):

@@ -17,6 +17,9 @@ rule estimate_congruence:
         pairs="results/estimation/congruence/{source}_pairs.csv",
         summary="results/estimation/congruence/{source}.yaml",
         quartiles="results/estimation/congruence/{source}_quartiles.csv",
+    params:
+        spec=lambda wc: EST["congruence_sources"][wc.source],
+        seed=config["seed"],
     log:
         "logs/estimation/congruence_{source}.log",
     conda:
@@ -33,6 +36,8 @@ rule fit_sd_model:
     output:
         pairs="results/estimation/sd_model/{source}_mean_sd.csv",
         model="results/estimation/sd_model/{source}.yaml",
+    params:
+        spec=lambda wc: EST["sd_sources"][wc.source],
     log:
         "logs/estimation/sd_model_{source}.log",
     conda:
@@ -68,6 +73,8 @@ rule congruence_figures:
         ),
         by_task_pdf="figures/estimation/congruence_by_task.pdf",
         by_task_csv="figures/estimation/congruence_by_task.csv",
+    params:
+        paper=config["congruence"]["paper"],
     log:
         "logs/estimation/congruence_figures.log",
     conda:
@@ -98,6 +105,8 @@ rule sd_model_figure:
     params:
         sources=SD_SOURCES,
         reference=EST.get("figures", {}).get("sd_reference"),
+        reference_cfg=config_subset(
+            ("sd_model", EST.get("figures", {}).get("sd_reference") or "")),
     log:
         "logs/estimation/sd_model_figure.log",
     conda:

@@ -52,6 +52,8 @@ rule impute_sd:
         "results/{venue}/sd_imputed.csv",
     params:
         estimated=estimated_sd_files(),
+        cfg=config_subset("sd_model"),
+        use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
     log:
         "logs/{venue}/impute_sd.log",
     conda:
@@ -68,6 +70,7 @@ rule assign_congruence:
         "results/{venue}/congruence.csv",
     params:
         estimated=estimated_congruence_files(),
+        cfg=config_subset("congruence"),
     log:
         "logs/{venue}/assign_congruence.log",
     conda:

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.errors import Problem as SheetProblem
 
 __all__ = [
@@ -66,7 +67,7 @@ def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
     return SheetProblem(str(file), None, row, column, value, expected)
 
 
-class PerCaseValidationError(ValueError):
+class PerCaseValidationError(FalseclaimsInputError):
     """All problems found in per-case input; ``problems`` holds :class:`Problem` items."""
 
     def __init__(self, problems: Sequence[Problem]):

@@ -9,6 +9,7 @@ import jsonschema
 import numpy as np
 import pandas as pd
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, metric_scale,
 )
@@ -47,7 +48,7 @@ def check_venue_config(venue_cfg: dict, venue: str = "", base_dir: str | Path | 
     if errors:
         msgs = [f"config venues.{'.'.join(map(str, e.absolute_path))}: {e.message}"
                 for e in errors]
-        raise ValueError("invalid venue configuration:\n  - " + "\n  - ".join(msgs))
+        raise FalseclaimsInputError("invalid venue configuration:\n  - " + "\n  - ".join(msgs))
 
 
 def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
