@@ -248,3 +248,16 @@ def test_input_errors_share_one_base():
     assert issubclass(SheetValidationError, FalseclaimsInputError)
     assert issubclass(PerCaseValidationError, FalseclaimsInputError)
     assert issubclass(FalseclaimsInputError, ValueError)  # existing `except ValueError` holds
+
+
+# ------------------------------------------------------------------ small samples
+
+@pytest.mark.parametrize("n", range(1, 60))
+def test_wilson_interval_contains_the_share_at_k_0_and_n(n):
+    """With few comparisons per bin (a small calibration study) a bin with no or only false
+    claims must not lie outside its own interval (it broke the error bars)."""
+    from falseclaims.calibration_metrics import binomial_interval
+
+    lo, hi = binomial_interval([0, n], [n, n], 0.95, "wilson")
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert lo[1] <= 1.0 and hi[0] >= 0.0
