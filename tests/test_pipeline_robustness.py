@@ -221,3 +221,15 @@ def test_bad_sheet_fails_with_one_error_block_and_no_traceback(repo_root, tmp_pa
     assert "data/venues/bad_results.csv, row 4, column 'value': got 'O.85'" in err
     assert "(log: logs/bad/validate_sheets.log)" in err
     assert not (work / "results" / "bad" / "top2.csv").exists()
+
+
+def test_numeric_venue_key_is_a_name(repo_root, tmp_path):
+    """YAML reads `2023:` as a number; the venue is still called "2023"."""
+    work = copy_repo(repo_root, tmp_path)
+    cfg = small_config(work, {})
+    cfg["venues"] = {2023: vf.classification_only(work)}
+    write_config(work, cfg)
+    assert "2023:" in (work / "config" / "config.yaml").read_text()
+    proc = snakemake(work, "results/2023/probabilities.csv", "-n", "--cores", "1")
+    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
+    assert planned_jobs(proc.stdout)["validate_sheets"] == 1

@@ -8,6 +8,7 @@ each stage is called directly, with every table written and read back as the pip
 from __future__ import annotations
 
 import logging
+import re
 from types import SimpleNamespace
 
 import jsonschema
@@ -261,3 +262,13 @@ def test_wilson_interval_contains_the_share_at_k_0_and_n(n):
     lo, hi = binomial_interval([0, n], [n, n], 0.95, "wilson")
     assert lo[0] == 0.0 and hi[1] == 1.0
     assert lo[1] <= 1.0 and hi[0] >= 0.0
+
+
+# ------------------------------------------------------------------ config through params
+
+def test_no_pipeline_script_reads_the_config(repo_root):
+    """Every value a script uses comes through its rule's params: (so editing the config
+    reruns the job); a script reading snakemake.config would give stale results."""
+    readers = [p.name for p in sorted((repo_root / "workflow" / "scripts").glob("*.py"))
+               if re.search(r"\b(smk|snakemake)\.config\b", p.read_text(encoding="utf-8"))]
+    assert readers == []
