@@ -272,3 +272,10 @@ def test_no_pipeline_script_reads_the_config(repo_root):
     readers = [p.name for p in sorted((repo_root / "workflow" / "scripts").glob("*.py"))
                if re.search(r"\b(smk|snakemake)\.config\b", p.read_text(encoding="utf-8"))]
     assert readers == []
+
+
+def test_empty_papers_sheet_gives_a_zero_flow_for_the_venue(tmp_path, cfg):
+    t = run_venue(tmp_path, "emptyp", vf.write_long(tmp_path, "emptyp", [], []), cfg)
+    assert len(t["papers"]) == 0 and len(t["probabilities"]) == 0
+    assert (t["flow"]["venue"] == "emptyp").all() and (t["flow"]["n_papers"] == 0).all()
+    assert len(t["flow"]) == 2 * 6  # both tasks x every step, all zero

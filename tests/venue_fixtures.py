@@ -10,7 +10,7 @@ PAPERS_HEADER = "paper_id,title,task,in_scope,values_only_in_figures,split,n_tes
 RESULTS_HEADER = "paper_id,method,metric,value,sd,sd_over,n_test"
 
 
-def _write(root: Path, name: str, papers: list[str], results: list[str] | None) -> dict:
+def write_long(root: Path, name: str, papers: list[str], results: list[str] | None) -> dict:
     folder = Path(root) / "data" / "venues"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}_papers.csv").write_text("\n".join([PAPERS_HEADER, *papers]) + "\n",
@@ -38,7 +38,7 @@ def segmentation_only(root: Path, name: str = "seg_only") -> dict:
         "1,Ours,dsc,0.90,,,",
         "1,U-Net,dsc,0.88,,,",
     ]
-    return _write(root, name, papers, results)
+    return write_long(root, name, papers, results)
 
 
 def classification_only(root: Path, name: str = "cls_only") -> dict:
@@ -56,7 +56,7 @@ def classification_only(root: Path, name: str = "cls_only") -> dict:
         "c3,Ours,accuracy,0.95,,,",
         "c3,ResNet,accuracy,0.949,,,",
     ]
-    return _write(root, name, papers, results)
+    return write_long(root, name, papers, results)
 
 
 def all_cv_only(root: Path, name: str = "none_eligible") -> dict:
@@ -69,7 +69,7 @@ def all_cv_only(root: Path, name: str = "none_eligible") -> dict:
         "p1,Ours,accuracy,0.91,,,", "p1,Other,accuracy,0.90,,,",
         "p2,Ours,dsc,0.85,,,", "p2,Other,dsc,0.84,,,",
     ]
-    return _write(root, name, papers, results)
+    return write_long(root, name, papers, results)
 
 
 def empty_results(root: Path, name: str = "empty_results") -> dict:
@@ -78,7 +78,7 @@ def empty_results(root: Path, name: str = "empty_results") -> dict:
         "p1,Cls,classification,yes,no,train_test,100",
         "p2,Seg,segmentation,yes,no,train_test,50",
     ]
-    return _write(root, name, papers, [])
+    return write_long(root, name, papers, [])
 
 
 def wide_without_constants(root: Path, name: str = "wide_plain") -> dict:
