@@ -1,7 +1,7 @@
-"""Which papers enter the probability analysis (seed 001, Methods, "Data analysis subset").
+"""Which papers enter the probability analysis.
 
-Criteria, applied in this order (method-notes §3); the first one a paper fails is its
-exclusion reason:
+[Christodoulou2025], Methods, "Data analysis subset". Criteria, applied in this order
+(`docs/method.md`, "Eligibility"); the first one a paper fails is its exclusion reason:
 
 1. ``out_of_scope``: classification/segmentation is not the main task (``in_scope`` false
    or missing);
