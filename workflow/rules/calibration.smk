@@ -100,9 +100,6 @@ rule calibration_figures:
         ),
         ece_pdf="figures/calibration/calibration_ece.pdf",
         ece_csv="figures/calibration/calibration_ece.csv",
-    params:
-        reference_delta_sd=config["calibration"]["reference_delta_sd"],
-        congruence_shift=config["calibration"]["congruence_shift"],
     log:
         "logs/calibration/figures.log",
     conda:

@@ -73,8 +73,6 @@ rule congruence_figures:
         ),
         by_task_pdf="figures/estimation/congruence_by_task.pdf",
         by_task_csv="figures/estimation/congruence_by_task.csv",
-    params:
-        paper=config["congruence"]["paper"],
     log:
         "logs/estimation/congruence_figures.log",
     conda:
@@ -105,8 +103,6 @@ rule sd_model_figure:
     params:
         sources=SD_SOURCES,
         reference=EST.get("figures", {}).get("sd_reference"),
-        reference_cfg=config_subset(
-            ("sd_model", EST.get("figures", {}).get("sd_reference") or "")),
     log:
         "logs/estimation/sd_model_figure.log",
     conda:

@@ -6,10 +6,11 @@ from falseclaims.style import save_figure
 
 
 def main(smk):
+    block = smk.config["calibration"]
     curve, ece = read_table(smk.input.curve), read_table(smk.input.ece)
-    shift = smk.params.congruence_shift
+    shift = block["congruence_shift"]
     made = {
-        "curves": cf.calibration_curves(curve, smk.params.reference_delta_sd, shift),
+        "curves": cf.calibration_curves(curve, block["reference_delta_sd"], shift),
         "truth": cf.calibration_by_truth(curve, "true"),
         "ece": cf.ece_dotplot(ece, shift),
     }

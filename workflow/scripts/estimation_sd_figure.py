@@ -9,7 +9,7 @@ def main(smk):
     ref = smk.params.reference
     run_sd_figure(smk.input.pairs, dict(zip(smk.params.sources, smk.input.models)),
                   Path(smk.output.figure).with_suffix(""), smk.output.summary,
-                  reference=sd_model_from_config(smk.params.reference_cfg, ref) if ref else None)
+                  reference=sd_model_from_config(smk.config, ref) if ref else None)
 
 
 run_step(snakemake, main)  # noqa: F821
