@@ -146,6 +146,16 @@ def test_read_table_keeps_ids_and_labels_as_text(tmp_path):
     assert back.loc[3, "title"] == "N/A"
 
 
+def test_header_only_table_reads_as_numbers_and_text(tmp_path):
+    write_table(pd.DataFrame(columns=TOP2_COLUMNS), tmp_path / "top2.csv")
+    back = read_table(tmp_path / "top2.csv")
+    assert back.empty and list(back.columns) == TOP2_COLUMNS
+    assert back["delta"].dtype == float and back["n_test"].dtype == float
+    assert back["paper_id"].dtype == "str"
+    # what the figures and summaries do with an empty top-2 table
+    assert back.groupby("task")["delta"].quantile(0.25).empty
+
+
 def test_plain_read_csv_would_lose_them(tmp_path):
     """The failure read_table prevents (guards the test above against a vacuous pass)."""
     df = pd.DataFrame({"venue": ["NA"], "paper_id": ["003"], "method": ["None"]})

@@ -41,9 +41,13 @@ def read_table(path) -> pd.DataFrame:
     Only an empty field is missing (``write_table`` writes missing values so); ``NA``,
     ``None`` or ``null`` are ordinary text. Columns in ``TEXT_COLUMNS`` stay text, so ids
     such as ``003`` and ``0001`` keep their leading zeros and never collide with ``3``/``1``.
+    A table with no rows has its other columns as floats (empty numbers, not text).
     """
-    return pd.read_csv(path, dtype=dict.fromkeys(TEXT_COLUMNS, "str"),
-                       keep_default_na=False, na_values=[""])
+    df = pd.read_csv(path, dtype=dict.fromkeys(TEXT_COLUMNS, "str"),
+                     keep_default_na=False, na_values=[""])
+    if df.empty:  # a header-only table: numeric columns as numbers, so stages need no case
+        df = df.astype({c: float for c in df.columns if c not in TEXT_COLUMNS})
+    return df
 
 
 def read_yaml(path) -> dict:

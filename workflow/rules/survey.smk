@@ -52,7 +52,8 @@ rule impute_sd:
         "results/{venue}/sd_imputed.csv",
     params:
         estimated=estimated_sd_files(),
-        cfg=config_subset("sd_model"),
+        cfg=config_subset(("sd_model", "use"),
+                          *(("sd_model", s) for s in config["sd_model"]["use"])),
         use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
     log:
         "logs/{venue}/impute_sd.log",
@@ -70,7 +71,8 @@ rule assign_congruence:
         "results/{venue}/congruence.csv",
     params:
         estimated=estimated_congruence_files(),
-        cfg=config_subset("congruence"),
+        cfg=config_subset(("congruence", "use"),
+                          *(("congruence", s) for s in config["congruence"]["use"])),
     log:
         "logs/{venue}/assign_congruence.log",
     conda:
