@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 import venue_fixtures as vf
-from falseclaims.eligibility import TOP2_COLUMNS
+from falseclaims.survey.eligibility import TOP2_COLUMNS
 from falseclaims.pipeline import read_table
-from falseclaims.survey import PROB_COLUMNS
+from falseclaims.survey.probabilities import PROB_COLUMNS
 
 pytestmark = pytest.mark.pipeline
 

@@ -18,17 +18,16 @@ import yaml
 
 import venue_fixtures as vf
 from falseclaims.config import congruence_sources, sd_models
-from falseclaims.eligibility import EXCLUSION_COLUMNS, TOP2_COLUMNS, select_papers
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.pipeline import read_table, run_step, write_table
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.survey import (
+from falseclaims.survey.assumptions import assign_congruence, impute_sd
+from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, TOP2_COLUMNS, select_papers
+from falseclaims.survey.probabilities import (
     PROB_COLUMNS,
-    assign_congruence,
     compute_probabilities,
     curves,
-    impute_sd,
-    summarise,
+    summarize,
 )
 
 SUMMARY_COLUMNS = ["venue", "task", "congruence_source", "congruence_level", "sd_source",
@@ -63,7 +62,7 @@ def run_venue(root, name, venue_cfg, cfg):
     cong = _roundtrip(assign_congruence(top2, congruence_sources(cfg)), out / "congruence.csv")
     probs = _roundtrip(compute_probabilities(top2, cong, sds), out / "probabilities.csv")
     tables.update(papers=papers, sds=sds, congruence=cong, probabilities=probs,
-                  summary=_roundtrip(summarise(probs, cfg["analysis"]["cutoffs"]),
+                  summary=_roundtrip(summarize(probs, cfg["analysis"]["cutoffs"]),
                                      out / "summary.csv"),
                   curves=_roundtrip(curves(probs, cfg["analysis"]["curve_grid"]),
                                     out / "curves.csv"))
@@ -228,11 +227,11 @@ def test_run_step_input_error_is_one_block_without_traceback(tmp_path, capsys):
 
 
 def test_run_step_config_error_is_an_input_error(tmp_path, capsys, config):
-    from falseclaims.config import congruence_quartiles
+    from falseclaims.config import configured_congruence
 
     smk, _ = _fake_snakemake(tmp_path, rule="assign_congruence")
     with pytest.raises(SystemExit):
-        run_step(smk, lambda _: congruence_quartiles(config, "nosuchsource"))
+        run_step(smk, lambda _: configured_congruence(config, "nosuchsource"))
     _restore_logging()
     err = capsys.readouterr().err
     assert "Traceback" not in err and "congruence source 'nosuchsource'" in err
@@ -267,7 +266,7 @@ def test_input_errors_share_one_base():
 def test_wilson_interval_contains_the_share_at_k_0_and_n(n):
     """With few comparisons per bin (a small calibration study) a bin with no or only false
     claims must not lie outside its own interval (it broke the error bars)."""
-    from falseclaims.calibration_metrics import binomial_interval
+    from falseclaims.calibration.metrics import binomial_interval
 
     lo, hi = binomial_interval([0, n], [n, n], 0.95, "wilson")
     assert lo[0] == 0.0 and hi[1] == 1.0

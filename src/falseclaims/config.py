@@ -9,9 +9,9 @@ import yaml
 
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
-TASKS = ("classification", "segmentation")
 
 
 def find_config(path: str | os.PathLike | None = None) -> Path:
@@ -44,11 +44,12 @@ def load_config(path: str | os.PathLike | None = None) -> dict:
     return cfg
 
 
-def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
+def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(f"congruence source {source!r} is not defined in config 'congruence:'")
+        raise FalseclaimsInputError(
+            f"congruence source {source!r} is not defined in config 'congruence:'")
     out = {}
     for task in TASKS:
         levels = block[source].get(task)
@@ -58,11 +59,30 @@ def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str
     return out
 
 
+def venue_label(cfg: dict, venue: str) -> str:
+    """How outputs name a venue: its ``label`` in config ``venues:``, else its key."""
+    return cfg["venues"][venue].get("label", venue)
+
+
+def headline_assumption(cfg: dict) -> dict[str, str]:
+    """The assumption behind the headline numbers: the first congruence and SD sources in
+    ``use`` with the ``analysis`` headline levels (defaults when a block is absent, e.g. a
+    minimal config given to the command-line tool)."""
+    analysis = cfg.get("analysis") or {}
+    return {
+        "congruence_source": (cfg.get("congruence") or {}).get("use", ["paper"])[0],
+        "congruence_level": analysis.get("headline_congruence", "median"),
+        "sd_source": (cfg.get("sd_model") or {}).get("use", ["msd_reference"])[0],
+        "sd_level": analysis.get("headline_sd", "mean"),
+    }
+
+
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
-    source = source or block.get("use", ["msd_reference"])[0]
+    source = source or headline_assumption(cfg)["sd_source"]
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(f"SD model source {source!r} is not defined in config 'sd_model:'")
+        raise FalseclaimsInputError(
+            f"SD model source {source!r} is not defined in config 'sd_model:'")
     return SDModel.from_dict(block[source], source=source)
 
 
@@ -76,11 +96,11 @@ def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> di
     out = {}
     for source in cfg["congruence"]["use"]:
         if source in cfg["congruence"]:
-            out[source] = congruence_quartiles(cfg, source)
+            out[source] = configured_congruence(cfg, source)
             continue
         if source not in estimated:
-            raise FalseclaimsInputError(f"congruence source {source!r} is neither defined inline nor "
-                             "produced by the estimation stage")
+            raise FalseclaimsInputError(f"congruence source {source!r} is neither defined inline "
+                                        "nor produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             data = yaml.safe_load(fh)
         out[source] = {
@@ -99,8 +119,8 @@ def sd_models(cfg: dict, estimated: dict[str, str] | None = None) -> dict[str, S
             out[source] = sd_model_from_config(cfg, source)
             continue
         if source not in estimated:
-            raise FalseclaimsInputError(f"SD model source {source!r} is neither defined inline nor "
-                             "produced by the estimation stage")
+            raise FalseclaimsInputError(f"SD model source {source!r} is neither defined inline "
+                                        "nor produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             out[source] = SDModel.from_dict(yaml.safe_load(fh), source=source)
     return out

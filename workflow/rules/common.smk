@@ -5,6 +5,9 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
+from falseclaims.config import venue_label
+from falseclaims.tasks import TASKS
+
 SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
 
 # YAML reads a key like 2023 as a number; venue keys are names (and output folders)
@@ -18,7 +21,9 @@ for _block in config:
         validate(config[_block], str(_schema))
 
 VENUES = list(config["venues"])
-TASKS = ["classification", "segmentation"]
+# every venue gets its display label here, so captions and scripts read `label` as is
+for _venue in VENUES:
+    config["venues"][_venue]["label"] = venue_label(config, _venue)
 
 # every rules file appends its final outputs here; `rule all` requests them
 ALL_TARGETS = []
@@ -26,7 +31,7 @@ ALL_TARGETS = []
 
 wildcard_constraints:
     venue="|".join(re.escape(v) for v in VENUES),
-    task="classification|segmentation",
+    task="|".join(TASKS),
 
 
 def venue_sheet_files(wildcards):

@@ -85,10 +85,12 @@ def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFr
                               "sd": g.std(ddof=1)}).reset_index()
         few = pairs["n_cases"] < 2
         if few.any():
-            raise FalseclaimsInputError(f"SD source {name!r}: fewer than 2 cases for "
-                             f"{pairs.loc[few, ['task', 'method']].to_dict('records')[:5]}")
+            raise FalseclaimsInputError(
+                f"SD source {name!r}: fewer than 2 cases for "
+                f"{pairs.loc[few, ['task', 'method']].to_dict('records')[:5]}")
     else:
-        raise FalseclaimsInputError(f"unknown SD source type {kind!r}; choose from {SD_SOURCE_TYPES}")
+        raise FalseclaimsInputError(
+            f"unknown SD source type {kind!r}; choose from {SD_SOURCE_TYPES}")
     pairs.insert(0, "source", name)
     return pairs[PAIR_COLUMNS].reset_index(drop=True)
 

@@ -14,7 +14,7 @@ from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, metric_scale,
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
-from falseclaims.sheets.io import RawTable, read_table
+from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.normalise import map_columns, parse_records
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
@@ -66,7 +66,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     constants = cfg.get("constants") or {}
 
     def _read(file_key, sheet_key):
-        return read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
+        return read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
                           display=str(cfg[file_key]))
 
     if cfg["layout"] == "long":

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from falseclaims.tasks import TASKS
+
 STEPS = (
     ("found", "papers found"),
     ("in_scope", "in scope"),
@@ -177,7 +179,7 @@ def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "") -> pd.DataFr
     order = [s for s, _ in STEPS]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else venue
-    for task in ("classification", "segmentation"):
+    for task in TASKS:
         in_task = (papers["task"] == task).to_numpy()
         for i, (step, label) in enumerate(STEPS):
             # a paper reaches step i unless it failed at a step <= i
