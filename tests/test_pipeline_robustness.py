@@ -233,3 +233,15 @@ def test_numeric_venue_key_is_a_name(repo_root, tmp_path):
     proc = snakemake(work, "results/2023/probabilities.csv", "-n", "--cores", "1")
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
     assert planned_jobs(proc.stdout)["validate_sheets"] == 1
+
+
+def test_missing_sheet_file_is_named_before_anything_runs(repo_root, tmp_path):
+    work = copy_repo(repo_root, tmp_path)
+    entry = vf.classification_only(work)
+    entry["papers"] = "data/venues/no_such_papers.csv"
+    write_config(work, small_config(work, {"v": entry}))
+    proc = snakemake(work, "results/v/probabilities.csv", "-n", "--cores", "1")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "Missing input files for rule validate_sheets" in out
+    assert "data/venues/no_such_papers.csv" in out and "Traceback" not in out
