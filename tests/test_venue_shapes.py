@@ -174,7 +174,7 @@ def test_ids_0001_and_1_do_not_collide_in_eligibility(tmp_path, cfg):
 
 @pytest.fixture(scope="module")
 def venues_schema(repo_root):
-    path = repo_root / "workflow" / "schemas" / "venues.schema.yaml"
+    path = repo_root / "src" / "falseclaims" / "schemas" / "venues.schema.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 

@@ -119,6 +119,12 @@ def _col_letter(j: int) -> str:
     return f"column {s}"
 
 
+def semicolon_separated(header: str) -> bool:
+    """A CSV header with more ';' than ',' is ';'-separated (spreadsheets in locales with a
+    decimal comma write such files). Shared with the per-case readers."""
+    return header.count(";") > header.count(",")
+
+
 def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawTable:
     t = RawTable(shown, None, [], [])
     if sheet:
@@ -130,11 +136,9 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
         text = raw.decode("cp1252", errors="replace")
         t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
                                  "to avoid this)")
-    if sep == ",":
-        first = text.split("\n", 1)[0]
-        if first.count(";") > first.count(",") and first.count(";") > 0:
-            sep = ";"
-            t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
+    if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
+        sep = ";"
+        t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=sep)
     grid = [(i, row) for i, row in enumerate(reader, start=1)]
     return _finish(t, grid, header_row)
