@@ -21,7 +21,13 @@ rule calibration_simulate:
         bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
     params:
-        calibration=CALIBRATION,
+        # everything CalibrationSettings reads: the block plus the assumptions it borrows
+        cfg=config_subset(
+            "seed",
+            "calibration",
+            ("congruence", config["calibration"]["survey_congruence_source"]),
+            ("sd_model", config["calibration"]["sd_model_source"]),
+        ),
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
     benchmark:
@@ -56,7 +62,7 @@ rule calibration_summarize:
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
     params:
-        calibration=CALIBRATION,
+        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
     log:
         "logs/calibration/summarize.log",
     benchmark:
@@ -67,39 +73,27 @@ rule calibration_summarize:
         "../scripts/calibration_summarize.py"
 
 
+# figure_outputs: workflow/rules/figures.smk
 rule calibration_figures:
     input:
         curve="results/calibration/curve.csv",
         ece="results/calibration/ece.csv",
     output:
-        curves_png=report(
-            "figures/calibration/calibration_curves.png",
-            caption=caption("calibration_curves"),
-            category="Calibration",
-            subcategory="Figures",
+        **figure_outputs(
+            [f"calibration_{name}" for name in CALIBRATION_FIGURES],
+            "figures/calibration",
+            "Calibration",
+            {f"calibration_{name}": (f"calibration_{name}", "Figures")
+             for name in CALIBRATION_FIGURES},
         ),
-        curves_pdf="figures/calibration/calibration_curves.pdf",
-        curves_csv="figures/calibration/calibration_curves.csv",
-        truth_png=report(
-            "figures/calibration/calibration_truth.png",
-            caption=caption("calibration_truth"),
-            category="Calibration",
-            subcategory="Figures",
-        ),
-        truth_pdf="figures/calibration/calibration_truth.pdf",
-        truth_csv="figures/calibration/calibration_truth.csv",
-        ece_png=report(
-            "figures/calibration/calibration_ece.png",
-            caption=caption("calibration_ece"),
-            category="Calibration",
-            subcategory="Figures",
-        ),
-        ece_pdf="figures/calibration/calibration_ece.pdf",
-        ece_csv="figures/calibration/calibration_ece.csv",
+    params:
+        style=config["style"],
+        reference_delta_sd=config["calibration"]["reference_delta_sd"],
+        congruence_shift=config["calibration"]["congruence_shift"],
     log:
         "logs/calibration/figures.log",
     benchmark:
-        "logs/benchmarks/calibration_figures/all.tsv"
+        "logs/benchmarks/calibration_figures/calibration.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

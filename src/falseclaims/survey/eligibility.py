@@ -170,14 +170,14 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     excl["step"] = excl["reason"].map(REASON_STEP)
     excl["detail"] = detail[~keep].to_numpy()
     excl = excl[EXCLUSION_COLUMNS].sort_values("paper_id", kind="mergesort")
-    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason), top2)
+    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason, venue), top2)
 
 
-def _flow(papers: pd.DataFrame, reason: pd.Series) -> pd.DataFrame:
+def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "") -> pd.DataFrame:
     failed_at = reason.map(REASON_STEP)
     order = [s for s, _ in STEPS]
     rows = []
-    venue = papers["venue"].iloc[0] if len(papers) else ""
+    venue = papers["venue"].iloc[0] if len(papers) else venue
     for task in TASKS:
         in_task = (papers["task"] == task).to_numpy()
         for i, (step, label) in enumerate(STEPS):
