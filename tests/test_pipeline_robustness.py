@@ -178,14 +178,20 @@ def test_config_edit_plans_the_dependent_jobs(built, edit, rerun, kept):
 def test_edited_congruence_changes_the_probabilities(built, tmp_path):
     """Not only planned: the rerun gives the new numbers (no stale results)."""
     work, cfg, target = built
-    before = read_table(work / target)
+
+    def read_full(path):  # probabilities.csv joined with its inputs (congruence_assumed)
+        res = path.parent
+        return read_probabilities(path, res / "top2.csv", res / "congruence.csv",
+                                  res / "sd_imputed.csv")
+
+    before = read_full(work / target)
     changed = copy.deepcopy(cfg)
     changed["congruence"]["paper"]["classification"]["median"] = 0.5
     write_config(work, changed)
     try:
         proc = snakemake(work, target, "--cores", "2", "--quiet")
         assert proc.returncode == 0, proc.stderr[-4000:]
-        after = read_table(work / target)
+        after = read_full(work / target)
     finally:
         write_config(work, cfg)
     sel = (after["task"] == "classification") & (after["congruence_level"] == "median")
