@@ -16,6 +16,8 @@ import yaml
 
 pytest.importorskip("snakemake_executor_plugin_slurm")
 
+from falseclaims.calibration_grid import resolve_grid  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
 SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
@@ -95,7 +97,8 @@ def test_dry_run_plans_jobs_with_profile_resources(dry_run, profile):
     assert "Using profile profiles/slurm" in dry_run
     table = job_table(dry_run)
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    assert table.get("calibration_simulate") == 2 * cfg["calibration"]["chunks"]
+    chunks = resolve_grid(cfg["calibration"])["chunks"]  # of the grid in use (quick|full)
+    assert table.get("calibration_simulate") == 2 * chunks
     jobs = planned_jobs(dry_run)
     assert sum(table.values()) == len(jobs)
     default = profile["default-resources"]
