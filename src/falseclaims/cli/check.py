@@ -10,7 +10,7 @@ import json
 import sys
 
 from falseclaims.claims.check import check_claim
-from falseclaims.cli import UsageError, check_report_path, count
+from falseclaims.cli import check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
 from falseclaims.tasks import TASKS
