@@ -3,7 +3,6 @@
 import pytest
 
 from falseclaims.cli import main
-from falseclaims.cli.sota import MAX_M, MAX_N
 
 CHECK = ["check", "--task", "classification", "--n", "100", "--a", "0.9", "--b", "0.8"]
 
@@ -29,9 +28,9 @@ def test_report_path_checked_before_work(tmp_path, capsys, make, expected):
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["--m", "1e20", "--n", "100"], f"--m must be between 1 and {MAX_M:.0e}; got 1e+20"),
+    (["--m", "1e20", "--n", "100"], "--m must be between 1 and 10^15; got 1e+20"),
     (["--m", "100000000000000000000", "--n", "100"], "--m must be between 1 and"),
-    (["--m", "10", "--n", "1e14"], f"--n must be between 1 and {MAX_N:.0e}"),
+    (["--m", "10", "--n", "1e14"], "--n must be between 1 and 10^9"),
     (["--m", "0", "--n", "100"], "--m must be between 1"),
     (["--m", "2.5", "--n", "100"], "argument --m: expected a whole number, got '2.5'"),
     (["--m", "ten", "--n", "100"], "argument --m: expected a whole number, got 'ten'"),

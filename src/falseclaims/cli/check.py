@@ -21,7 +21,8 @@ def register(sub) -> None:
         "check", help="probability that a reported 'A beats B' claim is false",
         description="Probability that method A (reported winner) is not truly better than "
                     "method B, from the reported values (fractions, not percent).")
-    p.add_argument("--task", required=True, choices=TASKS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (values are accuracies) or segmentation (mean DSC)")
     p.add_argument("--n", required=True, type=count, help="test-set size")
     p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
     p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
