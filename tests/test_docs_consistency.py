@@ -20,9 +20,10 @@ TASKS = ("classification", "segmentation")
 # entries as <venue>, <source>, <name>, ... ("*" below); `use` is a fixed key among them
 NAMED_ENTRIES = [("venues",), ("congruence",), ("sd_model",),
                  ("estimation", "congruence_sources"), ("estimation", "sd_sources"),
-                 ("estimation", "congruence_sources", "*", "groups")]
+                 ("estimation", "congruence_sources", "*", "groups"), ("venues", "*", "cells")]
 # maps holding data rather than settings (their keys are headers, metrics, method names)
 DATA_MAPS = [("venues", "*", "columns", "*"), ("venues", "*", "constants"),
+             ("venues", "*", "values"), ("venues", "*", "skip_rows_where"),
              ("figures", "metric_labels"), ("claim_check", "examples", "*", "methods")]
 
 
