@@ -1,6 +1,9 @@
 """Every CLI input error exits 2 with one line naming the option or file."""
 
+import copy
+
 import pytest
+import yaml
 
 from falseclaims.cli import main
 
@@ -38,6 +41,25 @@ def test_report_path_checked_before_work(tmp_path, capsys, make, expected):
 def test_sota_bounds(capsys, argv, expected):
     err = _err(capsys, ["sota", *argv, "--p", "0.9"])
     assert expected in err, err
+
+
+@pytest.mark.parametrize("key, value, expected", [
+    (("grid", "n"), [1000, 10**12], "multiplicity.grid.n[1]: 1000000000000 is greater than "
+                                     "the maximum of 1000000000"),
+    (("example", "m"), 10**16, "multiplicity.example.m: 10000000000000000 is greater than"),
+])
+def test_pipeline_multiplicity_config_has_the_sota_bounds(config, key, value, expected):
+    """The pipeline's multiplicity stage runs the same computation as `sota`: its config is
+    bounded by the same limits, before any job starts."""
+    from falseclaims.cli.sota import MAX_M, MAX_N
+    from falseclaims.config_validation import config_problems, schema_path
+
+    cfg = copy.deepcopy(config)
+    cfg["multiplicity"][key[0]][key[1]] = value
+    problems = config_problems(cfg, schema_path("config"))
+    assert any(expected in line for line in problems), problems
+    defs = yaml.safe_load(schema_path("multiplicity").read_text(encoding="utf-8"))["$defs"]
+    assert (defs["m"]["maximum"], defs["n"]["maximum"]) == (MAX_M, MAX_N)
 
 
 def test_sota_accepts_exponent_notation(capsys):
