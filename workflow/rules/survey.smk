@@ -96,12 +96,9 @@ rule probabilities:
         congruence="results/{venue}/congruence.csv",
         sds="results/{venue}/sd_imputed.csv",
     output:
-        report(
-            "results/{venue}/probabilities.csv",
-            caption=caption("probabilities"),
-            category="{venue}",
-            subcategory="Probabilities",
-        ),
+        # not embedded in the report: at ~1 MB it would be a fifth of it (the report holds
+        # summary.csv, its caption points here)
+        "results/{venue}/probabilities.csv",
     log:
         "logs/{venue}/probabilities.log",
     benchmark:
