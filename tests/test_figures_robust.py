@@ -166,3 +166,18 @@ def test_figures_are_byte_identical_on_a_rerun(tmp_path):
     differ = [f for f in files
               if (tmp_path / "a" / f).read_bytes() != (tmp_path / "b" / f).read_bytes()]
     assert not differ
+
+
+def test_narrow_log_axis_labels_minor_ticks():
+    """A log axis from 20 to 150 shows 10² alone; its 20 and 50 ticks are labelled too,
+    a wide axis keeps decade labels only."""
+    from falseclaims.style import figure, log_ticks
+    for (lo, hi), expected in (((20, 150), {"20", "50", "10²"}), ((5, 5000), set())):
+        fig, ax = figure()
+        ax.set_xscale("log")
+        ax.set_xlim(lo, hi)
+        log_ticks(ax.xaxis)
+        fig.canvas.draw()
+        minor = {t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()}
+        major = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
+        assert (minor | major) >= expected if expected else not minor, (minor, major)
