@@ -1,8 +1,10 @@
 """Which papers enter the probability analysis (seed 001, Methods, "Data analysis subset").
 
-Criteria, applied in this order (method-notes §3); the first one a paper fails is its
-exclusion reason:
+Criteria, applied in this order; the first one a paper fails is its exclusion reason:
 
+0. ``invalid_cell``: only for venues read with ``on_bad_cell: exclude`` (the papers table
+   then has an ``invalid_cell`` column): a cell of the paper could not be read; the flow
+   table then has the extra step ``valid_cells``;
 1. ``out_of_scope``: classification/segmentation is not the main task (``in_scope`` false
    or missing);
 2. ``values_only_in_figures``: metric values only in figures or supplements;
@@ -30,8 +32,10 @@ STEPS = (
     ("two_methods", "primary metric for at least two methods"),
     ("test_size", "test-set size known (analysed)"),
 )
+VALID_CELLS_STEP = ("valid_cells", "all cells readable")  # only with on_bad_cell: exclude
 # exclusion reason -> the flow step the paper fails to reach
 REASON_STEP = {
+    "invalid_cell": "valid_cells",
     "out_of_scope": "in_scope",
     "values_only_in_figures": "values_in_text",
     "no_distinct_test_set": "distinct_test_set",
@@ -130,6 +134,10 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
         else:
             detail[mask] = text
 
+    lenient = "invalid_cell" in papers.columns
+    if lenient:
+        invalid = papers["invalid_cell"].astype("string")
+        mark(invalid.notna(), "invalid_cell", invalid.fillna(""))
     in_scope = papers["in_scope"].astype("boolean")
     mark(~in_scope.fillna(False), "out_of_scope",
          np.where(in_scope.isna(), "in_scope not recorded", "main task is not "
@@ -169,17 +177,19 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     excl["step"] = excl["reason"].map(REASON_STEP)
     excl["detail"] = detail[~keep].to_numpy()
     excl = excl[EXCLUSION_COLUMNS].sort_values("paper_id", kind="mergesort")
-    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason), top2)
+    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason, lenient),
+                     top2)
 
 
-def _flow(papers: pd.DataFrame, reason: pd.Series) -> pd.DataFrame:
+def _flow(papers: pd.DataFrame, reason: pd.Series, lenient: bool = False) -> pd.DataFrame:
     failed_at = reason.map(REASON_STEP)
-    order = [s for s, _ in STEPS]
+    steps = (STEPS[0], VALID_CELLS_STEP, *STEPS[1:]) if lenient else STEPS
+    order = [s for s, _ in steps]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else ""
     for task in ("classification", "segmentation"):
         in_task = (papers["task"] == task).to_numpy()
-        for i, (step, label) in enumerate(STEPS):
+        for i, (step, label) in enumerate(steps):
             # a paper reaches step i unless it failed at a step <= i
             failed_by_here = failed_at.isin(order[1 : i + 1]).to_numpy()
             rows.append({"venue": venue, "task": task, "step": step, "label": label,

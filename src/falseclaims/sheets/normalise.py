@@ -6,7 +6,9 @@ from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
 from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.io import RawTable, UncomputedFormula
+from falseclaims.sheets.rows import column_ref
+from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
 
 __all__ = ["map_columns", "parse_records", "parse_cell"]
 
@@ -65,10 +67,27 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
         if ours not in spec:
             table.problem(None, None, f"{t_name}: {ours}",
                           f"a column of the {kind} table in {where} ({', '.join(spec)})")
-    mapped = {clean_text(k): v for k, v in mapping.items()}
+    mapped = {}
+    for k, v in mapping.items():
+        letter = column_ref(str(k))
+        if letter is not None and letter in table.letters:
+            mapped[table.header[table.letters.index(letter)]] = v
+        elif letter is not None and table.header:
+            table.problem(None, str(k), None,
+                          f"a column {letter} with values (named in {where}); this sheet's "
+                          f"columns run {table.letters[0]}-{table.letters[-1]}")
+        else:
+            mapped[clean_text(str(k))] = v
     for j, name in enumerate(table.header):
         if name in mapped:
             ours = mapped[name]
+        elif name in table.headerless:
+            letter = table.letters[j]
+            table.problem(table.header_row, name, None,
+                          f"a column name above data (this column has values but no header); "
+                          f"name it in the sheet or map it in {where} columns: as "
+                          f"{{\"@{letter}\": <our column>}}")
+            continue
         elif name in spec:
             ours = name
         elif _key(name) in spec:
@@ -87,7 +106,7 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
         idx[ours] = j
         their[ours] = name
     for t_name in mapped:
-        if t_name not in table.header and table.header:
+        if t_name not in table.header and table.header and column_ref(t_name) is None:
             table.problem(None, t_name, None,
                           f"this column (named in {where}) in the header; found: "
                           + ", ".join(table.header))
@@ -95,13 +114,17 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
 
 
 def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
-                  where: str) -> list[dict]:
+                  where: str, values: dict | None = None, rules: dict | None = None
+                  ) -> list[dict]:
     """One dict per data row: our columns -> parsed values (None when missing).
 
     Keys starting with "_" carry provenance: ``_row`` (spreadsheet row), ``_their`` (our ->
     their column names), ``_m_<col>`` (Measure of metric cells), ``_pct_<col>`` (percent
     sign in a number cell) and ``_xlpct_<col>`` (XLSX cell formatted as percent).
+    ``values``/``rules``: the venue's per-column value maps and cell rules
+    (falseclaims.sheets.rules); a split cell gives a list of values and Measures.
     """
+    values, rules = values or {}, rules or {}
     spec = SPECS[kind]
     if not table.header:
         return []
@@ -137,9 +160,9 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
                 value, extra, _ = const_vals[col]
             else:
                 try:
-                    value, extra, notes = parse_cell(kind_, col, raw)
+                    value, extra, notes = _read(kind_, col, raw, values.get(col), rules.get(col))
                 except CellError as exc:
-                    table.problem(rownum, their.get(col, col), raw, exc.expected)
+                    table.problem(rownum, their.get(col, col), raw, exc.expected, cell=True)
                     rec[col] = None
                     rec.setdefault("_bad", set()).add(col)
                     continue
@@ -148,6 +171,8 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
             rec[col] = value
             if kind_ == "measure":
                 rec[f"_m_{col}"] = extra
+                if isinstance(extra, list):
+                    rec[f"_parts_{col}"] = rules[col]
             elif kind_ == "number":
                 rec[f"_pct_{col}"] = bool(extra)
             if col in idx and pct_cells.get((rownum, idx[col])):
@@ -155,7 +180,29 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
         for col in REQUIRED[kind]:
             if rec.get(col) is None and col not in rec.get("_bad", ()):
                 table.problem(rownum, their.get(col, col), None,
-                              f"a value (column {col!r} is required)")
+                              f"a value (column {col!r} is required)", cell=True)
                 rec.setdefault("_bad", set()).add(col)
         records.append(rec)
     return records
+
+
+def _read(kind: str, col: str, raw, value_map, rule):
+    """parse_cell after the venue's value map and cell rule; refuses formulas that have no
+    stored value."""
+    if isinstance(raw, UncomputedFormula):
+        raise CellError(f"a value, but this cell holds the formula {str(raw)!r} without a "
+                        "stored value; open and save the file in a spreadsheet program "
+                        "(which stores formula values) or type the value")
+    mapped, note = map_value(value_map, raw)
+    if kind == "compared":
+        value, _ = parse_compared(mapped, rule)
+        return value, None, (note,) if note else ()
+    if kind == "measure" and rule is not None:
+        m = read_ruled_measure(rule, mapped)
+        if isinstance(m, list):
+            notes = [n for x in m for n in x.notes]
+            return [x.value for x in m], m, tuple(([note] if note else []) + notes)
+        value = None if m is None else m.value
+        return value, m, (() if m is None else m.notes) + ((note,) if note else ())
+    value, extra, notes = parse_cell(kind, col, mapped)
+    return value, extra, ((note,) if note else ()) + tuple(notes)

@@ -14,10 +14,13 @@ from falseclaims.sheets.columns import (
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_table
+from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_records
+from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import check_wide_columns, wide_to_long
+from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config"]
 
@@ -64,25 +67,41 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     columns = cfg.get("columns") or {}
     constants = cfg.get("constants") or {}
 
-    def _read(file_key, sheet_key):
-        return read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
-                          display=str(cfg[file_key]))
+    skip_rules = cfg.get("skip_rows_where") or {}
+    id_spec = cfg.get("id")
+
+    def _read(file_key, sheet_key, kind):
+        t = read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
+                       display=str(cfg[file_key]))
+        skip_rows(t, skip_rules, where)
+        mapping = dict(columns.get(kind) or {})
+        if id_spec and t.header:
+            mapping[generate_ids(t, id_spec, dedupe=kind != "results")] = "paper_id"
+        return t, mapping
 
     if cfg["layout"] == "long":
-        ptab, rtab = _read("papers", "papers_sheet"), _read("results", "results_sheet")
+        (ptab, pmap), (rtab, rmap) = (_read("papers", "papers_sheet", "papers"),
+                                      _read("results", "results_sheet", "results"))
         tables = [ptab, rtab]
-        pidx, ptheir = map_columns(ptab, "papers", columns.get("papers"), where)
-        ridx, rtheir = map_columns(rtab, "results", columns.get("results"), where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where)
-        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where)
+        pidx, ptheir = map_columns(ptab, "papers", pmap, where)
+        ridx, rtheir = map_columns(rtab, "results", rmap, where)
+        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
+        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules)
+        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where, values, rules)
     else:
-        wtab = _read("papers", "papers_sheet")
+        wtab, wmap = _read("papers", "papers_sheet", "wide")
         ptab = rtab = wtab
         tables = [wtab]
-        widx, wtheir = map_columns(wtab, "wide", columns.get("wide"), where)
+        widx, wtheir = map_columns(wtab, "wide", wmap, where)
         check_wide_columns(wtab, widx, constants, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where)
+        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
+        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules)
         precs, rrecs = wide_to_long(wrecs, wtab)
+    for col in skip_rules:
+        if all(resolve_column(t, str(col)) is None for t in tables if t.header):
+            tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
+                              "skip_rows_where)")
+    rrecs = expand_parts(rrecs, rtab)
     attach_cell_sd(rrecs, rtab)
     convert_units(rrecs, rtab, cfg["units"], where)
     _check_rows(precs, rrecs, ptab, rtab)
@@ -92,6 +111,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     _check_schema(papers, precs, ptab, load_schema("papers", base_dir))
     _check_schema(results, rrecs, rtab, load_schema("results", base_dir))
 
+    if cfg.get("on_bad_cell", "stop") == "exclude":
+        papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
     problems: list[Problem] = [p for t in tables for p in t.problems]
     if problems:
         raise SheetValidationError(problems, venue)
@@ -126,7 +147,7 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
         rec = records[i]
         if col in rec.get("_bad", ()):
             continue  # already reported when the cell was parsed
-        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected)
+        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
 
 
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
@@ -145,7 +166,7 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
         split, folds = rec.get("split"), rec.get("cv_folds")
         if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
             ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
-                         f"at least 2 folds for split {split!r}")
+                         f"at least 2 folds for split {split!r}", cell=True)
             rec.setdefault("_bad", set()).add("cv_folds")
     seen: dict[tuple, int] = {}
     for rec in rrecs:
@@ -163,15 +184,16 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                 rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
                              f"a paper_id listed in the papers table ({ptab.file}"
                              + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
-        if rec.get("metric") and rec.get("value") is not None:
+        if rec.get("metric") and rec.get("value") is not None \
+                and "value" not in rec.get("_bad", ()):
             lo, hi, text = _RANGES[metric_scale(rec["metric"])]
             if not lo <= rec["value"] <= hi:
                 rtab.problem(rec["_row"], their.get("value", "value"), rec["value"],
-                             f"{text} for metric {rec['metric']!r}")
+                             f"{text} for metric {rec['metric']!r}", cell=True)
                 rec.setdefault("_bad", set()).add("value")
             sd = rec.get("sd")
             if sd is not None and sd >= 0 and metric_scale(rec["metric"]) != "distance" and sd > 1:
                 rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
                              f"an SD <= 1 for the fraction-scale metric {rec['metric']!r} "
-                             "(after unit conversion)")
+                             "(after unit conversion)", cell=True)
                 rec.setdefault("_bad", set()).add("sd")
