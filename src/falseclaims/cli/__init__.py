@@ -1,4 +1,4 @@
-"""Command line: ``falseclaims check | plan | percase | sota``.
+"""Command line: ``falseclaims check | plan | percase | sota | sheet``.
 
 Each verb lives in its own module with ``register(subparsers)``; the handler it sets
 returns an exit code. Bad arguments give a one-line error and exit code 2.
@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-VERBS = ("check", "plan", "percase", "sota")
+VERBS = ("check", "plan", "percase", "sota", "sheet")
 
 
 class UsageError(Exception):

@@ -8,7 +8,8 @@
   cell holding two numbers. ``cell_pattern: value_sd`` reads a mean and an SD written
   "70.49 -1.25", "70.49 (1.25)" or "70.49±1.25"; any other pattern is a regular expression
   with the named groups ``value`` and optionally ``sd``. ``split: "/"`` cuts "78.50/66.45"
-  into one results row per part; ``parts`` names them and ``suffix_on`` (metric or method)
+  into one results row per part (a cell without the separator is one value, unsuffixed);
+  ``parts`` names them and ``suffix_on`` (metric or method)
   says which name gets " [part]" appended (an empty part name keeps the name unchanged,
   e.g. so that the first structure keeps the metric name the analysis looks for).
 """
@@ -112,6 +113,8 @@ def read_ruled_measure(rule: CellRule, raw):
     if rule.split is None:
         return _measure(rule, raw)
     text = clean_text(raw) if isinstance(raw, str) else str(raw)
+    if rule.split not in text:  # one value: the paper reports one structure/class
+        return _measure(rule, raw)
     pieces = [p.strip() for p in text.split(rule.split)]
     want = len(rule.parts)
     if len(pieces) != want:
