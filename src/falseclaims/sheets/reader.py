@@ -69,6 +69,10 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
 
     skip_rules = cfg.get("skip_rows_where") or {}
     id_spec = cfg.get("id")
+    if id_spec == "row" and cfg["layout"] == "long":
+        raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
+                         "results rows to their papers); use a template such as "
+                         "\"{Authors} {Year}\" naming columns of both tables")
 
     def _read(file_key, sheet_key, kind):
         t = read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
