@@ -34,6 +34,7 @@ def wide_to_long(records: list[dict], table: RawTable) -> tuple[list[dict], list
         their = rec["_their"]
         p = {c: rec.get(c) for c in PAPERS}
         p["_row"], p["_their"] = rec["_row"], their
+        p["_bad"] = {c for c in rec.get("_bad", ()) if c in PAPERS}
         papers.append(p)
         bad = rec.get("_bad", set())
         for method in WIDE_METHODS:
@@ -68,6 +69,9 @@ def wide_to_long(records: list[dict], table: RawTable) -> tuple[list[dict], list
                 "_xlpct_value": rec.get(f"_xlpct_{vcol}", False),
                 "_xlpct_sd": rec.get(f"_xlpct_{scol}", False),
                 "_parts_value": rec.get(f"_parts_{vcol}"),
+                "_bad": {c for c in ("paper_id", "metric", "sd_over") if c in bad}
+                | ({"value"} if vcol in bad else set()) | ({"sd"} if scol in bad else set())
+                | ({"n_test"} if ncol in bad else set()),
             })
         for name, m in rec.get("values_compared") or ():
             if rec.get("metric") is None:
@@ -76,6 +80,7 @@ def wide_to_long(records: list[dict], table: RawTable) -> tuple[list[dict], list
                 "paper_id": rec.get("paper_id"), "method": name, "metric": rec["metric"],
                 "value": m.value, "sd": None, "sd_over": rec.get("sd_over"),
                 "n_test": None, "_row": rec["_row"], "_m_value": m,
+                "_bad": {c for c in ("paper_id", "metric", "sd_over") if c in bad},
                 "_their": {"paper_id": their.get("paper_id", "paper_id"),
                            "method": their.get("values_compared", "values_compared"),
                            "metric": their.get("metric", "metric"),
