@@ -38,8 +38,8 @@ N_PAPERS = {"segmentation": 30, "classification": 14}
 AUTHORS = ["Li", "Wang", "Smith", "Garcia", "Müller", "Kim", "Rossi", "Nguyen", "Okafor",
            "Silva", "Tanaka", "Novak", "Haddad", "Johansson", "Patel", "Chen", "Ivanova",
            "Dubois", "Kowalski", "Fischer", "Santos", "Yilmaz", "Murphy", "Andersen", "Ali",
-           "Sato", "Costa", "Lindqvist", "Weber", "Popescu", "Berg", "Lund", "Park", "Moreau", "Hansen",
-           "Ortiz", "Khan", "Russo", "Vogel", "Lopez", "Ahmed", "Novikov", "Baker", "Ito"]
+           "Sato", "Costa", "Lindqvist", "Weber", "Popescu", "Berg", "Lund", "Park", "Moreau",
+           "Hansen", "Ortiz", "Khan", "Russo", "Vogel", "Lopez", "Ahmed", "Novikov", "Baker", "Ito"]
 METHODS = {"segmentation": ["U-Net", "nnU-Net", "TransUNet", "Swin UNETR", "UNETR",
                             "Attention U-Net", "MedNeXt"],
            "classification": ["ResNet-50", "DenseNet-121", "ViT-B/16", "EfficientNet-B0",

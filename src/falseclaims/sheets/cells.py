@@ -244,6 +244,11 @@ def _parse_measure_str(raw: str) -> Measure:
     elif m := _RE_INTERVAL.match(s):
         value, comma = _number(m["v"])
         notes.append(f"interval ({m['lo']}, {m['hi']}) in {raw!r} ignored: it is not an SD")
+    elif re.fullmatch(rf"{_NUM}\s*(?:/|\s)\s*-?\s*{_NUM}", s):
+        raise CellError("a number, optionally with '± SD', '(SD)' or '%'; this cell holds two "
+                        "numbers: if the column is written like this, describe it in the "
+                        "venue's config (cells: {<column>: {cell_pattern: value_sd}} for "
+                        "mean and SD, or {split: '/', parts: [...]} for two values)")
     else:
         raise CellError("a number, optionally with '± SD', '(SD)' or '%'")
     if comma:
