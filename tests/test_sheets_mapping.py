@@ -181,6 +181,21 @@ def test_split_cells_give_one_row_per_part(tmp_path, suffix_on):
     assert len(notes(s, "part 2 of a '/'-separated cell")) == 2
 
 
+def test_split_sd_cells_pair_with_split_values(tmp_path):
+    head = [*HEAD, "SD ours"]
+    rows = [[*ROWS[0][:3], "78.50/66.45", *ROWS[0][4:], "5.0/9.0"],
+            *[[*r, "2.0"] for r in ROWS[1:]]]
+    rule = {"split": "/", "parts": ["", "tumour"]}
+    s = read(tmp_path, rows, head=head, mapping={**MAP, "SD ours": "sd_proposed"},
+             cells={"value_proposed": rule, "sd_proposed": rule})
+    a = s.results[(s.results["paper_id"] == "a") & (s.results["method"] == "proposed")]
+    assert a["sd"].tolist() == pytest.approx([0.05, 0.09])
+    rows[1][-1] = "2.0/3.0"  # an SD pair next to a single value
+    probs = problems(tmp_path, rows, head=head, mapping={**MAP, "SD ours": "sd_proposed"},
+                     cells={"value_proposed": rule, "sd_proposed": rule})
+    assert [(p.row, p.column) for p in probs] == [(3, "SD ours")]
+
+
 def test_split_cell_with_wrong_number_of_parts_refused(tmp_path):
     rows = [[*ROWS[0][:3], "78.5/66.4/50.1", *ROWS[0][4:]], *ROWS[1:]]
     probs = problems(tmp_path, rows,
@@ -243,6 +258,35 @@ def test_on_bad_cell_exclude_survives_csv_round_trip(tmp_path):
                         ANALYSIS)
     assert sel.exclusions["reason"].tolist() == ["invalid_cell"]
     assert sel.eligible["paper_id"].tolist() == ["a", "c"]
+
+
+def test_on_bad_cell_exclude_long_layout(tmp_path):
+    papers = [["paper_id", "task", "in_scope", "values_only_in_figures", "split", "n_test"],
+              ["p1", "segmentation", "yes", "no", "train_test", "50"],
+              ["p2", "segmentation", "maybe", "no", "train_test", "50"],
+              ["p3", "segmentation", "yes", "no", "train_test", "50"]]
+    results = [["paper_id", "method", "metric", "value"],
+               ["p1", "a", "dsc", "0.8"], ["p1", "b", "dsc", "0.7"],
+               ["p2", "a", "dsc", "0.8"], ["p2", "b", "dsc", "0.7"],
+               ["p3", "a", "dsc", "0.8"], ["p3", "b", "dsc", "0.7 0.1"]]
+    write(tmp_path / "p.csv", papers)
+    write(tmp_path / "r.csv", results)
+    cfg = {"papers": "p.csv", "results": "r.csv", "layout": "long", "units": "fraction",
+           "on_bad_cell": "exclude"}
+    s = read_venue(cfg, base_dir=tmp_path, venue="v")
+    inv = s.papers.set_index("paper_id")["invalid_cell"]
+    assert inv.isna().tolist() == [True, False, False]
+    assert "p.csv, row 3, column 'in_scope'" in inv["p2"]
+    assert "r.csv, row 7, column 'value'" in inv["p3"]
+    assert s.results["source_row"].tolist() == [2, 3, 4, 5, 6]  # the bad row is dropped
+    # a re-read table holding "" for a missing invalid_cell keeps the exclusions exact
+    s.papers.to_csv(tmp_path / "pp.csv", index=False)
+    s.results.to_csv(tmp_path / "rr.csv", index=False)
+    pp = pd.read_csv(tmp_path / "pp.csv")
+    pp["invalid_cell"] = pp["invalid_cell"].fillna("")
+    sel = select_papers(pp, pd.read_csv(tmp_path / "rr.csv"), ANALYSIS)
+    assert sel.exclusions["paper_id"].tolist() == ["p2", "p3"]
+    assert set(sel.exclusions["reason"]) == {"invalid_cell"}
 
 
 def test_on_bad_cell_exclude_still_stops_on_sheet_problems(tmp_path):

@@ -136,7 +136,8 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
 
     lenient = "invalid_cell" in papers.columns
     if lenient:
-        invalid = papers["invalid_cell"].astype("string")
+        # re-read tables may hold "" for missing (dtype=str, keep_default_na=False)
+        invalid = papers["invalid_cell"].astype("string").str.strip().replace("", pd.NA)
         mark(invalid.notna(), "invalid_cell", invalid.fillna(""))
     in_scope = papers["in_scope"].astype("boolean")
     mark(~in_scope.fillna(False), "out_of_scope",

@@ -275,7 +275,8 @@ def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> Ra
                     pct[(r, j)] = True
         xml = wb._archive.read(ws._worksheet_path)
         merged = _MERGE.findall(xml)
-        for ref, body in _FORMULA.findall(xml):
+        for ref, body in (_FORMULA.findall(xml) if re.search(rb"<(?:\w+:)?f[\s>/]", xml)
+                          else ()):
             c0, r0, _, _ = range_boundaries(ref.decode())
             f = _F_TEXT.search(body)
             text = "=" + (f.group(1).decode(errors="replace") if f else "(shared formula)")

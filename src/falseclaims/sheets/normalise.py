@@ -204,5 +204,13 @@ def _read(kind: str, col: str, raw, value_map, rule):
             return [x.value for x in m], m, tuple(([note] if note else []) + notes)
         value = None if m is None else m.value
         return value, m, (() if m is None else m.notes) + ((note,) if note else ())
+    if kind == "number" and rule is not None and rule.split and isinstance(mapped, str) \
+            and rule.split in mapped:  # an SD cell split like its value cell
+        parts = [parse_cell(kind, col, p) for p in mapped.split(rule.split)]
+        if len(parts) != len(rule.parts):
+            raise CellError(f"{len(rule.parts)} values separated by {rule.split!r}; this "
+                            f"cell has {len(parts)}")
+        return ([v for v, _, _ in parts], any(e for _, e, _ in parts),
+                ((note,) if note else ()) + tuple(n for _, _, ns in parts for n in ns))
     value, extra, notes = parse_cell(kind, col, mapped)
     return value, extra, ((note,) if note else ()) + tuple(notes)

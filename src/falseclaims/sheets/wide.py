@@ -99,6 +99,11 @@ def expand_parts(records: list[dict], table: RawTable) -> list[dict]:
     for rec in records:
         rule = rec.get("_parts_value")
         if rule is None or not isinstance(rec.get("value"), list):
+            if isinstance(rec.get("sd"), list):
+                table.problem(rec["_row"], rec["_their"].get("sd", "sd"), rec["sd"],
+                              "one SD (the value cell of this row holds one value)", cell=True)
+                rec["sd"] = None
+                rec.setdefault("_bad", set()).add("sd")
             out.append(rec)
             continue
         sds = rec.get("sd")
