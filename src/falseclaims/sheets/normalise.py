@@ -149,6 +149,9 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
                                      "column is absent or empty")
     records = []
     pct_cells = table.percent_format
+    # columns read without a venue rule (the common case: no per-cell lookups)
+    plain = {c for c, k in spec.items() if k != "compared" and c not in values
+             and c not in rules}
     for rownum, row in table.rows:
         rec = {"_row": rownum, "_their": their}
         for col, kind_ in spec.items():
@@ -160,7 +163,11 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
                 value, extra, _ = const_vals[col]
             else:
                 try:
-                    value, extra, notes = _read(kind_, col, raw, values.get(col), rules.get(col))
+                    if col in plain and not isinstance(raw, UncomputedFormula):
+                        value, extra, notes = parse_cell(kind_, col, raw)
+                    else:
+                        value, extra, notes = _read(kind_, col, raw, values.get(col),
+                                                    rules.get(col))
                 except CellError as exc:
                     table.problem(rownum, their.get(col, col), raw, exc.expected, cell=True)
                     rec[col] = None

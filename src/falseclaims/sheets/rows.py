@@ -30,12 +30,11 @@ def resolve_column(table: RawTable, name: str) -> int | None:
     return table.header.index(name) if name in table.header else None
 
 
-def _is_repeated_header(table: RawTable, row: list) -> bool:
-    cells = [(k, clean_text(c).lower()) for k, c in enumerate(row) if not is_missing(c)]
-    if len(cells) < 2:
+def _is_repeated_header(table: RawTable, row: list, names: list[str]) -> bool:
+    same = sum(1 for c, h in zip(row, names) if isinstance(c, str) and clean_text(c).lower() == h)
+    if same < 2:
         return False
-    same = sum(1 for k, c in cells if k < len(table.header) and c == table.header[k].lower())
-    return same >= 2 and 2 * same >= len(cells)
+    return 2 * same >= sum(1 for c in row if not is_missing(c))
 
 
 def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
@@ -53,11 +52,12 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
             table.problem(None, str(col), pattern,
                           f"a valid regular expression in {where} skip_rows_where ({exc})")
     kept = []
+    names = [h.lower() for h in table.header]
     for rownum, row in table.rows:
         why = None
-        if _is_repeated_header(table, row):
+        if _is_repeated_header(table, row, names):
             why = "repeated header row skipped"
-        else:
+        elif table.formulas:
             filled = [k for k, c in enumerate(row) if not is_missing(c)]
             if filled and all((rownum, k) in table.formulas for k in filled):
                 why = (f"formula row skipped (e.g. {table.formulas[(rownum, filled[0])]!r} "
