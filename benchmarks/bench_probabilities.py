@@ -1,5 +1,5 @@
 """Probabilities for 10^6 comparisons from a DataFrame: exact closed form vs the paper's
-Monte Carlo estimator (k = 10^5 Dirichlet draws per comparison, seed 001 Suppl. C).
+Monte Carlo estimator (k = 10^5 Dirichlet draws per comparison, [Christodoulou2025], Suppl. C).
 
 The Monte Carlo estimator is timed on a random subset and extrapolated linearly (its cost
 is proportional to comparisons x draws). Prints a Markdown table; numbers go to

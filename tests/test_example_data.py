@@ -65,7 +65,7 @@ def test_published_counts(generated):
         assert len(p) == spec["found"]
         assert (p.in_scope == "yes").sum() == spec["in_scope"]
         figs = (p.values_only_in_figures == "yes").sum()
-        # seed 001: 7% (classification) and 5% (segmentation) of in-scope papers
+        # [Christodoulou2025]: 7% (classification) and 5% (segmentation) of in-scope papers
         assert figs / spec["in_scope"] == pytest.approx(
             {"classification": 0.07, "segmentation": 0.05}[task], abs=0.006)
         stat = (p.statistical_test == "yes").sum() / spec["in_scope"]
@@ -109,7 +109,7 @@ def test_every_eligibility_branch_is_present(sheets):
         assert set(names) <= set(rt.metric)                            # alias spellings
     assert set(r.sd_over.dropna()) == {"test", "cv", "runs", "unclear"}
     sd_test_papers = p.loc[p.uncertainty == "sd_test", "paper_id"]
-    assert len(sd_test_papers) == 5                                    # seed 001, Suppl. A
+    assert len(sd_test_papers) == 5                                    # [Christodoulou2025], Suppl. A
     assert r.n_test.notna().any()                                      # per-method sizes
     assert {"auc", "f1", "sensitivity", "specificity", "iou", "hd95", "nsd"} <= set(r.metric)
 

@@ -1,5 +1,5 @@
-"""Best of m classifiers (seed 003): exact distribution vs enumeration, mpmath, simulation,
-and the published numbers of seed 003 (coin flips §3.2, §3.4, Table 1, §4)."""
+"""Best of m classifiers ([Mollersen2023]): exact distribution vs enumeration, mpmath, simulation,
+and the published numbers of [Mollersen2023] (coin flips Sec. 3.2, Sec. 3.4, Table 1, Sec. 4)."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def test_against_simulation_moderate():
 
 
 def test_coin_flip_example_seed003_s3_2():
-    # seed 003 §3.2: 20 fair flips, one experiment: P(>= 15 heads) = 0.02
+    # [Mollersen2023], Sec. 3.2: 20 fair flips, one experiment: P(>= 15 heads) = 0.02
     assert prob_beats(0.5, 20, 15 / 20) == pytest.approx(0.0207, abs=5e-4)
     assert round(prob_beats(0.5, 20, 15 / 20), 2) == 0.02
     # ... performed 1000 times: "close to 1"
@@ -195,7 +195,7 @@ def test_dependent_limits_and_seed003_s4():
     s0 = simulate_dependent(100, 400, 0.85, 0.0, 4000, seed=[5, 3])
     d0 = sota_distribution(100, 400, 0.85)
     assert abs(s0.mean - d0.mean) < 4 * d0.sd / np.sqrt(4000)
-    # seed 003 §4: m=1000, n=3000, p=0.9, rho=0.6: adjusted upper limit 0.9173 at x=248
+    # [Mollersen2023], Sec. 4: m=1000, n=3000, p=0.9, rho=0.6: adjusted upper limit 0.9173 at x=248
     d = dependent_distribution(1000, 3000, 0.9, 0.6)
     assert d.upper(0.05).failures == 248
     assert round(d.upper(0.05).accuracy, 4) == 0.9173

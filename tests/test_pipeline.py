@@ -69,7 +69,7 @@ def test_summary_matches_direct_count(run):
 
 
 def test_headline_shares_resemble_the_paper(run):
-    """The synthetic survey is drawn from seed 001's marginals: 86% of classification and
+    """The synthetic survey is drawn from [Christodoulou2025]'s marginals: 86% of classification and
     53% of segmentation papers above 5% at median congruence. A synthetic sample of this
     size lands within a broad band of those values."""
     summ = pd.read_csv(run / "results" / "miccai2023_synthetic" / "summary.csv")

@@ -1,6 +1,7 @@
-"""Which papers enter the probability analysis (seed 001, Methods, "Data analysis subset").
+"""Which papers enter the probability analysis.
 
-Criteria, applied in this order; the first one a paper fails is its exclusion reason:
+[Christodoulou2025], Methods, "Data analysis subset". Criteria, applied in this order
+(`docs/method.md`, "Eligibility"); the first one a paper fails is its exclusion reason:
 
 0. ``invalid_cell``: only for venues read with ``on_bad_cell: exclude`` (the papers table
    then has an ``invalid_cell`` column): a cell of the paper could not be read; the flow

@@ -1,9 +1,9 @@
-"""How optimistic is the best of m classifiers? (seed 003, method-notes §5).
+"""How optimistic is the best of m classifiers? ([Mollersen2023], `docs/multiplicity.md`).
 
 Møllersen & Holsbø, *What is the state of the art? Accounting for multiplicity in machine
-learning benchmark performance* (seed 003). m classifiers of true accuracy p are scored on
+learning benchmark performance* ([Mollersen2023]). m classifiers of true accuracy p are scored on
 the same n test cases; X ~ Binomial(n, 1 - p) is one classifier's number of failures with
-CDF P_z and survival S_z = 1 - P_z. The best classifier's failures Z have (seed 003, eq. 1-2)
+CDF P_z and survival S_z = 1 - P_z. The best classifier's failures Z have ([Mollersen2023], eq. 1-2)
 
     F(z) = P(Z <= z) = 1 - S_z^m,     f(z) = S_{z-1}^m - S_z^m,
 
@@ -17,13 +17,13 @@ so neither (1 - P_z)^m underflow nor 1 - (1 - P_z)^m cancellation loses precisio
 support is restricted to where Z has mass above ~1e-18 (found from binomial quantiles);
 the mass left outside is computed and reported (``tail_mass``).
 
-Non-identical classifiers (an extension beyond seed 003): G(z) = prod_j S_j(z), computed as
+Non-identical classifiers (an extension beyond [Mollersen2023]): G(z) = prod_j S_j(z), computed as
 a sum of logs over the distinct accuracies.
 
-Dependent classifiers (seed 003 §4, after Boland et al. 1989): a reference Y0 with
+Dependent classifiers ([Mollersen2023], Sec. 4, after [Boland1989]): a reference Y0 with
 P(Y0 = 1) = p; each classifier's correctness Y_j has corr(Y_j, Y0) = rho and the Y_j are
 independent given Y0, so P(Y_j = 1 | Y0 = 1) = p + rho (1 - p) and
-P(Y_j = 1 | Y0 = 0) = p (1 - rho). Seed 003 fixes the reference at exactly k = round(p n)
+P(Y_j = 1 | Y0 = 0) = p (1 - rho). [Mollersen2023] fixes the reference at exactly k = round(p n)
 correct predictions and simulates; given that reference a classifier's failures are
 Binomial(k, (1-p)(1-rho)) + Binomial(n-k, 1-p(1-rho)), which the simulation draws directly
 (same law as drawing the n Bernoulli variables) and ``dependent_distribution`` evaluates
@@ -86,7 +86,7 @@ class BestOfM:
 
     @property
     def mean(self) -> float:
-        """Expected best observed accuracy (E p_SOTA in seed 003)."""
+        """Expected best observed accuracy (E p_SOTA in [Mollersen2023])."""
         return (self.n - self.mean_failures) / self.n
 
     @property
@@ -114,11 +114,12 @@ class BestOfM:
         return float((self.n - z) / self.n)
 
     def upper(self, alpha: float = 0.05) -> UpperLimit:
-        """Multiplicity-adjusted upper limit p^m_{1-alpha/2} (seed 003 §3.4).
+        """Multiplicity-adjusted upper limit p^m_{1-alpha/2} ([Mollersen2023], Sec. 3.4).
 
         The highest accuracy that at least one of the m classifiers still reaches with
         probability >= alpha/2: the smallest z with P(Z <= z) >= alpha/2. For m = 1000,
-        n = 3000, p = 0.9 this gives z = 236, accuracy 0.9213, as in seed 003 §3.4/§4.
+        n = 3000, p = 0.9 this gives z = 236, accuracy 0.9213, as in
+        [Mollersen2023], Secs. 3.4 and 4.
         """
         alpha = float(alpha)
         if not 0.0 < alpha < 1.0:
@@ -176,8 +177,8 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
 def prob_beats(p: float, n: int, threshold: float, strict: bool = False) -> float:
     """P(observed accuracy >= threshold) (or > if ``strict``) for a classifier of accuracy p.
 
-    Seed 003 §3.4: a classifier at the single-CI upper limit beats the multiplicity-adjusted
-    limit with probability 0.0161 and E p_SOTA with probability 0.0996.
+    [Mollersen2023], Sec. 3.4: a classifier at the single-CI upper limit beats the
+    multiplicity-adjusted limit with probability 0.0161 and E p_SOTA with probability 0.0996.
     """
     p, n = _check_prob(p), _check_n(n)
     x = _max_failures(threshold, n)
@@ -299,7 +300,9 @@ def _best_of_groups(n: int, qs: np.ndarray, cs: np.ndarray, p_label,
 
 
 def sota_distribution(m: int, n: int, p) -> BestOfM:
-    """Distribution of the best of m independent classifiers on n test cases (seed 003 eq. 1-2).
+    """Distribution of the best of m independent classifiers on n test cases.
+
+    [Mollersen2023], eq. 1-2.
 
     ``p`` is one accuracy shared by all m classifiers, or a vector of m accuracies p_j
     (non-identical classifiers: P(Z > z) = prod_j S_j(z), exact).
@@ -332,7 +335,7 @@ def _check_rho(p: float, rho: float) -> float:
 
 
 def _conditional_failure_probs(p: float, rho: float) -> tuple[float, float]:
-    """P(Y_j = 0 | Y0 = 1) and P(Y_j = 0 | Y0 = 0) (Boland et al. 1989, seed 003 §4)."""
+    """P(Y_j = 0 | Y0 = 1) and P(Y_j = 0 | Y0 = 0) ([Boland1989], [Mollersen2023], Sec. 4)."""
     q_right = min(1.0, max(0.0, (1.0 - p) * (1.0 - rho)))
     q_wrong = min(1.0, max(0.0, 1.0 - p * (1.0 - rho)))
     return q_right, q_wrong
@@ -392,7 +395,7 @@ def dependent_distribution(m: int, n: int, p: float, rho: float, k: int | None =
 
 @dataclass(frozen=True)
 class SimulatedBest:
-    """Simulated best-of-m failures, one per replicate (seed 003 §4, Fig 5)."""
+    """Simulated best-of-m failures, one per replicate ([Mollersen2023], Sec. 4, Fig 5)."""
 
     m: int
     n: int
@@ -432,7 +435,8 @@ def simulate_dependent(m: int, n: int, p: float, rho: float, reps: int, seed,
                        chunk: int = 4_000_000) -> SimulatedBest:
     """Simulate the best of m classifiers correlated rho with a common reference Y0.
 
-    ``reference="fixed"`` (seed 003 §4): Y0 has exactly k = round(p n) correct predictions;
+    ``reference="fixed"`` ([Mollersen2023], Sec. 4): Y0 has exactly k = round(p n) correct
+    predictions;
     ``"random"``: Y0 ~ Bernoulli(p) per case, redrawn each replicate. ``seed`` goes to
     ``np.random.default_rng`` (an int or a sequence of ints). Work is done in chunks of about
     ``chunk`` binomial draws.

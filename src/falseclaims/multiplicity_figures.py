@@ -1,4 +1,5 @@
-"""Figures of the multiplicity stage (seed 003 Figs 1, 2, 5); each writes its data as CSV."""
+"""Figures of the multiplicity stage ([Mollersen2023], Figs 1, 2, 5); each writes its data
+as CSV."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def pmf_figure(m: int, n: int, p: float, alpha: float, out_base) -> pd.DataFrame
 
 
 def cdf_figure(ms: list[int], n: int, p: float, alpha: float, out_base) -> pd.DataFrame:
-    """F(z) = P(at least one of m has at most z failures), per m (seed 003 Fig 2)."""
+    """F(z) = P(at least one of m has at most z failures), per m ([Mollersen2023], Fig 2)."""
     base = Path(out_base)
     data = cdf_data(ms, n, p)
     fig, ax = style.figure("single", height=62)
@@ -53,7 +54,7 @@ def cdf_figure(ms: list[int], n: int, p: float, alpha: float, out_base) -> pd.Da
     ax.axhline(alpha / 2, color=style.PALETTE["gray"], ls=":", lw=0.8,
                label=f"alpha/2 = {alpha / 2:g}")
     ax.axvline(p, color=style.PALETTE["black"], ls=":", lw=0.8, label=f"p = {p:g}")
-    ax.invert_xaxis()  # more failures to the right, as in seed 003 Fig 2
+    ax.invert_xaxis()  # more failures to the right, as in [Mollersen2023], Fig 2
     ax.set_xlabel(f"best observed accuracy (n = {n})")
     ax.set_ylabel("P(best accuracy ≥ x)")
     ax.set_ylim(0, 1.02)
@@ -65,7 +66,7 @@ def cdf_figure(ms: list[int], n: int, p: float, alpha: float, out_base) -> pd.Da
 
 def dependent_figure(draws: pd.DataFrame, m: int, n: int, p: float, rho: float,
                      reference: str, out_base) -> pd.DataFrame:
-    """Histograms of simulated best failures, independent vs dependent (seed 003 Fig 5)."""
+    """Histograms of simulated best failures, independent vs dependent ([Mollersen2023], Fig 5)."""
     base = Path(out_base)
     needed = {"model", "best_failures"}
     if not needed <= set(draws.columns):

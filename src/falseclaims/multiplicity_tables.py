@@ -1,4 +1,5 @@
-"""Tidy tables for the multiplicity stage (seed 003): grid summary, figure data, simulation."""
+"""Tidy tables for the multiplicity stage ([Mollersen2023]): grid summary, figure data,
+simulation."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def _summary_row(m: int, n: int, p: float, alpha: float) -> dict:
         "ci_single_lo": lo, "ci_single_hi": hi,
         "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures,
         "prob_at_upper": up.probability,
-        # seed 003 §3.4: chance that a classifier truly at the single-CI upper limit shows
-        # an accuracy above the adjusted limit / at least the expected best
+        # [Mollersen2023], Sec. 3.4: chance that a classifier truly at the single-CI upper
+        # limit shows an accuracy above the adjusted limit / at least the expected best
         "prob_ci_hi_beats_upper": prob_beats(hi, n, up.accuracy, strict=True),
         "prob_ci_hi_reaches_mean": prob_beats(hi, n, dist.mean),
     }
@@ -38,7 +39,7 @@ def sota_table(grid: dict, alpha: float, published: list[dict] | None = None) ->
     """Expected best accuracy and SD over the Cartesian grid m x n x p.
 
     ``published`` rows ({m, n, p, mean, sd}) are joined as ``published_mean``/``published_sd``
-    (seed 003 Table 1), so the table shows the reproduction side by side.
+    ([Mollersen2023], Table 1), so the table shows the reproduction side by side.
     """
     for key in ("m", "n", "p"):
         if not grid.get(key):
@@ -82,7 +83,7 @@ def pmf_data(m: int, n: int, p: float, alpha: float) -> tuple[pd.DataFrame, dict
 
 
 def cdf_data(ms: list[int], n: int, p: float) -> pd.DataFrame:
-    """F(z) = P(best has at most z failures) for each m (seed 003 Fig 2)."""
+    """F(z) = P(best has at most z failures) for each m ([Mollersen2023], Fig 2)."""
     frames = []
     for m in ms:
         d = sota_distribution(int(m), n, p)
@@ -97,7 +98,7 @@ def dependent_simulation(m: int, n: int, p: float, rho: float, reps: int, seed,
     """Best-of-m failures simulated for independent (rho = 0) and dependent classifiers.
 
     Returns the draws (model, rho, rep, best_failures, best_accuracy) and a summary with the
-    simulated and exact (given the fixed reference; independent: seed 003 eq. 2) mean, SD
+    simulated and exact (given the fixed reference; independent: [Mollersen2023], eq. 2) mean, SD
     and adjusted upper limit. Both models use the same seed, so they share nothing but it.
     """
     draws, summary = [], []

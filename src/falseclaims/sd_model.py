@@ -1,4 +1,4 @@
-"""SD of per-case DSC as a quadratic in the mean DSC (method-notes §2).
+"""SD of per-case DSC as a quadratic in the mean DSC (`docs/method.md`, "SD imputation").
 
 The model is sd(m) = b0 + b1 m + b2 m^2. The ``anchored`` form constrains the quadratic
 through (1, 0), i.e. sd = (1 - m)(c0 + c1 m): a mean DSC of 1 forces every case to 1, so

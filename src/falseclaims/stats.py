@@ -1,4 +1,6 @@
-"""Probability that a reported outperformance claim is false (seed 001, method-notes §1).
+"""Probability that a reported outperformance claim is false.
+
+[Christodoulou2025], Supplementary C; derivations in `docs/method.md`.
 
 A is the reported winner, B the runner-up. Every function returns
 P(theta_A <= theta_B | reported results), vectorised over numpy arrays and pandas Series
@@ -74,7 +76,7 @@ def classification_congruence_bounds(acc_a, acc_b):
     """Feasible range of the both-correct proportion p11 given two accuracies.
 
     Returns ``(lower, upper)`` with lower = max(acc_a + acc_b - 1, 0) and
-    upper = min(acc_a, acc_b) (method-notes §1).
+    upper = min(acc_a, acc_b) ([Christodoulou2025], Supplementary C).
     """
     a = _check_unit_interval("acc_a", acc_a)
     b = _check_unit_interval("acc_b", acc_b)
@@ -120,7 +122,8 @@ def prob_false_claim_classification(n, acc_a, acc_b, congruence) -> Classificati
 
     Posterior (p1, p2, rest) ~ Dirichlet(x1+1, x2+1, n-x1-x2+2) with discordant counts
     x1 = n(acc_a - p11), x2 = n(acc_b - p11). Since p1/(p1+p2) ~ Beta(x1+1, x2+1),
-    P(p1 <= p2) = I_{1/2}(x1+1, x2+1) (method-notes §1). An infeasible congruence is moved
+    P(p1 <= p2) = I_{1/2}(x1+1, x2+1) ([Christodoulou2025], Supplementary C).
+    An infeasible congruence is moved
     to the nearer bound of :func:`classification_congruence_bounds`.
     """
     n, a, b, used, clamped, lower, upper, x1, x2 = _classification_inputs(
@@ -142,7 +145,7 @@ def prob_false_claim_classification(n, acc_a, acc_b, congruence) -> Classificati
 def prob_false_claim_classification_mc(
     n, acc_a, acc_b, congruence, draws: int = 100_000, seed: int = 0, chunk: int = 2_000_000
 ):
-    """The paper's Monte Carlo estimator M/k (seed 001, Supplementary C).
+    """The paper's Monte Carlo estimator M/k ([Christodoulou2025], Supplementary C).
 
     Draws ``draws`` Dirichlet vectors per comparison (via independent gamma variates) and
     returns the share with p1 <= p2. Kept as an independent cross-check of the closed form;
@@ -185,7 +188,9 @@ class SegmentationResult:
 
 
 def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> SegmentationResult:
-    """P(mu_A <= mu_B) = t_{n-1}(sqrt(n)(mean_b - mean_a) / sd_diff) (seed 001, Suppl. C).
+    """P(mu_A <= mu_B) = t_{n-1}(sqrt(n)(mean_b - mean_a) / sd_diff).
+
+    [Christodoulou2025], Supplementary C.
 
     ``congruence`` is the Pearson r of the two methods' per-case DSC.
 

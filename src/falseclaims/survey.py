@@ -52,7 +52,7 @@ def assign_congruence(top2: pd.DataFrame,
     """One row per paper x congruence source x level covering the paper's task.
 
     Classification congruence is moved to the nearer feasible bound for the paper's two
-    accuracies (seed 001, Methods); ``congruence_clamped`` records where.
+    accuracies ([Christodoulou2025], Methods); ``congruence_clamped`` records where.
     """
     frames = []
     for source, by_task in sources.items():

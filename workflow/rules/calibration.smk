@@ -1,4 +1,4 @@
-# Calibration study (issue 7): simulate comparisons with known truth, compare the predicted
+# Calibration study (docs/calibration.md): simulate comparisons with known truth, compare the predicted
 # probability of a false claim with the observed share of truly false claims.
 # Heavy work is `calibration_simulate`, one job per (task, chunk); raise
 # config["calibration"]["chunks"] for a bigger study and run the chunks in parallel

@@ -1,4 +1,4 @@
-# Congruence and SD models estimated from open per-case data (issue 4).
+# Congruence and SD models estimated from open per-case data (docs/estimation.md).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation.
 from falseclaims.estimation.congruence_sources import source_input_files
 

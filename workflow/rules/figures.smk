@@ -1,4 +1,4 @@
-# Publication figures and tables of seed 001 (issue 3), per venue in figures/{venue}/ and,
+# Publication figures and tables of [Christodoulou2025], per venue in figures/{venue}/ and,
 # with several venues, a comparison in figures/comparison/. Each figure: PDF + PNG + the
 # data behind it as CSV. Logic: falseclaims.figures; style: config `style:`.
 

@@ -1,4 +1,4 @@
-# Multiplicity of the state of the art (seed 003): how optimistic is the best of m?
+# Multiplicity of the state of the art ([Mollersen2023]): how optimistic is the best of m?
 # Logic in falseclaims.multiplicity / multiplicity_tables / multiplicity_figures.
 
 MULT_RES = "results/multiplicity"

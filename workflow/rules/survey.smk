@@ -1,4 +1,4 @@
-# The survey analysis of seed 001: sheets -> eligibility -> top-2 -> SD imputation ->
+# The survey analysis of [Christodoulou2025]: sheets -> eligibility -> top-2 -> SD imputation ->
 # congruence assignment -> probabilities -> summaries.
 
 

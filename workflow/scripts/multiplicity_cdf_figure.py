@@ -1,4 +1,4 @@
-"""Thin wrapper: cdf of the best of m for several m (seed 003 Fig 2)."""
+"""Thin wrapper: cdf of the best of m for several m ([Mollersen2023], Fig 2)."""
 from pathlib import Path
 
 from falseclaims.multiplicity_figures import cdf_figure

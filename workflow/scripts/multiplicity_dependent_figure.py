@@ -1,4 +1,4 @@
-"""Thin wrapper: histograms of simulated best-of-m failures (seed 003 Fig 5)."""
+"""Thin wrapper: histograms of simulated best-of-m failures ([Mollersen2023], Fig 5)."""
 from pathlib import Path
 
 import pandas as pd

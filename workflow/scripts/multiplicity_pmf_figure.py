@@ -1,4 +1,4 @@
-"""Thin wrapper: pmf of one classifier vs the best of m (seed 003 Fig 1)."""
+"""Thin wrapper: pmf of one classifier vs the best of m ([Mollersen2023], Fig 1)."""
 from pathlib import Path
 
 from falseclaims.multiplicity_figures import pmf_figure

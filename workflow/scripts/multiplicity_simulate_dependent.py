@@ -1,4 +1,6 @@
-"""Thin wrapper: simulate the best of m, independent vs dependent classifiers (seed 003 §4)."""
+"""Thin wrapper: simulate the best of m, independent vs dependent classifiers.
+
+[Mollersen2023], Sec. 4."""
 from falseclaims.multiplicity_tables import dependent_simulation
 from falseclaims.pipeline import run_step
 

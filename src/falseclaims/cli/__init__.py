@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="falseclaims",
         description="How likely is a published outperformance claim to be false?",
+        epilog="Keys in brackets, e.g. [Christodoulou2025], are the references listed in "
+               "docs/references.md.",
     )
     sub = parser.add_subparsers(dest="verb", required=True)
     for verb in VERBS:

@@ -1,6 +1,6 @@
 """`falseclaims check`: probability that one reported claim "A beats B" is false.
 
-Reviewer mode of seed 000: only n and the two reported values are known; congruence (and,
+Reviewer mode of [ClaimsReloaded]: only n and the two reported values are known; congruence (and,
 for segmentation, the SDs) are assumed from config. See docs/percase.md.
 """
 

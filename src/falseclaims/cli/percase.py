@@ -1,7 +1,7 @@
-"""`falseclaims percase`: author mode of seed 000 on per-case results.
+"""`falseclaims percase`: author mode of [ClaimsReloaded] on per-case results.
 
 Ranks the methods, computes the probability of a false claim with empirical congruence and
-SDs for the top two, the classical paired tests of seed 004 and optionally every pair with
+SDs for the top two, the classical paired tests of [Rainio2024] and optionally every pair with
 Holm-adjusted p-values. See docs/percase.md.
 """
 

@@ -1,4 +1,4 @@
-"""`falseclaims sota`: how optimistic is the best of m classifiers? (seed 003)."""
+"""`falseclaims sota`: how optimistic is the best of m classifiers? ([Mollersen2023])."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from falseclaims.multiplicity import clopper_pearson, sota_distribution
 def register(sub) -> None:
     parser = sub.add_parser(
         "sota",
-        help="distribution of the best of m equally good classifiers (seed 003)",
+        help="distribution of the best of m equally good classifiers ([Mollersen2023])",
         description="Expected best observed accuracy among m independent classifiers of true "
                     "accuracy p on n test cases, its SD, the single-classifier Clopper-Pearson "
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",

@@ -1,4 +1,4 @@
-"""Congruence and SD models estimated from open per-case data (issue 4).
+"""Congruence and SD models estimated from open per-case data (`docs/estimation.md`).
 
 - :mod:`.congruence_sources`: pairwise congruence tables per configured source (MSD,
   Touchstone, ISIC 2018, models trained here with scikit-learn, or user per-case files);

@@ -1,5 +1,5 @@
-"""Classification congruence from real models trained here (issue 4), mirroring the paper's
-"several architectures x several tasks" design (seed 001, Methods) at laptop scale.
+"""Classification congruence from real models trained here, mirroring the paper's
+"several architectures x several tasks" design ([Christodoulou2025], Methods) at laptop scale.
 
 Every dataset ships with scikit-learn (no downloads). Each is split once, stratified, into a
 training and a held-out test part with a fixed seed; every model family is trained on the

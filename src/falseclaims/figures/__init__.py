@@ -1,4 +1,4 @@
-"""Publication figures and tables of the survey (seed 001). Every function takes tidy
+"""Publication figures and tables of the survey ([Christodoulou2025]). Every function takes tidy
 DataFrames (the pipeline outputs of docs/architecture.md) and returns ``(figure, data)``:
 the matplotlib figure and the tidy DataFrame behind it.
 

@@ -78,7 +78,7 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
 
     ``in_scope``: every paper whose main task is classification or segmentation;
     ``quantitative``: in scope and not reporting values only in figures/supplements
-    (seed 001, Methods, "Data analysis subset").
+    ([Christodoulou2025], Methods, "Data analysis subset").
     """
     require_columns(papers, ["task", "in_scope", "values_only_in_figures"], "papers")
     in_scope = papers["in_scope"].astype("boolean").fillna(False).astype(bool)

@@ -1,7 +1,7 @@
 """Fig 6: look-up grid of the probability of a false claim by test-set size x delta.
 
 Each cell: probability at the median congruence, with the values at Q1 and Q3 congruence in
-parentheses (seed 001, Fig 6). Winner A has the configured metric ``level``, runner-up
+parentheses ([Christodoulou2025], Fig 6). Winner A has the configured metric ``level``, runner-up
 B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
 :mod:`falseclaims.planner`, which this module also uses for the highlight).
 

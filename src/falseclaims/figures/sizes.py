@@ -5,7 +5,7 @@ How sizes are taken from the sheet (``split``, ``cv_folds`` k, ``n_train/n_val/n
 - ``train_test``, ``train_val_test``, ``unclear`` or missing split: sizes as recorded.
 - ``cv_only``: the cross-validated pool N is the sum of the recorded sizes (sheets record the
   whole data set in whichever size column they have); train = (k-1)N/k, test = N/k
-  (seed 001, Fig S8 caption).
+  ([Christodoulou2025], Fig S8 caption).
 - ``cv_plus_test``: CV runs on the development pool N = n_train + n_val (recorded ones),
   train = (k-1)N/k, validation = the held-out fold N/k, test = the separate n_test.
 

@@ -6,9 +6,10 @@ Inputs are wide tables indexed by case id with one column per method:
 - classification: per-case correctness (bool), optionally with score columns and binary
   labels for DeLong.
 
-A is the method with the highest mean (DSC or accuracy), B the runner-up (seed 000). The
+A is the method with the highest mean (DSC or accuracy), B the runner-up ([ClaimsReloaded]). The
 probability of a false claim uses the empirical congruence (Pearson r of per-case DSC, or
-the share of cases both classify correctly) and empirical SDs in the formulas of seed 001.
+the share of cases both classify correctly) and empirical SDs in the formulas of
+[Christodoulou2025].
 """
 
 from __future__ import annotations

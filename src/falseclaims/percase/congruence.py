@@ -1,4 +1,6 @@
-"""Empirical congruence of method pairs from per-case results (seed 001, method-notes §1).
+"""Empirical congruence of method pairs from per-case results.
+
+Definitions of [Christodoulou2025], Supplementary C (see `docs/method.md`).
 
 - Segmentation: Pearson r of the two methods' per-case values (DSC) within a task, on the
   cases both methods have.

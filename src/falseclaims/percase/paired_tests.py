@@ -1,4 +1,4 @@
-"""Classical paired tests for two methods evaluated on the same cases (seed 004).
+"""Classical paired tests for two methods evaluated on the same cases ([Rainio2024]).
 
 Every test returns a :class:`TestResult` (statistic, p-value, the assumption it needs, a
 note); :func:`classification_tests` and :func:`segmentation_tests` bundle the tests that
@@ -118,7 +118,7 @@ def mcnemar_midp(b, c) -> TestResult:
 def mcnemar_chi2(b, c) -> TestResult:
     """Asymptotic McNemar with continuity correction, (|b - c| - 1)^2 / (b + c) ~ chi2(1).
 
-    Seed 004: use it only when b + c >= 20, the exact test otherwise.
+    [Rainio2024]: use it only when b + c >= 20, the exact test otherwise.
     """
     b, c = _counts(b, c)
     n = b + c
@@ -196,7 +196,7 @@ def shapiro_differences(x, y) -> TestResult:
 
 
 def f_test_variances(x, y) -> TestResult:
-    """F = s_A^2 / s_B^2 against F(n-1, n-1), two-sided (seed 004).
+    """F = s_A^2 / s_B^2 against F(n-1, n-1), two-sided ([Rainio2024]).
 
     Assumes two independent normal samples; paired values violate independence, see
     :func:`pitman_morgan` for the paired version.
@@ -278,7 +278,7 @@ def as_table(results: list[TestResult]) -> pd.DataFrame:
 
 
 def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list[str]:
-    """Short advice on which test fits (seed 004), from the assumption checks in ``results``."""
+    """Short advice on which test fits ([Rainio2024]), from the assumption checks in ``results``."""
     by = {r.test: r for r in results}
     out: list[str] = []
     if task == "segmentation":
@@ -287,7 +287,7 @@ def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list
             out.append(
                 f"The paired differences are not normal (Shapiro-Wilk p = {sw.pvalue:.3g} < "
                 f"{alpha:g}): use the Wilcoxon signed-rank test rather than the paired t-test "
-                "(seed 004).")
+                "([Rainio2024]).")
             out.append(
                 "For equal variances prefer Levene's test (robust); F and Bartlett assume "
                 "normal data.")
@@ -295,7 +295,7 @@ def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list
             out.append(
                 f"No evidence against normal differences (Shapiro-Wilk p = {sw.pvalue:.3g}): "
                 "the paired t-test is acceptable; the Wilcoxon signed-rank test remains the "
-                "safer choice with outliers (seed 004).")
+                "safer choice with outliers ([Rainio2024]).")
         out.append("The sign test is valid without assumptions but has low power.")
         out.append("F, Bartlett and Levene treat the two methods as independent samples; "
                    "the Pitman-Morgan test accounts for the pairing.")
@@ -305,15 +305,15 @@ def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list
             nd = int(ex.n)
             if nd < 20:
                 out.append(f"Only {nd} discordant cases (b + c < 20): use the exact or mid-p "
-                           "McNemar test, not the chi-square version (seed 004); mid-p is less "
+                           "McNemar test, not the chi-square version ([Rainio2024]); mid-p is less "
                            "conservative.")
             else:
                 out.append(f"{nd} discordant cases (b + c >= 20): the chi-square McNemar test "
-                           "is adequate (seed 004); the exact and mid-p versions are valid too.")
+                           "is adequate ([Rainio2024]); the exact and mid-p versions are valid too.")
         out.append("The sign test on per-case correctness is the exact McNemar test.")
         if "delong" in by:
             out.append("DeLong compares AUCs and does not depend on the decision threshold "
-                       "(seed 004).")
+                       "([Rainio2024]).")
     else:
         raise ValueError(f"task must be classification or segmentation; got {task!r}")
     return out

@@ -11,12 +11,12 @@ Every reader returns a :class:`PerCase`:
 - ``classes``: the class set (classification), ``notes``: everything accepted but changed
   or left out (e.g. empty cells read as "structure absent"), one line each.
 
-Supported layouts (method-notes §6):
+Supported layouts (`docs/percase.md`):
 
 - long table ``case_id, task, method, metric, value[, ground_truth]`` (:func:`read_long`);
 - wide per-method files, one file per method with a case column and one column per task,
   as in Touchstone (:func:`read_wide_per_method`);
-- Claims Reloaded CSVs (seed 000): segmentation ``case_id, alg_*``, classification
+- Claims Reloaded CSVs ([ClaimsReloaded]): segmentation ``case_id, alg_*``, classification
   ``case_id, ground_truth, alg_*`` (:func:`read_claims_reloaded`);
 - per-method prediction files plus one label file, as in the ISIC data
   (:func:`read_predictions_with_labels`).
@@ -438,7 +438,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
 def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",
                          classes: Sequence[str] | None = None, metric: str | None = None,
                          case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
-    """Claims Reloaded upload layout (seed 000).
+    """Claims Reloaded upload layout ([ClaimsReloaded]).
 
     Segmentation: ``case_id, alg_<name>...`` with DSC in [0, 1]. Classification:
     ``case_id, ground_truth, alg_<name>...`` with predicted labels. The kind follows the

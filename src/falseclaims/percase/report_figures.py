@@ -171,8 +171,8 @@ def _legend_room(ax, top: float) -> None:
 
 
 def posterior_classification(curves: list[dict]):
-    """Posterior of p1 - p2 (= accuracy difference) under the Dirichlet of seed 001, exact
-    density, area <= 0 shaded. Each curve: label, n, x1, x2, probability."""
+    """Posterior of p1 - p2 (= accuracy difference) under the Dirichlet of [Christodoulou2025],
+    exact density, area <= 0 shaded. Each curve: label, n, x1, x2, probability."""
     fig, ax = style.figure("single", height=62)
     # range from normal approximations of each posterior
     lo, hi = 0.0, 0.0

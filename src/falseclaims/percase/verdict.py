@@ -1,6 +1,6 @@
-"""Plain-language reading of a false-claim probability (seed 000, "Interpretation").
+"""Plain-language reading of a false-claim probability ([ClaimsReloaded], "Interpretation").
 
-Seed 000: values under 0.05 are often considered robust (context-dependent); values close
+[ClaimsReloaded]: values under 0.05 are often considered robust (context-dependent); values close
 to 0.5 mean the advantage is weak and may well be sampling noise. Both thresholds come from
 the ``claim_check.interpretation`` config block.
 """

@@ -1,5 +1,5 @@
 """Wide "top-2" sheets: one row per paper with the proposed method's value, the best prior
-value and the test-set size in separate columns (issue 7). They become the same papers and
+value and the test-set size in separate columns. They become the same papers and
 results tables as the long layout, with methods named "proposed" and "best_prior" (or the
 names in optional ``name_proposed`` / ``name_best_prior`` columns). Papers-table fields the
 wide sheet lacks stay missing. A ``values_compared`` column may list every compared method
