@@ -196,6 +196,13 @@ def test_split_sd_cells_pair_with_split_values(tmp_path):
     assert [(p.row, p.column) for p in probs] == [(3, "SD ours")]
 
 
+def test_rules_for_unknown_columns_refused(tmp_path):
+    probs = problems(tmp_path, ROWS, values={"splitt": {"x": "cv_only"}},
+                     cells={"n_test": {"cell_pattern": "value_sd"}})
+    assert [p.column for p in probs] == ["values.splitt", "cells.n_test"]
+    assert "value_proposed" in probs[1].expected
+
+
 def test_split_cell_with_wrong_number_of_parts_refused(tmp_path):
     rows = [[*ROWS[0][:3], "78.5/66.4/50.1", *ROWS[0][4:]], *ROWS[1:]]
     probs = problems(tmp_path, rows,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.sheets.columns import (
-    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, metric_scale,
+    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SPECS, metric_scale,
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_table
@@ -105,6 +105,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
                               "skip_rows_where)")
+    _check_rule_columns(cfg, tables[0], where)
     rrecs = expand_parts(rrecs, rtab)
     attach_cell_sd(rrecs, rtab)
     convert_units(rrecs, rtab, cfg["units"], where)
@@ -125,6 +126,24 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
     notes["row"] = notes["row"].astype("Int64")
     return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
+    """values:/cells: keys must name our columns of this layout (a rule for no column
+    would be silently unused)."""
+    specs = [SPECS["wide"]] if cfg["layout"] == "wide_top2" else [SPECS["papers"],
+                                                                 SPECS["results"]]
+    kinds = {c: k for spec in specs for c, k in spec.items()}
+    for col in cfg.get("values") or {}:
+        if col not in kinds:
+            table.problem(None, f"values.{col}", None,
+                          f"a column of the {cfg['layout']} layout in {where} values: "
+                          f"({', '.join(kinds)})")
+    for col in cfg.get("cells") or {}:
+        if kinds.get(col) not in ("measure", "number", "compared"):
+            ok = [c for c, k in kinds.items() if k in ("measure", "number", "compared")]
+            table.problem(None, f"cells.{col}", None,
+                          f"a metric value or SD column in {where} cells: ({', '.join(ok)})")
 
 
 def _frame(records: list[dict], spec: dict, out_cols: list[str], table: RawTable,
