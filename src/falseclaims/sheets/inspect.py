@@ -87,6 +87,8 @@ def _find_header(path: Path, sheet: str | None, max_row: int = 10):
         s = _score_header(t)
         if best is None or s > best[0]:
             best = (s, t)
+        if not t.headerless and len(t.header) >= 2 and s == len(t.header) - 0.1 * r:
+            break  # every column named by text: no need to read the file again
     return best[1] if best else read_table(path, sheet, 1)
 
 
