@@ -8,10 +8,13 @@ import csv
 import openpyxl
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from falseclaims.eligibility import select_papers
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.sheets import io as sheets_io
+from falseclaims.sheets.rules import compile_rules, read_ruled_measure
 
 ANALYSIS = {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
             "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
@@ -140,6 +143,12 @@ def test_value_maps_turn_free_text_into_categories(tmp_path):
     assert [(p.row, p.column, p.value) for p in probs] == [(4, "Split", "leave-one-out")]
 
 
+def test_value_map_can_quote_groups_of_the_match(tmp_path):
+    rows = [[*ROWS[0][:6], "100 images"], ROWS[1], [*ROWS[2][:6], "300 cases"]]
+    s = read(tmp_path, rows, values={"n_test": {r"^(\d+) (?:images|cases)$": r"\1"}})
+    assert s.papers["n_test"].tolist() == [100, 50, 300]
+
+
 def test_test_size_from_split_text_refused_naming_cell(tmp_path):
     probs = problems(tmp_path, [ROWS[0], ROWS[1], [*ROWS[2][:6], "70/10/20 of 300 cases"]])
     assert [(p.row, p.column) for p in probs] == [(4, "N")]
@@ -147,6 +156,18 @@ def test_test_size_from_split_text_refused_naming_cell(tmp_path):
 
 
 # ------------------------------------------------------------------ two numbers in one cell
+@given(mean=st.floats(0.5, 99.5), sd=st.floats(0.01, 30.0),
+       style=st.sampled_from(["{m} -{s}", "{m} ({s})", "{m}±{s}", "{m} ± {s}", "{m}+/-{s}",
+                              "{m}% ({s}%)"]))
+@settings(max_examples=60, deadline=None)
+def test_value_sd_pattern_round_trip(mean, sd, style):
+    rule = compile_rules(None, {"v": {"cell_pattern": "value_sd"}}, None, "")[1]["v"]
+    cell = style.format(m=f"{mean:.2f}", s=f"{sd:.2f}")
+    m = read_ruled_measure(rule, cell)
+    assert (m.value, m.sd) == (float(f"{mean:.2f}"), float(f"{sd:.2f}"))
+    assert m.percent_sign == ("%" in cell)
+
+
 @pytest.mark.parametrize("cell", ["70.49 -1.25", "70.49 (1.25)", "70.49±1.25", "70.49 ± 1.25"])
 def test_cell_pattern_value_sd(tmp_path, cell):
     rows = [[*ROWS[0][:3], cell, *ROWS[0][4:]], *ROWS[1:]]

@@ -2,8 +2,9 @@
 
 * ``values: {our column: {regex: value}}`` maps free text to a category before the cell is
   read: the first regular expression that matches the cleaned cell (``re.search``) gives
-  the value ("5-folds" -> cv_only, "yes (Wilcoxon)" -> yes). Unmatched cells are read as
-  usual, so a typo is still refused.
+  the value ("5-folds" -> cv_only, "yes (Wilcoxon)" -> yes); a value may quote groups of
+  the match ("\\1": ``{"^(\\d+) images$": "\\1"}``). Unmatched cells are read as usual,
+  so a typo is still refused.
 * ``cells: {our column: {cell_pattern, split, parts, suffix_on}}`` says how to read a metric
   cell holding two numbers. ``cell_pattern: value_sd`` reads a mean and an SD written
   "70.49 -1.25", "70.49 (1.25)" or "70.49±1.25"; any other pattern is a regular expression
@@ -81,7 +82,9 @@ def map_value(items, raw):
         return raw, None
     s = clean_text(raw)
     for pattern, rx, value in items:
-        if rx.search(s):
+        if m := rx.search(s):
+            if isinstance(value, str) and "\\" in value:  # "\\1": a group of the match
+                value = m.expand(value)
             return value, f"{s!r} read as {value!r} (values: {pattern!r})"
     return raw, None
 
