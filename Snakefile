@@ -20,7 +20,8 @@ include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
 
 
-# light rules run on the submitting machine under a cluster profile (docs/cluster.md)
+# the one list of light rules: they run on the submitting machine under a cluster profile
+# (docs/cluster.md); every other rule becomes a cluster job
 localrules:
     all,
     validate_sheets,
@@ -28,9 +29,9 @@ localrules:
     impute_sd,
     assign_congruence,
     probabilities,
-    summary,
-    congruence_figures,
-    sd_model_figure,
+    summarize,
+    estimation_congruence_figures,
+    estimation_sd_figure,
     fig3_reporting_practices,
     figS7_uncertainty,
     figS8_split_sizes,
@@ -46,6 +47,8 @@ localrules:
     multiplicity_pmf_figure,
     multiplicity_cdf_figure,
     multiplicity_dependent_figure,
+    calibration_summarize,
+    calibration_figures,
 
 
 rule all:

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from falseclaims.multiplicity import simulate_dependent, sota_distribution
+from falseclaims.multiplicity.best_of_m import simulate_dependent, sota_distribution
 
 
 def timed(fn, repeat=5):

@@ -4,7 +4,7 @@ Runs Snakemake in a fresh copy of the repository (nothing in the working tree ch
 
 * ``example``: the example venue of config/config.yaml;
 * ``big``: a generated venue of ``--papers`` papers (default 10^5). The synthetic survey of
-  ``falseclaims.example_data`` has a fixed size (385 papers), so the big sheet tiles it
+  ``falseclaims.examples.survey_sheet`` has a fixed size (385 papers), so the big sheet tiles it
   with fresh paper ids (values repeat; sizes, branches and row counts scale).
 
 For each: ``snakemake -n`` (start-up + DAG), the run itself under ``/usr/bin/time -v``
@@ -43,7 +43,7 @@ def cpu_model() -> str:
 
 
 def big_sheet(dest: Path, papers: int) -> tuple[Path, Path]:
-    from falseclaims.example_data import generate_survey
+    from falseclaims.examples.survey_sheet import generate_survey
 
     p, r, _ = generate_survey()
     copies = -(-papers // len(p))

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from falseclaims.calibration import (
+from falseclaims.calibration.simulation import (
     CalibrationSettings,
     PiecewiseMargins,
     bin_comparisons,
@@ -19,7 +19,7 @@ from falseclaims.calibration import (
     simulate_classification,
     simulate_segmentation,
 )
-from falseclaims.calibration_metrics import (
+from falseclaims.calibration.metrics import (
     binomial_interval,
     calibration_curve,
     expected_calibration_error,
@@ -179,7 +179,7 @@ def test_flat_prior_is_too_optimistic_when_truth_is_concentrated(cfg):
 
 
 def test_summarize_tables(cfg, settings):
-    from falseclaims.calibration import cell_summary
+    from falseclaims.calibration.simulation import cell_summary
 
     bins, cells = [], []
     for task in ("classification", "segmentation"):

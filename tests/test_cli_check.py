@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from falseclaims.cli import main
-from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
-from falseclaims.single_claim import check_claim
+from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+from falseclaims.claims.check import check_claim
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 
 CFG = load_config()
@@ -32,7 +32,7 @@ def test_json_keys_and_values_segmentation(capsys):
     assert {"task", "n", "a", "b", "results"} <= set(res)
     assert (res["task"], res["n"], res["a"], res["b"]) == ("segmentation", 62, 0.85, 0.84)
     assert [r["assumption"] for r in res["results"]] == ["q1", "median", "q3"]
-    q = congruence_quartiles(CFG, "paper")["segmentation"]
+    q = configured_congruence(CFG, "paper")["segmentation"]
     model = sd_model_from_config(CFG)
     sd_a, _ = model.predict(0.85, "mean")
     sd_b, _ = model.predict(0.84, "mean")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from falseclaims.calibration import run_chunk
+from falseclaims.calibration.simulation import run_chunk
 from falseclaims.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 
 from falseclaims.config import congruence_sources, sd_models
-from falseclaims.eligibility import select_papers
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
-from falseclaims.survey import assign_congruence, compute_probabilities, impute_sd, summarise
+from falseclaims.survey.assumptions import assign_congruence, impute_sd
+from falseclaims.survey.eligibility import select_papers
+from falseclaims.survey.probabilities import compute_probabilities, summarize
 
 
 def paper(pid, task="classification", **kw):
@@ -123,7 +124,7 @@ def test_survey_stages_end_to_end(tables, config):
     assert seg.sd_b == pytest.approx(model.predict(0.84)[0])
     assert seg.probability == pytest.approx(prob_false_claim_segmentation(
         40, 0.85, 0.84, 0.05, seg.sd_b, 0.67).probability)
-    summ = summarise(probs, [0.05, 0.3])
+    summ = summarize(probs, [0.05, 0.3])
     direct = (probs.groupby(["task", "congruence_level", "sd_level"]).probability
               .apply(lambda p: (p > 0.05).mean()))
     got = summ[summ.cutoff == 0.05].set_index(["task", "congruence_level", "sd_level"])

@@ -10,10 +10,9 @@ import pandas as pd
 import pytest
 
 from falseclaims.config import load_config, sd_model_from_config
-from falseclaims.eligibility import select_papers
-from falseclaims.example_data import TASK_SPECS, csv_paths, headline_check, write_survey
-from falseclaims.example_data import main as example_data_main
-from falseclaims.example_venue_b import (
+from falseclaims.examples.survey_sheet import TASK_SPECS, csv_paths, headline_check, write_survey
+from falseclaims.examples.survey_sheet import main as example_data_main
+from falseclaims.examples.venue_b import (
     VENUE_B_CONFIG,
     VENUE_B_SEED,
     VENUE_B_SPECS,
@@ -21,6 +20,7 @@ from falseclaims.example_venue_b import (
 )
 from falseclaims.sheets import read_venue
 from falseclaims.stats import prob_false_claim_classification
+from falseclaims.survey.eligibility import select_papers
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "data" / "example" / "miccai2023_synthetic_sheet.xlsx"
@@ -132,7 +132,7 @@ def test_venue_b_rerun_is_byte_identical_and_matches_committed_file(venue_b, tmp
     assert write_venue_b(tmp_path / "c.csv", seed=1).read_bytes() != again.read_bytes()
     if COMMITTED_B.exists():
         assert COMMITTED_B.read_bytes() == again.read_bytes(), (
-            f"{COMMITTED_B} is stale: rerun python -m falseclaims.example_data --wide-out ...")
+            f"{COMMITTED_B} is stale: rerun python -m falseclaims.examples.survey_sheet --wide-out ...")
 
 
 def test_venue_b_config_matches_pipeline_config():

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from falseclaims import figures, planner, stats
+from falseclaims import figures, stats
+from falseclaims.claims import plan as planner
 from falseclaims.figures.lookup import band
 from falseclaims.figures.output import write_figure
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import falseclaims.multiplicity as mult
+import falseclaims.multiplicity.best_of_m as mult
 from falseclaims.cli import main
-from falseclaims.multiplicity import (
+from falseclaims.multiplicity.best_of_m import (
     clopper_pearson,
     dependent_distribution,
     prob_beats,

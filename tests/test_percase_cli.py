@@ -11,7 +11,7 @@ import pytest
 
 from falseclaims.cli import main
 from falseclaims.config import load_config
-from falseclaims.percase.example_files import FILES, write_examples
+from falseclaims.examples.percase_files import FILES, write_examples
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "data" / "example"

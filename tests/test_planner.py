@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from falseclaims import planner, stats
+from falseclaims import stats
+from falseclaims.claims import plan as planner
 from falseclaims.cli import main
 from falseclaims.sd_model import SDModel
 

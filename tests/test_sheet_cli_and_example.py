@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from falseclaims.cli import main
-from falseclaims.example_venue_c import VENUE_C_CONFIG, VENUE_C_SEED, write_venue_c
-from falseclaims.example_venue_c import main as venue_c_main
+from falseclaims.examples.venue_c import VENUE_C_CONFIG, VENUE_C_SEED, write_venue_c
+from falseclaims.examples.venue_c import main as venue_c_main
 from falseclaims.sheets import read_venue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def test_venue_c_byte_identical_and_committed(venue_c, tmp_path):
     assert venue_c[0].read_bytes() == again.read_bytes()
     assert write_venue_c(tmp_path / "d.xlsx", seed=1).read_bytes() != again.read_bytes()
     assert COMMITTED_C.read_bytes() == again.read_bytes(), (
-        f"{COMMITTED_C} is stale: rerun python -m falseclaims.example_venue_c")
+        f"{COMMITTED_C} is stale: rerun python -m falseclaims.examples.venue_c")
 
 
 def test_venue_c_config_matches_pipeline_config():

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falseclaims.eligibility import select_papers
+from falseclaims.survey.eligibility import select_papers
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.sheets import io as sheets_io
 from falseclaims.sheets.rules import compile_rules, read_ruled_measure

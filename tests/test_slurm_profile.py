@@ -22,13 +22,13 @@ SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__
         ".hypothesis"}
 
 # simulation- and model-heavy rules: submitted as SLURM jobs with their own resources
-HEAVY = {"calibration_simulate", "estimate_congruence", "fit_sd_model",
+HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
          "multiplicity_simulate_dependent"}
 # light rules (reading small tables, plotting): run where Snakemake runs
 LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
-    "probabilities", "summary", "calibration_summarize", "calibration_figures",
-    "congruence_figures", "sd_model_figure", "fig3_reporting_practices",
+    "probabilities", "summarize", "calibration_summarize", "calibration_figures",
+    "estimation_congruence_figures", "estimation_sd_figure", "fig3_reporting_practices",
     "figS7_uncertainty", "figS8_split_sizes", "table_metrics", "flow_diagram",
     "figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative",
     "figS10_sd_sensitivity", "fig6_lookup", "venue_comparison", "multiplicity_table",

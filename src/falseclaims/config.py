@@ -8,9 +8,9 @@ from pathlib import Path
 import yaml
 
 from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
-TASKS = ("classification", "segmentation")
 
 
 def find_config(path: str | os.PathLike | None = None) -> Path:
@@ -43,7 +43,7 @@ def load_config(path: str | os.PathLike | None = None) -> dict:
     return cfg
 
 
-def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
+def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
@@ -57,9 +57,27 @@ def congruence_quartiles(cfg: dict, source: str = "paper") -> dict[str, dict[str
     return out
 
 
+def venue_label(cfg: dict, venue: str) -> str:
+    """How outputs name a venue: its ``label`` in config ``venues:``, else its key."""
+    return cfg["venues"][venue].get("label", venue)
+
+
+def headline_assumption(cfg: dict) -> dict[str, str]:
+    """The assumption behind the headline numbers: the first congruence and SD sources in
+    ``use`` with the ``analysis`` headline levels (defaults when a block is absent, e.g. a
+    minimal config given to the command-line tool)."""
+    analysis = cfg.get("analysis") or {}
+    return {
+        "congruence_source": (cfg.get("congruence") or {}).get("use", ["paper"])[0],
+        "congruence_level": analysis.get("headline_congruence", "median"),
+        "sd_source": (cfg.get("sd_model") or {}).get("use", ["msd_reference"])[0],
+        "sd_level": analysis.get("headline_sd", "mean"),
+    }
+
+
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
-    source = source or block.get("use", ["msd_reference"])[0]
+    source = source or headline_assumption(cfg)["sd_source"]
     if source not in block or not isinstance(block[source], dict):
         raise ValueError(f"SD model source {source!r} is not defined in config 'sd_model:'")
     return SDModel.from_dict(block[source], source=source)
@@ -75,7 +93,7 @@ def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> di
     out = {}
     for source in cfg["congruence"]["use"]:
         if source in cfg["congruence"]:
-            out[source] = congruence_quartiles(cfg, source)
+            out[source] = configured_congruence(cfg, source)
             continue
         if source not in estimated:
             raise ValueError(f"congruence source {source!r} is neither defined inline nor "

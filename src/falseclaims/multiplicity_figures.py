@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims import style
-from falseclaims.multiplicity_tables import cdf_data, dependent_exact_pmf, pmf_data
+from falseclaims.multiplicity.tables import cdf_data, dependent_exact_pmf, pmf_data
 
 
 def _write_csv(data: pd.DataFrame, base: Path) -> None:

@@ -27,11 +27,6 @@ def read_table(path) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=True)
 
 
-def read_yaml(path) -> dict:
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
-
-
 def write_yaml(obj, path) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:

@@ -10,12 +10,6 @@ CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
 CALIBRATION_FIGURES = ["curves", "truth", "ece"]
 
 
-# merging and plotting take seconds: run them where Snakemake runs, not as cluster jobs
-localrules:
-    calibration_summarize,
-    calibration_figures,
-
-
 rule calibration_simulate:
     wildcard_constraints:
         chunk=r"\d+",

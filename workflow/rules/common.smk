@@ -4,6 +4,9 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
+from falseclaims.config import venue_label
+from falseclaims.tasks import TASKS
+
 SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
 
 validate(config, str(SCHEMAS / "config.schema.yaml"))
@@ -13,7 +16,9 @@ for _block in config:
         validate(config[_block], str(_schema))
 
 VENUES = list(config["venues"])
-TASKS = ["classification", "segmentation"]
+# every venue gets its display label here, so captions and scripts read `label` as is
+for _venue in VENUES:
+    config["venues"][_venue]["label"] = venue_label(config, _venue)
 
 # every rules file appends its final outputs here; `rule all` requests them
 ALL_TARGETS = []
@@ -21,7 +26,7 @@ ALL_TARGETS = []
 
 wildcard_constraints:
     venue="|".join(VENUES),
-    task="classification|segmentation",
+    task="|".join(TASKS),
 
 
 def venue_sheet_files(wildcards):

@@ -8,7 +8,7 @@ SD_SOURCES = list(EST.get("sd_sources", {}))
 EST_CATEGORY = "Congruence and SD estimation"
 
 
-rule estimate_congruence:
+rule estimation_congruence:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:
@@ -25,7 +25,7 @@ rule estimate_congruence:
         "../scripts/estimation_congruence.py"
 
 
-rule fit_sd_model:
+rule estimation_sd:
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     input:
@@ -41,7 +41,7 @@ rule fit_sd_model:
         "../scripts/estimation_sd.py"
 
 
-rule congruence_figures:
+rule estimation_congruence_figures:
     input:
         pairs=expand("results/estimation/congruence/{source}_pairs.csv",
                      source=CONGRUENCE_SOURCES),
@@ -76,7 +76,7 @@ rule congruence_figures:
         "../scripts/estimation_congruence_figures.py"
 
 
-rule sd_model_figure:
+rule estimation_sd_figure:
     input:
         pairs=expand("results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES),
         models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),

@@ -1,5 +1,5 @@
 # Multiplicity of the state of the art ([Mollersen2023]): how optimistic is the best of m?
-# Logic in falseclaims.multiplicity / multiplicity_tables / multiplicity_figures.
+# Logic in falseclaims.multiplicity (best_of_m, tables) and multiplicity_figures.
 
 MULT_RES = "results/multiplicity"
 MULT_FIG = "figures/multiplicity"

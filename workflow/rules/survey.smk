@@ -96,7 +96,7 @@ rule probabilities:
         "../scripts/probabilities.py"
 
 
-rule summary:
+rule summarize:
     input:
         "results/{venue}/probabilities.csv",
     output:
@@ -110,11 +110,11 @@ rule summary:
     params:
         analysis=config["analysis"],
     log:
-        "logs/{venue}/summary.log",
+        "logs/{venue}/summarize.log",
     conda:
         "../../envs/falseclaims.yaml"
     script:
-        "../scripts/summary.py"
+        "../scripts/summarize.py"
 
 
 ALL_TARGETS.extend(

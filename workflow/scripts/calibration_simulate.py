@@ -1,4 +1,4 @@
-from falseclaims.calibration import run_chunk
+from falseclaims.calibration.simulation import run_chunk
 from falseclaims.pipeline import run_step, write_table
 
 

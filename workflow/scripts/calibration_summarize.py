@@ -1,4 +1,4 @@
-from falseclaims.calibration_metrics import summarize
+from falseclaims.calibration.metrics import summarize
 from falseclaims.pipeline import read_table, run_step, write_table
 
 

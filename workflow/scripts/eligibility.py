@@ -1,4 +1,4 @@
-from falseclaims.eligibility import select_papers
+from falseclaims.survey.eligibility import select_papers
 from falseclaims.pipeline import read_table, run_step, write_table
 
 

@@ -1,6 +1,6 @@
 """Fig 6 look-up grid for one task; highlights from the venue's top-2 table and the planner."""
 from falseclaims import figures, style
-from falseclaims.config import congruence_quartiles, sd_model_from_config
+from falseclaims.config import configured_congruence, sd_model_from_config
 from falseclaims.figures.output import write_figure
 from falseclaims.pipeline import read_table, run_step
 
@@ -12,7 +12,7 @@ def main(smk):
     source = grid["congruence_source"]
     fig, data = figures.fig6_lookup(
         task, grid[task]["n"], grid[task]["delta"], grid[task]["level"],
-        congruence_quartiles(cfg, source)[task],
+        configured_congruence(cfg, source)[task],
         sd_model=sd_model_from_config(cfg) if task == "segmentation" else None,
         sd_level=grid["sd_level"],
         observed=figures.observed_medians(read_table(smk.input.top2), task),

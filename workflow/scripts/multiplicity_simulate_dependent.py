@@ -1,7 +1,7 @@
 """Thin wrapper: simulate the best of m, independent vs dependent classifiers.
 
 [Mollersen2023], Sec. 4."""
-from falseclaims.multiplicity_tables import dependent_simulation
+from falseclaims.multiplicity.tables import dependent_simulation
 from falseclaims.pipeline import run_step
 
 

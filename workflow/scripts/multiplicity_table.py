@@ -1,5 +1,5 @@
 """Thin wrapper: table of the expected best accuracy over the (m, n, p) grid ([Mollersen2023])."""
-from falseclaims.multiplicity_tables import sota_table
+from falseclaims.multiplicity.tables import sota_table
 from falseclaims.pipeline import run_step
 
 

@@ -1,5 +1,5 @@
 from falseclaims.pipeline import read_table, run_step, write_table
-from falseclaims.survey import compute_probabilities
+from falseclaims.survey.probabilities import compute_probabilities
 
 
 def main(smk):

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import sys
 
+from falseclaims.claims.check import check_claim
 from falseclaims.cli import UsageError
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
-from falseclaims.single_claim import check_claim
+from falseclaims.tasks import TASKS
 
 
 def register(sub) -> None:
@@ -20,7 +21,7 @@ def register(sub) -> None:
         "check", help="probability that a reported 'A beats B' claim is false",
         description="Probability that method A (reported winner) is not truly better than "
                     "method B, from the reported values (fractions, not percent).")
-    p.add_argument("--task", required=True, choices=["classification", "segmentation"])
+    p.add_argument("--task", required=True, choices=TASKS)
     p.add_argument("--n", required=True, type=int, help="test-set size")
     p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
     p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
@@ -66,7 +67,7 @@ def run(args) -> int:
 
 def _write_report(args, result, cfg, block) -> None:
     from falseclaims.percase.report import check_html, write_html
-    from falseclaims.single_claim import congruence_curve, rounding_box
+    from falseclaims.claims.check import congruence_curve, rounding_box
 
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])

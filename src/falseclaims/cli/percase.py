@@ -13,6 +13,7 @@ import sys
 from falseclaims.cli import UsageError
 from falseclaims.config import load_config
 from falseclaims.percase.author import LAYOUTS, load_inputs, run_author
+from falseclaims.tasks import TASKS
 
 
 def register(sub) -> None:
@@ -24,7 +25,7 @@ def register(sub) -> None:
                    help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
                         "long (case_id, task, method, metric, value[, ground_truth]); several "
                         "files for the wide per-method or predictions layouts")
-    p.add_argument("--task", required=True, choices=["classification", "segmentation"])
+    p.add_argument("--task", required=True, choices=TASKS)
     p.add_argument("--layout", default="auto", choices=LAYOUTS)
     p.add_argument("--labels", help="ground-truth file for the predictions layout")
     p.add_argument("--subtask", help="which task/structure of the file (long and wide "

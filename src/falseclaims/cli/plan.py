@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
+from falseclaims.claims.plan import smallest_n
 from falseclaims.cli import UsageError
-from falseclaims.config import congruence_quartiles, load_config, sd_model_from_config
-from falseclaims.planner import TASKS, smallest_n
+from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+from falseclaims.tasks import TASKS
 
 _DEFAULTS = {"target": 0.05, "n_max": 10**7, "sd_level": "mean"}
 
@@ -69,7 +70,7 @@ def run(args) -> int:
         source = "command line"
     else:
         source = args.congruence_source or cfg.get("congruence", {}).get("use", ["paper"])[0]
-        assumptions = congruence_quartiles(cfg, source)[args.task]
+        assumptions = configured_congruence(cfg, source)[args.task]
     sd_model = sd_model_from_config(cfg, args.sd_source) if args.task == "segmentation" else None
     if args.delta <= 0:
         raise UsageError(f"--delta must be positive (A beats B); got {args.delta}")

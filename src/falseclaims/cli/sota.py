@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from falseclaims.cli import UsageError
-from falseclaims.multiplicity import clopper_pearson, sota_distribution
+from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
 
 
 def register(sub) -> None:
@@ -25,7 +25,7 @@ def register(sub) -> None:
     parser.set_defaults(handler=run)
 
 
-def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
     if m < 1:
         raise UsageError(f"--m must be >= 1; got {m}")
     if n < 1:
@@ -43,7 +43,7 @@ def summarise(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
 
 
 def run(args) -> int:
-    out = summarise(args.m, args.n, args.p, args.alpha)
+    out = summarize(args.m, args.n, args.p, args.alpha)
     if args.json:
         print(json.dumps(out))
         return 0

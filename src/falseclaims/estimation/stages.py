@@ -17,6 +17,7 @@ from falseclaims.estimation.congruence_sources import (
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.pipeline import write_table, write_yaml
 from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
 
 __all__ = ["run_congruence", "run_sd_fit", "run_congruence_figures", "run_sd_figure"]
 
@@ -63,7 +64,7 @@ def run_congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path, by_t
     table = table[table["task"] == "all"].drop(columns="task")
     paper_rows = [{"source": "paper", "kind": k, "n_pairs": pd.NA, "n_undefined": pd.NA,
                    **{lvl: float(paper[k][lvl]) for lvl in ("q1", "median", "q3")}}
-                  for k in ("classification", "segmentation") if k in paper]
+                  for k in TASKS if k in paper]
     table = pd.concat([pd.DataFrame(paper_rows), table], ignore_index=True)
     write_table(table, summary_csv)
     return table

@@ -3,11 +3,11 @@
 Each cell: probability at the median congruence, with the values at Q1 and Q3 congruence in
 parentheses ([Christodoulou2025], Fig 6). Winner A has the configured metric ``level``, runner-up
 B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
-:mod:`falseclaims.planner`, which this module also uses for the highlight).
+:mod:`falseclaims.claims.plan`, which this module also uses for the highlight).
 
 Gray highlights: the cell nearest the venue's observed median (n, delta) (nearest in log n
 and in delta), and the row of the smallest size reaching the target at that delta, as found
-by :func:`falseclaims.planner.smallest_n`. That exact size is inserted as an extra row
+by :func:`falseclaims.claims.plan.smallest_n`. That exact size is inserted as an extra row
 (marked ``n*``) when it is not already a grid row.
 """
 
@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
 from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS
-from falseclaims.planner import probability_at, smallest_n
+from falseclaims.claims.plan import probability_at, smallest_n
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
 

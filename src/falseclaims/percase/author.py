@@ -18,6 +18,7 @@ import pandas as pd
 from falseclaims.percase import readers
 from falseclaims.percase.compare import PRIMARY_TESTS, all_pairs, compare_pair, rank_methods
 from falseclaims.percase.verdict import interpret, level
+from falseclaims.tasks import TASKS
 
 __all__ = ["AuthorInputs", "LAYOUTS", "load_inputs", "run_author"]
 
@@ -123,7 +124,7 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
                 metric: str | None = None, scores: str | None = None,
                 positive: str | None = None, case_mismatch: str = "error") -> AuthorInputs:
     """Read and validate the per-case input and return the wide tables the comparison uses."""
-    if task not in ("classification", "segmentation"):
+    if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
     for f in files:

@@ -23,6 +23,7 @@ from falseclaims import stats as fstats
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.congruence import both_correct_pairs, pearson_pairs
 from falseclaims.percase.delong import delong_test
+from falseclaims.tasks import TASKS
 
 __all__ = [
     "PairComparison",
@@ -147,7 +148,7 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
     ``scores`` maps method -> per-case score (binary classification, for DeLong) and
     ``truth`` the binary labels those scores predict.
     """
-    if task not in ("classification", "segmentation"):
+    if task not in TASKS:
         raise ValueError(f"task must be classification or segmentation; got {task!r}")
     for m in (a, b):
         if m not in values.columns:

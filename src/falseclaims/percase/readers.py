@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.sheets.errors import Problem as SheetProblem
+from falseclaims.tasks import TASKS
 
 __all__ = [
     "PerCase",
@@ -51,7 +52,6 @@ __all__ = [
     "DSC_METRICS",
 ]
 
-KINDS = ("segmentation", "classification")
 # metric names whose values must lie in [0, 1]
 DSC_METRICS = frozenset({"dsc", "dice", "dice similarity coefficient", "mean dsc"})
 LABEL_METRIC = "label"
@@ -306,8 +306,8 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
 
 
 def _check_kind(kind: str | None) -> None:
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS} or None; got {kind!r}")
+    if kind is not None and kind not in TASKS:
+        raise ValueError(f"kind must be one of {TASKS} or None; got {kind!r}")
 
 
 # ------------------------------------------------------------------ layouts

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-TASKS = ("classification", "segmentation")
+from falseclaims.tasks import TASKS
+
 SPLITS = ("train_test", "train_val_test", "cv_only", "cv_plus_test", "unclear")
 UNCERTAINTY = ("none", "sd_test", "sd_cv", "sd_runs", "sd_unclear", "ci")
 SD_OVER = ("test", "cv", "runs", "unclear")

@@ -20,7 +20,7 @@ from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ENUMS, WIDE
 from falseclaims.sheets.errors import CellError, Problem
-from falseclaims.sheets.io import read_table
+from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.rows import skip_rows
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
@@ -78,7 +78,7 @@ def _score_header(t) -> float:
 def _find_header(path: Path, sheet: str | None, max_row: int = 10):
     best = None
     for r in range(1, max_row + 1):
-        t = read_table(path, sheet, r)
+        t = read_raw_table(path, sheet, r)
         if any("not found" in p.expected or "a sheet of" in p.expected
                or "readable" in p.expected or "expands" in p.expected for p in t.problems):
             return t
@@ -89,7 +89,7 @@ def _find_header(path: Path, sheet: str | None, max_row: int = 10):
             best = (s, t)
         if not t.headerless and len(t.header) >= 2 and s == len(t.header) - 0.1 * r:
             break  # every column named by text: no need to read the file again
-    return best[1] if best else read_table(path, sheet, 1)
+    return best[1] if best else read_raw_table(path, sheet, 1)
 
 
 def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:

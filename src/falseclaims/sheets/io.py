@@ -27,7 +27,7 @@ from pathlib import Path
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
-__all__ = ["RawTable", "read_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
+__all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
            "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula", "letter_index"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
@@ -65,7 +65,7 @@ class RawTable:
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
 
 
-def read_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
+def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
                display: str | None = None) -> RawTable:
     """Read one table. Problems (missing file or sheet, merged headers, ...) are collected
     on the returned table rather than raised, so that every problem is reported at once."""

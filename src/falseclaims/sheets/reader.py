@@ -13,7 +13,7 @@ from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SPECS, metric_scale,
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
-from falseclaims.sheets.io import RawTable, read_table
+from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_records
 from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
@@ -75,8 +75,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
                          "\"{Authors} {Year}\" naming columns of both tables")
 
     def _read(file_key, sheet_key, kind):
-        t = read_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
-                       display=str(cfg[file_key]))
+        t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
+                           display=str(cfg[file_key]))
         skip_rows(t, skip_rules, where)
         mapping = dict(columns.get(kind) or {})
         if id_spec and t.header:

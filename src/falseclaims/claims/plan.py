@@ -24,10 +24,10 @@ import numpy as np
 
 from falseclaims import stats
 from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
 
-__all__ = ["TASKS", "PlanResult", "probability_at", "smallest_n"]
+__all__ = ["PlanResult", "probability_at", "smallest_n"]
 
-TASKS = ("classification", "segmentation")
 _TOL = 1e-12  # rounding slack when checking that P(n) does not increase
 
 

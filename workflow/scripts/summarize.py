@@ -1,10 +1,10 @@
 from falseclaims.pipeline import read_table, run_step, write_table
-from falseclaims.survey import curves, summarise
+from falseclaims.survey.probabilities import curves, summarize
 
 
 def main(smk):
     probs = read_table(smk.input[0])
-    write_table(summarise(probs, smk.params.analysis["cutoffs"]), smk.output.summary)
+    write_table(summarize(probs, smk.params.analysis["cutoffs"]), smk.output.summary)
     write_table(curves(probs, smk.params.analysis["curve_grid"]), smk.output.curves)
 
 

@@ -1,6 +1,6 @@
 """A SYNTHETIC second venue ("synthetic venue B") in the wide top-2 layout.
 
-Nothing here is real data, and unlike the MICCAI-2023-like example (falseclaims.example_data)
+Nothing here is real data, and unlike the MICCAI-2023-like example (falseclaims.examples.survey_sheet)
 **its marginals are invented for illustration, not taken from any paper**. They differ from
 the first example on purpose, mainly by larger test sets, so that a venue comparison shows a
 visible difference:
@@ -23,7 +23,7 @@ a size ("12,500"), doubled and non-breaking spaces, spelling variants of task, m
 split, and a free-text column that is ignored. ``VENUE_B_CONFIG`` is the venue entry
 (config/config.yaml ``venues:``) that reads it.
 
-Usage: ``python -m falseclaims.example_data --wide-out data/example/venue_b_synthetic_wide.csv``.
+Usage: ``python -m falseclaims.examples.survey_sheet --wide-out data/example/venue_b_synthetic_wide.csv``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from falseclaims.examples.sampling import quantile_sizes, stratified
 
 __all__ = [
     "VENUE_B_COLUMNS",
@@ -86,11 +88,6 @@ VENUE_B_CONFIG = {
 HEADER = [*VENUE_B_COLUMNS, "Comment"]
 
 
-def _sizes(u, quartiles, lo_hi) -> np.ndarray:
-    from falseclaims.example_data import _quantile_sizes
-    return _quantile_sizes(u, quartiles, lo_hi)
-
-
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -98,18 +95,16 @@ def _pct(x: float) -> str:
 def _task_rows(task: str, spec: dict, rng: np.random.Generator) -> list[dict]:
     from scipy import stats
 
-    from falseclaims.example_data import _stratified
-
     k = spec["papers"]
     branches = ["cv_only", "unclear", "no_prior", "no_n_test"]
     cats = [b for b in branches for _ in range(spec[b])]
     cats = cats + ["eligible"] * (k - len(cats))
     cats = [cats[i] for i in rng.permutation(k)]
-    n = _sizes(_stratified(rng, k), spec["n_quartiles"], spec["n_range"])
+    n = quantile_sizes(stratified(rng, k), spec["n_quartiles"], spec["n_range"])
     lo, hi = spec["value_range"]
     top = lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k)
     sigma = np.sqrt(2.0 * np.log(DELTA_MEAN_B / DELTA_MEDIAN_B))
-    delta = np.clip(DELTA_MEDIAN_B * np.exp(sigma * stats.norm.ppf(_stratified(rng, k))),
+    delta = np.clip(DELTA_MEDIAN_B * np.exp(sigma * stats.norm.ppf(stratified(rng, k))),
                     0.001, 0.15)
     eligible = [i for i, c in enumerate(cats) if c == "eligible"]
     special = rng.choice(eligible, size=spec["ties"] + spec["prior_better"], replace=False)

@@ -4,7 +4,7 @@ Each simulated "paper" compares two methods with known truth. A is the method wh
 *observed* value is higher; the study records the probability of a false claim computed
 from the reported summary only (as the survey does, :mod:`falseclaims.stats`) and whether
 A is truly not better. Binned, the share of truly false claims should match the predicted
-probability; :mod:`falseclaims.calibration_metrics` turns the bins into curves and ECE.
+probability; :mod:`falseclaims.calibration.metrics` turns the bins into curves and ECE.
 
 - Segmentation: per-case DSC pairs from a Gaussian copula (latent correlation rho) with
   Beta margins. Beta quantiles cost ~2.5 us each, so each margin is represented by its
@@ -35,6 +35,7 @@ from falseclaims.stats import (
     prob_false_claim_classification,
     prob_false_claim_segmentation,
 )
+from falseclaims.tasks import TASKS
 
 __all__ = [
     "CONDITIONS",
@@ -51,7 +52,7 @@ __all__ = [
     "simulate_segmentation",
 ]
 
-TASK_INDEX = {"classification": 0, "segmentation": 1}
+TASK_INDEX = {task: i for i, task in enumerate(TASKS)}
 
 # condition -> (congruence, sd, what it means); sd is ignored for classification
 CONDITIONS = {

@@ -20,7 +20,7 @@ example of data/README.md, "Swapping in a real sheet"):
   size written as "70/10/20 of 300 cases" and a metric value "n.r."; with
   ``on_bad_cell: exclude`` their papers are excluded with reason ``invalid_cell``.
 
-Usage: ``python -m falseclaims.example_venue_c --out data/example/venue_c_synthetic_messy.xlsx``.
+Usage: ``python -m falseclaims.examples.venue_c --out data/example/venue_c_synthetic_messy.xlsx``.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def generate_venue_c(seed: int = VENUE_C_SEED) -> list[list]:
 def write_venue_c(out: str | Path, seed: int = VENUE_C_SEED) -> Path:
     import openpyxl
 
-    from falseclaims.example_data import save_reproducible
+    from falseclaims.examples.survey_sheet import save_reproducible
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -180,10 +180,10 @@ def write_venue_c(out: str | Path, seed: int = VENUE_C_SEED) -> Path:
     for row in generate_venue_c(seed):
         ws.append(row)
     about = wb.create_sheet("about")
-    about.append(["SYNTHETIC example (falseclaims.example_venue_c): not real papers"])
+    about.append(["SYNTHETIC example (falseclaims.examples.venue_c): not real papers"])
     about.append([f"seed {seed}; read with config venues.venue_c_synthetic; "
                   "see data/README.md"])
-    save_reproducible(wb, out, "falseclaims.example_venue_c")
+    save_reproducible(wb, out, "falseclaims.examples.venue_c")
     return out
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from falseclaims.tasks import TASKS
+
 STEPS = (
     ("found", "papers found"),
     ("in_scope", "in scope"),
@@ -189,7 +191,7 @@ def _flow(papers: pd.DataFrame, reason: pd.Series, lenient: bool = False) -> pd.
     order = [s for s, _ in steps]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else ""
-    for task in ("classification", "segmentation"):
+    for task in TASKS:
         in_task = (papers["task"] == task).to_numpy()
         for i, (step, label) in enumerate(steps):
             # a paper reaches step i unless it failed at a step <= i

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from falseclaims import stats as fstats
-from falseclaims.config import congruence_quartiles, sd_model_from_config
+from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
+from falseclaims.tasks import TASKS
 
 __all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
 
-TASKS = ("classification", "segmentation")
 
 
 def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
@@ -32,7 +32,7 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
 
 
 def _sd_level(cfg: dict) -> str:
-    return str((cfg.get("analysis") or {}).get("headline_sd", "mean"))
+    return str(headline_assumption(cfg)["sd_level"])
 
 
 def _probability(task, n, a, b, sd_a, sd_b, congruence):
@@ -130,7 +130,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
             raise ValueError(f"--congruence must lie in [{lo:g}, 1] for {task}; got {c:g}")
         levels = [("given", c)]
     else:
-        q = congruence_quartiles(cfg, "paper")[task]
+        q = configured_congruence(cfg, "paper")[task]
         levels = list(q.items())
 
     model = sd_model_from_config(cfg) if task == "segmentation" else None

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from falseclaims.multiplicity import (
+from falseclaims.multiplicity.best_of_m import (
     clopper_pearson,
     dependent_distribution,
     prob_beats,

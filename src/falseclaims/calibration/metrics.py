@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from falseclaims.calibration import BIN_KEYS, CELL_KEYS
+from falseclaims.calibration.simulation import BIN_KEYS, CELL_KEYS
 
 __all__ = [
     "binomial_interval",

@@ -1,6 +1,6 @@
 """Synthetic per-case example files for ``falseclaims percase`` (data/example/).
 
-Run as ``python -m falseclaims.percase.example_files [--config PATH] [--out DIR]``. Sizes,
+Run as ``python -m falseclaims.examples.percase_files [--config PATH] [--out DIR]``. Sizes,
 method effects and the seed come from ``claim_check.examples`` in config/config.yaml.
 The files are **synthetic** (labelled so in their names): the real per-case data in
 ``data/external/`` (Touchstone, ISIC) are CC BY-NC-ND and may only be shipped verbatim, so

@@ -1,0 +1,2 @@
+"""Calibration study: simulated comparisons with known truth (``simulation``) and the
+curves, intervals and ECE computed from them (``metrics``)."""
