@@ -108,3 +108,11 @@ def test_sheet_check_ok_and_bad_venue(tmp_path, capsys):
     assert main(["sheet", "check", "--venue", "nope", "--config", str(cfg)]) == 2
     assert "not in the config's venues: v" in capsys.readouterr().err
     assert main(["sheet", "inspect", str(tmp_path / "missing.csv")]) == 2
+
+
+def test_sheet_check_on_the_messy_example(capsys):
+    cfg = ROOT / "config" / "config.yaml"
+    assert main(["sheet", "check", "--venue", "venue_c_synthetic", "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "OK, 44 papers" in out and "3 paper(s) to be excluded for an invalid cell" in out
+    assert "1 repeated header row skipped" in out and "1 formula row skipped" in out

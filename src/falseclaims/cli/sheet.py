@@ -85,6 +85,11 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
+    skipped = s.notes["note"].str.contains("skipped", regex=False).fillna(False)
+    if skipped.any():
+        kinds = s.notes.loc[skipped, "note"].str.replace(r"(: column|\().*$", "", regex=True)
+        print(f"  {int(skipped.sum())} row(s) skipped: " + "; ".join(
+            f"{n} {k.strip()}" for k, n in kinds.value_counts(sort=False).items()))
     if excluded:
         for pid, text in s.papers.loc[s.papers["invalid_cell"].notna(),
                                       ["paper_id", "invalid_cell"]].itertuples(index=False):
