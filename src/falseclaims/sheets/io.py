@@ -28,7 +28,7 @@ from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
 __all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
-           "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula", "letter_index"]
+           "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
@@ -123,7 +123,7 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
             if isinstance(c, str) and len(c) > MAX_CELL_CHARS:
                 t.problem(rownum, t.header[k], c[:40] + "...",
                           f"a cell of at most {MAX_CELL_CHARS} characters (this one has "
-                          f"{len(c)})")
+                          f"{len(c)})", cell=True)
                 row[k] = None
         if all(is_missing(c) for c in row):
             if any(c is not None and str(c) != "" for c in row):
@@ -137,14 +137,6 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
                         if j in new_pos}
     t.formulas = {(r, new_pos[j]): f for (r, j), f in t.formulas.items() if j in new_pos}
     return t
-
-
-def letter_index(letters: str) -> int:
-    """0-based index of a column letter ("A" -> 0, "AA" -> 26)."""
-    n = 0
-    for ch in letters.upper():
-        n = n * 26 + ord(ch) - 64
-    return n - 1
 
 
 def col_letter(j: int) -> str:
