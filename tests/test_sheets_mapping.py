@@ -116,6 +116,7 @@ def test_id_from_row_number_and_refusals(tmp_path):
     assert s.papers["paper_id"].tolist() == ["row 2", "row 3", "row 4"]
     probs = problems(tmp_path, ROWS, mapping=mapping, id="{Nope}")
     assert probs[0].column == "Nope" and "id template" in probs[0].expected
+    assert [p.column for p in probs] == ["Nope", "paper_id"]  # and no id column: required
     cfg = {"papers": "p.csv", "results": "r.csv", "layout": "long", "units": "auto",
            "id": "row"}
     with pytest.raises(ValueError, match="id: row needs layout: wide_top2"):

@@ -185,6 +185,9 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
             if col in idx and pct_cells.get((rownum, idx[col])):
                 rec[f"_xlpct_{col}"] = True
         for col in REQUIRED[kind]:
+            if col not in idx and col not in const_vals:
+                rec.setdefault("_bad", set()).add(col)  # absent: reported once, above
+                continue
             if rec.get(col) is None and col not in rec.get("_bad", ()):
                 table.problem(rownum, their.get(col, col), None,
                               f"a value (column {col!r} is required)", cell=True)

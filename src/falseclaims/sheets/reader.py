@@ -80,7 +80,9 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         skip_rows(t, skip_rules, where)
         mapping = dict(columns.get(kind) or {})
         if id_spec and t.header:
-            mapping[generate_ids(t, id_spec, dedupe=kind != "results")] = "paper_id"
+            made = generate_ids(t, id_spec, dedupe=kind != "results")
+            if made is not None:
+                mapping[made] = "paper_id"
         return t, mapping
 
     if cfg["layout"] == "long":

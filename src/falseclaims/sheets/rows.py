@@ -77,10 +77,11 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
     table.rows = kept
 
 
-def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str:
+def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     """Add a column of paper ids from ``spec``: "row" (the spreadsheet row number) or a
     template naming columns in braces ("{Authors} {Year}"). Duplicates get " (2)", " (3)"
-    when ``dedupe`` (the papers or wide table), each noted. Returns the new column's name."""
+    when ``dedupe`` (the papers or wide table), each noted. Returns the new column's name
+    (None when the template names a column this table lacks: a problem of the table)."""
     name = "(generated id)"
     fields = re.findall(r"{([^{}]+)}", spec)
     idx = {}
@@ -89,12 +90,12 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str:
         if j is None:
             table.problem(None, f, spec, "a column of this table for the id template "
                                          f"(found: {', '.join(table.header)})")
-            return name
+            return None
         idx[f] = j
     if spec != "row" and not fields:
         table.problem(None, None, spec, "id: 'row' or a template naming columns in braces, "
                                         "e.g. '{Authors} {Year}'")
-        return name
+        return None
     seen: dict[str, int] = {}
     rows = []
     for rownum, row in table.rows:
