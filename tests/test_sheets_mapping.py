@@ -408,3 +408,29 @@ def test_xlsx_zip_bomb_refused_before_parsing(tmp_path, monkeypatch):
     with pytest.raises(SheetValidationError) as exc:
         read_venue(_xcfg(), base_dir=tmp_path)
     assert "expands to at most" in str(exc.value) and "zip bomb" in str(exc.value)
+
+
+# ------------------------------------------------------------------ property: junk rows
+_JUNK = {"header": HEAD, "year": ["2022", "", "", "", "", "", ""],
+         "formula": ["", "", "", "=MAX(D2:D9)", "=MAX(E2:E9)", "", ""],
+         "empty": ["", "", "", "", "", "", ""]}
+
+
+@given(n=st.integers(1, 5), junk=st.lists(st.tuples(st.sampled_from(sorted(_JUNK)),
+                                                   st.integers(0, 6)), max_size=6),
+       values=st.lists(st.floats(1.5, 99.5).map(lambda x: f"{x:.1f}"), min_size=10,
+                       max_size=10))
+@settings(max_examples=25, deadline=None)
+def test_junk_rows_change_nothing_but_notes(tmp_path_factory, n, junk, values):
+    rows = [[f"p{i}", "segmentation", "dsc", values[2 * i], values[2 * i + 1], "train_test",
+             str(10 + i)] for i in range(n)]
+    messy = list(rows)
+    for kind, pos in sorted(junk, key=lambda t: -t[1]):
+        messy.insert(min(pos, len(messy)), list(_JUNK[kind]))
+    rule = {"Paper": r"^\d{4}$"}
+    clean = read(tmp_path_factory.mktemp("a"), rows, skip_rows_where=rule)
+    got = read(tmp_path_factory.mktemp("b"), messy, skip_rows_where=rule)
+    cols = ["paper_id", "method", "value", "n_test"]
+    pd.testing.assert_frame_equal(clean.results[cols], got.results[cols])
+    skipped = got.notes["note"].str.contains("skipped").sum()
+    assert skipped == len(junk)
