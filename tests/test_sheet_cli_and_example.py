@@ -116,3 +116,13 @@ def test_sheet_check_on_the_messy_example(capsys):
     out = capsys.readouterr().out
     assert "OK, 44 papers" in out and "3 paper(s) to be excluded for an invalid cell" in out
     assert "1 repeated header row skipped" in out and "1 formula row skipped" in out
+
+
+def test_sheet_inspect_recognises_a_results_table(capsys):
+    sheet = ROOT / "data" / "example" / "miccai2023_synthetic_sheet.xlsx"
+    assert main(["sheet", "inspect", str(sheet), "--sheet", "results"]) == 0
+    draft = yaml.safe_load(capsys.readouterr().out.split("# draft venue block", 1)[1]
+                           .split("\n", 1)[1])["venues"]["my_venue"]
+    assert draft["layout"] == "long" and draft["results_sheet"] == "results"
+    assert draft["columns"]["results"] == {c: c for c in ["paper_id", "method", "metric",
+                                                          "value", "sd", "sd_over", "n_test"]}

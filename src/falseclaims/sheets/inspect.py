@@ -18,7 +18,9 @@ import yaml
 
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.columns import ENUMS, WIDE
+from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
+
+ALL_COLUMNS = {**WIDE, **RESULTS}
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.rows import skip_rows
@@ -124,7 +126,7 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
     if n and measures >= 0.8 * n:
         return "value_proposed", "numbers", hints, big / max(measures, 1)
     distinct = {t.lower() for t in texts}
-    if texts and len(distinct) <= max(6, n // 5):
+    if texts and len(distinct) <= max(6, min(20, n // 5)):
         for col, allowed in ENUMS.items():
             try:
                 ok = all(cells.parse_enum(t, allowed)[0] is not None for t in texts)
@@ -152,7 +154,11 @@ def inspect_sheet(path: str | Path, sheet: str | None = None) -> SheetGuess:
         vals = [row[k] for _, row in t.rows if not is_missing(row[k])]
         role, why, hints, big = _role_from_cells(vals)
         label = name.lower()
-        for rx, ours in _NAME_HINTS:
+        key = cells._enum_key(name)
+        exact = key in ALL_COLUMNS and name not in t.headerless
+        if exact:
+            role, why = key, f"header {name!r} is our column name"
+        for rx, ours in (() if exact else _NAME_HINTS):
             if name not in t.headerless and re.search(rx, label):
                 if ours.startswith("value") and role not in ("value_proposed", "values_compared"):
                     continue
@@ -180,27 +186,55 @@ def inspect_sheet(path: str | Path, sheet: str | None = None) -> SheetGuess:
     return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units)
 
 
+def table_kind(g: SheetGuess) -> str:
+    """'results' (a method column: one row per paper x method), 'papers' (no metric
+    values) or 'wide' (one row per paper with its values)."""
+    roles = {c.role for c in g.columns}
+    if "method" in roles:
+        return "results"
+    if not roles & {"value", "value_proposed", "value_best_prior", "values_compared"}:
+        return "papers"
+    return "wide"
+
+
 def draft_venue(g: SheetGuess, venue: str = "my_venue") -> str:
     """A venue block for config/config.yaml built from the guesses (to edit)."""
+    kind = table_kind(g)
+    ours = {"results": RESULTS, "papers": PAPERS, "wide": WIDE}[kind]
     mapping = OrderedDict()
     for c in g.columns:
-        if c.role in WIDE and c.role != "category":
-            key = f"@{c.letter}" if c.name.startswith("column ") else c.name
-            mapping[key] = c.role
-    block = {"label": venue, "papers": str(g.file)}
-    if g.sheet:
-        block["papers_sheet"] = g.sheet
-    block["layout"] = "wide_top2"
+        role = "value" if kind == "results" and c.role == "value_proposed" else c.role
+        if role in ours and role not in mapping.values():
+            key = f"@{c.letter}" if c.name in _headerless_names(g) else c.name
+            mapping[key] = role
+    block = {"label": venue}
+    if kind == "wide":
+        block["papers"] = str(g.file)
+        if g.sheet:
+            block["papers_sheet"] = g.sheet
+        block["layout"] = "wide_top2"
+    else:  # one of the two tables of the long layout: the other is still to be named
+        other = "results" if kind == "papers" else "papers"
+        block[kind] = str(g.file)
+        if g.sheet:
+            block[f"{kind}_sheet"] = g.sheet
+        block[other] = f"TODO: the {other} table"
+        block["layout"] = "long"
     block["units"] = g.units
     if g.header_row != 1:
         block["header_row"] = g.header_row
     if "paper_id" not in mapping.values():
-        block["id"] = "row"
-    block["columns"] = {"wide": dict(mapping)}
-    block["constants"] = {"in_scope": True, "values_only_in_figures": False}
+        block["id"] = "row" if kind == "wide" else "TODO: {their id column}"
+    block["columns"] = {kind: dict(mapping)}
+    if kind == "wide":
+        block["constants"] = {"in_scope": True, "values_only_in_figures": False}
     text = yaml.safe_dump({"venues": {venue: block}}, sort_keys=False, allow_unicode=True,
                           width=100)
     return text
+
+
+def _headerless_names(g: SheetGuess) -> set[str]:
+    return {c.name for c in g.columns if c.name == f"column {c.letter}"}
 
 
 def _kind(expected: str) -> str:
