@@ -92,7 +92,7 @@ def test_text_has_interpretation_line(capsys):
     (["--task", "segmentation", "--n", "10", "--a", "0.853", "--b", "0.8", "--decimals", "2"],
      r"more than 2 decimals"),
     (["--task", "regression", "--n", "10", "--a", "0.9", "--b", "0.8"], r"invalid choice"),
-    (["--task", "segmentation", "--n", "ten", "--a", "0.9", "--b", "0.8"], r"invalid int"),
+    (["--task", "segmentation", "--n", "ten", "--a", "0.9", "--b", "0.8"], r"--n: expected a whole number"),
     (["--task", "segmentation", "--a", "0.9", "--b", "0.8"], r"required"),
 ])
 def test_bad_arguments_one_line_exit_2(capsys, argv, pattern):

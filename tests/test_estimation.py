@@ -168,7 +168,7 @@ def test_sklearn_config_mirrors_design():
 
 
 def test_config_block_validates_and_rejects_typos():
-    schema = yaml.safe_load((ROOT / "workflow/schemas/estimation.schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "src/falseclaims/schemas/estimation.schema.yaml").read_text())
     jsonschema.validate(EST, schema)
     bad = {**EST, "sd_sources": {"x": {**EST["sd_sources"]["msd"], "fomr": "ols"}}}
     with pytest.raises(jsonschema.ValidationError):

@@ -76,20 +76,20 @@ def _write(tmp_path, text, name="f.csv"):
     return str(p)
 
 
-@pytest.mark.parametrize("task, text, pattern", [
+@pytest.mark.parametrize("task, text, pattern, extra", [
     ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc1,0.9,0.8\nc3,0.7,0.6\n",
-     r"each case id once"),
-    ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,,0.8\nc3,0.7,0.6\n", r"a number"),
+     r"each case id once", ()),
+    ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,,0.8\nc3,0.7,0.6\n", r"a number", ()),
     ("segmentation", "case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,85,0.8\nc3,0.7,0.6\n",
-     r"\[0, 1\]"),
-    ("segmentation", "case_id,alg_a\nc1,0.8\nc2,0.9\nc3,0.7\n", r"at least 2"),
+     r"\[0, 1\]", ()),
+    ("segmentation", "case_id,alg_a\nc1,0.8\nc2,0.9\nc3,0.7\n", r"at least 2", ()),
     ("classification", "case_id,ground_truth,alg_a,alg_b\nc1,x,x,y\nc2,y,z,y\nc3,x,x,x\n",
-     r"class set"),
+     r"class set", ("--classes", "x,y")),
     ("classification", "case_id,ground_truth,alg_a,alg_b\nc1,x,x,y\nc2,y,,y\nc3,x,x,x\n",
-     r"predicted label"),
+     r"predicted label", ()),
 ])
-def test_validation_errors_exit_2(tmp_path, capsys, task, text, pattern):
-    code, _, err = _run(capsys, _write(tmp_path, text), "--task", task)
+def test_validation_errors_exit_2(tmp_path, capsys, task, text, pattern, extra):
+    code, _, err = _run(capsys, _write(tmp_path, text), "--task", task, *extra)
     assert code == 2
     assert err.startswith("falseclaims percase: error:")
     assert re.search(pattern, err), err

@@ -72,9 +72,13 @@ case_id,task,method,metric,value,ground_truth
 2,t,B,label,dog,dog
 """
     with pytest.raises(PerCaseValidationError) as exc:
-        read_long(write(tmp_path, "l.csv", text))
+        read_long(write(tmp_path, "l.csv", text), classes=["cat", "dog"])
     msg = problems_text(exc)
     assert "row 3" in msg and "'value'" in msg and "'bird'" in msg and "class set" in msg
+    # without a given class set, the labels of truth and predictions form it, with a note
+    pc = read_long(write(tmp_path, "l.csv", text))
+    assert pc.classes == ("bird", "cat", "dog")
+    assert any("['bird'] never occur in the ground truth" in n for n in pc.notes)
 
 
 def test_long_non_numeric_and_out_of_range(tmp_path):
@@ -185,7 +189,7 @@ def test_claims_reloaded_malformed(tmp_path):
     assert "row 3, column 'alg_a'" in msg
     p = write(tmp_path, "cls2.csv", "case_id,ground_truth,alg_a,alg_b\n1,0,0,2\n2,1,1,1\n")
     with pytest.raises(PerCaseValidationError) as exc:
-        read_claims_reloaded(p)
+        read_claims_reloaded(p, classes=["0", "1"])
     assert "row 2, column 'alg_b': got '2'" in problems_text(exc)
     p = write(tmp_path, "cls3.csv", "case_id,ground_truth,alg_a,alg_b\n1,0,0,1\n1,1,1,1\n")
     with pytest.raises(PerCaseValidationError, match="each case id once"):

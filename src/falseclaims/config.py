@@ -1,46 +1,70 @@
-"""Loading config/config.yaml and resolving congruence and SD assumptions from it."""
+"""Loading a config and resolving congruence and SD assumptions from it.
+
+The `falseclaims` commands read, in this order: ``--config FILE``, ``$FALSECLAIMS_CONFIG``,
+``./config/config.yaml`` (a checkout of the repository), else only the defaults shipped with
+the package (``falseclaims/default_config.yaml``). Blocks the file lacks come from those
+defaults; the result is validated strictly (:mod:`falseclaims.config_validation`), with the
+same schemas and messages as the pipeline.
+"""
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 import yaml
 
+from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
+DEFAULT_CONFIG = Path(str(resources.files("falseclaims") / "default_config.yaml"))
 
 
-def find_config(path: str | os.PathLike | None = None) -> Path:
-    """The config to use: explicit path, $FALSECLAIMS_CONFIG, ./config/config.yaml, or the
-    repository's own config (editable installs)."""
-    candidates = []
-    if path:
-        candidates.append(Path(path))
-    elif os.environ.get("FALSECLAIMS_CONFIG"):
-        candidates.append(Path(os.environ["FALSECLAIMS_CONFIG"]))
-    else:
-        candidates.append(Path.cwd() / "config" / "config.yaml")
-        candidates.append(Path(__file__).resolve().parents[2] / "config" / "config.yaml")
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise FileNotFoundError(
-        f"no config found (looked at {', '.join(map(str, candidates))}); pass --config or "
-        "give the assumption explicitly"
-    )
+def find_config(path: str | os.PathLike | None = None) -> Path | None:
+    """The config file to use: explicit path, $FALSECLAIMS_CONFIG or ./config/config.yaml;
+    None when there is none (the packaged defaults apply)."""
+    given = path or os.environ.get("FALSECLAIMS_CONFIG")
+    if given:
+        p = Path(given)
+        via = "" if path else " (from $FALSECLAIMS_CONFIG)"
+        if p.is_dir():
+            raise ConfigError([f"is a directory, expected a YAML file{via}"], str(p))
+        if not p.is_file():
+            raise ConfigError([f"no such file{via}"], str(p))
+        return p
+    local = Path.cwd() / "config" / "config.yaml"
+    return local if local.is_file() else None
+
+
+def read_yaml(path: str | os.PathLike) -> dict:
+    """A YAML mapping; syntax errors and non-mappings as one-line :class:`ConfigError`."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError([f"YAML syntax error{where}: {what}"], str(path)) from None
+    except UnicodeDecodeError:
+        raise ConfigError(["not a UTF-8 text file"], str(path)) from None
+    if not isinstance(data, dict):
+        raise ConfigError([f"expected a mapping of blocks at the top level, got "
+                           f"{type(data).__name__}"], str(path))
+    return data
 
 
 def load_config(path: str | os.PathLike | None = None) -> dict:
-    cfg_path = find_config(path)
-    with open(cfg_path, encoding="utf-8") as fh:
-        cfg = yaml.safe_load(fh)
-    if not isinstance(cfg, dict):
-        raise ValueError(f"{cfg_path}: expected a YAML mapping at the top level")
-    cfg.setdefault("_path", str(cfg_path))
-    return cfg
+    """The config of the `falseclaims` commands: the file of :func:`find_config` with
+    missing blocks filled from the packaged defaults, validated strictly."""
+    cfg = read_yaml(DEFAULT_CONFIG)
+    found = find_config(path)
+    if found is not None:
+        cfg.update(read_yaml(found))
+    return validate(cfg, schema_path("cli_config"), source=str(found or DEFAULT_CONFIG))
 
 
 def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:

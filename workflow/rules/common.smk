@@ -1,19 +1,19 @@
 # Config validation, shared helpers and the list of final targets.
 import json
+import sys
 from pathlib import Path
 
-from snakemake.utils import validate
-
 from falseclaims.config import venue_label
+from falseclaims.config_validation import ConfigError, validate
 from falseclaims.tasks import TASKS
 
-SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+# the schemas ship with the package; the CLI validates with the same function and schemas
+SCHEMAS = Path(workflow.basedir) / "src" / "falseclaims" / "schemas"
 
-validate(config, str(SCHEMAS / "config.schema.yaml"))
-for _block in config:
-    _schema = SCHEMAS / f"{_block}.schema.yaml"
-    if _schema.exists():
-        validate(config[_block], str(_schema))
+try:
+    validate(config, SCHEMAS / "config.schema.yaml")
+except ConfigError as _exc:  # one message naming each bad key, no traceback
+    sys.exit(f"ERROR: {_exc}")
 
 VENUES = list(config["venues"])
 # every venue gets its display label here, so captions and scripts read `label` as is

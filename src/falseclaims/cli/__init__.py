@@ -8,13 +8,43 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from pathlib import Path
 
 VERBS = ("check", "plan", "percase", "sota", "sheet")
 
 
 class UsageError(Exception):
     """Raised by a verb for bad arguments; printed on one line, exit code 2."""
+
+
+def count(text: str) -> int:
+    """argparse type for counts: an integer, also written as 1e6 or 1_000_000."""
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not value.is_integer():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
+
+
+def check_report_path(path: str | None) -> None:
+    """--report must name an .html file in an existing directory (checked before any work)."""
+    if path is None:
+        return
+    p = Path(path)
+    if not p.name.lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report must name an .html file; got {path!r}")
+    if p.is_dir():
+        raise UsageError(f"--report {path}: is a directory; name a file such as "
+                         f"{p / 'report.html'}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--report {path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UsageError(f"--report {path}: not writable")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,12 +78,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except (UsageError, ValueError, FileNotFoundError) as exc:
-        print(f"falseclaims {args.verb}: error: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
+    except (UsageError, ValueError, OSError) as exc:
+        # input errors (bad values, config, files): one line, no traceback
+        print(f"falseclaims {args.verb}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,7 +10,7 @@ import json
 import sys
 
 from falseclaims.claims.check import check_claim
-from falseclaims.cli import UsageError
+from falseclaims.cli import UsageError, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
 from falseclaims.tasks import TASKS
@@ -22,7 +22,7 @@ def register(sub) -> None:
         description="Probability that method A (reported winner) is not truly better than "
                     "method B, from the reported values (fractions, not percent).")
     p.add_argument("--task", required=True, choices=TASKS)
-    p.add_argument("--n", required=True, type=int, help="test-set size")
+    p.add_argument("--n", required=True, type=count, help="test-set size")
     p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
     p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
     p.add_argument("--sd-a", type=float, help="reported per-case SD of A (segmentation)")
@@ -32,24 +32,20 @@ def register(sub) -> None:
     p.add_argument("--decimals", type=int,
                    help="decimals the values were reported with: adds the probability range "
                         "over the rounding interval")
-    p.add_argument("--config", help="config file (default: config/config.yaml)")
+    p.add_argument("--config", help="config file (default: ./config/config.yaml if present, "
+                                    "else the defaults shipped with falseclaims)")
     p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)
 
 
-def _block(cfg: dict) -> dict:
-    return cfg.get("claim_check") or {}
-
-
 def run(args) -> int:
-    if args.report and not str(args.report).lower().endswith((".html", ".htm")):
-        raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    check_report_path(args.report)
     cfg = load_config(args.config)
-    block = _block(cfg)
+    block = cfg["claim_check"]
     result = check_claim(args.task, args.n, args.a, args.b, cfg, sd_a=args.sd_a,
                          sd_b=args.sd_b, congruence=args.congruence, decimals=args.decimals,
-                         grid_points=int(block.get("rounding_grid_points", 41)))
+                         grid_points=int(block["rounding_grid_points"]))
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
     result["interpretation"] = interpret(main["probability"], cfg)
@@ -77,7 +73,7 @@ def _write_report(args, result, cfg, block) -> None:
     if args.decimals is not None:
         box = rounding_box(args.task, result["n"], result["a"], result["b"], args.decimals,
                            args.sd_a, args.sd_b, main["congruence"], cfg,
-                           int(block.get("rounding_grid_points", 41)))
+                           int(block["rounding_grid_points"]))
     html = check_html(result, cfg, curve, box)
     write_html(html, args.report)
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 import json
 
 from falseclaims.claims.plan import smallest_n
-from falseclaims.cli import UsageError
+from falseclaims.cli import UsageError, count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
-
-_DEFAULTS = {"target": 0.05, "n_max": 10**7, "sd_level": "mean"}
 
 
 def register(sub) -> None:
@@ -37,31 +35,25 @@ def register(sub) -> None:
     p.add_argument("--congruence-source", default=None,
                    help="config congruence source (default: first of congruence.use)")
     p.add_argument("--target", type=float, default=None, help="default planner.target (0.05)")
-    p.add_argument("--n-max", type=int, default=None, help="default planner.n_max (1e7)")
+    p.add_argument("--n-max", type=count, default=None, help="default planner.n_max (1e7)")
     p.add_argument("--sd-level", choices=("q1", "mean", "q3"), default=None,
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
                    help="segmentation: config SD model source (default first of sd_model.use)")
-    p.add_argument("--config", default=None, help="config file (default config/config.yaml)")
+    p.add_argument("--config", default=None,
+                   help="config file (default: ./config/config.yaml if present, else the "
+                        "defaults shipped with falseclaims)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=run)
 
 
 def _setting(args, cfg, key):
     value = getattr(args, key)
-    if value is not None:
-        return value
-    return (cfg or {}).get("planner", {}).get(key, _DEFAULTS[key])
+    return value if value is not None else cfg["planner"][key]
 
 
 def run(args) -> int:
-    needs_cfg = args.congruence is None or args.task == "segmentation"
-    cfg = None
-    try:
-        cfg = load_config(args.config)
-    except FileNotFoundError:
-        if needs_cfg:
-            raise
+    cfg = load_config(args.config)
     target = float(_setting(args, cfg, "target"))
     n_max = int(_setting(args, cfg, "n_max"))
     sd_level = _setting(args, cfg, "sd_level")
@@ -69,7 +61,7 @@ def run(args) -> int:
         assumptions = {"given": args.congruence}
         source = "command line"
     else:
-        source = args.congruence_source or cfg.get("congruence", {}).get("use", ["paper"])[0]
+        source = args.congruence_source or cfg["congruence"]["use"][0]
         assumptions = configured_congruence(cfg, source)[args.task]
     sd_model = sd_model_from_config(cfg, args.sd_source) if args.task == "segmentation" else None
     if args.delta <= 0:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 
-from falseclaims.cli import UsageError
+from falseclaims.cli import UsageError, count
 from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
+
+
+# beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
+# core) while real benchmarks are far smaller
+MAX_M = 10**15
+MAX_N = 10**9
 
 
 def register(sub) -> None:
@@ -16,8 +22,10 @@ def register(sub) -> None:
                     "accuracy p on n test cases, its SD, the single-classifier Clopper-Pearson "
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
     )
-    parser.add_argument("--m", required=True, type=int, help="number of classifiers (>= 1)")
-    parser.add_argument("--n", required=True, type=int, help="test-set size (>= 1)")
+    parser.add_argument("--m", required=True, type=count,
+                        help=f"number of classifiers (1 to {MAX_M:.0e})")
+    parser.add_argument("--n", required=True, type=count,
+                        help=f"test-set size (1 to {MAX_N:.0e})")
     parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="two-sided level of the intervals (default 0.05)")
@@ -26,10 +34,11 @@ def register(sub) -> None:
 
 
 def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
-    if m < 1:
-        raise UsageError(f"--m must be >= 1; got {m}")
-    if n < 1:
-        raise UsageError(f"--n must be >= 1; got {n}")
+    if not 1 <= m <= MAX_M:
+        raise UsageError(f"--m must be between 1 and {MAX_M:.0e}; got {m:.4g}")
+    if not 1 <= n <= MAX_N:
+        raise UsageError(f"--n must be between 1 and {MAX_N:.0e} (larger test sets take "
+                         f"minutes and gigabytes); got {n:.4g}")
     if not 0.0 <= p <= 1.0:
         raise UsageError(f"--p must be in [0, 1]; got {p}")
     if not 0.0 < alpha < 1.0:

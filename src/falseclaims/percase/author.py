@@ -50,7 +50,8 @@ def _pick(options: list[str], given: str | None, what: str, flag: str) -> str:
 
 
 def _read(files: list[str], task: str, layout: str, labels: str | None,
-          case_mismatch: str) -> tuple[readers.PerCase, str]:
+          case_mismatch: str, classes: list[str] | None = None,
+          units: str = "fraction") -> tuple[readers.PerCase, str]:
     if layout == "auto":
         if labels is not None:
             layout = "predictions"
@@ -62,18 +63,25 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")
     if layout == "predictions" and labels is None:
         raise ValueError("layout 'predictions' needs --labels FILE with the ground truth")
+    if classes is not None and task != "classification":
+        raise ValueError("--classes applies to classification")
+    if units != "fraction" and task != "segmentation":
+        raise ValueError("--units applies to segmentation (DSC values)")
+    by_task = ({"classes": classes} if task == "classification" else {"units": units})
     if layout == "long":
-        pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch)
+        pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch, **by_task)
     elif layout == "claims_reloaded":
-        pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch)
+        pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
+                                          **by_task)
     elif layout == "wide_per_method":
         if task != "segmentation":
             raise ValueError("layout 'wide_per_method' holds segmentation results")
-        pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch)
+        pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
-        pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch)
+        pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch,
+                                                  classes=classes)
     else:
         raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
     if pc.kind != task:
@@ -122,15 +130,18 @@ def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
 def load_inputs(files: list[str], task: str, *, layout: str = "auto",
                 labels: str | None = None, subtask: str | None = None,
                 metric: str | None = None, scores: str | None = None,
-                positive: str | None = None, case_mismatch: str = "error") -> AuthorInputs:
+                positive: str | None = None, case_mismatch: str = "error",
+                classes: list[str] | None = None, units: str = "fraction") -> AuthorInputs:
     """Read and validate the per-case input and return the wide tables the comparison uses."""
     if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
     for f in files:
+        if Path(f).is_dir():
+            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
         if not Path(f).is_file():
             raise FileNotFoundError(f"per-case file not found: {f}")
-    pc, layout = _read(files, task, layout, labels, case_mismatch)
+    pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units)
     notes = list(pc.notes)
     st = _pick(pc.tasks, subtask, "task", "--subtask")
     truth = None

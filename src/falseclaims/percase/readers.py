@@ -29,6 +29,7 @@ expected.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.sheets.errors import Problem as SheetProblem
+from falseclaims.sheets.io import semicolon_separated
 from falseclaims.tasks import TASKS
 
 __all__ = [
@@ -56,9 +58,12 @@ __all__ = [
 DSC_METRICS = frozenset({"dsc", "dice", "dice similarity coefficient", "mean dsc"})
 LABEL_METRIC = "label"
 LONG_COLUMNS = ("case_id", "task", "method", "metric", "value")
+UNITS = ("fraction", "percent")  # of DSC-like values in per-case files
 MAX_LISTED = 30  # problems listed in the message; all are kept in .problems
 
 PathLike = str | os.PathLike
+_TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
+_NOT_UTF8 = "UTF-8 or UTF-16 text (save the file as 'CSV UTF-8')"
 
 
 def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
@@ -71,6 +76,9 @@ class PerCaseValidationError(ValueError):
 
     def __init__(self, problems: Sequence[Problem]):
         self.problems = list(problems)
+        if len(self.problems) == 1:  # one line, e.g. the percent hint
+            super().__init__(str(self.problems[0]))
+            return
         lines = [str(p) for p in self.problems[:MAX_LISTED]]
         more = len(self.problems) - MAX_LISTED
         if more > 0:
@@ -160,18 +168,64 @@ class PerCase:
 
 
 def _read_text_table(path: PathLike) -> pd.DataFrame:
-    """All cells as stripped strings ('' for empty), so every cell can be checked."""
+    """All cells as stripped strings ('' for empty), so every cell can be checked.
+
+    The separator is a tab for .tsv/.tab, else ',' or ';' (a header with more ';' than ',',
+    as the sheet reader decides); in a ';'-separated file decimal commas (0,85) are read as
+    points (not in id or label columns). Such changes are listed in ``df.attrs["notes"]``.
+    """
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
-    sep = "\t" if p.suffix.lower() in (".tsv", ".tab") else ","
+    file = str(p)
+    if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
+        raise PerCaseValidationError([Problem(file, None, None, None,
+                                              "a CSV file; save the workbook as 'CSV UTF-8'")])
+    notes = []
+    with open(p, "rb") as fh:
+        utf16 = fh.read(2) in (b"\xff\xfe", b"\xfe\xff")  # BOM of "Unicode text" exports
+    encoding = "utf-16" if utf16 else "utf-8-sig"
+    if utf16:
+        notes.append(f"{file}: read as UTF-16 (byte order mark)")
     try:
-        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False)
+        with open(p, encoding=encoding, newline="") as fh:
+            header = fh.readline()
+    except UnicodeDecodeError:
+        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
+    if p.suffix.lower() in (".tsv", ".tab"):
+        sep = "\t"
+    elif semicolon_separated(header):
+        sep = ";"
+        notes.append(f"{file}: ';'-separated (the header has more ';' than ',')")
+    else:
+        sep = ","
+    try:
+        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
+                         encoding=encoding)
     except pd.errors.EmptyDataError as exc:
-        raise PerCaseValidationError([Problem(str(p), None, None, None, "a header row")]) from exc
+        raise PerCaseValidationError([Problem(file, None, None, None, "a header row")]) from exc
+    except UnicodeDecodeError:
+        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
+    except pd.errors.ParserError as exc:
+        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+        if m is None:
+            raise PerCaseValidationError([Problem(file, None, None, None,
+                                                  f"a readable CSV table ({exc})")]) from None
+        shown = "tab" if sep == "\t" else repr(sep)
+        raise PerCaseValidationError([Problem(
+            file, int(m[2]), None, f"{m[3]} fields",
+            f"{m[1]} fields like the header (a {shown} inside a value? quote the value)")]
+        ) from None
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
         df[c] = df[c].astype(str).str.strip()
+        if sep == ";" and c not in _TEXT_COLUMNS:
+            decimal = df[c].str.fullmatch(r"[+-]?\d*,\d+")
+            if decimal.any():
+                df[c] = df[c].where(~decimal, df[c].str.replace(",", ".", regex=False))
+                notes.append(f"{file}: column {c!r}: {int(decimal.sum())} decimal comma(s) "
+                             "read as decimal point(s)")
+    df.attrs["notes"] = notes
     return df
 
 
@@ -201,15 +255,42 @@ def _parse_numbers(
     return num
 
 
-def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
-    """DSC-like metrics must be fractions in [0, 1]."""
+def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
+                units: str, notes: list[str]) -> None:
+    """DSC-like metrics must be fractions in [0, 1], or percent in [0, 100] with
+    ``units="percent"`` (then divided by 100). Values that all look like the other unit give
+    one hint, not one problem per cell."""
+    if units not in UNITS:
+        raise ValueError(f"units must be one of {UNITS}; got {units!r}")
     is_dsc = table["metric"].str.lower().isin(DSC_METRICS)
     v = table["value"].astype(float)
-    bad = is_dsc & v.notna() & ((v < 0) | (v > 1))
+    dsc = v[is_dsc & v.notna()]
+    if dsc.empty:
+        return
+    files = ", ".join(sorted(set(origin.loc[dsc.index, "file"])))
+    top = 100.0 if units == "percent" else 1.0
+    if units == "percent" and (dsc <= 1).all():
+        problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
+                                "percent with --units percent; values look like fractions: "
+                                "drop --units percent"))
+        return
+    if (units == "fraction" and dsc.between(0, 100).all()
+            and (dsc > 1).sum() >= 0.5 * max(1, (dsc > 0).sum())):
+        problems.append(Problem(files, None, None,
+                                f"{int((dsc > 1).sum())} of {len(dsc)} DSC values > 1 "
+                                f"(max {dsc.max():g})",
+                                "fractions in [0, 1]; values look like percent: divide by "
+                                "100 or pass --units percent"))
+        return
+    bad = is_dsc & v.notna() & ((v < 0) | (v > top))
+    what = ("a DSC in [0, 100] (--units percent)" if units == "percent"
+            else "a DSC in [0, 1] (fractions, not percent)")
     for i in np.flatnonzero(bad.to_numpy()):
         o = origin.iloc[i]
-        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]),
-                                "a DSC in [0, 1] (fractions, not percent)"))
+        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]), what))
+    if units == "percent" and not bad.any():
+        table.loc[dsc.index, "value"] = dsc / 100.0
+        notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
 
 
 def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
@@ -275,9 +356,24 @@ def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[s
                                     f"a {what} in the class set {{{shown}}}"))
 
 
+def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...]:
+    """The given classes, else every label in the ground truth or the predictions (a test
+    set of positives only still has 'negative' predictions). Predicted labels that never
+    occur in the ground truth are noted: often a misspelt class."""
+    truth, predicted = set(table["ground_truth"]), set(table["value"])
+    if classes is not None:
+        return tuple(str(c) for c in classes)
+    only_predicted = sorted(predicted - truth)
+    if only_predicted:
+        notes.append(f"predicted label(s) {only_predicted} never occur in the ground truth; "
+                     "class set = labels of both (pass --classes to fix it)")
+    return tuple(sorted(truth | predicted))
+
+
 def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping[str, str],
             problems: list[Problem], notes: list[str], *, classes=None, scores=None,
-            case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+            case_mismatch: str = "error", min_methods: int = 2,
+            units: str = "fraction") -> PerCase:
     """Shared validation of a normalised table, then build the :class:`PerCase`."""
     file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
     if not problems:
@@ -287,10 +383,9 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
                 problems.append(Problem(o["file"], o["row"], "case_id", "", "a case id"))
         _check_duplicates(table, origin, problems)
         if kind == "segmentation":
-            _check_unit(table, origin, problems)
+            _check_unit(table, origin, problems, units, notes)
         else:
-            if classes is None:
-                classes = tuple(sorted(table["ground_truth"].unique()))
+            classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)
         _check_case_sets(table, files, problems, notes, case_mismatch)
@@ -314,7 +409,8 @@ def _check_kind(kind: str | None) -> None:
 
 
 def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | None = None,
-              case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+              case_mismatch: str = "error", min_methods: int = 2,
+              units: str = "fraction") -> PerCase:
     """Long table ``case_id, task, method, metric, value[, ground_truth]``.
 
     The kind is classification when a ``ground_truth`` column is present (then ``value``
@@ -353,8 +449,9 @@ def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | 
                                         f"(found {k} different labels)"))
         origin["gt_column"] = "ground_truth"
     files = {m: file for m in table["method"].unique()}
-    return _finish(kind, table, origin, files, problems, [], classes=classes,
-                   case_mismatch=case_mismatch, min_methods=min_methods)
+    return _finish(kind, table, origin, files, problems, list(df.attrs["notes"]),
+                   classes=classes, case_mismatch=case_mismatch, min_methods=min_methods,
+                   units=units)
 
 
 def _method_paths(paths) -> dict[str, str]:
@@ -375,7 +472,7 @@ def _method_paths(paths) -> dict[str, str]:
 def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                          case_column: str = "name", metric: str = "dsc",
                          tasks: Sequence[str] | None = None, case_mismatch: str = "error",
-                         min_methods: int = 2) -> PerCase:
+                         min_methods: int = 2, units: str = "fraction") -> PerCase:
     """Segmentation results as one file per method (Touchstone layout).
 
     ``paths`` maps method -> file, or is a list of files (method = file name without
@@ -390,6 +487,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     expected_tasks = list(tasks) if tasks is not None else None
     for method, file in files.items():
         df = _read_text_table(file)
+        notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column], file)
         if miss:
             problems += miss
@@ -432,12 +530,13 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
     return _finish("segmentation", table, origin, files, problems, notes,
-                   case_mismatch=case_mismatch, min_methods=min_methods)
+                   case_mismatch=case_mismatch, min_methods=min_methods, units=units)
 
 
 def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",
                          classes: Sequence[str] | None = None, metric: str | None = None,
-                         case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+                         case_mismatch: str = "error", min_methods: int = 2,
+                         units: str = "fraction") -> PerCase:
     """Claims Reloaded upload layout ([ClaimsReloaded]).
 
     Segmentation: ``case_id, alg_<name>...`` with DSC in [0, 1]. Classification:
@@ -496,8 +595,9 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
             problems.append(Problem(file, _line(df.index[i]), "case_id", df["case_id"].iloc[i],
                                     "each case id once"))
     files = {n: file for n in names.values()}
-    return _finish(kind, table, origin, files, problems, [], classes=classes,
-                   case_mismatch=case_mismatch, min_methods=min_methods)
+    return _finish(kind, table, origin, files, problems, list(df.attrs["notes"]),
+                   classes=classes, case_mismatch=case_mismatch, min_methods=min_methods,
+                   units=units)
 
 
 def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[PathLike],
@@ -512,13 +612,14 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
     column per class; the label file has ``case_column`` and ``label_column`` (other columns
     are ignored; it may hold more cases than the predictions). The class set is ``classes``,
-    else the score columns, else the labels in the label file. Every predicted case must
-    have a label.
+    else the score columns, else every label in the ground truth or the predictions. Every
+    predicted case must have a label.
     """
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
     lab = _read_text_table(labels)
+    notes = list(lab.attrs["notes"])
     problems += _require_columns(lab, [case_column, label_column], label_file)
     if problems:
         raise PerCaseValidationError(problems)
@@ -536,6 +637,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     score_cols_ref = None
     for method, file in files.items():
         df = _read_text_table(file)
+        notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column, prediction_column], file)
         if miss:
             problems += miss
@@ -577,11 +679,9 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
         raise PerCaseValidationError(problems)
     if classes is None and score_cols_ref:
         classes = tuple(score_cols_ref)
-    if classes is None:
-        classes = tuple(sorted(lab[label_column].unique()))
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
-    return _finish("classification", table, origin, files, problems, [], classes=classes,
+    return _finish("classification", table, origin, files, problems, notes, classes=classes,
                    scores=pd.concat(scores, ignore_index=True) if scores else None,
                    case_mismatch=case_mismatch, min_methods=min_methods)
 

@@ -148,17 +148,21 @@ def col_letter(j: int) -> str:
     return f"column {s}"
 
 
+def semicolon_separated(header: str) -> bool:
+    """A CSV header with more ';' than ',' is ';'-separated (spreadsheets in locales with a
+    decimal comma write such files). Shared with the per-case readers."""
+    return header.count(";") > header.count(",")
+
+
 def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawTable:
     t = RawTable(shown, None, [], [])
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
     raw = path.read_bytes()
     text = _decode(raw, t)
-    if sep == ",":
-        first = text.split("\n", 1)[0]
-        if first.count(";") > first.count(",") and first.count(";") > 0:
-            sep = ";"
-            t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
+    if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
+        sep = ";"
+        t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=sep)
     grid = []
     try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
 import numpy as np
 import pandas as pd
 
+from falseclaims.config_validation import config_problems, schema_path
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SPECS, metric_scale,
 )
@@ -41,16 +41,13 @@ class Sheets:
     notes: pd.DataFrame
 
 
-def check_venue_config(venue_cfg: dict, venue: str = "", base_dir: str | Path | None = None):
-    """Validate one venue entry against workflow/schemas/venues.schema.yaml."""
-    schema = load_schema("venues", base_dir)
-    name = venue or "venue"
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors({name: venue_cfg}),
-                    key=lambda e: list(e.absolute_path))
-    if errors:
-        msgs = [f"config venues.{'.'.join(map(str, e.absolute_path))}: {e.message}"
-                for e in errors]
-        raise ValueError("invalid venue configuration:\n  - " + "\n  - ".join(msgs))
+def check_venue_config(venue_cfg: dict, venue: str = "") -> None:
+    """Validate one venue entry against falseclaims/schemas/venues.schema.yaml (the same
+    check and messages as the pipeline's config validation)."""
+    problems = config_problems({venue or "venue": venue_cfg}, schema_path("venues"))
+    if problems:
+        raise ValueError("invalid venue configuration:\n  - "
+                         + "\n  - ".join(f"config venues.{p}" for p in problems))
 
 
 def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
@@ -60,7 +57,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     expected); everything accepted but changed is listed in ``notes``.
     """
     cfg = {"layout": "long", "units": "auto", **(venue_cfg or {})}
-    check_venue_config(cfg, venue, base_dir)
+    check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
     base = Path(base_dir)
     header_row = int(cfg.get("header_row") or 1)
@@ -115,8 +112,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
 
     papers = _frame(precs, PAPERS, PAPERS_OUT, ptab, venue)
     results = _frame(rrecs, RESULTS, RESULTS_OUT, rtab, venue)
-    _check_schema(papers, precs, ptab, load_schema("papers", base_dir))
-    _check_schema(results, rrecs, rtab, load_schema("results", base_dir))
+    _check_schema(papers, precs, ptab, load_schema("papers"))
+    _check_schema(results, rrecs, rtab, load_schema("results"))
 
     if cfg.get("on_bad_cell", "stop") == "exclude":
         papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)

@@ -1,4 +1,4 @@
-"""Checking normalised tables against workflow/schemas/{papers,results}.schema.yaml.
+"""Checking normalised tables against falseclaims/schemas/{papers,results}.schema.yaml.
 
 Each schema describes one row as a JSON object. Rows are checked column by column with
 numpy/pandas (a per-row ``jsonschema`` call costs ~0.1 ms, too slow for 10^5 papers). The
@@ -18,23 +18,16 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from falseclaims.config_validation import SCHEMA_DIR, schema_path
+
 __all__ = ["load_schema", "schema_dir", "check_table", "table_to_records"]
 
 _SUPPORTED = {"type", "enum", "minimum", "maximum", "minLength", "pattern", "description"}
 
 
-def schema_dir(base_dir: str | Path | None = None) -> Path:
-    """workflow/schemas of the repository (``base_dir`` first, then this source tree)."""
-    candidates = []
-    if base_dir is not None:
-        candidates.append(Path(base_dir) / "workflow" / "schemas")
-    candidates.append(Path(__file__).resolve().parents[3] / "workflow" / "schemas")
-    for c in candidates:
-        if (c / "papers.schema.yaml").is_file():
-            return c
-    raise FileNotFoundError(
-        "sheet schemas not found (looked in " + ", ".join(map(str, candidates)) + ")"
-    )
+def schema_dir() -> Path:
+    """The schemas shipped with the package (``falseclaims/schemas``)."""
+    return SCHEMA_DIR
 
 
 @lru_cache(maxsize=8)
@@ -48,8 +41,8 @@ def _load(path: str) -> dict:
     return schema
 
 
-def load_schema(name: str, base_dir: str | Path | None = None) -> dict:
-    return _load(str(schema_dir(base_dir) / f"{name}.schema.yaml"))
+def load_schema(name: str) -> dict:
+    return _load(str(schema_path(name)))
 
 
 def _type_ok(vals: np.ndarray, null: np.ndarray, types: list[str]) -> np.ndarray:

@@ -1,0 +1,258 @@
+"""Strict config validation: one function and one set of schemas for the pipeline and the
+CLI; packaged defaults equal to the repository's config."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from falseclaims.cli import main
+from falseclaims.config import DEFAULT_CONFIG, load_config, read_yaml
+from falseclaims.config_validation import (
+    SCHEMA_DIR, ConfigError, config_problems, schema_path, validate,
+)
+from falseclaims.sheets.columns import PAPERS, RESULTS, WIDE
+
+ROOT = Path(__file__).resolve().parents[1]
+REPO_CONFIG = ROOT / "config" / "config.yaml"
+
+
+@pytest.fixture(scope="module")
+def repo_cfg() -> dict:
+    return yaml.safe_load(REPO_CONFIG.read_text(encoding="utf-8"))
+
+
+def _problems(cfg, change) -> list[str]:
+    cfg = copy.deepcopy(cfg)
+    change(cfg)
+    return config_problems(cfg, schema_path("config"))
+
+
+def test_repo_config_is_valid(repo_cfg):
+    assert config_problems(copy.deepcopy(repo_cfg), schema_path("config")) == []
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda c: c.__setitem__("anaylsis", c.pop("analysis")),
+     "unknown key 'anaylsis' (did you mean 'analysis'?)"),
+    (lambda c: c.__setitem__("planer", c.pop("planner")),
+     "unknown key 'planer' (did you mean 'planner'?)"),
+    (lambda c: c["venues"]["venue_b_synthetic"]["constants"].__setitem__("foo", 1),
+     "venues.venue_b_synthetic.constants: unknown key 'foo' (valid keys: paper_id, title"),
+    (lambda c: c["venues"]["venue_b_synthetic"]["constants"].__setitem__("tsk", "x"),
+     "venues.venue_b_synthetic.constants: unknown key 'tsk' (did you mean 'task'?)"),
+    (lambda c: c["venues"]["venue_b_synthetic"].__setitem__("header_rows", 2),
+     "venues.venue_b_synthetic: unknown key 'header_rows' (did you mean 'header_row'?)"),
+    (lambda c: c["congruence"]["paper"]["classification"].__setitem__("meadian", 0.6),
+     "congruence.paper.classification: unknown key 'meadian' (did you mean 'median'?)"),
+    # a map of named sources: a misspelt fixed key is not taken for a new source
+    (lambda c: c["congruence"].__setitem__("uses", ["paper"]),
+     "congruence: unknown key 'uses' (did you mean 'use'?)"),
+    (lambda c: c["sd_model"]["msd_reference"].__setitem__("b3", 0.1),
+     "sd_model.msd_reference: unknown key 'b3' (valid keys: citation, form, b0, b1, b2"),
+    (lambda c: c["calibration"].__setitem__("chunk", 2),
+     "calibration: unknown key 'chunk' (did you mean 'chunks'?)"),
+    (lambda c: c["claim_check"]["examples"]["binary"].__setitem__("prevalance", 0.3),
+     "claim_check.examples.binary: unknown key 'prevalance' (did you mean 'prevalence'?)"),
+    (lambda c: c["estimation"]["congruence_sources"]["msd"].__setitem__("phase", [1]),
+     "estimation.congruence_sources.msd: unknown key 'phase' (did you mean 'phases'?)"),
+    (lambda c: c["congruence"]["paper"]["classification"].pop("median"),
+     "congruence.paper.classification: missing key 'median'"),
+    (lambda c: c["sd_model"]["msd_reference"].__setitem__("b0", None),
+     "sd_model.msd_reference.b0: expected a number, got null"),
+    (lambda c: c["congruence"].__setitem__("use", []),
+     "congruence.use: [] should be non-empty"),
+    (lambda c: c["venues"]["venue_b_synthetic"].__setitem__("layout", "wide"),
+     "venues.venue_b_synthetic.layout: expected one of long, wide_top2, got wide"),
+    (lambda c: c.pop("claim_check"), "missing key 'claim_check'"),
+])
+def test_bad_config_named_with_nearest_key(repo_cfg, change, expected):
+    problems = _problems(repo_cfg, change)
+    assert any(p.startswith(expected) for p in problems), problems
+    # a misspelt block is one problem, not also "missing key 'analysis'"
+    assert len(problems) == 1, problems
+
+
+def test_schema_defaults_fill_blocks(repo_cfg):
+    cfg = copy.deepcopy(repo_cfg)
+    del cfg["estimation"]
+    del cfg["planner"]["sd_level"]
+    validate(cfg, schema_path("config"))
+    assert cfg["estimation"] == {"congruence_sources": {}, "sd_sources": {}}
+    assert cfg["planner"]["sd_level"] == "mean"
+
+
+def test_every_block_is_required_or_defaulted(repo_cfg):
+    """Removing any block of config/config.yaml is an error or is filled by a default."""
+    for block in repo_cfg:
+        cfg = copy.deepcopy(repo_cfg)
+        del cfg[block]
+        problems = config_problems(cfg, schema_path("config"))
+        assert problems == [f"missing key {block!r}"] or block in cfg, block
+
+
+def _object_schemas(node, where="#"):
+    if isinstance(node, dict):
+        if "properties" in node:
+            yield where, node
+        for k, v in node.items():
+            if k not in ("if", "not"):  # conditions, not descriptions of a mapping
+                yield from _object_schemas(v, f"{where}/{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _object_schemas(v, f"{where}/{i}")
+
+
+def _strict_per_branch(s) -> bool:
+    """Keys fixed per variant: every `allOf` branch's `then` lists them (estimation)."""
+    branches = s.get("allOf", [])
+    return bool(branches) and all("additionalProperties" in b.get("then", {})
+                                  for b in branches)
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMA_DIR.glob("*.schema.yaml")), ids=lambda p: p.name)
+def test_schemas_are_strict(path):
+    """Every mapping with fixed keys says what other keys may be (additionalProperties), so
+    a new config key needs a schema entry and a typo is refused."""
+    schema = yaml.safe_load(path.read_text(encoding="utf-8"))
+    loose = [w for w, s in _object_schemas(schema)
+             if "additionalProperties" not in s and not _strict_per_branch(s)]
+    assert loose == [], f"{path.name}: {loose}"
+
+
+def test_venue_constants_are_the_sheet_columns():
+    schema = yaml.safe_load(schema_path("venues").read_text(encoding="utf-8"))
+    keys = schema["additionalProperties"]["properties"]["constants"]["properties"]
+    assert set(keys) == set(PAPERS) | set(RESULTS) | set(WIDE)
+
+
+def test_packaged_defaults_equal_repo_config(repo_cfg):
+    """falseclaims/default_config.yaml copies blocks of config/config.yaml; `use` lists
+    only the inline sources (estimated ones exist only in the pipeline)."""
+    defaults = read_yaml(DEFAULT_CONFIG)
+    assert set(defaults) == {"seed", "analysis", "congruence", "sd_model", "claim_check",
+                             "planner"}
+    validate(copy.deepcopy(defaults), schema_path("cli_config"))
+    for block, value in defaults.items():
+        repo = repo_cfg[block]
+        if block in ("congruence", "sd_model"):
+            assert value["use"] == [s for s in repo["use"] if s in repo]
+            value, repo = dict(value), {k: v for k, v in repo.items() if k in value}
+            value.pop("use"), repo.pop("use")
+        assert value == repo, block
+
+
+def test_pipeline_refuses_unknown_key_with_same_message(tmp_path):
+    bad = tmp_path / "typo.yaml"
+    bad.write_text("anaylsis: {cutoffs: [0.05]}\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    res = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1",
+                          "--configfile", str(bad)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode != 0
+    out = res.stdout + res.stderr
+    assert "ERROR: config: unknown key 'anaylsis' (did you mean 'analysis'?)" in out
+    assert "Traceback" not in out and 'File "' not in out, out
+
+
+def _write(tmp_path, cfg, name="c.yaml") -> str:
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    return str(p)
+
+
+CHECK = ["check", "--task", "segmentation", "--n", "50", "--a", "0.85", "--b", "0.84"]
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda c: c["congruence"]["paper"]["segmentation"].pop("median"),
+     "congruence.paper.segmentation: missing key 'median'"),
+    (lambda c: c["sd_model"]["msd_reference"].__setitem__("b0", None),
+     "sd_model.msd_reference.b0: expected a number, got null"),
+    (lambda c: c["congruence"].__setitem__("use", []), "congruence.use: [] should be non-empty"),
+    (lambda c: c.__setitem__("anaylsis", {}), "unknown key 'anaylsis' (did you mean"),
+])
+def test_cli_validates_config(tmp_path, capsys, repo_cfg, change, expected):
+    cfg = copy.deepcopy(repo_cfg)
+    change(cfg)
+    path = _write(tmp_path, cfg)
+    assert main([*CHECK, "--config", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"falseclaims check: error: {path}: ") and expected in err, err
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("analysis: [1\n", "YAML syntax error at line 2, column 1"),
+    ("- 1\n- 2\n", "expected a mapping of blocks at the top level"),
+    ("", "expected a mapping of blocks at the top level"),
+])
+def test_cli_config_file_errors(tmp_path, capsys, text, expected):
+    p = tmp_path / "c.yaml"
+    p.write_text(text, encoding="utf-8")
+    assert main([*CHECK, "--config", str(p)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{p}: {expected}" in err, err
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda d: d, "is a directory"),
+    (lambda d: d / "missing.yaml", "no such file"),
+])
+def test_cli_config_path_errors(tmp_path, capsys, make, expected):
+    assert main([*CHECK, "--config", str(make(tmp_path))]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and expected in err, err
+
+
+def test_cli_without_any_config(tmp_path, monkeypatch, capsys):
+    """Outside a checkout the packaged defaults apply; explicit values need no config."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FALSECLAIMS_CONFIG", raising=False)
+    assert main(["check", "--task", "classification", "--n", "100", "--a", "0.9", "--b",
+                 "0.88", "--congruence", "0.8"]) == 0
+    assert "given" in capsys.readouterr().out
+    cfg = load_config()
+    assert cfg["congruence"]["use"] == ["paper"] and "venues" not in cfg
+
+
+def test_partial_config_fills_missing_blocks(tmp_path, monkeypatch, capsys, repo_cfg):
+    monkeypatch.chdir(tmp_path)
+    path = _write(tmp_path, {"planner": {"target": 0.2, "n_max": 1000}})
+    cfg = load_config(path)
+    assert cfg["planner"] == {"target": 0.2, "n_max": 1000, "sd_level": "mean"}
+    assert cfg["claim_check"] == repo_cfg["claim_check"]
+    assert main(["plan", "--task", "classification", "--delta", "0.05", "--level", "0.9",
+                 "--congruence", "0.85", "--config", path, "--json"]) == 0
+    assert '"target": 0.2' in capsys.readouterr().out
+
+
+def test_config_error_is_value_error():
+    with pytest.raises(ValueError, match="unknown key 'x'"):
+        validate({"x": 1}, schema_path("cli_config"))
+    assert issubclass(ConfigError, ValueError)
+
+
+def test_config_from_environment_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FALSECLAIMS_CONFIG", str(tmp_path / "nope.yaml"))
+    assert main(CHECK) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("nope.yaml: no such file (from $FALSECLAIMS_CONFIG)"), err
+
+
+def test_schemas_resolve_from_a_path_with_spaces(tmp_path, repo_cfg):
+    """$ref between schema files works wherever the package is installed."""
+    import shutil
+    where = tmp_path / "My Documents" / "schémas"
+    shutil.copytree(SCHEMA_DIR, where)
+    assert config_problems(copy.deepcopy(repo_cfg), where / "config.schema.yaml") == []
+    bad = copy.deepcopy(repo_cfg)
+    bad["analysis"]["cutof"] = [0.1]
+    assert config_problems(bad, where / "config.schema.yaml") == [
+        "analysis: unknown key 'cutof' (did you mean 'cutoffs'?)"]
