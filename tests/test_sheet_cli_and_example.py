@@ -33,6 +33,13 @@ def test_venue_c_byte_identical_and_committed(venue_c, tmp_path):
         f"{COMMITTED_C} is stale: rerun python -m falseclaims.examples.venue_c")
 
 
+def test_read_venue_leaves_the_config_untouched(venue_c):
+    import copy
+    cfg = copy.deepcopy(VENUE_C_CONFIG)
+    read_venue(cfg, base_dir=venue_c[0].parents[2], venue="venue_c_synthetic")
+    assert cfg == VENUE_C_CONFIG
+
+
 def test_venue_c_config_matches_pipeline_config():
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
     assert cfg["venues"]["venue_c_synthetic"] == VENUE_C_CONFIG

@@ -45,6 +45,9 @@ def parse_cell(kind: str, column: str, raw):
     if kind == "number":
         value, pct, notes = cells.parse_number(raw)
         return value, pct, notes
+    if kind == "compared":
+        value, notes = parse_compared(raw, None)
+        return value, None, notes
     raise AssertionError(kind)
 
 

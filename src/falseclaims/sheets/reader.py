@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +57,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     Raises SheetValidationError listing every problem (file, sheet, row, column, value,
     expected); everything accepted but changed is listed in ``notes``.
     """
-    cfg = {"layout": "long", "units": "auto", **(venue_cfg or {})}
+    # a deep copy: validation fills schema defaults into nested blocks (e.g. cells:)
+    cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
     base = Path(base_dir)
