@@ -145,6 +145,8 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
                           f"a column {col!r} (required in the {kind} table; rename yours with "
                           f"config columns: or give constants: {{{col}: ...}})")
     for col in spec:
+        if spec[col] == "compared":
+            continue  # an optional alternative to value_best_prior, not a field left empty
         if col not in idx and col not in const_vals and col not in REQUIRED[kind]:
             table.note(None, col, None, f"column {col!r} absent; left missing")
     for col, (value, _, _) in const_vals.items():
