@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from falseclaims.config_validation import ConfigError, schema_path, validate
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -71,12 +72,13 @@ def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[st
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
-        raise ValueError(f"congruence source {source!r} is not defined in config 'congruence:'")
+        raise FalseclaimsInputError(
+            f"congruence source {source!r} is not defined in config 'congruence:'")
     out = {}
     for task in TASKS:
         levels = block[source].get(task)
         if levels is None:
-            raise ValueError(f"congruence source {source!r} lacks task {task!r}")
+            raise FalseclaimsInputError(f"congruence source {source!r} lacks task {task!r}")
         out[task] = {lvl: float(levels[lvl]) for lvl in CONGRUENCE_LEVELS}
     return out
 
@@ -103,7 +105,8 @@ def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
     source = source or headline_assumption(cfg)["sd_source"]
     if source not in block or not isinstance(block[source], dict):
-        raise ValueError(f"SD model source {source!r} is not defined in config 'sd_model:'")
+        raise FalseclaimsInputError(
+            f"SD model source {source!r} is not defined in config 'sd_model:'")
     return SDModel.from_dict(block[source], source=source)
 
 
@@ -120,8 +123,8 @@ def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> di
             out[source] = configured_congruence(cfg, source)
             continue
         if source not in estimated:
-            raise ValueError(f"congruence source {source!r} is neither defined inline nor "
-                             "produced by the estimation stage")
+            raise FalseclaimsInputError(f"congruence source {source!r} is neither defined inline "
+                                        "nor produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             data = yaml.safe_load(fh)
         out[source] = {
@@ -140,8 +143,8 @@ def sd_models(cfg: dict, estimated: dict[str, str] | None = None) -> dict[str, S
             out[source] = sd_model_from_config(cfg, source)
             continue
         if source not in estimated:
-            raise ValueError(f"SD model source {source!r} is neither defined inline nor "
-                             "produced by the estimation stage")
+            raise FalseclaimsInputError(f"SD model source {source!r} is neither defined inline "
+                                        "nor produced by the estimation stage")
         with open(estimated[source], encoding="utf-8") as fh:
             out[source] = SDModel.from_dict(yaml.safe_load(fh), source=source)
     return out

@@ -24,6 +24,8 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from falseclaims.errors import FalseclaimsInputError
+
 __all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "validate", "config_problems"]
 
 SCHEMA_DIR = Path(str(resources.files("falseclaims") / "schemas"))
@@ -31,7 +33,7 @@ _JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "numb
                "integer": "a whole number", "boolean": "true or false", "null": "null"}
 
 
-class ConfigError(ValueError):
+class ConfigError(FalseclaimsInputError):
     """A config that does not match its schema; ``problems`` holds one line per problem."""
 
     def __init__(self, problems: list[str], source: str = "config"):

@@ -2,18 +2,20 @@
 
 Scripts call ``run_step(snakemake, func)``; ``func`` receives the snakemake object and
 does one library call. Tables are written with fixed float formatting so that the same
-inputs give byte-identical files.
+inputs give byte-identical files, and read back with ids and labels kept as text (paper
+``003`` stays ``003``, a venue or method called ``NA`` or ``None`` keeps its name).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
-import traceback
 from pathlib import Path
 
 import pandas as pd
 import yaml
+
+from falseclaims.errors import FalseclaimsInputError
 
 FLOAT_FORMAT = "%.10g"
 
@@ -23,8 +25,29 @@ def write_table(df: pd.DataFrame, path) -> None:
     df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
 
 
+# columns holding ids, names and labels: always text, never parsed as numbers or missing
+TEXT_COLUMNS = frozenset({
+    "venue", "venue_label", "label", "paper_id", "title", "task", "metric", "method",
+    "method_a", "method_b", "model", "source", "dataset", "case_id", "split", "sd_over",
+    "sd_a_over", "sd_b_over", "uncertainty", "metrics_reported", "source_file",
+    "source_sheet", "congruence_source", "congruence_level", "sd_source", "sd_level",
+    "condition", "reason", "step", "detail", "file", "sheet", "column", "note",
+})
+
+
 def read_table(path) -> pd.DataFrame:
-    return pd.read_csv(path, keep_default_na=True)
+    """Read a table written by :func:`write_table`.
+
+    Only an empty field is missing (``write_table`` writes missing values so); ``NA``,
+    ``None`` or ``null`` are ordinary text. Columns in ``TEXT_COLUMNS`` stay text, so ids
+    such as ``003`` and ``0001`` keep their leading zeros and never collide with ``3``/``1``.
+    A table with no rows has its other columns as floats (empty numbers, not text).
+    """
+    df = pd.read_csv(path, dtype=dict.fromkeys(TEXT_COLUMNS, "str"),
+                     keep_default_na=False, na_values=[""])
+    if df.empty:  # a header-only table: numeric columns as numbers, so stages need no case
+        df = df.astype({c: float for c in df.columns if c not in TEXT_COLUMNS})
+    return df
 
 
 def write_yaml(obj, path) -> None:
@@ -33,22 +56,55 @@ def write_yaml(obj, path) -> None:
         yaml.safe_dump(obj, fh, sort_keys=False)
 
 
+# errors the user fixes by changing an input: reported without a Python traceback
+EXPECTED_ERRORS = (FalseclaimsInputError, FileNotFoundError)
+
+
+class _Format(logging.Formatter):
+    def format(self, record):
+        if getattr(record, "block", False):
+            return record.getMessage()
+        return super().format(record)
+
+
+def error_block(rule: str, wildcards: dict, log_path, exc: BaseException) -> str:
+    """The message a failing step prints: rule (and wildcards), the problem, the log."""
+    where = ", ".join(f"{k}={v}" for k, v in wildcards.items())
+    lines = [f"ERROR in rule {rule}" + (f" ({where})" if where else "") + ":"]
+    lines += [f"    {line}" for line in str(exc).splitlines() or [type(exc).__name__]]
+    if log_path:
+        lines.append(f"    (log: {log_path})")
+    return "\n".join(lines)
+
+
 def run_step(snakemake, func) -> None:
-    """Run ``func(snakemake)`` with logging into the rule's log file."""
+    """Run ``func(snakemake)`` with logging into the rule's log file.
+
+    An input error (:data:`EXPECTED_ERRORS`) ends the job with one ``ERROR`` block naming
+    the rule, the problem and the log file, and exit status 1; any other exception is a bug
+    and is logged with its traceback.
+    """
     log_path = snakemake.log[0] if len(snakemake.log) else None
     handlers = [logging.StreamHandler(sys.stderr)]
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w"))
-    logging.basicConfig(level=logging.INFO, handlers=handlers, force=True,
-                        format="%(levelname)s %(name)s: %(message)s")
+    fmt = _Format("%(levelname)s %(name)s: %(message)s")
+    for handler in handlers:
+        handler.setFormatter(fmt)
+    logging.basicConfig(level=logging.INFO, handlers=handlers, force=True)
     # PDF font subsetting logs every glyph at INFO
     logging.getLogger("fontTools").setLevel(logging.WARNING)
     log = logging.getLogger(f"falseclaims.{snakemake.rule}")
     try:
         func(snakemake)
         log.info("done: %s", ", ".join(map(str, snakemake.output)))
-    except Exception as exc:  # report the full problem in the rule log, then fail
-        log.error("%s", exc)
-        log.debug("%s", traceback.format_exc())
-        raise
+    except EXPECTED_ERRORS as exc:
+        wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
+        log.error("%s", error_block(snakemake.rule, wildcards, log_path, exc),
+                  extra={"block": True})
+        raise SystemExit(1) from None
+    except Exception:
+        log.exception("unexpected error in rule %s (a bug, not a problem with your input; "
+                      "please report it with this log)", snakemake.rule)
+        raise SystemExit(1) from None

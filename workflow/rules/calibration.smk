@@ -16,6 +16,14 @@ rule calibration_simulate:
     output:
         bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+    params:
+        # everything CalibrationSettings reads: the block plus the assumptions it borrows
+        cfg=config_subset(
+            "seed",
+            "calibration",
+            ("congruence", config["calibration"]["survey_congruence_source"]),
+            ("sd_model", config["calibration"]["sd_model_source"]),
+        ),
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
     conda:
@@ -47,6 +55,8 @@ rule calibration_summarize:
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
+    params:
+        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
     log:
         "logs/calibration/summarize.log",
     conda:

@@ -1,5 +1,6 @@
 # Config validation, shared helpers and the list of final targets.
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -9,6 +10,10 @@ from falseclaims.tasks import TASKS
 
 # the schemas ship with the package; the CLI validates with the same function and schemas
 SCHEMAS = Path(workflow.basedir) / "src" / "falseclaims" / "schemas"
+
+# YAML reads a key like 2023 as a number; venue keys are names (and output folders)
+if isinstance(config.get("venues"), dict):
+    config["venues"] = {str(k): v for k, v in config["venues"].items()}
 
 try:
     validate(config, SCHEMAS / "config.schema.yaml")
@@ -25,13 +30,31 @@ ALL_TARGETS = []
 
 
 wildcard_constraints:
-    venue="|".join(VENUES),
+    venue="|".join(re.escape(v) for v in VENUES),
     task="|".join(TASKS),
 
 
 def venue_sheet_files(wildcards):
     v = config["venues"][wildcards.venue]
     return sorted({v["papers"], v.get("results")} - {None})
+
+
+def config_subset(*paths):
+    """The parts of the config a job reads, config-shaped, for its ``params:`` (so editing
+    one of them reruns the job and editing anything else does not). A path is a key or a
+    tuple of keys; missing keys are left out (the library reports them)."""
+    out = {}
+    for path in paths:
+        keys = (path,) if isinstance(path, str) else tuple(path)
+        src, dst = config, out
+        for key in keys[:-1]:
+            if not isinstance(src, dict) or key not in src:
+                break
+            src, dst = src[key], dst.setdefault(key, {})
+        else:
+            if isinstance(src, dict) and keys[-1] in src:
+                dst[keys[-1]] = src[keys[-1]]
+    return out
 
 
 def caption(name):

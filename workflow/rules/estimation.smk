@@ -17,6 +17,9 @@ rule estimation_congruence:
         pairs="results/estimation/congruence/{source}_pairs.csv",
         summary="results/estimation/congruence/{source}.yaml",
         quartiles="results/estimation/congruence/{source}_quartiles.csv",
+    params:
+        spec=lambda wc: EST["congruence_sources"][wc.source],
+        seed=config["seed"],
     log:
         "logs/estimation/congruence_{source}.log",
     conda:
@@ -33,6 +36,8 @@ rule estimation_sd:
     output:
         pairs="results/estimation/sd_model/{source}_mean_sd.csv",
         model="results/estimation/sd_model/{source}.yaml",
+    params:
+        spec=lambda wc: EST["sd_sources"][wc.source],
     log:
         "logs/estimation/sd_model_{source}.log",
     conda:

@@ -52,6 +52,9 @@ rule impute_sd:
         "results/{venue}/sd_imputed.csv",
     params:
         estimated=estimated_sd_files(),
+        cfg=config_subset(("sd_model", "use"),
+                          *(("sd_model", s) for s in config["sd_model"]["use"])),
+        use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
     log:
         "logs/{venue}/impute_sd.log",
     conda:
@@ -68,6 +71,8 @@ rule assign_congruence:
         "results/{venue}/congruence.csv",
     params:
         estimated=estimated_congruence_files(),
+        cfg=config_subset(("congruence", "use"),
+                          *(("congruence", s) for s in config["congruence"]["use"])),
     log:
         "logs/{venue}/assign_congruence.log",
     conda:

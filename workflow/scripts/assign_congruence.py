@@ -4,7 +4,7 @@ from falseclaims.survey.assumptions import assign_congruence
 
 
 def main(smk):
-    sources = congruence_sources(smk.config, smk.params.estimated)
+    sources = congruence_sources(smk.params.cfg, smk.params.estimated)
     write_table(assign_congruence(read_table(smk.input.top2), sources), smk.output[0])
 
 

@@ -3,7 +3,7 @@ from falseclaims.pipeline import run_step, write_table
 
 
 def main(smk):
-    bins, cells = run_chunk(smk.config, smk.wildcards.task, int(smk.wildcards.chunk))
+    bins, cells = run_chunk(smk.params.cfg, smk.wildcards.task, int(smk.wildcards.chunk))
     write_table(bins, smk.output.bins)
     write_table(cells, smk.output.cells)
 

@@ -3,9 +3,7 @@ from falseclaims.pipeline import run_step
 
 
 def main(smk):
-    source = smk.wildcards.source
-    run_sd_fit(source, smk.config["estimation"]["sd_sources"][source], smk.output.pairs,
-               smk.output.model)
+    run_sd_fit(smk.wildcards.source, smk.params.spec, smk.output.pairs, smk.output.model)
 
 
 run_step(snakemake, main)  # noqa: F821

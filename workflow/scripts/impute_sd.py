@@ -4,9 +4,8 @@ from falseclaims.survey.assumptions import impute_sd
 
 
 def main(smk):
-    models = sd_models(smk.config, smk.params.estimated)
-    table = impute_sd(read_table(smk.input.top2), models,
-                      smk.config["analysis"]["use_reported_sd_over"])
+    models = sd_models(smk.params.cfg, smk.params.estimated)
+    table = impute_sd(read_table(smk.input.top2), models, smk.params.use_reported_sd_over)
     write_table(table, smk.output[0])
 
 

@@ -42,7 +42,10 @@ def binomial_interval(k, n, confidence: float = 0.95, method: str = "wilson"):
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-        return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+        # exact ends at k = 0 and k = n (rounding would put p just outside the interval)
+        lo = np.where(k == 0, 0.0, np.clip(centre - half, 0, 1))
+        hi = np.where(k == n, 1.0, np.clip(centre + half, 0, 1))
+        return lo, hi
     raise ValueError(f"interval method must be one of {INTERVALS}; got {method!r}")
 
 

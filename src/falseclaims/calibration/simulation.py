@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
 from falseclaims.stats import (
     classification_congruence_bounds,
@@ -103,7 +104,7 @@ class CalibrationSettings:
         block = cfg["calibration"]
         seg, cls_ = block["segmentation"], block["classification"]
         if not any(np.isclose(block["reference_delta_sd"], block["delta_sd"])):
-            raise ValueError(
+            raise FalseclaimsInputError(
                 f"calibration.reference_delta_sd = {block['reference_delta_sd']} must be one of "
                 f"calibration.delta_sd = {block['delta_sd']}")
         level = block["survey_congruence_level"]

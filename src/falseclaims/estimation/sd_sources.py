@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.estimation.congruence_sources import load_percase
 from falseclaims.percase.readers import PerCaseValidationError, Problem
 from falseclaims.sd_model import SDFit, fit_sd_model
@@ -74,20 +75,22 @@ def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFr
         for note in pc.notes:
             log.info("%s: %s", name, note)
         if pc.kind != "segmentation":
-            raise ValueError(f"SD source {name!r} must hold segmentation results")
+            raise FalseclaimsInputError(f"SD source {name!r} must hold segmentation results")
         metric = spec.get("metric", "dsc")
         t = pc.table[pc.table["metric"] == metric]
         if t.empty:
-            raise ValueError(f"SD source {name!r} has no rows with metric {metric!r}")
+            raise FalseclaimsInputError(f"SD source {name!r} has no rows with metric {metric!r}")
         g = t.groupby(["task", "method"], sort=True)["value"]
         pairs = pd.DataFrame({"n_cases": g.size(), "mean": g.mean(),
                               "sd": g.std(ddof=1)}).reset_index()
         few = pairs["n_cases"] < 2
         if few.any():
-            raise ValueError(f"SD source {name!r}: fewer than 2 cases for "
-                             f"{pairs.loc[few, ['task', 'method']].to_dict('records')[:5]}")
+            raise FalseclaimsInputError(
+                f"SD source {name!r}: fewer than 2 cases for "
+                f"{pairs.loc[few, ['task', 'method']].to_dict('records')[:5]}")
     else:
-        raise ValueError(f"unknown SD source type {kind!r}; choose from {SD_SOURCE_TYPES}")
+        raise FalseclaimsInputError(
+            f"unknown SD source type {kind!r}; choose from {SD_SOURCE_TYPES}")
     pairs.insert(0, "source", name)
     return pairs[PAIR_COLUMNS].reset_index(drop=True)
 

@@ -15,7 +15,7 @@ from falseclaims.estimation.congruence_sources import (
     per_task_quartiles,
 )
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
-from falseclaims.pipeline import write_table, write_yaml
+from falseclaims.pipeline import read_table, write_table, write_yaml
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -57,7 +57,7 @@ def run_congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path, by_t
     """Both congruence figures plus a table of every source's quartiles next to the paper's."""
     from falseclaims.figures.estimation import plot_congruence_by_task, plot_congruence_ecdf
 
-    pairs = pd.concat([pd.read_csv(p) for p in pairs_csvs], ignore_index=True)
+    pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
     plot_congruence_ecdf(pairs, paper, ecdf_path)
     plot_congruence_by_task(pairs, paper, by_task_path)
     table = per_task_quartiles(pairs)
@@ -75,7 +75,7 @@ def run_sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_p
     """SD figure plus a table of every source's coefficients and fit quality."""
     from falseclaims.figures.estimation import plot_sd_models
 
-    pairs = pd.concat([pd.read_csv(p) for p in pairs_csvs], ignore_index=True)
+    pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
     summaries, models = [], {}
     for name, path in model_yamls.items():
         with open(path, encoding="utf-8") as fh:

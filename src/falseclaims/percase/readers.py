@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.errors import Problem as SheetProblem
 from falseclaims.sheets.io import semicolon_separated
 from falseclaims.tasks import TASKS
@@ -71,7 +72,7 @@ def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
     return SheetProblem(str(file), None, row, column, value, expected)
 
 
-class PerCaseValidationError(ValueError):
+class PerCaseValidationError(FalseclaimsInputError):
     """All problems found in per-case input; ``problems`` holds :class:`Problem` items."""
 
     def __init__(self, problems: Sequence[Problem]):

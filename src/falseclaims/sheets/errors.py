@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from falseclaims.errors import FalseclaimsInputError
+
 __all__ = ["Problem", "SheetValidationError", "CellError"]
 
 
@@ -34,7 +36,7 @@ class Problem:
         return f"{', '.join(where)}{got}; expected {self.expected}"
 
 
-class SheetValidationError(ValueError):
+class SheetValidationError(FalseclaimsInputError):
     """Raised with every problem found in a venue's sheets (not only the first)."""
 
     def __init__(self, problems: list[Problem], venue: str = ""):

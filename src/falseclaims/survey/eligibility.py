@@ -181,16 +181,17 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     excl["step"] = excl["reason"].map(REASON_STEP)
     excl["detail"] = detail[~keep].to_numpy()
     excl = excl[EXCLUSION_COLUMNS].sort_values("paper_id", kind="mergesort")
-    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason, lenient),
-                     top2)
+    return Selection(eligible, excl.reset_index(drop=True),
+                     _flow(papers, reason, venue, lenient), top2)
 
 
-def _flow(papers: pd.DataFrame, reason: pd.Series, lenient: bool = False) -> pd.DataFrame:
+def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "",
+          lenient: bool = False) -> pd.DataFrame:
     failed_at = reason.map(REASON_STEP)
     steps = (STEPS[0], VALID_CELLS_STEP, *STEPS[1:]) if lenient else STEPS
     order = [s for s, _ in steps]
     rows = []
-    venue = papers["venue"].iloc[0] if len(papers) else ""
+    venue = papers["venue"].iloc[0] if len(papers) else venue
     for task in TASKS:
         in_task = (papers["task"] == task).to_numpy()
         for i, (step, label) in enumerate(steps):

@@ -28,6 +28,7 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
         cls[col] = np.nan
     for col in ("sd_a_imputed", "sd_b_imputed", "sd_floored"):
         cls[col] = False
+    cls["probability"] = np.nan  # a venue without classification papers keeps the column
     if len(cls):
         # congruence_used is already feasible; the library would clamp identically
         cls["probability"] = prob_false_claim_classification(
