@@ -1,7 +1,8 @@
-"""Determinism: the same config gives byte-identical result tables.
+"""Determinism: the same config gives byte-identical result tables and figures.
 
-The pipeline test runs the survey targets in two fresh copies of the repository at once and
-compares every ``results/**/*.csv`` byte for byte.
+The pipeline test runs the survey targets and every venue's figures in two fresh copies of
+the repository at once and compares every ``results/**/*.csv`` and every file under
+``figures/`` (PDF, PNG, CSV, LaTeX) byte for byte.
 """
 
 import copy
@@ -32,6 +33,11 @@ def survey_targets(cfg: dict) -> list[str]:
             for name in ("probabilities", "summary", "curves")]
 
 
+def figure_targets(cfg: dict) -> list[str]:
+    """One file of each venue's figure job (the job draws all of that venue's figures)."""
+    return [f"figures/{venue}/fig5_cumulative.png" for venue in cfg["venues"]]
+
+
 @pytest.mark.parametrize("task", ["classification", "segmentation"])
 def test_calibration_chunk_is_deterministic(task):
     cfg = load_config()
@@ -54,7 +60,7 @@ def test_pipeline_survey_tables_are_byte_identical(tmp_path):
     if shutil.which("snakemake") is None:
         pytest.skip("snakemake not on PATH")
     cfg = load_config(REPO / "config" / "config.yaml")
-    targets = survey_targets(cfg)
+    targets = survey_targets(cfg) + figure_targets(cfg)
     runs = [copy_repo(tmp_path / name) for name in ("run1", "run2")]
     cmd = [sys.executable, "-m", "snakemake", "--cores", "1", *targets]
     procs = [subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -68,3 +74,9 @@ def test_pipeline_survey_tables_are_byte_identical(tmp_path):
     assert files == other
     differ = [str(f) for f in files if not filecmp.cmp(runs[0] / f, runs[1] / f, shallow=False)]
     assert not differ, f"tables differ between two identical runs: {differ}"
+    figs = sorted(p.relative_to(runs[0]) for p in (runs[0] / "figures").rglob("*") if p.is_file())
+    assert len(figs) >= 30 * len(cfg["venues"]), "the figure jobs wrote too few files"
+    assert figs == sorted(p.relative_to(runs[1]) for p in (runs[1] / "figures").rglob("*")
+                          if p.is_file())
+    differ = [str(f) for f in figs if not filecmp.cmp(runs[0] / f, runs[1] / f, shallow=False)]
+    assert not differ, f"figures differ between two identical runs: {differ}"

@@ -6,7 +6,7 @@ import pytest
 from scipy import special, stats
 
 from falseclaims.percase import compare
-from falseclaims.percase.report_figures import accuracy_difference_density
+from falseclaims.figures.percase import accuracy_difference_density
 
 
 def _seg(n=50, seed=0):

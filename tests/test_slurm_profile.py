@@ -28,11 +28,8 @@ HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
 LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
     "probabilities", "summarize", "calibration_summarize", "calibration_figures",
-    "estimation_congruence_figures", "estimation_sd_figure", "fig3_reporting_practices",
-    "figS7_uncertainty", "figS8_split_sizes", "table_metrics", "flow_diagram",
-    "figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative",
-    "figS10_sd_sensitivity", "fig6_lookup", "venue_comparison", "multiplicity_table",
-    "multiplicity_pmf_figure", "multiplicity_cdf_figure", "multiplicity_dependent_figure",
+    "estimation_figures", "venue_figures", "venue_comparison", "multiplicity_table",
+    "multiplicity_figures",
 }
 
 

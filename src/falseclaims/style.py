@@ -1,18 +1,26 @@
-"""One figure style for every plot: journal sizes, colour-blind-safe palette, PDF + PNG.
+"""One figure style for every plot: journal sizes, colour-blind-safe palette, fonts.
 
 Widths follow common journal columns (single 85 mm, double 175 mm). The palette is
 Okabe & Ito (2008), "Color Universal Design". ``configure(style_cfg)`` applies the
-``style:`` block of config/config.yaml.
+``style:`` block of config/config.yaml. Text is rendered literally (no mathtext), so a
+method or venue name containing ``$`` prints as typed. Writing files:
+:func:`falseclaims.figures.output.write_figure`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import math
+import warnings
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+
+# seaborn 0.13 box plots pass matplotlib's deprecated ``vert``; harmless, keep the logs clean
+warnings.filterwarnings("ignore", message="vert: bool was deprecated",
+                        category=matplotlib.MatplotlibDeprecationWarning)
 
 MM = 1 / 25.4
 
@@ -34,12 +42,17 @@ CYCLE = [PALETTE[k] for k in ("blue", "orange", "green", "vermillion", "purple",
 BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#009E73"}
 TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"]}
 LEVEL_STYLES = {"q1": ":", "median": "-", "mean": "-", "q3": "--"}
+# the same line styles as seaborn ``dashes`` (on/off lengths; "" = solid)
+LEVEL_DASHES = {"q1": (1, 1.5), "median": "", "mean": "", "q3": (4, 2)}
+OTHER_DASH = (4, 1.5, 1, 1.5)
+NO_DATA = "no eligible papers"
 
 _SETTINGS = {
     "single_width_mm": 85.0,
     "double_width_mm": 175.0,
     "font_size": 8.0,
-    "dpi": 300,
+    "dpi": 120,  # PNG for screen and the HTML report; the PDF is vector for print
+    "png_palette": True,  # 256-colour PNG: same look, a third of the bytes
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",
 }
@@ -78,6 +91,9 @@ def apply_style() -> None:
             "axes.linewidth": 0.6,
             # deterministic files: no creation date in PDF metadata
             "pdf.compression": 6,
+            # names from users' sheets ("$", "_") print literally
+            "text.parse_math": False,
+            "axes.formatter.use_mathtext": False,
         }
     )
 
@@ -94,19 +110,38 @@ def figure(width: str = "single", height: float | None = None, nrows: int = 1,
     return plt.subplots(nrows, ncols, figsize=(w, h), **kwargs)
 
 
-def save_figure(fig, path_without_ext: str | Path, formats=None) -> list[Path]:
-    """Write the figure as vector PDF and 300-dpi PNG (or the configured formats)."""
-    base = Path(path_without_ext)
-    if base.suffix in (".pdf", ".png", ".svg"):
-        base = base.with_suffix("")
-    base.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    for fmt in formats or _SETTINGS["formats"]:
-        out = base.with_suffix(f".{fmt}")
-        meta = {"CreationDate": None} if fmt == "pdf" else {}
-        if fmt == "png":
-            meta = {"Software": None}
-        fig.savefig(out, dpi=_SETTINGS["dpi"], metadata=meta)
-        written.append(out)
-    plt.close(fig)
-    return written
+def settings() -> dict:
+    """The active style settings (dpi, formats, widths, font)."""
+    return dict(_SETTINGS)
+
+
+def level_dashes(levels) -> dict:
+    """seaborn ``dashes`` for congruence / SD levels (dotted Q1, solid median, dashed Q3)."""
+    return {lvl: LEVEL_DASHES.get(lvl, OTHER_DASH) for lvl in levels}
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(exponent: int) -> str:
+    """``10³`` in plain text (mathtext is off)."""
+    return "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+
+
+def log_ticks(axis) -> None:
+    """Decade ticks labelled 10⁰, 10¹, ... on a log-scaled axis (``ax.xaxis``/``ax.yaxis``)."""
+    axis.set_major_locator(LogLocator(base=10))
+    axis.set_major_formatter(FuncFormatter(
+        lambda v, _pos: power_of_ten(round(math.log10(v))) if v > 0 else ""))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def no_data(ax, text: str = NO_DATA) -> None:
+    """An empty panel that says why it is empty."""
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center",
+            color=PALETTE["gray"], fontsize="large")
+    # tick_params, not set_xticks([]): shared axes would lose the other panels' ticks too
+    ax.tick_params(left=False, bottom=False, labelleft=False, labelbottom=False)
+    ax.set_xlabel("")
+    for spine in ax.spines.values():
+        spine.set_visible(False)

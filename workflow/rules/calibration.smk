@@ -65,37 +65,27 @@ rule calibration_summarize:
         "../scripts/calibration_summarize.py"
 
 
+# figure_outputs: workflow/rules/figures.smk
 rule calibration_figures:
     input:
         curve="results/calibration/curve.csv",
         ece="results/calibration/ece.csv",
     output:
-        curves_png=report(
-            "figures/calibration/calibration_curves.png",
-            caption=caption("calibration_curves"),
-            category="Calibration",
-            subcategory="Figures",
+        **figure_outputs(
+            [f"calibration_{name}" for name in CALIBRATION_FIGURES],
+            "figures/calibration",
+            "Calibration",
+            {f"calibration_{name}": (f"calibration_{name}", "Figures")
+             for name in CALIBRATION_FIGURES},
         ),
-        curves_pdf="figures/calibration/calibration_curves.pdf",
-        curves_csv="figures/calibration/calibration_curves.csv",
-        truth_png=report(
-            "figures/calibration/calibration_truth.png",
-            caption=caption("calibration_truth"),
-            category="Calibration",
-            subcategory="Figures",
-        ),
-        truth_pdf="figures/calibration/calibration_truth.pdf",
-        truth_csv="figures/calibration/calibration_truth.csv",
-        ece_png=report(
-            "figures/calibration/calibration_ece.png",
-            caption=caption("calibration_ece"),
-            category="Calibration",
-            subcategory="Figures",
-        ),
-        ece_pdf="figures/calibration/calibration_ece.pdf",
-        ece_csv="figures/calibration/calibration_ece.csv",
+    params:
+        style=config["style"],
+        reference_delta_sd=config["calibration"]["reference_delta_sd"],
+        congruence_shift=config["calibration"]["congruence_shift"],
     log:
         "logs/calibration/figures.log",
+    benchmark:
+        "logs/benchmarks/calibration_figures/calibration.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:

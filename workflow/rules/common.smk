@@ -75,3 +75,17 @@ def estimated_sd_files(wildcards=None):
         for s in config["sd_model"]["use"]
         if s not in config["sd_model"]
     }
+
+
+def figure_outputs(names, folder, category, report_info):
+    """Outputs of a job drawing several figures: {name_png: report(...), name_pdf, name_csv}
+    per figure name; ``report_info[name]`` = (caption file stem, report subcategory). The
+    PNG is in the report; the PDF and the CSV (the data) only in ``folder``."""
+    out = {}
+    for name in names:
+        cap, sub = report_info[name]
+        out[f"{name}_png"] = report(f"{folder}/{name}.png", caption=caption(cap),
+                                    category=category, subcategory=sub)
+        out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
+        out[f"{name}_csv"] = f"{folder}/{name}.csv"
+    return out

@@ -1,5 +1,6 @@
 # Congruence and SD models estimated from open per-case data (docs/estimation.md).
-# Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation.
+# Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation
+# (figure_outputs: workflow/rules/common.smk).
 from falseclaims.estimation.congruence_sources import source_input_files
 
 EST = config.get("estimation", {})
@@ -46,69 +47,47 @@ rule estimation_sd:
         "../scripts/estimation_sd.py"
 
 
-rule estimation_congruence_figures:
+# both estimation figures and their summary tables in one job
+rule estimation_figures:
     input:
-        pairs=expand("results/estimation/congruence/{source}_pairs.csv",
-                     source=CONGRUENCE_SOURCES),
+        congruence_pairs=expand("results/estimation/congruence/{source}_pairs.csv",
+                                source=CONGRUENCE_SOURCES),
+        sd_pairs=expand("results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES),
+        sd_models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),
     output:
-        summary=report(
+        **figure_outputs(
+            ["congruence_ecdf", "congruence_by_task", "sd_models"], "figures/estimation",
+            EST_CATEGORY,
+            {"congruence_ecdf": ("estimation_congruence_ecdf", "Congruence"),
+             "congruence_by_task": ("estimation_congruence_by_task", "Congruence"),
+             "sd_models": ("estimation_sd_models", "SD model")},
+        ),
+        congruence_summary=report(
             "results/estimation/congruence_summary.csv",
             caption=caption("estimation_congruence_summary"),
             category=EST_CATEGORY,
             subcategory="Congruence",
         ),
-        ecdf=report(
-            "figures/estimation/congruence_ecdf.png",
-            caption=caption("estimation_congruence_ecdf"),
-            category=EST_CATEGORY,
-            subcategory="Congruence",
-        ),
-        ecdf_pdf="figures/estimation/congruence_ecdf.pdf",
-        ecdf_csv="figures/estimation/congruence_ecdf.csv",
-        by_task=report(
-            "figures/estimation/congruence_by_task.png",
-            caption=caption("estimation_congruence_by_task"),
-            category=EST_CATEGORY,
-            subcategory="Congruence",
-        ),
-        by_task_pdf="figures/estimation/congruence_by_task.pdf",
-        by_task_csv="figures/estimation/congruence_by_task.csv",
-    log:
-        "logs/estimation/congruence_figures.log",
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/estimation_congruence_figures.py"
-
-
-rule estimation_sd_figure:
-    input:
-        pairs=expand("results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES),
-        models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),
-    output:
-        summary=report(
+        sd_summary=report(
             "results/estimation/sd_model_summary.csv",
             caption=caption("estimation_sd_summary"),
             category=EST_CATEGORY,
             subcategory="SD model",
         ),
-        figure=report(
-            "figures/estimation/sd_models.png",
-            caption=caption("estimation_sd_models"),
-            category=EST_CATEGORY,
-            subcategory="SD model",
-        ),
-        figure_pdf="figures/estimation/sd_models.pdf",
-        figure_csv="figures/estimation/sd_models.csv",
     params:
-        sources=SD_SOURCES,
-        reference=EST.get("figures", {}).get("sd_reference"),
+        style=config["style"],
+        paper=config["congruence"]["paper"],
+        sd_sources=SD_SOURCES,
+        sd_reference=EST.get("figures", {}).get("sd_reference"),
+        sd_model=config["sd_model"],
     log:
-        "logs/estimation/sd_model_figure.log",
+        "logs/estimation/figures.log",
+    benchmark:
+        "logs/benchmarks/estimation_figures/estimation.tsv"
     conda:
         "../../envs/falseclaims.yaml"
     script:
-        "../scripts/estimation_sd_figure.py"
+        "../scripts/estimation_figures.py"
 
 
 ALL_TARGETS.extend(
@@ -117,8 +96,8 @@ ALL_TARGETS.extend(
     + [
         "results/estimation/congruence_summary.csv",
         "results/estimation/sd_model_summary.csv",
-        "figures/estimation/congruence_ecdf.png",
-        "figures/estimation/congruence_by_task.png",
-        "figures/estimation/sd_models.png",
     ]
+    + expand("figures/estimation/{name}.{ext}",
+             name=["congruence_ecdf", "congruence_by_task", "sd_models"],
+             ext=["pdf", "png", "csv"])
 )

@@ -1,5 +1,5 @@
 # Multiplicity of the state of the art ([Mollersen2023]): how optimistic is the best of m?
-# Logic in falseclaims.multiplicity (best_of_m, tables) and multiplicity_figures.
+# Logic in falseclaims.multiplicity (best_of_m, tables); figures: falseclaims.figures.multiplicity.
 
 MULT_RES = "results/multiplicity"
 MULT_FIG = "figures/multiplicity"
@@ -19,40 +19,6 @@ rule multiplicity_table:
         "../scripts/multiplicity_table.py"
 
 
-rule multiplicity_pmf_figure:
-    output:
-        pdf=f"{MULT_FIG}/pmf_single_vs_best.pdf",
-        png=report(f"{MULT_FIG}/pmf_single_vs_best.png", caption=caption("multiplicity_pmf"),
-                   category="Multiplicity", subcategory="Figures"),
-        csv=report(f"{MULT_FIG}/pmf_single_vs_best.csv", caption=caption("multiplicity_pmf"),
-                   category="Multiplicity", subcategory="Figure data"),
-    log:
-        "logs/multiplicity/pmf_figure.log",
-    params:
-        cfg=config["multiplicity"],
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/multiplicity_pmf_figure.py"
-
-
-rule multiplicity_cdf_figure:
-    output:
-        pdf=f"{MULT_FIG}/cdf_best.pdf",
-        png=report(f"{MULT_FIG}/cdf_best.png", caption=caption("multiplicity_cdf"),
-                   category="Multiplicity", subcategory="Figures"),
-        csv=report(f"{MULT_FIG}/cdf_best.csv", caption=caption("multiplicity_cdf"),
-                   category="Multiplicity", subcategory="Figure data"),
-    log:
-        "logs/multiplicity/cdf_figure.log",
-    params:
-        cfg=config["multiplicity"],
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/multiplicity_cdf_figure.py"
-
-
 rule multiplicity_simulate_dependent:
     output:
         draws=f"{MULT_RES}/dependent_draws.csv",
@@ -70,23 +36,33 @@ rule multiplicity_simulate_dependent:
         "../scripts/multiplicity_simulate_dependent.py"
 
 
-rule multiplicity_dependent_figure:
+MULT_FIGURES = {
+    "pmf_single_vs_best": ("multiplicity_pmf", "Figures"),
+    "cdf_best": ("multiplicity_cdf", "Figures"),
+    "dependent_hist": ("multiplicity_dependent", "Figures"),
+}
+
+
+# the three figures in one job (figure_outputs: workflow/rules/figures.smk)
+rule multiplicity_figures:
     input:
         draws=rules.multiplicity_simulate_dependent.output.draws,
     output:
-        pdf=f"{MULT_FIG}/dependent_hist.pdf",
-        png=report(f"{MULT_FIG}/dependent_hist.png", caption=caption("multiplicity_dependent"),
-                   category="Multiplicity", subcategory="Figures"),
-        csv=report(f"{MULT_FIG}/dependent_hist.csv", caption=caption("multiplicity_dependent"),
-                   category="Multiplicity", subcategory="Figure data"),
+        **figure_outputs(MULT_FIGURES, MULT_FIG, "Multiplicity", MULT_FIGURES),
     log:
-        "logs/multiplicity/dependent_figure.log",
+        "logs/multiplicity/figures.log",
+    benchmark:
+        "logs/benchmarks/multiplicity_figures/multiplicity.tsv"
     params:
-        cfg=config["multiplicity"],
+        style=config["style"],
+        alpha=config["multiplicity"]["alpha"],
+        example=config["multiplicity"]["example"],
+        cdf_m=config["multiplicity"]["cdf_m"],
+        dependent=config["multiplicity"]["dependent"],
     conda:
         "../../envs/falseclaims.yaml"
     script:
-        "../scripts/multiplicity_dependent_figure.py"
+        "../scripts/multiplicity_figures.py"
 
 
 ALL_TARGETS.extend(

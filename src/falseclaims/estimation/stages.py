@@ -56,10 +56,11 @@ def run_congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path, by_t
                            summary_csv) -> pd.DataFrame:
     """Both congruence figures plus a table of every source's quartiles next to the paper's."""
     from falseclaims.figures.estimation import plot_congruence_by_task, plot_congruence_ecdf
+    from falseclaims.figures.output import write_figure
 
     pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
-    plot_congruence_ecdf(pairs, paper, ecdf_path)
-    plot_congruence_by_task(pairs, paper, by_task_path)
+    write_figure(*plot_congruence_ecdf(pairs, paper), ecdf_path)
+    write_figure(*plot_congruence_by_task(pairs, paper), by_task_path)
     table = per_task_quartiles(pairs)
     table = table[table["task"] == "all"].drop(columns="task")
     paper_rows = [{"source": "paper", "kind": k, "n_pairs": pd.NA, "n_undefined": pd.NA,
@@ -74,6 +75,7 @@ def run_sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_p
                   summary_csv, reference: SDModel | None = None) -> pd.DataFrame:
     """SD figure plus a table of every source's coefficients and fit quality."""
     from falseclaims.figures.estimation import plot_sd_models
+    from falseclaims.figures.output import write_figure
 
     pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
     summaries, models = [], {}
@@ -82,7 +84,7 @@ def run_sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_p
             d = yaml.safe_load(fh)
         models[name] = SDModel.from_dict(d, source=name)
         summaries.append({"source": name, **{k: v for k, v in d.items() if k != "source"}})
-    plot_sd_models(pairs, models, figure_path, reference=reference)
+    write_figure(*plot_sd_models(pairs, models, reference=reference), figure_path)
     table = pd.DataFrame(summaries)
     write_table(table, summary_csv)
     return table

@@ -1,6 +1,17 @@
-"""Publication figures and tables of the survey ([Christodoulou2025]). Every function takes tidy
-DataFrames (the pipeline outputs of docs/architecture.md) and returns ``(figure, data)``:
-the matplotlib figure and the tidy DataFrame behind it.
+"""Every figure of the project, one module per family:
+
+- survey figures and tables of [Christodoulou2025]: ``practices``, ``sizes``, ``flow``,
+  ``deltas``, ``probabilities``, ``lookup``, ``tables``; ``venue`` draws all of one venue;
+- ``estimation`` (congruence and SD models from per-case data), ``multiplicity`` (best of m),
+  ``calibration`` (calibration study), ``percase`` (figures embedded in the single-claim
+  HTML report, which returns figures only: their data is the report's CSV download).
+
+Convention: a plotting function takes tidy DataFrames (or plain numbers) and returns
+``(figure, data)``, the matplotlib figure and the tidy DataFrame behind it; it never writes.
+:func:`falseclaims.figures.output.write_figure` is the one writer (PDF + PNG + CSV).
+seaborn draws the statistical panels (lines with hue and style, scatter, ECDF, box plots);
+matplotlib the look-up grid, the flow diagram and the bar charts. Style:
+:mod:`falseclaims.style`.
 
 Names are resolved lazily so a pipeline job imports only the figure module it uses.
 """
@@ -14,7 +25,7 @@ _WHERE = {
     "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
     "fig3_reporting_practices": "practices", "figS7_uncertainty": "practices",
     "fig4_delta_vs_size": "probabilities", "fig5_cumulative": "probabilities",
-    "fig5_venues": "probabilities", "figS10_sd_sensitivity": "probabilities",
+    "fig5_venues": "probabilities", "fig5_venue_facets": "probabilities", "figS10_sd_sensitivity": "probabilities",
     "figS8_split_sizes": "sizes", "split_sizes": "sizes",
     "metric_frequency": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",

@@ -7,9 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-TASKS = ("classification", "segmentation")
+from falseclaims.config import headline_assumption
+from falseclaims.tasks import TASKS
+
 TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
+# what an empty reporting-practice panel says (these figures count papers in scope)
+NO_PAPERS = "no papers in scope"
 LEVEL_LABELS = {"q1": "Q1", "median": "median", "mean": "mean", "q3": "Q3", "given": "given"}
 
 
@@ -25,13 +29,7 @@ class Headline:
 
     @classmethod
     def from_config(cls, cfg: dict) -> Headline:
-        analysis = cfg.get("analysis", {})
-        return cls(
-            congruence_source=cfg.get("congruence", {}).get("use", ["paper"])[0],
-            congruence_level=analysis.get("headline_congruence", "median"),
-            sd_source=cfg.get("sd_model", {}).get("use", ["msd_reference"])[0],
-            sd_level=analysis.get("headline_sd", "mean"),
-        )
+        return cls(**headline_assumption(cfg))
 
     def describe(self, task: str) -> str:
         text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
@@ -46,6 +44,12 @@ def require_columns(df: pd.DataFrame, columns, name: str) -> None:
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise ValueError(f"{name}: missing columns {missing}; has {list(df.columns)}")
+
+
+def numeric(df: pd.DataFrame, columns) -> pd.DataFrame:
+    """A copy with ``columns`` as numbers: a table read from an empty CSV (header only) has
+    text columns, which cannot be summarised."""
+    return df.assign(**{c: pd.to_numeric(df[c]) for c in columns if c in df})
 
 
 def _sd_mask(df: pd.DataFrame, sd_source: str, sd_level: str) -> pd.Series:
@@ -94,9 +98,20 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
     return papers.loc[mask].copy()
 
 
-def tasks_present(df: pd.DataFrame) -> list[str]:
-    present = set(df["task"].dropna().astype(str)) if "task" in df else set()
-    return [t for t in TASKS if t in present] or list(TASKS)
+
+
+def label_first_drawn(axes, drawn, ylabel: str = "") -> None:
+    """Panels sharing y show tick labels on the first panel only; when that panel is empty
+    ("no eligible papers"), put the y tick labels and ``ylabel`` on the first drawn panel."""
+    first = next((ax for ax, d in zip(axes, drawn) if d), None)
+    if first is None:
+        return
+    first.tick_params(labelleft=True)
+    if ylabel:
+        for ax in axes:
+            ax.set_ylabel("")
+        first.set_ylabel(ylabel)
+        first.yaxis.label.set_visible(True)  # hidden on inner panels of shared axes
 
 
 def panel_letter(ax, i: int) -> None:

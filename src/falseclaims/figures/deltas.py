@@ -6,14 +6,18 @@ import itertools
 
 import numpy as np
 import pandas as pd
+import seaborn as sns
+from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import (
     METRIC_NAMES,
     TASK_LABELS,
+    TASKS,
+    numeric,
     panel_letter,
     require_columns,
 )
-from falseclaims.style import PALETTE, figure
+from falseclaims.style import PALETTE, figure, no_data
 
 
 def size_category_labels(edges) -> list[str]:
@@ -31,7 +35,7 @@ def delta_data(top2: pd.DataFrame, size_edges) -> pd.DataFrame:
     if not edges:
         raise ValueError("figures.size_categories must hold at least one edge")
     labels = size_category_labels(edges)
-    d = top2[["venue", "paper_id", "task", "delta", "n_test"]].copy()
+    d = numeric(top2[["venue", "paper_id", "task", "delta", "n_test"]], ["delta"])
     n = pd.to_numeric(d["n_test"], errors="coerce")
     idx = np.searchsorted(edges, n.fillna(-1).to_numpy(), side="right")
     d["size_category"] = [labels[i] if pd.notna(v) else "unknown" for i, v in zip(idx, n)]
@@ -47,22 +51,26 @@ def delta_summary(data: pd.DataFrame) -> pd.DataFrame:
 
 def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000),
                              seed: int = 0):
-    """Box plot (Tukey whiskers) of delta per task; points sized by test-set-size category;
-    mean as a solid black line, median as a dashed orange line."""
+    """seaborn box plot (Tukey whiskers) of delta per task with the papers as points (jitter
+    from ``seed``, sized by test-set-size category); mean solid black, median dashed orange."""
     data = delta_data(top2, size_edges)
-    summary = delta_summary(data)
-    tasks = [t for t in TASK_LABELS if t in set(data["task"])]
+    summary = delta_summary(data).set_index("task")
     labels = size_category_labels(sorted(int(e) for e in size_edges))
     sizes = {lab: 6 + 9 * i for i, lab in enumerate(labels)} | {"unknown": 4}
-    fig, axes = figure("double", height=72, ncols=max(len(tasks), 1), squeeze=False)
+    fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
     rng = np.random.default_rng(seed)
-    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task]
-        s = summary.set_index("task").loc[task]
         v = d["delta"].to_numpy(float)
-        ax.boxplot(v, positions=[0], widths=0.5, whis=1.5, showfliers=False,
-                   medianprops={"linewidth": 0}, boxprops={"linewidth": 0.8},
-                   whiskerprops={"linewidth": 0.8}, capprops={"linewidth": 0.8})
+        ax.set_title(f"{TASK_LABELS[task]} (n = {v.size} papers)")
+        panel_letter(ax, i)
+        if d.empty:
+            no_data(ax)
+            continue
+        s = summary.loc[task]
+        sns.boxplot(y=v, x=np.zeros(v.size), native_scale=True, width=0.5, whis=1.5,
+                    showfliers=False, fill=False, color="black", linewidth=0.8,
+                    medianprops={"linewidth": 0}, ax=ax)
         ax.scatter(rng.uniform(-0.2, 0.2, v.size), v,
                    s=[sizes[c] for c in d["size_category"]], color=PALETTE["skyblue"],
                    alpha=0.55, linewidths=0.3, edgecolors="white", zorder=3)
@@ -74,16 +82,16 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
                 color="#9A6A00")
         ax.set_xlim(-0.5, 1.0)
         ax.set_xticks([])
+        ax.set_xlabel("")
         ax.spines["bottom"].set_visible(False)
         ax.set_ylabel(f"Δ {METRIC_NAMES[task]} (top-1 minus top-2)")
-        ax.set_ylim(bottom=min(0, float(np.nanmin(v)) if v.size else 0))
-        ax.set_title(f"{TASK_LABELS[task]} (n = {v.size} papers)")
-        panel_letter(ax, i)
+        ax.set_ylim(bottom=min(0, float(np.nanmin(v))))
     present = [lab for lab in [*labels, "unknown"] if (data["size_category"] == lab).any()]
-    handles = [axes[0][0].scatter([], [], s=sizes[lab], color=PALETTE["gray"], label=lab)
-               for lab in present]
-    handles += [axes[0][0].plot([], [], color="black", label="mean")[0],
-                axes[0][0].plot([], [], color=PALETTE["orange"], ls="--", label="median")[0]]
-    fig.legend(handles=handles, loc="outside right center", title="Test-set size",
-               alignment="left")
+    if present:
+        handles = [Line2D([], [], ls="", marker="o", ms=np.sqrt(sizes[lab]),
+                          color=PALETTE["gray"], label=lab) for lab in present]
+        handles += [Line2D([], [], color="black", label="mean"),
+                    Line2D([], [], color=PALETTE["orange"], ls="--", label="median")]
+        fig.legend(handles=handles, loc="outside right center", title="Test-set size",
+                   alignment="left")
     return fig, data

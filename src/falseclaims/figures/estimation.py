@@ -1,24 +1,20 @@
 """Figures of the estimation stage: congruence distributions and SD(mean DSC) fits.
 
-Each function takes tidy tables, draws with :mod:`falseclaims.style`, writes PDF + PNG and
-the data behind the figure as CSV next to it, and returns that data.
+Each function takes tidy tables and returns ``(figure, data)``, the data behind the figure
+(written next to it by :func:`falseclaims.figures.output.write_figure`).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
-from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, save_figure
-
-# PDF font subsetting logs every glyph at INFO; keep the rule logs readable
-logging.getLogger("fontTools").setLevel(logging.WARNING)
+from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, no_data
 
 __all__ = ["plot_congruence_by_task", "plot_congruence_ecdf", "plot_sd_models"]
 
@@ -40,86 +36,93 @@ def _paper_lines(ax, paper: Mapping | None, kind: str) -> None:
                    label=f"paper {LEVEL_NAMES[lvl]} ({paper[kind][lvl]:.2f})", zorder=1)
 
 
-def plot_congruence_ecdf(pairs: pd.DataFrame, paper: Mapping | None, path: str | Path
-                         ) -> pd.DataFrame:
-    """ECDF of pairwise congruence per source, one panel per kind, paper quartiles marked.
+def plot_congruence_ecdf(pairs: pd.DataFrame, paper: Mapping | None):
+    """ECDF of pairwise congruence per source (seaborn ``ecdfplot``, hue = source), one
+    panel per kind, paper quartiles marked.
 
-    ``pairs``: columns source, kind, congruence (NaN = undefined, left out and counted in
-    the legend). ``paper``: ``{kind: {q1, median, q3}}`` of the published constants.
+    ``pairs``: columns source, kind, congruence (NaN = undefined, left out; the legend counts
+    the defined pairs). ``paper``: ``{kind: {q1, median, q3}}`` of the published constants.
     """
     kinds = [k for k in KINDS if k in set(pairs["kind"])]
-    if not kinds:
-        raise ValueError("no congruence pairs to plot")
     colours = _source_colours(sorted(pairs["source"].unique()))
-    fig, axes = figure("double", height=75, ncols=len(kinds), squeeze=False)
+    fig, axes = figure("double", height=75, ncols=max(len(kinds), 1), squeeze=False)
+    if not kinds:
+        no_data(axes[0, 0], "no congruence pairs")
+        return fig, pd.DataFrame(columns=["kind", "source", "congruence", "ecdf"])
     rows = []
     for ax, kind in zip(axes[0], kinds):
-        sub = pairs[pairs["kind"] == kind]
+        sub = pairs[(pairs["kind"] == kind) & np.isfinite(pairs["congruence"])]
+        labels = {}
         for source, g in sub.groupby("source", sort=True):
             v = np.sort(g["congruence"].to_numpy(float))
-            v = v[np.isfinite(v)]
-            y = np.arange(1, len(v) + 1) / len(v)
-            ax.step(np.r_[v[:1], v], np.r_[0.0, y], where="post", color=colours[source],
-                    zorder=2,
-                    label=f"{source} (n={len(v)} pairs)")
+            labels[source] = f"{source} (n={len(v)} pairs)"
             rows.append(pd.DataFrame({"kind": kind, "source": source, "congruence": v,
-                                      "ecdf": y}))
+                                      "ecdf": np.arange(1, len(v) + 1) / len(v)}))
+        tidy = sub.assign(series=sub["source"].map(labels)).sort_values(["source", "congruence"])
+        sns.ecdfplot(data=tidy, x="congruence", hue="series", hue_order=list(labels.values()),
+                     palette={labels[s]: colours[s] for s in labels}, ax=ax, zorder=2)
         _paper_lines(ax, paper, kind)
         ax.set_title(KIND_TITLES[kind])
         ax.set_xlabel("pairwise congruence")
         ax.set_ylabel("cumulative share of method pairs")
-        lo = min(0.0, float(np.nanmin(sub["congruence"])))
+        lo = min(0.0, float(sub["congruence"].min())) if len(sub) else 0.0
         ax.set_xlim(lo, 1.0)
         ax.set_ylim(0, 1.01)
-        ax.legend(loc="upper left", fontsize=6)
-    data = pd.concat(rows, ignore_index=True)
-    save_figure(fig, path)
-    data.to_csv(Path(path).with_suffix(".csv"), index=False)
-    return data
+        handles = [*ax.get_legend().legend_handles] if ax.get_legend() else []
+        extra_h, extra_l = ax.get_legend_handles_labels()
+        ax.legend(handles + extra_h, list(labels.values()) + extra_l, loc="upper left",
+                  fontsize=6)
+    return fig, pd.concat(rows, ignore_index=True)
 
 
-def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None, path: str | Path
-                            ) -> pd.DataFrame:
-    """Box plot of pairwise congruence per task, grouped by source, paper IQR shaded."""
+def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None):
+    """Box plot of pairwise congruence per task (seaborn ``boxplot``), one panel per source
+    and kind, the paper's Q1-Q3 shaded and its median marked."""
     groups = [(s, k) for (s, k), _ in pairs.groupby(["source", "kind"], sort=True)]
     counts = [pairs[(pairs.source == s) & (pairs.kind == k)]["task"].nunique() for s, k in groups]
     height = min(230.0, 22.0 + 4.2 * sum(counts) + 10.0 * len(groups))
-    fig, axes = figure("double", height=height, nrows=len(groups), squeeze=False,
-                       gridspec_kw={"height_ratios": [c + 1.5 for c in counts]}, sharex=True)
+    fig, axes = figure("double", height=height, nrows=max(len(groups), 1), squeeze=False,
+                       gridspec_kw={"height_ratios": [c + 1.5 for c in counts] or [1]},
+                       sharex=True)
+    if not groups:
+        no_data(axes[0, 0], "no congruence pairs")
+        return fig, congruence_quartiles(pairs, by=["source", "kind", "task"])
+    colours = _source_colours(sorted(pairs["source"].unique()))
     rows = []
     for ax, (source, kind) in zip(axes[:, 0], groups):
-        sub = pairs[(pairs.source == source) & (pairs.kind == kind)]
+        sub = pairs[(pairs.source == source) & (pairs.kind == kind)].dropna(subset=["congruence"])
         tasks = sorted(sub["task"].unique())
-        vals = [sub.loc[sub.task == t, "congruence"].dropna().to_numpy(float) for t in tasks]
+        n = sub.groupby("task").size()
         if paper and kind in paper:
             ax.axvspan(paper[kind]["q1"], paper[kind]["q3"], color=PALETTE["gray"],
                        alpha=0.18, lw=0, zorder=0)
             ax.axvline(paper[kind]["median"], color=PALETTE["gray"], lw=1.0, zorder=1)
-        ax.boxplot(vals, orientation="horizontal", widths=0.6, showfliers=True,
-                   flierprops={"markersize": 1.5, "markeredgewidth": 0.4},
-                   medianprops={"color": PALETTE["vermillion"]})
-        ax.set_yticks(np.arange(1, len(tasks) + 1),
-                      [f"{t} ({len(v)})" for t, v in zip(tasks, vals)], fontsize=5.5)
-        ax.invert_yaxis()
+        sns.boxplot(data=sub, x="congruence", y="task", order=tasks, orient="h", width=0.6,
+                    color=colours[source], saturation=1, linewidth=0.7, fliersize=1.2,
+                    medianprops={"color": PALETTE["black"], "linewidth": 1.1},
+                    boxprops={"alpha": 0.55}, ax=ax)
+        ax.set_yticks(range(len(tasks)), [f"{t} ({n[t]})" for t in tasks], fontsize=5.5)
+        ax.set_ylabel("")
+        ax.set_xlabel("")
         ax.set_title(f"{source}: {kind}", fontsize=7, loc="left")
-        rows.append(congruence_quartiles(sub, by=["source", "kind", "task"]))
+        rows.append(congruence_quartiles(pairs[(pairs.source == source) & (pairs.kind == kind)],
+                                         by=["source", "kind", "task"]))
     axes[-1, 0].set_xlabel("pairwise congruence (grey: paper's Q1-Q3 and median)")
-    data = pd.concat(rows, ignore_index=True)
-    save_figure(fig, path)
-    data.to_csv(Path(path).with_suffix(".csv"), index=False)
-    return data
+    return fig, pd.concat(rows, ignore_index=True)
 
 
-def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel], path: str | Path,
-                   reference: SDModel | None = None, grid: int = 201) -> pd.DataFrame:
+def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
+                   reference: SDModel | None = None, grid: int = 201):
     """Per-method SD against mean DSC, one panel per source, with the fitted curve and the
     50% prediction band (levels q1 and q3); ``reference`` (e.g. the config's model) dashed.
     """
     sources = [s for s in models if s in set(pairs["source"])]
-    if not sources:
-        raise ValueError("no SD source with (mean, SD) pairs to plot")
     colours = _source_colours(sources)
-    fig, axes = figure("double", height=72, ncols=len(sources), squeeze=False, sharey=True)
+    fig, axes = figure("double", height=72, ncols=max(len(sources), 1), squeeze=False,
+                       sharey=True)
+    if not sources:
+        no_data(axes[0, 0], "no SD source with (mean, SD) pairs")
+        return fig, pd.DataFrame(columns=["source", "series", "mean_dsc", "sd"])
     m = np.linspace(0.0, 1.0, grid)
     rows = []
     top = 0.0
@@ -153,7 +156,4 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel], path: str
     axes[0, 0].set_ylabel("SD of per-case DSC")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), fontsize=6.5)
-    data = pd.concat(rows, ignore_index=True)
-    save_figure(fig, path)
-    data.to_csv(Path(path).with_suffix(".csv"), index=False)
-    return data
+    return fig, pd.concat(rows, ignore_index=True)

@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.patches import FancyBboxPatch
 
 from falseclaims.figures.common import TASK_LABELS, require_columns
-from falseclaims.style import PALETTE, TASK_COLOURS, figure
+from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 
 
 def flow_data(flow: pd.DataFrame) -> pd.DataFrame:
@@ -26,12 +26,19 @@ def flow_data(flow: pd.DataFrame) -> pd.DataFrame:
         g["n_papers"] = n
         g["n_removed"] = (-n.diff()).fillna(0).astype(int)
         parts.append(g)
+    if not parts:
+        return pd.DataFrame(columns=[*flow.columns, "order", "n_removed"])
     return pd.concat(parts, ignore_index=True)
 
 
 def flow_diagram(flow: pd.DataFrame):
+    """Boxes (papers left after each step) and arrows (papers removed), one column per task."""
     data = flow_data(flow)
     tasks = [t for t in TASK_LABELS if t in set(data["task"])]
+    if not tasks:
+        fig, ax = figure("double", height=40)
+        no_data(ax, "no papers in the sheet")
+        return fig, data
     n_steps = int(data.groupby("task").size().max())
     fig, ax = figure("double", height=16 + 19 * n_steps)
     ax.set_axis_off()

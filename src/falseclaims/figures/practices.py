@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Patch
 
 from falseclaims.figures.common import (
+    NO_PAPERS,
     TASK_LABELS,
+    TASKS,
+    label_first_drawn,
     panel_letter,
     population,
     require_columns,
-    tasks_present,
 )
-from falseclaims.style import PALETTE, TASK_COLOURS, figure
+from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 
 PRACTICES = {
     "claims_outperformance": "Claims outperformance",
@@ -28,6 +31,10 @@ UNCERTAINTY = {
     "ci": "Confidence interval",
     "not_recorded": "Not recorded in sheet",
 }
+PRACTICE_COLUMNS = ["venue", "task", "practice", "label", "population", "n_papers", "n_yes",
+                    "n_no", "n_not_recorded", "share_yes"]
+UNCERTAINTY_COLUMNS = ["venue", "task", "uncertainty", "label", "population", "n_papers", "n",
+                       "share"]
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
 
 
@@ -36,9 +43,11 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
     require_columns(papers, ["venue", "task", *PRACTICES], "papers")
     pop = population(papers, which)
     rows = []
-    for task in tasks_present(pop):
+    for task in TASKS:
         sub = pop[pop["task"] == task]
         n = len(sub)
+        if not n:
+            continue
         for col, label in PRACTICES.items():
             v = sub[col].astype("boolean")
             yes, no = int((v == True).sum()), int((v == False).sum())
@@ -47,17 +56,22 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
                 "label": label, "population": which, "n_papers": n, "n_yes": yes, "n_no": no,
                 "n_not_recorded": n - yes - no, "share_yes": yes / n if n else np.nan,
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PRACTICE_COLUMNS)
 
 
 def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
     """Fig 3: stacked bars (yes / no / not recorded) per practice, one panel per task."""
     data = practices_data(papers, which)
-    tasks = list(dict.fromkeys(data["task"]))
-    fig, axes = figure("double", height=44, ncols=len(tasks), sharey=True,
+    fig, axes = figure("double", height=44, ncols=len(TASKS), sharey=True,
                        squeeze=False)
-    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
+    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task].iloc[::-1]
+        panel_letter(ax, i)
+        if d.empty:
+            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            no_data(ax, NO_PAPERS)
+            continue
         y = np.arange(len(d))
         n = d["n_papers"].iloc[0]
         left = np.zeros(len(d))
@@ -76,9 +90,9 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
         ax.set_xlim(0, 100)
         ax.set_xlabel("% of papers")
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
-        panel_letter(ax, i)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=3, handlelength=1.2)
+    handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
+               for k, c in _ANSWER_COLOURS.items()]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
     return fig, data
 
 
@@ -90,10 +104,12 @@ def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFr
         raise ValueError(f"papers: uncertainty values {sorted(unknown)} are not among "
                          f"{list(UNCERTAINTY)[:-1]}")
     rows = []
-    for task in tasks_present(pop):
+    for task in TASKS:
         sub = pop[pop["task"] == task]
         cat = sub["uncertainty"].astype("string").fillna("not_recorded")
         n = len(sub)
+        if not n:
+            continue
         for key, label in UNCERTAINTY.items():
             k = int((cat == key).sum())
             if key == "not_recorded" and k == 0:
@@ -101,17 +117,22 @@ def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFr
             rows.append({"venue": sub["venue"].iloc[0] if n else "", "task": task,
                          "uncertainty": key, "label": label, "population": which,
                          "n_papers": n, "n": k, "share": k / n if n else np.nan})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=UNCERTAINTY_COLUMNS)
 
 
 def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
     """Fig S7: share of papers per way of reporting performance uncertainty, per task."""
     data = uncertainty_data(papers, which)
-    tasks = list(dict.fromkeys(data["task"]))
     labels = [lab for key, lab in UNCERTAINTY.items() if key in set(data["uncertainty"])]
-    fig, axes = figure("double", height=12 + 7 * len(labels), ncols=len(tasks), sharey=True,
-                       squeeze=False)
-    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+    fig, axes = figure("double", height=12 + 7 * max(len(labels), 4), ncols=len(TASKS),
+                       sharey=bool(labels), squeeze=False)
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
+    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+        panel_letter(ax, i)
+        if not (data["task"] == task).any():
+            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            no_data(ax, NO_PAPERS)
+            continue
         d = data[data["task"] == task].set_index("label").reindex(labels)
         y = np.arange(len(labels))[::-1]
         share = d["share"].fillna(0).to_numpy()
@@ -123,5 +144,4 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
         ax.set_xticks([0, 25, 50, 75, 100])
         ax.set_xlabel("% of papers")
         ax.set_title(f"{TASK_LABELS[task]} (n = {int(d['n_papers'].dropna().iloc[0])} papers)")
-        panel_letter(ax, i)
     return fig, data

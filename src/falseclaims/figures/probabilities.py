@@ -3,57 +3,86 @@ cutoff), and the venue comparison of Fig 5."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
+import seaborn as sns
 from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import (
     LEVEL_LABELS,
     METRIC_NAMES,
     TASK_LABELS,
+    TASKS,
     Headline,
+    label_first_drawn,
+    numeric,
     panel_letter,
     require_columns,
     select_headline,
     select_sd_headline,
 )
-from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure
+from falseclaims.style import (
+    CYCLE,
+    LEVEL_STYLES,
+    MM,
+    NO_DATA,
+    PALETTE,
+    figure,
+    level_dashes,
+    log_ticks,
+    no_data,
+)
+from falseclaims.style import settings as figure_settings
 
 CURVE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
               "cutoff", "n_papers", "n_above", "share_above"]
+CURVE_NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
+FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",
+                "congruence_source", "congruence_level", "congruence_used", "sd_source",
+                "sd_level", "probability"]
 
 
 def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
                        threshold: float = 0.05):
-    """Fig 4: reported delta vs test-set size (log x); colour/marker by P above threshold."""
+    """Fig 4: reported delta vs test-set size (log x), seaborn scatter with hue and marker by
+    P above the threshold; one panel per task (a task without papers says so)."""
     require_columns(probabilities, ["venue", "paper_id", "task", "n_test", "delta",
                                     "probability"], "probabilities")
-    data = select_headline(probabilities, headline, "probabilities")
-    data = data[["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",
-                 "congruence_source", "congruence_level", "congruence_used", "sd_source",
-                 "sd_level", "probability"]].copy()
+    data = numeric(select_headline(probabilities, headline, "probabilities")[FIG4_COLUMNS],
+                   ["n_test", "value_a", "value_b", "delta", "congruence_used", "probability"])
     data["above_threshold"] = data["probability"] > threshold
     data["threshold"] = threshold
-    tasks = [t for t in TASK_LABELS if t in set(data["task"])] or ["classification"]
-    fig, axes = figure("double", height=72, ncols=len(tasks), squeeze=False)
-    styles = {True: (PALETTE["vermillion"], "o", f"P > {100 * threshold:g}%"),
-              False: (PALETTE["blue"], "^", f"P ≤ {100 * threshold:g}%")}
-    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+    fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
+    names = {True: f"P > {100 * threshold:g}%", False: f"P ≤ {100 * threshold:g}%"}
+    colours = {names[True]: PALETTE["vermillion"], names[False]: PALETTE["blue"]}
+    markers = {names[True]: "o", names[False]: "^"}
+    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task]
-        for above, (colour, marker, label) in styles.items():
-            s = d[d["above_threshold"] == above]
-            ax.scatter(s["n_test"].astype(float), s["delta"].astype(float), s=14, color=colour,
-                       marker=marker, alpha=0.75, linewidths=0.3, edgecolors="white",
-                       label=f"{label}: {len(s)} ({100 * len(s) / max(len(d), 1):.0f}%)",
-                       zorder=3)
+        ax.set_title(f"{TASK_LABELS[task]} (n = {len(d)} papers)")
+        panel_letter(ax, i)
+        if d.empty:
+            no_data(ax)
+            continue
+        d = d.assign(n_test=d["n_test"].astype(float), delta=d["delta"].astype(float),
+                     group=d["above_threshold"].map(names))
+        order = [names[True], names[False]]
+        sns.scatterplot(data=d, x="n_test", y="delta", hue="group", style="group",
+                        hue_order=order, style_order=order, palette=colours, markers=markers,
+                        s=14, alpha=0.75, linewidth=0.3, edgecolor="white", zorder=3,
+                        legend=False, ax=ax)
+        counts = d["group"].value_counts()
+        ax.legend(handles=[Line2D([], [], ls="", marker=markers[g], color=colours[g], ms=4,
+                                  label=f"{g}: {counts.get(g, 0)} "
+                                        f"({100 * counts.get(g, 0) / len(d):.0f}%)")
+                           for g in order], loc="upper right", handletextpad=0.2)
         ax.set_xscale("log")
+        log_ticks(ax.xaxis)
         ax.set_xlabel("Test-set size (log scale)")
         ax.set_ylabel(f"Δ {METRIC_NAMES[task]} (top-1 minus top-2)")
-        ax.set_title(f"{TASK_LABELS[task]} (n = {len(d)} papers)")
         ax.set_ylim(bottom=0)
-        ax.legend(loc="upper right", handletextpad=0.2)
         ax.text(0.01, -0.2, headline.describe(task), transform=ax.transAxes, fontsize="x-small",
                 color=PALETTE["gray"], va="top")
-        panel_letter(ax, i)
     return fig, data
 
 
@@ -74,7 +103,8 @@ def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_tit
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_label,
                   colour_title):
-    """Shared drawing for Fig 5 / S10 / venue comparison: one line per group x style."""
+    """Fig 5 / S10 / venue comparison: seaborn ``lineplot`` of the share above each cutoff,
+    hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level)."""
     width = "double" if len(panels) > 1 else "single"
     fig, axes = figure(width, height=80 if width == "double" else 90, ncols=len(panels),
                        squeeze=False, sharey=True)
@@ -84,30 +114,35 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
     all_colours, all_styles = {}, {}
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = curves[curves["task"] == task]
-        groups = list(dict.fromkeys(d[group_col]))
-        levels = [lvl for lvl in LEVEL_STYLES if lvl in set(d[style_col])]
-        levels += [lvl for lvl in dict.fromkeys(d[style_col]) if lvl not in levels]
-        styles = {lvl: LEVEL_STYLES.get(lvl, "-.") for lvl in levels}
-        all_colours.update({g: colours[g] for g in groups})
-        all_styles.update(styles)
-        for g in groups:
-            for lvl in levels:
-                c = d[(d[group_col] == g) & (d[style_col] == lvl)].sort_values("cutoff")
-                if c.empty:
-                    continue
-                ax.plot(c["cutoff"], 100 * c["share_above"], color=colours[g],
-                        ls=styles[lvl], lw=1.3 if lvl in ("median", "mean") else 1.0,
-                        drawstyle="steps-post")
-        ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
-        ax.set_xlim(0, float(d["cutoff"].max()) if len(d) else 0.5)
-        ax.set_ylim(0, 100)
-        ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_title(title_fn(task, d))
         if len(panels) > 1:
             panel_letter(ax, i)
+        ax.set_ylim(0, 100)
+        if d.empty:
+            no_data(ax)
+            continue
+        groups = list(dict.fromkeys(d[group_col]))
+        levels = [lvl for lvl in LEVEL_STYLES if lvl in set(d[style_col])]
+        levels += [lvl for lvl in dict.fromkeys(d[style_col]) if lvl not in levels]
+        all_colours.update({g: colours[g] for g in groups})
+        all_styles.update({lvl: LEVEL_STYLES.get(lvl, "-.") for lvl in levels})
+        tidy = d.assign(percent_above=100 * d["share_above"]).sort_values(
+            [group_col, style_col, "cutoff"], kind="stable")
+        sns.lineplot(data=tidy, x="cutoff", y="percent_above", hue=group_col, style=style_col,
+                     hue_order=groups, style_order=levels, palette=colours,
+                     dashes=level_dashes(levels), size=style_col, size_order=levels,
+                     sizes={lvl: 1.3 if lvl in ("median", "mean") else 1.0 for lvl in levels},
+                     estimator=None, units=None, sort=True, drawstyle="steps-post",
+                     legend=False, ax=ax)
+        ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
+        ax.set_xlim(0, float(d["cutoff"].max()))
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("Cutoff of the probability of a false claim")
+        ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
                   ncols=6 if width == "double" else 2)
-    axes[0][0].set_ylabel("% of papers with P > cutoff")
+    drawn = [(curves["task"] == t).any() for t in panels]
+    label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
 
 
@@ -120,9 +155,8 @@ def fig5_cumulative(curves: pd.DataFrame, headline: Headline, threshold: float =
     """Fig 5: % of papers above each cutoff; colour = congruence source, line style = level.
     Segmentation rows use the headline SD assumption."""
     require_columns(curves, CURVE_KEYS, "curves")
-    data = select_sd_headline(curves, headline)[CURVE_KEYS]
-    panels = [t for t in TASK_LABELS if t in set(data["task"])]
-    fig = _curve_panels(data, "congruence_source", "congruence_level", panels, _n_title,
+    data = numeric(select_sd_headline(curves, headline)[CURVE_KEYS], CURVE_NUMBERS)
+    fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
                         threshold, "congruence", "congruence source")
     return fig, data.reset_index(drop=True)
 
@@ -133,9 +167,7 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
     data = curves[(curves["task"] == "segmentation")
                   & (curves["congruence_source"] == headline.congruence_source)
                   & (curves["congruence_level"] == headline.congruence_level)][CURVE_KEYS]
-    if data.empty:
-        raise ValueError("curves: no segmentation rows under the headline congruence "
-                         f"({headline.congruence_source}, {headline.congruence_level})")
+    data = numeric(data, CURVE_NUMBERS)
     fig = _curve_panels(data, "sd_source", "sd_level", ["segmentation"], _n_title, threshold,
                         "imputed SD", "SD model")
     return fig, data.reset_index(drop=True)
@@ -149,12 +181,59 @@ def fig5_venues(curves_by_venue: dict[str, pd.DataFrame], headline: Headline,
     for venue, c in curves_by_venue.items():
         require_columns(c, CURVE_KEYS, f"curves ({venue})")
         h = select_headline(c, headline, f"curves ({venue})")
-        parts.append(h.assign(venue_label=labels.get(venue, venue)))
-    data = pd.concat(parts, ignore_index=True)
-    panels = [t for t in TASK_LABELS if t in set(data["task"])]
-    fig = _curve_panels(data, "venue_label", "congruence_level", panels,
+        parts.append(numeric(h, CURVE_NUMBERS).assign(venue_label=labels.get(venue, venue)))
+    data = pd.concat(parts, ignore_index=True) if parts else \
+        pd.DataFrame(columns=[*CURVE_KEYS, "venue_label"])
+    fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
                         lambda t, d: TASK_LABELS[t], threshold, "congruence", "venue")
-    for ax, task in zip(fig.axes, panels):
+    for ax, task in zip(fig.axes, TASKS):
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
     return fig, data
+
+
+def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headline,
+                      labels: dict[str, str] | None = None, threshold: float = 0.05):
+    """Fig 5 of every venue side by side: seaborn ``relplot`` faceted by task (rows) and venue
+    (columns), hue = congruence source, line style = level; segmentation at the headline SD."""
+    labels = labels or {}
+    parts = [numeric(select_sd_headline(c, headline)[CURVE_KEYS], CURVE_NUMBERS)
+             .assign(venue_label=labels.get(v, v)) for v, c in curves_by_venue.items()]
+    data = pd.concat(parts, ignore_index=True) if parts else \
+        pd.DataFrame(columns=[*CURVE_KEYS, "venue_label"])
+    venues = [labels.get(v, v) for v in curves_by_venue]
+    sources = list(dict.fromkeys(data["congruence_source"]))
+    levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
+    levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
+    shown = {lvl: f"{LEVEL_LABELS.get(lvl, lvl)} congruence" for lvl in levels}
+    tidy = data.assign(percent_above=100 * data["share_above"].astype(float),
+                       task_label=data["task"].map(TASK_LABELS),
+                       level=data["congruence_level"].map(shown)).rename(
+        columns={"congruence_source": "congruence source"})
+    style_settings = figure_settings()
+    width = style_settings["double_width_mm"] * MM
+    ncols = max(len(venues), 1)
+    facet = min(width / (ncols + 0.45), 55 * MM)  # room for the legend on the right
+    grid = sns.relplot(
+        data=tidy, kind="line", x="cutoff", y="percent_above", hue="congruence source",
+        style="level", row="task_label", col="venue_label",
+        row_order=[TASK_LABELS[t] for t in TASKS], col_order=venues, hue_order=sources,
+        style_order=[shown[lvl] for lvl in levels],
+        palette={s: CYCLE[i % len(CYCLE)] for i, s in enumerate(sources)},
+        dashes={shown[lvl]: d for lvl, d in level_dashes(levels).items()}, estimator=None,
+        drawstyle="steps-post", linewidth=1.0, height=facet * 0.9, aspect=1 / 0.9,
+        facet_kws={"sharex": True, "sharey": True, "margin_titles": True})
+    for (task_label, venue), ax in grid.axes_dict.items():
+        ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
+        ax.set_ylim(0, 100)
+        if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
+            ax.text(0.5, 0.5, NO_DATA, transform=ax.transAxes, ha="center", va="center",
+                    color=PALETTE["gray"])
+    grid.set_titles(row_template="{row_name}", col_template="")
+    for ax, venue in zip(grid.axes[0], venues):  # long venue names wrap above their column
+        ax.set_title(textwrap.fill(venue, 30))
+    grid.set_axis_labels("Cutoff of P", "% of papers above")
+    if grid.legend is not None:
+        grid.legend.set_title(None)
+    grid.tight_layout()  # again, after the wrapped titles
+    return grid.figure, data

@@ -17,13 +17,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import seaborn as sns
+
 from falseclaims.figures.common import (
+    NO_PAPERS,
     TASK_LABELS,
+    TASKS,
+    label_first_drawn,
     panel_letter,
     population,
     require_columns,
 )
-from falseclaims.style import PALETTE, figure
+from falseclaims.style import PALETTE, figure, no_data, power_of_ten
 
 SETS = ("train", "val", "test")
 SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
@@ -77,39 +82,47 @@ def split_sizes(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
 
 
 def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0):
-    """Fig S8: box plots (Tukey whiskers) with points, log y, one panel per task."""
+    """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
+    points (jitter from ``seed``), one panel per task."""
     data = split_sizes(papers, which)
-    tasks = [t for t in TASK_LABELS if t in set(data["task"])]
-    fig, axes = figure("double", height=70, ncols=max(len(tasks), 1), sharey=True,
-                       squeeze=False)
+    fig, axes = figure("double", height=70, ncols=len(TASKS), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
-    for i, (ax, task) in enumerate(zip(axes[0], tasks)):
+    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[(data["task"] == task) & data["size"].notna() & (data["size"] > 0)]
         skipped = data[(data["task"] == task) & data["size"].isna()]
         present = [s for s in SETS if (d["set"] == s).any()]
+        ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
+        panel_letter(ax, i)
+        if skipped.empty and d.empty:
+            no_data(ax, NO_PAPERS)
+            continue
+        tidy = d.assign(log_size=np.log10(d["size"].astype(float)),
+                        label=d["set"].map(SET_LABELS))
+        order = [SET_LABELS[s] for s in present]
+        sns.boxplot(data=tidy, x="label", y="log_size", order=order, width=0.5, whis=1.5,
+                    showfliers=False, fill=False, color="black", linewidth=0.8,
+                    medianprops={"color": "black", "linewidth": 1.0}, ax=ax)
         for j, s in enumerate(present):
-            v = d.loc[d["set"] == s, "size"].to_numpy(float)
-            ax.boxplot(np.log10(v), positions=[j], widths=0.5, whis=1.5, showfliers=False,
-                       medianprops={"color": "black"}, boxprops={"linewidth": 0.8},
-                       whiskerprops={"linewidth": 0.8}, capprops={"linewidth": 0.8})
-            ax.scatter(j + rng.uniform(-0.18, 0.18, v.size), np.log10(v), s=6,
-                       color=SET_COLOURS[s], alpha=0.7, linewidths=0, zorder=3)
+            v = tidy.loc[tidy["set"] == s, "log_size"].to_numpy()
+            ax.scatter(j + rng.uniform(-0.18, 0.18, v.size), v, s=6, color=SET_COLOURS[s],
+                       alpha=0.7, linewidths=0, zorder=3)
             ax.text(j, 1.0, f"n={v.size}", transform=ax.get_xaxis_transform(), ha="center",
                     va="bottom", fontsize="small")
-        ax.set_xticks(range(len(present)), [SET_LABELS[s] for s in present])
-        ax.set_xlim(-0.6, len(present) - 0.4)
-        ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
+        ax.set_xlim(-0.6, max(len(present), 1) - 0.4)
+        ax.set_xlabel("")
+        ax.set_ylabel("")
         if len(skipped):
             # below the tick labels: never on top of the data
             ax.annotate(f"{skipped['paper_id'].nunique()} paper(s) without usable sizes "
                         "(listed in CSV)", xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
-        panel_letter(ax, i)
+    drawn = [(data["task"] == t).any() for t in TASKS]
+    label_first_drawn(axes[0], drawn, "Number of images (log scale)")
     ax0 = axes[0][0]
-    ax0.set_ylabel("Number of images (log scale)")
-    lo, hi = ax0.get_ylim()
-    ticks = np.arange(np.floor(lo), np.ceil(hi) + 1)
-    ax0.set_yticks(ticks, [f"$10^{{{int(t)}}}$" for t in ticks])
-    ax0.set_ylim(lo, hi)
+    if data["size"].notna().any():
+        lo, hi = ax0.get_ylim()
+        ticks = np.arange(np.floor(lo), np.ceil(hi) + 1)
+        ax0.set_yticks(ticks, [power_of_ten(t) for t in ticks])
+        ax0.set_ylim(lo, hi)
     return fig, data

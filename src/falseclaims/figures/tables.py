@@ -8,6 +8,7 @@ import pandas as pd
 from falseclaims.figures.common import (
     TASK_LABELS,
     Headline,
+    numeric,
     population,
     require_columns,
     select_headline,
@@ -95,7 +96,8 @@ def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
     for venue, s in summaries.items():
         require_columns(s, ["venue", "task", "cutoff", "n_papers", "n_above", "share_above"],
                         f"summary ({venue})")
-        h = select_headline(s, headline, f"summary ({venue})")
+        h = numeric(select_headline(s, headline, f"summary ({venue})"),
+                    ["cutoff", "n_papers", "n_above", "share_above"])
         for task, g in h.groupby("task", sort=False):
             rec = {"venue": venue, "label": labels.get(venue, venue), "task": task,
                    "n_papers": int(g["n_papers"].max())}
@@ -103,7 +105,8 @@ def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
                 rec[f"share_above_{r['cutoff']:g}"] = float(r["share_above"])
                 rec[f"n_above_{r['cutoff']:g}"] = int(r["n_above"])
             rows.append(rec)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["venue", "label", "task", "n_papers"] if not rows
+                        else None)
 
 
 def venue_comparison_latex(table: pd.DataFrame, headline: Headline) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 import falseclaims
-from falseclaims.percase import report_figures as rf
+from falseclaims.figures import percase as rf
 from falseclaims.percase.verdict import interpret, level
 
 __all__ = ["check_html", "figure_png", "percase_html", "write_html"]

@@ -1,9 +1,6 @@
-"""Figures of the multiplicity stage ([Mollersen2023], Figs 1, 2, 5); each writes its data
-as CSV."""
+"""Figures of the multiplicity stage (best of m classifiers); each returns ``(figure, data)``."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,14 +9,8 @@ from falseclaims import style
 from falseclaims.multiplicity.tables import cdf_data, dependent_exact_pmf, pmf_data
 
 
-def _write_csv(data: pd.DataFrame, base: Path) -> None:
-    base.parent.mkdir(parents=True, exist_ok=True)
-    data.to_csv(base.with_suffix(".csv"), index=False)
-
-
-def pmf_figure(m: int, n: int, p: float, alpha: float, out_base) -> pd.DataFrame:
+def pmf_figure(m: int, n: int, p: float, alpha: float):
     """pmf of one classifier's accuracy vs the best of m; E p_SOTA and p^m_{1-a/2} marked."""
-    base = Path(out_base)
     data, mk = pmf_data(m, n, p, alpha)
     colours = [style.PALETTE["gray"], style.PALETTE["vermillion"], style.PALETTE["blue"]]
     fig, ax = style.figure("double", height=80)
@@ -38,15 +29,11 @@ def pmf_figure(m: int, n: int, p: float, alpha: float, out_base) -> pd.DataFrame
     ax.set_title(f"m = {m} classifiers of accuracy p = {p:g}; "
                  f"single-classifier {100 * (1 - alpha):g}% CI upper limit {mk['ci_single_hi']:.4f}",
                  fontsize=8)
-    style.save_figure(fig, base)
-    out = data.assign(**{f"marker_{k}": v for k, v in mk.items()})
-    _write_csv(out, base)
-    return out
+    return fig, data.assign(**{f"marker_{k}": v for k, v in mk.items()})
 
 
-def cdf_figure(ms: list[int], n: int, p: float, alpha: float, out_base) -> pd.DataFrame:
+def cdf_figure(ms: list[int], n: int, p: float, alpha: float):
     """F(z) = P(at least one of m has at most z failures), per m ([Mollersen2023], Fig 2)."""
-    base = Path(out_base)
     data = cdf_data(ms, n, p)
     fig, ax = style.figure("single", height=62)
     for (m, grp), col in zip(data.groupby("m"), style.CYCLE):
@@ -59,15 +46,12 @@ def cdf_figure(ms: list[int], n: int, p: float, alpha: float, out_base) -> pd.Da
     ax.set_ylabel("P(best accuracy ≥ x)")
     ax.set_ylim(0, 1.02)
     ax.legend(loc="upper left", fontsize=6.5)
-    style.save_figure(fig, base)
-    _write_csv(data, base)
-    return data
+    return fig, data
 
 
 def dependent_figure(draws: pd.DataFrame, m: int, n: int, p: float, rho: float,
-                     reference: str, out_base) -> pd.DataFrame:
+                     reference: str):
     """Histograms of simulated best failures, independent vs dependent ([Mollersen2023], Fig 5)."""
-    base = Path(out_base)
     needed = {"model", "best_failures"}
     if not needed <= set(draws.columns):
         raise ValueError(f"dependent draws need columns {sorted(needed)}; "
@@ -97,8 +81,6 @@ def dependent_figure(draws: pd.DataFrame, m: int, n: int, p: float, rho: float,
     sec = ax.secondary_xaxis("top", functions=(lambda z: (n - z) / n, lambda a: n - a * n))
     sec.set_xlabel("best observed accuracy")
     ax.legend(loc="upper left", fontsize=6.5)
-    style.save_figure(fig, base)
     out = pd.concat(rows, ignore_index=True)
     out["failures"] = out["failures"].astype(int)
-    _write_csv(out, base)
-    return out
+    return fig, out

@@ -1,0 +1,168 @@
+"""Figures of venues with one task or no eligible paper, labels with ``$``, and identical
+bytes on a rerun. Every figure must be drawn (the panel says why it is empty), never fail."""
+
+import figure_fixtures as fx
+import numpy as np
+import pandas as pd
+import pytest
+
+from falseclaims import figures
+from falseclaims.figures import percase as pf
+from falseclaims.figures.output import write_figure
+from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
+from falseclaims.pipeline import read_table
+from falseclaims.style import NO_DATA
+
+HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+GRID = {"congruence_source": "paper", "sd_level": "mean", "bands": [0.05, 0.1],
+        "classification": {"level": 0.85, "n": [50, 500], "delta": [0.01, 0.03]},
+        "segmentation": {"level": 0.85, "n": [20, 200], "delta": [0.01, 0.03]}}
+POPULATIONS = {"practices": "in_scope", "uncertainty": "in_scope", "split_sizes": "in_scope",
+               "metrics": "quantitative"}
+
+
+def _tables(tasks):
+    """Pipeline tables of a venue restricted to ``tasks`` (empty tuple: nothing eligible)."""
+    t2 = fx.top2(n=(5, 7))
+    prob = fx.probabilities(t2, sources=("paper", "msd"), sd_sources=("msd_reference",))
+    tables = {"papers": fx.papers(n=(8, 9)), "flow": fx.flow(), "top2": t2,
+              "probabilities": prob, "curves": fx.curves(prob, np.linspace(0, 0.5, 11))}
+    keep = {"papers": tasks or ("classification", "segmentation"),
+            "flow": tasks or ("classification", "segmentation")}
+    return {k: t[t["task"].isin(keep.get(k, tasks))].reset_index(drop=True)
+            for k, t in tables.items()}
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+def _render(tables):
+    return {name: (fig, data) for name, fig, data in venue_figures(
+        tables, headline=HEAD, threshold=0.05, size_categories=(50, 500), seed=1,
+        populations=POPULATIONS, lookup_grid=GRID,
+        lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
+        planner={"target": 0.05, "n_max": 10**6}, venue_label="V")}
+
+
+@pytest.mark.parametrize("task", ["classification", "segmentation"])
+def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
+    made = _render(_tables((task,)))
+    assert list(made) == list(VENUE_FIGURES)
+    other = "segmentation" if task == "classification" else "classification"
+    analysed = ["figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative"]
+    if task == "classification":
+        analysed.append("figS10_sd_sensitivity")  # segmentation only: all empty
+    for name in analysed:
+        fig, data = made[name]
+        assert NO_DATA in _texts(fig), name
+        assert not (data["task"] == other).any()
+    if task == "segmentation":  # left panel empty: labels move to the drawn panel
+        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_cumulative"):
+            ax = made[name][0].axes[1]
+            assert ax.yaxis.get_tick_params()["labelleft"], name
+            assert name == "fig3_reporting_practices" or (
+                ax.get_ylabel() and ax.yaxis.label.get_visible()), name
+    for name, (fig, data) in made.items():
+        written = write_figure(fig, data, tmp_path / name)
+        assert all(p.stat().st_size > 0 for p in written)
+
+
+def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path):
+    made = _render(_tables(()))
+    for name in ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative",
+                 "figS10_sd_sensitivity"):
+        fig, data = made[name]
+        assert _texts(fig).count(NO_DATA) >= 1, name
+        assert data.empty
+        write_figure(fig, data, tmp_path / name)
+        header = (tmp_path / f"{name}.csv").read_text().splitlines()
+        assert len(header) == 1 and "task" in header[0].split(",")
+    # the reporting-practice figures still count the papers in scope
+    assert not made["fig3_reporting_practices"][1].empty
+
+
+def test_header_only_csvs_are_drawn(tmp_path):
+    """Pipeline tables of a venue without eligible papers, as the stages write them (a header
+    and no rows) and as a job reads them back: every column is text."""
+    tables = {}
+    for name, table in _tables(()).items():
+        table.to_csv(tmp_path / f"{name}.csv", index=False)
+        tables[name] = read_table(tmp_path / f"{name}.csv")
+    tables["top2"] = tables["top2"].iloc[0:0].astype(str)
+    made = _render(tables)
+    assert NO_DATA in _texts(made["figS9_delta_distribution"][0])
+    assert made["fig5_cumulative"][1].empty
+
+
+def test_venue_without_papers_in_scope():
+    papers = fx.papers(n=(4, 4)).iloc[0:0]
+    for func in (figures.fig3_reporting_practices, figures.figS7_uncertainty,
+                 figures.figS8_split_sizes):
+        fig, data = func(papers)
+        assert data.empty and len(data.columns) > 3
+        assert _texts(fig).count("no papers in scope") == 2
+    freq, tex = metric_tables(papers, "quantitative", None, "V")
+    assert freq.empty and list(freq.columns)[:3] == ["venue", "task", "metric"]
+    assert tex["classification"].startswith("% no classification papers")
+    fig, data = figures.flow_diagram(fx.flow().iloc[0:0])
+    assert data.empty and "no papers in the sheet" in _texts(fig)
+
+
+def test_venue_comparison_with_an_empty_venue():
+    prob = fx.probabilities(fx.top2(n=(4, 5)), sources=("paper",))
+    curves = fx.curves(prob, np.linspace(0, 0.5, 11))
+    empty = curves.iloc[0:0]
+    fig, data = figures.fig5_venues({"a": curves[curves.task == "classification"],
+                                     "b": empty}, HEAD)
+    assert NO_DATA in _texts(fig)  # segmentation panel
+    fig, data = figures.fig5_venue_facets({"a": curves[curves.task == "classification"],
+                                           "b": curves}, HEAD, {"b": "B $1"})
+    assert _texts(fig).count(NO_DATA) == 1  # a: segmentation
+    assert "B $1" in _texts(fig) and set(data["venue_label"]) == {"a", "B $1"}
+    assert len(fig.axes) == 4
+    table = figures.venue_comparison({"a": curves, "b": empty}, HEAD)
+    assert set(table["venue"]) == {"a"}
+    assert list(figures.venue_comparison({"b": empty}, HEAD).columns) == [
+        "venue", "label", "task", "n_papers"]
+
+
+def test_dollar_signs_in_labels_are_printed_literally(tmp_path):
+    prob = fx.probabilities(fx.top2(n=(4, 5)), sources=("paper", "msd"))
+    prob["congruence_source"] = prob["congruence_source"].replace("msd", "my $x$ source")
+    curves = fx.curves(prob, np.linspace(0, 0.5, 11))
+    fig, data = figures.fig5_cumulative(curves, HEAD)
+    assert "my $x$ source" in _texts(fig)
+    write_figure(fig, data, tmp_path / "fig5")  # mathtext would raise on "$x$ sour..."
+    fig, data = figures.fig5_venues({"v": curves, "w": curves}, HEAD,
+                                    {"v": "Venue $5 & $^_", "w": "$"})
+    assert "Venue $5 & $^_" in _texts(fig)
+    write_figure(fig, data, tmp_path / "venues")
+    fig = pf.scatter_a_vs_b([0.8, 0.9, 0.7], [0.7, 0.95, 0.6], "net$_1$", "$$")
+    assert any("net$_1$" in t for t in _texts(fig))
+    write_figure(fig, pd.DataFrame({"x": [1]}), tmp_path / "scatter")
+
+
+def test_log_axis_ticks_are_plain_text(tmp_path):
+    prob = fx.probabilities(fx.top2(n=(20, 20)), sources=("paper",))
+    fig, data = figures.fig4_delta_vs_size(prob, HEAD)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert labels and all("$" not in t and t.startswith("10") for t in labels)
+
+
+def test_figures_are_byte_identical_on_a_rerun(tmp_path):
+    """seaborn figures and the seeded jitter give the same PDF, PNG and CSV bytes."""
+    t = _tables(("classification", "segmentation"))
+    draw = {"fig5": lambda: figures.fig5_cumulative(t["curves"], HEAD),
+            "fig4": lambda: figures.fig4_delta_vs_size(t["probabilities"], HEAD),
+            "figS8": lambda: figures.figS8_split_sizes(t["papers"], seed=3),
+            "figS9": lambda: figures.figS9_delta_distribution(t["top2"], seed=3)}
+    for run in ("a", "b"):
+        for name, func in draw.items():
+            write_figure(*func(), tmp_path / run / name)
+    files = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert len(files) == 3 * len(draw)
+    differ = [f for f in files
+              if (tmp_path / "a" / f).read_bytes() != (tmp_path / "b" / f).read_bytes()]
+    assert not differ

@@ -1,0 +1,19 @@
+"""pmf of one classifier vs the best of m, cdf of the best for several m, and histograms of
+simulated best-of-m failures (independent vs dependent classifiers)."""
+from falseclaims import style
+from falseclaims.figures.multiplicity import cdf_figure, dependent_figure, pmf_figure
+from falseclaims.figures.output import write_figure
+from falseclaims.pipeline import read_table, run_step
+
+
+def main(smk):
+    p, out = smk.params, smk.output
+    style.configure(p.style)
+    ex, dep = p.example, p.dependent
+    write_figure(*pmf_figure(ex["m"], ex["n"], ex["p"], p.alpha), out.pmf_single_vs_best_png)
+    write_figure(*cdf_figure(p.cdf_m, ex["n"], ex["p"], p.alpha), out.cdf_best_png)
+    write_figure(*dependent_figure(read_table(smk.input.draws), ex["m"], ex["n"], ex["p"],
+                                   dep["rho"], dep["reference"]), out.dependent_hist_png)
+
+
+run_step(snakemake, main)  # noqa: F821

@@ -1,0 +1,34 @@
+"""Every survey figure and table of one venue (Figs 3-6, S7-S10, flow, Tables S1/S2)."""
+from pathlib import Path
+
+from falseclaims import style
+from falseclaims.config import sd_model_from_config
+from falseclaims.figures.common import Headline
+from falseclaims.figures.output import write_figure
+from falseclaims.figures.venue import metric_tables, venue_figures
+from falseclaims.pipeline import read_table, run_step, write_table
+
+
+def main(smk):
+    p = smk.params
+    style.configure(p.style)
+    tables = {k: read_table(smk.input[k])
+              for k in ("papers", "flow", "top2", "probabilities", "curves")}
+    figs = p.figures
+    made = venue_figures(
+        tables, headline=Headline(**p.headline), threshold=figs["threshold"],
+        size_categories=figs["size_categories"], seed=p.seed,
+        populations=figs["populations"], lookup_grid=p.lookup_grid,
+        lookup_congruence=p.lookup_congruence,
+        sd_model=sd_model_from_config({"sd_model": p.sd_model}), planner=p.planner,
+        venue_label=p.venue_label)
+    for name, fig, data in made:
+        write_figure(fig, data, smk.output[f"{name}_png"])
+    freq, tex = metric_tables(tables["papers"], figs["populations"]["metrics"],
+                              figs.get("metric_labels"), p.venue_label)
+    write_table(freq, smk.output.metrics)
+    for task, text in tex.items():
+        Path(smk.output[f"tex_{task}"]).write_text(text, encoding="utf-8")
+
+
+run_step(snakemake, main)  # noqa: F821
