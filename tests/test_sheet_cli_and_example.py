@@ -133,3 +133,24 @@ def test_sheet_inspect_recognises_a_results_table(capsys):
     assert draft["layout"] == "long" and draft["results_sheet"] == "results"
     assert draft["columns"]["results"] == {c: c for c in ["paper_id", "method", "metric",
                                                           "value", "sd", "sd_over", "n_test"]}
+
+
+def test_sheet_inspect_hints_for_a_hostile_sheet(tmp_path, capsys):
+    rows = [["Survey of journal X"], ["Paper", "Task", "Metric", "Ours", "SOTA", "N"],
+            ["2022", "", "", "", "", ""],
+            ["Li 2022", "seg", "DSC", "85.1", "84.0", "100"],
+            ["Li 2022", "seg", "DSC", "80.0/70.1", "79.5", "50"],
+            ["Paper", "Task", "Metric", "Ours", "SOTA", "N"],
+            ["Wu 2023", "seg", "DSC", "91.0", "90.0", "70/10/20 of 300 cases"],
+            ["Ng 2023", "seg", "DSC", "88.0", "87.5", "300"],
+            ["", "", "", "=MAX(D3:D8)", "=MAX(E3:E8)", ""]]
+    with open(tmp_path / "h.csv", "w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    assert main(["sheet", "inspect", str(tmp_path / "h.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "header row 2" in out
+    # a size column holding one split description is still the test size, with a warning
+    assert "N: n_test" in out and "cells like '70/10/20 of 300 cases' are not one whole" in out
+    assert "rows holding only a year ('2022'): skip_rows_where" in out
+    assert "repeated ids: id: '{Paper}'" in out
+    assert "cells like '78.50/66.45'" in out

@@ -123,6 +123,12 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
     n = len(vals)
     if n and sizes == n:
         return "n_test", "whole numbers", hints, None
+    odd = [clean_text(v) for v in vals if not _is_size(v)]
+    if n and sizes > n / 2 and not any(_is_measure(v) for v in odd):
+        # mostly sizes; the rest is text such as '70/10/20 of 300 cases'
+        hints.append(f"cells like {odd[0]!r} are not one whole number: they will be refused "
+                     "naming the cell; write the test-set size")
+        return "n_test", "whole numbers, some text", hints, None
     if n and measures >= 0.8 * n:
         return "value_proposed", "numbers", hints, big / max(measures, 1)
     distinct = {t.lower() for t in texts}
@@ -139,6 +145,32 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
     if texts and len(distinct) == len(texts):
         return "text", "distinct texts (an id or a title?)", hints, None
     return "text", "free text", hints, None
+
+
+def _id_hints(name: str, texts: list[str]) -> list[str]:
+    hints = []
+    years = [t for t in texts if re.fullmatch(r"\d{4}", t)]
+    if years:
+        hints.append(f"rows holding only a year ({years[0]!r}): skip_rows_where: "
+                     f"{{{name!r}: '^\\d{{4}}$'}}")
+    rest = [t for t in texts if t not in years]
+    if len(set(rest)) < len(rest):
+        hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
+    return hints
+
+
+def _is_size(v) -> bool:
+    try:
+        return cells.parse_size(v)[0] is not None
+    except CellError:
+        return False
+
+
+def _is_measure(v) -> bool:
+    try:
+        return cells.parse_measure(v) is not None
+    except CellError:
+        return False
 
 
 def inspect_sheet(path: str | Path, sheet: str | None = None) -> SheetGuess:
@@ -168,6 +200,9 @@ def inspect_sheet(path: str | Path, sheet: str | None = None) -> SheetGuess:
             role = "(ignore?)"
             why += "; role already given to another column"
         taken.add(role)
+        if role == "paper_id":
+            hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
+                                      for v in vals])
         if name in t.headerless:
             hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
         if big is not None:
