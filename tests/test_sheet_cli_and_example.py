@@ -154,3 +154,10 @@ def test_sheet_inspect_hints_for_a_hostile_sheet(tmp_path, capsys):
     assert "rows holding only a year ('2022'): skip_rows_where" in out
     assert "repeated ids: id: '{Paper}'" in out
     assert "cells like '78.50/66.45'" in out
+
+
+def test_data_readme_shows_the_venue_c_block():
+    text = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Swapping in a real sheet", 1)[1]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert yaml.safe_load(block) == {"venue_c_synthetic": VENUE_C_CONFIG}

@@ -183,6 +183,18 @@ def test_two_numbers_without_pattern_refused_naming_cell(tmp_path):
     assert [(p.row, p.column, p.value) for p in probs] == [(2, "Ours", "70.49 -1.25")]
 
 
+@pytest.mark.parametrize("cell,rules", [
+    ("78.50/66.45", None),                                   # two structures, no split rule
+    ("78.50/66.45", {"cell_pattern": "value_sd"}),           # a pattern for mean and SD only
+    ("70.49 -1.25/66.45", {"split": "/", "parts": ["", "tumour"]}),  # parts hold two numbers
+])
+def test_ambiguous_two_number_cells_refused_naming_cell(tmp_path, cell, rules):
+    rows = [[*ROWS[0][:3], cell, *ROWS[0][4:]], *ROWS[1:]]
+    probs = problems(tmp_path, rows, **({"cells": {"value_proposed": rules}} if rules else {}))
+    assert [(p.row, p.column, p.value) for p in probs] == [(2, "Ours", cell)]
+    assert "w.csv" in str(probs[0]) and probs[0].expected
+
+
 def test_custom_cell_pattern(tmp_path):
     rows = [[*ROWS[0][:3], "mean 70.5 sd 2", *ROWS[0][4:]], *ROWS[1:]]
     s = read(tmp_path, rows, cells={"value_proposed": {
