@@ -110,6 +110,12 @@ def test_id_template_with_duplicates_suffixed_and_noted(tmp_path):
     assert s.results["paper_id"].tolist()[2:4] == ["Li 2021 (2)"] * 2
 
 
+def test_duplicate_id_in_wide_sheet_is_one_problem(tmp_path):
+    probs = problems(tmp_path, [ROWS[0], ["a", *ROWS[1][1:]], ROWS[2]])
+    assert [(p.row, p.column, p.value) for p in probs] == [(3, "Paper", "a")]
+    assert "duplicate of row 2" in probs[0].expected
+
+
 def test_id_from_row_number_and_refusals(tmp_path):
     mapping = {k: v for k, v in MAP.items() if k != "Paper"}
     s = read(tmp_path, ROWS, mapping=mapping, id="row")

@@ -178,6 +178,7 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
+    dup_rows: set[int] = set()  # wide layout: their results rows repeat the same error
     for rec in precs:
         pid = rec.get("paper_id")
         if pid is None:
@@ -186,6 +187,7 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             ptab.problem(rec["_row"], rec["_their"].get("paper_id", "paper_id"), pid,
                          f"a unique paper_id (duplicate of row {first[pid]})")
             rec.setdefault("_bad", set()).add("paper_id")
+            dup_rows.add(rec["_row"])
         else:
             first[pid] = rec["_row"]
         split, folds = rec.get("split"), rec.get("cv_folds")
@@ -198,7 +200,9 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
         their = rec["_their"]
         key = (rec.get("paper_id"), rec.get("method"), rec.get("metric"))
         if None not in key:
-            if key in seen:
+            if key in seen and rtab is ptab and rec["_row"] in dup_rows:
+                pass  # the duplicate paper id of this row is the one problem
+            elif key in seen:
                 rtab.problem(rec["_row"], their.get("method", "method"), key[1],
                              f"one row per paper x method x metric (paper {key[0]!r}, "
                              f"metric {key[2]!r} already in row {seen[key]})")
