@@ -83,12 +83,19 @@ def test_skip_rows_where_unknown_column_or_bad_regex(tmp_path):
 
 
 # ------------------------------------------------------------------ headerless columns
-@pytest.mark.parametrize("key", ["@H", "column H", "@h"])
+@pytest.mark.parametrize("key", ["@H", "column H", "@h", "@8", "column 8"])
 def test_headerless_column_mapped_by_letter(tmp_path, key):
     rows = [[*r, m] for r, m in zip(ROWS, ["nnU-Net", "U-Net", "ResNet"])]
     s = read(tmp_path, rows, head=[*HEAD, ""], mapping={**MAP, key: "name_best_prior"})
     assert s.results["method"].tolist() == ["proposed", "nnU-Net", "proposed", "U-Net",
                                             "proposed", "ResNet"]
+
+
+def test_column_reference_beyond_the_sheet_refused(tmp_path):
+    for key in ("@Z", "@26"):
+        probs = problems(tmp_path, ROWS, mapping={**MAP, key: "name_best_prior"})
+        assert [(p.column, p.row) for p in probs] == [(key, None)]
+        assert "a column Z with values" in probs[0].expected and "run A-G" in probs[0].expected
 
 
 def test_unmapped_headerless_column_refused_with_hint(tmp_path):

@@ -12,7 +12,7 @@ refused before parsing (zip bomb); UTF-16 text files are detected by their byte-
 or their NUL bytes; a cell longer than ``MAX_CELL_CHARS`` is refused naming the cell; a
 formula without a stored value (XLSX written by a program that does not compute formulas)
 is refused naming the cell. Columns with values but no header are kept under the name
-"column J" (their letter) so that config can map them (``"@J"`` or ``"column J"``).
+"column J" (their letter) so that config can map them (``"@J"``, ``"column J"`` or ``"@10"``).
 """
 
 from __future__ import annotations

@@ -8,17 +8,21 @@ from __future__ import annotations
 import re
 
 from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.io import RawTable, col_letter
 
 __all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids"]
 
-_LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3})$", re.I)
+_LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
 
 
 def column_ref(name: str) -> str | None:
-    """'@J' or 'column J' -> 'J' (a reference by spreadsheet letter), else None."""
+    """'@J', 'column J', '@10' or 'column 10' -> 'J' (a reference by spreadsheet letter or
+    1-based position), else None."""
     m = _LETTER_REF.match(clean_text(name))
-    return m.group(1).upper() if m else None
+    if not m:
+        return None
+    ref = m.group(1)
+    return col_letter(int(ref) - 1)[len("column "):] if ref.isdigit() else ref.upper()
 
 
 def resolve_column(table: RawTable, name: str) -> int | None:
