@@ -352,6 +352,17 @@ def test_on_bad_cell_exclude_still_stops_on_sheet_problems(tmp_path):
     assert probs[0].column == "Nope"
 
 
+def test_on_bad_cell_exclude_stops_for_a_paper_without_task(tmp_path):
+    # a blank task (a merged-looking cell) leaves the paper no place in the per-task flow
+    rows = [ROWS[0], ["b", "", "dsc", "80.0/70.1", *ROWS[1][4:]], ROWS[2]]
+    probs = problems(tmp_path, rows, on_bad_cell="exclude")
+    assert sorted((p.row, p.column) for p in probs) == [(3, "Ours"), (3, "Task")]
+    rows[1][1] = "segmentation"  # with its task, the same paper is excluded
+    s = read(tmp_path, rows, on_bad_cell="exclude")
+    assert s.papers.set_index("paper_id")["invalid_cell"].notna().tolist() == [False, True,
+                                                                              False]
+
+
 def test_without_exclude_no_flow_step_and_no_column(tmp_path):
     s = read(tmp_path, ROWS)
     assert "invalid_cell" not in s.papers

@@ -2,7 +2,8 @@
 analysis instead of stopping the run. The papers table gets an ``invalid_cell`` column (the
 cell, its value and the expected form); eligibility excludes such papers with reason
 ``invalid_cell`` and the flow table counts them. Problems that cannot be tied to one paper
-(a missing column, a bad or duplicate paper id, a sheet-wide unit conflict) still stop.
+(a missing column, a bad or duplicate paper id, a sheet-wide unit conflict) and the problems
+of a paper whose task cannot be read (it has no place in the per-task flow) still stop.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from falseclaims.sheets.io import RawTable
 __all__ = ["exclude_bad_cells"]
 
 
-def _row_ids(records: list[dict]) -> dict[int, str]:
+def _row_ids(records: list[dict], need_task: bool = False) -> dict[int, str]:
+    # a paper without a readable task has no place in the per-task flow: its problems stop
     return {r["_row"]: r.get("paper_id") for r in records
-            if r.get("paper_id") is not None and "paper_id" not in r.get("_bad", ())}
+            if r.get("paper_id") is not None and "paper_id" not in r.get("_bad", ())
+            and not (need_task and (r.get("task") is None or "task" in r.get("_bad", ())))}
 
 
 def exclude_bad_cells(papers: pd.DataFrame, results: pd.DataFrame, precs: list[dict],
@@ -24,7 +27,7 @@ def exclude_bad_cells(papers: pd.DataFrame, results: pd.DataFrame, precs: list[d
     """Turn cell problems into exclusions; returns (papers, results)."""
     detail: dict[str, list[str]] = {}
     bad_result_rows: set[int] = set()
-    row_maps = [(ptab, _row_ids(precs))]
+    row_maps = [(ptab, _row_ids(precs, need_task=True))]
     if rtab is not ptab:
         row_maps.append((rtab, _row_ids(rrecs)))
     known = set(papers["paper_id"].dropna())

@@ -193,7 +193,7 @@ def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "",
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else venue
     for task in TASKS:
-        in_task = (papers["task"] == task).to_numpy()
+        in_task = (papers["task"] == task).fillna(False).to_numpy(dtype=bool)
         for i, (step, label) in enumerate(steps):
             # a paper reaches step i unless it failed at a step <= i
             failed_by_here = failed_at.isin(order[1 : i + 1]).to_numpy()
