@@ -23,3 +23,11 @@ from hypothesis import settings as _hyp_settings  # noqa: E402
 _hyp_settings.register_profile("ci", derandomize=True, print_blob=True)
 if __import__("os").environ.get("CI"):
     _hyp_settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Tests that draw without the writer leave figures open; close them after each test."""
+    yield
+    import matplotlib.pyplot as plt
+    plt.close("all")

@@ -1,9 +1,11 @@
 """Every CLI input error exits 2 with one line naming the option or file."""
 
+import copy
+
 import pytest
+import yaml
 
 from falseclaims.cli import main
-from falseclaims.cli.sota import MAX_M, MAX_N
 
 CHECK = ["check", "--task", "classification", "--n", "100", "--a", "0.9", "--b", "0.8"]
 
@@ -29,9 +31,9 @@ def test_report_path_checked_before_work(tmp_path, capsys, make, expected):
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["--m", "1e20", "--n", "100"], f"--m must be between 1 and {MAX_M:.0e}; got 1e+20"),
+    (["--m", "1e20", "--n", "100"], "--m must be between 1 and 10^15; got 1e+20"),
     (["--m", "100000000000000000000", "--n", "100"], "--m must be between 1 and"),
-    (["--m", "10", "--n", "1e14"], f"--n must be between 1 and {MAX_N:.0e}"),
+    (["--m", "10", "--n", "1e14"], "--n must be between 1 and 10^9"),
     (["--m", "0", "--n", "100"], "--m must be between 1"),
     (["--m", "2.5", "--n", "100"], "argument --m: expected a whole number, got '2.5'"),
     (["--m", "ten", "--n", "100"], "argument --m: expected a whole number, got 'ten'"),
@@ -39,6 +41,25 @@ def test_report_path_checked_before_work(tmp_path, capsys, make, expected):
 def test_sota_bounds(capsys, argv, expected):
     err = _err(capsys, ["sota", *argv, "--p", "0.9"])
     assert expected in err, err
+
+
+@pytest.mark.parametrize("key, value, expected", [
+    (("grid", "n"), [1000, 10**12], "multiplicity.grid.n[1]: 1000000000000 is greater than "
+                                     "the maximum of 1000000000"),
+    (("example", "m"), 10**16, "multiplicity.example.m: 10000000000000000 is greater than"),
+])
+def test_pipeline_multiplicity_config_has_the_sota_bounds(config, key, value, expected):
+    """The pipeline's multiplicity stage runs the same computation as `sota`: its config is
+    bounded by the same limits, before any job starts."""
+    from falseclaims.cli.sota import MAX_M, MAX_N
+    from falseclaims.config_validation import config_problems, schema_path
+
+    cfg = copy.deepcopy(config)
+    cfg["multiplicity"][key[0]][key[1]] = value
+    problems = config_problems(cfg, schema_path("config"))
+    assert any(expected in line for line in problems), problems
+    defs = yaml.safe_load(schema_path("multiplicity").read_text(encoding="utf-8"))["$defs"]
+    assert (defs["m"]["maximum"], defs["n"]["maximum"]) == (MAX_M, MAX_N)
 
 
 def test_sota_accepts_exponent_notation(capsys):

@@ -186,3 +186,18 @@ def test_flow_diagram_names_the_unreadable_cell_step():
     assert seg.loc["valid_cells", "n_papers"] == 2 and seg.loc["valid_cells", "n_removed"] == 1
     texts = _texts(fig)
     assert "All cells readable" in texts and "− 1 removed\n(unreadable cell)" in texts
+
+
+def test_narrow_log_axis_labels_minor_ticks():
+    """A log axis from 20 to 150 shows 10² alone; its 20 and 50 ticks are labelled too,
+    a wide axis keeps decade labels only."""
+    from falseclaims.style import figure, log_ticks
+    for (lo, hi), expected in (((20, 150), {"20", "50", "10²"}), ((5, 5000), set())):
+        fig, ax = figure()
+        ax.set_xscale("log")
+        ax.set_xlim(lo, hi)
+        log_ticks(ax.xaxis)
+        fig.canvas.draw()
+        minor = {t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()}
+        major = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
+        assert (minor | major) >= expected if expected else not minor, (minor, major)

@@ -123,6 +123,9 @@ def test_odd_venues_run_end_to_end(odd_run):
 
 # ------------------------------------------------------------------ config edits rerun jobs
 
+SUMMARY = "results/miccai2023_synthetic/summary.csv"
+
+
 @pytest.fixture(scope="module")
 def built(repo_root, tmp_path_factory):
     work = copy_repo(repo_root, tmp_path_factory.mktemp("rerun"))
@@ -130,13 +133,13 @@ def built(repo_root, tmp_path_factory):
         (work / "config" / "config.yaml").read_text())["venues"]["miccai2023_synthetic"]})
     write_config(work, cfg)
     target = "results/miccai2023_synthetic/probabilities.csv"
-    proc = snakemake(work, target, "--cores", "2", "--quiet")
+    proc = snakemake(work, target, SUMMARY, "--cores", "2", "--quiet")
     assert proc.returncode == 0, proc.stderr[-4000:]
     return work, cfg, target
 
 
 def _dry_run(work, target):
-    proc = snakemake(work, target, "-n", "--cores", "1")
+    proc = snakemake(work, target, SUMMARY, "-n", "--cores", "1")
     assert proc.returncode == 0, proc.stderr[-4000:]
     return proc.stdout + proc.stderr
 
@@ -152,6 +155,9 @@ def test_unchanged_config_plans_nothing(built):
      {"validate_sheets", "eligibility", "impute_sd"}),
     (("sd_model", "msd_reference", "b1"), {"impute_sd", "probabilities"},
      {"validate_sheets", "eligibility", "assign_congruence"}),
+    # the summary grid is read by summarize only: the selection and probabilities stay
+    (("analysis", "curve_grid", "start"), {"summarize"},
+     {"validate_sheets", "eligibility", "impute_sd", "assign_congruence", "probabilities"}),
 ])
 def test_config_edit_plans_the_dependent_jobs(built, edit, rerun, kept):
     work, cfg, target = built

@@ -90,14 +90,13 @@ def venue_label(cfg: dict, venue: str) -> str:
 
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
-    ``use`` with the ``analysis`` headline levels (defaults when a block is absent, e.g. a
-    minimal config given to the command-line tool)."""
-    analysis = cfg.get("analysis") or {}
+    ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or
+    :func:`load_config`), so every key is present; the values live in config/config.yaml."""
     return {
-        "congruence_source": (cfg.get("congruence") or {}).get("use", ["paper"])[0],
-        "congruence_level": analysis.get("headline_congruence", "median"),
-        "sd_source": (cfg.get("sd_model") or {}).get("use", ["msd_reference"])[0],
-        "sd_level": analysis.get("headline_sd", "mean"),
+        "congruence_source": cfg["congruence"]["use"][0],
+        "congruence_level": cfg["analysis"]["headline_congruence"],
+        "sd_source": cfg["sd_model"]["use"][0],
+        "sd_level": cfg["analysis"]["headline_sd"],
     }
 
 

@@ -122,9 +122,8 @@ def prob_false_claim_classification(n, acc_a, acc_b, congruence) -> Classificati
 
     Posterior (p1, p2, rest) ~ Dirichlet(x1+1, x2+1, n-x1-x2+2) with discordant counts
     x1 = n(acc_a - p11), x2 = n(acc_b - p11). Since p1/(p1+p2) ~ Beta(x1+1, x2+1),
-    P(p1 <= p2) = I_{1/2}(x1+1, x2+1) ([Christodoulou2025], Supplementary C).
-    An infeasible congruence is moved
-    to the nearer bound of :func:`classification_congruence_bounds`.
+    P(p1 <= p2) = I_{1/2}(x1+1, x2+1) ([Christodoulou2025], Supplementary C). An infeasible
+    congruence is moved to the nearer bound of :func:`classification_congruence_bounds`.
     """
     n, a, b, used, clamped, lower, upper, x1, x2 = _classification_inputs(
         n, acc_a, acc_b, congruence

@@ -16,7 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
 # seaborn 0.13 box plots pass matplotlib's deprecated ``vert``; harmless, keep the logs clean
 warnings.filterwarnings("ignore", message="vert: bool was deprecated",
@@ -133,7 +133,17 @@ def log_ticks(axis) -> None:
     axis.set_major_locator(LogLocator(base=10))
     axis.set_major_formatter(FuncFormatter(
         lambda v, _pos: power_of_ten(round(math.log10(v))) if v > 0 else ""))
-    axis.set_minor_formatter(NullFormatter())
+    axis.set_minor_formatter(FuncFormatter(lambda v, _pos: _minor_label(axis, v)))
+
+
+def _minor_label(axis, v: float) -> str:
+    """A narrow log axis (under 1.5 decades) would show one decade label or none: label its
+    2x and 5x minor ticks too (``20``, ``50``)."""
+    lo, hi = sorted(axis.get_view_interval())
+    if v <= 0 or lo <= 0 or math.log10(hi / lo) > 1.5:
+        return ""
+    mantissa = v / 10 ** math.floor(math.log10(v) + 1e-9)
+    return f"{v:g}" if round(mantissa, 6) in (2, 5) else ""
 
 
 def no_data(ax, text: str = NO_DATA) -> None:

@@ -5,18 +5,17 @@ import sys
 from pathlib import Path
 
 from falseclaims.config import venue_label
-from falseclaims.config_validation import ConfigError, validate
+from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.tasks import TASKS
-
-# the schemas ship with the package; the CLI validates with the same function and schemas
-SCHEMAS = Path(workflow.basedir) / "src" / "falseclaims" / "schemas"
 
 # YAML reads a key like 2023 as a number; venue keys are names (and output folders)
 if isinstance(config.get("venues"), dict):
     config["venues"] = {str(k): v for k, v in config["venues"].items()}
 
+# the schemas ship with the package (workflow/schemas/README.md); the CLI validates with the
+# same function and schemas
 try:
-    validate(config, SCHEMAS / "config.schema.yaml")
+    validate(config, schema_path("config"))
 except ConfigError as _exc:  # one message naming each bad key, no traceback
     sys.exit(f"ERROR: {_exc}")
 

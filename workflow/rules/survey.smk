@@ -35,7 +35,8 @@ rule eligibility:
         flow="results/{venue}/flow.csv",
         top2="results/{venue}/top2.csv",
     params:
-        analysis=config["analysis"],
+        # only what select_papers reads: editing cutoffs or headline levels keeps the selection
+        analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
     log:
         "logs/{venue}/eligibility.log",
     conda:
@@ -113,7 +114,8 @@ rule summarize:
         ),
         curves="results/{venue}/curves.csv",
     params:
-        analysis=config["analysis"],
+        cutoffs=config["analysis"]["cutoffs"],
+        curve_grid=config["analysis"]["curve_grid"],
     log:
         "logs/{venue}/summarize.log",
     conda:

@@ -4,8 +4,8 @@ from falseclaims.survey.probabilities import curves, summarize
 
 def main(smk):
     probs = read_table(smk.input[0])
-    write_table(summarize(probs, smk.params.analysis["cutoffs"]), smk.output.summary)
-    write_table(curves(probs, smk.params.analysis["curve_grid"]), smk.output.curves)
+    write_table(summarize(probs, smk.params.cutoffs), smk.output.summary)
+    write_table(curves(probs, smk.params.curve_grid), smk.output.curves)
 
 
 run_step(snakemake, main)  # noqa: F821

@@ -20,7 +20,8 @@ def main(smk):
         size_categories=figs["size_categories"], seed=p.seed,
         populations=figs["populations"], lookup_grid=p.lookup_grid,
         lookup_congruence=p.lookup_congruence,
-        sd_model=sd_model_from_config({"sd_model": p.sd_model}), planner=p.planner,
+        sd_model=sd_model_from_config({"sd_model": p.sd_model}, p.headline["sd_source"]),
+        planner=p.planner,
         venue_label=p.venue_label)
     for name, fig, data in made:
         write_figure(fig, data, smk.output[f"{name}_png"])

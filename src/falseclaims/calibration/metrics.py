@@ -1,6 +1,6 @@
 """Calibration curves, binomial intervals and expected calibration error (ECE).
 
-Input is the additive bin table of :func:`falseclaims.calibration.bin_comparisons`
+Input is the additive bin table of :func:`falseclaims.calibration.simulation.bin_comparisons`
 (n_comparisons, sum_prob, n_false per bin), merged over chunks by summing.
 """
 

@@ -17,7 +17,6 @@ from falseclaims.tasks import TASKS
 __all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
 
 
-
 def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     """A value in [0, upper]; percent-looking input is refused with a suggestion."""
     v = float(value)

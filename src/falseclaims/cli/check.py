@@ -10,7 +10,7 @@ import json
 import sys
 
 from falseclaims.claims.check import check_claim
-from falseclaims.cli import UsageError, check_report_path, count
+from falseclaims.cli import check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
 from falseclaims.tasks import TASKS
@@ -21,7 +21,8 @@ def register(sub) -> None:
         "check", help="probability that a reported 'A beats B' claim is false",
         description="Probability that method A (reported winner) is not truly better than "
                     "method B, from the reported values (fractions, not percent).")
-    p.add_argument("--task", required=True, choices=TASKS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (values are accuracies) or segmentation (mean DSC)")
     p.add_argument("--n", required=True, type=count, help="test-set size")
     p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
     p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")

@@ -34,8 +34,11 @@ def register(sub) -> None:
                    help="one congruence value; default: Q1, median, Q3 from config")
     p.add_argument("--congruence-source", default=None,
                    help="config congruence source (default: first of congruence.use)")
-    p.add_argument("--target", type=float, default=None, help="default planner.target (0.05)")
-    p.add_argument("--n-max", type=count, default=None, help="default planner.n_max (1e7)")
+    p.add_argument("--target", type=float, default=None,
+                   help="largest acceptable probability of a false claim (default: config "
+                        "planner.target, 0.05)")
+    p.add_argument("--n-max", type=count, default=None,
+                   help="largest test-set size searched (default: config planner.n_max, 1e7)")
     p.add_argument("--sd-level", choices=("q1", "mean", "q3"), default=None,
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,

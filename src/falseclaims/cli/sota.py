@@ -14,6 +14,11 @@ MAX_M = 10**15
 MAX_N = 10**9
 
 
+def power_of_ten(value: int) -> str:
+    """10**k written for a help text or message: "10^k"."""
+    return f"10^{len(str(value)) - 1}"
+
+
 def register(sub) -> None:
     parser = sub.add_parser(
         "sota",
@@ -23,9 +28,9 @@ def register(sub) -> None:
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
     )
     parser.add_argument("--m", required=True, type=count,
-                        help=f"number of classifiers (1 to {MAX_M:.0e})")
+                        help=f"number of classifiers (1 to {power_of_ten(MAX_M)})")
     parser.add_argument("--n", required=True, type=count,
-                        help=f"test-set size (1 to {MAX_N:.0e})")
+                        help=f"test-set size (1 to {power_of_ten(MAX_N)})")
     parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="two-sided level of the intervals (default 0.05)")
@@ -35,9 +40,9 @@ def register(sub) -> None:
 
 def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
     if not 1 <= m <= MAX_M:
-        raise UsageError(f"--m must be between 1 and {MAX_M:.0e}; got {m:.4g}")
+        raise UsageError(f"--m must be between 1 and {power_of_ten(MAX_M)}; got {m:.4g}")
     if not 1 <= n <= MAX_N:
-        raise UsageError(f"--n must be between 1 and {MAX_N:.0e} (larger test sets take "
+        raise UsageError(f"--n must be between 1 and {power_of_ten(MAX_N)} (larger test sets take "
                          f"minutes and gigabytes); got {n:.4g}")
     if not 0.0 <= p <= 1.0:
         raise UsageError(f"--p must be in [0, 1]; got {p}")

@@ -1,9 +1,9 @@
 """A SYNTHETIC second venue ("synthetic venue B") in the wide top-2 layout.
 
-Nothing here is real data, and unlike the MICCAI-2023-like example (falseclaims.examples.survey_sheet)
-**its marginals are invented for illustration, not taken from any paper**. They differ from
-the first example on purpose, mainly by larger test sets, so that a venue comparison shows a
-visible difference:
+Nothing here is real data, and unlike the MICCAI-2023-like example
+(falseclaims.examples.survey_sheet) **its marginals are invented for illustration, not
+taken from any paper**. They differ from the first example on purpose, mainly by larger
+test sets, so that a venue comparison shows a visible difference:
 
 * 36 classification and 64 segmentation papers, all in scope with values in text or tables
   (a top-2 sheet only records such papers; the venue config says so by ``constants``);
@@ -23,7 +23,8 @@ a size ("12,500"), doubled and non-breaking spaces, spelling variants of task, m
 split, and a free-text column that is ignored. ``VENUE_B_CONFIG`` is the venue entry
 (config/config.yaml ``venues:``) that reads it.
 
-Usage: ``python -m falseclaims.examples.survey_sheet --wide-out data/example/venue_b_synthetic_wide.csv``.
+Usage: ``python -m falseclaims.examples.survey_sheet --wide-out
+data/example/venue_b_synthetic_wide.csv``.
 """
 
 from __future__ import annotations

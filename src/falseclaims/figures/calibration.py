@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.style import CYCLE, PALETTE, figure
+from falseclaims.tasks import TASKS
 
 TASK_LABELS = {"classification": "Classification (Accuracy)",
                "segmentation": "Segmentation (DSC)"}
@@ -15,7 +16,7 @@ TASK_LABELS = {"classification": "Classification (Accuracy)",
 def condition_labels(shift: dict | None = None) -> dict[str, str]:
     """Legend labels; ``shift`` ({task: value}) adds the size of the congruence shifts."""
     shift = shift or {}
-    both = [f"{shift[t]:g}" for t in ("classification", "segmentation") if t in shift]
+    both = [f"{shift[t]:g}" for t in TASKS if t in shift]
     low = f" (−{' / −'.join(both)})" if both else ""
     high = f" (+{' / +'.join(both)})" if both else ""
     return {
@@ -98,7 +99,7 @@ def calibration_by_truth(curve: pd.DataFrame, condition: str = "true"):
     fig, axes = figure("double", height=80, ncols=2)
     ymax = _ymax(d_all)
     levels = sorted(d_all["delta_sd"].unique())
-    for ax, task in zip(axes, ("classification", "segmentation")):
+    for ax, task in zip(axes, TASKS):
         for i, level in enumerate(levels):
             d = d_all[(d_all["task"] == task) & np.isclose(d_all["delta_sd"], level)]
             _plot_curve(ax, d, CYCLE[i % len(CYCLE)],
@@ -118,7 +119,7 @@ def ece_dotplot(ece: pd.DataFrame, shift: dict | None = None):
     fig, axes = figure("double", height=80, ncols=2, sharey=True)
     levels = sorted(ece["delta_sd"].unique())
     y = {c: i for i, c in enumerate(reversed(order))}
-    for ax, task in zip(axes, ("classification", "segmentation")):
+    for ax, task in zip(axes, TASKS):
         d = ece[ece["task"] == task]
         for i, level in enumerate(levels):
             e = d[np.isclose(d["delta_sd"], level)]

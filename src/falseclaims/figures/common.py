@@ -22,10 +22,10 @@ class Headline:
     """Which assumption the headline numbers use (config ``analysis`` / ``congruence`` /
     ``sd_model``): congruence source + level and, for segmentation, SD source + level."""
 
-    congruence_source: str = "paper"
-    congruence_level: str = "median"
-    sd_source: str = "msd_reference"
-    sd_level: str = "mean"
+    congruence_source: str
+    congruence_level: str
+    sd_source: str
+    sd_level: str
 
     @classmethod
     def from_config(cls, cfg: dict) -> Headline:

@@ -15,10 +15,10 @@ import seaborn as sns
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
 from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, no_data
+from falseclaims.tasks import TASKS
 
 __all__ = ["plot_congruence_by_task", "plot_congruence_ecdf", "plot_sd_models"]
 
-KINDS = ("classification", "segmentation")
 KIND_TITLES = {"classification": "Classification: p11 (both correct)",
                "segmentation": "Segmentation: Pearson r of per-case DSC"}
 LEVEL_NAMES = {"q1": "Q1", "median": "median", "q3": "Q3"}
@@ -43,7 +43,7 @@ def plot_congruence_ecdf(pairs: pd.DataFrame, paper: Mapping | None):
     ``pairs``: columns source, kind, congruence (NaN = undefined, left out; the legend counts
     the defined pairs). ``paper``: ``{kind: {q1, median, q3}}`` of the published constants.
     """
-    kinds = [k for k in KINDS if k in set(pairs["kind"])]
+    kinds = [k for k in TASKS if k in set(pairs["kind"])]
     colours = _source_colours(sorted(pairs["source"].unique()))
     fig, axes = figure("double", height=75, ncols=max(len(kinds), 1), squeeze=False)
     if not kinds:

@@ -155,7 +155,7 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
         lines.append(text)
     else:
         lines.append("No observed (n, Δ) for this venue and task, so no highlight.")
-    return "\n".join(_wrap(t, 125) for t in lines)
+    return "\n".join(_wrap(t, 112) for t in lines)
 
 
 def _wrap(text: str, width: int) -> str:

@@ -138,7 +138,8 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
         share = d["share"].fillna(0).to_numpy()
         ax.barh(y, 100 * share, color=TASK_COLOURS[task], height=0.65)
         for yi, s, k in zip(y, share, d["n"].fillna(0).astype(int)):
-            ax.text(100 * s + 1, yi, f"{100 * s:.0f}% ({k})", va="center")
+            pct = "<1" if 0 < s < 0.005 else f"{100 * s:.0f}"  # 1 of 221 is not "0%"
+            ax.text(100 * s + 1, yi, f"{pct}% ({k})", va="center")
         ax.set_yticks(y, labels)
         ax.set_xlim(0, 115)
         ax.set_xticks([0, 25, 50, 75, 100])

@@ -305,11 +305,12 @@ def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list
             nd = int(ex.n)
             if nd < 20:
                 out.append(f"Only {nd} discordant cases (b + c < 20): use the exact or mid-p "
-                           "McNemar test, not the chi-square version ([Rainio2024]); mid-p is less "
-                           "conservative.")
+                           "McNemar test, not the chi-square version ([Rainio2024]); mid-p is "
+                           "less conservative.")
             else:
                 out.append(f"{nd} discordant cases (b + c >= 20): the chi-square McNemar test "
-                           "is adequate ([Rainio2024]); the exact and mid-p versions are valid too.")
+                           "is adequate ([Rainio2024]); the exact and mid-p versions are valid "
+                           "too.")
         out.append("The sign test on per-case correctness is the exact McNemar test.")
         if "delong" in by:
             out.append("DeLong compares AUCs and does not depend on the decision threshold "

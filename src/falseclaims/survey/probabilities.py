@@ -76,4 +76,3 @@ def curves(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
     """Share above every cutoff on a dense grid in [0, 0.5] (Fig 5 / Fig S10)."""
     cut = np.round(np.linspace(grid["start"], grid["stop"], int(grid["num"])), 10)
     return _share_above(probs, cut)
-

@@ -1,0 +1,174 @@
+"""The reference docs describe the code as it is: every key of config/config.yaml is in
+config/README.md, every module of the package is in docs/architecture.md, every path and
+`falseclaims.` name the docs give exists, and every test docs/robustness.md cites exists."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "falseclaims"
+TASKS = ("classification", "segmentation")
+
+# maps whose keys the user chooses (venues, sources, groups): the README documents their
+# entries as <venue>, <source>, <name>, ... ("*" below); `use` is a fixed key among them
+NAMED_ENTRIES = [("venues",), ("congruence",), ("sd_model",),
+                 ("estimation", "congruence_sources"), ("estimation", "sd_sources"),
+                 ("estimation", "congruence_sources", "*", "groups"), ("venues", "*", "cells")]
+# maps holding data rather than settings (their keys are headers, metrics, method names)
+DATA_MAPS = [("venues", "*", "columns", "*"), ("venues", "*", "constants"),
+             ("venues", "*", "values"), ("venues", "*", "skip_rows_where"),
+             ("figures", "metric_labels"), ("claim_check", "examples", "*", "methods")]
+
+
+def _matches(path: tuple, pattern: tuple) -> bool:
+    return len(path) == len(pattern) and all(q in ("*", p) for p, q in zip(path, pattern))
+
+
+def _key_paths(node, path=()):
+    """Every key path of a config, named entries as "*", lists of mappings entered."""
+    if isinstance(node, dict):
+        named = any(_matches(path, pat) for pat in NAMED_ENTRIES)
+        for key, value in node.items():
+            sub = (*path, "*" if named and key != "use" else str(key))
+            yield sub
+            if not any(_matches(sub, pat) for pat in DATA_MAPS):
+                yield from _key_paths(value, sub)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _key_paths(item, path)
+
+
+def _sections(text: str, level: str = "##") -> dict[str, str]:
+    pattern = rf"^{level} (.+?)\s*$(.*?)(?=^{level} |\Z)"
+    return {m.group(1).strip("`/ "): m.group(2)
+            for m in re.finditer(pattern, text, re.S | re.M)}
+
+
+def _word(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
+def test_every_config_key_is_documented():
+    """A key path is documented when every fixed key on it appears in the README section of
+    its block (`<task>` stands for the task names)."""
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    sections = _sections((ROOT / "config" / "README.md").read_text(encoding="utf-8"))
+    missing = []
+    for path in sorted(set(_key_paths(cfg))):
+        section = sections.get(path[0])
+        if section is None:
+            missing.append(f"{path[0]} (no '## {path[0]}' section)")
+            continue
+        for key in path[1:]:
+            if key == "*" or _word(key, section) or (key in TASKS and "<task>" in section):
+                continue
+            missing.append(".".join(path))
+            break
+    assert not missing, "config keys missing from config/README.md: " + ", ".join(missing)
+
+
+def test_config_key_check_finds_an_undocumented_key():
+    paths = set(_key_paths({"planner": {"target": 0.05, "new_knob": 1},
+                            "venues": {"v": {"label": "x", "constants": {"task": "a"}}}}))
+    assert ("planner", "new_knob") in paths and ("venues", "*", "label") in paths
+    assert ("venues", "*", "constants", "task") not in paths
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.name != "__init__.py" or len(rel.parts) == 1:
+            yield rel
+
+
+def test_architecture_lists_every_module():
+    """Each module is named in docs/architecture.md: as `sub/mod.py`, as `falseclaims`-style
+    `sub.mod`, or as `mod.py` / `mod` in the section of its subpackage."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    sections = {**_sections(doc, "##"), **_sections(doc, "###")}
+    sections = {name.split(":")[0].strip("`/ ").lower(): text for name, text in sections.items()}
+    missing = []
+    for rel in _modules():
+        stem = rel.stem
+        if len(rel.parts) == 1:
+            found = _word(rel.name, doc)
+        else:
+            sub = rel.parts[0]
+            section = sections.get(sub, "")
+            found = (f"{sub}/{rel.name}" in doc or f"{sub}.{stem}" in doc
+                     or f"`{rel.name}`" in section or f"`{stem}`" in section)
+        if not found:
+            missing.append(str(rel))
+    assert not missing, "modules missing from docs/architecture.md: " + ", ".join(missing)
+
+
+DOCS = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md", ROOT / "config" / "README.md",
+        ROOT / "data" / "README.md", ROOT / "workflow" / "schemas" / "README.md"]
+REPO_PATH = re.compile(r"(?<![\w/.-])((?:src|workflow|tests|tools|config|docs|benchmarks|profiles"
+                       r"|envs)/[\w./-]*\w)")
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if d.is_file()], ids=lambda d: d.name)
+def test_docs_name_existing_paths_and_modules(doc):
+    """Repository paths (`src/...`, `workflow/...`, ...) exist and `falseclaims.x.y` names
+    import; placeholders such as `{venue}`, `<name>` or `*` are not checked."""
+    text = doc.read_text(encoding="utf-8")
+    stale = []
+    for m in REPO_PATH.finditer(text):
+        path = m.group(1)
+        if text[m.end():m.end() + 1] in ("{", "<", "*") or path.endswith("/x.py"):
+            continue  # a pattern such as results/{venue}/ or workflow/scripts/x.py
+        if not (ROOT / path).exists():
+            stale.append(path)
+    for m in re.finditer(r"(?<![\w./])falseclaims(?:\.[a-zA-Z_]\w*)+", text):
+        if not _resolves(m.group(0)):
+            stale.append(m.group(0))
+    assert not stale, f"{doc.relative_to(ROOT)} names what does not exist: {sorted(set(stale))}"
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def _test_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.name for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")}
+
+
+def test_every_test_cited_in_robustness_exists():
+    """`tests/test_x.py::test_name[param]` and bare `test_name` citations name real tests."""
+    text = (ROOT / "docs" / "robustness.md").read_text(encoding="utf-8")
+    names = {p.name: _test_names(p) for p in (ROOT / "tests").glob("test_*.py")}
+    every = set().union(*names.values())
+    bad = []
+    cited = 0
+    for m in re.finditer(r"(?:tests/)?(test_\w+\.py)(?:::(test_\w+))?", text):
+        cited += 1
+        file, name = m.group(1), m.group(2)
+        if file not in names or (name and name not in names[file]):
+            bad.append(m.group(0))
+    for m in re.finditer(r"`(test_\w+)(?:\[[^\]]*\])?`", text):
+        cited += 1
+        if m.group(1) not in every:
+            bad.append(m.group(1))
+    assert cited >= 30, "docs/robustness.md should cite a test per row"
+    assert not bad, f"docs/robustness.md cites tests that do not exist: {bad}"
