@@ -168,6 +168,26 @@ def test_figures_are_byte_identical_on_a_rerun(tmp_path):
     assert not differ
 
 
+def test_flow_diagram_names_the_unreadable_cell_step():
+    from falseclaims.survey.eligibility import select_papers
+    papers = pd.DataFrame({"venue": "v", "paper_id": ["a", "b", "c"],
+                           "task": ["segmentation"] * 3, "in_scope": True,
+                           "values_only_in_figures": False, "split": "train_test",
+                           "n_test": 50, "invalid_cell": [None, "row 3, column 'Ours': got "
+                                                          "'n.r.'", None]})
+    results = pd.DataFrame({"paper_id": ["a", "a", "c", "c"], "method": ["p", "q"] * 2,
+                            "metric": "dsc", "value": [0.8, 0.7, 0.9, 0.85], "sd": np.nan,
+                            "sd_over": None, "n_test": np.nan})
+    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
+                "test_set_splits": ["train_test"]}
+    flow = select_papers(papers, results, analysis, venue="v").flow
+    fig, data = figures.flow_diagram(flow)
+    seg = data[data["task"] == "segmentation"].set_index("step")
+    assert seg.loc["valid_cells", "n_papers"] == 2 and seg.loc["valid_cells", "n_removed"] == 1
+    texts = _texts(fig)
+    assert "All cells readable" in texts and "− 1 removed\n(unreadable cell)" in texts
+
+
 def test_narrow_log_axis_labels_minor_ticks():
     """A log axis from 20 to 150 shows 10² alone; its 20 and 50 ticks are labelled too,
     a wide axis keeps decade labels only."""

@@ -81,3 +81,27 @@ def test_headline_shares_resemble_the_paper(run):
                 & summ.sd_source.isin(["msd_reference", "none"])].set_index("task")
     assert head.loc["classification", "share_above"] == pytest.approx(0.86, abs=0.15)
     assert head.loc["segmentation", "share_above"] == pytest.approx(0.53, abs=0.15)
+
+
+def test_messy_venue_every_row_accounted_for(run):
+    """Venue C runs untouched: skipped rows noted with a reason, bad cells excluded."""
+    venue = run / "results" / "venue_c_synthetic"
+    notes = pd.read_csv(venue / "validated" / "notes.csv", dtype=str, keep_default_na=False)
+    skipped = notes[notes["note"].str.contains("skipped")]
+    for reason in ("repeated header row skipped", "formula row skipped",
+                   "skipped by skip_rows_where", "empty row skipped"):
+        assert skipped["note"].str.contains(reason, regex=False).any(), reason
+    assert (skipped["row"] != "").all()
+    papers = pd.read_csv(venue / "validated" / "papers.csv", dtype=str, keep_default_na=False)
+    eligible = pd.read_csv(venue / "eligible.csv", dtype=str, keep_default_na=False)
+    excl = pd.read_csv(venue / "exclusions.csv", dtype=str, keep_default_na=False)
+    assert len(eligible) + len(excl) == len(papers)
+    bad = excl[excl["reason"] == "invalid_cell"]
+    assert len(bad) == 3
+    for detail in bad["detail"]:  # file, row, column, value and the expected form
+        assert "venue_c_synthetic_messy.xlsx, sheet 'survey', row " in detail
+        assert ", column '" in detail and "got '" in detail and "expected" in detail
+    flow = pd.read_csv(venue / "flow.csv")
+    removed = (flow[flow.step == "found"].set_index("task")["n_papers"]
+               - flow[flow.step == "valid_cells"].set_index("task")["n_papers"])
+    assert removed.sum() == 3

@@ -84,7 +84,7 @@ def test_clean_sheet_columns_and_dtypes(tmp_path):
         ("p", 1, "uncertainty", "sem", "one of none"),
         ("p", 1, "paper_id", "", "a value"),
         ("r", 1, "value", "high", "a number"),
-        ("r", 1, "value", "1.7", "one unit for all values"),
+        ("r", 1, "value", "1.7", "a fraction like the other 3 values"),
         ("r", 3, "sd", "-0.1", ">= 0"),
         ("r", 3, "sd_over", "patients", "one of test, cv"),
         ("r", 3, "n_test", "-5", ">= 1"),
@@ -169,9 +169,19 @@ def test_auto_units_percent(tmp_path):
 
 
 def test_declared_percent(tmp_path):
-    s = read(tmp_path, results=with_cell(with_cell(RESULTS, 1, "value", "91"), 2, "value", "89"),
-             units="percent")
-    # every fraction-scale value is divided by 100, including the ones <= 1
+    rows = [RESULTS[0]] + [[*x[:3], str(float(x[3]) * 100), *x[4:]] for x in RESULTS[1:]]
+    s = read(tmp_path, results=rows, units="percent")
+    assert s.results["value"].tolist() == pytest.approx([0.91, 0.89, 0.85, 0.84])
+
+
+def test_declared_percent_refuses_fraction_cells_unless_marked(tmp_path):
+    rows = with_cell(with_cell(RESULTS, 1, "value", "91"), 2, "value", "89")
+    err = problems(tmp_path, results=rows, units="percent")
+    assert [(p.row, p.column, p.value) for p in err.problems] == [(4, "value", "0.85"),
+                                                                  (5, "value", "0.84")]
+    assert "write 85" in err.problems[0].expected and "'0.85%'" in err.problems[0].expected
+    rows = with_cell(with_cell(rows, 3, "value", "0.85%"), 4, "value", "0.84 %")
+    s = read(tmp_path, results=rows, units="percent")
     assert s.results["value"].tolist() == pytest.approx([0.91, 0.89, 0.0085, 0.0084])
 
 

@@ -51,7 +51,7 @@ TEXT_COLUMNS = frozenset({
     "method_a", "method_b", "model", "source", "dataset", "case_id", "split", "sd_over",
     "sd_a_over", "sd_b_over", "uncertainty", "metrics_reported", "source_file",
     "source_sheet", "congruence_source", "congruence_level", "sd_source", "sd_level",
-    "condition", "reason", "step", "detail", "file", "sheet", "column", "note",
+    "condition", "reason", "step", "detail", "file", "sheet", "column", "note", "invalid_cell",
 })
 
 

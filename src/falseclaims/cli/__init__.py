@@ -1,4 +1,4 @@
-"""Command line: ``falseclaims check | plan | percase | sota``.
+"""Command line: ``falseclaims check | plan | percase | sota | sheet``.
 
 Each verb lives in its own module with ``register(subparsers)``; the handler it sets
 returns an exit code. Bad arguments give a one-line error and exit code 2.
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-VERBS = ("check", "plan", "percase", "sota")
+VERBS = ("check", "plan", "percase", "sota", "sheet")
 
 
 class UsageError(Exception):

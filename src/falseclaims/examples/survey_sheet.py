@@ -420,10 +420,15 @@ def _write_xlsx(path: Path, papers: pd.DataFrame, results: pd.DataFrame, about) 
     ws = wb.create_sheet("about")
     for row in about:
         ws.append(row)
-    wb.properties.creator = "falseclaims.examples.survey_sheet"
+    save_reproducible(wb, path, "falseclaims.examples.survey_sheet")
+
+
+def save_reproducible(wb, path: Path, creator: str) -> None:
+    """Save an openpyxl workbook byte-identically across runs (fixed times and stamps)."""
+    wb.properties.creator = creator
     wb.properties.created = _FIXED_TIME
     wb.properties.modified = _FIXED_TIME
-    wb.properties.lastModifiedBy = "falseclaims.examples.survey_sheet"
+    wb.properties.lastModifiedBy = creator
     buf = io.BytesIO()
     wb.save(buf)
     # re-zip with fixed entry timestamps so reruns are byte-identical
@@ -439,7 +444,7 @@ def _write_xlsx(path: Path, papers: pd.DataFrame, results: pd.DataFrame, about) 
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(<)",
                               rb"\g<1>" + stamp + rb"\g<2>", data)
             dst.writestr(zi, data)
-    path.write_bytes(out.getvalue())
+    Path(path).write_bytes(out.getvalue())
 
 
 def csv_paths(out: Path) -> tuple[Path, Path]:

@@ -10,6 +10,9 @@ from matplotlib.patches import FancyBboxPatch
 from falseclaims.figures.common import TASK_LABELS, require_columns
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 
+# steps whose box label does not say why papers leave; shown under the removed count
+REMOVED_WHY = {"valid_cells": "unreadable cell"}
+
 
 def flow_data(flow: pd.DataFrame) -> pd.DataFrame:
     """flow.csv in selection order with the number removed at each step."""
@@ -42,7 +45,7 @@ def flow_diagram(flow: pd.DataFrame):
     n_steps = int(data.groupby("task").size().max())
     fig, ax = figure("double", height=16 + 19 * n_steps)
     ax.set_axis_off()
-    ax.set_xlim(0, 2 * len(tasks))
+    ax.set_xlim(0, 2 * len(tasks) + 0.06)  # room for the last removed-count label
     ax.set_ylim(n_steps - 0.3, -0.8)
     box_w, box_h = 1.3, 0.62
     for i, task in enumerate(tasks):
@@ -65,7 +68,9 @@ def flow_diagram(flow: pd.DataFrame):
                             xytext=(x0 + box_w / 2, y - 1 + box_h / 2),
                             arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 0.8})
                 if r["n_removed"]:
-                    ax.annotate(f"− {r['n_removed']} removed", xy=(x0 + box_w / 2, y - 0.5),
+                    why = REMOVED_WHY.get(r["step"], "")
+                    ax.annotate(f"− {r['n_removed']} removed" + (f"\n({why})" if why else ""),
+                                xy=(x0 + box_w / 2, y - 0.5),
                                 xytext=(x0 + box_w + 0.08, y - 0.5), va="center",
                                 color=PALETTE["vermillion"],
                                 arrowprops={"arrowstyle": "<-", "color": PALETTE["vermillion"],

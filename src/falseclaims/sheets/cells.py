@@ -43,6 +43,7 @@ __all__ = [
     "parse_text",
 ]
 
+MAX_SIZE = 10**12  # larger counts are typing errors (and overflow 64-bit columns)
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "?", "#n/a"})
 
 _SPACES = re.compile(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
@@ -147,13 +148,16 @@ def parse_size(raw) -> tuple[int | None, tuple[str, ...]]:
         return None, ()
     if isinstance(raw, bool):
         raise CellError(expected)
-    if isinstance(raw, int):
-        return raw, ()
-    if isinstance(raw, float):
-        if raw.is_integer():
-            return int(raw), ()
+    if isinstance(raw, (int, float)) and not math.isfinite(raw):
         raise CellError(expected)
-    return _parse_size_str(str(raw))
+    if isinstance(raw, float):
+        if not raw.is_integer():
+            raise CellError(expected)
+        raw = int(raw)
+    value, notes = (raw, ()) if isinstance(raw, int) else _parse_size_str(str(raw))
+    if abs(value) > MAX_SIZE:
+        raise CellError(f"a whole number below {MAX_SIZE:.0e} (a count of test cases)")
+    return value, notes
 
 
 @lru_cache(maxsize=4096)
@@ -167,6 +171,10 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
     if m:
         value = int(s.replace(m.group("sep"), ""))
         return value, (f"{raw!r} read as {value} (thousands separator)",)
+    if len(re.findall(r"\d+", s)) > 1 and re.search(r"[/a-zA-Z]", s):
+        raise CellError("one whole number, the test-set size; this cell describes a split "
+                        "or several sizes (e.g. '70/10/20 of 300 cases'): compute the "
+                        "test-set size and write it")
     if re.match(r"^\d{1,3}\.\d{3}$", s):
         raise CellError(
             "a whole number; '.' in a size is ambiguous (decimal point or thousands "
@@ -236,6 +244,11 @@ def _parse_measure_str(raw: str) -> Measure:
     elif m := _RE_INTERVAL.match(s):
         value, comma = _number(m["v"])
         notes.append(f"interval ({m['lo']}, {m['hi']}) in {raw!r} ignored: it is not an SD")
+    elif re.fullmatch(rf"{_NUM}\s*(?:/|\s)\s*-?\s*{_NUM}", s):
+        raise CellError("a number, optionally with '± SD', '(SD)' or '%'; this cell holds two "
+                        "numbers: if the column is written like this, describe it in the "
+                        "venue's config (cells: {<column>: {cell_pattern: value_sd}} for "
+                        "mean and SD, or {split: '/', parts: [...]} for two values)")
     else:
         raise CellError("a number, optionally with '± SD', '(SD)' or '%'")
     if comma:

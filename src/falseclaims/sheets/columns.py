@@ -26,7 +26,7 @@ ALIASES = {
     "sd_over": {"test_set": "test", "folds": "cv", "cv_folds": "cv", "seeds": "runs"},
 }
 
-# kind of each column: id, text, enum, bool, size, list, metric, measure, number
+# kind of each column: id, text, enum, bool, size, list, metric, measure, number, compared
 PAPERS = {
     "paper_id": "id", "title": "text", "task": "enum", "in_scope": "bool",
     "claims_outperformance": "bool", "bold_best": "bool", "statistical_test": "bool",
@@ -42,7 +42,7 @@ WIDE_EXTRA = {
     "metric": "metric", "value_proposed": "measure", "sd_proposed": "number",
     "value_best_prior": "measure", "sd_best_prior": "number", "name_proposed": "text",
     "name_best_prior": "text", "sd_over": "enum", "n_test_proposed": "size",
-    "n_test_best_prior": "size",
+    "n_test_best_prior": "size", "values_compared": "compared",
 }
 WIDE = {**PAPERS, **WIDE_EXTRA}
 

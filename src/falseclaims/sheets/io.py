@@ -6,22 +6,33 @@ XLSX merged cells: a merged range touching the header row is rejected (naming th
 because its columns would share one name; a merged range inside one data column (e.g. a
 paper id spanning its method rows) is forward-filled with a note; a merged range spanning
 several data columns is rejected.
+
+Guards against hostile files: an XLSX whose parts expand beyond ``MAX_XLSX_BYTES`` is
+refused before parsing (zip bomb); UTF-16 text files are detected by their byte-order mark
+or their NUL bytes; a cell longer than ``MAX_CELL_CHARS`` is refused naming the cell; a
+formula without a stored value (XLSX written by a program that does not compute formulas)
+is refused naming the cell. Columns with values but no header are kept under the name
+"column J" (their letter) so that config can map them (``"@J"``, ``"column J"`` or ``"@10"``).
 """
 
 from __future__ import annotations
 
 import csv
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
-__all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES"]
+__all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
+           "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
+MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
 
 
 @dataclass
@@ -34,6 +45,10 @@ class RawTable:
     header_row: int = 1
     problems: list[Problem] = field(default_factory=list)
     notes: list[dict] = field(default_factory=list)
+    headerless: set[str] = field(default_factory=set)  # "column J" names kept for mapping
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> "=..."
+    letters: list[str] = field(default_factory=list)  # spreadsheet letter of each column
+    cell_problems: set[int] = field(default_factory=set)  # indices into problems
 
     def note(self, row, column, value, text) -> None:
         self.notes.append(
@@ -41,7 +56,11 @@ class RawTable:
              "value": None if value is None else str(value), "note": text}
         )
 
-    def problem(self, row, column, value, expected) -> None:
+    def problem(self, row, column, value, expected, cell: bool = False) -> None:
+        """``cell``: the problem is one cell's content (a paper may be excluded for it under
+        ``on_bad_cell: exclude``), not the sheet's structure."""
+        if cell:
+            self.cell_problems.add(len(self.problems))
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
 
 
@@ -65,8 +84,11 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
     return t
 
 
-def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTable:
-    """Split header from data, drop empty rows (noted) and unnamed empty columns."""
+def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
+            long_cells: bool = True) -> RawTable:
+    """Split header from data, drop empty rows (noted) and unnamed empty columns.
+    ``long_cells``: False when the caller knows no cell exceeds ``MAX_CELL_CHARS`` (the
+    per-cell check is skipped)."""
     t.header_row = header_row
     header_cells = None
     data = []
@@ -88,19 +110,29 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
         name = None if is_missing(h) else clean_text(h)
         has_data = any(j < len(c) and not is_missing(c[j]) for _, c in data)
         if name is None:
-            if has_data:
-                t.problem(header_row, _col_letter(j), None,
-                          "a column name above data (this column has values but no header)")
-            continue
+            if has_data:  # map_columns refuses it unless the venue maps it by letter
+                name = col_letter(j)
+                t.headerless.add(name)
+            else:
+                continue
         keep.append((j, name))
     t.header = [name for _, name in keep]
+    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
     cols = [j for j, _ in keep]
     every = cols == list(range(width))
     missing = _MissingMemo()
     for rownum, cells in data:
         if len(cells) < width:
             cells = list(cells) + [None] * (width - len(cells))
+        # the row list itself when every column is kept (no copy per row)
         row = cells if every and cells.__class__ is list else [cells[j] for j in cols]
+        if long_cells:
+            for k, c in enumerate(row):
+                if isinstance(c, str) and len(c) > MAX_CELL_CHARS:
+                    t.problem(rownum, t.header[k], c[:40] + "...",
+                              f"a cell of at most {MAX_CELL_CHARS} characters (this one has "
+                              f"{len(c)})", cell=True)
+                    row[k] = None
         if missing.all(row):
             if any(c is not None and str(c) != "" for c in row):
                 t.note(rownum, None, None, "row holds only blanks/placeholders; skipped")
@@ -108,8 +140,10 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int) -> RawTa
                 t.note(rownum, None, None, "empty row skipped")
             continue
         t.rows.append((rownum, row))
-    t.percent_format = {(r, k): v for (r, j), v in t.percent_format.items()
-                        for k, (jj, _) in enumerate(keep) if jj == j}
+    new_pos = {j: k for k, (j, _) in enumerate(keep)}
+    t.percent_format = {(r, new_pos[j]): v for (r, j), v in t.percent_format.items()
+                        if j in new_pos}
+    t.formulas = {(r, new_pos[j]): f for (r, j), f in t.formulas.items() if j in new_pos}
     return t
 
 
@@ -127,7 +161,7 @@ class _MissingMemo(dict):
         return True
 
 
-def _col_letter(j: int) -> str:
+def col_letter(j: int) -> str:
     s = ""
     j += 1
     while j:
@@ -147,14 +181,10 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
     raw = path.read_bytes()
-    encoding, errors = "utf-8-sig", "strict"
-    try:
-        text = raw.decode(encoding)
-    except UnicodeDecodeError:
-        encoding, errors = "cp1252", "replace"
-        text = raw.decode(encoding, errors=errors)
-        t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
-                                 "to avoid this)")
+    encoding = _encoding(raw, t)
+    if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
+        return _finish(t, [], header_row)
+    text = raw.decode(*encoding)
     if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
         sep = ";"
         t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
@@ -163,13 +193,83 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     # one str object per distinct cell text: sheets repeat ids, metric names, enums and
     # values, and 10^6 result rows would otherwise hold ~7 x 10^6 separate strings
     same: dict[str, str] = {}
-    with open(path, encoding=encoding, errors=errors, newline="") as fh:
-        grid = [(i, [same.setdefault(c, c) for c in row])
-                for i, row in enumerate(csv.reader(fh, delimiter=sep), start=1)]
-    return _finish(t, grid, header_row)
+    grid = []
+    with open(path, encoding=encoding[0], errors=encoding[1], newline="") as fh:
+        reader = csv.reader(fh, delimiter=sep)
+        try:
+            # a row's number is its record number (csv line numbers count physical lines)
+            for i, row in enumerate(reader, start=1):
+                grid.append((i, [same.setdefault(c, c) for c in row]))
+        except csv.Error as exc:  # e.g. a field over csv.field_size_limit() characters
+            t.problem(reader.line_num, None, None,
+                      f"a readable {'CSV' if sep != chr(9) else 'TSV'} record (line "
+                      f"{reader.line_num}: {exc}; cells may hold at most {MAX_CELL_CHARS} "
+                      "characters)")
+            return t
+    # formulas and over-long cells looked up among the distinct texts, not cell by cell
+    formulas = {c for c in same
+                if c.startswith("=") and len(c) > 1 and re.match(r"^=[A-Za-z]+\(", c)}
+    if formulas:
+        for i, row in grid:
+            for j, c in enumerate(row):
+                if c in formulas:
+                    t.formulas[(i, j)] = c
+    long_cells = any(len(c) > MAX_CELL_CHARS for c in same)
+    del same
+    return _finish(t, grid, header_row, long_cells)
+
+
+def _encoding(raw: bytes, t: RawTable) -> tuple[str, str] | None:
+    """(encoding, errors) of a text file: UTF-8 (with or without BOM), UTF-16 (BOM or NUL
+    bytes), else Windows-1252 (noted); None (a problem) when it is none of these."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        t.note(None, None, None, "file is UTF-16 (byte-order mark); decoded as UTF-16")
+        return "utf-16", "strict"
+    head = raw[:4096]
+    if head and head.count(b"\x00") > len(head) // 4:
+        enc = "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+        try:
+            raw.decode(enc)
+        except UnicodeDecodeError:
+            t.problem(None, None, None, "a text file in UTF-8 (this one holds NUL bytes: "
+                                        "UTF-16 or binary?); save it as CSV UTF-8")
+            return None
+        t.note(None, None, None, f"file is UTF-16 without byte-order mark; decoded as {enc}")
+        return enc, "strict"
+    try:
+        raw.decode("utf-8-sig")
+        return "utf-8-sig", "strict"
+    except UnicodeDecodeError:
+        t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
+                                 "to avoid this)")
+        return "cp1252", "replace"
 
 
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
+_FORMULA = re.compile(rb'<(?:\w+:)?c\s[^>]*?r="([A-Z]+[0-9]+)"[^>]*?(?<!/)>((?:(?!</(?:\w+:)?c>).)*'
+                      rb'<(?:\w+:)?f[\s>/](?:(?!</(?:\w+:)?c>).)*)</(?:\w+:)?c>', re.S)
+_F_TEXT = re.compile(rb"<(?:\w+:)?f[^>]*>([^<]*)</(?:\w+:)?f>")
+_V_TEXT = re.compile(rb"<(?:\w+:)?v>[^<]+</(?:\w+:)?v>")
+
+
+class UncomputedFormula(str):
+    """An XLSX formula cell without a stored (cached) value."""
+
+
+def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
+    try:
+        with zipfile.ZipFile(path) as z:
+            total = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        t.problem(None, None, None, f"a readable .xlsx workbook (not a zip archive: {exc})")
+        return False
+    if total > MAX_XLSX_BYTES:
+        t.problem(None, None, None,
+                  f"a workbook that expands to at most {MAX_XLSX_BYTES // 2**20} MB (this one "
+                  f"expands to {total / 2**20:,.0f} MB: a damaged file or a zip bomb; export "
+                  "the sheet as CSV)")
+        return False
+    return True
 
 
 def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
@@ -179,6 +279,8 @@ def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> Ra
     from openpyxl.utils import range_boundaries
 
     t = RawTable(shown, sheet, [], [])
+    if not _xlsx_size_ok(path, t):
+        return t
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # corrupt or not a workbook
@@ -205,7 +307,16 @@ def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> Ra
                 grid.setdefault(r, {})[j] = v
                 if isinstance(v, (int, float)) and "%" in (c.number_format or ""):
                     pct[(r, j)] = True
-        merged = _MERGE.findall(wb._archive.read(ws._worksheet_path))
+        xml = wb._archive.read(ws._worksheet_path)
+        merged = _MERGE.findall(xml)
+        for ref, body in (_FORMULA.findall(xml) if re.search(rb"<(?:\w+:)?f[\s>/]", xml)
+                          else ()):
+            c0, r0, _, _ = range_boundaries(ref.decode())
+            f = _F_TEXT.search(body)
+            text = "=" + (f.group(1).decode(errors="replace") if f else "(shared formula)")
+            t.formulas[(r0, c0 - 1)] = text
+            if not _V_TEXT.search(body) and grid.get(r0, {}).get(c0 - 1) is None:
+                grid.setdefault(r0, {})[c0 - 1] = UncomputedFormula(text)
     finally:
         wb.close()
     for ref in merged:

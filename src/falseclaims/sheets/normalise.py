@@ -6,7 +6,9 @@ from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
 from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.io import RawTable, UncomputedFormula
+from falseclaims.sheets.rows import column_ref
+from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
 
 __all__ = ["map_columns", "parse_records", "parse_cell"]
 
@@ -43,6 +45,9 @@ def parse_cell(kind: str, column: str, raw):
     if kind == "number":
         value, pct, notes = cells.parse_number(raw)
         return value, pct, notes
+    if kind == "compared":
+        value, notes = parse_compared(raw, None)
+        return value, None, notes
     raise AssertionError(kind)
 
 
@@ -65,10 +70,27 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
         if ours not in spec:
             table.problem(None, None, f"{t_name}: {ours}",
                           f"a column of the {kind} table in {where} ({', '.join(spec)})")
-    mapped = {clean_text(k): v for k, v in mapping.items()}
+    mapped = {}
+    for k, v in mapping.items():
+        letter = column_ref(str(k))
+        if letter is not None and letter in table.letters:
+            mapped[table.header[table.letters.index(letter)]] = v
+        elif letter is not None and table.header:
+            table.problem(None, str(k), None,
+                          f"a column {letter} with values (named in {where}); this sheet's "
+                          f"columns run {table.letters[0]}-{table.letters[-1]}")
+        else:
+            mapped[clean_text(str(k))] = v
     for j, name in enumerate(table.header):
         if name in mapped:
             ours = mapped[name]
+        elif name in table.headerless:
+            letter = table.letters[j]
+            table.problem(table.header_row, name, None,
+                          f"a column name above data (this column has values but no header); "
+                          f"name it in the sheet or map it in {where} columns: as "
+                          f"{{\"@{letter}\": <our column>}}")
+            continue
         elif name in spec:
             ours = name
         elif _key(name) in spec:
@@ -87,7 +109,7 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
         idx[ours] = j
         their[ours] = name
     for t_name in mapped:
-        if t_name not in table.header and table.header:
+        if t_name not in table.header and table.header and column_ref(t_name) is None:
             table.problem(None, t_name, None,
                           f"this column (named in {where}) in the header; found: "
                           + ", ".join(table.header))
@@ -95,13 +117,17 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
 
 
 def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
-                  where: str) -> list[dict]:
+                  where: str, values: dict | None = None, rules: dict | None = None
+                  ) -> list[dict]:
     """One dict per data row: our columns -> parsed values (None when missing).
 
     Keys starting with "_" carry provenance: ``_row`` (spreadsheet row), ``_their`` (our ->
     their column names), ``_m_<col>`` (Measure of metric cells), ``_pct_<col>`` (percent
     sign in a number cell) and ``_xlpct_<col>`` (XLSX cell formatted as percent).
+    ``values``/``rules``: the venue's per-column value maps and cell rules
+    (falseclaims.sheets.rules); a split cell gives a list of values and Measures.
     """
+    values, rules = values or {}, rules or {}
     spec = SPECS[kind]
     if not table.header:
         return []
@@ -119,21 +145,24 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
                           f"a column {col!r} (required in the {kind} table; rename yours with "
                           f"config columns: or give constants: {{{col}: ...}})")
     for col in spec:
+        if spec[col] == "compared":
+            continue  # an optional alternative to value_best_prior, not a field left empty
         if col not in idx and col not in const_vals and col not in REQUIRED[kind]:
             table.note(None, col, None, f"column {col!r} absent; left missing")
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
-    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind])
+    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules)
 
 
-def _parse_column(kind_: str, col: str, raws: list, const) -> list[tuple]:
-    """Parsed cells of one column, one :func:`parse_cell` call per distinct raw value.
+def _parse_column(read, raws: list, const) -> list[tuple]:
+    """Parsed cells of one column, one ``read`` call per distinct raw value.
 
     Survey sheets repeat cell texts heavily (enums, yes/no, sizes, metric names), so at
     10^5 papers this replaces millions of parses by a few thousand. Each item is
     ``(ok, value, extra, notes_or_expected)``; the key includes the type, because
-    ``True == 1 == 1.0`` in Python but the parsers treat them differently.
+    ``True == 1 == 1.0`` in Python but the parsers treat them differently (and a formula
+    without a stored value is a str of its own class).
     """
     memo: dict = {}
     out = []
@@ -146,7 +175,7 @@ def _parse_column(kind_: str, col: str, raws: list, const) -> list[tuple]:
                 hit = (True, value, extra, ())
             else:
                 try:
-                    hit = (True, *parse_cell(kind_, col, raw))
+                    hit = (True, *read(raw))
                 except CellError as exc:
                     hit = (False, None, None, exc.expected)
             memo[key] = hit
@@ -154,8 +183,20 @@ def _parse_column(kind_: str, col: str, raws: list, const) -> list[tuple]:
     return out
 
 
+def _reader(kind_: str, col: str, values: dict, rules: dict):
+    """The function reading one raw cell of ``col``: :func:`parse_cell`, or :func:`_read`
+    for columns with a venue value map or cell rule (and for formulas without a value)."""
+    if kind_ != "compared" and col not in values and col not in rules:
+        def read(raw):
+            if isinstance(raw, UncomputedFormula):
+                return _read(kind_, col, raw, None, None)
+            return parse_cell(kind_, col, raw)
+        return read
+    return lambda raw: _read(kind_, col, raw, values.get(col), rules.get(col))
+
+
 def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals: dict,
-                required: tuple) -> list[dict]:
+                required: tuple, values: dict, rules: dict) -> list[dict]:
     """Records of :func:`parse_records`, computed column by column.
 
     Notes and problems are emitted in the same order as a row-by-row pass (row, then
@@ -172,41 +213,51 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
             raws = [row[j] for _, row in rows]
         else:
             raws = [None] * len(rows)
-        cells_ = _parse_column(kind_, col, raws, const_vals.get(col))
+        cells_ = _parse_column(_reader(kind_, col, values, rules), raws, const_vals.get(col))
         parsed[col] = cells_
         name = their.get(col, col)
         for i, (ok, _, _, extra) in enumerate(cells_):
             if not ok:
-                events.append((i, k, 0, "problem", (rownums[i], name, raws[i], extra)))
+                events.append((i, k, "problem", (rownums[i], name, raws[i], extra)))
             elif extra:
                 for n in extra:
-                    events.append((i, k, 0, "note", (rownums[i], name, raws[i], n)))
+                    events.append((i, k, "note", (rownums[i], name, raws[i], n)))
     bad_rows: dict[int, set] = {}
     for col in cols:
         for i, (ok, *_rest) in enumerate(parsed[col]):
             if not ok:
                 bad_rows.setdefault(i, set()).add(col)
     for r, col in enumerate(required):
+        if col not in idx and col not in const_vals:
+            for i in range(len(rows)):  # absent: reported once, by parse_records
+                bad_rows.setdefault(i, set()).add(col)
+            continue
         name = their.get(col, col)
         for i, (ok, value, _, _) in enumerate(parsed[col]):
             if ok and value is None:
-                events.append((i, len(cols) + r, 0, "problem",
+                events.append((i, len(cols) + r, "problem",
                                (rownums[i], name, None, f"a value (column {col!r} is required)")))
                 bad_rows.setdefault(i, set()).add(col)
-    events.sort(key=lambda e: e[:3])
-    for _, _, _, what, args in events:
-        (table.problem if what == "problem" else table.note)(*args)
+    events.sort(key=lambda e: e[:2])  # stable: a cell's notes keep their order
+    for _, _, what, args in events:
+        if what == "problem":
+            table.problem(*args, cell=True)
+        else:
+            table.note(*args)
 
     # fast path: rows without a bad cell or an XLSX percent cell share one key layout;
-    # a "_pct_" flag is stored only where True (it is read with .get), which keeps a
-    # results record at 10 keys, the largest dict of the smallest size (~270 bytes, not 460)
-    keys, columns, pct = ["_row", "_their"], [rownums, [their] * len(rows)], []
+    # a "_pct_" flag is stored only where True and "_parts_" only for split cells (both are
+    # read with .get), which keeps a results record at 10 keys, the largest dict of the
+    # smallest size (~270 bytes, not 460)
+    keys, columns, pct, split = ["_row", "_their"], [rownums, [their] * len(rows)], [], []
     for col, kind_ in spec.items():
         keys.append(col)
         columns.append([c[1] for c in parsed[col]])
         if kind_ == "measure":
             keys.append(f"_m_{col}")
             columns.append([c[2] for c in parsed[col]])
+            if col in rules:
+                split.append(col)
         elif kind_ == "number":
             pct.append(col)
     records = [dict(zip(keys, vals)) for vals in zip(*columns)]
@@ -214,17 +265,22 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
         for i, c in enumerate(parsed[col]):
             if c[2]:
                 records[i][f"_pct_{col}"] = True
+    for col in split:
+        for i, c in enumerate(parsed[col]):
+            if isinstance(c[2], list):
+                records[i][f"_parts_{col}"] = rules[col]
     pct_rows = {r for (r, _j), flag in pct_cells.items() if flag}
     special = set(bad_rows)
     if pct_rows:
         special |= {i for i, r in enumerate(rownums) if r in pct_rows}
     for i in sorted(special):
         records[i] = _slow_record(rownums[i], their, spec, idx, parsed, i, pct_cells,
-                                  required)
+                                  required, const_vals, rules)
     return records
 
 
-def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required) -> dict:
+def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required, const_vals,
+                 rules) -> dict:
     """One record with the exact key layout of a row holding bad or XLSX-percent cells."""
     rec = {"_row": rownum, "_their": their}
     for col, kind_ in spec.items():
@@ -236,11 +292,46 @@ def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required) -> di
         rec[col] = value
         if kind_ == "measure":
             rec[f"_m_{col}"] = extra
+            if isinstance(extra, list):
+                rec[f"_parts_{col}"] = rules[col]
         elif kind_ == "number":
             rec[f"_pct_{col}"] = bool(extra)
         if col in idx and pct_cells.get((rownum, idx[col])):
             rec[f"_xlpct_{col}"] = True
     for col in required:
+        if col not in idx and col not in const_vals:
+            rec.setdefault("_bad", set()).add(col)
+            continue
         if rec.get(col) is None and col not in rec.get("_bad", ()):
             rec.setdefault("_bad", set()).add(col)
     return rec
+
+
+def _read(kind: str, col: str, raw, value_map, rule):
+    """parse_cell after the venue's value map and cell rule; refuses formulas that have no
+    stored value."""
+    if isinstance(raw, UncomputedFormula):
+        raise CellError(f"a value, but this cell holds the formula {str(raw)!r} without a "
+                        "stored value; open and save the file in a spreadsheet program "
+                        "(which stores formula values) or type the value")
+    mapped, note = map_value(value_map, raw)
+    if kind == "compared":
+        value, _ = parse_compared(mapped, rule)
+        return value, None, (note,) if note else ()
+    if kind == "measure" and rule is not None:
+        m = read_ruled_measure(rule, mapped)
+        if isinstance(m, list):
+            notes = [n for x in m for n in x.notes]
+            return [x.value for x in m], m, tuple(([note] if note else []) + notes)
+        value = None if m is None else m.value
+        return value, m, (() if m is None else m.notes) + ((note,) if note else ())
+    if kind == "number" and rule is not None and rule.split and isinstance(mapped, str) \
+            and rule.split in mapped:  # an SD cell split like its value cell
+        parts = [parse_cell(kind, col, p) for p in mapped.split(rule.split)]
+        if len(parts) != len(rule.parts):
+            raise CellError(f"{len(rule.parts)} values separated by {rule.split!r}; this "
+                            f"cell has {len(parts)}")
+        return ([v for v, _, _ in parts], any(e for _, e, _ in parts),
+                ((note,) if note else ()) + tuple(n for _, _, ns in parts for n in ns))
+    value, extra, notes = parse_cell(kind, col, mapped)
+    return value, extra, ((note,) if note else ()) + tuple(notes)

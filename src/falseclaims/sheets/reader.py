@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,14 +12,17 @@ import pandas as pd
 from falseclaims.config_validation import config_problems, schema_path
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
-    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, metric_scale,
+    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SPECS, metric_scale,
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_raw_table
+from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_records
+from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import check_wide_columns, wide_to_long
+from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config"]
 
@@ -54,7 +58,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     Raises SheetValidationError listing every problem (file, sheet, row, column, value,
     expected); everything accepted but changed is listed in ``notes``.
     """
-    cfg = {"layout": "long", "units": "auto", **(venue_cfg or {})}
+    # a deep copy: validation fills schema defaults into nested blocks (e.g. cells:)
+    cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
     base = Path(base_dir)
@@ -62,25 +67,48 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     columns = cfg.get("columns") or {}
     constants = cfg.get("constants") or {}
 
-    def _read(file_key, sheet_key):
-        return read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
-                          display=str(cfg[file_key]))
+    skip_rules = cfg.get("skip_rows_where") or {}
+    id_spec = cfg.get("id")
+    if id_spec == "row" and cfg["layout"] == "long":
+        raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
+                         "results rows to their papers); use a template such as "
+                         "\"{Authors} {Year}\" naming columns of both tables")
+
+    def _read(file_key, sheet_key, kind):
+        t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
+                           display=str(cfg[file_key]))
+        skip_rows(t, skip_rules, where)
+        mapping = dict(columns.get(kind) or {})
+        if id_spec and t.header:
+            made = generate_ids(t, id_spec, dedupe=kind != "results")
+            if made is not None:
+                mapping[made] = "paper_id"
+        return t, mapping
 
     if cfg["layout"] == "long":
-        ptab, rtab = _read("papers", "papers_sheet"), _read("results", "results_sheet")
+        (ptab, pmap), (rtab, rmap) = (_read("papers", "papers_sheet", "papers"),
+                                      _read("results", "results_sheet", "results"))
         tables = [ptab, rtab]
-        pidx, ptheir = map_columns(ptab, "papers", columns.get("papers"), where)
-        ridx, rtheir = map_columns(rtab, "results", columns.get("results"), where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where)
-        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where)
+        pidx, ptheir = map_columns(ptab, "papers", pmap, where)
+        ridx, rtheir = map_columns(rtab, "results", rmap, where)
+        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
+        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules)
+        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where, values, rules)
     else:
-        wtab = _read("papers", "papers_sheet")
+        wtab, wmap = _read("papers", "papers_sheet", "wide")
         ptab = rtab = wtab
         tables = [wtab]
-        widx, wtheir = map_columns(wtab, "wide", columns.get("wide"), where)
+        widx, wtheir = map_columns(wtab, "wide", wmap, where)
         check_wide_columns(wtab, widx, constants, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where)
+        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
+        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules)
         precs, rrecs = wide_to_long(wrecs, wtab)
+    for col in skip_rules:
+        if all(resolve_column(t, str(col)) is None for t in tables if t.header):
+            tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
+                              "skip_rows_where)")
+    _check_rule_columns(cfg, tables[0], where)
+    rrecs = expand_parts(rrecs, rtab)
     attach_cell_sd(rrecs, rtab)
     convert_units(rrecs, rtab, cfg["units"], where)
     _check_rows(precs, rrecs, ptab, rtab)
@@ -90,6 +118,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     _check_schema(papers, precs, ptab, load_schema("papers"))
     _check_schema(results, rrecs, rtab, load_schema("results"))
 
+    if cfg.get("on_bad_cell", "stop") == "exclude":
+        papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
     problems: list[Problem] = [p for t in tables for p in t.problems]
     if problems:
         raise SheetValidationError(problems, venue)
@@ -98,6 +128,24 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
     notes["row"] = notes["row"].astype("Int64")
     return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
+    """values:/cells: keys must name our columns of this layout (a rule for no column
+    would be silently unused)."""
+    specs = [SPECS["wide"]] if cfg["layout"] == "wide_top2" else [SPECS["papers"],
+                                                                 SPECS["results"]]
+    kinds = {c: k for spec in specs for c, k in spec.items()}
+    for col in cfg.get("values") or {}:
+        if col not in kinds:
+            table.problem(None, f"values.{col}", None,
+                          f"a column of the {cfg['layout']} layout in {where} values: "
+                          f"({', '.join(kinds)})")
+    for col in cfg.get("cells") or {}:
+        if kinds.get(col) not in ("measure", "number", "compared"):
+            ok = [c for c, k in kinds.items() if k in ("measure", "number", "compared")]
+            table.problem(None, f"cells.{col}", None,
+                          f"a metric value or SD column in {where} cells: ({', '.join(ok)})")
 
 
 def _frame(records: list[dict], spec: dict, out_cols: list[str], table: RawTable,
@@ -124,12 +172,13 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
         rec = records[i]
         if col in rec.get("_bad", ()):
             continue  # already reported when the cell was parsed
-        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected)
+        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
 
 
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
+    dup_rows: set[int] = set()  # wide layout: their results rows repeat the same error
     for rec in precs:
         pid = rec.get("paper_id")
         if pid is None:
@@ -138,19 +187,22 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             ptab.problem(rec["_row"], rec["_their"].get("paper_id", "paper_id"), pid,
                          f"a unique paper_id (duplicate of row {first[pid]})")
             rec.setdefault("_bad", set()).add("paper_id")
+            dup_rows.add(rec["_row"])
         else:
             first[pid] = rec["_row"]
         split, folds = rec.get("split"), rec.get("cv_folds")
         if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
             ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
-                         f"at least 2 folds for split {split!r}")
+                         f"at least 2 folds for split {split!r}", cell=True)
             rec.setdefault("_bad", set()).add("cv_folds")
     seen: dict[tuple, int] = {}
     for rec in rrecs:
         their = rec["_their"]
         key = (rec.get("paper_id"), rec.get("method"), rec.get("metric"))
         if None not in key:
-            if key in seen:
+            if key in seen and rtab is ptab and rec["_row"] in dup_rows:
+                pass  # the duplicate paper id of this row is the one problem
+            elif key in seen:
                 rtab.problem(rec["_row"], their.get("method", "method"), key[1],
                              f"one row per paper x method x metric (paper {key[0]!r}, "
                              f"metric {key[2]!r} already in row {seen[key]})")
@@ -161,15 +213,16 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                 rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
                              f"a paper_id listed in the papers table ({ptab.file}"
                              + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
-        if rec.get("metric") and rec.get("value") is not None:
+        if rec.get("metric") and rec.get("value") is not None \
+                and "value" not in rec.get("_bad", ()):
             lo, hi, text = _RANGES[metric_scale(rec["metric"])]
             if not lo <= rec["value"] <= hi:
                 rtab.problem(rec["_row"], their.get("value", "value"), rec["value"],
-                             f"{text} for metric {rec['metric']!r}")
+                             f"{text} for metric {rec['metric']!r}", cell=True)
                 rec.setdefault("_bad", set()).add("value")
             sd = rec.get("sd")
             if sd is not None and sd >= 0 and metric_scale(rec["metric"]) != "distance" and sd > 1:
                 rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
                              f"an SD <= 1 for the fraction-scale metric {rec['metric']!r} "
-                             "(after unit conversion)")
+                             "(after unit conversion)", cell=True)
                 rec.setdefault("_bad", set()).add("sd")

@@ -5,10 +5,13 @@ keep their units and may not carry "%". Rules (data/README.md, "Units"):
 
 * A cell with a "%" sign is percent whatever ``units`` says; an XLSX cell formatted as
   percent already stores a fraction. Both are noted.
-* ``units: fraction`` keeps other values; ``units: percent`` divides them by 100.
+* ``units: fraction`` keeps other values; ``units: percent`` divides them by 100, except
+  that an unmarked value <= 1 next to values > 1 is refused naming the cell (0.931 in a
+  percent column is a fraction written by mistake, not 0.931 %; write "0.931%" if meant).
 * ``units: auto`` looks at the unmarked values of fraction-scale metrics: all <= 1 ->
-  fraction; all > 1 -> percent; a mix, or values <= 1 next to "%" cells -> refused, asking
-  the user to declare ``units:``.
+  fraction; all > 1 -> percent; a mix with a clear majority -> the minority cells are
+  refused one by one (e.g. one 0.83 among 83.2 values); an even mix, or values <= 1 next to
+  "%" cells -> refused, asking the user to declare ``units:``.
 * An SD in the same cell as its value shares the value's unit; an SD in its own cell is
   percent if it has a "%" sign or if its row's value was read as percent.
 Every conversion is written to the notes.
@@ -68,7 +71,18 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
         # XLSX percent-formatted cells store unambiguous fractions; only '%' text counts here
         pct_cells = [r for r in frac if r.get(f"_m_{value_col}") is not None
                      and r[f"_m_{value_col}"].percent_sign]
-        if small and large:
+        if small and large and len(small) != len(large):
+            decided = "percent" if len(large) > len(small) else "fraction"
+            minority = small if decided == "percent" else large
+            majority = large if decided == "percent" else small
+            for r in minority:
+                table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+                    r, value_col, majority, decided, "units: auto"), cell=True)
+                r.setdefault("_bad", set()).add(value_col)
+            table.note(None, _col(majority[0], value_col), None,
+                       f"units auto-detected as {decided}: {len(majority)} of "
+                       f"{len(unmarked)} unmarked fraction-scale values say so")
+        elif small and large:
             decided = "refused"
             table.problem(None, _col(small[0], value_col), None, _refusal(
                 f"values <= 1 (e.g. row {small[0]['_row']}: {_fmt(small[0][value_col])}) "
@@ -80,12 +94,12 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                 f"unmarked values <= 1 (e.g. row {small[0]['_row']}: "
                 f"{_fmt(small[0][value_col])}) next to percent cells (e.g. row "
                 f"{pct_cells[0]['_row']})", where))
-        elif large:
+        elif large and not small:
             decided = "percent"
             table.note(None, _col(large[0], value_col), None,
                        f"units auto-detected as percent: all {len(large)} unmarked "
                        "fraction-scale values are > 1")
-        else:
+        elif not large:
             decided = "fraction"
             if small:
                 table.note(None, _col(small[0], value_col), None,
@@ -93,7 +107,17 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                            "fraction-scale values are <= 1")
     if decided == "refused":
         return decided
+    if units == "percent":
+        small = [r for r in unmarked if abs(r[value_col]) <= 1]
+        large = [r for r in unmarked if abs(r[value_col]) > 1]
+        if small and large:
+            for r in small:
+                table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+                    r, value_col, large, "percent", "units: percent"), cell=True)
+                r.setdefault("_bad", set()).add(value_col)
     for r in frac:
+        if value_col in r.get("_bad", ()):
+            continue
         m = r.get(f"_m_{value_col}")
         sign = m is not None and m.percent_sign
         xl = bool(r.get(f"_xlpct_{value_col}"))
@@ -137,6 +161,19 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
 
 def _col(rec: dict, col: str) -> str:
     return rec["_their"].get(col, col)
+
+
+def _implausible(rec: dict, col: str, others: list[dict], unit: str, why: str) -> str:
+    e = others[0]
+    if unit == "percent":
+        return (f"a value in percent like the other {len(others)} values (e.g. row "
+                f"{e['_row']}: {_fmt(e[col])}; {why}); {_fmt(rec[col])} looks like a "
+                f"fraction: write {_fmt(100 * rec[col])}, or '{_fmt(rec[col])}%' if it "
+                "really is below 1 %")
+    return (f"a fraction like the other {len(others)} values (e.g. row {e['_row']}: "
+            f"{_fmt(e[col])}; {why}); {_fmt(rec[col])} looks like percent: write "
+            f"{_fmt(rec[col] / 100)} or add a '%' sign, or declare `units: fraction` or "
+            "`units: percent` for the venue")
 
 
 def _refusal(what: str, where: str) -> str:

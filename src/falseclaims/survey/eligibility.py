@@ -3,6 +3,9 @@
 [Christodoulou2025], Methods, "Data analysis subset". Criteria, applied in this order
 (`docs/method.md`, "Eligibility"); the first one a paper fails is its exclusion reason:
 
+0. ``invalid_cell``: only for venues read with ``on_bad_cell: exclude`` (the papers table
+   then has an ``invalid_cell`` column): a cell of the paper could not be read; the flow
+   table then has the extra step ``valid_cells``;
 1. ``out_of_scope``: classification/segmentation is not the main task (``in_scope`` false
    or missing);
 2. ``values_only_in_figures``: metric values only in figures or supplements;
@@ -32,8 +35,10 @@ STEPS = (
     ("two_methods", "primary metric for at least two methods"),
     ("test_size", "test-set size known (analysed)"),
 )
+VALID_CELLS_STEP = ("valid_cells", "all cells readable")  # only with on_bad_cell: exclude
 # exclusion reason -> the flow step the paper fails to reach
 REASON_STEP = {
+    "invalid_cell": "valid_cells",
     "out_of_scope": "in_scope",
     "values_only_in_figures": "values_in_text",
     "no_distinct_test_set": "distinct_test_set",
@@ -131,6 +136,11 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
         else:
             detail[mask] = text
 
+    lenient = "invalid_cell" in papers.columns
+    if lenient:
+        # re-read tables may hold "" for missing (dtype=str, keep_default_na=False)
+        invalid = papers["invalid_cell"].astype("string").str.strip().replace("", pd.NA)
+        mark(invalid.notna(), "invalid_cell", invalid.fillna(""))
     in_scope = papers["in_scope"].astype("boolean")
     mark(~in_scope.fillna(False), "out_of_scope",
          np.where(in_scope.isna(), "in_scope not recorded", "main task is not "
@@ -170,17 +180,20 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     excl["step"] = excl["reason"].map(REASON_STEP)
     excl["detail"] = detail[~keep].to_numpy()
     excl = excl[EXCLUSION_COLUMNS].sort_values("paper_id", kind="mergesort")
-    return Selection(eligible, excl.reset_index(drop=True), _flow(papers, reason, venue), top2)
+    return Selection(eligible, excl.reset_index(drop=True),
+                     _flow(papers, reason, venue, lenient), top2)
 
 
-def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "") -> pd.DataFrame:
+def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "",
+          lenient: bool = False) -> pd.DataFrame:
     failed_at = reason.map(REASON_STEP)
-    order = [s for s, _ in STEPS]
+    steps = (STEPS[0], VALID_CELLS_STEP, *STEPS[1:]) if lenient else STEPS
+    order = [s for s, _ in steps]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else venue
     for task in TASKS:
-        in_task = (papers["task"] == task).to_numpy()
-        for i, (step, label) in enumerate(STEPS):
+        in_task = (papers["task"] == task).fillna(False).to_numpy(dtype=bool)
+        for i, (step, label) in enumerate(steps):
             # a paper reaches step i unless it failed at a step <= i
             failed_by_here = failed_at.isin(order[1 : i + 1]).to_numpy()
             rows.append({"venue": venue, "task": task, "step": step, "label": label,

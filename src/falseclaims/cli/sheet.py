@@ -1,0 +1,97 @@
+"""`falseclaims sheet inspect | check`: start and check the mapping of a survey sheet.
+
+``inspect FILE`` prints the header row found, each column's guessed role with example
+cells and a draft venue block for config/config.yaml. ``check --venue V`` validates one
+venue's sheets as the pipeline would and prints the problems grouped by column, the first
+three of each kind. Exit code 0: no problem; 1: problems found; 2: bad arguments or config.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from falseclaims.cli import UsageError
+from falseclaims.config import find_config, load_config
+
+
+def register(sub) -> None:
+    p = sub.add_parser("sheet", help="inspect a survey sheet or check a venue's mapping",
+                       description="Start (inspect) and check (check) the config mapping of "
+                                   "a survey's extraction sheet.")
+    verbs = p.add_subparsers(dest="sheet_verb", required=True)
+    i = verbs.add_parser("inspect", help="guess the roles of a sheet's columns and draft a "
+                                         "venue block for config/config.yaml")
+    i.add_argument("file", help="the sheet (.csv, .tsv or .xlsx)")
+    i.add_argument("--sheet", help="sheet of an XLSX workbook (default: the first)")
+    i.add_argument("--venue", default="my_venue", help="venue key of the draft block")
+    i.set_defaults(handler=run_inspect)
+    c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
+                                       "first step) and list the problems by column")
+    c.add_argument("--venue", required=True, help="a key of venues: in the config")
+    c.add_argument("--config", help="config file (default: config/config.yaml)")
+    c.add_argument("--show", type=int, default=3,
+                   help="examples shown per kind of problem (default 3)")
+    c.set_defaults(handler=run_check)
+    from falseclaims.cli import one_line_errors
+    for q in (i, c):
+        one_line_errors(q)
+
+
+def run_inspect(args) -> int:
+    from falseclaims.sheets.inspect import draft_venue, inspect_sheet
+
+    if not Path(args.file).is_file():
+        raise UsageError(f"no such file: {args.file}")
+    g = inspect_sheet(args.file, args.sheet)
+    print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
+          + f": header row {g.header_row}, {g.n_rows} data rows")
+    print(f"{'col':<4} {'header':<24} {'guessed role':<20} examples")
+    for c in g.columns:
+        ex = " | ".join(e[:30] for e in c.examples)
+        print(f"{c.letter:<4} {c.name[:24]:<24} {c.role:<20} {ex}")
+        print(f"{'':<4} {'':<24} ({c.why})")
+        for h in c.hints:
+            print(f"{'':<4} {'':<24} hint: {h}")
+    print(f"\nunits guess: {g.units}\n\n# draft venue block (edit it; data/README.md, "
+          "'Swapping in a real sheet'):")
+    print(draft_venue(g, args.venue), end="")
+    return 0
+
+
+def run_check(args) -> int:
+    from falseclaims.sheets import SheetValidationError, read_venue
+    from falseclaims.sheets.inspect import group_problems
+
+    if args.show < 1:
+        raise UsageError("--show must be at least 1")
+    cfg = load_config(args.config)
+    venues = cfg.get("venues") or {}
+    if args.venue not in venues:
+        raise UsageError(f"--venue {args.venue!r} is not in the config's venues: "
+                         f"{', '.join(venues) or '(none)'}")
+    path = find_config(args.config).resolve()
+    base = path.parent.parent if path.parent.name == "config" else path.parent
+    try:
+        s = read_venue(venues[args.venue], base_dir=base, venue=args.venue)
+    except SheetValidationError as exc:
+        print(f"venue '{args.venue}': {len(exc.problems)} problem(s)")
+        for line in group_problems(exc.problems, args.show):
+            print(line)
+        return 1
+    excluded = 0
+    if "invalid_cell" in s.papers:
+        excluded = int(s.papers["invalid_cell"].notna().sum())
+    print(f"venue '{args.venue}': OK, {len(s.papers)} papers, {len(s.results)} results "
+          f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
+                                          "invalid cell (on_bad_cell: exclude)"
+                                          if excluded else ""))
+    skipped = s.notes["note"].str.contains("skipped", regex=False).fillna(False)
+    if skipped.any():
+        kinds = s.notes.loc[skipped, "note"].str.replace(r"(: column|\().*$", "", regex=True)
+        print(f"  {int(skipped.sum())} row(s) skipped: " + "; ".join(
+            f"{n} {k.strip()}" for k, n in kinds.value_counts(sort=False).items()))
+    if excluded:
+        for pid, text in s.papers.loc[s.papers["invalid_cell"].notna(),
+                                      ["paper_id", "invalid_cell"]].itertuples(index=False):
+            print(f"  {pid}: {text}")
+    return 0

@@ -1,0 +1,125 @@
+"""Rows that are not data: repeated header rows, formula rows and rows matching the venue's
+``skip_rows_where`` rules are removed before parsing, each with a row of notes. Paper ids
+generated from a template or the row number (``id:``) are made here too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from falseclaims.sheets.cells import clean_text, is_missing
+from falseclaims.sheets.io import RawTable, col_letter
+
+__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids"]
+
+_LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
+
+
+def column_ref(name: str) -> str | None:
+    """'@J', 'column J', '@10' or 'column 10' -> 'J' (a reference by spreadsheet letter or
+    1-based position), else None."""
+    m = _LETTER_REF.match(clean_text(name))
+    if not m:
+        return None
+    ref = m.group(1)
+    return col_letter(int(ref) - 1)[len("column "):] if ref.isdigit() else ref.upper()
+
+
+def resolve_column(table: RawTable, name: str) -> int | None:
+    """Index in ``table.header`` of a column given by its name or its letter."""
+    letter = column_ref(name)
+    if letter is not None:
+        return table.letters.index(letter) if letter in table.letters else None
+    name = clean_text(name)
+    return table.header.index(name) if name in table.header else None
+
+
+def _is_repeated_header(table: RawTable, row: list, names: list[str]) -> bool:
+    same = sum(1 for c, h in zip(row, names) if isinstance(c, str) and clean_text(c).lower() == h)
+    if same < 2:
+        return False
+    return 2 * same >= sum(1 for c in row if not is_missing(c))
+
+
+def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
+    """Drop repeated headers, formula rows and rows matched by ``rules`` ({column: regex}),
+    noting each. A rule whose column this table lacks is returned unused (checked across
+    the venue's tables by the caller)."""
+    compiled = []
+    for col, pattern in (rules or {}).items():
+        j = resolve_column(table, str(col))
+        if j is None:
+            continue
+        try:
+            compiled.append((col, j, pattern, re.compile(str(pattern))))
+        except re.error as exc:
+            table.problem(None, str(col), pattern,
+                          f"a valid regular expression in {where} skip_rows_where ({exc})")
+    kept = []
+    names = [h.lower() for h in table.header]
+    for rownum, row in table.rows:
+        why = None
+        if _is_repeated_header(table, row, names):
+            why = "repeated header row skipped"
+        elif table.formulas:
+            filled = [k for k, c in enumerate(row) if not is_missing(c)]
+            if filled and all((rownum, k) in table.formulas for k in filled):
+                why = (f"formula row skipped (e.g. {table.formulas[(rownum, filled[0])]!r} "
+                       f"in column {table.header[filled[0]]!r})")
+        if why is None:
+            for col, j, pattern, rx in compiled:
+                text = "" if is_missing(row[j]) else clean_text(row[j])
+                if rx.search(text):
+                    why = (f"skipped by skip_rows_where {{{col!r}: {pattern!r}}}: column "
+                           f"{table.header[j]!r} holds {text!r}")
+                    break
+        if why is None:
+            kept.append((rownum, row))
+        else:
+            cells = "; ".join(clean_text(c) for c in row if not is_missing(c))
+            table.note(rownum, None, cells[:200], why)
+    table.rows = kept
+
+
+def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
+    """Add a column of paper ids from ``spec``: "row" (the spreadsheet row number) or a
+    template naming columns in braces ("{Authors} {Year}"). Duplicates get " (2)", " (3)"
+    when ``dedupe`` (the papers or wide table), each noted. Returns the new column's name
+    (None when the template names a column this table lacks: a problem of the table)."""
+    name = "(generated id)"
+    fields = re.findall(r"{([^{}]+)}", spec)
+    idx = {}
+    for f in fields:
+        j = resolve_column(table, f)
+        if j is None:
+            table.problem(None, f, spec, "a column of this table for the id template "
+                                         f"(found: {', '.join(table.header)})")
+            return None
+        idx[f] = j
+    if spec != "row" and not fields:
+        table.problem(None, None, spec, "id: 'row' or a template naming columns in braces, "
+                                        "e.g. '{Authors} {Year}'")
+        return None
+    seen: dict[str, int] = {}
+    rows = []
+    for rownum, row in table.rows:
+        if spec == "row":
+            pid = f"row {rownum}"
+        else:
+            pid = spec
+            for f, j in idx.items():
+                pid = pid.replace("{" + f + "}", "" if is_missing(row[j]) else clean_text(row[j]))
+            pid = clean_text(pid)
+        if pid and dedupe:
+            seen[pid] = seen.get(pid, 0) + 1
+            if seen[pid] > 1:
+                new = f"{pid} ({seen[pid]})"
+                table.note(rownum, name, new, f"generated id {pid!r} already used; "
+                                              f"this row's id is {new!r}")
+                pid = new
+        rows.append((rownum, [*row, pid or None]))
+    table.rows = rows
+    table.header = [*table.header, name]
+    table.letters = [*table.letters, ""]
+    table.note(None, name, spec, f"paper ids generated from {spec!r} (config id:)")
+    return name
