@@ -76,7 +76,8 @@ def run(args) -> int:
                       classes=_classes(args.classes), units=args.units)
     result, cmp_, ranking, pairs = run_author(
         inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
-        alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg)
+        alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
+        max_draws=int(boot["max_draws"]))
     if args.report:
         from falseclaims.percase.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,

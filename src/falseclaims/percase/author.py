@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import readers
-from falseclaims.percase.compare import PRIMARY_TESTS, all_pairs, compare_pair, rank_methods
+from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
+                                         rank_methods)
 from falseclaims.percase.verdict import interpret, level
 from falseclaims.tasks import TASKS
 
@@ -190,20 +191,30 @@ def _delong_inputs(inp: AuthorInputs):
 
 
 def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float = 0.95,
-               alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None):
-    """Compare A (top) with B (runner-up); returns (json dict, comparison, ranking, pairs)."""
+               alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None,
+               max_draws: int | None = None):
+    """Compare A (top) with B (runner-up); returns (json dict, comparison, ranking, pairs).
+
+    ``max_draws``: above cases x resamples draws the bootstrap percentiles are computed, not
+    sampled (:func:`falseclaims.percase.compare.bootstrap_mean_difference`); noted."""
     ranking = rank_methods(inp.values)
     a, b = ranking["method"].iloc[0], ranking["method"].iloc[1]
     y, scores, pos = _delong_inputs(inp) if inp.task == "classification" else (None, None, None)
     cmp_ = compare_pair(inp.task, inp.values, a, b, resamples=resamples, seed=seed,
-                        level=level_ci, alpha=alpha, truth=y, scores=scores, positive=pos)
+                        level=level_ci, alpha=alpha, truth=y, scores=scores, positive=pos,
+                        max_draws=max_draws)
+    if cmp_.interval.get("method") == APPROXIMATE:
+        inp.notes.append(
+            f"bootstrap interval: {cmp_.inputs['n']} cases x {resamples} resamples exceed "
+            f"{max_draws:,} draws, so its percentiles come from the {APPROXIMATE} of the "
+            "bootstrap distribution of the mean (error O(1/n)), not from resampling")
     if bool(ranking["tied_with_next"].iloc[0]):
         inp.notes.append(f"{a} and {b} have the same mean: the ranking between them is "
                          "arbitrary (column order)")
     pairs = None
     if with_all_pairs:
         pairs = all_pairs(inp.task, inp.values, resamples=resamples, seed=seed,
-                          level=level_ci)
+                          level=level_ci, max_draws=max_draws)
     tests = {t.test: {"statistic": _num(t.statistic), "pvalue": _num(t.pvalue), "n": t.n,
                       "assumption": t.assumption, "note": t.note} for t in cmp_.tests}
     i = cmp_.inputs
