@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.claims.check import check_claim
 from falseclaims.cli import check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret
@@ -41,6 +40,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from falseclaims.claims.check import check_claim  # scipy: only when run
+
     check_report_path(args.report)
     cfg = load_config(args.config)
     block = cfg["claim_check"]

@@ -12,7 +12,7 @@ import sys
 
 from falseclaims.cli import UsageError, check_report_path, count
 from falseclaims.config import load_config
-from falseclaims.percase.author import LAYOUTS, load_inputs, run_author
+from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.tasks import TASKS
 
 
@@ -60,6 +60,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from falseclaims.percase.author import load_inputs, run_author  # pandas, scipy
+
     check_report_path(args.report)
     cfg = load_config(args.config)
     block = cfg["claim_check"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from falseclaims.claims.plan import smallest_n
 from falseclaims.cli import UsageError, count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
@@ -56,6 +55,8 @@ def _setting(args, cfg, key):
 
 
 def run(args) -> int:
+    from falseclaims.claims.plan import smallest_n  # scipy: only when run
+
     cfg = load_config(args.config)
     target = float(_setting(args, cfg, "target"))
     n_max = int(_setting(args, cfg, "n_max"))

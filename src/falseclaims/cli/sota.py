@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from falseclaims.cli import UsageError, count
-from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
@@ -48,6 +47,8 @@ def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
         raise UsageError(f"--p must be in [0, 1]; got {p}")
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"--alpha must be in (0, 1); got {alpha}")
+    from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution
+
     dist = sota_distribution(m, n, p)
     up = dist.upper(alpha)
     lo, hi = clopper_pearson(round(p * n), n, alpha)

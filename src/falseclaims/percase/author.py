@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import readers
+from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
 from falseclaims.percase.verdict import interpret, level
@@ -23,7 +24,6 @@ from falseclaims.tasks import TASKS
 
 __all__ = ["AuthorInputs", "LAYOUTS", "load_inputs", "run_author"]
 
-LAYOUTS = ("auto", "long", "claims_reloaded", "wide_per_method", "predictions")
 
 
 @dataclass
@@ -147,7 +147,7 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
     st = _pick(pc.tasks, subtask, "task", "--subtask")
     truth = None
     if task == "segmentation":
-        mets = sorted(pc.table.loc[pc.table["task"] == st, "metric"].unique())
+        mets = pc.task_metrics(st)
         met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
         values = _complete_cases(pc.matrix(st, met), notes)
         if scores is not None:
@@ -157,8 +157,9 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
         if metric is not None and metric.lower() not in ("accuracy", "acc"):
             raise ValueError(f"classification is compared by accuracy; got --metric {metric!r}")
         values = _complete_cases(pc.correctness(st), notes)
-        sub = pc.table[pc.table["task"] == st].drop_duplicates("case_id")
-        truth = sub.set_index("case_id")["ground_truth"].loc[values.index]
+        truth = pc.truth(st)
+        if not truth.index.equals(values.index):
+            truth = truth.loc[values.index]
     values.columns = [str(c) for c in values.columns]
     score_wide, positive = (None, positive)
     if task == "classification":
