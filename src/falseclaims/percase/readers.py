@@ -28,6 +28,7 @@ expected.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -385,8 +386,8 @@ def _stripped(col: pd.Series) -> pd.Series:
     """``col.str.strip()``, rebuilt only when a cell changes (str.strip returns the same
     object for a clean cell; most files have no padding, and rebuilding costs)."""
     vals = col.to_numpy(dtype=object)
-    out = [v.strip() for v in vals]
-    if all(a is b for a, b in zip(vals, out)):
+    out = list(map(str.strip, vals))  # cells are str (read with dtype=str, no NA filter)
+    if all(map(operator.is_, vals, out)):
         return col
     return pd.Series(out, index=col.index, dtype=col.dtype)
 
@@ -434,7 +435,7 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
     dsc = v[is_dsc & v.notna()]
     if dsc.empty:
         return
-    files = ", ".join(sorted(set(origin.loc[dsc.index, "file"])))
+    files = ", ".join(sorted(origin.loc[dsc.index, "file"].unique()))
     top = 100.0 if units == "percent" else 1.0
     if units == "percent" and (dsc <= 1).all():
         problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
@@ -460,9 +461,12 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
         notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
 
 
-def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem]) -> None:
+def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
+                      code: np.ndarray | None = None) -> None:
+    """``code``: :func:`_codes` of the key columns in any order, if already computed."""
     key = ["case_id", "task", "method", "metric"]
-    code = _codes(table, key)
+    if code is None:
+        code = _codes(table, key)
     dup = table.duplicated(key, keep="first") if code is None else \
         pd.Series(code).duplicated(keep="first")
     for i in np.flatnonzero(dup.to_numpy()):
@@ -559,12 +563,15 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
             units: str = "fraction") -> PerCase:
     """Shared validation of a normalised table, then build the :class:`PerCase`."""
     file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
+    order = ["task", "method", "metric", "case_id"]
+    code = None
     if not problems:
         if (table["case_id"] == "").any():
             for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
                 o = origin.iloc[i]
                 problems.append(Problem(o["file"], o["row"], "case_id", "", "a case id"))
-        _check_duplicates(table, origin, problems)
+        code = _codes(table, order, sort=True)  # the checks below leave the keys alone
+        _check_duplicates(table, origin, problems, code)
         if kind == "segmentation":
             _check_unit(table, origin, problems, units, notes)
         else:
@@ -575,8 +582,7 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
     if problems:
         raise PerCaseValidationError(problems)
     cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
-    order = ["task", "method", "metric", "case_id"]
-    code = _codes(table, order, sort=True)  # rows are unique here: any exact sort agrees
+    # rows are unique here: any exact sort agrees
     table = (table[cols].sort_values(order) if code is None
              else table[cols].iloc[np.argsort(code, kind="stable")]).reset_index(drop=True)
     if kind == "segmentation":
