@@ -92,6 +92,18 @@ def test_percent_units_and_metric_name_as_the_careful_reader(tmp_path, monkeypat
     assert_same_percase(readers.read_claims_reloaded(f, **kw), careful(monkeypatch, f, **kw))
 
 
+def test_wide_percase_pickles_and_copies(tmp_path, monkeypatch):
+    import copy
+    import pickle
+
+    f = tmp_path / "seg.csv"
+    seg_frame(50).to_csv(f, index=False)
+    for pc in (readers.read_claims_reloaded(f), copy.deepcopy(readers.read_claims_reloaded(f))):
+        back = pickle.loads(pickle.dumps(pc))
+        assert_frame_equal(back.table, careful(monkeypatch, f).table)
+        assert_frame_equal(back.matrix("task"), pc.matrix("task"))
+
+
 @pytest.mark.parametrize("n", [7, 4000])
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_clean_classification_file_reads_as_the_careful_reader(tmp_path, monkeypatch, n,

@@ -13,6 +13,7 @@ words every problem: the fast path never raises its own validation errors.
 from __future__ import annotations
 
 import mmap
+from functools import partial
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
             values, truth = values[order], truth[order]
     wide = r.Wide(task, metric, ids, np.array([c[len("alg_"):] for c in methods], dtype=object),
                   values, truth)
-    return r.PerCase(kind=kind, table=r.Deferred(lambda: long_table(wide)),
+    return r.PerCase(kind=kind, table=r.Deferred(partial(long_table, wide)),
                      classes=tuple(classes) if classes is not None else None,
                      scores=None, notes=tuple(notes), wide=wide)
 
