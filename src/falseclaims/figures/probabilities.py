@@ -231,7 +231,7 @@ def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headli
                     color=PALETTE["gray"])
     grid.set_titles(row_template="{row_name}", col_template="")
     for ax, venue in zip(grid.axes[0], venues):  # long venue names wrap above their column
-        ax.set_title(textwrap.fill(venue, 30))
+        ax.set_title(textwrap.fill(venue, max(12, int(facet / MM / 2.3))))  # ~2.3 mm a char
     grid.set_axis_labels("Cutoff of P", "% of papers above")
     if grid.legend is not None:
         grid.legend.set_title(None)
