@@ -189,7 +189,7 @@ def run_example(repo: Path, root: Path) -> None:
                  "--forcerun", "validate_sheets"], work, env)  # (it takes every name after)
     rep = timed([*smk, "--report", "report.html"], work, env)
     size = (work / "report.html").stat().st_size / 2**20
-    print("\n### Example pipeline (default target, both venues)\n")
+    print("\n### Example pipeline (default target, every configured venue)\n")
     print(HEAD)
     print(row("`snakemake -n`, clean copy (start-up + DAG)", dry))
     print(row("default target from clean, `--cores 2`", full))

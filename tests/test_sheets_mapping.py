@@ -470,3 +470,20 @@ def test_junk_rows_change_nothing_but_notes(tmp_path_factory, n, junk, values):
     pd.testing.assert_frame_equal(clean.results[cols], got.results[cols])
     skipped = got.notes["note"].str.contains("skipped").sum()
     assert skipped == len(junk)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["Paper ID", " paper id ", "metric", "Metric",
+                                          "0.85", "", None, 3, "x"]),
+                         min_size=3, max_size=3), max_size=12))
+def test_repeated_header_candidates_agree_with_the_row_check(cells):
+    """skip_rows looks for header-like rows column by column; the rows it then checks with
+    _is_repeated_header are exactly those the row-by-row check accepts."""
+    from falseclaims.sheets.rows import _header_like, _is_repeated_header
+
+    names = ["paper id", "metric", "value"]
+    rows = list(enumerate(cells, start=2))
+    t = sheets_io.RawTable("f.csv", None, ["Paper ID", "metric", "value"], rows)
+    brute = {i for i, (_, row) in enumerate(rows) if _is_repeated_header(t, row, names)}
+    fast = {i for i in _header_like(rows, names) if _is_repeated_header(t, rows[i][1], names)}
+    assert fast == brute

@@ -41,6 +41,21 @@ def _is_repeated_header(table: RawTable, row: list, names: list[str]) -> bool:
     return 2 * same >= sum(1 for c in row if not is_missing(c))
 
 
+def _header_like(rows: list, names: list[str]) -> set[int]:
+    """Indices of the rows with at least two cells equal to their column's name (cleaned,
+    lower-cased): the only rows :func:`_is_repeated_header` can accept. Column by column,
+    each distinct cell text cleaned once (10^6 rows: no per-cell Python unless a column
+    holds its own name)."""
+    counts: dict[int, int] = {}
+    for h, col in zip(names, zip(*(row for _, row in rows))):
+        match = {c for c in set(col) if isinstance(c, str) and clean_text(c).lower() == h}
+        if match:
+            for i, c in enumerate(col):
+                if c in match:
+                    counts[i] = counts.get(i, 0) + 1
+    return {i for i, n in counts.items() if n >= 2}
+
+
 def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
     """Drop repeated headers, formula rows and rows matched by ``rules`` ({column: regex}),
     noting each. A rule whose column this table lacks is returned unused (checked across
@@ -57,9 +72,12 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
                           f"a valid regular expression in {where} skip_rows_where ({exc})")
     kept = []
     names = [h.lower() for h in table.header]
-    for rownum, row in table.rows:
+    header_like = _header_like(table.rows, names)
+    if not header_like and not table.formulas and not compiled:
+        return  # nothing to skip (the usual case)
+    for i, (rownum, row) in enumerate(table.rows):
         why = None
-        if _is_repeated_header(table, row, names):
+        if i in header_like and _is_repeated_header(table, row, names):
             why = "repeated header row skipped"
         elif table.formulas:
             filled = [k for k, c in enumerate(row) if not is_missing(c)]
