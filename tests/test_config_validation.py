@@ -256,3 +256,14 @@ def test_schemas_resolve_from_a_path_with_spaces(tmp_path, repo_cfg):
     bad["analysis"]["cutof"] = [0.1]
     assert config_problems(bad, where / "config.schema.yaml") == [
         "analysis: unknown key 'cutof' (did you mean 'cutoffs'?)"]
+
+
+def test_config_written_before_max_draws_still_validates(config):
+    """`claim_check.bootstrap.max_draws` came later: older configs get its default."""
+    import copy
+
+    from falseclaims.config_validation import schema_path, validate
+    cfg = copy.deepcopy(config)
+    del cfg["claim_check"]["bootstrap"]["max_draws"]
+    validate(cfg, schema_path("config"))
+    assert cfg["claim_check"]["bootstrap"]["max_draws"] == 10**8
