@@ -52,7 +52,8 @@ _SETTINGS = {
     "double_width_mm": 175.0,
     "font_size": 8.0,
     "dpi": 120,  # PNG for screen and the HTML report; the PDF is vector for print
-    "png_palette": True,  # 256-colour PNG: same look, a third of the bytes
+    "png_palette": True,  # PNG with a colour palette: same look, a fraction of the bytes
+    "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",
 }

@@ -7,15 +7,21 @@ CLI pass the pair here.
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from fontTools import subset as font_subset
 from PIL import Image
 
 from falseclaims.pipeline import write_table
-from falseclaims.style import settings
+from falseclaims.style import BAND_COLOURS, PALETTE, TASK_COLOURS, settings
 
 _SUFFIXES = (".pdf", ".png", ".csv", ".svg")
+# Font tables a PDF viewer never reads: glyph substitution/positioning (matplotlib places every
+# glyph and applies kerning itself) and maths layout. matplotlib's font subsetting (fontTools)
+# parses them for every embedded font, which was most of the time of writing a PDF.
+_PDF_UNUSED_FONT_TABLES = ["GSUB", "GPOS", "GDEF", "kern", "MATH"]
 
 
 def figure_base(path) -> Path:
@@ -34,27 +40,61 @@ def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
     for fmt in formats or style["formats"]:
         out = base.with_suffix(f".{fmt}")
         if fmt == "png" and style["png_palette"]:
-            _save_palette_png(fig, out, dpi or style["dpi"])
+            _save_palette_png(fig, out, dpi or style["dpi"], style["png_colours"])
         else:
             meta = {"CreationDate": None} if fmt == "pdf" else {"Software": None} \
                 if fmt == "png" else {}
-            fig.savefig(out, dpi=dpi or style["dpi"], metadata=meta)
+            with _lean_font_subsets():
+                fig.savefig(out, dpi=dpi or style["dpi"], metadata=meta)
         written.append(out)
     plt.close(fig)
     return written
 
 
-def _save_palette_png(fig, out: Path, dpi: int) -> None:
-    """PNG with a 256-colour palette: plots use few colours, so this looks the same at about a
-    third of the bytes (the HTML report embeds every PNG). Median cut, no dithering:
-    deterministic."""
+@contextmanager
+def _lean_font_subsets():
+    """While writing: embedded font subsets leave out the tables in _PDF_UNUSED_FONT_TABLES
+    (same glyphs, outlines and widths, so the PDF looks the same; it is written faster)."""
+    default = getattr(font_subset.Options, "_drop_tables_default", None)
+    if default is None:  # another fontTools: subset as matplotlib does
+        yield
+        return
+    font_subset.Options._drop_tables_default = default + [
+        t for t in _PDF_UNUSED_FONT_TABLES if t not in default]
+    try:
+        yield
+    finally:
+        font_subset.Options._drop_tables_default = default
+
+
+def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
+    """PNG with a palette of ``colours`` colours (style ``png_colours``): plots use few
+    colours, so this looks the same at a fraction of the bytes (the HTML report embeds every
+    PNG). Median cut for the anti-aliasing shades, plus the style's named colours kept exactly
+    (a line drawn in few pixels, e.g. only in a legend, would otherwise merge into a
+    neighbouring hue); no dithering: deterministic."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     buf.seek(0)
     with Image.open(buf) as img:
         rgb = img.convert("RGB")
-    rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
-                 dither=Image.Dither.NONE).save(out, format="png", optimize=True)
+    named = _named_colours()
+    shades = rgb.quantize(colors=max(colours - len(named), 2), method=Image.Quantize.MEDIANCUT,
+                          dither=Image.Dither.NONE)
+    values = shades.getpalette()
+    palette = [tuple(values[3 * i:3 * i + 3]) for _, i in sorted(shades.getcolors(), key=lambda c: c[1])]
+    palette += [c for c in named if c not in palette]
+    fixed = Image.new("P", (1, 1))
+    fixed.putpalette([v for c in palette for v in c] + [0, 0, 0] * (256 - len(palette)))
+    rgb.quantize(palette=fixed, dither=Image.Dither.NONE).save(out, format="png",
+                                                                optimize=True)
+
+
+def _named_colours() -> list[tuple[int, int, int]]:
+    """Black, white and every named colour of the style (palette, bands, tasks), as RGB."""
+    hexes = ["#FFFFFF", "#000000", *PALETTE.values(), *BAND_COLOURS.values(),
+             *TASK_COLOURS.values()]
+    return sorted({tuple(int(h[i:i + 2], 16) for i in (1, 3, 5)) for h in hexes})
 
 
 def write_figure(fig, data, base, formats=None) -> list[Path]:
