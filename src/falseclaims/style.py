@@ -51,7 +51,7 @@ _SETTINGS = {
     "single_width_mm": 85.0,
     "double_width_mm": 175.0,
     "font_size": 8.0,
-    "dpi": 120,  # PNG for screen and the HTML report; the PDF is vector for print
+    "dpi": 110,  # PNG for screen and the HTML report; the PDF is vector for print
     "png_palette": True,  # PNG with a colour palette: same look, a fraction of the bytes
     "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
     "formats": ["pdf", "png"],
