@@ -222,3 +222,59 @@ def test_write_figure_writes_pdf_png_csv(tmp_path, survey):
 def test_latex_escaping_is_single_pass():
     from falseclaims.figures.tables import _tex_escape
     assert _tex_escape(r"IoU_{a} & 5% \x") == r"IoU\_\{a\} \& 5\% \textbackslash{}x"
+
+
+def _drawn_lines(colours):
+    """A figure with one wide grey gradient and short lines in the given colours (few
+    pixels each: the colours a plain median cut would merge away)."""
+    from falseclaims import style
+    fig, ax = style.figure("single")
+    ax.imshow(np.linspace(0, 1, 200)[None, :], cmap="Greys", aspect="auto",
+              extent=(0, 1, 0, 1))
+    for i, c in enumerate(colours):
+        ax.plot([0.1, 0.15], [0.1 + 0.08 * i] * 2, color=c, lw=1.5, solid_capstyle="butt")
+    return fig
+
+
+def test_palette_png_keeps_every_named_colour_and_its_size(tmp_path):
+    from PIL import Image
+
+    from falseclaims.figures.output import save_figure
+    from falseclaims.style import PALETTE, settings
+    colours = list(PALETTE.values())
+    save_figure(_drawn_lines(colours), tmp_path / "lines", formats=["png"])
+    with Image.open(tmp_path / "lines.png") as img:
+        assert img.mode == "P"
+        used = {rgb for _, rgb in img.convert("RGB").getcolors(10_000)}
+    hexes = {"#%02X%02X%02X" % rgb for rgb in used}
+    # each colour exactly, although a line is a few dozen pixels next to a 200-shade gradient
+    assert set(c.upper() for c in colours) <= hexes
+    assert len(used) <= settings()["png_colours"] + len(colours) + 2
+
+
+def test_pdf_embeds_lean_truetype_subsets_with_the_original_outlines(tmp_path):
+    import io
+    import re
+    import zlib
+
+    from fontTools.ttLib import TTFont
+    from matplotlib import font_manager
+
+    from falseclaims.figures.output import save_figure
+    from falseclaims.style import figure
+    fig, ax = figure("single")
+    ax.set_title("Abc 123")
+    save_figure(fig, tmp_path / "t", formats=["pdf"])
+    raw = (tmp_path / "t.pdf").read_bytes()
+    fonts = []
+    for m in re.finditer(rb"/Length1 \d+.*?stream\n(.*?)\nendstream", raw, re.S):
+        fonts.append(TTFont(io.BytesIO(zlib.decompress(m.group(1)))))
+    assert fonts, "no embedded TrueType font"
+    ref = TTFont(font_manager.findfont("DejaVu Sans"))
+    for font in fonts:
+        assert {"glyf", "loca", "hmtx", "cmap", "head"} <= set(font.keys())
+        assert not {"GSUB", "GPOS", "GDEF", "kern", "MATH"} & set(font.keys())
+    sub = next(f for f in fonts if "A" in f.getGlyphOrder())
+    # same outline and advance width as the font file
+    assert sub["glyf"]["A"].coordinates == ref["glyf"]["A"].coordinates
+    assert sub["hmtx"]["A"] == ref["hmtx"]["A"]
