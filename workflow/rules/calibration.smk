@@ -28,6 +28,7 @@ rule calibration_simulate:
             ("congruence", config["calibration"]["survey_congruence_source"]),
             ("sd_model", config["calibration"]["sd_model_source"]),
         ),
+    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
     benchmark:

@@ -27,6 +27,14 @@ for _venue in VENUES:
 # every rules file appends its final outputs here; `rule all` requests them
 ALL_TARGETS = []
 
+# Which ready job runs first (same outputs, less time with a core idle at the end): the heads
+# of the long serial chains (the estimated congruence and SD every venue reads, the dependent
+# multiplicity simulation, the calibration simulation) first, then every venue's survey
+# stages and its figure job (the longest job); the short figure and summary jobs fill the
+# free cores.
+LONG_CHAIN_HEAD_PRIORITY = 20
+VENUE_CHAIN_PRIORITY = 10
+
 
 wildcard_constraints:
     venue="|".join(re.escape(v) for v in VENUES),

@@ -21,6 +21,7 @@ rule estimation_congruence:
     params:
         spec=lambda wc: EST["congruence_sources"][wc.source],
         seed=config["seed"],
+    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/estimation/congruence_{source}.log",
     benchmark:
@@ -41,6 +42,7 @@ rule estimation_sd:
         model="results/estimation/sd_model/{source}.yaml",
     params:
         spec=lambda wc: EST["sd_sources"][wc.source],
+    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/estimation/sd_model_{source}.log",
     benchmark:

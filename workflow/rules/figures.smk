@@ -54,6 +54,7 @@ rule venue_figures:
         sd_model=config["sd_model"],
         planner=config["planner"],
         venue_label=lambda wc: config["venues"][wc.venue]["label"],
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/figures.log",
     benchmark:

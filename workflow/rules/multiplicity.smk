@@ -27,6 +27,7 @@ rule multiplicity_simulate_dependent:
         summary=report(f"{MULT_RES}/dependent_summary.csv",
                        caption=caption("multiplicity_dependent_summary"),
                        category="Multiplicity", subcategory="Tables"),
+    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/multiplicity/simulate_dependent.log",
     params:

@@ -12,6 +12,7 @@ rule validate_sheets:
     params:
         venue_cfg=lambda wc: config["venues"][wc.venue],
         base_dir=workflow.basedir,
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/validate_sheets.log",
     benchmark:
@@ -39,6 +40,7 @@ rule eligibility:
     params:
         # only what select_papers reads: editing cutoffs or headline levels keeps the selection
         analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/eligibility.log",
     benchmark:
@@ -60,6 +62,7 @@ rule impute_sd:
         cfg=config_subset(("sd_model", "use"),
                           *(("sd_model", s) for s in config["sd_model"]["use"])),
         use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/impute_sd.log",
     benchmark:
@@ -80,6 +83,7 @@ rule assign_congruence:
         estimated=estimated_congruence_files(),
         cfg=config_subset(("congruence", "use"),
                           *(("congruence", s) for s in config["congruence"]["use"])),
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/assign_congruence.log",
     benchmark:
@@ -99,6 +103,7 @@ rule probabilities:
         # not embedded in the report: at ~1 MB it would be a fifth of it (the report holds
         # summary.csv, its caption points here)
         "results/{venue}/probabilities.csv",
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/probabilities.log",
     benchmark:
@@ -123,6 +128,7 @@ rule summarize:
     params:
         cutoffs=config["analysis"]["cutoffs"],
         curve_grid=config["analysis"]["curve_grid"],
+    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/summarize.log",
     benchmark:
