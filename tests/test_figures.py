@@ -245,8 +245,10 @@ def test_palette_png_keeps_every_named_colour_and_its_size(tmp_path):
     save_figure(_drawn_lines(colours), tmp_path / "lines", formats=["png"])
     with Image.open(tmp_path / "lines.png") as img:
         assert img.mode == "P"
-        used = {rgb for _, rgb in img.convert("RGB").getcolors(10_000)}
+        counts = sorted(img.convert("RGB").getcolors(10_000), reverse=True)
+    used = {rgb for _, rgb in counts}
     hexes = {"#%02X%02X%02X" % rgb for rgb in used}
+    assert counts[0][1] == (255, 255, 255)  # the background stays exactly white
     # each colour exactly, although a line is a few dozen pixels next to a 200-shade gradient
     assert set(c.upper() for c in colours) <= hexes
     assert len(used) <= settings()["png_colours"] + len(colours) + 2

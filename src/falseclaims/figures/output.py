@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 from fontTools import subset as font_subset
 from PIL import Image
 
@@ -86,12 +87,25 @@ def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
     shades = rgb.quantize(colors=max(colours - len(named), 2), method=Image.Quantize.MEDIANCUT,
                           dither=Image.Dither.NONE)
     values = shades.getpalette()
-    palette = [tuple(values[3 * i:3 * i + 3]) for _, i in sorted(shades.getcolors(), key=lambda c: c[1])]
-    palette += [c for c in named if c not in palette]
-    fixed = Image.new("P", (1, 1))
-    fixed.putpalette([v for c in palette for v in c] + [0, 0, 0] * (256 - len(palette)))
-    rgb.quantize(palette=fixed, dither=Image.Dither.NONE).save(out, format="png",
-                                                                optimize=True)
+    palette = [tuple(values[3 * i:3 * i + 3]) for _, i in sorted(shades.getcolors(),
+                                                                  key=lambda c: c[1])]
+    palette = [c for c in named if c not in palette] + palette
+    _nearest_palette_image(rgb, palette).save(out, format="png", optimize=True)
+
+
+def _nearest_palette_image(rgb: Image.Image, palette: list) -> Image.Image:
+    """Each pixel as the index of its nearest palette colour (exact Euclidean distance in RGB,
+    ties to the first; Pillow's own mapping works on coarse colour boxes and would turn the
+    white background off-white)."""
+    arr = np.asarray(rgb, dtype=np.int32)
+    keys = (arr[..., 0] << 16) | (arr[..., 1] << 8) | arr[..., 2]
+    uniq, inverse = np.unique(keys.ravel(), return_inverse=True)
+    cols = np.stack([uniq >> 16, (uniq >> 8) & 255, uniq & 255], axis=1)
+    pal = np.asarray(palette, dtype=np.int32)
+    nearest = ((cols[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    img = Image.fromarray(nearest.astype(np.uint8)[inverse].reshape(keys.shape), mode="P")
+    img.putpalette([v for c in palette for v in c])
+    return img
 
 
 def _named_colours() -> list[tuple[int, int, int]]:
