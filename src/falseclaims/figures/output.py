@@ -33,8 +33,9 @@ def figure_base(path) -> Path:
 
 def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
     """Write ``base.<fmt>`` for each format (style ``formats``); no timestamps, so the same
-    figure gives the same bytes. The layout is computed once, by the first format. Closes
-    the figure."""
+    figure gives the same bytes. Each format computes its own layout (its renderer's text
+    sizes: reusing the PDF's layout for the PNG cut long tick labels off). Closes the
+    figure."""
     base = figure_base(base)
     base.parent.mkdir(parents=True, exist_ok=True)
     style = settings()
@@ -49,9 +50,6 @@ def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
             with _lean_font_subsets():
                 fig.savefig(out, dpi=dpi or style["dpi"], metadata=meta)
         written.append(out)
-        # the layout (constrained/tight) is done: the next format reuses it instead of
-        # computing it again (the same positions in every file, and faster)
-        fig.set_layout_engine("none")
     plt.close(fig)
     return written
 
