@@ -92,8 +92,10 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         pidx, ptheir = map_columns(ptab, "papers", pmap, where)
         ridx, rtheir = map_columns(rtab, "results", rmap, where)
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules)
-        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where, values, rules)
+        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
+                              release_rows=True)
+        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where, values, rules,
+                              release_rows=True)
     else:
         wtab, wmap = _read("papers", "papers_sheet", "wide")
         ptab = rtab = wtab
@@ -101,7 +103,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         widx, wtheir = map_columns(wtab, "wide", wmap, where)
         check_wide_columns(wtab, widx, constants, where)
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules)
+        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
+                              release_rows=True)
         precs, rrecs = wide_to_long(wrecs, wtab)
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
