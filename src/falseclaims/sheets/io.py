@@ -253,13 +253,14 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
 def _split_plain(text: str, sep: str, same: dict) -> list | None:
     """Records of a text without quote characters, split with str methods: exactly what
     ``csv.reader`` returns for such a text (one record per line, no escapes), 5x faster.
-    None when the text has quotes, bare carriage returns, NUL bytes or a field longer
+    None when the text has quotes, mixed line ends, NUL bytes or a field longer
     than the csv module accepts (the csv module reads it, or reports the problem)."""
     if '"' in text or "\x00" in text:
         return None
     if "\r" in text:
-        if text.count("\r") != text.count("\r\n"):
-            return None
+        crlf = text.count("\r\n")
+        if text.count("\r") != crlf or text.count("\n") != crlf:
+            return None  # mixed line ends
         lines = text.split("\r\n")
     else:
         lines = text.split("\n")
