@@ -145,6 +145,7 @@ def test_fast_paths_equal_the_general_path(tmp_path, sheet, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(reader_mod, "plain_results", lambda *a, **k: None)
         m.setattr(io_mod, "_split_plain", lambda *a, **k: None)
+        m.setattr(io_mod, "_split_columns", lambda *a, **k: None)
         general = _outcome(tmp_path, cfg)
     assert fast == general
 

@@ -20,13 +20,15 @@ from __future__ import annotations
 import csv
 import re
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import methodcaller
 from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
-__all__ = ["RawTable", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
+__all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
            "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
@@ -62,6 +64,28 @@ class RawTable:
         if cell:
             self.cell_problems.add(len(self.problems))
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
+
+
+class ColumnRows(Sequence):
+    """Data rows held column by column (a text table of 10^6 rows: one list per column, not
+    one per row); reads like the list of ``(row number, cells)`` it stands for."""
+
+    def __init__(self, rownums: list[int], columns: list[list]):
+        self.rownums, self.columns = rownums, columns
+
+    def __len__(self) -> int:
+        return len(self.rownums)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self.rownums[i], [c[i] for c in self.columns]
+
+    def __iter__(self):
+        return zip(self.rownums, map(list, zip(*self.columns)))
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
 
 
 def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
@@ -227,8 +251,16 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
         t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
     del raw
     same: dict[str, str] = {}
-    grid = _split_plain(text, sep, same)
-    del text
+    split = _split_columns(text, sep, same)
+    if split is not None:
+        del text
+        if _finish_columns(t, *split, same, header_row):
+            return t
+        grid = list(zip(split[0], map(list, zip(*split[1]))))
+        del split
+    else:
+        grid = _split_plain(text, sep, same)
+        del text
     if grid is not None:
         return _finish_text(t, grid, same, header_row)
     # streamed from the file (a StringIO of the text would hold 4 bytes per character), and
@@ -250,11 +282,9 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     return _finish_text(t, grid, same, header_row)
 
 
-def _split_plain(text: str, sep: str, same: dict) -> list | None:
-    """Records of a text without quote characters, split with str methods: exactly what
-    ``csv.reader`` returns for such a text (one record per line, no escapes), 5x faster.
-    None when the text has quotes, mixed line ends, NUL bytes or a field longer
-    than the csv module accepts (the csv module reads it, or reports the problem)."""
+def _plain_lines(text: str) -> list[str] | None:
+    """The records of a text without quote characters (None: quotes, mixed line ends or
+    NUL bytes, read by the csv module)."""
     if '"' in text or "\x00" in text:
         return None
     if "\r" in text:
@@ -267,6 +297,82 @@ def _split_plain(text: str, sep: str, same: dict) -> list | None:
     if lines and lines[-1] == "":
         lines.pop()  # the terminator of the last record
     if lines and max(map(len, lines)) > csv.field_size_limit():
+        return None
+    return lines
+
+
+def _split_columns(text: str, sep: str, same: dict) -> tuple[list, list] | None:
+    """(row numbers, columns) of a quote-free text whose records all have one width and no
+    blank line, split in blocks of records with str methods (no list per row)."""
+    lines = _plain_lines(text)
+    if not lines or "" in lines:
+        return None
+    width = lines[0].count(sep) + 1
+    if not all(map((width - 1).__eq__, map(methodcaller("count", sep), lines))):
+        return None
+    columns: list[list] = [[] for _ in range(width)]
+    setdefault = same.setdefault
+    block = 1 << 13  # records split at once (their cells exist twice until interned)
+    for start in range(0, len(lines), block):
+        flat = sep.join(lines[start:start + block]).split(sep)
+        for j, col in enumerate(columns):
+            part = flat[j::width]
+            col.extend(map(setdefault, part, part))
+    return list(range(1, len(lines) + 1)), columns
+
+
+def _finish_columns(t: RawTable, rownums: list, columns: list, same: dict,
+                    header_row: int) -> bool:
+    """:func:`_finish` for a text split into columns; False (``t`` untouched) when a cell is
+    too long, a formula or the header is missing (then the rows go through _finish)."""
+    if any(len(c) > MAX_CELL_CHARS or (c.startswith("=") and re.match(r"^=[A-Za-z]+\(", c))
+           for c in same):
+        return False
+    h = header_row - 1  # rownums are 1, 2, ...
+    if h >= len(rownums) or all(is_missing(c[h]) for c in columns):
+        return False
+    t.header_row = header_row
+    missing = _MissingMemo()
+    keep = []
+    for j, col in enumerate(columns):
+        name = None if is_missing(col[h]) else clean_text(col[h])
+        if name is None:
+            if any(not missing[c] for c in set(col[h + 1:])):
+                name = col_letter(j)
+                t.headerless.add(name)
+            else:
+                continue
+        keep.append((j, name))
+    t.header = [name for _, name in keep]
+    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    cols = [columns[j][h + 1:] for j, _ in keep]
+    nums = rownums[h + 1:]
+    blank_first = {c for c in set(cols[0]) if missing[c]}
+    blank = []
+    if blank_first:
+        for i, c in enumerate(cols[0]):
+            if c in blank_first and all(missing[col[i]] for col in cols):
+                row = [col[i] for col in cols]
+                if any(c is not None and str(c) != "" for c in row):
+                    t.note(nums[i], None, None, "row holds only blanks/placeholders; skipped")
+                else:
+                    t.note(nums[i], None, None, "empty row skipped")
+                blank.append(i)
+    if blank:
+        drop = set(blank)
+        nums = [r for i, r in enumerate(nums) if i not in drop]
+        cols = [[c for i, c in enumerate(col) if i not in drop] for col in cols]
+    t.rows = ColumnRows(nums, cols)
+    return True
+
+
+def _split_plain(text: str, sep: str, same: dict) -> list | None:
+    """Records of a text without quote characters, split with str methods: exactly what
+    ``csv.reader`` returns for such a text (one record per line, no escapes), 5x faster.
+    None when the text has quotes, mixed line ends, NUL bytes or a field longer
+    than the csv module accepts (the csv module reads it, or reports the problem)."""
+    lines = _plain_lines(text)
+    if lines is None:
         return None
     setdefault = same.setdefault
     grid = []

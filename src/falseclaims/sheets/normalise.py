@@ -11,7 +11,7 @@ from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
 from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import RawTable, UncomputedFormula
+from falseclaims.sheets.io import ColumnRows, RawTable, UncomputedFormula
 from falseclaims.sheets.rows import column_ref
 from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
 
@@ -241,14 +241,17 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
     column, then the row's missing required values), so messages are unchanged.
     """
     rows = table.rows
-    rownums = [r for r, _ in rows]
+    by_column = isinstance(rows, ColumnRows)  # a text table: its columns are the raws
+    rownums = rows.rownums if by_column else [r for r, _ in rows]
     pct_cells = table.percent_format
     parsed, events = {}, []
     cols = list(spec)
-    cells_of_rows = [row for _, row in rows]
+    cells_of_rows = None if by_column else [row for _, row in rows]
     bad_rows: dict[int, set] = {}
     for k, (col, kind_) in enumerate(spec.items()):
-        if col in idx:
+        if col in idx and by_column:
+            raws = rows.columns[idx[col]]
+        elif col in idx:
             raws = list(map(itemgetter(idx[col]), cells_of_rows))
         else:
             raws = [None] * len(rows)
