@@ -303,22 +303,43 @@ def _plain_lines(text: str) -> list[str] | None:
 
 def _split_columns(text: str, sep: str, same: dict) -> tuple[list, list] | None:
     """(row numbers, columns) of a quote-free text whose records all have one width and no
-    blank line, split in blocks of records with str methods (no list per row)."""
-    lines = _plain_lines(text)
-    if not lines or "" in lines:
+    blank line (else None), split in blocks of about 1 MB with str methods: no list per
+    row, and no string per line for the whole file at once."""
+    if '"' in text or "\x00" in text:
         return None
-    width = lines[0].count(sep) + 1
-    if not all(map((width - 1).__eq__, map(methodcaller("count", sep), lines))):
+    nl = "\n"
+    if "\r" in text:
+        crlf = text.count("\r\n")
+        if text.count("\r") != crlf or text.count("\n") != crlf:
+            return None  # mixed line ends
+        nl = "\r\n"
+    end = len(text) - len(nl) if text.endswith(nl) else len(text)
+    if end <= 0:
         return None
-    columns: list[list] = [[] for _ in range(width)]
+    limit = csv.field_size_limit()
+    columns: list[list] | None = None
     setdefault = same.setdefault
-    block = 1 << 13  # records split at once (their cells exist twice until interned)
-    for start in range(0, len(lines), block):
-        flat = sep.join(lines[start:start + block]).split(sep)
+    n = pos = 0
+    while pos <= end:
+        stop = text.find(nl, min(pos + (1 << 20), end), end)
+        stop = end if stop < 0 else stop
+        chunk = text[pos:stop]
+        lines = chunk.split(nl)
+        if columns is None:
+            width = lines[0].count(sep) + 1
+            columns = [[] for _ in range(width)]
+        if "" in lines or max(map(len, lines)) > limit \
+                or not all(map((width - 1).__eq__, map(methodcaller("count", sep), lines))):
+            return None
+        n += len(lines)
+        del lines
+        flat = chunk.replace(nl, sep).split(sep) if nl != sep else chunk.split(sep)
+        del chunk
         for j, col in enumerate(columns):
             part = flat[j::width]
             col.extend(map(setdefault, part, part))
-    return list(range(1, len(lines) + 1)), columns
+        pos = stop + len(nl)
+    return list(range(1, n + 1)), columns
 
 
 def _finish_columns(t: RawTable, rownums: list, columns: list, same: dict,

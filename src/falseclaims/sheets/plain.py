@@ -27,18 +27,22 @@ DTYPES = {"id": "string", "text": "string", "metric": "string", "enum": "string"
 _LIMITS = {"fraction": (0.0, 1.0), "signed": (-1.0, 1.0), "distance": (0.0, np.inf)}
 
 
-def frame_of_columns(data: dict[str, list], rownums: list[int], spec: dict,
-                     out_cols: list[str], table: RawTable, venue: str) -> pd.DataFrame:
-    """The normalised table from column lists of parsed values (None when missing)."""
-    df = pd.DataFrame(data, columns=[c for c in out_cols if c in spec])
-    del data
-    for c in df.columns:
+def frame_of_columns(data: dict[str, list], rownums, spec: dict, out_cols: list[str],
+                     table: RawTable, venue: str) -> pd.DataFrame:
+    """The normalised table from column lists of parsed values (None when missing).
+    Empties ``data``: each list is dropped once its column is converted (10^6 rows)."""
+    n = len(rownums)
+    cols = {}
+    for c in [c for c in out_cols if c in spec]:
+        s = pd.Series(data.pop(c)) if n else pd.Series([], dtype=object)
         kind = spec[c]
         if DTYPES[kind] == "float64":
-            df[c] = pd.to_numeric(df[c].astype(object), errors="coerce").astype("float64")
+            cols[c] = pd.to_numeric(s.astype(object), errors="coerce").astype("float64")
         else:
-            df[c] = df[c].astype(object).where(df[c].notna(), None).astype(DTYPES[kind])
-    n = len(df)
+            cols[c] = s.astype(object).where(s.notna(), None).astype(DTYPES[kind])
+        del s
+    df = pd.DataFrame(cols, copy=False)
+    del cols
     df.insert(0, "venue", pd.array([venue] * n, dtype="string"))
     df["source_file"] = pd.array([table.file] * n, dtype="string")
     df["source_sheet"] = pd.array([table.sheet] * n, dtype="string")
@@ -100,12 +104,15 @@ def plain_results(p: Parsed | None, table: RawTable, paper_ids: set, units: str,
     pid = p.values("paper_id")
     if not set(pid) - {None} <= paper_ids:
         return None
-    keys = pd.DataFrame({"p": pid, "m": p.values("method"), "x": metric}, dtype=object)
+    method = p.values("method")
+    keys = pd.DataFrame({"p": pid, "m": method, "x": metric}, dtype=object)
     keys = keys[keys.notna().all(axis=1)]
     if keys.duplicated().any():
         return None
-    del keys
-    data = {c: p.values(c) for c in RESULTS if c in RESULTS_OUT}
+    del keys, v, sd, scale, lo, hi, checked, frac, codes
+    data = {"paper_id": pid, "method": method, "metric": metric, "value": value}
+    del pid, method, metric, value
+    data.update({c: p.values(c) for c in RESULTS if c in RESULTS_OUT and c not in data})
     df = frame_of_columns(data, p.rownums, RESULTS, RESULTS_OUT, table, venue)
     for _ in check_table(df, load_schema("results")):
         return None
