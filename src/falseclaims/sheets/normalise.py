@@ -172,14 +172,15 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
                        release_rows)
 
 
-def _parse_column(read, raws: list, const) -> list[tuple]:
+def _parse_column(read, raws: list, const) -> tuple[list[tuple], list[tuple]]:
     """Parsed cells of one column, one ``read`` call per distinct raw value.
 
     Survey sheets repeat cell texts heavily (enums, yes/no, sizes, metric names), so at
     10^5 papers this replaces millions of parses by a few thousand. Each item is
     ``(ok, value, extra, notes_or_expected)``; the key includes the type, because
     ``True == 1 == 1.0`` in Python but the parsers treat them differently (and a formula
-    without a stored value is a str of its own class).
+    without a stored value is a str of its own class). Returns the items and the distinct
+    items.
     """
     if set(map(type, raws)) <= {str, type(None)}:
         # text cells (CSV/TSV): a str never equals None, so the raw value is the key and
@@ -187,7 +188,7 @@ def _parse_column(read, raws: list, const) -> list[tuple]:
         memo = {}
         for raw in set(raws):
             memo[raw] = _parse_one(read, raw, const)
-        return list(map(memo.__getitem__, raws))
+        return list(map(memo.__getitem__, raws)), list(memo.values())
     memo: dict = {}
     out = []
     for raw in raws:
@@ -196,7 +197,7 @@ def _parse_column(read, raws: list, const) -> list[tuple]:
         if hit is None:
             hit = memo[key] = _parse_one(read, raw, const)
         out.append(hit)
-    return out
+    return out, list(memo.values())
 
 
 def _parse_one(read, raw, const) -> tuple:
@@ -209,11 +210,10 @@ def _parse_one(read, raw, const) -> tuple:
         return (False, None, None, exc.expected)
 
 
-def _rows_where(cells_: list, test) -> list[int]:
+def _rows_where(cells_: list, distinct: list, test) -> list[int]:
     """Indices of the cells whose (shared, memoised) parse result passes ``test``; the
-    test runs once per distinct result, the scan over rows in numpy."""
-    distinct = dict(zip(map(id, cells_), cells_))
-    hits = [k for k, c in distinct.items() if test(c)]
+    test runs once per ``distinct`` result, the scan over rows in numpy."""
+    hits = [id(c) for c in distinct if test(c)]
     if not hits:
         return []
     ids = np.fromiter(map(id, cells_), dtype=np.uint64, count=len(cells_))
@@ -244,7 +244,7 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
     by_column = isinstance(rows, ColumnRows)  # a text table: its columns are the raws
     rownums = rows.rownums if by_column else [r for r, _ in rows]
     pct_cells = table.percent_format
-    parsed, events = {}, []
+    parsed, uniq, events = {}, {}, []
     cols = list(spec)
     cells_of_rows = None if by_column else [row for _, row in rows]
     bad_rows: dict[int, set] = {}
@@ -255,11 +255,12 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
             raws = list(map(itemgetter(idx[col]), cells_of_rows))
         else:
             raws = [None] * len(rows)
-        cells_ = _parse_column(_reader(kind_, col, values, rules), raws, const_vals.get(col))
+        cells_, uniq[col] = _parse_column(_reader(kind_, col, values, rules), raws,
+                                          const_vals.get(col))
         parsed[col] = cells_
         name = their.get(col, col)
         # only cells with a problem or a note need a per-row look (usually none)
-        for i in _rows_where(cells_, lambda c: not c[0] or c[3]):
+        for i in _rows_where(cells_, uniq[col], lambda c: not c[0] or c[3]):
             ok, _, _, extra = cells_[i]
             if not ok:
                 events.append((i, k, "problem", (rownums[i], name, raws[i], extra)))
@@ -278,7 +279,7 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
                 bad_rows.setdefault(i, set()).add(col)
             continue
         name = their.get(col, col)
-        for i in _rows_where(parsed[col], lambda c: c[0] and c[1] is None):
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[0] and c[1] is None):
             events.append((i, len(cols) + r, "problem",
                            (rownums[i], name, None, f"a value (column {col!r} is required)")))
             bad_rows.setdefault(i, set()).add(col)
@@ -288,7 +289,7 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
             table.problem(*args, cell=True)
         else:
             table.note(*args)
-    return Parsed(rownums, their, spec, idx, parsed, bad_rows, pct_cells, required,
+    return Parsed(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
                   const_vals, rules)
 
 
@@ -303,6 +304,7 @@ class Parsed:
     spec: dict
     idx: dict
     cells: dict[str, list[tuple]]
+    uniq: dict[str, list[tuple]]  # the distinct parse results of each column
     bad_rows: dict[int, set]
     pct_cells: dict
     required: tuple
@@ -311,19 +313,19 @@ class Parsed:
 
     def distinct(self, col: str) -> list[tuple]:
         """The distinct parse results of a column."""
-        return list(dict(zip(map(id, self.cells[col]), self.cells[col])).values())
+        return self.uniq[col]
 
     def values(self, col: str) -> list:
         return list(map(itemgetter(1), self.cells[col]))
 
     def records(self) -> list[dict]:
         return _records(self.rownums, self.their, self.spec, self.idx, self.cells,
-                        self.bad_rows, self.pct_cells, self.required, self.const_vals,
-                        self.rules)
+                        self.uniq, self.bad_rows, self.pct_cells, self.required,
+                        self.const_vals, self.rules)
 
 
-def _records(rownums, their, spec, idx, parsed, bad_rows, pct_cells, required, const_vals,
-             rules) -> list[dict]:
+def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
+             const_vals, rules) -> list[dict]:
     # fast path: rows without a bad cell or an XLSX percent cell share one key layout;
     # a "_pct_" flag is stored only where True and "_parts_" only for split cells (both are
     # read with .get), which keeps a results record at 10 keys, the largest dict of the
@@ -342,10 +344,10 @@ def _records(rownums, their, spec, idx, parsed, bad_rows, pct_cells, required, c
     records = [dict(zip(keys, vals)) for vals in zip(*columns)]
     del columns
     for col in pct:
-        for i in _rows_where(parsed[col], lambda c: c[2]):
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[2]):
             records[i][f"_pct_{col}"] = True
     for col in split:
-        for i in _rows_where(parsed[col], lambda c: isinstance(c[2], list)):
+        for i in _rows_where(parsed[col], uniq[col], lambda c: isinstance(c[2], list)):
             records[i][f"_parts_{col}"] = rules[col]
     pct_rows = {r for (r, _j), flag in pct_cells.items() if flag}
     special = set(bad_rows)
