@@ -95,8 +95,9 @@ def test_random_invalid_cell_is_named(tmp_path, sheet, column, data):
 
 # --- column-wise fast paths (quote-free CSV split, plain results table) vs the general path
 
-plain_values = st.one_of(fractions, fractions, fractions, fractions, st.sampled_from(["0.5", "1", "0", "85.2", "0.93%", "1.5",
-                                                     "-0.1", "0.8 ± 0.01", "12.5", "nan"]))
+plain_values = st.one_of(fractions, fractions, fractions, fractions,
+                         st.sampled_from(["0.5", "1", "0", "85.2", "0.93%", "1.5", "-0.1",
+                                          "0.8 ± 0.01", "12.5", "nan"]))
 metrics = st.sampled_from(["accuracy", "DSC", "auc", "HD95", "kappa", "mcc", "Acc"])
 
 

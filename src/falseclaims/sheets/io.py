@@ -28,8 +28,8 @@ from pathlib import Path
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 
-__all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES", "col_letter",
-           "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
+__all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
+           "col_letter", "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
