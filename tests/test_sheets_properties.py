@@ -91,3 +91,94 @@ def test_random_invalid_cell_is_named(tmp_path, sheet, column, data):
     assert any(p.file == file and p.row == i + 1 and p.column == column
                for p in exc.value.problems), str(exc.value)
     assert f"row {i + 1}" in str(exc.value)
+
+
+# --- column-wise fast paths (quote-free CSV split, plain results table) vs the general path
+
+plain_values = st.one_of(fractions, fractions, fractions, fractions,
+                         st.sampled_from(["0.5", "1", "0", "85.2", "0.93%", "1.5", "-0.1",
+                                          "0.8 ± 0.01", "12.5", "nan"]))
+metrics = st.sampled_from(["accuracy", "DSC", "auc", "HD95", "kappa", "mcc", "Acc"])
+
+
+@st.composite
+def nearly_plain_sheet(draw):
+    """Mostly plain sheets; each draw may add what sends a table to the per-record path
+    (values > 1 or '%', SDs > 1, duplicates, unknown ids, distances, blank lines, quotes)."""
+    n = draw(st.integers(1, 5))
+    papers = [["paper_id", "task", "n_test"]]
+    results = [["paper_id", "method", "metric", "value", "sd", "sd_over"]]
+    for i in range(n):
+        papers.append([f"p{i}", draw(st.sampled_from(["classification", "segmentation"])),
+                       draw(sizes)])
+        for m in range(draw(st.integers(0, 3))):
+            results.append([draw(st.sampled_from([f"p{i}"] * 9 + ["p9"])),
+                            draw(st.sampled_from([f"m{m}"] * 9 + ["m0"])), draw(metrics),
+                            draw(plain_values),
+                            draw(st.sampled_from(["", "", "0.01", "0.2", "2", "5%"])),
+                            draw(st.sampled_from(["", "test"]))])
+    return papers, results, draw(st.sampled_from(["auto", "auto", "fraction", "percent"])), \
+        draw(st.sampled_from(["", "", "\n", '"q"', "\r\n"]))
+
+
+def _outcome(tmp_path, cfg):
+    try:
+        s = read_venue(cfg, base_dir=tmp_path, venue="h")
+    except SheetValidationError as exc:
+        return str(exc)
+    return [df.to_csv(index=False) + str(df.dtypes.to_dict())
+            for df in (s.papers, s.results, s.notes)]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sheet=nearly_plain_sheet())
+def test_fast_paths_equal_the_general_path(tmp_path, sheet, monkeypatch):
+    import falseclaims.sheets.io as io_mod
+    import falseclaims.sheets.reader as reader_mod
+
+    papers, results, units, extra = sheet
+    cfg = _write(tmp_path, papers, results)
+    cfg["units"] = units
+    with open(tmp_path / "r.csv", "a", newline="", encoding="utf-8") as fh:
+        fh.write(extra)  # a trailing blank line, a quoted cell or CRLF
+    fast = _outcome(tmp_path, cfg)
+    with monkeypatch.context() as m:
+        m.setattr(reader_mod, "plain_results", lambda *a, **k: None)
+        m.setattr(io_mod, "_split_plain", lambda *a, **k: None)
+        m.setattr(io_mod, "_split_columns", lambda *a, **k: None)
+        general = _outcome(tmp_path, cfg)
+    assert fast == general
+
+
+def test_plain_results_path_is_taken_for_a_clean_sheet(tmp_path, monkeypatch):
+    import falseclaims.sheets.reader as reader_mod
+
+    taken = []
+    real = reader_mod.plain_results
+
+    def spy(*a, **k):
+        out = real(*a, **k)
+        taken.append(out is not None)
+        return out
+
+    monkeypatch.setattr(reader_mod, "plain_results", spy)
+    papers = [["paper_id", "task"], ["p0", "classification"], ["p1", "segmentation"]]
+    results = [["paper_id", "method", "metric", "value", "sd"],
+               ["p0", "a", "accuracy", "0.9", "0.01"], ["p0", "b", "accuracy", "0.8", ""],
+               ["p1", "a", "dsc", "0.7", ""], ["p1", "a", "hd95", "12.5", "3"]]
+    cfg = {**_write(tmp_path, papers, results), "units": "auto"}
+    s = read_venue(cfg, base_dir=tmp_path, venue="h")
+    assert taken == [True]
+    assert s.results["value"].tolist() == [0.9, 0.8, 0.7, 12.5]
+    assert s.notes["note"].str.contains("units auto-detected as fraction: all 3").any()
+    # one value in percent among fractions: the general path names the cell
+    results[2][3] = "80"
+    try:
+        read_venue(cfg := {**_write(tmp_path, papers, results), "units": "auto"},
+                   base_dir=tmp_path, venue="h")
+    except SheetValidationError as exc:
+        assert "row 3" in str(exc) and "looks like percent" in str(exc)
+    else:
+        raise AssertionError("a percent value among fractions must be refused")
+    assert taken == [True, False]

@@ -1,9 +1,9 @@
-from falseclaims.pipeline import read_table, run_step, write_table
-from falseclaims.survey.probabilities import curves, summarize
+from falseclaims.pipeline import run_step, write_table
+from falseclaims.survey.probabilities import curves, read_for_shares, summarize
 
 
 def main(smk):
-    probs = read_table(smk.input[0])
+    probs = read_for_shares(smk.input[0])
     write_table(summarize(probs, smk.params.cutoffs), smk.output.summary)
     write_table(curves(probs, smk.params.curve_grid), smk.output.curves)
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from operator import itemgetter
+
+import numpy as np
+
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
 from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import RawTable, UncomputedFormula
+from falseclaims.sheets.io import ColumnRows, RawTable, UncomputedFormula
 from falseclaims.sheets.rows import column_ref
 from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
 
-__all__ = ["map_columns", "parse_records", "parse_cell"]
+__all__ = ["map_columns", "parse_records", "parse_columns", "parse_cell", "Parsed"]
 
 
 def parse_cell(kind: str, column: str, raw):
@@ -117,8 +122,17 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
 
 
 def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
-                  where: str, values: dict | None = None, rules: dict | None = None
-                  ) -> list[dict]:
+                  where: str, values: dict | None = None, rules: dict | None = None,
+                  release_rows: bool = False) -> list[dict]:
+    """One dict per data row (see :func:`parse_columns`)."""
+    parsed = parse_columns(table, kind, idx, their, constants, where, values, rules,
+                           release_rows)
+    return [] if parsed is None else parsed.records()
+
+
+def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
+                  where: str, values: dict | None = None, rules: dict | None = None,
+                  release_rows: bool = False) -> "Parsed | None":
     """One dict per data row: our columns -> parsed values (None when missing).
 
     Keys starting with "_" carry provenance: ``_row`` (spreadsheet row), ``_their`` (our ->
@@ -126,11 +140,13 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
     sign in a number cell) and ``_xlpct_<col>`` (XLSX cell formatted as percent).
     ``values``/``rules``: the venue's per-column value maps and cell rules
     (falseclaims.sheets.rules); a split cell gives a list of values and Measures.
+    ``release_rows``: empty ``table.rows`` once the cells are parsed (the raw rows of 10^6
+    results are ~250 MB that the records need not share memory with).
     """
     values, rules = values or {}, rules or {}
     spec = SPECS[kind]
     if not table.header:
-        return []
+        return None
     const_vals = {}
     for col, raw in (constants or {}).items():
         if col not in spec:
@@ -152,35 +168,56 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
-    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules)
+    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules,
+                       release_rows)
 
 
-def _parse_column(read, raws: list, const) -> list[tuple]:
+def _parse_column(read, raws: list, const) -> tuple[list[tuple], list[tuple]]:
     """Parsed cells of one column, one ``read`` call per distinct raw value.
 
     Survey sheets repeat cell texts heavily (enums, yes/no, sizes, metric names), so at
     10^5 papers this replaces millions of parses by a few thousand. Each item is
     ``(ok, value, extra, notes_or_expected)``; the key includes the type, because
     ``True == 1 == 1.0`` in Python but the parsers treat them differently (and a formula
-    without a stored value is a str of its own class).
+    without a stored value is a str of its own class). Returns the items and the distinct
+    items.
     """
+    if set(map(type, raws)) <= {str, type(None)}:
+        # text cells (CSV/TSV): a str never equals None, so the raw value is the key and
+        # the lookups run in C
+        memo = {}
+        for raw in set(raws):
+            memo[raw] = _parse_one(read, raw, const)
+        return list(map(memo.__getitem__, raws)), list(memo.values())
     memo: dict = {}
     out = []
     for raw in raws:
         key = (raw.__class__, raw)
         hit = memo.get(key)
         if hit is None:
-            if const is not None and is_missing(raw):
-                value, extra, _ = const
-                hit = (True, value, extra, ())
-            else:
-                try:
-                    hit = (True, *read(raw))
-                except CellError as exc:
-                    hit = (False, None, None, exc.expected)
-            memo[key] = hit
+            hit = memo[key] = _parse_one(read, raw, const)
         out.append(hit)
-    return out
+    return out, list(memo.values())
+
+
+def _parse_one(read, raw, const) -> tuple:
+    if const is not None and is_missing(raw):
+        value, extra, _ = const
+        return (True, value, extra, ())
+    try:
+        return (True, *read(raw))
+    except CellError as exc:
+        return (False, None, None, exc.expected)
+
+
+def _rows_where(cells_: list, distinct: list, test) -> list[int]:
+    """Indices of the cells whose (shared, memoised) parse result passes ``test``; the
+    test runs once per ``distinct`` result, the scan over rows in numpy."""
+    hits = [id(c) for c in distinct if test(c)]
+    if not hits:
+        return []
+    ids = np.fromiter(map(id, cells_), dtype=np.uint64, count=len(cells_))
+    return np.flatnonzero(np.isin(ids, np.array(hits, dtype=np.uint64))).tolist()
 
 
 def _reader(kind_: str, col: str, values: dict, rules: dict):
@@ -196,79 +233,122 @@ def _reader(kind_: str, col: str, values: dict, rules: dict):
 
 
 def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals: dict,
-                required: tuple, values: dict, rules: dict) -> list[dict]:
+                required: tuple, values: dict, rules: dict, release_rows: bool = False
+                ) -> list[dict]:
     """Records of :func:`parse_records`, computed column by column.
 
     Notes and problems are emitted in the same order as a row-by-row pass (row, then
     column, then the row's missing required values), so messages are unchanged.
     """
     rows = table.rows
-    rownums = [r for r, _ in rows]
+    by_column = isinstance(rows, ColumnRows)  # a text table: its columns are the raws
+    rownums = rows.rownums if by_column else [r for r, _ in rows]
     pct_cells = table.percent_format
-    parsed, events = {}, []
+    parsed, uniq, events = {}, {}, []
     cols = list(spec)
+    cells_of_rows = None if by_column else [row for _, row in rows]
+    bad_rows: dict[int, set] = {}
     for k, (col, kind_) in enumerate(spec.items()):
-        if col in idx:
-            j = idx[col]
-            raws = [row[j] for _, row in rows]
+        if col in idx and by_column:
+            raws = rows.columns[idx[col]]
+        elif col in idx:
+            raws = list(map(itemgetter(idx[col]), cells_of_rows))
         else:
             raws = [None] * len(rows)
-        cells_ = _parse_column(_reader(kind_, col, values, rules), raws, const_vals.get(col))
+        cells_, uniq[col] = _parse_column(_reader(kind_, col, values, rules), raws,
+                                          const_vals.get(col))
         parsed[col] = cells_
         name = their.get(col, col)
-        for i, (ok, _, _, extra) in enumerate(cells_):
+        # only cells with a problem or a note need a per-row look (usually none)
+        for i in _rows_where(cells_, uniq[col], lambda c: not c[0] or c[3]):
+            ok, _, _, extra = cells_[i]
             if not ok:
                 events.append((i, k, "problem", (rownums[i], name, raws[i], extra)))
-            elif extra:
+                bad_rows.setdefault(i, set()).add(col)
+            else:
                 for n in extra:
                     events.append((i, k, "note", (rownums[i], name, raws[i], n)))
-    bad_rows: dict[int, set] = {}
-    for col in cols:
-        for i, (ok, *_rest) in enumerate(parsed[col]):
-            if not ok:
-                bad_rows.setdefault(i, set()).add(col)
+        del raws
+    n_rows = len(rows)
+    del cells_of_rows, rows
+    if release_rows:
+        table.rows = []
     for r, col in enumerate(required):
         if col not in idx and col not in const_vals:
-            for i in range(len(rows)):  # absent: reported once, by parse_records
+            for i in range(n_rows):  # absent: reported once, by parse_records
                 bad_rows.setdefault(i, set()).add(col)
             continue
         name = their.get(col, col)
-        for i, (ok, value, _, _) in enumerate(parsed[col]):
-            if ok and value is None:
-                events.append((i, len(cols) + r, "problem",
-                               (rownums[i], name, None, f"a value (column {col!r} is required)")))
-                bad_rows.setdefault(i, set()).add(col)
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[0] and c[1] is None):
+            events.append((i, len(cols) + r, "problem",
+                           (rownums[i], name, None, f"a value (column {col!r} is required)")))
+            bad_rows.setdefault(i, set()).add(col)
     events.sort(key=lambda e: e[:2])  # stable: a cell's notes keep their order
     for _, _, what, args in events:
         if what == "problem":
             table.problem(*args, cell=True)
         else:
             table.note(*args)
+    return Parsed(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
+                  const_vals, rules)
 
+
+@dataclass
+class Parsed:
+    """The parsed cells of one table, column by column (``cells[col][i]`` is
+    ``(ok, value, extra, notes_or_expected)`` of row ``rownums[i]``; equal raw cells share
+    one tuple). Problems and notes of the cells are already on the table."""
+
+    rownums: list[int]
+    their: dict
+    spec: dict
+    idx: dict
+    cells: dict[str, list[tuple]]
+    uniq: dict[str, list[tuple]]  # the distinct parse results of each column
+    bad_rows: dict[int, set]
+    pct_cells: dict
+    required: tuple
+    const_vals: dict
+    rules: dict
+
+    def distinct(self, col: str) -> list[tuple]:
+        """The distinct parse results of a column."""
+        return self.uniq[col]
+
+    def values(self, col: str) -> list:
+        return list(map(itemgetter(1), self.cells[col]))
+
+    def records(self) -> list[dict]:
+        return _records(self.rownums, self.their, self.spec, self.idx, self.cells,
+                        self.uniq, self.bad_rows, self.pct_cells, self.required,
+                        self.const_vals, self.rules)
+
+
+def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
+             const_vals, rules) -> list[dict]:
     # fast path: rows without a bad cell or an XLSX percent cell share one key layout;
     # a "_pct_" flag is stored only where True and "_parts_" only for split cells (both are
     # read with .get), which keeps a results record at 10 keys, the largest dict of the
     # smallest size (~270 bytes, not 460)
-    keys, columns, pct, split = ["_row", "_their"], [rownums, [their] * len(rows)], [], []
+    keys, columns, pct, split = ["_row", "_their"], [rownums, [their] * len(rownums)], [], []
     for col, kind_ in spec.items():
         keys.append(col)
-        columns.append([c[1] for c in parsed[col]])
+        columns.append(list(map(itemgetter(1), parsed[col])))
         if kind_ == "measure":
             keys.append(f"_m_{col}")
-            columns.append([c[2] for c in parsed[col]])
+            columns.append(list(map(itemgetter(2), parsed[col])))
             if col in rules:
                 split.append(col)
         elif kind_ == "number":
             pct.append(col)
     records = [dict(zip(keys, vals)) for vals in zip(*columns)]
+    del columns
     for col in pct:
-        for i, c in enumerate(parsed[col]):
-            if c[2]:
-                records[i][f"_pct_{col}"] = True
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[2]):
+            records[i][f"_pct_{col}"] = True
     for col in split:
-        for i, c in enumerate(parsed[col]):
-            if isinstance(c[2], list):
-                records[i][f"_parts_{col}"] = rules[col]
+        for i in _rows_where(parsed[col], uniq[col], lambda c: isinstance(c[2], list)):
+            records[i][f"_parts_{col}"] = rules[col]
     pct_rows = {r for (r, _j), flag in pct_cells.items() if flag}
     special = set(bad_rows)
     if pct_rows:

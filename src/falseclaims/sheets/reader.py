@@ -17,7 +17,8 @@ from falseclaims.sheets.columns import (
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
-from falseclaims.sheets.normalise import map_columns, parse_records
+from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
+from falseclaims.sheets.plain import frame_of_columns, plain_results
 from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
@@ -26,9 +27,6 @@ from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_lo
 
 __all__ = ["Sheets", "read_venue", "check_venue_config"]
 
-_DTYPES = {"id": "string", "text": "string", "metric": "string", "enum": "string",
-           "list": "string", "bool": "boolean", "size": "Int64", "measure": "float64",
-           "number": "float64"}
 _RANGES = {"fraction": (0.0, 1.0, "a fraction in [0, 1] (after unit conversion)"),
            "signed": (-1.0, 1.0, "a value in [-1, 1] (kappa/MCC)"),
            "distance": (0.0, np.inf, "a distance >= 0")}
@@ -92,8 +90,14 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         pidx, ptheir = map_columns(ptab, "papers", pmap, where)
         ridx, rtheir = map_columns(rtab, "results", rmap, where)
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules)
-        rrecs = parse_records(rtab, "results", ridx, rtheir, constants, where, values, rules)
+        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
+                              release_rows=True)
+        rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
+                                rules, release_rows=True)
+        paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
+        plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
+        rrecs = [] if plain is not None or rparsed is None else rparsed.records()
+        del rparsed
     else:
         wtab, wmap = _read("papers", "papers_sheet", "wide")
         ptab = rtab = wtab
@@ -101,8 +105,10 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         widx, wtheir = map_columns(wtab, "wide", wmap, where)
         check_wide_columns(wtab, widx, constants, where)
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules)
+        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
+                              release_rows=True)
         precs, rrecs = wide_to_long(wrecs, wtab)
+        plain = None
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
@@ -110,13 +116,17 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     _check_rule_columns(cfg, tables[0], where)
     rrecs = expand_parts(rrecs, rtab)
     attach_cell_sd(rrecs, rtab)
-    convert_units(rrecs, rtab, cfg["units"], where)
+    if plain is None:  # a plain results table has been converted and checked
+        convert_units(rrecs, rtab, cfg["units"], where)
     _check_rows(precs, rrecs, ptab, rtab)
 
     papers = _frame(precs, PAPERS, PAPERS_OUT, ptab, venue)
-    results = _frame(rrecs, RESULTS, RESULTS_OUT, rtab, venue)
     _check_schema(papers, precs, ptab, load_schema("papers"))
-    _check_schema(results, rrecs, rtab, load_schema("results"))
+    if plain is None:
+        results = _frame(rrecs, RESULTS, RESULTS_OUT, rtab, venue)
+        _check_schema(results, rrecs, rtab, load_schema("results"))
+    else:
+        results = plain
 
     if cfg.get("on_bad_cell", "stop") == "exclude":
         papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
@@ -151,18 +161,7 @@ def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
 def _frame(records: list[dict], spec: dict, out_cols: list[str], table: RawTable,
            venue: str) -> pd.DataFrame:
     data = {c: [r.get(c) for r in records] for c in spec if c in out_cols}
-    df = pd.DataFrame(data, columns=[c for c in out_cols if c in spec])
-    for c in df.columns:
-        kind = spec[c]
-        if _DTYPES[kind] == "float64":
-            df[c] = pd.to_numeric(df[c].astype(object), errors="coerce").astype("float64")
-        else:
-            df[c] = df[c].astype(object).where(df[c].notna(), None).astype(_DTYPES[kind])
-    df.insert(0, "venue", pd.array([venue] * len(df), dtype="string"))
-    df["source_file"] = pd.array([table.file] * len(df), dtype="string")
-    df["source_sheet"] = pd.array([table.sheet] * len(df), dtype="string")
-    df["source_row"] = pd.array([r["_row"] for r in records], dtype="int64")
-    return df[out_cols].reset_index(drop=True)
+    return frame_of_columns(data, [r["_row"] for r in records], spec, out_cols, table, venue)
 
 
 def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema: dict):

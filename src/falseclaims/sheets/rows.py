@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.io import RawTable, col_letter
+from falseclaims.sheets.io import ColumnRows, RawTable, col_letter
 
 __all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids"]
 
@@ -47,7 +47,8 @@ def _header_like(rows: list, names: list[str]) -> set[int]:
     each distinct cell text cleaned once (10^6 rows: no per-cell Python unless a column
     holds its own name)."""
     counts: dict[int, int] = {}
-    for h, col in zip(names, zip(*(row for _, row in rows))):
+    columns = rows.columns if isinstance(rows, ColumnRows) else zip(*(row for _, row in rows))
+    for h, col in zip(names, columns):
         match = {c for c in set(col) if isinstance(c, str) and clean_text(c).lower() == h}
         if match:
             for i, c in enumerate(col):
