@@ -129,19 +129,8 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
         return t
     width = max([len(header_cells)] + [len(c) for _, c in data])
     header_cells = list(header_cells) + [None] * (width - len(header_cells))
-    keep = []
-    for j, h in enumerate(header_cells):
-        name = None if is_missing(h) else clean_text(h)
-        has_data = any(j < len(c) and not is_missing(c[j]) for _, c in data)
-        if name is None:
-            if has_data:  # map_columns refuses it unless the venue maps it by letter
-                name = col_letter(j)
-                t.headerless.add(name)
-            else:
-                continue
-        keep.append((j, name))
-    t.header = [name for _, name in keep]
-    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    keep = _keep_columns(t, header_cells, lambda j: any(
+        j < len(c) and not is_missing(c[j]) for _, c in data))
     cols = [j for j, _ in keep]
     every = cols == list(range(width))
     missing = _MissingMemo()
@@ -354,18 +343,8 @@ def _finish_columns(t: RawTable, rownums: list, columns: list, same: dict,
         return False
     t.header_row = header_row
     missing = _MissingMemo()
-    keep = []
-    for j, col in enumerate(columns):
-        name = None if is_missing(col[h]) else clean_text(col[h])
-        if name is None:
-            if any(not missing[c] for c in set(col[h + 1:])):
-                name = col_letter(j)
-                t.headerless.add(name)
-            else:
-                continue
-        keep.append((j, name))
-    t.header = [name for _, name in keep]
-    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    keep = _keep_columns(t, [col[h] for col in columns], lambda j: any(
+        not missing[c] for c in set(columns[j][h + 1:])))
     cols = [columns[j][h + 1:] for j, _ in keep]
     nums = rownums[h + 1:]
     blank_first = {c for c in set(cols[0]) if missing[c]}
@@ -543,3 +522,21 @@ def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> Ra
     rows = [(r, [grid.get(r, {}).get(j) for j in range(width)]) for r in range(1, last + 1)]
     t.percent_format = pct
     return _finish(t, rows, header_row)
+
+
+def _keep_columns(t, header_cells, has_data) -> list[tuple[int, str]]:
+    """(position, name) of the columns to read: every named column, and an unnamed one when
+    ``has_data(position)`` (named by its letter and marked headerless: map_columns refuses it
+    unless the venue maps it by letter). Sets ``t.header`` and ``t.letters``."""
+    keep = []
+    for j, h in enumerate(header_cells):
+        name = None if is_missing(h) else clean_text(h)
+        if name is None:
+            if not has_data(j):
+                continue
+            name = col_letter(j)
+            t.headerless.add(name)
+        keep.append((j, name))
+    t.header = [name for _, name in keep]
+    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    return keep
