@@ -56,18 +56,23 @@ def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
 
 @contextmanager
 def _lean_font_subsets():
-    """While writing: embedded font subsets leave out the tables in _PDF_UNUSED_FONT_TABLES
-    (same glyphs, outlines and widths, so the PDF looks the same; it is written faster)."""
-    default = getattr(font_subset.Options, "_drop_tables_default", None)
-    if default is None:  # another fontTools: subset as matplotlib does
-        yield
-        return
-    font_subset.Options._drop_tables_default = default + [
-        t for t in _PDF_UNUSED_FONT_TABLES if t not in default]
+    """While writing: every font matplotlib subsets for a PDF is loaded without the tables in
+    _PDF_UNUSED_FONT_TABLES (same glyphs, outlines and widths, so the PDF looks the same; it
+    is written faster: fontTools would otherwise parse them before dropping them)."""
+    load = font_subset.load_font
+
+    def load_lean(*args, **kwargs):
+        font = load(*args, **kwargs)
+        for tag in _PDF_UNUSED_FONT_TABLES:
+            if tag in font:  # a lazily loaded table is removed without being parsed
+                del font[tag]
+        return font
+
+    font_subset.load_font = load_lean
     try:
         yield
     finally:
-        font_subset.Options._drop_tables_default = default
+        font_subset.load_font = load
 
 
 def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
@@ -77,7 +82,7 @@ def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
     (a line drawn in few pixels, e.g. only in a legend, would otherwise merge into a
     neighbouring hue); no dithering: deterministic."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+    fig.savefig(buf, format="png", dpi=dpi, pil_kwargs={"compress_level": 0})
     buf.seek(0)
     with Image.open(buf) as img:
         rgb = img.convert("RGB")
