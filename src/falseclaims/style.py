@@ -51,9 +51,9 @@ _SETTINGS = {
     "single_width_mm": 85.0,
     "double_width_mm": 175.0,
     "font_size": 8.0,
-    "dpi": 110,  # PNG for screen and the HTML report; the PDF is vector for print
+    "dpi": 100,  # PNG for screen and the HTML report; the PDF is vector for print
     "png_palette": True,  # PNG with a colour palette: same look, a fraction of the bytes
-    "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
+    "png_colours": 20,  # palette size of those PNGs (the named colours are always kept)
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",
 }
