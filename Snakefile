@@ -33,9 +33,7 @@ localrules:
     estimation_figures,
     venue_figures,
     venue_comparison,
-    multiplicity_table,
     multiplicity_figures,
-    calibration_summarize,
     calibration_figures,
 
 

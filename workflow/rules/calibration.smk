@@ -39,7 +39,9 @@ rule calibration_simulate:
         "../scripts/calibration_simulate.py"
 
 
-rule calibration_summarize:
+# merging the chunks (summing additive counts) and the figures in one job: one process start
+# instead of two (figure_outputs: workflow/rules/figures.smk)
+rule calibration_figures:
     input:
         bins=expand(
             "results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
@@ -62,24 +64,6 @@ rule calibration_summarize:
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
-    params:
-        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
-    log:
-        "logs/calibration/summarize.log",
-    benchmark:
-        "logs/benchmarks/calibration_summarize/all.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/calibration_summarize.py"
-
-
-# figure_outputs: workflow/rules/figures.smk
-rule calibration_figures:
-    input:
-        curve="results/calibration/curve.csv",
-        ece="results/calibration/ece.csv",
-    output:
         **figure_outputs(
             [f"calibration_{name}" for name in CALIBRATION_FIGURES],
             "figures/calibration",
@@ -88,6 +72,7 @@ rule calibration_figures:
              for name in CALIBRATION_FIGURES},
         ),
     params:
+        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
         style=config["style"],
         reference_delta_sd=config["calibration"]["reference_delta_sd"],
         congruence_shift=config["calibration"]["congruence_shift"],

@@ -5,22 +5,6 @@ MULT_RES = "results/multiplicity"
 MULT_FIG = "figures/multiplicity"
 
 
-rule multiplicity_table:
-    output:
-        report(f"{MULT_RES}/sota_table.csv", caption=caption("multiplicity_table"),
-               category="Multiplicity", subcategory="Tables"),
-    log:
-        "logs/multiplicity/table.log",
-    params:
-        cfg=config["multiplicity"],
-    benchmark:
-        "logs/benchmarks/multiplicity_table/all.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/multiplicity_table.py"
-
-
 rule multiplicity_simulate_dependent:
     output:
         draws=f"{MULT_RES}/dependent_draws.csv",
@@ -48,11 +32,14 @@ MULT_FIGURES = {
 }
 
 
-# the three figures in one job (figure_outputs: workflow/rules/figures.smk)
+# the closed-form table and the three figures in one job: one process start instead of two
+# (figure_outputs: workflow/rules/figures.smk)
 rule multiplicity_figures:
     input:
         draws=rules.multiplicity_simulate_dependent.output.draws,
     output:
+        sota_table=report(f"{MULT_RES}/sota_table.csv", caption=caption("multiplicity_table"),
+                          category="Multiplicity", subcategory="Tables"),
         **figure_outputs(MULT_FIGURES, MULT_FIG, "Multiplicity", MULT_FIGURES),
     log:
         "logs/multiplicity/figures.log",
@@ -61,6 +48,8 @@ rule multiplicity_figures:
     params:
         style=config["style"],
         alpha=config["multiplicity"]["alpha"],
+        grid=config["multiplicity"]["grid"],
+        published=config["multiplicity"].get("published"),
         example=config["multiplicity"]["example"],
         cdf_m=config["multiplicity"]["cdf_m"],
         dependent=config["multiplicity"]["dependent"],

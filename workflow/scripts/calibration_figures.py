@@ -1,14 +1,21 @@
-"""Calibration curves, calibration per truth distribution, and the ECE dot plot."""
+"""Calibration tables (the chunks merged by summing additive counts), then the calibration
+curves, calibration per truth distribution, and the ECE dot plot."""
 from falseclaims import style
+from falseclaims.calibration.metrics import summarize
 from falseclaims.figures import calibration as cf
 from falseclaims.figures.output import write_figure
-from falseclaims.pipeline import read_table, run_step
+from falseclaims.pipeline import read_table, run_step, write_table
 
 
 def main(smk):
     p, out = smk.params, smk.output
+    tables = summarize([read_table(path) for path in smk.input.bins],
+                       [read_table(path) for path in smk.input.cells], p.cfg)
+    for name, table in tables.items():
+        write_table(table, out[name])
     style.configure(p.style)
-    curve, ece = read_table(smk.input.curve), read_table(smk.input.ece)
+    # the figures read the tables as written (rounded), as a user re-plotting them would
+    curve, ece = read_table(out.curve), read_table(out.ece)
     shift = p.congruence_shift
     write_figure(*cf.calibration_curves(curve, p.reference_delta_sd, shift),
                  out.calibration_curves_png)

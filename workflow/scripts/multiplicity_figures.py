@@ -1,13 +1,16 @@
-"""pmf of one classifier vs the best of m, cdf of the best for several m, and histograms of
-simulated best-of-m failures (independent vs dependent classifiers)."""
+"""Table of the expected best accuracy over the (m, n, p) grid ([Mollersen2023]); pmf of one
+classifier vs the best of m, cdf of the best for several m, and histograms of simulated
+best-of-m failures (independent vs dependent classifiers)."""
 from falseclaims import style
 from falseclaims.figures.multiplicity import cdf_figure, dependent_figure, pmf_figure
 from falseclaims.figures.output import write_figure
+from falseclaims.multiplicity.tables import sota_table
 from falseclaims.pipeline import read_table, run_step
 
 
 def main(smk):
     p, out = smk.params, smk.output
+    sota_table(p.grid, p.alpha, p.published).to_csv(out.sota_table, index=False)
     style.configure(p.style)
     ex, dep = p.example, p.dependent
     write_figure(*pmf_figure(ex["m"], ex["n"], ex["p"], p.alpha), out.pmf_single_vs_best_png)
