@@ -188,7 +188,7 @@ def run_example(repo: Path, root: Path) -> None:
     one = timed([*smk, *(f"results/{venue}/{t}.csv" for t in SURVEY_TABLES),
                  "--forcerun", "validate_sheets"], work, env)  # (it takes every name after)
     rep = timed([*smk, "--report", "report.html"], work, env)
-    size = (work / "report.html").stat().st_size / 2**20
+    size = (work / "report.html").stat().st_size  # the target is in MB = 10^6 bytes
     print("\n### Example pipeline (default target, every configured venue)\n")
     print(HEAD)
     print(row("`snakemake -n`, clean copy (start-up + DAG)", dry))
@@ -196,8 +196,8 @@ def run_example(repo: Path, root: Path) -> None:
     print(row("up-to-date rerun (nothing to do)", noop))
     print(row("`snakemake -n` after the run", dry2))
     print(row(f"one venue's survey stages ({venue}), `--cores 2`", one))
-    print(row(f"`snakemake --report` ({size:.1f} MB HTML)", rep))
-    print(f"\nreport size: {size:.2f} MB\n")
+    print(row(f"`snakemake --report` ({size / 1e6:.2f} MB HTML)", rep))
+    print(f"\nreport size: {size:,} bytes = {size / 1e6:.3f} MB = {size / 2**20:.3f} MiB\n")
     print(benchmark_markdown(table))
 
 
