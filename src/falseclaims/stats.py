@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # scipy.special is imported inside the two functions that call it: importing it costs
-# ~0.15 s per process, and most pipeline jobs load this module only for the bounds.
+# ~0.15 s per process, and many pipeline jobs import this module without calling them.
 
 __all__ = [
     "ClassificationResult",
