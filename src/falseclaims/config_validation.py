@@ -20,13 +20,14 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 import yaml
-from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from falseclaims.errors import FalseclaimsInputError
 
 __all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "validate", "config_problems"]
+
+# jsonschema and referencing are imported inside the functions that validate: most pipeline
+# jobs import this module (through falseclaims.config) but never validate, and those imports
+# cost ~0.07 s per process.
 
 SCHEMA_DIR = Path(str(resources.files("falseclaims") / "schemas"))
 _JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
@@ -58,7 +59,9 @@ def _load(path: str) -> dict:
     return schema
 
 
-def _retrieve(uri: str) -> Resource:
+def _retrieve(uri: str):
+    from referencing.jsonschema import DRAFT202012
+
     parts = urlparse(uri)
     if parts.scheme != "file":
         raise ValueError(f"schema reference {uri!r}: only local schema files are allowed")
@@ -77,11 +80,14 @@ def _extra_keys(instance: dict, schema: dict) -> list:
             if k not in known and not any(p.search(str(k)) for p in patterns)]
 
 
-def _strict(base):
-    """A validator class that fills ``default:`` values of missing properties first, and
+@lru_cache(maxsize=1)
+def _validator_class():
+    """Draft 2020-12 validator that fills ``default:`` values of missing properties first, and
     reports a misspelt fixed key in a map of named entries (``congruence: {uses: ...}``)
     as unknown instead of as a malformed entry."""
-    check_properties = base.VALIDATORS["properties"]
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    check_properties = Draft202012Validator.VALIDATORS["properties"]
 
     def properties(validator, props, instance, schema):
         if isinstance(instance, dict):
@@ -107,11 +113,9 @@ def _strict(base):
             else:
                 yield from validator.descend(instance[key], extra, path=key)
 
-    return validators.extend(base, {"properties": properties,
-                                    "additionalProperties": additional_properties})
-
-
-_Validator = _strict(Draft202012Validator)
+    return validators.extend(Draft202012Validator,
+                             {"properties": properties,
+                              "additionalProperties": additional_properties})
 
 
 def _where(path) -> str:
@@ -150,10 +154,13 @@ def _message(error) -> list[str]:
 
 def config_problems(config: dict, schema: str | Path) -> list[str]:
     """Every problem of ``config`` against the schema file, one line each (fills defaults)."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
     root = _load(str(Path(schema)))
     registry = Registry(retrieve=_retrieve).with_resource(
         root["$id"], DRAFT202012.create_resource(root))
-    validator = _Validator(root, registry=registry)
+    validator = _validator_class()(root, registry=registry)
     errors = sorted(validator.iter_errors(config),
                     key=lambda e: ([str(p) for p in e.absolute_path], str(e.message)))
     out: list[str] = []
