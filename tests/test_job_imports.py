@@ -34,8 +34,6 @@ FORBIDDEN = {
     "estimation_sd": SCIPY + PLOTS + NEVER + READER,
     "probabilities": ("scipy.stats", "scipy.optimize") + PLOTS + NEVER + READER,
     "calibration_simulate": ("scipy.stats", "scipy.optimize") + PLOTS + NEVER + READER,
-    "calibration_summarize": ("scipy.stats", "scipy.optimize") + PLOTS + NEVER + READER,
-    "multiplicity_table": PLOTS + NEVER + READER,
     "multiplicity_simulate_dependent": PLOTS + NEVER + READER,
     "validate_sheets": SCIPY + PLOTS + ("sklearn",),
     "calibration_figures": SCIPY + ("seaborn",) + NEVER + READER,
