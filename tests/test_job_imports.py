@@ -36,7 +36,7 @@ FORBIDDEN = {
     "calibration_simulate": ("scipy.stats", "scipy.optimize") + PLOTS + NEVER + READER,
     "multiplicity_simulate_dependent": PLOTS + NEVER + READER,
     "validate_sheets": SCIPY + PLOTS + ("sklearn",),
-    "calibration_figures": SCIPY + ("seaborn",) + NEVER + READER,
+    "calibration_figures": ("scipy.stats", "scipy.optimize", "seaborn") + NEVER + READER,
     "multiplicity_figures": ("seaborn",) + NEVER + READER,
     "estimation_figures": NEVER + READER,
     "venue_comparison": NEVER + READER,
