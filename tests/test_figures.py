@@ -280,3 +280,30 @@ def test_pdf_embeds_lean_truetype_subsets_with_the_original_outlines(tmp_path):
     # same outline and advance width as the font file
     assert sub["glyf"]["A"].coordinates == ref["glyf"]["A"].coordinates
     assert sub["hmtx"]["A"] == ref["hmtx"]["A"]
+
+
+def test_palette_png_keeps_the_hue_of_translucent_markers(tmp_path):
+    """Markers drawn with the style's MARKER_ALPHA on white keep their own colour: blue and
+    green markers blended with white are nearer to each other than to their own colours, and
+    a palette of median-cut shades merged them into one teal."""
+    from PIL import Image
+
+    from falseclaims import style
+    from falseclaims.figures.output import save_figure
+
+    rng = np.random.default_rng(0)
+    fig, ax = style.figure("single")
+    ax.imshow(np.linspace(0, 1, 200)[None, :], cmap="Greys", aspect="auto",
+              extent=(0, 1, 2, 3))  # many grey shades competing for the palette
+    names = ["blue", "green", "skyblue", "orange"]
+    for i, name in enumerate(names):
+        ax.scatter(i + rng.uniform(-0.2, 0.2, 40), rng.uniform(0, 2, 40), s=6, lw=0,
+                   color=style.PALETTE[name], alpha=style.MARKER_ALPHA)
+    save_figure(fig, tmp_path / "dots", formats=["png"])
+    with Image.open(tmp_path / "dots.png") as img:
+        used = {rgb for _, rgb in img.convert("RGB").getcolors(10_000)}
+    for name in names:
+        rgb = [int(style.PALETTE[name][i:i + 2], 16) for i in (1, 3, 5)]
+        on_white = tuple(round(style.MARKER_ALPHA * v + (1 - style.MARKER_ALPHA) * 255)
+                         for v in rgb)
+        assert on_white in used, name

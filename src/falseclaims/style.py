@@ -41,6 +41,9 @@ CYCLE = [PALETTE[k] for k in ("blue", "orange", "green", "vermillion", "purple",
 # traffic-light bands of the paper's Fig 6, in colour-blind-safe tones
 BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#009E73"}
 TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"]}
+# opacity of every scatter/strip marker (overlaps show density); the PNG palette keeps each
+# named colour at this opacity on white (figures.output), so markers keep their hue
+MARKER_ALPHA = 0.6
 LEVEL_STYLES = {"q1": ":", "median": "-", "mean": "-", "q3": "--"}
 # the same line styles as seaborn ``dashes`` (on/off lengths; "" = solid)
 LEVEL_DASHES = {"q1": (1, 1.5), "median": "", "mean": "", "q3": (4, 2)}
@@ -53,7 +56,7 @@ _SETTINGS = {
     "font_size": 8.0,
     "dpi": 100,  # PNG for screen and the HTML report; the PDF is vector for print
     "png_palette": True,  # PNG with a colour palette: same look, a fraction of the bytes
-    "png_colours": 20,  # palette size of those PNGs (the named colours are always kept)
+    "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",
 }

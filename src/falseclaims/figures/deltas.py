@@ -17,7 +17,7 @@ from falseclaims.figures.common import (
     panel_letter,
     require_columns,
 )
-from falseclaims.style import PALETTE, figure, no_data
+from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data
 
 
 def size_category_labels(edges) -> list[str]:
@@ -73,7 +73,7 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
                     medianprops={"linewidth": 0}, ax=ax)
         ax.scatter(rng.uniform(-0.2, 0.2, v.size), v,
                    s=[sizes[c] for c in d["size_category"]], color=PALETTE["skyblue"],
-                   alpha=0.55, linewidths=0.3, edgecolors="white", zorder=3)
+                   alpha=MARKER_ALPHA, linewidths=0.3, edgecolors="white", zorder=3)
         ax.hlines(s["mean"], -0.35, 0.35, color=PALETTE["black"], linewidth=1.2, zorder=4)
         ax.hlines(s["median"], -0.35, 0.35, color=PALETTE["orange"], linestyle="--",
                   linewidth=1.4, zorder=4)

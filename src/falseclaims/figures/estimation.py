@@ -14,7 +14,7 @@ import seaborn as sns
 
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
-from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, no_data
+from falseclaims.style import CYCLE, LEVEL_STYLES, MARKER_ALPHA, PALETTE, figure, no_data
 from falseclaims.tasks import TASKS
 
 __all__ = ["plot_congruence_by_task", "plot_congruence_ecdf", "plot_sd_models"]
@@ -129,7 +129,7 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
     for ax, source in zip(axes[0], sources):
         sub = pairs[pairs["source"] == source]
         model = models[source]
-        ax.scatter(sub["mean"], sub["sd"], s=5, color=colours[source], alpha=0.55, lw=0,
+        ax.scatter(sub["mean"], sub["sd"], s=5, color=colours[source], alpha=MARKER_ALPHA, lw=0,
                    label="one method on one task", zorder=2)
         fit = {lvl: model.predict(m, lvl)[0] for lvl in ("q1", "mean", "q3")}
         ax.fill_between(m, fit["q1"], fit["q3"], color=colours[source], alpha=0.2, lw=0,

@@ -16,7 +16,7 @@ from fontTools import subset as font_subset
 from PIL import Image
 
 from falseclaims.pipeline import write_table
-from falseclaims.style import BAND_COLOURS, PALETTE, TASK_COLOURS, settings
+from falseclaims.style import BAND_COLOURS, MARKER_ALPHA, PALETTE, TASK_COLOURS, settings
 
 _SUFFIXES = (".pdf", ".png", ".csv", ".svg")
 # Font tables a PDF viewer never reads: glyph substitution/positioning (matplotlib places every
@@ -78,37 +78,55 @@ def _lean_font_subsets():
 def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
     """PNG with a palette of ``colours`` colours (style ``png_colours``): plots use few
     colours, so this looks the same at a fraction of the bytes (the HTML report embeds every
-    PNG). Median cut for the anti-aliasing shades, plus the style's named colours kept exactly
-    (a line drawn in few pixels, e.g. only in a legend, would otherwise merge into a
-    neighbouring hue); no dithering: deterministic."""
+    PNG). The palette: the style's named colours, kept exactly (a line drawn in few pixels,
+    e.g. only in a legend, would otherwise merge into a neighbouring hue), each of them as a
+    marker of the style's MARKER_ALPHA on white (markers keep their hue: two hues blended
+    with white can be nearer to each other than to their own colour), and median-cut shades
+    of the pixels far from all of these (anti-aliasing, text on a coloured band, any other
+    colour). Each pixel becomes its nearest palette colour (exact Euclidean distance in RGB,
+    ties to the first); no dithering: deterministic, and white stays exactly white."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, pil_kwargs={"compress_level": 0})
     buf.seek(0)
     with Image.open(buf) as img:
-        rgb = img.convert("RGB")
-    named = _named_colours()
-    shades = rgb.quantize(colors=max(colours - len(named), 2), method=Image.Quantize.MEDIANCUT,
-                          dither=Image.Dither.NONE)
-    values = shades.getpalette()
-    palette = [tuple(values[3 * i:3 * i + 3]) for _, i in sorted(shades.getcolors(),
-                                                                  key=lambda c: c[1])]
-    palette = [c for c in named if c not in palette] + palette
-    _nearest_palette_image(rgb, palette).save(out, format="png", optimize=True)
-
-
-def _nearest_palette_image(rgb: Image.Image, palette: list) -> Image.Image:
-    """Each pixel as the index of its nearest palette colour (exact Euclidean distance in RGB,
-    ties to the first; Pillow's own mapping works on coarse colour boxes and would turn the
-    white background off-white)."""
-    arr = np.asarray(rgb, dtype=np.int32)
-    keys = (arr[..., 0] << 16) | (arr[..., 1] << 8) | arr[..., 2]
+        rgb = np.asarray(img.convert("RGB"), dtype=np.int32)
+    fixed = _named_colours()
+    fixed += [c for c in _on_white(fixed, MARKER_ALPHA) if c not in fixed]
+    keys = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
     uniq, inverse = np.unique(keys.ravel(), return_inverse=True)
     cols = np.stack([uniq >> 16, (uniq >> 8) & 255, uniq & 255], axis=1)
-    pal = np.asarray(palette, dtype=np.int32)
-    nearest = ((cols[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    far = _squared_distances(cols, fixed).min(axis=1) > _NEAR ** 2
+    palette = fixed + _median_cut_shades(rgb.reshape(-1, 3)[far[inverse]],
+                                         max(colours - len(fixed), 0), fixed)
+    nearest = _squared_distances(cols, palette).argmin(axis=1)
     img = Image.fromarray(nearest.astype(np.uint8)[inverse].reshape(keys.shape), mode="P")
     img.putpalette([v for c in palette for v in c])
-    return img
+    img.save(out, format="png", optimize=True)
+
+
+# a pixel this close (Euclidean, RGB) to a fixed palette colour needs no shade of its own
+_NEAR = 24
+
+
+def _squared_distances(cols: np.ndarray, palette: list) -> np.ndarray:
+    pal = np.asarray(palette, dtype=np.int32)
+    return ((cols[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2)
+
+
+def _median_cut_shades(pixels: np.ndarray, k: int, exclude: list) -> list:
+    """Up to ``k`` colours for ``pixels`` (rows of RGB) by Pillow's median cut."""
+    if k == 0 or len(pixels) == 0:
+        return []
+    img = Image.fromarray(pixels.astype(np.uint8).reshape(1, -1, 3), mode="RGB")
+    shades = img.quantize(colors=k, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    values = shades.getpalette()
+    used = sorted(i for _, i in shades.getcolors())
+    return [c for c in (tuple(values[3 * i:3 * i + 3]) for i in used) if c not in exclude]
+
+
+def _on_white(colours: list[tuple[int, int, int]], alpha: float) -> list[tuple[int, int, int]]:
+    """Each colour drawn with opacity ``alpha`` on white."""
+    return sorted({tuple(round(alpha * v + (1 - alpha) * 255) for v in c) for c in colours})
 
 
 def _named_colours() -> list[tuple[int, int, int]]:

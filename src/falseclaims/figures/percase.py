@@ -10,7 +10,7 @@ import numpy as np
 from scipy import special, stats
 
 from falseclaims import style
-from falseclaims.style import LEVEL_STYLES, PALETTE
+from falseclaims.style import LEVEL_STYLES, MARKER_ALPHA, PALETTE
 
 A_COLOUR = PALETTE["blue"]
 B_COLOUR = PALETTE["vermillion"]
@@ -24,9 +24,9 @@ def scatter_a_vs_b(x, y, a: str, b: str):
     lo = max(0.0, lo - 0.02 * (1 - lo))
     ax.plot([lo, 1], [lo, 1], color=PALETTE["gray"], lw=0.8, ls="--", label="identity", zorder=1)
     above = x > y
-    ax.scatter(x[above], y[above], s=9, color=A_COLOUR, alpha=0.7, lw=0,
+    ax.scatter(x[above], y[above], s=9, color=A_COLOUR, alpha=MARKER_ALPHA, lw=0,
                label=f"{a} better ({int(above.sum())})", zorder=2)
-    ax.scatter(x[~above], y[~above], s=9, color=B_COLOUR, alpha=0.7, lw=0,
+    ax.scatter(x[~above], y[~above], s=9, color=B_COLOUR, alpha=MARKER_ALPHA, lw=0,
                label=f"{b} better or tie ({int((~above).sum())})", zorder=2)
     ax.set_xlim(lo, 1.0)
     ax.set_ylim(lo, 1.0)

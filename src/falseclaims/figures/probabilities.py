@@ -25,6 +25,7 @@ from falseclaims.figures.common import (
 from falseclaims.style import (
     CYCLE,
     LEVEL_STYLES,
+    MARKER_ALPHA,
     MM,
     NO_DATA,
     PALETTE,
@@ -69,10 +70,11 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
         order = [names[True], names[False]]
         sns.scatterplot(data=d, x="n_test", y="delta", hue="group", style="group",
                         hue_order=order, style_order=order, palette=colours, markers=markers,
-                        s=14, alpha=0.75, linewidth=0.3, edgecolor="white", zorder=3,
+                        s=14, alpha=MARKER_ALPHA, linewidth=0.3, edgecolor="white", zorder=3,
                         legend=False, ax=ax)
         counts = d["group"].value_counts()
         ax.legend(handles=[Line2D([], [], ls="", marker=markers[g], color=colours[g], ms=4,
+                                  alpha=MARKER_ALPHA, markeredgewidth=0,
                                   label=f"{g}: {counts.get(g, 0)} "
                                         f"({100 * counts.get(g, 0) / len(d):.0f}%)")
                            for g in order], loc="upper right", handletextpad=0.2)

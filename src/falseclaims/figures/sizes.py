@@ -28,7 +28,7 @@ from falseclaims.figures.common import (
     population,
     require_columns,
 )
-from falseclaims.style import PALETTE, figure, no_data, power_of_ten
+from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data, power_of_ten
 
 SETS = ("train", "val", "test")
 SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
@@ -105,7 +105,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         for j, s in enumerate(present):
             v = tidy.loc[tidy["set"] == s, "log_size"].to_numpy()
             ax.scatter(j + rng.uniform(-0.18, 0.18, v.size), v, s=6, color=SET_COLOURS[s],
-                       alpha=0.7, linewidths=0, zorder=3)
+                       alpha=MARKER_ALPHA, linewidths=0, zorder=3)
             ax.text(j, 1.0, f"n={v.size}", transform=ax.get_xaxis_transform(), ha="center",
                     va="bottom", fontsize="small")
         ax.set_xlim(-0.6, max(len(present), 1) - 0.4)
