@@ -211,6 +211,60 @@ def test_distance_metrics_not_converted(tmp_path):
     assert "is a distance" in str(err)
 
 
+# kappa/MCC lie in [-1, 1]: never converted by `units:`, never taken for fractions
+PCT_KAPPA = [RESULTS[0],
+             ["p1", "ours", "accuracy", "85.3", "2.1", "cv", ""],
+             ["p1", "base", "accuracy", "83.0", "", "", ""],
+             ["p1", "ours", "kappa", "0.871", "0.02", "cv", ""],
+             ["p1", "base", "kappa", "0.829", "", "", ""],
+             ["p1", "ours", "MCC", "-0.12", "", "", ""],
+             ["p2", "ours", "dsc", "85", "10", "test", "62"],
+             ["p2", "ours", "HD95", "4.5", "1.2", "test", ""]]
+
+
+@pytest.mark.parametrize("units", ["percent", "auto"])
+def test_percent_sheet_keeps_kappa_and_distances_unscaled(tmp_path, units):
+    s = read(tmp_path, results=PCT_KAPPA, units=units)
+    got = {(r.method, r.metric): (r.value, r.sd) for r in s.results.itertuples()}
+    assert got[("ours", "accuracy")] == pytest.approx((0.853, 0.021))
+    assert got[("base", "accuracy")][0] == pytest.approx(0.83)
+    assert got[("ours", "kappa")] == (0.871, 0.02)
+    assert got[("base", "kappa")][0] == 0.829
+    assert got[("ours", "mcc")][0] == -0.12
+    assert got[("ours", "dsc")] == pytest.approx((0.85, 0.10))
+    assert got[("ours", "hd95")] == (4.5, 1.2)
+    notes = s.notes[s.notes.file == "r.csv"]
+    assert notes.note.str.contains("85.3 read as 0.853").any()
+    # kappa, MCC and HD95 rows: values and SDs as written (their only notes: metric spelling)
+    assert not notes[notes.row.isin([4, 5, 6, 8])].column.isin(["value", "sd"]).any()
+    if units == "auto":
+        assert notes.note.str.contains("auto-detected as percent: all 3 unmarked").any()
+
+
+@pytest.mark.parametrize("units", ["percent", "auto", "fraction"])
+@pytest.mark.parametrize("cell", ["87.1", "1.3", "-1.5"])
+def test_kappa_outside_minus_one_one_refused_by_name(tmp_path, units, cell):
+    rows = with_cell(PCT_KAPPA, 3, "value", cell)
+    if units == "fraction":
+        rows = with_cell(with_cell(with_cell(rows, 1, "value", "0.853"), 2, "value", "0.83"),
+                         6, "value", "0.85")
+        rows = with_cell(with_cell(rows, 1, "sd", "0.021"), 6, "sd", "0.1")
+    err = problems(tmp_path, results=rows, units=units)
+    (p,) = err.problems
+    assert (p.file, p.row, p.column, p.value) == ("r.csv", 4, "value", float(cell))
+    assert "a value in [-1, 1]" in p.expected and "'kappa'" in p.expected
+    assert "looks like a fraction" not in str(err)
+    if cell == "87.1":
+        assert "if 87.1 is percent, write 0.871" in p.expected
+
+
+def test_percent_sign_on_kappa_refused(tmp_path):
+    err = problems(tmp_path, results=with_cell(PCT_KAPPA, 3, "value", "87.1%"), units="percent")
+    (p,) = err.problems
+    assert (p.row, p.column) == (4, "value") and "no '%' sign" in p.expected
+    assert "'kappa' lies in [-1, 1]" in p.expected
+
+
 # ------------------------------------------------------------------ messy cells
 @pytest.mark.parametrize(
     "cell,value,sd,note",

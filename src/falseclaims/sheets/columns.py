@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -66,11 +67,17 @@ _DISTANCE = re.compile(
 )
 _SIGNED = re.compile(r"kappa|^(w?ck|mcc)$|matthews")
 
+# range of each scale and how a message names it; only "fraction" values are read as
+# percent (units:, '%' signs); kappa/MCC and distances keep the number as written
+SCALE_RANGES = {"fraction": (0.0, 1.0, "a fraction in [0, 1] (after unit conversion)"),
+                "signed": (-1.0, 1.0, "a value in [-1, 1]"),
+                "distance": (0.0, math.inf, "a distance >= 0")}
+
 
 @lru_cache(maxsize=4096)  # called per results row; metric names repeat
 def metric_scale(metric: str) -> str:
-    """'fraction' (in [0, 1], unit-converted), 'signed' ([-1, 1]) or 'distance' (>= 0, mm
-    or other units, never converted)."""
+    """'fraction' (in [0, 1], unit-converted), 'signed' ([-1, 1], kappa/MCC, never
+    converted) or 'distance' (>= 0, mm or other units, never converted)."""
     m = metric.lower()
     if _DISTANCE.search(m):
         return "distance"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.sheets.columns import RESULTS, RESULTS_OUT, metric_scale
+from falseclaims.sheets.columns import RESULTS, RESULTS_OUT, SCALE_RANGES, metric_scale
 from falseclaims.sheets.io import RawTable
 from falseclaims.sheets.normalise import Parsed
 from falseclaims.sheets.schema import check_table, load_schema
@@ -24,7 +24,6 @@ __all__ = ["DTYPES", "frame_of_columns", "plain_results"]
 DTYPES = {"id": "string", "text": "string", "metric": "string", "enum": "string",
           "list": "string", "bool": "boolean", "size": "Int64", "measure": "float64",
           "number": "float64"}
-_LIMITS = {"fraction": (0.0, 1.0), "signed": (-1.0, 1.0), "distance": (0.0, np.inf)}
 
 
 def frame_of_columns(data: dict[str, list], rownums, spec: dict, out_cols: list[str],
@@ -84,15 +83,15 @@ def plain_results(p: Parsed | None, table: RawTable, paper_ids: set, units: str,
     scales = [metric_scale(m) if m else None for m in uniques]
     scale = np.array(scales + [None], dtype=object)[codes]  # code -1 -> None
     has_metric = scale != None  # noqa: E711 (element-wise)
-    frac = has_value & has_metric & (scale != "distance")
+    frac = has_value & has_metric & (scale == "fraction")  # the values units: converts
     small = frac & (np.abs(v) <= 1)
     if units == "percent" and frac.any():
         return None
     if units == "auto" and (frac & ~small).any():
         return None  # values > 1: converted from percent, or refused
     # _check_rows: ranges and SDs of rows with a metric and a value
-    lo = np.array([_LIMITS[s][0] if s else np.nan for s in scales] + [np.nan])[codes]
-    hi = np.array([_LIMITS[s][1] if s else np.nan for s in scales] + [np.nan])[codes]
+    lo = np.array([SCALE_RANGES[s][0] if s else np.nan for s in scales] + [np.nan])[codes]
+    hi = np.array([SCALE_RANGES[s][1] if s else np.nan for s in scales] + [np.nan])[codes]
     checked = has_value & has_metric
     if (checked & ~((lo <= v) & (v <= hi))).any():
         return None

@@ -6,13 +6,12 @@ import copy
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from falseclaims.config_validation import config_problems, schema_path
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
-    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SPECS, metric_scale,
+    NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_raw_table
@@ -26,10 +25,6 @@ from falseclaims.sheets.units import attach_cell_sd, convert_units
 from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config"]
-
-_RANGES = {"fraction": (0.0, 1.0, "a fraction in [0, 1] (after unit conversion)"),
-           "signed": (-1.0, 1.0, "a value in [-1, 1] (kappa/MCC)"),
-           "distance": (0.0, np.inf, "a distance >= 0")}
 
 
 @dataclass
@@ -214,14 +209,21 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                              + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
         if rec.get("metric") and rec.get("value") is not None \
                 and "value" not in rec.get("_bad", ()):
-            lo, hi, text = _RANGES[metric_scale(rec["metric"])]
-            if not lo <= rec["value"] <= hi:
-                rtab.problem(rec["_row"], their.get("value", "value"), rec["value"],
-                             f"{text} for metric {rec['metric']!r}", cell=True)
+            scale = metric_scale(rec["metric"])
+            lo, hi, text = SCALE_RANGES[scale]
+            v = rec["value"]
+            if not lo <= v <= hi:
+                hint = "" if scale != "signed" else (
+                    " (kappa/MCC are never converted from percent"
+                    + (f"; if {v:g} is percent, write {v / 100:.10g})" if abs(v) <= 100 else ")"))
+                rtab.problem(rec["_row"], their.get("value", "value"), v,
+                             f"{text} for metric {rec['metric']!r}{hint}", cell=True)
                 rec.setdefault("_bad", set()).add("value")
             sd = rec.get("sd")
-            if sd is not None and sd >= 0 and metric_scale(rec["metric"]) != "distance" and sd > 1:
+            if sd is not None and sd >= 0 and scale != "distance" and sd > 1:
+                what = ("fraction-scale metric" if scale == "fraction"
+                        else "metric on [-1, 1]")
                 rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
-                             f"an SD <= 1 for the fraction-scale metric {rec['metric']!r} "
+                             f"an SD <= 1 for the {what} {rec['metric']!r} "
                              "(after unit conversion)", cell=True)
                 rec.setdefault("_bad", set()).add("sd")

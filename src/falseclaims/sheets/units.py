@@ -1,7 +1,8 @@
 """Units of metric values: fractions, percent, or automatic detection (refusing ambiguity).
 
-Only fraction-scale metrics (accuracy, DSC, AUC, ...) are converted; distances such as HD95
-keep their units and may not carry "%". Rules (data/README.md, "Units"):
+Only fraction-scale metrics (accuracy, DSC, AUC, ...) are converted, and only they decide
+``units: auto``; kappa/MCC (on [-1, 1]) and distances such as HD95 keep the number as written
+and may not carry "%" (``columns.metric_scale``). Rules (data/README.md, "Units"):
 
 * A cell with a "%" sign is percent whatever ``units`` says; an XLSX cell formatted as
   percent already stores a fraction. Both are noted.
@@ -49,16 +50,20 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
     """Convert values (and SDs) to fractions in place; returns the units used for unmarked
     values ('fraction', 'percent' or 'refused')."""
     frac = [r for r in records if r.get(value_col) is not None and r.get("metric")
-            and metric_scale(r["metric"]) != "distance"]
+            and metric_scale(r["metric"]) == "fraction"]
     for r in records:
         if r.get(value_col) is None or not r.get("metric"):
             continue
-        if metric_scale(r["metric"]) == "distance":
+        scale = metric_scale(r["metric"])
+        if scale != "fraction":
             m = r.get(f"_m_{value_col}")
             if (m is not None and m.percent_sign) or r.get(f"_pct_{sd_col}"):
                 col = value_col if (m is not None and m.percent_sign) else sd_col
+                what = ("is a distance, not a fraction" if scale == "distance" else
+                        "lies in [-1, 1] and is never converted from percent")
                 table.problem(r["_row"], r["_their"].get(col, col), r[col],
-                              f"no '%' sign: {r['metric']!r} is a distance, not a fraction")
+                              f"no '%' sign: {r['metric']!r} {what}", cell=True)
+                r.setdefault("_bad", set()).add(col)
     def marked(r):
         m = r.get(f"_m_{value_col}")
         return (m is not None and m.percent_sign) or bool(r.get(f"_xlpct_{value_col}"))
