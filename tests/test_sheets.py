@@ -263,6 +263,10 @@ def test_percent_sign_on_kappa_refused(tmp_path):
     (p,) = err.problems
     assert (p.row, p.column) == (4, "value") and "no '%' sign" in p.expected
     assert "'kappa' lies in [-1, 1]" in p.expected
+    # an SD of a kappa is not scaled either: 2 (percent of what?) is refused by name
+    err = problems(tmp_path, results=with_cell(PCT_KAPPA, 3, "sd", "2"), units="percent")
+    (p,) = err.problems
+    assert (p.row, p.column) == (4, "sd") and "metric 'kappa' on [-1, 1]" in p.expected
 
 
 # ------------------------------------------------------------------ messy cells

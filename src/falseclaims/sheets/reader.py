@@ -221,9 +221,8 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                 rec.setdefault("_bad", set()).add("value")
             sd = rec.get("sd")
             if sd is not None and sd >= 0 and scale != "distance" and sd > 1:
-                what = ("fraction-scale metric" if scale == "fraction"
-                        else "metric on [-1, 1]")
+                what = ("fraction-scale metric {!r} (after unit conversion)"
+                        if scale == "fraction" else "metric {!r} on [-1, 1]")
                 rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
-                             f"an SD <= 1 for the {what} {rec['metric']!r} "
-                             "(after unit conversion)", cell=True)
+                             f"an SD <= 1 for the {what.format(rec['metric'])}", cell=True)
                 rec.setdefault("_bad", set()).add("sd")
