@@ -2,13 +2,15 @@
 
 The `falseclaims` commands read, in this order: ``--config FILE``, ``$FALSECLAIMS_CONFIG``,
 ``./config/config.yaml`` (a checkout of the repository), else only the defaults shipped with
-the package (``falseclaims/default_config.yaml``). Blocks the file lacks come from those
-defaults; the result is validated strictly (:mod:`falseclaims.config_validation`), with the
-same schemas and messages as the pipeline.
+the package (``falseclaims/default_config.yaml``). The file is merged over those defaults key
+by key (:func:`merge_over`), so it needs only the keys it changes; the result is validated
+strictly (:mod:`falseclaims.config_validation`), with the same schemas and messages as the
+pipeline. (The pipeline reads config/config.yaml as a whole, without these defaults.)
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from importlib import resources
 from pathlib import Path
@@ -21,6 +23,9 @@ from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
+# mappings whose keys are names the user chooses and whose entries only make sense together:
+# a file giving one of them replaces the default mapping instead of adding to it
+REPLACED_MAPPINGS = ("claim_check.examples.*.methods",)
 DEFAULT_CONFIG = Path(str(resources.files("falseclaims") / "default_config.yaml"))
 
 
@@ -58,13 +63,34 @@ def read_yaml(path: str | os.PathLike) -> dict:
     return data
 
 
+def merge_over(defaults: dict, given: dict, where: str = "") -> dict:
+    """``given`` merged over ``defaults``: mappings key by key (recursively), lists and scalars
+    replaced, except the :data:`REPLACED_MAPPINGS`, replaced whole. Neither input changes."""
+    out = copy.deepcopy(defaults)
+    for key, value in given.items():
+        path = f"{where}.{key}" if where else str(key)
+        if (isinstance(value, dict) and isinstance(out.get(key), dict)
+                and not _replaced(path)):
+            out[key] = merge_over(out[key], value, path)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _replaced(path: str) -> bool:
+    parts = path.split(".")
+    return any(len(p := pattern.split(".")) == len(parts)
+               and all(a in ("*", b) for a, b in zip(p, parts))
+               for pattern in REPLACED_MAPPINGS)
+
+
 def load_config(path: str | os.PathLike | None = None) -> dict:
-    """The config of the `falseclaims` commands: the file of :func:`find_config` with
-    missing blocks filled from the packaged defaults, validated strictly."""
+    """The config of the `falseclaims` commands: the file of :func:`find_config` merged over
+    the packaged defaults (:func:`merge_over`), validated strictly."""
     cfg = read_yaml(DEFAULT_CONFIG)
     found = find_config(path)
     if found is not None:
-        cfg.update(read_yaml(found))
+        cfg = merge_over(cfg, read_yaml(found))
     return validate(cfg, schema_path("cli_config"), source=str(found or DEFAULT_CONFIG))
 
 
