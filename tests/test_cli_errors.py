@@ -83,3 +83,22 @@ def test_percase_bootstrap_bounded(tmp_path, capsys, value, expected):
     f.write_text("case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,0.9,0.8\nc3,0.7,0.6\n")
     err = _err(capsys, ["percase", str(f), "--task", "segmentation", "--bootstrap", value])
     assert expected in err, err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    ([], "falseclaims: error: the following arguments are required: command (check, plan, "
+         "percase, sota, sheet)"),
+    (["sheet"], "falseclaims sheet: error: the following arguments are required: command "
+                "(inspect, check)"),
+])
+def test_missing_command_names_the_commands(capsys, argv, expected):
+    """No internal argparse names ('verb', 'sheet_verb') in the message."""
+    assert _err(capsys, argv) == expected
+
+
+def test_version_from_package_metadata(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"falseclaims {version('falseclaims')}"

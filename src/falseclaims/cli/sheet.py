@@ -18,7 +18,8 @@ def register(sub) -> None:
     p = sub.add_parser("sheet", help="inspect a survey sheet or check a venue's mapping",
                        description="Start (inspect) and check (check) the config mapping of "
                                    "a survey's extraction sheet.")
-    verbs = p.add_subparsers(dest="sheet_verb", required=True)
+    verbs = p.add_subparsers(dest="sheet_verb", required=True, title="commands",
+                             metavar="command")
     i = verbs.add_parser("inspect", help="guess the roles of a sheet's columns and draft a "
                                          "venue block for config/config.yaml")
     i.add_argument("file", help="the sheet (.csv, .tsv or .xlsx)")
@@ -33,6 +34,7 @@ def register(sub) -> None:
                    help="examples shown per kind of problem (default 3)")
     c.set_defaults(handler=run_check)
     from falseclaims.cli import one_line_errors
+    one_line_errors(p, ("inspect", "check"))
     for q in (i, c):
         one_line_errors(q)
 
