@@ -102,3 +102,40 @@ def test_version_from_package_metadata(capsys):
         main(["--version"])
     assert exc.value.code == 0
     assert capsys.readouterr().out.strip() == f"falseclaims {version('falseclaims')}"
+
+
+def _parsers(parser, prog=""):
+    """(prog, parser) for every command and sub-command."""
+    import argparse
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield sub.prog, sub
+                yield from _parsers(sub)
+
+
+def test_every_command_and_option_has_a_help_text():
+    import argparse
+
+    from falseclaims.cli import build_parser
+    missing = []
+    for prog, p in _parsers(build_parser()):
+        if not p.description:
+            missing.append(f"{prog}: description")
+        missing += [f"{prog} {a.dest}" for a in p._actions
+                    if not a.help and not isinstance(a, argparse._SubParsersAction)]
+    assert missing == []
+
+
+def test_sheet_check_help_names_the_config_lookup(capsys):
+    with pytest.raises(SystemExit):
+        main(["sheet", "check", "--help"])
+    assert "$FALSECLAIMS_CONFIG" in " ".join(capsys.readouterr().out.split())
+
+
+def test_sheet_check_without_any_config_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FALSECLAIMS_CONFIG", raising=False)
+    err = _err(capsys, ["sheet", "check", "--venue", "X"])
+    assert err.startswith("falseclaims sheet: error: no config file found"), err
+    assert str(tmp_path) in err and "--config FILE" in err, err

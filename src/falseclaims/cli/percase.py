@@ -28,8 +28,12 @@ def register(sub) -> None:
                    help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
                         "long (case_id, task, method, metric, value[, ground_truth]); several "
                         "files for the wide per-method or predictions layouts")
-    p.add_argument("--task", required=True, choices=TASKS)
-    p.add_argument("--layout", default="auto", choices=LAYOUTS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (per-case predicted labels) or segmentation "
+                        "(per-case DSC)")
+    p.add_argument("--layout", default="auto", choices=LAYOUTS,
+                   help="file layout (default auto: recognised from the header; "
+                        "docs/percase.md lists the layouts)")
     p.add_argument("--labels", help="ground-truth file for the predictions layout")
     p.add_argument("--subtask", help="which task/structure of the file (long and wide "
                                      "layouts with several)")

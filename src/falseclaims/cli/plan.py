@@ -25,7 +25,8 @@ def register(sub) -> None:
             "segmentation the per-case SDs are imputed from the config's SD model at both values."
         ),
     )
-    p.add_argument("--task", required=True, choices=TASKS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (accuracy) or segmentation (mean DSC)")
     p.add_argument("--delta", required=True, type=float, help="A minus B, a fraction (0.01)")
     p.add_argument("--level", required=True, type=float,
                    help="winner's accuracy / mean DSC, a fraction; runner-up = level - delta")
