@@ -13,6 +13,7 @@ import sys
 from falseclaims.cli import UsageError, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.verdict import probability_text
 from falseclaims.tasks import TASKS
 
 
@@ -132,7 +133,7 @@ def format_text(result: dict, cmp_, pairs) -> str:
     else:
         lines.append(f"discordant cases: only A correct {result['only_a']}, only B correct "
                      f"{result['only_b']}")
-    lines.append(f"P(false claim) = {result['probability']:.4g}")
+    lines.append(f"P(false claim) = {probability_text(result['probability'], 4)}")
     lines.append(result["interpretation"])
     lines.append("tests:")
     for t in cmp_.tests:
