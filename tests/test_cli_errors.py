@@ -139,3 +139,47 @@ def test_sheet_check_without_any_config_says_so(tmp_path, monkeypatch, capsys):
     err = _err(capsys, ["sheet", "check", "--venue", "X"])
     assert err.startswith("falseclaims sheet: error: no config file found"), err
     assert str(tmp_path) in err and "--config FILE" in err, err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "85"],
+     "falseclaims plan: error: --level 85 looks like a percentage; give a fraction in [0, 1], "
+     "e.g. 0.85"),
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "0.85", "--target",
+      "5"], "--target 5 looks like a percentage"),
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "0"],
+     "--level must lie in (0, 1]; got 0"),
+    (["sota", "--m", "10", "--n", "100", "--p", "80"],
+     "falseclaims sota: error: --p 80 looks like a percentage; give a fraction in [0, 1], "
+     "e.g. 0.8"),
+    (["sota", "--m", "10", "--n", "100", "--p", "-0.1"], "--p must be a fraction in [0, 1]"),
+])
+def test_percent_values_name_the_option(capsys, argv, expected):
+    assert expected in _err(capsys, argv)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--congruence-source", "msd"],
+     "congruence source 'msd' is estimated by the pipeline and exists only inside it "
+     "(config 'congruence:' defines paper); after a pipeline run its quartiles are in "
+     "results/estimation/congruence/msd_quartiles.csv: pass one with --congruence"),
+    (["--congruence-source", "bogus"],
+     "congruence source 'bogus' is not defined (config 'congruence:' defines paper)"),
+])
+def test_estimated_congruence_source_explained(capsys, argv, expected):
+    """In a checkout config/config.yaml lists estimated sources in `congruence.use`; the
+    command line has only the inline ones."""
+    from pathlib import Path
+    config = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+    err = _err(capsys, ["plan", "--task", "classification", "--delta", "0.01", "--level",
+                        "0.85", "--config", str(config), *argv])
+    assert err == f"falseclaims plan: error: {expected}"
+
+
+def test_estimated_sd_source_explained(capsys):
+    from pathlib import Path
+    config = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+    err = _err(capsys, ["plan", "--task", "segmentation", "--delta", "0.01", "--level", "0.85",
+                        "--config", str(config), "--sd-source", "touchstone"])
+    assert "SD model source 'touchstone' is estimated by the pipeline" in err, err
+    assert "results/estimation/sd_model/touchstone.yaml" in err, err

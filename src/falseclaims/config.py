@@ -98,8 +98,9 @@ def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[st
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(
-            f"congruence source {source!r} is not defined in config 'congruence:'")
+        raise FalseclaimsInputError(_undefined_source(
+            cfg, "congruence", source, f"its quartiles are in "
+            f"results/estimation/congruence/{source}_quartiles.csv: pass one with --congruence"))
     out = {}
     for task in TASKS:
         levels = block[source].get(task)
@@ -130,9 +131,24 @@ def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
     source = source or headline_assumption(cfg)["sd_source"]
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(
-            f"SD model source {source!r} is not defined in config 'sd_model:'")
+        raise FalseclaimsInputError(_undefined_source(
+            cfg, "sd_model", source, f"its fit is in results/estimation/sd_model/{source}.yaml: "
+            "copy its citation, form, b0, b1, b2, pi_ratio_q1, pi_ratio_q3 and floor into "
+            "config 'sd_model:' under a new name and select that"))
     return SDModel.from_dict(block[source], source=source)
+
+
+def _undefined_source(cfg: dict, block: str, source: str, after_run: str) -> str:
+    """Why ``source`` is unavailable: estimated sources exist only inside the pipeline."""
+    what = "congruence source" if block == "congruence" else "SD model source"
+    inline = [k for k, v in (cfg.get(block) or {}).items() if isinstance(v, dict)]
+    estimated = (cfg.get("estimation") or {}).get(
+        "congruence_sources" if block == "congruence" else "sd_sources") or {}
+    defined = f"config '{block}:' defines {', '.join(inline) or 'none'}"
+    if source in estimated or source in (cfg.get(block) or {}).get("use", []):
+        return (f"{what} {source!r} is estimated by the pipeline and exists only inside it "
+                f"({defined}); after a pipeline run {after_run}")
+    return f"{what} {source!r} is not defined ({defined})"
 
 
 def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> dict:

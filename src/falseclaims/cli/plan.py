@@ -56,8 +56,15 @@ def _setting(args, cfg, key):
 
 
 def run(args) -> int:
+    from falseclaims.claims.check import validate_fraction
     from falseclaims.claims.plan import smallest_n  # scipy: only when run
 
+    validate_fraction("--level", args.level)
+    if args.level <= 0:
+        raise UsageError(f"--level must lie in (0, 1]; got {args.level:g}")
+    validate_fraction("--delta", args.delta)
+    if args.target is not None:
+        validate_fraction("--target", args.target)
     cfg = load_config(args.config)
     target = float(_setting(args, cfg, "target"))
     n_max = int(_setting(args, cfg, "n_max"))
