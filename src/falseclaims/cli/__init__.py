@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 VERBS = ("check", "plan", "percase", "sota", "sheet")
+CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
+               "with falseclaims (default: $FALSECLAIMS_CONFIG, else ./config/config.yaml if "
+               "present; config/README.md)")
 
 
 class UsageError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.cli import UsageError, check_report_path, count
+from falseclaims.cli import CONFIG_HELP, UsageError, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.verdict import probability_text
@@ -57,8 +57,7 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
     p.add_argument("--bootstrap", type=count, metavar="B",
                    help="bootstrap resamples (default from config)")
-    p.add_argument("--config", help="config file (default: ./config/config.yaml if present, "
-                                    "else the defaults shipped with falseclaims)")
+    p.add_argument("--config", help=CONFIG_HELP)
     p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from falseclaims.cli import UsageError, count
+from falseclaims.cli import CONFIG_HELP, UsageError, count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
 
@@ -43,9 +43,7 @@ def register(sub) -> None:
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
                    help="segmentation: config SD model source (default first of sd_model.use)")
-    p.add_argument("--config", default=None,
-                   help="config file (default: ./config/config.yaml if present, else the "
-                        "defaults shipped with falseclaims)")
+    p.add_argument("--config", help=CONFIG_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=run)
 
