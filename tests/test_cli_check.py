@@ -156,3 +156,26 @@ def test_report_is_self_contained(tmp_path, capsys):
     code, _, err = _run(capsys, "--task", "classification", "--n", "500", "--a", "0.86",
                         "--b", "0.85", "--report", str(tmp_path / "x.pdf"))
     assert code == 2 and ".html" in err
+
+
+@pytest.mark.parametrize("p, decimals, text", [
+    (1.671e-05, 3, "1.7e-05"), (0.00052, 4, "0.00052"), (0.0099, 3, "0.0099"),
+    (0.0123, 3, "0.012"), (0.2223, 4, "0.2223"), (0.5, 3, "0.500"), (0.0, 3, "0"),
+])
+def test_probability_text_keeps_small_values_nonzero(p, decimals, text):
+    from falseclaims.percase.verdict import probability_text
+    assert probability_text(p, decimals) == text
+
+
+def test_tiny_probability_not_printed_as_zero(capsys):
+    """A = 0.9 vs B = 0.8 at n = 500 and congruence 1 (clamped to 0.8): P is far below 1e-4;
+    the table and the interpretation show it with significant digits, never 0.0000."""
+    res = _json(capsys, "--task", "classification", "--n", "500", "--a", "0.9", "--b", "0.8",
+                "--congruence", "1")
+    p = res["results"][0]["probability"]
+    assert 0 < p < 1e-4
+    code, out, _ = _run(capsys, "--task", "classification", "--n", "500", "--a", "0.9",
+                        "--b", "0.8", "--congruence", "1")
+    assert code == 0
+    assert f"{p:.2g}" in out.splitlines()[2] and "0.0000" not in out, out
+    assert f"as good as A is {p:.2g}, below 0.05" in out, out

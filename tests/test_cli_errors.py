@@ -83,3 +83,103 @@ def test_percase_bootstrap_bounded(tmp_path, capsys, value, expected):
     f.write_text("case_id,alg_a,alg_b\nc1,0.8,0.7\nc2,0.9,0.8\nc3,0.7,0.6\n")
     err = _err(capsys, ["percase", str(f), "--task", "segmentation", "--bootstrap", value])
     assert expected in err, err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    ([], "falseclaims: error: the following arguments are required: command (check, plan, "
+         "percase, sota, sheet)"),
+    (["sheet"], "falseclaims sheet: error: the following arguments are required: command "
+                "(inspect, check)"),
+])
+def test_missing_command_names_the_commands(capsys, argv, expected):
+    """No internal argparse names ('verb', 'sheet_verb') in the message."""
+    assert _err(capsys, argv) == expected
+
+
+def test_version_from_package_metadata(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"falseclaims {version('falseclaims')}"
+
+
+def _parsers(parser, prog=""):
+    """(prog, parser) for every command and sub-command."""
+    import argparse
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield sub.prog, sub
+                yield from _parsers(sub)
+
+
+def test_every_command_and_option_has_a_help_text():
+    import argparse
+
+    from falseclaims.cli import build_parser
+    missing = []
+    for prog, p in _parsers(build_parser()):
+        if not p.description:
+            missing.append(f"{prog}: description")
+        missing += [f"{prog} {a.dest}" for a in p._actions
+                    if not a.help and not isinstance(a, argparse._SubParsersAction)]
+    assert missing == []
+
+
+def test_sheet_check_help_names_the_config_lookup(capsys):
+    with pytest.raises(SystemExit):
+        main(["sheet", "check", "--help"])
+    assert "$FALSECLAIMS_CONFIG" in " ".join(capsys.readouterr().out.split())
+
+
+def test_sheet_check_without_any_config_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FALSECLAIMS_CONFIG", raising=False)
+    err = _err(capsys, ["sheet", "check", "--venue", "X"])
+    assert err.startswith("falseclaims sheet: error: no config file found"), err
+    assert str(tmp_path) in err and "--config FILE" in err, err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "85"],
+     "falseclaims plan: error: --level 85 looks like a percentage; give a fraction in [0, 1], "
+     "e.g. 0.85"),
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "0.85", "--target",
+      "5"], "--target 5 looks like a percentage"),
+    (["plan", "--task", "classification", "--delta", "0.01", "--level", "0"],
+     "--level must lie in (0, 1]; got 0"),
+    (["sota", "--m", "10", "--n", "100", "--p", "80"],
+     "falseclaims sota: error: --p 80 looks like a percentage; give a fraction in [0, 1], "
+     "e.g. 0.8"),
+    (["sota", "--m", "10", "--n", "100", "--p", "-0.1"], "--p must be a fraction in [0, 1]"),
+])
+def test_percent_values_name_the_option(capsys, argv, expected):
+    assert expected in _err(capsys, argv)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--congruence-source", "msd"],
+     "congruence source 'msd' is estimated by the pipeline and exists only inside it "
+     "(config 'congruence:' defines paper); after a pipeline run its quartiles are in "
+     "results/estimation/congruence/msd_quartiles.csv: pass one with --congruence"),
+    (["--congruence-source", "bogus"],
+     "congruence source 'bogus' is not defined (config 'congruence:' defines paper)"),
+])
+def test_estimated_congruence_source_explained(capsys, argv, expected):
+    """In a checkout config/config.yaml lists estimated sources in `congruence.use`; the
+    command line has only the inline ones."""
+    from pathlib import Path
+    config = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+    err = _err(capsys, ["plan", "--task", "classification", "--delta", "0.01", "--level",
+                        "0.85", "--config", str(config), *argv])
+    assert err == f"falseclaims plan: error: {expected}"
+
+
+def test_estimated_sd_source_explained(capsys):
+    from pathlib import Path
+    config = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+    err = _err(capsys, ["plan", "--task", "segmentation", "--delta", "0.01", "--level", "0.85",
+                        "--config", str(config), "--sd-source", "touchstone"])
+    assert "SD model source 'touchstone' is estimated by the pipeline" in err, err
+    assert "results/estimation/sd_model/touchstone.yaml" in err, err

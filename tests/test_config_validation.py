@@ -171,8 +171,8 @@ CHECK = ["check", "--task", "segmentation", "--n", "50", "--a", "0.85", "--b", "
 
 
 @pytest.mark.parametrize("change, expected", [
-    (lambda c: c["congruence"]["paper"]["segmentation"].pop("median"),
-     "congruence.paper.segmentation: missing key 'median'"),
+    (lambda c: c["congruence"]["paper"]["segmentation"].__setitem__("median", "high"),
+     "congruence.paper.segmentation.median: expected a number, got high"),
     (lambda c: c["sd_model"]["msd_reference"].__setitem__("b0", None),
      "sd_model.msd_reference.b0: expected a number, got null"),
     (lambda c: c["congruence"].__setitem__("use", []), "congruence.use: [] should be non-empty"),
@@ -231,6 +231,44 @@ def test_partial_config_fills_missing_blocks(tmp_path, monkeypatch, capsys, repo
     assert main(["plan", "--task", "classification", "--delta", "0.05", "--level", "0.9",
                  "--congruence", "0.85", "--config", path, "--json"]) == 0
     assert '"target": 0.2' in capsys.readouterr().out
+
+
+def test_partial_block_overrides_only_its_keys(tmp_path, monkeypatch, capsys, repo_cfg):
+    """A file naming one key of a block changes that key; the block's other keys keep the
+    packaged defaults (README: "a file with only the blocks to change is enough")."""
+    monkeypatch.chdir(tmp_path)
+    path = _write(tmp_path, {"planner": {"target": 0.01},
+                             "claim_check": {"interpretation": {"robust_below": 0.01}},
+                             "congruence": {"paper": {"segmentation": {"median": 0.5}}}})
+    cfg = load_config(path)
+    assert cfg["planner"] == {**repo_cfg["planner"], "target": 0.01}
+    assert cfg["claim_check"]["interpretation"] == {"robust_below": 0.01, "weak_above": 0.30}
+    assert cfg["claim_check"]["examples"] == repo_cfg["claim_check"]["examples"]
+    assert cfg["congruence"]["paper"]["segmentation"] == {"q1": 0.44, "median": 0.5,
+                                                          "q3": 0.82}
+    assert cfg["congruence"]["paper"]["classification"] == {"q1": 0.47, "median": 0.67,
+                                                            "q3": 0.83}
+    assert main(["plan", "--task", "classification", "--delta", "0.01", "--level", "0.85",
+                 "--config", path, "--json"]) == 0
+    assert '"target": 0.01' in capsys.readouterr().out
+    assert read_yaml(DEFAULT_CONFIG)["planner"]["target"] == 0.05  # defaults untouched
+
+
+def test_merge_replaces_lists_and_named_example_methods(repo_cfg):
+    """Lists replace the default list (a source list names exactly the sources used);
+    named sources are added next to the defaults; an example's methods replace the
+    default methods (a mix of both sets would be a different example)."""
+    from falseclaims.config import merge_over
+    defaults = read_yaml(DEFAULT_CONFIG)
+    mine = {"citation": "x", "classification": {"q1": 0.1, "median": 0.2, "q3": 0.3}}
+    cfg = merge_over(defaults, {
+        "congruence": {"use": ["mine"], "mine": mine},
+        "claim_check": {"examples": {"binary": {"methods": {"x": 1.0, "y": 0.5}}}}})
+    assert cfg["congruence"]["use"] == ["mine"]
+    assert set(cfg["congruence"]) == {"use", "paper", "mine"}
+    assert cfg["claim_check"]["examples"]["binary"]["methods"] == {"x": 1.0, "y": 0.5}
+    assert cfg["claim_check"]["examples"]["binary"]["n_cases"] == 200
+    assert defaults == read_yaml(DEFAULT_CONFIG)
 
 
 def test_config_error_is_value_error():

@@ -14,6 +14,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "falseclaims"
+README = ROOT / "README.md"
 TASKS = ("classification", "segmentation")
 
 # maps whose keys the user chooses (venues, sources, groups): the README documents their
@@ -172,3 +173,32 @@ def test_every_test_cited_in_robustness_exists():
             bad.append(m.group(1))
     assert cited >= 30, "docs/robustness.md should cite a test per row"
     assert not bad, f"docs/robustness.md cites tests that do not exist: {bad}"
+
+
+def test_readme_outputs_table_names_every_output_directory():
+    """Each top-level output directory the rules write (results/…, figures/…) is in the
+    README table "Outputs and where they land"."""
+    table = README.read_text(encoding="utf-8").split("## Outputs and where they land")[1]
+    table = table.split("\n## ")[0]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "workflow" / "rules")
+                    .glob("*.smk"))
+    dirs = set(re.findall(r'"((?:results|figures)/[A-Za-z_]+)/', rules))
+    assert dirs, "no output paths found in workflow/rules"
+    missing = sorted(d for d in dirs if f"`{d}/" not in table)
+    assert missing == []
+
+
+def test_report_files_of_documented_commands_are_git_ignored():
+    """`--report X.html` in README and docs/ writes X.html into the checkout: ignored."""
+    import shutil
+    import subprocess
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    texts = [README, *sorted((ROOT / "docs").glob("*.md"))]
+    names = sorted({m for p in texts
+                    for m in re.findall(r"--report (\S+\.html)", p.read_text(encoding="utf-8"))
+                    if m != "FILE.html"})
+    assert names, "no --report commands found"
+    out = subprocess.run(["git", "check-ignore", "--no-index", *names], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert sorted(out.stdout.split()) == names

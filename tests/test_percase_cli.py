@@ -157,3 +157,24 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys):
     subprocess.run([CHROMIUM, *flags, "--hide-scrollbars", "--window-size=1100,2400",
                     f"--screenshot={png}", path.as_uri()], capture_output=True, timeout=120)
     assert png.is_file() and png.stat().st_size > 50_000  # figures drawn, not a blank page
+
+
+def test_case_mismatch_checked_only_in_the_requested_subtask(tmp_path, capsys):
+    """One file per method (Touchstone layout): B lacks case c6 for the liver only. With
+    --subtask spleen the liver is not compared, so it runs; with --subtask liver the one
+    problem names the task and the --case-mismatch intersect fix."""
+    a = tmp_path / "A.csv"
+    b = tmp_path / "B.csv"
+    a.write_text("name,liver,spleen\nc1,0.91,0.80\nc2,0.85,0.77\nc3,0.88,0.69\n"
+                 "c4,0.93,0.84\nc5,0.79,0.73\nc6,0.90,0.81\n")
+    b.write_text("name,liver,spleen\nc1,0.86,0.78\nc2,0.84,0.70\nc3,0.81,0.71\n"
+                 "c4,0.92,0.79\nc5,0.80,0.66\nc6,,0.80\n")
+    res = _json(capsys, str(a), str(b), "--task", "segmentation", "--subtask", "spleen")
+    assert res["n"] == 6
+    code, _, err = _run(capsys, str(a), str(b), "--task", "segmentation", "--subtask", "liver")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "task 'liver'" in err and "spleen" not in err, err
+    assert "--case-mismatch intersect" in err, err
+    res = _json(capsys, str(a), str(b), "--task", "segmentation", "--subtask", "liver",
+                "--case-mismatch", "intersect")
+    assert res["n"] == 5

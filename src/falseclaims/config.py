@@ -2,13 +2,15 @@
 
 The `falseclaims` commands read, in this order: ``--config FILE``, ``$FALSECLAIMS_CONFIG``,
 ``./config/config.yaml`` (a checkout of the repository), else only the defaults shipped with
-the package (``falseclaims/default_config.yaml``). Blocks the file lacks come from those
-defaults; the result is validated strictly (:mod:`falseclaims.config_validation`), with the
-same schemas and messages as the pipeline.
+the package (``falseclaims/default_config.yaml``). The file is merged over those defaults key
+by key (:func:`merge_over`), so it needs only the keys it changes; the result is validated
+strictly (:mod:`falseclaims.config_validation`), with the same schemas and messages as the
+pipeline. (The pipeline reads config/config.yaml as a whole, without these defaults.)
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from importlib import resources
 from pathlib import Path
@@ -21,6 +23,9 @@ from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
 CONGRUENCE_LEVELS = ("q1", "median", "q3")
+# mappings whose keys are names the user chooses and whose entries only make sense together:
+# a file giving one of them replaces the default mapping instead of adding to it
+REPLACED_MAPPINGS = ("claim_check.examples.*.methods",)
 DEFAULT_CONFIG = Path(str(resources.files("falseclaims") / "default_config.yaml"))
 
 
@@ -58,13 +63,34 @@ def read_yaml(path: str | os.PathLike) -> dict:
     return data
 
 
+def merge_over(defaults: dict, given: dict, where: str = "") -> dict:
+    """``given`` merged over ``defaults``: mappings key by key (recursively), lists and scalars
+    replaced, except the :data:`REPLACED_MAPPINGS`, replaced whole. Neither input changes."""
+    out = copy.deepcopy(defaults)
+    for key, value in given.items():
+        path = f"{where}.{key}" if where else str(key)
+        if (isinstance(value, dict) and isinstance(out.get(key), dict)
+                and not _replaced(path)):
+            out[key] = merge_over(out[key], value, path)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _replaced(path: str) -> bool:
+    parts = path.split(".")
+    return any(len(p := pattern.split(".")) == len(parts)
+               and all(a in ("*", b) for a, b in zip(p, parts))
+               for pattern in REPLACED_MAPPINGS)
+
+
 def load_config(path: str | os.PathLike | None = None) -> dict:
-    """The config of the `falseclaims` commands: the file of :func:`find_config` with
-    missing blocks filled from the packaged defaults, validated strictly."""
+    """The config of the `falseclaims` commands: the file of :func:`find_config` merged over
+    the packaged defaults (:func:`merge_over`), validated strictly."""
     cfg = read_yaml(DEFAULT_CONFIG)
     found = find_config(path)
     if found is not None:
-        cfg.update(read_yaml(found))
+        cfg = merge_over(cfg, read_yaml(found))
     return validate(cfg, schema_path("cli_config"), source=str(found or DEFAULT_CONFIG))
 
 
@@ -72,8 +98,9 @@ def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[st
     """{task: {q1, median, q3}} of a congruence source defined inline in the config."""
     block = cfg.get("congruence", {})
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(
-            f"congruence source {source!r} is not defined in config 'congruence:'")
+        raise FalseclaimsInputError(_undefined_source(
+            cfg, "congruence", source, f"its quartiles are in "
+            f"results/estimation/congruence/{source}_quartiles.csv: pass one with --congruence"))
     out = {}
     for task in TASKS:
         levels = block[source].get(task)
@@ -104,9 +131,24 @@ def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
     source = source or headline_assumption(cfg)["sd_source"]
     if source not in block or not isinstance(block[source], dict):
-        raise FalseclaimsInputError(
-            f"SD model source {source!r} is not defined in config 'sd_model:'")
+        raise FalseclaimsInputError(_undefined_source(
+            cfg, "sd_model", source, f"its fit is in results/estimation/sd_model/{source}.yaml: "
+            "copy its citation, form, b0, b1, b2, pi_ratio_q1, pi_ratio_q3 and floor into "
+            "config 'sd_model:' under a new name and select that"))
     return SDModel.from_dict(block[source], source=source)
+
+
+def _undefined_source(cfg: dict, block: str, source: str, after_run: str) -> str:
+    """Why ``source`` is unavailable: estimated sources exist only inside the pipeline."""
+    what = "congruence source" if block == "congruence" else "SD model source"
+    inline = [k for k, v in (cfg.get(block) or {}).items() if isinstance(v, dict)]
+    estimated = (cfg.get("estimation") or {}).get(
+        "congruence_sources" if block == "congruence" else "sd_sources") or {}
+    defined = f"config '{block}:' defines {', '.join(inline) or 'none'}"
+    if source in estimated or source in (cfg.get(block) or {}).get("use", []):
+        return (f"{what} {source!r} is estimated by the pipeline and exists only inside it "
+                f"({defined}); after a pipeline run {after_run}")
+    return f"{what} {source!r} is not defined ({defined})"
 
 
 def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> dict:

@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 VERBS = ("check", "plan", "percase", "sota", "sheet")
+CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
+               "with falseclaims (default: $FALSECLAIMS_CONFIG, else ./config/config.yaml if "
+               "present; config/README.md)")
 
 
 class UsageError(Exception):
@@ -54,19 +57,34 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Keys in brackets, e.g. [Christodoulou2025], are the references listed in "
                "docs/references.md.",
     )
-    sub = parser.add_subparsers(dest="verb", required=True)
+    parser.add_argument("--version", action="version", version=f"falseclaims {package_version()}")
+    sub = parser.add_subparsers(dest="verb", required=True, title="commands", metavar="command")
     for verb in VERBS:
         importlib.import_module(f"falseclaims.cli.{verb}").register(sub)
-    for p in (parser, *sub.choices.values()):
-        one_line_errors(p)
+    one_line_errors(parser, VERBS)
+    for p in sub.choices.values():
+        if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
+            one_line_errors(p)
     return parser
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> None:
+def package_version() -> str:
+    """The installed distribution's version (the package's own when run from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("falseclaims")
+    except PackageNotFoundError:
+        from falseclaims import __version__
+        return __version__
+
+
+def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> None:
     """Argument errors as one line on stderr with exit code 2 (argparse would print the
-    usage block first)."""
+    usage block first); a missing command lists the ``commands``."""
 
     def error(message: str):
+        if commands and message.endswith("required: command"):
+            message += f" ({', '.join(commands)})"
         print(f"{parser.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.cli import check_report_path, count
+from falseclaims.cli import CONFIG_HELP, check_report_path, count
 from falseclaims.config import load_config
-from falseclaims.percase.verdict import interpret
+from falseclaims.percase.verdict import interpret, probability_text
 from falseclaims.tasks import TASKS
 
 
@@ -32,8 +32,7 @@ def register(sub) -> None:
     p.add_argument("--decimals", type=int,
                    help="decimals the values were reported with: adds the probability range "
                         "over the rounding interval")
-    p.add_argument("--config", help="config file (default: ./config/config.yaml if present, "
-                                    "else the defaults shipped with falseclaims)")
+    p.add_argument("--config", help=CONFIG_HELP)
     p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)
@@ -96,10 +95,10 @@ def format_text(result: dict) -> str:
         line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
         if task == "segmentation":
             line += f"{r['sd_a']:>8.4f}{r['sd_b']:>8.4f}"
-        line += f"{r['probability']:>16.4f}"
+        line += f"{probability_text(r['probability'], 4):>16}"
         if ranged:
             lo, hi = r["probability_range"]
-            line += f"   [{lo:.4f}, {hi:.4f}]"
+            line += f"   [{probability_text(lo, 4)}, {probability_text(hi, 4)}]"
         if r.get("clamped"):
             line += "  (clamped)"
         lines.append(line)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.cli import UsageError, check_report_path, count
+from falseclaims.cli import CONFIG_HELP, UsageError, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.verdict import probability_text
 from falseclaims.tasks import TASKS
 
 
@@ -28,8 +29,12 @@ def register(sub) -> None:
                    help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
                         "long (case_id, task, method, metric, value[, ground_truth]); several "
                         "files for the wide per-method or predictions layouts")
-    p.add_argument("--task", required=True, choices=TASKS)
-    p.add_argument("--layout", default="auto", choices=LAYOUTS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (per-case predicted labels) or segmentation "
+                        "(per-case DSC)")
+    p.add_argument("--layout", default="auto", choices=LAYOUTS,
+                   help="file layout (default auto: recognised from the header; "
+                        "docs/percase.md lists the layouts)")
     p.add_argument("--labels", help="ground-truth file for the predictions layout")
     p.add_argument("--subtask", help="which task/structure of the file (long and wide "
                                      "layouts with several)")
@@ -52,8 +57,7 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
     p.add_argument("--bootstrap", type=count, metavar="B",
                    help="bootstrap resamples (default from config)")
-    p.add_argument("--config", help="config file (default: ./config/config.yaml if present, "
-                                    "else the defaults shipped with falseclaims)")
+    p.add_argument("--config", help=CONFIG_HELP)
     p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)
@@ -128,7 +132,7 @@ def format_text(result: dict, cmp_, pairs) -> str:
     else:
         lines.append(f"discordant cases: only A correct {result['only_a']}, only B correct "
                      f"{result['only_b']}")
-    lines.append(f"P(false claim) = {result['probability']:.4g}")
+    lines.append(f"P(false claim) = {probability_text(result['probability'], 4)}")
     lines.append(result["interpretation"])
     lines.append("tests:")
     for t in cmp_.tests:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from falseclaims.cli import UsageError, count
+from falseclaims.cli import CONFIG_HELP, UsageError, count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
 
@@ -25,7 +25,8 @@ def register(sub) -> None:
             "segmentation the per-case SDs are imputed from the config's SD model at both values."
         ),
     )
-    p.add_argument("--task", required=True, choices=TASKS)
+    p.add_argument("--task", required=True, choices=TASKS,
+                   help="classification (accuracy) or segmentation (mean DSC)")
     p.add_argument("--delta", required=True, type=float, help="A minus B, a fraction (0.01)")
     p.add_argument("--level", required=True, type=float,
                    help="winner's accuracy / mean DSC, a fraction; runner-up = level - delta")
@@ -42,9 +43,7 @@ def register(sub) -> None:
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
                    help="segmentation: config SD model source (default first of sd_model.use)")
-    p.add_argument("--config", default=None,
-                   help="config file (default: ./config/config.yaml if present, else the "
-                        "defaults shipped with falseclaims)")
+    p.add_argument("--config", help=CONFIG_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=run)
 
@@ -55,8 +54,15 @@ def _setting(args, cfg, key):
 
 
 def run(args) -> int:
+    from falseclaims.claims.check import validate_fraction
     from falseclaims.claims.plan import smallest_n  # scipy: only when run
 
+    validate_fraction("--level", args.level)
+    if args.level <= 0:
+        raise UsageError(f"--level must lie in (0, 1]; got {args.level:g}")
+    validate_fraction("--delta", args.delta)
+    if args.target is not None:
+        validate_fraction("--target", args.target)
     cfg = load_config(args.config)
     target = float(_setting(args, cfg, "target"))
     n_max = int(_setting(args, cfg, "n_max"))

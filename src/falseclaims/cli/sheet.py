@@ -18,21 +18,34 @@ def register(sub) -> None:
     p = sub.add_parser("sheet", help="inspect a survey sheet or check a venue's mapping",
                        description="Start (inspect) and check (check) the config mapping of "
                                    "a survey's extraction sheet.")
-    verbs = p.add_subparsers(dest="sheet_verb", required=True)
+    verbs = p.add_subparsers(dest="sheet_verb", required=True, title="commands",
+                             metavar="command")
     i = verbs.add_parser("inspect", help="guess the roles of a sheet's columns and draft a "
-                                         "venue block for config/config.yaml")
+                                         "venue block for config/config.yaml",
+                         description="Print the header row found, each column's guessed role "
+                                     "with example cells and a draft venue block for "
+                                     "config/config.yaml (data/README.md, 'Swapping in a real "
+                                     "sheet'). Needs no config.")
     i.add_argument("file", help="the sheet (.csv, .tsv or .xlsx)")
     i.add_argument("--sheet", help="sheet of an XLSX workbook (default: the first)")
     i.add_argument("--venue", default="my_venue", help="venue key of the draft block")
     i.set_defaults(handler=run_inspect)
     c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
-                                       "first step) and list the problems by column")
+                                       "first step) and list the problems by column",
+                         description="Validate the sheets of one venue of the config's "
+                                     "venues: block as the pipeline's first step does and "
+                                     "list the problems grouped by column. Exit code 0: no "
+                                     "problem; 1: problems found; 2: bad arguments or config.")
     c.add_argument("--venue", required=True, help="a key of venues: in the config")
-    c.add_argument("--config", help="config file (default: config/config.yaml)")
+    c.add_argument("--config", help="config file defining the venue (default: "
+                                    "$FALSECLAIMS_CONFIG, else ./config/config.yaml); sheet "
+                                    "paths are relative to the directory holding config/, "
+                                    "or to the file's own directory")
     c.add_argument("--show", type=int, default=3,
                    help="examples shown per kind of problem (default 3)")
     c.set_defaults(handler=run_check)
     from falseclaims.cli import one_line_errors
+    one_line_errors(p, ("inspect", "check"))
     for q in (i, c):
         one_line_errors(q)
 
@@ -64,6 +77,10 @@ def run_check(args) -> int:
 
     if args.show < 1:
         raise UsageError("--show must be at least 1")
+    if find_config(args.config) is None:
+        raise UsageError(f"no config file found (no --config, $FALSECLAIMS_CONFIG unset, no "
+                         f"config/config.yaml in {Path.cwd()}); pass the file that defines "
+                         f"venue {args.venue!r} with --config FILE")
     cfg = load_config(args.config)
     venues = cfg.get("venues") or {}
     if args.venue not in venues:

@@ -43,8 +43,8 @@ def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
     if not 1 <= n <= MAX_N:
         raise UsageError(f"--n must be between 1 and {power_of_ten(MAX_N)} (larger test sets take "
                          f"minutes and gigabytes); got {n:.4g}")
-    if not 0.0 <= p <= 1.0:
-        raise UsageError(f"--p must be in [0, 1]; got {p}")
+    from falseclaims.claims.check import validate_fraction
+    validate_fraction("--p", p)  # 80 -> "looks like a percentage; ... e.g. 0.8"
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"--alpha must be in (0, 1); got {alpha}")
     from falseclaims.multiplicity.best_of_m import clopper_pearson, sota_distribution

@@ -52,7 +52,7 @@ def _pick(options: list[str], given: str | None, what: str, flag: str) -> str:
 
 def _read(files: list[str], task: str, layout: str, labels: str | None,
           case_mismatch: str, classes: list[str] | None = None,
-          units: str = "fraction") -> tuple[readers.PerCase, str]:
+          units: str = "fraction", subtask: str | None = None) -> tuple[readers.PerCase, str]:
     if layout == "auto":
         if labels is not None:
             layout = "predictions"
@@ -69,15 +69,19 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
     if units != "fraction" and task != "segmentation":
         raise ValueError("--units applies to segmentation (DSC values)")
     by_task = ({"classes": classes} if task == "classification" else {"units": units})
+    # with --subtask only that task's case sets must agree: the others are not compared
+    compared = None if subtask is None else [subtask]
     if layout == "long":
-        pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch, **by_task)
+        pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch,
+                               compared_tasks=compared, **by_task)
     elif layout == "claims_reloaded":
         pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
                                           **by_task)
     elif layout == "wide_per_method":
         if task != "segmentation":
             raise ValueError("layout 'wide_per_method' holds segmentation results")
-        pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units)
+        pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
+                                          compared_tasks=compared)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
@@ -142,7 +146,14 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
             raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
         if not Path(f).is_file():
             raise FileNotFoundError(f"per-case file not found: {f}")
-    pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units)
+    try:
+        pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask)
+    except readers.PerCaseValidationError as exc:
+        if not any(p.expected.startswith(readers.CASE_SET_EXPECTED) for p in exc.problems):
+            raise
+        raise readers.PerCaseValidationError(
+            exc.problems, hint="--case-mismatch intersect compares the cases every method "
+                               "has (docs/percase.md)") from None
     notes = list(pc.notes)
     st = _pick(pc.tasks, subtask, "task", "--subtask")
     truth = None

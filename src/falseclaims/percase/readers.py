@@ -77,15 +77,18 @@ def Problem(file, row, column, value, expected) -> SheetProblem:  # noqa: N802
 class PerCaseValidationError(FalseclaimsInputError):
     """All problems found in per-case input; ``problems`` holds :class:`Problem` items."""
 
-    def __init__(self, problems: Sequence[Problem]):
+    def __init__(self, problems: Sequence[Problem], hint: str | None = None):
         self.problems = list(problems)
+        self.hint = hint
         if len(self.problems) == 1:  # one line, e.g. the percent hint
-            super().__init__(str(self.problems[0]))
+            super().__init__(str(self.problems[0]) + (f"; {hint}" if hint else ""))
             return
         lines = [str(p) for p in self.problems[:MAX_LISTED]]
         more = len(self.problems) - MAX_LISTED
         if more > 0:
             lines.append(f"... and {more} more problem(s)")
+        if hint:
+            lines.append(f"hint: {hint}")
         super().__init__(
             f"{len(self.problems)} problem(s) in per-case input:\n  " + "\n  ".join(lines)
         )
@@ -477,16 +480,23 @@ def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[
                                 f"{r['method']!r}, task {r['task']!r})"))
 
 
+CASE_SET_EXPECTED = "the same case ids for every method"
+
+
 def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: list[Problem],
-                     notes: list[str], case_mismatch: str) -> None:
+                     notes: list[str], case_mismatch: str,
+                     compared_tasks: Sequence[str] | None = None) -> None:
     """Every method must have the same cases within a task and metric.
 
     With ``case_mismatch="intersect"`` differing case sets are allowed (pairwise analyses
-    then use the cases both methods have); each difference is written to ``notes``.
+    then use the cases both methods have); each difference is written to ``notes``. Only the
+    ``compared_tasks`` are checked when given (the others are read but not compared).
     """
     if case_mismatch not in ("error", "intersect"):
         raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
     for (task, metric), sub in table.groupby(["task", "metric"], sort=True):
+        if compared_tasks is not None and task not in compared_tasks:
+            continue
         if _same_cases_in_order(sub):
             continue
         sets = {m: set(g["case_id"]) for m, g in sub.groupby("method", sort=True)}
@@ -500,7 +510,7 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
                    f"{len(missing)} case(s) that other methods have: {shown}")
             if case_mismatch == "error":
                 problems.append(Problem(files.get(method, "?"), None, None, None,
-                                        f"the same case ids for every method ({msg})"))
+                                        f"{CASE_SET_EXPECTED} ({msg})"))
             else:
                 notes.append(msg + "; pairs use the cases both methods have")
 
@@ -560,7 +570,7 @@ def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...
 def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping[str, str],
             problems: list[Problem], notes: list[str], *, classes=None, scores=None,
             case_mismatch: str = "error", min_methods: int = 2,
-            units: str = "fraction") -> PerCase:
+            units: str = "fraction", compared_tasks: Sequence[str] | None = None) -> PerCase:
     """Shared validation of a normalised table, then build the :class:`PerCase`."""
     file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
     order = ["task", "method", "metric", "case_id"]
@@ -578,7 +588,7 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
             classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)
-        _check_case_sets(table, files, problems, notes, case_mismatch)
+        _check_case_sets(table, files, problems, notes, case_mismatch, compared_tasks)
     if problems:
         raise PerCaseValidationError(problems)
     cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
@@ -602,12 +612,13 @@ def _check_kind(kind: str | None) -> None:
 
 def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | None = None,
               case_mismatch: str = "error", min_methods: int = 2,
-              units: str = "fraction") -> PerCase:
+              units: str = "fraction", compared_tasks: Sequence[str] | None = None) -> PerCase:
     """Long table ``case_id, task, method, metric, value[, ground_truth]``.
 
     The kind is classification when a ``ground_truth`` column is present (then ``value``
     holds predicted labels), else segmentation (numeric values; DSC-like metrics in [0, 1]).
-    Empty values are problems: a long table lists only results that exist.
+    Empty values are problems: a long table lists only results that exist. Case sets must
+    agree only within the ``compared_tasks`` when given (default: every task).
     """
     _check_kind(kind)
     file = str(path)
@@ -643,7 +654,7 @@ def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | 
     files = {m: file for m in table["method"].unique()}
     return _finish(kind, table, origin, files, problems, list(df.attrs["notes"]),
                    classes=classes, case_mismatch=case_mismatch, min_methods=min_methods,
-                   units=units)
+                   units=units, compared_tasks=compared_tasks)
 
 
 def _method_paths(paths) -> dict[str, str]:
@@ -664,13 +675,15 @@ def _method_paths(paths) -> dict[str, str]:
 def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                          case_column: str = "name", metric: str = "dsc",
                          tasks: Sequence[str] | None = None, case_mismatch: str = "error",
-                         min_methods: int = 2, units: str = "fraction") -> PerCase:
+                         min_methods: int = 2, units: str = "fraction",
+                         compared_tasks: Sequence[str] | None = None) -> PerCase:
     """Segmentation results as one file per method (Touchstone layout).
 
     ``paths`` maps method -> file, or is a list of files (method = file name without
     extension). Each file has ``case_column`` and one column per task (e.g. organ); every
     file must have the same task columns. An empty cell means the structure is absent in
-    that case: it yields no row and is counted in ``notes``.
+    that case: it yields no row and is counted in ``notes``. Case sets must agree only
+    within the ``compared_tasks`` when given (default: every task).
     """
     files = _method_paths(paths)
     problems: list[Problem] = []
@@ -722,7 +735,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
     return _finish("segmentation", table, origin, files, problems, notes,
-                   case_mismatch=case_mismatch, min_methods=min_methods, units=units)
+                   case_mismatch=case_mismatch, min_methods=min_methods, units=units,
+                   compared_tasks=compared_tasks)
 
 
 def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",

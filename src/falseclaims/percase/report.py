@@ -17,7 +17,7 @@ import pandas as pd
 
 import falseclaims
 from falseclaims.figures import percase as rf
-from falseclaims.percase.verdict import interpret, level
+from falseclaims.percase.verdict import interpret, level, probability_text
 
 __all__ = ["check_html", "figure_png", "percase_html", "write_html"]
 
@@ -104,7 +104,7 @@ def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "") -> 
     lvl = level(prob, cfg)
     return (f'<div class="verdict" id="verdict" style="--c:{LEVEL_COLOURS[lvl]}">'
             f'<div>Probability of a false claim (B truly at least as good as A): '
-            f'<span class="prob">{prob:.3f}</span></div>'
+            f'<span class="prob">{probability_text(prob)}</span></div>'
             f"<div>{_esc(interpret(prob, cfg, a, b))}</div>{extra}</div>")
 
 
@@ -228,7 +228,8 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
     if "probability_range" in main:
         lo, hi = main["probability_range"]
         extra = (f"<div class='small'>Values reported to {result['decimals']} decimals: over the "
-                 f"rounding interval of both values the probability lies in [{lo:.3f}, {hi:.3f}]."
+                 f"rounding interval of both values the probability lies in "
+                 f"[{probability_text(lo)}, {probability_text(hi)}]."
                  "</div>")
     parts = [f"<p>Reviewer mode: reported values only; the congruence"
              f"{' and the SDs are' if task == 'segmentation' else ' is'} assumed.</p>",

@@ -21,6 +21,15 @@ def thresholds(cfg: dict | None) -> dict:
     return out
 
 
+def probability_text(probability: float, decimals: int = 3) -> str:
+    """A probability for people: ``decimals`` decimals, but at least two significant digits
+    for small values (1.7e-05, 0.00052, not 0.000)."""
+    p = float(probability)
+    if abs(p) >= 10.0 ** (1 - decimals):
+        return f"{p:.{decimals}f}"
+    return f"{p:.2g}"
+
+
 def level(probability: float, cfg: dict | None = None) -> str:
     """'robust', 'fragile', 'weak' or 'tie' (equal values)."""
     t = thresholds(cfg)
@@ -37,7 +46,8 @@ def interpret(probability: float, cfg: dict | None = None, a: str = "A", b: str 
     """One sentence for a report or the terminal."""
     t = thresholds(cfg)
     p = float(probability)
-    what = f"the probability that {b} is truly at least as good as {a} is {p:.3f}"
+    what = (f"the probability that {b} is truly at least as good as {a} is "
+            f"{probability_text(p)}")
     lvl = level(p, cfg)
     if lvl == "tie":
         return (f"No winner: {what}; the reported values do not separate the two methods.")
