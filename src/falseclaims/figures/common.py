@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.config import headline_assumption
+from falseclaims.survey.eligibility import unreadable
 from falseclaims.tasks import TASKS
 
 TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
@@ -78,14 +79,17 @@ def select_sd_headline(df: pd.DataFrame, headline: Headline) -> pd.DataFrame:
 
 
 def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
-    """Papers a reporting-practice figure counts.
+    """Papers a reporting-practice figure or table counts: the boxes of the selection flow
+    diagram (``survey.eligibility``), so a population has one count everywhere.
 
-    ``in_scope``: every paper whose main task is classification or segmentation;
+    ``all``: every paper found; ``in_scope``: readable (no unreadable cell, venues read with
+    ``on_bad_cell: exclude``) and main task classification or segmentation;
     ``quantitative``: in scope and not reporting values only in figures/supplements
     ([Christodoulou2025], Methods, "Data analysis subset").
     """
     require_columns(papers, ["task", "in_scope", "values_only_in_figures"], "papers")
-    in_scope = papers["in_scope"].astype("boolean").fillna(False).astype(bool)
+    in_scope = papers["in_scope"].astype("boolean").fillna(False).astype(bool) \
+        & ~unreadable(papers)
     if which == "in_scope":
         mask = in_scope
     elif which == "quantitative":
@@ -96,8 +100,6 @@ def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:
     else:
         raise ValueError(f"population must be 'all', 'in_scope' or 'quantitative'; got {which!r}")
     return papers.loc[mask].copy()
-
-
 
 
 def label_first_drawn(axes, drawn, ylabel: str = "") -> None:

@@ -7,6 +7,7 @@ Every function takes plain numbers or arrays and returns a matplotlib figure dra
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 from scipy import special, stats
 
 from falseclaims import style
@@ -72,7 +73,7 @@ def _short(name: str, k: int = 18) -> str:
 
 def differences_histogram(d, a: str, b: str):
     """Distribution of the paired differences A - B (segmentation)."""
-    fig, ax = style.figure("single", height=62)
+    fig, ax = style.figure("single", height=66)  # the axes of before + a legend row
     d = np.asarray(d, float)
     edges = np.histogram_bin_edges(d, bins="fd") if np.ptp(d) > 0 else 10
     bins = edges if np.ndim(edges) and 10 <= len(edges) - 1 <= 40 else \
@@ -84,7 +85,9 @@ def differences_histogram(d, a: str, b: str):
                label=f"median {np.median(d):+.4f}")
     ax.set_xlabel("DSC difference per case, A − B")
     ax.set_ylabel("cases")
-    ax.legend(loc="upper left", fontsize=6.5)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts
+    # under the axes: the mean and median lines can fall anywhere across x
+    fig.legend(loc="outside lower center", ncols=2, fontsize=6.5)
     ax.set_title("Paired differences")
     return fig
 
@@ -110,7 +113,7 @@ def posterior_segmentation(curves: list[dict]):
 
     Each curve: label, n, delta (mean_a - mean_b), sd_diff, probability.
     """
-    fig, ax = style.figure("single", height=62)
+    fig, ax = _posterior_figure(curves)
     scale = [c["sd_diff"] / np.sqrt(c["n"]) for c in curves]
     lo = min(c["delta"] - 5 * s for c, s in zip(curves, scale))
     hi = max(c["delta"] + 5 * s for c, s in zip(curves, scale))
@@ -161,19 +164,24 @@ def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("posterior density")
-    _legend_room(ax, top)
+    ax.set_ylim(0, top * 1.05)
+    # under the axes: inside, the zero line (anywhere across x) would cross its text
+    ax.figure.legend(loc="outside lower center", ncols=_LEGEND_COLUMNS, fontsize=6.5)
 
 
-def _legend_room(ax, top: float) -> None:
-    entries = len(ax.get_legend_handles_labels()[0])
-    ax.set_ylim(0, top * (1.15 + 0.11 * entries))
-    ax.legend(loc="upper left", fontsize=6.5)
+_LEGEND_COLUMNS = 2
+
+
+def _posterior_figure(curves: list[dict]):
+    """Axes of 50 mm plus a legend row (4 mm) per two entries (the curves and the shading)."""
+    rows = -(-(len(curves) + 1) // _LEGEND_COLUMNS)
+    return style.figure("single", height=54 + 4 * rows)
 
 
 def posterior_classification(curves: list[dict]):
     """Posterior of p1 - p2 (= accuracy difference) under the Dirichlet of [Christodoulou2025],
     exact density, area <= 0 shaded. Each curve: label, n, x1, x2, probability."""
-    fig, ax = style.figure("single", height=62)
+    fig, ax = _posterior_figure(curves)
     # range from normal approximations of each posterior
     lo, hi = 0.0, 0.0
     for c in curves:

@@ -32,14 +32,18 @@ UNCERTAINTY = {
     "not_recorded": "Not recorded in sheet",
 }
 PRACTICE_COLUMNS = ["venue", "task", "practice", "label", "population", "n_papers", "n_yes",
-                    "n_no", "n_not_recorded", "share_yes"]
+                    "n_no", "n_not_recorded", "n_recorded", "share_yes"]
 UNCERTAINTY_COLUMNS = ["venue", "task", "uncertainty", "label", "population", "n_papers", "n",
                        "share"]
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
 
 
 def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
-    """Per task and practice: yes / no / not-recorded counts over the population."""
+    """Per task and practice: yes / no / not-recorded counts over the population.
+
+    ``share_yes`` = yes / (yes + no): the share among papers where the sheet records the
+    practice (NaN when it records it for none; a missing answer is not a "no").
+    """
     require_columns(papers, ["venue", "task", *PRACTICES], "papers")
     pop = population(papers, which)
     rows = []
@@ -52,19 +56,40 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
             v = sub[col].astype("boolean")
             yes, no = int((v == True).sum()), int((v == False).sum())
             rows.append({
-                "venue": sub["venue"].iloc[0] if n else "", "task": task, "practice": col,
-                "label": label, "population": which, "n_papers": n, "n_yes": yes, "n_no": no,
-                "n_not_recorded": n - yes - no, "share_yes": yes / n if n else np.nan,
+                "venue": sub["venue"].iloc[0], "task": task, "practice": col, "label": label,
+                "population": which, "n_papers": n, "n_yes": yes, "n_no": no,
+                "n_not_recorded": n - yes - no, "n_recorded": yes + no,
+                "share_yes": yes / (yes + no) if yes + no else np.nan,
             })
     return pd.DataFrame(rows, columns=PRACTICE_COLUMNS)
 
 
+def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) -> None:
+    """The yes share at the end of its bar: inside (white) when it fits, else just after it;
+    "(k of m recorded)" when the sheet lacks the answer for some papers."""
+    text = f"{100 * share:.0f}%" + (f" ({yes} of {recorded} recorded)" if recorded < n else "")
+    if recorded == n:
+        inside = share > 0.15
+    else:
+        probe = ax.text(0, y, text, fontweight="bold")
+        fig = ax.figure
+        width = probe.get_window_extent(fig.canvas.get_renderer()).width
+        probe.remove()
+        x0, x1 = ax.transData.transform([(0, y), (100 * share, y)])[:, 0]
+        inside = width + 6 < 0.85 * (x1 - x0)  # margin: the layout still narrows the axes
+    ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, y, text, va="center",
+            ha="right" if inside else "left", color="white" if inside else "black",
+            fontweight="bold")
+
+
 def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
-    """Fig 3: stacked bars (yes / no / not recorded) per practice, one panel per task."""
+    """Fig 3: stacked bars (yes / no) per practice as % of the papers where it is recorded,
+    one panel per task; a practice recorded for no paper is a "not recorded" bar."""
     data = practices_data(papers, which)
     fig, axes = figure("double", height=44, ncols=len(TASKS), sharey=True,
                        squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
+    partly = bool((data["n_recorded"] < data["n_papers"]).any())
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task].iloc[::-1]
         panel_letter(ax, i)
@@ -74,21 +99,24 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
             continue
         y = np.arange(len(d))
         n = d["n_papers"].iloc[0]
+        rec = d["n_recorded"].to_numpy()
+        ax.set_xlim(0, 100)  # before the labels, which measure the bars
         left = np.zeros(len(d))
-        for key, col in (("yes", "n_yes"), ("no", "n_no"), ("not recorded", "n_not_recorded")):
-            width = 100 * d[col].to_numpy() / max(n, 1)
+        widths = {"yes": np.where(rec > 0, 100 * d["n_yes"].to_numpy() / np.maximum(rec, 1), 0),
+                  "no": np.where(rec > 0, 100 * d["n_no"].to_numpy() / np.maximum(rec, 1), 0),
+                  "not recorded": np.where(rec > 0, 0.0, 100.0)}
+        for key, width in widths.items():
             ax.barh(y, width, left=left, color=_ANSWER_COLOURS[key], edgecolor="black",
                     linewidth=0.4, label=key, height=0.65)
             left += width
-        for yi, share in zip(y, d["share_yes"]):
-            if np.isfinite(share):
-                inside = share > 0.15
-                ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, yi,
-                        f"{100 * share:.0f}%", va="center", ha="right" if inside else "left",
-                        color="white" if inside else "black", fontweight="bold")
+        for yi, share, yes, r in zip(y, d["share_yes"], d["n_yes"], rec):
+            if not r:  # nothing to take a share of: no percentage, not "0%"
+                ax.text(50, yi, "not recorded", va="center", ha="center",
+                        color=PALETTE["gray"])
+            else:
+                _share_label(ax, yi, share, int(yes), int(r), int(n))
         ax.set_yticks(y, d["label"])
-        ax.set_xlim(0, 100)
-        ax.set_xlabel("% of papers")
+        ax.set_xlabel("% of papers where recorded" if partly else "% of papers")
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]

@@ -234,8 +234,30 @@ def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headli
     grid.set_titles(row_template="{row_name}", col_template="")
     for ax, venue in zip(grid.axes[0], venues):  # long venue names wrap above their column
         ax.set_title(textwrap.fill(venue, max(12, int(facet / MM / 2.3))))  # ~2.3 mm a char
-    grid.set_axis_labels("Cutoff of P", "% of papers above")
+    # Fig 5's axis labels, once for the grid (too long for one facet)
+    grid.set_axis_labels("", "")
     if grid.legend is not None:
         grid.legend.set_title(None)
-    grid.tight_layout()  # again, after the wrapped titles
+    _fit_width(grid, width, "Cutoff of the probability of a false claim",
+               "% of papers with P > cutoff")
     return grid.figure, data
+
+
+def _fit_width(grid, width: float, xlabel: str, ylabel: str) -> None:
+    """relplot widens the figure by its legend: back to ``width`` (inches, the style's
+    double width), the panels narrowed to leave the legend its room on the right; the axis
+    labels centred under / beside the panels."""
+    fig = grid.figure
+    fig.set_size_inches(width, fig.get_size_inches()[1])
+    right = 1.0
+    if grid.legend is not None:
+        fig.canvas.draw()
+        right -= grid.legend.get_window_extent().width / fig.bbox.width + 0.02
+    line = 1.6 * figure_settings()["font_size"] / 72  # one text line, inches
+    w, h = fig.get_size_inches()
+    fig.tight_layout(rect=(line / w, line / h, right, 1))
+    boxes = [ax.get_position() for ax in grid.axes.flat]
+    x0, x1 = min(b.x0 for b in boxes), max(b.x1 for b in boxes)
+    y0, y1 = min(b.y0 for b in boxes), max(b.y1 for b in boxes)
+    fig.text((x0 + x1) / 2, 0.01, xlabel, ha="center", va="bottom")
+    fig.text(0.01, (y0 + y1) / 2, ylabel, ha="left", va="center", rotation=90)

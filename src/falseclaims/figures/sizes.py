@@ -81,6 +81,23 @@ def split_sizes(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def _plotted(rows: pd.DataFrame) -> pd.Series:
+    """Rows drawn on Fig S8: a positive size (log scale)."""
+    size = pd.to_numeric(rows["size"], errors="coerce")
+    return size.notna() & (size > 0)
+
+
+def _unplotted_note(n_without: int, n_partial: int) -> str:
+    """Footnote of a panel: papers with no size plotted (so plotted + these = the population)
+    and, apart, plotted papers missing some sizes (a CV pool without a fold count)."""
+    parts = []
+    if n_without:
+        parts.append(f"{n_without} paper(s) without usable sizes")
+    if n_partial:
+        parts.append(f"{n_partial} plotted paper(s) with some sizes missing")
+    return "\n".join(parts) + " (listed in CSV)" if parts else ""
+
+
 def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0):
     """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
     points (jitter from ``seed``), one panel per task."""
@@ -88,8 +105,10 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
     fig, axes = figure("double", height=70, ncols=len(TASKS), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
-        d = data[(data["task"] == task) & data["size"].notna() & (data["size"] > 0)]
-        skipped = data[(data["task"] == task) & data["size"].isna()]
+        in_task = data[data["task"] == task]
+        d = in_task[_plotted(in_task)]
+        skipped = in_task[~in_task["paper_id"].isin(d["paper_id"])]
+        partial = in_task[in_task["paper_id"].isin(d["paper_id"]) & (in_task["note"] != "")]
         present = [s for s in SETS if (d["set"] == s).any()]
         ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
         panel_letter(ax, i)
@@ -111,10 +130,10 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         ax.set_xlim(-0.6, max(len(present), 1) - 0.4)
         ax.set_xlabel("")
         ax.set_ylabel("")
-        if len(skipped):
+        note = _unplotted_note(skipped["paper_id"].nunique(), partial["paper_id"].nunique())
+        if note:
             # below the tick labels: never on top of the data
-            ax.annotate(f"{skipped['paper_id'].nunique()} paper(s) without usable sizes "
-                        "(listed in CSV)", xy=(1.0, 0.0), xycoords="axes fraction",
+            ax.annotate(note, xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
     drawn = [(data["task"] == t).any() for t in TASKS]

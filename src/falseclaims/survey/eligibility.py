@@ -61,6 +61,16 @@ class Selection:
     top2: pd.DataFrame
 
 
+def unreadable(papers: pd.DataFrame) -> pd.Series:
+    """Papers with an unreadable cell (criterion 0; all False without an ``invalid_cell``
+    column). The figures' populations leave them out too (``figures.common.population``)."""
+    if "invalid_cell" not in papers.columns:
+        return pd.Series(False, index=papers.index)
+    # re-read tables may hold "" for missing (dtype=str, keep_default_na=False)
+    text = papers["invalid_cell"].astype("string").str.strip().replace("", pd.NA)
+    return text.notna().astype(bool)
+
+
 def primary_metric_rows(papers: pd.DataFrame, results: pd.DataFrame,
                         metrics: dict[str, list[str]]) -> pd.DataFrame:
     """Result rows carrying each paper's primary metric (by task), sorted best first."""
@@ -138,9 +148,8 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
 
     lenient = "invalid_cell" in papers.columns
     if lenient:
-        # re-read tables may hold "" for missing (dtype=str, keep_default_na=False)
-        invalid = papers["invalid_cell"].astype("string").str.strip().replace("", pd.NA)
-        mark(invalid.notna(), "invalid_cell", invalid.fillna(""))
+        mark(unreadable(papers), "invalid_cell", papers["invalid_cell"].astype("string")
+             .str.strip().fillna(""))
     in_scope = papers["in_scope"].astype("boolean")
     mark(~in_scope.fillna(False), "out_of_scope",
          np.where(in_scope.isna(), "in_scope not recorded", "main task is not "

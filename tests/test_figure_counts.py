@@ -1,0 +1,210 @@
+"""Counts the survey figures print agree with each other and with the flow diagram; figure
+sizes and legends that the figure review found wrong (Fig 3 denominators, populations vs the
+flow's "in scope" box, Fig S8 footnote, venue facets width, per-case legends)."""
+
+import figure_fixtures as fx
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from falseclaims import figures, style
+from falseclaims.figures import percase
+from falseclaims.figures.practices import practices_data
+from falseclaims.figures.sizes import split_sizes
+from falseclaims.survey.eligibility import select_papers
+
+matplotlib.use("Agg")
+HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+ANALYSIS = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
+            "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+
+
+def _papers(rows):
+    base = {"venue": "v", "title": "", "in_scope": True, "claims_outperformance": pd.NA,
+            "bold_best": pd.NA, "statistical_test": pd.NA, "values_only_in_figures": False,
+            "split": "train_test", "cv_folds": pd.NA, "n_train": 10, "n_val": pd.NA,
+            "n_test": 5, "uncertainty": "none", "metrics_reported": "accuracy"}
+    df = pd.DataFrame([base | r for r in rows])
+    for c in ("claims_outperformance", "bold_best", "statistical_test"):
+        df[c] = df[c].astype("boolean")
+    for c in ("cv_folds", "n_train", "n_val", "n_test"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def _texts(fig):
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+def test_fig3_share_is_over_recorded_papers_and_unrecorded_practices_have_no_percent():
+    # 2 yes, 6 no, 5 not recorded: 2 of 8 = 25%, not 2 of 13 = 15%; no column for the
+    # other two practices (all missing): "not recorded", never "0%"
+    tests = [True] * 2 + [False] * 6 + [pd.NA] * 5
+    papers = _papers([{"paper_id": str(i), "task": "classification", "statistical_test": t}
+                      for i, t in enumerate(tests)])
+    fig, data = figures.fig3_reporting_practices(papers)
+    d = data.set_index("practice")
+    row = d.loc["statistical_test"]
+    assert (row.n_papers, row.n_yes, row.n_no, row.n_not_recorded, row.n_recorded) == \
+        (13, 2, 6, 5, 8)
+    assert row.share_yes == pytest.approx(2 / 8)
+    for practice in ("claims_outperformance", "bold_best"):
+        assert d.loc[practice, "n_recorded"] == 0 and np.isnan(d.loc[practice, "share_yes"])
+    texts = _texts(fig)
+    assert "25% (2 of 8 recorded)" in texts
+    assert texts.count("not recorded") == 2
+    assert "0%" not in texts and "15%" not in texts
+    assert fig.axes[0].get_xlabel() == "% of papers where recorded"
+
+
+def test_fig3_fully_recorded_keeps_plain_percent_labels():
+    papers = _papers([{"paper_id": str(i), "task": "segmentation", "claims_outperformance": True,
+                       "bold_best": i < 3, "statistical_test": False} for i in range(4)])
+    fig, data = figures.fig3_reporting_practices(papers)
+    assert (data.n_recorded == data.n_papers).all()
+    assert data.set_index("practice").share_yes.to_dict() == \
+        {"claims_outperformance": 1.0, "bold_best": 0.75, "statistical_test": 0.0}
+    texts = _texts(fig)
+    assert {"100%", "75%", "0%"} <= set(texts)  # a recorded "no" for everyone is 0%
+    assert not any("recorded" in t for t in texts)
+    assert fig.axes[1].get_xlabel() == "% of papers"
+
+
+def test_fig3_label_moves_out_of_a_bar_too_short_for_it():
+    # 78% bar: wide enough for "78% (7 of 9 recorded)"; 22%: the text goes after the bar
+    rows = [{"paper_id": f"c{i}", "task": "classification", "statistical_test": t}
+            for i, t in enumerate([True] * 7 + [False] * 2 + [pd.NA])]
+    rows += [{"paper_id": f"s{i}", "task": "segmentation", "statistical_test": t}
+             for i, t in enumerate([True] * 2 + [False] * 7 + [pd.NA])]
+    fig, _ = figures.fig3_reporting_practices(_papers(rows))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax, label, inside in ((fig.axes[0], "78% (7 of 9 recorded)", True),
+                              (fig.axes[1], "22% (2 of 9 recorded)", False)):
+        text = next(t for t in ax.texts if t.get_text() == label)
+        box = text.get_window_extent(renderer)
+        bar_end = ax.transData.transform((100 * (7 if inside else 2) / 9, 0))[0]
+        if inside:
+            assert box.x1 < bar_end and box.x0 > ax.transData.transform((0, 0))[0]
+        else:
+            assert box.x0 > bar_end and box.x1 < ax.get_window_extent(renderer).x1
+
+
+def test_populations_match_the_flow_diagram_boxes():
+    # venue read with on_bad_cell: exclude -> an invalid_cell column; "u*" are unreadable
+    rows = [{"paper_id": f"ok{i}", "task": "classification", "statistical_test": i % 2 == 0}
+            for i in range(5)]
+    rows += [{"paper_id": "u1", "task": "classification", "invalid_cell": "Ours: 'n/a%'",
+              "statistical_test": True},
+             {"paper_id": "u2", "task": "segmentation", "invalid_cell": "Test set: 'many'"},
+             {"paper_id": "out", "task": "classification", "in_scope": False},
+             {"paper_id": "figs", "task": "segmentation", "values_only_in_figures": True},
+             {"paper_id": "seg", "task": "segmentation"}]
+    papers = _papers(rows)
+    papers["invalid_cell"] = papers["invalid_cell"].where(papers["invalid_cell"].notna(), "")
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    flow = select_papers(papers, results, ANALYSIS, "v").flow.set_index(["task", "step"])
+    box = flow["n_papers"]
+    assert box[("classification", "in_scope")] == 5 and box[("segmentation", "in_scope")] == 2
+
+    counts = {
+        "fig3": practices_data(papers, "in_scope").groupby("task").n_papers.first(),
+        "figS7": figures.figS7_uncertainty(papers, "in_scope")[1]
+        .groupby("task").n_papers.first(),
+        "figS8": split_sizes(papers, "in_scope").groupby("task").paper_id.nunique(),
+        "tables": figures.metric_frequency(papers, "in_scope").groupby("task").n_papers.first(),
+    }
+    for name, by_task in counts.items():
+        for task in ("classification", "segmentation"):
+            assert by_task[task] == box[(task, "in_scope")], (name, task)
+    quantitative = figures.metric_frequency(papers, "quantitative").groupby("task").n_papers
+    assert quantitative.first()["segmentation"] == box[("segmentation", "values_in_text")] == 1
+    # `all` is the "papers found" box: unreadable papers included
+    found = practices_data(papers, "all").groupby("task").n_papers.first()
+    assert found["classification"] == box[("classification", "found")] == 7
+    # the unreadable paper's "yes" is not counted in Fig 3
+    test = practices_data(papers, "in_scope").set_index(["task", "practice"])
+    assert test.loc[("classification", "statistical_test"), "n_yes"] == 3
+
+
+def test_population_without_invalid_cell_column_is_unchanged():
+    papers = _papers([{"paper_id": "a", "task": "classification"},
+                      {"paper_id": "b", "task": "classification", "in_scope": False}])
+    assert list(figures.common.population(papers, "in_scope").paper_id) == ["a"]
+
+
+def test_figS8_note_counts_only_papers_without_any_plotted_size():
+    papers = _papers([
+        # cv_plus_test without k: test size plotted, train/validation not -> plotted, partial
+        {"paper_id": "p", "task": "classification", "split": "cv_plus_test", "n_train": 90,
+         "n_test": 40},
+        # cv_only without k: nothing plotted
+        {"paper_id": "q", "task": "classification", "split": "cv_only", "n_train": 90,
+         "n_test": pd.NA},
+        {"paper_id": "r", "task": "classification", "n_train": pd.NA, "n_test": pd.NA},
+        {"paper_id": "s", "task": "classification"},
+        {"paper_id": "z", "task": "classification", "n_train": 0, "n_test": 0},  # log: unplottable
+    ])
+    fig, data = figures.figS8_split_sizes(papers)
+    ax = fig.axes[0]
+    assert ax.get_title().startswith("Classification (2 papers)")  # p and s
+    note = next(t.get_text() for t in ax.texts if "without usable sizes" in t.get_text())
+    assert note.startswith("3 paper(s) without usable sizes")  # q, r, z
+    assert "1 plotted paper(s) with some sizes missing" in note
+    plotted, without = 2, 3
+    assert plotted + without == data.paper_id.nunique() == len(papers)
+
+
+def test_figS8_no_note_when_every_paper_is_plotted():
+    fig, _ = figures.figS8_split_sizes(_papers([{"paper_id": "a", "task": "segmentation"}]))
+    assert not any("usable" in t.get_text() or "missing" in t.get_text()
+                   for ax in fig.axes for t in ax.texts)
+
+
+def test_fig5_venue_facets_is_double_width_with_fig5_axis_labels():
+    style.configure(None)
+    prob = fx.probabilities(fx.top2(n=(6, 8)), sources=("paper", "msd"),
+                            sd_sources=("msd_reference",))
+    curves = fx.curves(prob, np.linspace(0, 0.5, 11))
+    fig, _ = figures.fig5_venue_facets({"v1": curves, "v2": curves, "v3": curves}, HEAD,
+                                       {"v1": "Venue one with a long name", "v2": "Two",
+                                        "v3": "Three"})
+    width_mm = fig.get_size_inches()[0] * 25.4
+    assert width_mm == pytest.approx(style.settings()["double_width_mm"])
+    texts = [t.get_text() for t in fig.texts]
+    assert "Cutoff of the probability of a false claim" in texts
+    assert "% of papers with P > cutoff" in texts
+    # the legend (right) and the panels stay inside the figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    right = fig.bbox.x1
+    assert fig.legends[0].get_window_extent(renderer).x1 <= right + 1
+    assert max(ax.get_window_extent(renderer).x1 for ax in fig.axes) < \
+        fig.legends[0].get_window_extent(renderer).x0
+
+
+@pytest.mark.parametrize("delta", [-0.004, 0.0, 0.003, 0.02])
+def test_posterior_legend_does_not_cross_the_zero_line(delta):
+    curves = [{"label": lvl, "n": 60, "delta": delta, "sd_diff": s, "probability": 0.3}
+              for lvl, s in (("q1", 0.12), ("median", 0.09), ("q3", 0.06))]
+    fig = percase.posterior_segmentation(curves)
+    _legend_clear_of_zero(fig)
+    fig = percase.posterior_classification([{"label": "median", "n": 200, "x1": 14, "x2": 9,
+                                             "probability": 0.2}])
+    _legend_clear_of_zero(fig)
+    fig = percase.differences_histogram(np.linspace(-0.1, 0.1, 41) + delta, "A", "B")
+    _legend_clear_of_zero(fig)
+
+
+def _legend_clear_of_zero(fig):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    legend = (fig.legends or [ax.get_legend()])[0].get_window_extent(renderer)
+    zero = next(line for line in ax.lines if list(line.get_xdata()) == [0, 0])
+    line_box = zero.get_window_extent(renderer)
+    overlaps_x = legend.x0 <= line_box.x1 and line_box.x0 <= legend.x1
+    overlaps_y = legend.y0 <= line_box.y1 and line_box.y0 <= legend.y1
+    assert not (overlaps_x and overlaps_y)
