@@ -6,9 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from falseclaims.figures.common import panel_letter
 from falseclaims.style import CYCLE, PALETTE, figure
 from falseclaims.tasks import TASKS
 
+OBSERVED_LABEL = "observed share of truly false claims"
+# a condition simulated for one task only (the SD conditions: classification has no SD)
+NOT_APPLICABLE = "n/a"
 TASK_LABELS = {"classification": "Classification (Accuracy)",
                "segmentation": "Segmentation (DSC)"}
 
@@ -76,18 +80,19 @@ def calibration_curves(curve: pd.DataFrame, delta_sd: float, shift: dict | None 
     fig, axes = figure("double", height=85, ncols=3, sharey=True)
     ymax = _ymax(d_all)
     rows, handles = [], {}
-    for ax, (task, conds, what) in zip(axes, panels):
+    for i, (ax, (task, conds, what)) in enumerate(zip(axes, panels)):
+        panel_letter(ax, i)
         present = [c for c in conds if c in set(d_all["condition"])]
-        for i, cond in enumerate(present):
+        for k, cond in enumerate(present):
             d = d_all[(d_all["task"] == task) & (d_all["condition"] == cond)]
-            off = (i - (len(present) - 1) / 2) * 0.002
+            off = (k - (len(present) - 1) / 2) * 0.002
             _plot_curve(ax, d, CONDITION_COLOURS[cond], labels[cond], off)
             rows.append(d.assign(panel=f"{task}: {what}"))
         _curve_axes(ax, ymax)
         ax.set_title(f"{TASK_LABELS[task]}\nvarying the {what}", fontsize=7)
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
-    axes[0].set_ylabel("observed share truly false")
+    axes[0].set_ylabel(OBSERVED_LABEL)
     fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=3,
                fontsize=6.5)
     return fig, pd.concat(rows, ignore_index=True)
@@ -99,7 +104,8 @@ def calibration_by_truth(curve: pd.DataFrame, condition: str = "true"):
     fig, axes = figure("double", height=80, ncols=2)
     ymax = _ymax(d_all)
     levels = sorted(d_all["delta_sd"].unique())
-    for ax, task in zip(axes, TASKS):
+    for k, (ax, task) in enumerate(zip(axes, TASKS)):
+        panel_letter(ax, k)
         for i, level in enumerate(levels):
             d = d_all[(d_all["task"] == task) & np.isclose(d_all["delta_sd"], level)]
             _plot_curve(ax, d, CYCLE[i % len(CYCLE)],
@@ -107,20 +113,28 @@ def calibration_by_truth(curve: pd.DataFrame, condition: str = "true"):
         _curve_axes(ax, ymax)
         ax.set_title(TASK_LABELS[task], fontsize=8)
         ax.legend(loc="upper left", fontsize=6.5)
-    axes[0].set_ylabel("observed share of truly false claims")
+    axes[0].set_ylabel(OBSERVED_LABEL)
     return fig, d_all.reset_index(drop=True)
 
 
 def ece_dotplot(ece: pd.DataFrame, shift: dict | None = None):
     """Expected calibration error per condition, task and truth distribution, with the
-    ECE a perfectly calibrated predictor would show from sampling noise."""
+    ECE a perfectly calibrated predictor would show from sampling noise. A condition not
+    simulated for a task (the SD conditions in classification) reads "n/a"; both panels
+    share the x range, so the errors compare across tasks."""
     labels = condition_labels(shift)
     order = [c for c in labels if c in set(ece["condition"])]
-    fig, axes = figure("double", height=80, ncols=2, sharey=True)
+    fig, axes = figure("double", height=80, ncols=2, sharey=True, sharex=True)
     levels = sorted(ece["delta_sd"].unique())
     y = {c: i for i, c in enumerate(reversed(order))}
-    for ax, task in zip(axes, TASKS):
+    for k, (ax, task) in enumerate(zip(axes, TASKS)):
+        panel_letter(ax, k)
         d = ece[ece["task"] == task]
+        for c in order:
+            if c not in set(d["condition"]):
+                # axes fraction in x: stays at the left edge whatever the shared range
+                ax.text(0.02, y[c], NOT_APPLICABLE, transform=ax.get_yaxis_transform(),
+                        ha="left", va="center", color=PALETTE["gray"], fontsize=6.5)
         for i, level in enumerate(levels):
             e = d[np.isclose(d["delta_sd"], level)]
             pos = np.array([y[c] for c in e["condition"]]) + (i - (len(levels) - 1) / 2) * 0.22
@@ -130,9 +144,9 @@ def ece_dotplot(ece: pd.DataFrame, shift: dict | None = None):
                        zorder=2, label="noise floor" if i == len(levels) - 1 else None)
         ax.set_title(TASK_LABELS[task], fontsize=8)
         ax.set_xlabel("expected calibration error")
-        ax.set_xlim(0, None)
         ax.grid(axis="x", lw=0.3, color="#dddddd")
         ax.set_yticks(list(y.values()), [labels[c] for c in y])
+    axes[0].set_xlim(0, None)  # after both panels: the shared upper limit covers both
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4,
                fontsize=6.5)
     return fig, ece.reset_index(drop=True)

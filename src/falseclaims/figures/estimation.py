@@ -11,7 +11,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
+from falseclaims.figures.common import panel_letter
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
 from falseclaims.style import CYCLE, LEVEL_STYLES, MARKER_ALPHA, PALETTE, figure, no_data
@@ -50,7 +53,8 @@ def plot_congruence_ecdf(pairs: pd.DataFrame, paper: Mapping | None):
         no_data(axes[0, 0], "no congruence pairs")
         return fig, pd.DataFrame(columns=["kind", "source", "congruence", "ecdf"])
     rows = []
-    for ax, kind in zip(axes[0], kinds):
+    for i, (ax, kind) in enumerate(zip(axes[0], kinds)):
+        panel_letter(ax, i)
         sub = pairs[(pairs["kind"] == kind) & np.isfinite(pairs["congruence"])]
         labels = {}
         for source, g in sub.groupby("source", sort=True):
@@ -126,7 +130,8 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
     m = np.linspace(0.0, 1.0, grid)
     rows = []
     top = 0.0
-    for ax, source in zip(axes[0], sources):
+    for i, (ax, source) in enumerate(zip(axes[0], sources)):
+        panel_letter(ax, i)
         sub = pairs[pairs["source"] == source]
         model = models[source]
         ax.scatter(sub["mean"], sub["sd"], s=5, color=colours[source], alpha=MARKER_ALPHA, lw=0,
@@ -154,6 +159,23 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
         top = max(top, float(sub["sd"].max()), float(fit["q3"].max()))
     axes[0, 0].set_ylim(0, top * 1.05)
     axes[0, 0].set_ylabel("SD of per-case DSC")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), fontsize=6.5)
+    handles = _sd_legend_handles([models[s] for s in sources], reference)
+    fig.legend(handles=handles, loc="outside upper center", ncol=len(handles), fontsize=6.5)
     return fig, pd.concat(rows, ignore_index=True)
+
+
+def _sd_legend_handles(models, reference: SDModel | None) -> list:
+    """One legend for all panels: grey stand-ins for the symbols (each panel keeps its
+    source's colour), black fit line, dashed reference."""
+    anchored = all(m.form == "anchored" for m in models)
+    fit = "fit (anchored quadratic)" if anchored else "fit (quadratic)"
+    handles = [
+        Line2D([], [], ls="", marker="o", ms=2.5, color=PALETTE["gray"], mew=0,
+               label="one method on one task"),
+        Patch(color=PALETTE["gray"], alpha=0.35, lw=0, label="50% prediction interval"),
+        Line2D([], [], color=PALETTE["black"], lw=1.2, label=fit),
+    ]
+    if reference is not None:
+        handles.append(Line2D([], [], color=PALETTE["gray"], ls="--", lw=1.0,
+                              label=f"config model ({reference.source or 'reference'})"))
+    return handles
