@@ -7,14 +7,21 @@ Every function takes plain numbers or arrays and returns a matplotlib figure dra
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 from scipy import special, stats
 
 from falseclaims import style
-from falseclaims.style import LEVEL_STYLES, MARKER_ALPHA, PALETTE
+from falseclaims.style import LEVEL_STYLES, PALETTE
 
+# One colour per role in every per-case figure: A better (A's colour), B better (B's), same
+# outcome (grey). Always opaque: a translucent vermilion reads as orange or peach. Other
+# series (curves, means) stay black / neutral so these two colours only ever mean a role.
 A_COLOUR = PALETTE["blue"]
 B_COLOUR = PALETTE["vermillion"]
+SAME_COLOUR = PALETTE["gray"]
+CURVE_COLOURS = [PALETTE["black"], PALETTE["green"], PALETTE["purple"], PALETTE["skyblue"]]
 
 
 def scatter_a_vs_b(x, y, a: str, b: str):
@@ -25,10 +32,11 @@ def scatter_a_vs_b(x, y, a: str, b: str):
     lo = max(0.0, lo - 0.02 * (1 - lo))
     ax.plot([lo, 1], [lo, 1], color=PALETTE["gray"], lw=0.8, ls="--", label="identity", zorder=1)
     above = x > y
-    ax.scatter(x[above], y[above], s=9, color=A_COLOUR, alpha=MARKER_ALPHA, lw=0,
-               label=f"{a} better ({int(above.sum())})", zorder=2)
-    ax.scatter(x[~above], y[~above], s=9, color=B_COLOUR, alpha=MARKER_ALPHA, lw=0,
-               label=f"{b} better or tie ({int((~above).sum())})", zorder=2)
+    # opaque role colours; thin white edges keep overlapping points apart
+    ax.scatter(x[above], y[above], s=10, color=A_COLOUR, edgecolors="white", linewidths=0.3,
+               label=f"A better ({int(above.sum())})", zorder=2)
+    ax.scatter(x[~above], y[~above], s=10, color=B_COLOUR, edgecolors="white", linewidths=0.3,
+               label=f"B better or tie ({int((~above).sum())})", zorder=2)
     ax.set_xlim(lo, 1.0)
     ax.set_ylim(lo, 1.0)
     ax.set_aspect("equal")
@@ -40,31 +48,36 @@ def scatter_a_vs_b(x, y, a: str, b: str):
 
 
 def agreement_table(tab, a: str, b: str):
-    """2x2 agreement table (classification) as an annotated grid."""
-    fig, ax = style.figure("single", height=62)
+    """2x2 agreement table (classification) as an annotated grid.
+
+    ``tab``: rows A correct / wrong, columns B correct / wrong. Drawn like the segmentation
+    scatter: A on x (wrong, correct), B on y (wrong at the bottom), so "only A correct" sits
+    bottom right and "only B correct" top left, on either side of the concordant diagonal.
+    """
+    fig, ax = style.figure("single", height=66)
     counts = np.asarray(tab, dtype=float)
     n = counts.sum()
-    shade = np.array([[0.15, 0.55], [0.55, 0.15]])
-    colours = np.array([[PALETTE["gray"], A_COLOUR], [B_COLOUR, PALETTE["gray"]]])
-    for i in range(2):
-        for j in range(2):
-            ax.add_patch(_rect(j, 1 - i, colours[i, j], shade[i, j]))
-            ax.text(j + 0.5, 1 - i + 0.5, f"{int(counts[i, j])}\n({counts[i, j] / n:.1%})",
-                    ha="center", va="center", fontsize=8)
+    # (x = A correct, y = B correct): count, text, fill, text colour
+    cells = {(1, 1): (counts[0, 0], "both correct", SAME_COLOUR, PALETTE["black"]),
+             (1, 0): (counts[0, 1], "only A correct", A_COLOUR, "white"),
+             (0, 1): (counts[1, 0], "only B correct", B_COLOUR, "white"),
+             (0, 0): (counts[1, 1], "both wrong", SAME_COLOUR, PALETTE["black"])}
+    for (x0, y0), (k, text, fill, ink) in cells.items():
+        ax.add_patch(Rectangle((x0, y0), 1, 1, facecolor=fill, edgecolor="white", lw=2))
+        share = f"{k / n:.1%}" if n else "–"
+        ax.text(x0 + 0.5, y0 + 0.5, f"{text}\n{int(k)} ({share})", ha="center", va="center",
+                fontsize=7.5, color=ink)
     ax.set_xlim(0, 2)
     ax.set_ylim(0, 2)
-    ax.set_xticks([0.5, 1.5], [f"{_short(b)}\ncorrect", f"{_short(b)}\nwrong"])
-    ax.set_yticks([1.5, 0.5], [f"{_short(a)}\ncorrect", f"{_short(a)}\nwrong"])
+    ax.set_xticks([0.5, 1.5], ["wrong", "correct"])
+    ax.set_yticks([0.5, 1.5], ["wrong", "correct"])
+    ax.set_xlabel(f"A ({_short(a)})")
+    ax.set_ylabel(f"B ({_short(b)})")
     ax.tick_params(length=0)
     for s in ax.spines.values():
         s.set_visible(False)
     ax.set_title("Agreement of A and B")
     return fig
-
-
-def _rect(x0, y0, colour, alpha):
-    from matplotlib.patches import Rectangle
-    return Rectangle((x0, y0), 1, 1, facecolor=colour, alpha=alpha, edgecolor="white", lw=2)
 
 
 def _short(name: str, k: int = 18) -> str:
@@ -78,16 +91,25 @@ def differences_histogram(d, a: str, b: str):
     edges = np.histogram_bin_edges(d, bins="fd") if np.ptp(d) > 0 else 10
     bins = edges if np.ndim(edges) and 10 <= len(edges) - 1 <= 40 else \
         min(40, max(10, int(np.sqrt(d.size)) + 1))
-    ax.hist(d, bins=bins, color=PALETTE["skyblue"], edgecolor="white", lw=0.4)
+    heights, *_ = ax.hist(d, bins=bins, color=PALETTE["skyblue"], edgecolor="white", lw=0.4)
     ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
-    ax.axvline(d.mean(), color=PALETTE["black"], lw=1.0, label=f"mean {d.mean():+.4f}")
-    ax.axvline(np.median(d), color=PALETTE["orange"], lw=1.0, ls=":",
-               label=f"median {np.median(d):+.4f}")
+    # mean and median are often a hair apart: each line also gets a marker above the bars,
+    # at its own height, so both stay visible when the lines coincide
+    top = float(np.max(heights)) if len(heights) else 1.0
+    ax.set_ylim(0, top * 1.3)
+    handles = []
+    for value, name, colour, dash, marker, y in (
+            (d.mean(), "mean", PALETTE["black"], "-", "v", 1.22),
+            (np.median(d), "median", PALETTE["purple"], (0, (3, 1.5)), "D", 1.1)):
+        ax.vlines(value, 0, top * y, color=colour, lw=1.1, ls=dash, zorder=3)
+        ax.plot([value], [top * y], marker=marker, ms=4.5, color=colour, ls="", zorder=4)
+        handles.append(Line2D([], [], color=colour, lw=1.1, ls=dash, marker=marker, ms=4.5,
+                              label=f"{name} {value:+.4f}"))
     ax.set_xlabel("DSC difference per case, A − B")
     ax.set_ylabel("cases")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # counts
     # under the axes: the mean and median lines can fall anywhere across x
-    fig.legend(loc="outside lower center", ncols=2, fontsize=6.5)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=6.5)
     ax.set_title("Paired differences")
     return fig
 
@@ -97,12 +119,13 @@ def discordance_bars(only_a: int, same: int, only_b: int, a: str, b: str):
     fig, ax = style.figure("single", height=58)
     labels = ["only B correct\n(−1)", "same outcome\n(0)", "only A correct\n(+1)"]
     vals = [only_b, same, only_a]
-    bars = ax.bar(labels, vals, color=[B_COLOUR, PALETTE["gray"], A_COLOUR], width=0.6)
+    bars = ax.bar(labels, vals, color=[B_COLOUR, SAME_COLOUR, A_COLOUR], width=0.6)
     for rect, v in zip(bars, vals):
         ax.annotate(f"{v}", (rect.get_x() + rect.get_width() / 2, rect.get_height()),
                     ha="center", va="bottom", fontsize=7, xytext=(0, 1),
                     textcoords="offset points")
     ax.set_ylabel("cases")
+    ax.set_xlabel(f"A = {_short(a)}, B = {_short(b)}")
     ax.set_ylim(0, max(vals) * 1.15 + 1)
     ax.set_title("Paired differences of correctness")
     return fig
@@ -153,14 +176,14 @@ def _beta_logpdf(x, a, b):
 
 def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     """One density per assumption, the area where B >= A shaded."""
-    colours = [A_COLOUR, PALETTE["green"], PALETTE["purple"], PALETTE["orange"]]
     top = 0.0
-    for c, dens, col in zip(curves, densities, colours):
+    for c, dens, col in zip(curves, densities, CURVE_COLOURS):
         top = max(top, float(dens.max()))
         ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
-                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}")
-        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, alpha=0.25, lw=0)
-    ax.fill_between([], [], color=B_COLOUR, alpha=0.25, lw=0, label="shaded: B ≥ A")
+                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
+        # opaque, under every curve: overlapping areas keep B's one colour
+        ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, lw=0, zorder=1)
+    ax.fill_between([], [], color=B_COLOUR, lw=0, label="shaded: B ≥ A")
     ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("posterior density")
@@ -199,13 +222,13 @@ def posterior_classification(curves: list[dict]):
 def probability_vs_congruence(grid, prob, marks: list[dict], task: str):
     """Probability of a false claim across congruence, with the assumptions marked."""
     fig, ax = style.figure("single", height=62)
-    ax.plot(grid, prob, color=A_COLOUR)
+    ax.plot(grid, prob, color=PALETTE["black"])
     merged: dict[tuple, list[str]] = {}  # clamped assumptions can share a point
     for m in marks:
         key = (round(m["congruence_used"], 9), round(m["probability"], 9))
         merged.setdefault(key, []).append(m["assumption"])
     for (c, p), names in merged.items():
-        ax.plot([c], [p], "o", ms=4, color=PALETTE["vermillion"])
+        ax.plot([c], [p], "o", ms=4, mfc="white", mec=PALETTE["black"], mew=1.0)
         ax.annotate(", ".join(names), (c, p), fontsize=6.5, xytext=(3, 3),
                     textcoords="offset points")
     ax.axhline(0.05, color=PALETTE["gray"], lw=0.7, ls=":")
