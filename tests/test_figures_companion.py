@@ -182,3 +182,16 @@ def test_histogram_shows_mean_and_median_apart_even_when_they_coincide(gap):
     legend = fig.legends[0].get_window_extent(renderer)
     assert legend.y1 < box.y0  # the legend sits under the axes, clear of the lines
     assert [t.get_text().split()[0] for t in fig.legends[0].get_texts()] == ["mean", "median"]
+
+
+def test_sensitivity_labels_at_the_right_edge_stay_inside_the_axes():
+    grid = np.linspace(0.65, 0.80, 31)
+    marks = [{"assumption": a, "congruence_used": c, "probability": p}
+             for a, c, p in (("q1", 0.65, 0.12), ("median", 0.67, 0.10), ("q3", 0.80, 0.0))]
+    fig = pf.probability_vs_congruence(grid, 0.12 - 0.8 * (grid - 0.65), marks,
+                                       "classification")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    for text in ax.texts:
+        assert text.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1

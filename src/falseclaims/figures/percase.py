@@ -227,10 +227,12 @@ def probability_vs_congruence(grid, prob, marks: list[dict], task: str):
     for m in marks:
         key = (round(m["congruence_used"], 9), round(m["probability"], 9))
         merged.setdefault(key, []).append(m["assumption"])
+    lo, hi = float(np.min(grid)), float(np.max(grid))
     for (c, p), names in merged.items():
         ax.plot([c], [p], "o", ms=4, mfc="white", mec=PALETTE["black"], mew=1.0)
-        ax.annotate(", ".join(names), (c, p), fontsize=6.5, xytext=(3, 3),
-                    textcoords="offset points")
+        right = c > lo + 0.95 * (hi - lo)  # at the right edge: label to the left
+        ax.annotate(", ".join(names), (c, p), fontsize=6.5, xytext=(-3 if right else 3, 3),
+                    textcoords="offset points", ha="right" if right else "left")
     ax.axhline(0.05, color=PALETTE["gray"], lw=0.7, ls=":")
     ax.set_xlabel("congruence p₁₁ (both correct)" if task == "classification"
                   else "congruence r (Pearson of per-case DSC)")
