@@ -208,3 +208,55 @@ def _legend_clear_of_zero(fig):
     overlaps_x = legend.x0 <= line_box.x1 and line_box.x0 <= legend.x1
     overlaps_y = legend.y0 <= line_box.y1 and line_box.y0 <= legend.y1
     assert not (overlaps_x and overlaps_y)
+
+
+def _figS7_texts(fig, task_index):
+    return [t.get_text() for t in fig.axes[task_index].texts]
+
+
+def test_figS7_unrecorded_uncertainty_says_not_recorded_instead_of_zero_percent():
+    # the sheet records no uncertainty type: no "0% (0)" rows that read as "nobody reports it"
+    papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": pd.NA}
+                      for i in range(3)])
+    fig, data = figures.figS7_uncertainty(papers)
+    d = data.set_index("uncertainty")
+    assert (d["n_papers"] == 3).all() and (d["n_recorded"] == 0).all()
+    assert d.loc["not_recorded", "n"] == 3 and d.loc["not_recorded", "share"] == 1.0
+    assert d["share_recorded"].isna().all()
+    texts = _figS7_texts(fig, 0)
+    assert texts.count("not recorded") == 6  # one per uncertainty category
+    assert "3 of 3 papers" in texts
+    assert not any(t.startswith("0%") for t in texts)
+    assert fig.axes[0].get_xlabel() == "% of papers where recorded"
+
+
+def test_figS7_shares_are_over_the_papers_where_recorded():
+    # 2 CI, 1 none, 1 missing: CI is 2 of 3 recorded (67%), not 2 of 4 (50%)
+    kinds = ["ci", "ci", "none", pd.NA]
+    papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": u}
+                      for i, u in enumerate(kinds)])
+    fig, data = figures.figS7_uncertainty(papers)
+    d = data.set_index("uncertainty")
+    assert d.loc["ci", "share_recorded"] == pytest.approx(2 / 3)
+    assert d.loc["ci", "share"] == pytest.approx(2 / 4)
+    assert d.loc["not_recorded", "n"] == 1 and np.isnan(d.loc["not_recorded", "share_recorded"])
+    texts = _figS7_texts(fig, 0)
+    assert "67% (2)" in texts and "33% (1)" in texts and "1 of 4 papers" in texts
+    assert "50% (2)" not in texts
+    assert fig.axes[0].get_xlabel() == "% of the 3 papers where recorded"
+
+
+def test_figS7_fully_recorded_keeps_percent_labels_clear_of_the_axis():
+    papers = _papers([{"paper_id": str(i), "task": "segmentation", "uncertainty": "none"}
+                      for i in range(4)])
+    fig, data = figures.figS7_uncertainty(papers)
+    assert "not_recorded" not in set(data["uncertainty"])
+    ax = fig.axes[1]
+    assert ax.get_xlabel() == "% of papers"
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    zero = [t for t in ax.texts if t.get_text() == "0% (0)"]
+    assert len(zero) == 5
+    # a visible gap (>= 3 px at 100 dpi) between the y-axis and a label of an empty bar
+    gaps = [t.get_window_extent(renderer).x0 - ax.bbox.x0 for t in zero]
+    assert min(gaps) >= 3
