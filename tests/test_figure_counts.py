@@ -260,3 +260,20 @@ def test_figS7_fully_recorded_keeps_percent_labels_clear_of_the_axis():
     # a visible gap (>= 3 px at 100 dpi) between the y-axis and a label of an empty bar
     gaps = [t.get_window_extent(renderer).x0 - ax.bbox.x0 for t in zero]
     assert min(gaps) >= 3
+
+
+def test_figS9_dots_at_zero_unclipped_median_label_orange_and_size_steps_distinct():
+    top2 = fx.top2(n=(6, 8)).copy()
+    top2.loc[top2.index[0], "delta"] = 0.0  # a tie: its dot sits on the axis bottom
+    fig, _ = figures.figS9_delta_distribution(top2, (50, 100, 500, 1000))
+    for ax in fig.axes[:2]:
+        dots = [c for c in ax.collections if isinstance(c, matplotlib.collections.PathCollection)]
+        assert dots and not any(c.get_clip_on() for c in dots)
+        median = [t for t in ax.texts if t.get_text().startswith("median")]
+        assert matplotlib.colors.to_hex(median[0].get_color()) == \
+            style.PALETTE["orange"].lower()
+    handles = fig.legends[0].legend_handles
+    sizes = [h.get_markersize() for h in handles if h.get_marker() == "o"]
+    assert len(sizes) >= 2
+    # every size category visibly larger than the previous one: >= 1.5 pt in diameter
+    assert min(b - a for a, b in zip(sizes, sizes[1:])) >= 1.5
