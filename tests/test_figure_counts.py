@@ -277,3 +277,49 @@ def test_figS9_dots_at_zero_unclipped_median_label_orange_and_size_steps_distinc
     assert len(sizes) >= 2
     # every size category visibly larger than the previous one: >= 1.5 pt in diameter
     assert min(b - a for a, b in zip(sizes, sizes[1:])) >= 1.5
+
+
+def _legend_entry_positions(fig):
+    """(label, x, y) of every legend text, in pixels."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0]
+    return legend, [(t.get_text(), round(t.get_window_extent(renderer).x0),
+                     round(t.get_window_extent(renderer).y0)) for t in legend.get_texts()]
+
+
+@pytest.fixture(scope="module")
+def curves_two_sources():
+    prob = fx.probabilities(fx.top2(n=(6, 8)), sources=("paper", "msd"),
+                            sd_sources=("msd_reference", "other"))
+    return fx.curves(prob, np.linspace(0, 0.5, 11))
+
+
+def test_fig5_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_two_sources):
+    fig, _ = figures.fig5_cumulative(curves_two_sources, HEAD)
+    legend, entries = _legend_entry_positions(fig)
+    assert legend.get_title().get_text() == ""  # no title spanning both rows
+    texts = [e for e in entries if e[0]]
+    colour_row = [e for e in texts if e[0] in ("congruence source:", "paper", "msd")]
+    style_row = [e for e in texts if e[0] in ("congruence:", "Q1", "median", "Q3")]
+    assert len(colour_row) == 3 and len(style_row) == 4 and len(texts) == 7
+    assert len({y for _, _, y in colour_row}) == 1 and len({y for _, _, y in style_row}) == 1
+    assert colour_row[0][2] > style_row[0][2]  # colours above line styles
+    # each row starts with its name, left of its entries
+    assert colour_row[0][0] == "congruence source:" and style_row[0][0] == "congruence:"
+    assert colour_row[0][1] < min(x for _, x, _ in colour_row[1:])
+    assert style_row[0][1] < min(x for _, x, _ in style_row[1:])
+
+
+def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curves_two_sources):
+    fig, _ = figures.figS10_sd_sensitivity(curves_two_sources, HEAD)
+    legend, entries = _legend_entry_positions(fig)
+    texts = {t: (x, y) for t, x, y in entries if t}
+    assert set(texts) == {"SD model:", "msd_reference", "other", "imputed SD:", "Q1", "mean",
+                          "Q3"}
+    # single-column figure: one column per encoding, headed by its name
+    assert len({texts[t][0] for t in ("SD model:", "msd_reference", "other")}) == 1
+    assert len({texts[t][0] for t in ("imputed SD:", "Q1", "mean", "Q3")}) == 1
+    assert texts["SD model:"][1] == texts["imputed SD:"][1] > texts["Q1"][1]
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1

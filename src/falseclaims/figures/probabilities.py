@@ -89,18 +89,35 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
 
 
 def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_title: str,
-                  ncols: int = 6):
-    handles = []
+                  wide: bool = True):
+    """One group of legend entries per encoding, each led by its name: the colours
+    ("congruence source: paper, msd, ...") and the line styles ("congruence: Q1, median,
+    Q3"). ``wide`` (double-width figure): one row per group; else one column per group (a
+    row would not fit). Legends fill column by column, so rows are interleaved, and short
+    groups are padded with blank entries."""
+    groups = []
     if len(colours) > 1:
-        handles += [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()]
+        groups.append([_row_name(colour_title)]
+                      + [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()])
     if len(styles) > 1:
-        handles += [Line2D([], [], color="black", ls=ls,
-                           label=f"{LEVEL_LABELS.get(k, k)} {style_title}")
-                    for k, ls in styles.items()]
-    if handles:
-        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), ncols),
-                   handlelength=2.2, title=f"colour: {colour_title}" if len(colours) > 1
-                   else None)
+        groups.append([_row_name(style_title)]
+                      + [Line2D([], [], color="black", ls=ls, label=LEVEL_LABELS.get(k, k))
+                         for k, ls in styles.items()])
+    if not groups:
+        return
+    size = max(len(g) for g in groups)
+    groups = [g + [_row_name("")] * (size - len(g)) for g in groups]
+    if wide:
+        handles, ncols = [g[j] for j in range(size) for g in groups], size
+    else:
+        handles, ncols = [h for g in groups for h in g], len(groups)
+    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, handlelength=2.2,
+               columnspacing=1.2 if wide else 2.0)
+
+
+def _row_name(text: str) -> Line2D:
+    """A legend entry without a line: the name leading a row (or a blank filler)."""
+    return Line2D([], [], ls="", marker="", label=f"{text}:" if text else "")
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_label,
@@ -142,7 +159,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
-                  ncols=6 if width == "double" else 2)
+                  wide=width == "double")
     drawn = [(curves["task"] == t).any() for t in panels]
     label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
