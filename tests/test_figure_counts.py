@@ -323,3 +323,60 @@ def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curve
     assert texts["SD model:"][1] == texts["imputed SD:"][1] > texts["Q1"][1]
     box = legend.get_window_extent(fig.canvas.get_renderer())
     assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1
+
+
+def test_fig4_legend_covers_no_point_and_a_decade_tick_precedes_the_smallest_size():
+    prob = fx.probabilities(fx.top2(n=(30, 60)), sources=("paper",))
+    for task in ("classification", "segmentation"):
+        rows = prob["task"] == task
+        # the largest test set has the largest delta: a point in the legend's corner
+        biggest = prob.loc[rows, "n_test"].max()
+        top = rows & (prob["n_test"] == biggest)
+        prob.loc[top, "delta"] = prob.loc[rows, "delta"].max() * 1.3
+        # smallest test set just above a decade (150): the axis must still reach 10^2
+        prob.loc[rows & (prob["n_test"] == prob.loc[rows, "n_test"].min()), "n_test"] = 150
+    fig, _ = figures.fig4_delta_vs_size(prob, HEAD)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes[:2]:
+        box = ax.get_legend().get_window_extent(renderer)
+        dots = [c for c in ax.collections if isinstance(c, matplotlib.collections.PathCollection)]
+        xy = ax.transData.transform(np.concatenate([c.get_offsets() for c in dots]))
+        inside = ((xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1)
+                  & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1))
+        assert not inside.any()
+        assert ax.get_legend()._loc == 1  # upper right in every panel
+        labelled = [t.get_position()[0] for t in ax.get_xticklabels() if t.get_text()]
+        lo = ax.get_xlim()[0]
+        smallest = min(xy_[0] for c in dots for xy_ in c.get_offsets())
+        assert any(lo <= v < smallest for v in labelled)
+
+
+def _fig6_footnote(fig):
+    return fig.axes[1].texts[0].get_text().replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("observed, shown", [((1481.5, 0.011), "median n = 1,481.5"),
+                                             ((2076.0, 0.0147), "median n = 2,076"),
+                                             ((294.5, 0.01), "median n = 294.5")])
+def test_fig6_footnote_prints_the_median_size_as_a_whole_number_or_one_decimal(observed,
+                                                                               shown):
+    fig, _ = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.02], 0.85,
+                                 fx.CONGRUENCE["paper"]["classification"], observed=observed,
+                                 venue_label="V")
+    note = _fig6_footnote(fig).replace("\n", " ")
+    assert shown in note
+    assert "2076.0" not in note and "n = 2076" not in note
+
+
+def test_fig6_footnote_never_wraps_inside_n_star_or_the_median_size():
+    import re
+    for k in range(0, 48, 3):  # venue names of many lengths move the line breaks around
+        fig, _ = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.02], 0.85,
+                                     fx.CONGRUENCE["paper"]["classification"],
+                                     observed=(1481.5, 0.011), venue_label="V" + "x" * k)
+        note = _fig6_footnote(fig)
+        assert re.search(r"row n\* = [\d,]+:", note), note
+        assert re.search(r"median n = [\d,.]+,", note), note
+        assert re.search(r"P ≤ [\d.]+%", note), note
+        matplotlib.pyplot.close(fig)
