@@ -380,3 +380,13 @@ def test_fig6_footnote_never_wraps_inside_n_star_or_the_median_size():
         assert re.search(r"median n = [\d,.]+,", note), note
         assert re.search(r"P ≤ [\d.]+%", note), note
         matplotlib.pyplot.close(fig)
+
+
+def test_fig5_venue_facets_has_panel_letters_row_by_row(curves_two_sources):
+    fig, _ = figures.fig5_venue_facets({"v1": curves_two_sources, "v2": curves_two_sources},
+                                       HEAD)
+    axes = sorted(fig.axes, key=lambda ax: (-round(ax.get_position().y0, 3),
+                                            ax.get_position().x0))
+    letters = [[t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
+               for ax in axes]
+    assert letters == [["a"], ["b"], ["c"], ["d"]]
