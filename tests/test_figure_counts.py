@@ -4,6 +4,7 @@ flow's "in scope" box, Fig S8 footnote, venue facets width, per-case legends).""
 
 import figure_fixtures as fx
 import matplotlib
+import matplotlib.collections
 import numpy as np
 import pandas as pd
 import pytest
