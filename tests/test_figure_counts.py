@@ -4,6 +4,7 @@ flow's "in scope" box, Fig S8 footnote, venue facets width, per-case legends).""
 
 import figure_fixtures as fx
 import matplotlib
+import matplotlib.collections
 import numpy as np
 import pandas as pd
 import pytest
@@ -208,3 +209,185 @@ def _legend_clear_of_zero(fig):
     overlaps_x = legend.x0 <= line_box.x1 and line_box.x0 <= legend.x1
     overlaps_y = legend.y0 <= line_box.y1 and line_box.y0 <= legend.y1
     assert not (overlaps_x and overlaps_y)
+
+
+def _figS7_texts(fig, task_index):
+    return [t.get_text() for t in fig.axes[task_index].texts]
+
+
+def test_figS7_unrecorded_uncertainty_says_not_recorded_instead_of_zero_percent():
+    # the sheet records no uncertainty type: no "0% (0)" rows that read as "nobody reports it"
+    papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": pd.NA}
+                      for i in range(3)])
+    fig, data = figures.figS7_uncertainty(papers)
+    d = data.set_index("uncertainty")
+    assert (d["n_papers"] == 3).all() and (d["n_recorded"] == 0).all()
+    assert d.loc["not_recorded", "n"] == 3 and d.loc["not_recorded", "share"] == 1.0
+    assert d["share_recorded"].isna().all()
+    texts = _figS7_texts(fig, 0)
+    assert texts.count("not recorded") == 6  # one per uncertainty category
+    assert "3 of 3 papers" in texts
+    assert not any(t.startswith("0%") for t in texts)
+    assert fig.axes[0].get_xlabel() == "% of papers where recorded"
+
+
+def test_figS7_shares_are_over_the_papers_where_recorded():
+    # 2 CI, 1 none, 1 missing: CI is 2 of 3 recorded (67%), not 2 of 4 (50%)
+    kinds = ["ci", "ci", "none", pd.NA]
+    papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": u}
+                      for i, u in enumerate(kinds)])
+    fig, data = figures.figS7_uncertainty(papers)
+    d = data.set_index("uncertainty")
+    assert d.loc["ci", "share_recorded"] == pytest.approx(2 / 3)
+    assert d.loc["ci", "share"] == pytest.approx(2 / 4)
+    assert d.loc["not_recorded", "n"] == 1 and np.isnan(d.loc["not_recorded", "share_recorded"])
+    texts = _figS7_texts(fig, 0)
+    assert "67% (2)" in texts and "33% (1)" in texts and "1 of 4 papers" in texts
+    assert "50% (2)" not in texts
+    assert fig.axes[0].get_xlabel() == "% of the 3 papers where recorded"
+
+
+def test_figS7_fully_recorded_keeps_percent_labels_clear_of_the_axis():
+    papers = _papers([{"paper_id": str(i), "task": "segmentation", "uncertainty": "none"}
+                      for i in range(4)])
+    fig, data = figures.figS7_uncertainty(papers)
+    assert "not_recorded" not in set(data["uncertainty"])
+    ax = fig.axes[1]
+    assert ax.get_xlabel() == "% of papers"
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    zero = [t for t in ax.texts if t.get_text() == "0% (0)"]
+    assert len(zero) == 5
+    # a visible gap (>= 3 px at 100 dpi) between the y-axis and a label of an empty bar
+    gaps = [t.get_window_extent(renderer).x0 - ax.bbox.x0 for t in zero]
+    assert min(gaps) >= 3
+
+
+def test_figS9_dots_at_zero_unclipped_median_label_orange_and_size_steps_distinct():
+    top2 = fx.top2(n=(6, 8)).copy()
+    top2.loc[top2.index[0], "delta"] = 0.0  # a tie: its dot sits on the axis bottom
+    fig, _ = figures.figS9_delta_distribution(top2, (50, 100, 500, 1000))
+    for ax in fig.axes[:2]:
+        dots = [c for c in ax.collections if isinstance(c, matplotlib.collections.PathCollection)]
+        assert dots and not any(c.get_clip_on() for c in dots)
+        median = [t for t in ax.texts if t.get_text().startswith("median")]
+        assert matplotlib.colors.to_hex(median[0].get_color()) == \
+            style.PALETTE["orange"].lower()
+    handles = fig.legends[0].legend_handles
+    sizes = [h.get_markersize() for h in handles if h.get_marker() == "o"]
+    assert len(sizes) >= 2
+    # every size category visibly larger than the previous one: >= 1.5 pt in diameter
+    assert min(b - a for a, b in zip(sizes, sizes[1:])) >= 1.5
+
+
+def _legend_entry_positions(fig):
+    """(label, x, y) of every legend text, in pixels."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0]
+    return legend, [(t.get_text(), round(t.get_window_extent(renderer).x0),
+                     round(t.get_window_extent(renderer).y0)) for t in legend.get_texts()]
+
+
+@pytest.fixture(scope="module")
+def curves_two_sources():
+    prob = fx.probabilities(fx.top2(n=(6, 8)), sources=("paper", "msd"),
+                            sd_sources=("msd_reference", "other"))
+    return fx.curves(prob, np.linspace(0, 0.5, 11))
+
+
+def test_fig5_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_two_sources):
+    fig, _ = figures.fig5_cumulative(curves_two_sources, HEAD)
+    legend, entries = _legend_entry_positions(fig)
+    assert legend.get_title().get_text() == ""  # no title spanning both rows
+    texts = [e for e in entries if e[0]]
+    colour_row = [e for e in texts if e[0] in ("congruence source:", "paper", "msd")]
+    style_row = [e for e in texts if e[0] in ("congruence:", "Q1", "median", "Q3")]
+    assert len(colour_row) == 3 and len(style_row) == 4 and len(texts) == 7
+    assert len({y for _, _, y in colour_row}) == 1 and len({y for _, _, y in style_row}) == 1
+    assert colour_row[0][2] > style_row[0][2]  # colours above line styles
+    # each row starts with its name, left of its entries
+    assert colour_row[0][0] == "congruence source:" and style_row[0][0] == "congruence:"
+    assert colour_row[0][1] < min(x for _, x, _ in colour_row[1:])
+    assert style_row[0][1] < min(x for _, x, _ in style_row[1:])
+
+
+def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curves_two_sources):
+    fig, _ = figures.figS10_sd_sensitivity(curves_two_sources, HEAD)
+    legend, entries = _legend_entry_positions(fig)
+    texts = {t: (x, y) for t, x, y in entries if t}
+    assert set(texts) == {"SD model:", "msd_reference", "other", "imputed SD:", "Q1", "mean",
+                          "Q3"}
+    # single-column figure: one column per encoding, headed by its name
+    assert len({texts[t][0] for t in ("SD model:", "msd_reference", "other")}) == 1
+    assert len({texts[t][0] for t in ("imputed SD:", "Q1", "mean", "Q3")}) == 1
+    assert texts["SD model:"][1] == texts["imputed SD:"][1] > texts["Q1"][1]
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1
+
+
+def test_fig4_legend_covers_no_point_and_a_decade_tick_precedes_the_smallest_size():
+    prob = fx.probabilities(fx.top2(n=(30, 60)), sources=("paper",))
+    for task in ("classification", "segmentation"):
+        rows = prob["task"] == task
+        # the largest test set has the largest delta: a point in the legend's corner
+        biggest = prob.loc[rows, "n_test"].max()
+        top = rows & (prob["n_test"] == biggest)
+        prob.loc[top, "delta"] = prob.loc[rows, "delta"].max() * 1.3
+        # smallest test set just above a decade (150): the axis must still reach 10^2
+        prob.loc[rows & (prob["n_test"] == prob.loc[rows, "n_test"].min()), "n_test"] = 150
+    fig, _ = figures.fig4_delta_vs_size(prob, HEAD)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes[:2]:
+        box = ax.get_legend().get_window_extent(renderer)
+        dots = [c for c in ax.collections if isinstance(c, matplotlib.collections.PathCollection)]
+        xy = ax.transData.transform(np.concatenate([c.get_offsets() for c in dots]))
+        inside = ((xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1)
+                  & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1))
+        assert not inside.any()
+        assert ax.get_legend()._loc == 1  # upper right in every panel
+        labelled = [t.get_position()[0] for t in ax.get_xticklabels() if t.get_text()]
+        lo = ax.get_xlim()[0]
+        smallest = min(xy_[0] for c in dots for xy_ in c.get_offsets())
+        assert any(lo <= v < smallest for v in labelled)
+
+
+def _fig6_footnote(fig):
+    return fig.axes[1].texts[0].get_text().replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("observed, shown", [((1481.5, 0.011), "median n = 1,481.5"),
+                                             ((2076.0, 0.0147), "median n = 2,076"),
+                                             ((294.5, 0.01), "median n = 294.5")])
+def test_fig6_footnote_prints_the_median_size_as_a_whole_number_or_one_decimal(observed,
+                                                                               shown):
+    fig, _ = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.02], 0.85,
+                                 fx.CONGRUENCE["paper"]["classification"], observed=observed,
+                                 venue_label="V")
+    note = _fig6_footnote(fig).replace("\n", " ")
+    assert shown in note
+    assert "2076.0" not in note and "n = 2076" not in note
+
+
+def test_fig6_footnote_never_wraps_inside_n_star_or_the_median_size():
+    import re
+    for k in range(0, 48, 3):  # venue names of many lengths move the line breaks around
+        fig, _ = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.02], 0.85,
+                                     fx.CONGRUENCE["paper"]["classification"],
+                                     observed=(1481.5, 0.011), venue_label="V" + "x" * k)
+        note = _fig6_footnote(fig)
+        assert re.search(r"row n\* = [\d,]+:", note), note
+        assert re.search(r"median n = [\d,.]+,", note), note
+        assert re.search(r"P ≤ [\d.]+%", note), note
+        matplotlib.pyplot.close(fig)
+
+
+def test_fig5_venue_facets_has_panel_letters_row_by_row(curves_two_sources):
+    fig, _ = figures.fig5_venue_facets({"v1": curves_two_sources, "v2": curves_two_sources},
+                                       HEAD)
+    axes = sorted(fig.axes, key=lambda ax: (-round(ax.get_position().y0, 3),
+                                            ax.get_position().x0))
+    letters = [[t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
+               for ax in axes]
+    assert letters == [["a"], ["b"], ["c"], ["d"]]

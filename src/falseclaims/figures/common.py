@@ -116,8 +116,10 @@ def label_first_drawn(axes, drawn, ylabel: str = "") -> None:
         first.yaxis.label.set_visible(True)  # hidden on inner panels of shared axes
 
 
-def panel_letter(ax, i: int) -> None:
-    ax.text(-0.02, 1.02, "abcdefgh"[i], transform=ax.transAxes, fontweight="bold",
+def panel_letter(ax, i: int, y: float = 1.02) -> None:
+    """Bold a, b, c, ... at the top left, just above the axes (``y``, axes fraction: small
+    panels need a larger one to keep the letter off the top tick label)."""
+    ax.text(-0.02, y, "abcdefgh"[i], transform=ax.transAxes, fontweight="bold",
             ha="right", va="bottom")
 
 

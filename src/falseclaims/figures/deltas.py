@@ -28,6 +28,13 @@ def size_category_labels(edges) -> list[str]:
     return labels
 
 
+def marker_areas(labels) -> dict[str, float]:
+    """Dot area (pt^2) per size category: the diameter grows by a fixed 1.7 pt a category,
+    so neighbouring categories (also the large ones) differ visibly; ``unknown`` below the
+    smallest."""
+    return {lab: (2.5 + 1.7 * i) ** 2 for i, lab in enumerate(labels)} | {"unknown": 4.0}
+
+
 def delta_data(top2: pd.DataFrame, size_edges) -> pd.DataFrame:
     """top2 rows with a test-set-size category (``unknown`` where n_test is missing)."""
     require_columns(top2, ["venue", "paper_id", "task", "delta", "n_test"], "top2")
@@ -56,7 +63,7 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
     data = delta_data(top2, size_edges)
     summary = delta_summary(data).set_index("task")
     labels = size_category_labels(sorted(int(e) for e in size_edges))
-    sizes = {lab: 6 + 9 * i for i, lab in enumerate(labels)} | {"unknown": 4}
+    sizes = marker_areas(labels)
     fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
     rng = np.random.default_rng(seed)
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
@@ -73,13 +80,14 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
                     medianprops={"linewidth": 0}, ax=ax)
         ax.scatter(rng.uniform(-0.2, 0.2, v.size), v,
                    s=[sizes[c] for c in d["size_category"]], color=PALETTE["skyblue"],
-                   alpha=MARKER_ALPHA, linewidths=0.3, edgecolors="white", zorder=3)
+                   alpha=MARKER_ALPHA, linewidths=0.3, edgecolors="white", zorder=3,
+                   clip_on=False)  # a dot at delta = 0 (the axis bottom) stays whole
         ax.hlines(s["mean"], -0.35, 0.35, color=PALETTE["black"], linewidth=1.2, zorder=4)
         ax.hlines(s["median"], -0.35, 0.35, color=PALETTE["orange"], linestyle="--",
                   linewidth=1.4, zorder=4)
         ax.text(0.37, s["mean"], f"mean {s['mean']:.3f}", va="bottom", fontsize="small")
         ax.text(0.37, s["median"], f"median {s['median']:.3f}", va="top", fontsize="small",
-                color="#9A6A00")
+                color=PALETTE["orange"])  # the colour of the median line
         ax.set_xlim(-0.5, 1.0)
         ax.set_xticks([])
         ax.set_xlabel("")

@@ -13,6 +13,8 @@ by :func:`falseclaims.claims.plan.smallest_n`. That exact size is inserted as an
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch, Rectangle
@@ -21,6 +23,8 @@ from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS
 from falseclaims.claims.plan import probability_at, smallest_n
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
+
+NBSP = "\u00a0"  # a space the footnote is never wrapped at
 
 
 def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
@@ -144,10 +148,11 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
                      f"{sd_level}) at A and B: SD = {float(sd_a):.3f} at DSC {level:g}.")
     lines.append("Cell: P at median congruence (P at Q1, P at Q3 congruence), in %.")
     if info["observed_cell"] is not None:
-        text = (f"Gray: cell nearest the observed median of {venue_label or 'the venue'} "
-                f"(n = {info['observed_n']:g}, Δ = {info['observed_delta']:.3g})")
+        text = (f"Gray: cell nearest the observed medians of {venue_label or 'the venue'} "
+                f"(median{NBSP}n = {median_size(info['observed_n'])}, "
+                f"median{NBSP}Δ = {info['observed_delta']:.3g})")
         if plan is not None and plan.found:
-            text += (f"; row n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
+            text += (f"; row{NBSP}n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
                      f"Δ = {info['plan_delta']:g} (median congruence, planner).")
         elif plan is not None:
             text += (f"; no size up to {plan.n_max:,} reaches P ≤ {100 * target:g}% at "
@@ -158,8 +163,16 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
     return "\n".join(_wrap(t, 112) for t in lines)
 
 
+def median_size(n: float) -> str:
+    """A median test-set size: a whole number when it is one ("2,076"), else with one
+    decimal ("1,481.5": the median of an even count of sizes)."""
+    return f"{n:,.0f}" if float(n).is_integer() else f"{n:,.1f}"
+
+
 def _wrap(text: str, width: int) -> str:
-    import textwrap
+    """Wrap at spaces, never inside "n = 8,390" or "P ≤ 5%" (non-breaking spaces)."""
+    for op in ("=", "≤"):
+        text = text.replace(f" {op} ", f"{NBSP}{op}{NBSP}")
     return "\n".join(textwrap.wrap(text, width))
 
 

@@ -33,8 +33,8 @@ UNCERTAINTY = {
 }
 PRACTICE_COLUMNS = ["venue", "task", "practice", "label", "population", "n_papers", "n_yes",
                     "n_no", "n_not_recorded", "n_recorded", "share_yes"]
-UNCERTAINTY_COLUMNS = ["venue", "task", "uncertainty", "label", "population", "n_papers", "n",
-                       "share"]
+UNCERTAINTY_COLUMNS = ["venue", "task", "uncertainty", "label", "population", "n_papers",
+                       "n_recorded", "n", "share", "share_recorded"]
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
 
 
@@ -125,6 +125,13 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
 
 
 def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
+    """Per task and way of reporting uncertainty: paper counts over the population.
+
+    ``share`` = n / n_papers (all papers counted); ``share_recorded`` = n / n_recorded, the
+    share among papers whose sheet records the uncertainty type (NaN for the
+    ``not_recorded`` row and when the sheet records it for none: a missing answer is not
+    "none reported").
+    """
     require_columns(papers, ["venue", "task", "uncertainty"], "papers")
     pop = population(papers, which)
     unknown = set(pop["uncertainty"].dropna().astype(str)) - set(UNCERTAINTY)
@@ -138,20 +145,31 @@ def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFr
         n = len(sub)
         if not n:
             continue
+        recorded = int((cat != "not_recorded").sum())
         for key, label in UNCERTAINTY.items():
             k = int((cat == key).sum())
             if key == "not_recorded" and k == 0:
                 continue
-            rows.append({"venue": sub["venue"].iloc[0] if n else "", "task": task,
-                         "uncertainty": key, "label": label, "population": which,
-                         "n_papers": n, "n": k, "share": k / n if n else np.nan})
+            rows.append({"venue": sub["venue"].iloc[0], "task": task, "uncertainty": key,
+                         "label": label, "population": which, "n_papers": n,
+                         "n_recorded": recorded, "n": k, "share": k / n,
+                         "share_recorded": k / recorded
+                         if recorded and key != "not_recorded" else np.nan})
     return pd.DataFrame(rows, columns=UNCERTAINTY_COLUMNS)
 
 
+def _pct(share: float) -> str:
+    return "<1" if 0 < share < 0.005 else f"{100 * share:.0f}"  # 1 of 221 is not "0%"
+
+
 def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
-    """Fig S7: share of papers per way of reporting performance uncertainty, per task."""
+    """Fig S7: share of papers per way of reporting performance uncertainty, per task, as %
+    of the papers whose sheet records it; the "Not recorded in sheet" row counts the others
+    (a white bar, as Fig 3's "not recorded"), and a task recorded for no paper says
+    "not recorded" on each row instead of 0%."""
     data = uncertainty_data(papers, which)
-    labels = [lab for key, lab in UNCERTAINTY.items() if key in set(data["uncertainty"])]
+    keys = [key for key in UNCERTAINTY if key in set(data["uncertainty"])]
+    labels = [UNCERTAINTY[key] for key in keys]
     fig, axes = figure("double", height=12 + 7 * max(len(labels), 4), ncols=len(TASKS),
                        sharey=bool(labels), squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
@@ -161,16 +179,34 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
             no_data(ax, NO_PAPERS)
             continue
-        d = data[data["task"] == task].set_index("label").reindex(labels)
+        d = data[data["task"] == task].set_index("uncertainty").reindex(keys)
+        n = int(d["n_papers"].dropna().iloc[0])
+        recorded = int(d["n_recorded"].dropna().iloc[0])
         y = np.arange(len(labels))[::-1]
-        share = d["share"].fillna(0).to_numpy()
-        ax.barh(y, 100 * share, color=TASK_COLOURS[task], height=0.65)
-        for yi, s, k in zip(y, share, d["n"].fillna(0).astype(int)):
-            pct = "<1" if 0 < s < 0.005 else f"{100 * s:.0f}"  # 1 of 221 is not "0%"
-            ax.text(100 * s + 1, yi, f"{pct}% ({k})", va="center")
+        white = {"color": _ANSWER_COLOURS["not recorded"], "edgecolor": "black",
+                 "linewidth": 0.4, "height": 0.65}
+        for yi, key, s, k in zip(y, keys, d["share_recorded"], d["n"].fillna(0).astype(int)):
+            if key == "not_recorded":
+                # share of all papers; the label names its denominator
+                ax.barh(yi, 100 * k / n, **white)
+                inside = k / n > 0.5
+                ax.annotate(f"{k} of {n} papers", (100 * k / n, yi),
+                            xytext=(-3 if inside else 3, 0), textcoords="offset points",
+                            ha="right" if inside else "left", va="center")
+            elif not recorded:  # nothing to take a share of: no percentage, not "0%"
+                ax.barh(yi, 100, **white)
+                ax.text(50, yi, "not recorded", va="center", ha="center",
+                        color=PALETTE["gray"])
+            else:
+                s = 0.0 if pd.isna(s) else float(s)
+                ax.barh(yi, 100 * s, color=TASK_COLOURS[task], height=0.65)
+                ax.annotate(f"{_pct(s)}% ({k})", (100 * s, yi), xytext=(3, 0),
+                            textcoords="offset points", va="center")
         ax.set_yticks(y, labels)
         ax.set_xlim(0, 115)
         ax.set_xticks([0, 25, 50, 75, 100])
-        ax.set_xlabel("% of papers")
-        ax.set_title(f"{TASK_LABELS[task]} (n = {int(d['n_papers'].dropna().iloc[0])} papers)")
+        ax.set_xlabel("% of papers" if recorded == n else
+                      f"% of the {recorded} papers where recorded" if recorded else
+                      "% of papers where recorded")
+        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
     return fig, data

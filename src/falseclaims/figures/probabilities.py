@@ -3,8 +3,10 @@ cutoff), and the venue comparison of Fig 5."""
 
 from __future__ import annotations
 
+import math
 import textwrap
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
@@ -39,6 +41,7 @@ from falseclaims.style import settings as figure_settings
 CURVE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
               "cutoff", "n_papers", "n_above", "share_above"]
 CURVE_NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
+FIG4_MARKER = 14  # dot area, pt^2
 FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",
                 "congruence_source", "congruence_level", "congruence_used", "sd_source",
                 "sd_level", "probability"]
@@ -55,6 +58,7 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
     data["above_threshold"] = data["probability"] > threshold
     data["threshold"] = threshold
     fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
+    drawn = []
     names = {True: f"P > {100 * threshold:g}%", False: f"P ≤ {100 * threshold:g}%"}
     colours = {names[True]: PALETTE["vermillion"], names[False]: PALETTE["blue"]}
     markers = {names[True]: "o", names[False]: "^"}
@@ -70,37 +74,83 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
         order = [names[True], names[False]]
         sns.scatterplot(data=d, x="n_test", y="delta", hue="group", style="group",
                         hue_order=order, style_order=order, palette=colours, markers=markers,
-                        s=14, alpha=MARKER_ALPHA, linewidth=0.3, edgecolor="white", zorder=3,
+                        s=FIG4_MARKER, alpha=MARKER_ALPHA, linewidth=0.3, edgecolor="white", zorder=3,
                         legend=False, ax=ax)
         counts = d["group"].value_counts()
-        ax.legend(handles=[Line2D([], [], ls="", marker=markers[g], color=colours[g], ms=4,
-                                  alpha=MARKER_ALPHA, markeredgewidth=0,
-                                  label=f"{g}: {counts.get(g, 0)} "
-                                        f"({100 * counts.get(g, 0) / len(d):.0f}%)")
-                           for g in order], loc="upper right", handletextpad=0.2)
+        legend = ax.legend(
+            handles=[Line2D([], [], ls="", marker=markers[g], color=colours[g], ms=4,
+                            alpha=MARKER_ALPHA, markeredgewidth=0,
+                            label=f"{g}: {counts.get(g, 0)} "
+                                  f"({100 * counts.get(g, 0) / len(d):.0f}%)")
+                     for g in order], loc="upper right", handletextpad=0.2)
         ax.set_xscale("log")
+        x_min = float(d.loc[d["n_test"] > 0, "n_test"].min())
+        if x_min > 0:  # a labelled decade tick left of the smallest test set
+            ax.set_xlim(left=min(ax.get_xlim()[0], 10 ** math.floor(math.log10(x_min / 1.05))))
         log_ticks(ax.xaxis)
         ax.set_xlabel("Test-set size (log scale)")
         ax.set_ylabel(f"Δ {METRIC_NAMES[task]} (top-1 minus top-2)")
         ax.set_ylim(bottom=0)
         ax.text(0.01, -0.2, headline.describe(task), transform=ax.transAxes, fontsize="x-small",
                 color=PALETTE["gray"], va="top")
+        drawn.append((ax, legend, d[["n_test", "delta"]].to_numpy(float)))
+    for ax, legend, points in drawn:
+        _headroom_for_legend(ax, legend, points, marker_radius_pt=math.sqrt(FIG4_MARKER) / 2)
     return fig, data
 
 
+def _headroom_for_legend(ax, legend, points, marker_radius_pt: float, pad_px: float = 2.0,
+                         tries: int = 6) -> None:
+    """Raise the top of the y-axis until no data point lies under the legend (upper right):
+    the legend keeps its place in every panel and covers no point."""
+    fig = ax.figure
+    points = points[np.isfinite(points).all(axis=1)]
+    for _ in range(tries):
+        fig.draw_without_rendering()  # the final layout: legend and axes in pixels
+        box = legend.get_window_extent().padded(pad_px)
+        r = marker_radius_pt * fig.dpi / 72
+        xy = ax.transData.transform(points)
+        under = (xy[:, 0] + r >= box.x0) & (xy[:, 0] - r <= box.x1) & (xy[:, 1] + r >= box.y0)
+        if not under.any():
+            return
+        lo, hi = ax.get_ylim()
+        # the highest point in the legend's columns goes just below the legend
+        room = (box.y0 - r - ax.bbox.y0) / ax.bbox.height
+        top = float(points[under, 1].max())
+        new_hi = lo + (top - lo) / room if 0 < room < 1 else hi * 1.2
+        ax.set_ylim(lo, max(new_hi, hi * 1.02))
+
+
 def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_title: str,
-                  ncols: int = 6):
-    handles = []
+                  wide: bool = True):
+    """One group of legend entries per encoding, each led by its name: the colours
+    ("congruence source: paper, msd, ...") and the line styles ("congruence: Q1, median,
+    Q3"). ``wide`` (double-width figure): one row per group; else one column per group (a
+    row would not fit). Legends fill column by column, so rows are interleaved, and short
+    groups are padded with blank entries."""
+    groups = []
     if len(colours) > 1:
-        handles += [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()]
+        groups.append([_row_name(colour_title)]
+                      + [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()])
     if len(styles) > 1:
-        handles += [Line2D([], [], color="black", ls=ls,
-                           label=f"{LEVEL_LABELS.get(k, k)} {style_title}")
-                    for k, ls in styles.items()]
-    if handles:
-        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), ncols),
-                   handlelength=2.2, title=f"colour: {colour_title}" if len(colours) > 1
-                   else None)
+        groups.append([_row_name(style_title)]
+                      + [Line2D([], [], color="black", ls=ls, label=LEVEL_LABELS.get(k, k))
+                         for k, ls in styles.items()])
+    if not groups:
+        return
+    size = max(len(g) for g in groups)
+    groups = [g + [_row_name("")] * (size - len(g)) for g in groups]
+    if wide:
+        handles, ncols = [g[j] for j in range(size) for g in groups], size
+    else:
+        handles, ncols = [h for g in groups for h in g], len(groups)
+    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, handlelength=2.2,
+               columnspacing=1.2 if wide else 2.0)
+
+
+def _row_name(text: str) -> Line2D:
+    """A legend entry without a line: the name leading a row (or a blank filler)."""
+    return Line2D([], [], ls="", marker="", label=f"{text}:" if text else "")
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_label,
@@ -142,7 +192,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_l
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
-                  ncols=6 if width == "double" else 2)
+                  wide=width == "double")
     drawn = [(curves["task"] == t).any() for t in panels]
     label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
@@ -232,6 +282,8 @@ def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headli
             ax.text(0.5, 0.5, NO_DATA, transform=ax.transAxes, ha="center", va="center",
                     color=PALETTE["gray"])
     grid.set_titles(row_template="{row_name}", col_template="")
+    for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
+        panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label
     for ax, venue in zip(grid.axes[0], venues):  # long venue names wrap above their column
         ax.set_title(textwrap.fill(venue, max(12, int(facet / MM / 2.3))))  # ~2.3 mm a char
     # Fig 5's axis labels, once for the grid (too long for one facet)
