@@ -94,6 +94,8 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
         ax.text(0.01, -0.2, headline.describe(task), transform=ax.transAxes, fontsize="x-small",
                 color=PALETTE["gray"], va="top")
         drawn.append((ax, legend, d[["n_test", "delta"]].to_numpy(float)))
+    if drawn:
+        fig.draw_without_rendering()  # the final layout: legends and axes in pixels, once
     for ax, legend, points in drawn:
         _headroom_for_legend(ax, legend, points, marker_radius_pt=math.sqrt(FIG4_MARKER) / 2)
     return fig, data
@@ -102,13 +104,13 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
 def _headroom_for_legend(ax, legend, points, marker_radius_pt: float, pad_px: float = 2.0,
                          tries: int = 6) -> None:
     """Raise the top of the y-axis until no data point lies under the legend (upper right):
-    the legend keeps its place in every panel and covers no point."""
+    the legend keeps its place in every panel and covers no point. Needs a drawn figure;
+    the legend is anchored to the axes, so its pixels stay while the y-limits change."""
     fig = ax.figure
     points = points[np.isfinite(points).all(axis=1)]
+    box = legend.get_window_extent().padded(pad_px)
+    r = marker_radius_pt * fig.dpi / 72
     for _ in range(tries):
-        fig.draw_without_rendering()  # the final layout: legend and axes in pixels
-        box = legend.get_window_extent().padded(pad_px)
-        r = marker_radius_pt * fig.dpi / 72
         xy = ax.transData.transform(points)
         under = (xy[:, 0] + r >= box.x0) & (xy[:, 0] - r <= box.x1) & (xy[:, 1] + r >= box.y0)
         if not under.any():
