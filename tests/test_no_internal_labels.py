@@ -17,8 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # whitespace may be a line break: wrapped help texts and comments must not hide a label
 LABEL = re.compile(r"seed\s+0|method-notes|issue\s+[0-9]", re.IGNORECASE)
-SCANNED = ["src", "workflow", "config", "docs", "data/example", "profiles", "benchmarks",
-           "envs", "README.md", "Snakefile", "CITATION.cff"]
+SCANNED = ["src", "workflow", "config", "docs", "data/example", "data/README.md", "profiles",
+           "benchmarks", "envs", "README.md", "Snakefile", "CITATION.cff"]
 KEY_SCANNED = ["src", "workflow", "config", "docs", "README.md"]
 BINARY_SUFFIXES = {".png", ".pdf", ".jpg", ".jpeg", ".gif", ".svgz", ".pyc", ".gz", ".zip"}
 SKIP_DIRS = {"__pycache__", ".snakemake", ".pytest_cache"}
