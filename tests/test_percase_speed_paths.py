@@ -68,14 +68,14 @@ def assert_same_percase(fast: readers.PerCase, slow: readers.PerCase) -> None:
     assert_frame_equal(fast.table, slow.table, check_exact=True)  # built on first read
 
 
-@pytest.mark.parametrize("n", [5, 3000])
+@pytest.mark.parametrize("make, n", [(seg_frame, 5), (seg_frame, 3000), (cls_frame, 7),
+                                     (cls_frame, 4000)], ids=["seg5", "seg3000", "cls7",
+                                                              "cls4000"])
 @pytest.mark.parametrize("shuffle", [False, True])
-def test_clean_segmentation_file_reads_as_the_careful_reader(tmp_path, monkeypatch, n,
-                                                              shuffle):
-    f = tmp_path / "seg.csv"
-    seg_frame(n, shuffle=shuffle).to_csv(f, index=False)
-    fast = readers.read_claims_reloaded(f)
-    assert_same_percase(fast, careful(monkeypatch, f))
+def test_clean_file_reads_as_the_careful_reader(tmp_path, monkeypatch, make, n, shuffle):
+    f = tmp_path / "claims.csv"
+    make(n, shuffle=shuffle).to_csv(f, index=False)
+    assert_same_percase(readers.read_claims_reloaded(f), careful(monkeypatch, f))
 
 
 def test_percent_units_and_metric_name_as_the_careful_reader(tmp_path, monkeypatch):
@@ -102,15 +102,6 @@ def test_wide_percase_pickles_and_copies(tmp_path, monkeypatch):
         back = pickle.loads(pickle.dumps(pc))
         assert_frame_equal(back.table, careful(monkeypatch, f).table)
         assert_frame_equal(back.matrix("task"), pc.matrix("task"))
-
-
-@pytest.mark.parametrize("n", [7, 4000])
-@pytest.mark.parametrize("shuffle", [False, True])
-def test_clean_classification_file_reads_as_the_careful_reader(tmp_path, monkeypatch, n,
-                                                               shuffle):
-    f = tmp_path / "cls.csv"
-    cls_frame(n, shuffle=shuffle).to_csv(f, index=False)
-    assert_same_percase(readers.read_claims_reloaded(f), careful(monkeypatch, f))
 
 
 def test_class_set_and_its_note_as_the_careful_reader(tmp_path, monkeypatch):
