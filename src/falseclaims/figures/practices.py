@@ -64,6 +64,12 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
     return pd.DataFrame(rows, columns=PRACTICE_COLUMNS)
 
 
+def _not_recorded_label(ax, y: float) -> None:
+    """A row the sheet records for no paper: nothing to take a share of, so no percentage
+    (not "0%") but the words, in Fig 3 and Fig S7 alike."""
+    ax.text(50, y, "not recorded", va="center", ha="center", color=PALETTE["gray"])
+
+
 def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) -> None:
     """The yes share at the end of its bar: inside (white) when it fits, else just after it;
     "(k of m recorded)" when the sheet lacks the answer for some papers."""
@@ -110,9 +116,8 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
                     linewidth=0.4, label=key, height=0.65)
             left += width
         for yi, share, yes, r in zip(y, d["share_yes"], d["n_yes"], rec):
-            if not r:  # nothing to take a share of: no percentage, not "0%"
-                ax.text(50, yi, "not recorded", va="center", ha="center",
-                        color=PALETTE["gray"])
+            if not r:
+                _not_recorded_label(ax, yi)
             else:
                 _share_label(ax, yi, share, int(yes), int(r), int(n))
         ax.set_yticks(y, d["label"])
@@ -193,10 +198,9 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
                 ax.annotate(f"{k} of {n} papers", (100 * k / n, yi),
                             xytext=(-3 if inside else 3, 0), textcoords="offset points",
                             ha="right" if inside else "left", va="center")
-            elif not recorded:  # nothing to take a share of: no percentage, not "0%"
+            elif not recorded:
                 ax.barh(yi, 100, **white)
-                ax.text(50, yi, "not recorded", va="center", ha="center",
-                        color=PALETTE["gray"])
+                _not_recorded_label(ax, yi)
             else:
                 s = 0.0 if pd.isna(s) else float(s)
                 ax.barh(yi, 100 * s, color=TASK_COLOURS[task], height=0.65)
