@@ -84,6 +84,8 @@ def test_profile_follows_plugin_conventions(profile):
     assert profile["latency-wait"] >= 5
     for rule in HEAVY:
         assert {"mem_mb", "runtime"} <= set(profile["set-resources"][rule]), rule
+    # sacct hangs forever on clusters without job accounting (docs/cluster.md, "Job status")
+    assert profile["slurm-status-command"] == "squeue"
 
 
 def test_rules_carry_no_cluster_values():
