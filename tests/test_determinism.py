@@ -14,18 +14,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from repo_copy import copy_repo
 
 from falseclaims.calibration.simulation import run_chunk
 from falseclaims.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
-SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
-        ".hypothesis"}
-
-
-def copy_repo(dest: Path) -> Path:
-    shutil.copytree(REPO, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
-    return dest
 
 
 def survey_targets(cfg: dict) -> list[str]:

@@ -1,25 +1,22 @@
 """End to end: the full default pipeline on the shipped example, in a temporary copy."""
 
-import shutil
 import subprocess
 import sys
 
 import pandas as pd
 import pytest
+from repo_copy import copy_repo
 
 from falseclaims.stats import prob_false_claim_classification
 from falseclaims.survey.probabilities import join_inputs
 
 pytestmark = pytest.mark.pipeline
 
-IGNORE = shutil.ignore_patterns(".git", ".venv", "results", "figures", "logs", ".snakemake",
-                                "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info")
-
 
 @pytest.fixture(scope="module")
 def run(repo_root, tmp_path_factory):
     work = tmp_path_factory.mktemp("pipeline") / "repo"
-    shutil.copytree(repo_root, work, ignore=IGNORE)
+    copy_repo(work, repo_root)
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "2", "--quiet"],
         cwd=work, capture_output=True, text=True,

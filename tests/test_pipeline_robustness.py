@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import copy
 import re
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+import repo_copy
 import yaml
 
 import venue_fixtures as vf
@@ -24,14 +24,10 @@ from falseclaims.survey.probabilities import (PROB_COLUMNS, PROB_TABLE_COLUMNS,
 
 pytestmark = pytest.mark.pipeline
 
-IGNORE = shutil.ignore_patterns(".git", ".venv", "results", "figures", "logs", ".snakemake",
-                                "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info")
 
 
 def copy_repo(repo_root, tmp_path):
-    work = tmp_path / "repo"
-    shutil.copytree(repo_root, work, ignore=IGNORE)
-    return work
+    return repo_copy.copy_repo(tmp_path / "repo", repo_root)
 
 
 def small_config(work, venues: dict) -> dict:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_copy import copy_repo
 
 pytest.importorskip("snakemake_executor_plugin_slurm")
 
@@ -24,8 +25,6 @@ pytestmark = [pytest.mark.cluster, pytest.mark.pipeline]
 
 REPO = Path(__file__).resolve().parents[1]
 START = REPO / "tools" / "slurm_single_node.sh"
-SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
-        ".hypothesis", ".venv"}
 # a hanging status query fails the test instead of blocking CI; generous, since the example
 # takes ~30 s locally and ~50 s through SLURM on an idle 2-core machine but several times
 # that on a loaded one
@@ -59,11 +58,6 @@ def slurm():
     subprocess.run(["bash", str(START), "stop"], capture_output=True, timeout=60, check=False)
 
 
-def _copy(dest: Path) -> Path:
-    shutil.copytree(REPO, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
-    return dest
-
-
 def _snakemake(work: Path, *args: str) -> subprocess.CompletedProcess:
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", *args], cwd=work, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -86,11 +80,11 @@ def _outputs(root: Path) -> list[str]:
 
 
 def test_slurm_run_equals_local_run(slurm, tmp_path):
-    local = _copy(tmp_path / "local")
+    local = copy_repo(tmp_path / "local")
     proc = _snakemake(local, "--cores", "2", "--quiet")
     assert proc.returncode == 0, proc.stderr[-3000:]
 
-    cluster = _copy(tmp_path / "cluster")
+    cluster = copy_repo(tmp_path / "cluster")
     proc = _snakemake(cluster, "--workflow-profile", "profiles/slurm",
                       "--slurm-init-seconds-before-status-checks", "2")
     log = proc.stdout + proc.stderr

@@ -6,13 +6,13 @@ comes from the workflow's ``localrules`` via the Snakemake API.
 """
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from repo_copy import copy_repo
 
 pytest.importorskip("snakemake_executor_plugin_slurm")
 
@@ -20,8 +20,6 @@ from falseclaims.calibration_grid import resolve_grid  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
-SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
-        ".hypothesis"}
 
 # simulation- and model-heavy rules: submitted as SLURM jobs with their own resources
 HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
@@ -38,8 +36,7 @@ LIGHT = {
 @pytest.fixture(scope="module")
 def repo_copy(tmp_path_factory):
     dest = tmp_path_factory.mktemp("slurm") / "repo"
-    shutil.copytree(REPO, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
-    return dest
+    return copy_repo(dest)
 
 
 @pytest.fixture(scope="module")
