@@ -273,19 +273,19 @@ def test_fast_pivot_and_sort_equal_pandas():
     import numpy as np
     import pandas as pd
 
-    from falseclaims.percase import readers
+    from falseclaims.percase import model
 
     rng = np.random.default_rng(0)
     rows = [(f"c{rng.integers(1000):04d}", m) for m in ("b", "a", "c") for _ in range(300)]
     sub = pd.DataFrame(rows, columns=["case_id", "method"]).drop_duplicates()
     sub["case_id"] = sub["case_id"].astype("string")
     values = rng.random(len(sub))
-    got = readers._pivot(sub, values)
+    got = model._pivot(sub, values)
     want = sub.assign(v=values).pivot(index="case_id", columns="method", values="v")
     pd.testing.assert_frame_equal(got, want)
-    order = np.argsort(readers._codes(sub, ["method", "case_id"], sort=True), kind="stable")
+    order = np.argsort(model._codes(sub, ["method", "case_id"], sort=True), kind="stable")
     pd.testing.assert_frame_equal(sub.iloc[order].reset_index(drop=True),
                                   sub.sort_values(["method", "case_id"]).reset_index(drop=True))
     dup = pd.concat([sub, sub.iloc[:1]])
     with pytest.raises(ValueError):
-        readers._pivot(dup, np.r_[values, 0.5])
+        model._pivot(dup, np.r_[values, 0.5])

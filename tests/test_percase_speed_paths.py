@@ -22,7 +22,7 @@ from pandas.testing import assert_frame_equal, assert_series_equal
 from scipy.stats import norm
 
 from falseclaims.cli import main
-from falseclaims.percase import claims_fast, readers
+from falseclaims.percase import claims_fast, model, readers
 from falseclaims.percase.compare import APPROXIMATE, bootstrap_mean_difference
 
 LABELS = np.array(["benign", "malignant", "normal"])
@@ -154,7 +154,7 @@ def test_matrix_equals_pandas_pivot(tmp_path):
             for m in ("b", "a", "c") for i in range(12)]
     rows = [r for r in rows if not (r[2] == "c" and r[0] == "k05")]  # c lacks a case
     f = tmp_path / "long.csv"
-    pd.DataFrame(rows, columns=list(readers.LONG_COLUMNS)).to_csv(f, index=False)
+    pd.DataFrame(rows, columns=list(model.LONG_COLUMNS)).to_csv(f, index=False)
     for mismatch, drop in (("intersect", None), ("error", "k05")):
         table = pd.read_csv(f, dtype={"case_id": str})
         if drop is not None:
@@ -163,7 +163,7 @@ def test_matrix_equals_pandas_pivot(tmp_path):
         pc = readers.read_long(f, case_mismatch=mismatch)
         expect = pc.table.pivot(index="case_id", columns="method", values="value")
         assert_frame_equal(pc.matrix("liver"), expect, check_exact=True)
-        assert (readers._method_blocks(pc.table) is None) == (drop is None)
+        assert (model._method_blocks(pc.table) is None) == (drop is None)
 
 
 def run_cli(args, capsys) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from falseclaims.percase import readers as r
+from falseclaims.percase import model as r
 from falseclaims.sheets.io import semicolon_separated
 
 __all__ = ["read_clean"]

@@ -1,0 +1,233 @@
+"""Checks shared by the per-case layouts: columns, numbers, units, duplicates, case sets,
+labels; :func:`_finish` builds the :class:`PerCase` after all of them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.percase.errors import PerCaseValidationError, Problem
+from falseclaims.percase.model import DSC_METRICS, LONG_COLUMNS, UNITS, PerCase, _codes
+from falseclaims.tasks import TASKS
+
+PathLike = str | os.PathLike
+
+
+def _line(i) -> int:
+    return int(i) + 2  # header is line 1
+
+
+def _lines(index: pd.Index) -> np.ndarray:
+    """:func:`_line` of a whole (default, integer) index."""
+    return np.asarray(index, dtype=np.int64) + 2
+
+
+def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[Problem]:
+    missing = [c for c in cols if c not in df.columns]
+    return [
+        Problem(file, None, c, None, f"a column named {c!r} (found {list(df.columns)})")
+        for c in missing
+    ]
+
+
+def _parse_numbers(
+    cells: pd.Series, file: str, column: str, problems: list[Problem], allow_empty: bool
+) -> pd.Series:
+    """Numeric parse of string cells; non-numeric (and, unless allowed, empty) cells are
+    recorded as problems."""
+    num = pd.to_numeric(cells.where(cells != ""), errors="coerce").astype(float)
+    bad = num.isna() & (cells != "")
+    if not allow_empty:
+        bad |= cells == ""
+    for i in np.flatnonzero(bad.to_numpy()):
+        problems.append(Problem(file, _line(cells.index[i]), column, cells.iloc[i], "a number"))
+    return num
+
+
+def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
+                units: str, notes: list[str]) -> None:
+    """DSC-like metrics must be fractions in [0, 1], or percent in [0, 100] with
+    ``units="percent"`` (then divided by 100). Values that all look like the other unit give
+    one hint, not one problem per cell."""
+    if units not in UNITS:
+        raise ValueError(f"units must be one of {UNITS}; got {units!r}")
+    is_dsc = table["metric"].str.lower().isin(DSC_METRICS)
+    v = table["value"].astype(float)
+    dsc = v[is_dsc & v.notna()]
+    if dsc.empty:
+        return
+    files = ", ".join(sorted(origin.loc[dsc.index, "file"].unique()))
+    top = 100.0 if units == "percent" else 1.0
+    if units == "percent" and (dsc <= 1).all():
+        problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
+                                "percent with --units percent; values look like fractions: "
+                                "drop --units percent"))
+        return
+    if (units == "fraction" and dsc.between(0, 100).all()
+            and (dsc > 1).sum() >= 0.5 * max(1, (dsc > 0).sum())):
+        problems.append(Problem(files, None, None,
+                                f"{int((dsc > 1).sum())} of {len(dsc)} DSC values > 1 "
+                                f"(max {dsc.max():g})",
+                                "fractions in [0, 1]; values look like percent: divide by "
+                                "100 or pass --units percent"))
+        return
+    bad = is_dsc & v.notna() & ((v < 0) | (v > top))
+    what = ("a DSC in [0, 100] (--units percent)" if units == "percent"
+            else "a DSC in [0, 1] (fractions, not percent)")
+    for i in np.flatnonzero(bad.to_numpy()):
+        o = origin.iloc[i]
+        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]), what))
+    if units == "percent" and not bad.any():
+        table.loc[dsc.index, "value"] = dsc / 100.0
+        notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
+
+
+def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
+                      code: np.ndarray | None = None) -> None:
+    """``code``: :func:`_codes` of the key columns in any order, if already computed."""
+    key = ["case_id", "task", "method", "metric"]
+    if code is None:
+        code = _codes(table, key)
+    dup = table.duplicated(key, keep="first") if code is None else \
+        pd.Series(code).duplicated(keep="first")
+    for i in np.flatnonzero(dup.to_numpy()):
+        o = origin.iloc[i]
+        r = table.iloc[i]
+        problems.append(Problem(o["file"], o["row"], "case_id", r["case_id"],
+                                f"each case once per task/method/metric (duplicate for method "
+                                f"{r['method']!r}, task {r['task']!r})"))
+
+
+CASE_SET_EXPECTED = "the same case ids for every method"
+
+
+def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: list[Problem],
+                     notes: list[str], case_mismatch: str,
+                     compared_tasks: Sequence[str] | None = None) -> None:
+    """Every method must have the same cases within a task and metric.
+
+    With ``case_mismatch="intersect"`` differing case sets are allowed (pairwise analyses
+    then use the cases both methods have); each difference is written to ``notes``. Only the
+    ``compared_tasks`` are checked when given (the others are read but not compared).
+    """
+    if case_mismatch not in ("error", "intersect"):
+        raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
+    for (task, metric), sub in table.groupby(["task", "metric"], sort=True):
+        if compared_tasks is not None and task not in compared_tasks:
+            continue
+        if _same_cases_in_order(sub):
+            continue
+        sets = {m: set(g["case_id"]) for m, g in sub.groupby("method", sort=True)}
+        union = set().union(*sets.values())
+        for method, cases in sets.items():
+            missing = sorted(union - cases)
+            if not missing:
+                continue
+            shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+            msg = (f"method {method!r}, task {task!r}, metric {metric!r} lacks "
+                   f"{len(missing)} case(s) that other methods have: {shown}")
+            if case_mismatch == "error":
+                problems.append(Problem(files.get(method, "?"), None, None, None,
+                                        f"{CASE_SET_EXPECTED} ({msg})"))
+            else:
+                notes.append(msg + "; pairs use the cases both methods have")
+
+
+def _same_cases_in_order(sub: pd.DataFrame) -> bool:
+    """True when the methods' rows are consecutive blocks with identical case ids (the
+    usual case: one column or file per method); then no method lacks a case."""
+    method = sub["method"].to_numpy(dtype=object)
+    starts = np.flatnonzero(method[1:] != method[:-1]) + 1
+    blocks = np.split(sub["case_id"].to_numpy(dtype=object), starts)
+    if len({method[0], *method[starts]}) != len(blocks):
+        return False
+    first = blocks[0]
+    return all(b.size == first.size and (b == first).all() for b in blocks[1:])
+
+
+def _check_methods(table: pd.DataFrame, file: str, problems: list[Problem],
+                   min_methods: int) -> None:
+    for task, sub in table.groupby("task", sort=True):
+        n = sub["method"].nunique()
+        if n < min_methods:
+            problems.append(Problem(file, None, "method", sorted(sub["method"].unique()),
+                                    f"at least {min_methods} methods for task {task!r}"))
+    if table.empty:
+        problems.append(Problem(file, None, None, None, "at least one result row"))
+
+
+def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[str],
+                  problems: list[Problem]) -> None:
+    allowed = set(classes)
+    shown = ", ".join(sorted(allowed))
+    for col, what in (("value", "predicted label"), ("ground_truth", "ground-truth label")):
+        bad = ~table[col].isin(allowed)
+        for i in np.flatnonzero(bad.to_numpy()):
+            o = origin.iloc[i]
+            column = o["column"] if col == "value" else o.get("gt_column", "ground_truth")
+            row = o["row"] if col == "value" else o.get("gt_row", o["row"])
+            file = o["file"] if col == "value" else o.get("gt_file", o["file"])
+            problems.append(Problem(file, row, column, table[col].iloc[i],
+                                    f"a {what} in the class set {{{shown}}}"))
+
+
+def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...]:
+    """The given classes, else every label in the ground truth or the predictions (a test
+    set of positives only still has 'negative' predictions). Predicted labels that never
+    occur in the ground truth are noted: often a misspelt class."""
+    truth, predicted = set(table["ground_truth"].unique()), set(table["value"].unique())
+    if classes is not None:
+        return tuple(str(c) for c in classes)
+    only_predicted = sorted(predicted - truth)
+    if only_predicted:
+        notes.append(f"predicted label(s) {only_predicted} never occur in the ground truth; "
+                     "class set = labels of both (pass --classes to fix it)")
+    return tuple(sorted(truth | predicted))
+
+
+def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping[str, str],
+            problems: list[Problem], notes: list[str], *, classes=None, scores=None,
+            case_mismatch: str = "error", min_methods: int = 2,
+            units: str = "fraction", compared_tasks: Sequence[str] | None = None) -> PerCase:
+    """Shared validation of a normalised table, then build the :class:`PerCase`."""
+    file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
+    order = ["task", "method", "metric", "case_id"]
+    code = None
+    if not problems:
+        if (table["case_id"] == "").any():
+            for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
+                o = origin.iloc[i]
+                problems.append(Problem(o["file"], o["row"], "case_id", "", "a case id"))
+        code = _codes(table, order, sort=True)  # the checks below leave the keys alone
+        _check_duplicates(table, origin, problems, code)
+        if kind == "segmentation":
+            _check_unit(table, origin, problems, units, notes)
+        else:
+            classes = _class_set(table, classes, notes)
+            _check_labels(table, origin, classes, problems)
+        _check_methods(table, file_desc, problems, min_methods)
+        _check_case_sets(table, files, problems, notes, case_mismatch, compared_tasks)
+    if problems:
+        raise PerCaseValidationError(problems)
+    cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])
+    # rows are unique here: any exact sort agrees
+    table = (table[cols].sort_values(order) if code is None
+             else table[cols].iloc[np.argsort(code, kind="stable")]).reset_index(drop=True)
+    if kind == "segmentation":
+        table["value"] = table["value"].astype(float)
+    return PerCase(kind=kind, table=table,
+                   classes=tuple(classes) if classes is not None else None,
+                   scores=scores, notes=tuple(notes))
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in TASKS:
+        raise ValueError(f"kind must be one of {TASKS} or None; got {kind!r}")
+
+
+# ------------------------------------------------------------------ layouts
+
+

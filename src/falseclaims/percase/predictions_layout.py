@@ -1,0 +1,114 @@
+"""Per-method prediction files plus one label file, as in the ISIC data."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.percase.checks import (
+    _finish,
+    _line,
+    _lines,
+    _parse_numbers,
+    _require_columns,
+)
+from falseclaims.percase.errors import PerCaseValidationError, Problem
+from falseclaims.percase.model import LABEL_METRIC, PerCase
+from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.wide_layout import _method_paths
+
+PathLike = str | os.PathLike
+
+
+def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[PathLike],
+                                 labels: PathLike, task: str = "task",
+                                 case_column: str = "image",
+                                 prediction_column: str = "predicted_lesion",
+                                 label_column: str = "lesion",
+                                 classes: Sequence[str] | None = None,
+                                 case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+    """Per-method prediction files plus one ground-truth file (ISIC layout).
+
+    Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
+    column per class; the label file has ``case_column`` and ``label_column`` (other columns
+    are ignored; it may hold more cases than the predictions). The class set is ``classes``,
+    else the score columns, else every label in the ground truth or the predictions. Every
+    predicted case must have a label.
+    """
+    files = _method_paths(predictions)
+    label_file = str(labels)
+    problems: list[Problem] = []
+    lab = _read_text_table(labels)
+    notes = list(lab.attrs["notes"])
+    problems += _require_columns(lab, [case_column, label_column], label_file)
+    if problems:
+        raise PerCaseValidationError(problems)
+    dup = lab[case_column].duplicated()
+    for i in np.flatnonzero(dup.to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), case_column,
+                                lab[case_column].iloc[i], "each case id once"))
+    for i in np.flatnonzero((lab[label_column] == "").to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), label_column, "",
+                                "a ground-truth label"))
+    truth = lab.drop_duplicates(case_column).set_index(case_column)
+    truth_row = pd.Series([_line(i) for i in truth.index.map(
+        dict(zip(lab[case_column], lab.index)).get)], index=truth.index)
+    tables, origins, scores = [], [], []
+    score_cols_ref = None
+    for method, file in files.items():
+        df = _read_text_table(file)
+        notes += df.attrs["notes"]
+        miss = _require_columns(df, [case_column, prediction_column], file)
+        if miss:
+            problems += miss
+            continue
+        score_cols = [c for c in df.columns if c not in (case_column, prediction_column)]
+        if score_cols_ref is None:
+            score_cols_ref = score_cols
+        elif score_cols != score_cols_ref:
+            problems.append(Problem(file, None, None, score_cols,
+                                    f"the same score columns as the other files "
+                                    f"{score_cols_ref}"))
+        for i in np.flatnonzero((df[prediction_column] == "").to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), prediction_column, "",
+                                    "a predicted label"))
+        cases = df[case_column]
+        unknown = ~cases.isin(truth.index)
+        for i in np.flatnonzero(unknown.to_numpy()):
+            problems.append(Problem(file, _line(df.index[i]), case_column, cases.iloc[i],
+                                    f"a case listed in the label file {label_file}"))
+        gt = cases.map(truth[label_column]).fillna("").astype(str)
+        tables.append(pd.DataFrame({"case_id": cases.to_numpy(), "task": task,
+                                    "method": method, "metric": LABEL_METRIC,
+                                    "value": df[prediction_column].to_numpy(),
+                                    "ground_truth": gt.to_numpy()}))
+        origins.append(pd.DataFrame({
+            "file": file, "row": _lines(df.index), "column": prediction_column,
+            "gt_file": label_file, "gt_column": label_column,
+            "gt_row": cases.map(truth_row).fillna(-1).astype(int).to_numpy()}))
+        if score_cols:
+            nums = {c: _parse_numbers(df[c], file, c, problems, allow_empty=False)
+                    for c in score_cols}
+            s = pd.DataFrame(nums)
+            s.insert(0, "case_id", cases.to_numpy())
+            s = s.melt(id_vars="case_id", var_name="label", value_name="score")
+            s.insert(1, "task", task)
+            s.insert(2, "method", method)
+            scores.append(s)
+    if problems:
+        raise PerCaseValidationError(problems)
+    if classes is None and score_cols_ref:
+        classes = tuple(score_cols_ref)
+    table = pd.concat(tables, ignore_index=True)
+    origin = pd.concat(origins, ignore_index=True)
+    return _finish("classification", table, origin, files, problems, notes, classes=classes,
+                   scores=pd.concat(scores, ignore_index=True) if scores else None,
+                   case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+# ------------------------------------------------------------------ dispatch
+
+
