@@ -41,21 +41,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
-    lab = _read_text_table(labels)
-    notes = list(lab.attrs["notes"])
-    problems += _require_columns(lab, [case_column, label_column], label_file)
-    if problems:
-        raise PerCaseValidationError(problems)
-    dup = lab[case_column].duplicated()
-    for i in np.flatnonzero(dup.to_numpy()):
-        problems.append(Problem(label_file, _line(lab.index[i]), case_column,
-                                lab[case_column].iloc[i], "each case id once"))
-    for i in np.flatnonzero((lab[label_column] == "").to_numpy()):
-        problems.append(Problem(label_file, _line(lab.index[i]), label_column, "",
-                                "a ground-truth label"))
-    truth = lab.drop_duplicates(case_column).set_index(case_column)
-    truth_row = pd.Series([_line(i) for i in truth.index.map(
-        dict(zip(lab[case_column], lab.index)).get)], index=truth.index)
+    truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems)
     tables, origins, scores = [], [], []
     score_cols_ref = None
     for method, file in files.items():
@@ -90,14 +76,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
             "gt_file": label_file, "gt_column": label_column,
             "gt_row": cases.map(truth_row).fillna(-1).astype(int).to_numpy()}))
         if score_cols:
-            nums = {c: _parse_numbers(df[c], file, c, problems, allow_empty=False)
-                    for c in score_cols}
-            s = pd.DataFrame(nums)
-            s.insert(0, "case_id", cases.to_numpy())
-            s = s.melt(id_vars="case_id", var_name="label", value_name="score")
-            s.insert(1, "task", task)
-            s.insert(2, "method", method)
-            scores.append(s)
+            scores.append(_class_scores(df, score_cols, file, task, method, cases, problems))
     if problems:
         raise PerCaseValidationError(problems)
     if classes is None and score_cols_ref:
@@ -112,3 +91,36 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
 # ------------------------------------------------------------------ dispatch
 
 
+
+
+def _read_truth(labels: PathLike, case_column: str, label_column: str,
+                problems: list[Problem]) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+    """The label file indexed by case id, the line of each case, and the reading notes."""
+    label_file = str(labels)
+    lab = _read_text_table(labels)
+    problems += _require_columns(lab, [case_column, label_column], label_file)
+    if problems:
+        raise PerCaseValidationError(problems)
+    dup = lab[case_column].duplicated()
+    for i in np.flatnonzero(dup.to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), case_column,
+                                lab[case_column].iloc[i], "each case id once"))
+    for i in np.flatnonzero((lab[label_column] == "").to_numpy()):
+        problems.append(Problem(label_file, _line(lab.index[i]), label_column, "",
+                                "a ground-truth label"))
+    truth = lab.drop_duplicates(case_column).set_index(case_column)
+    truth_row = pd.Series([_line(i) for i in truth.index.map(
+        dict(zip(lab[case_column], lab.index)).get)], index=truth.index)
+    return truth, truth_row, list(lab.attrs["notes"])
+
+
+def _class_scores(df: pd.DataFrame, score_cols: list[str], file: str, task: str, method: str,
+                  cases: pd.Series, problems: list[Problem]) -> pd.DataFrame:
+    """One row per case x class score (``case_id, task, method, label, score``)."""
+    nums = {c: _parse_numbers(df[c], file, c, problems, allow_empty=False) for c in score_cols}
+    s = pd.DataFrame(nums)
+    s.insert(0, "case_id", cases.to_numpy())
+    s = s.melt(id_vars="case_id", var_name="label", value_name="score")
+    s.insert(1, "task", task)
+    s.insert(2, "method", method)
+    return s
