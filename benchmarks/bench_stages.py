@@ -56,7 +56,7 @@ try:
 except ImportError:
     from falseclaims.calibration import run_chunk
 try:
-    from falseclaims.calibration_grid import resolve_grid
+    from falseclaims.calibration.grid import resolve_grid
     chunks = resolve_grid(cfg["calibration"])["chunks"]
 except ImportError:
     chunks = cfg["calibration"]["chunks"]

@@ -199,7 +199,7 @@ def test_summarize_tables(cfg, settings):
 def test_calibration_grid_switch():
     """`grid: quick` (default) swaps in the sizes of `calibration.quick`; `full` keeps the
     block as written; the resolved block resolves to itself."""
-    from falseclaims.calibration_grid import resolve_grid
+    from falseclaims.calibration.grid import resolve_grid
 
     block = {"grid": "quick", "chunks": 2, "comparisons_per_cell": 1000,
              "quick": {"chunks": 1, "comparisons_per_cell": 500,

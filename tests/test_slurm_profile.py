@@ -16,7 +16,7 @@ from repo_copy import copy_repo
 
 pytest.importorskip("snakemake_executor_plugin_slurm")
 
-from falseclaims.calibration_grid import resolve_grid  # noqa: E402
+from falseclaims.calibration.grid import resolve_grid  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 PROFILE = REPO / "profiles" / "slurm" / "config.yaml"

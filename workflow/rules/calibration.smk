@@ -5,7 +5,7 @@
 # (e.g. on a cluster, profiles/slurm). Merging sums additive counts, so more chunks only
 # add data.
 
-from falseclaims.calibration_grid import resolve_grid
+from falseclaims.calibration.grid import resolve_grid
 
 # calibration.grid (quick | full) resolved: the sizes the jobs simulate
 CALIBRATION = resolve_grid(config["calibration"])

@@ -99,7 +99,7 @@ class CalibrationSettings:
 
     @classmethod
     def from_config(cls, cfg: dict) -> CalibrationSettings:
-        from falseclaims.calibration_grid import resolve_grid
+        from falseclaims.calibration.grid import resolve_grid
         from falseclaims.config import sd_model_from_config
 
         block = resolve_grid(cfg["calibration"])
