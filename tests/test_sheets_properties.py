@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 
+import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets.schema import load_schema, table_to_records
+from falseclaims.sheets.schema import load_schema
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -182,3 +184,13 @@ def test_plain_results_path_is_taken_for_a_clean_sheet(tmp_path, monkeypatch):
     else:
         raise AssertionError("a percent value among fractions must be refused")
     assert taken == [True, False]
+
+
+def table_to_records(df: pd.DataFrame) -> list[dict]:
+    """Rows as JSON-like dicts (NA -> None, numpy scalars -> Python), for jsonschema."""
+    out = []
+    for rec in df.astype(object).to_dict(orient="records"):
+        out.append({k: (None if (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)))
+                        else v.item() if isinstance(v, np.generic) else v)
+                    for k, v in rec.items()})
+    return out

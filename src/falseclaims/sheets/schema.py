@@ -12,22 +12,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import yaml
 
-from falseclaims.config_validation import SCHEMA_DIR, schema_path
+from falseclaims.config_validation import schema_path
 
-__all__ = ["load_schema", "schema_dir", "check_table", "table_to_records"]
+__all__ = ["load_schema", "check_table"]
 
 _SUPPORTED = {"type", "enum", "minimum", "maximum", "minLength", "pattern", "description"}
-
-
-def schema_dir() -> Path:
-    """The schemas shipped with the package (``falseclaims/schemas``)."""
-    return SCHEMA_DIR
 
 
 @lru_cache(maxsize=8)
@@ -144,13 +138,3 @@ def _check_values(vals: np.ndarray, null: np.ndarray, sub: dict):
         why[p_bad] = f"text matching {sub['pattern']!r}"
         bad |= p_bad
     return bad, why
-
-
-def table_to_records(df: pd.DataFrame) -> list[dict]:
-    """Rows as JSON-like dicts (NA -> None, numpy scalars -> Python), for jsonschema."""
-    out = []
-    for rec in df.astype(object).to_dict(orient="records"):
-        out.append({k: (None if (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)))
-                        else v.item() if isinstance(v, np.generic) else v)
-                    for k, v in rec.items()})
-    return out
