@@ -43,10 +43,10 @@ def run_congruence(name: str, spec: Mapping, seed: int | None, pairs_csv, summar
 def run_sd_fit(name: str, spec: Mapping, pairs_csv, model_yaml, base: str | Path = ".") -> dict:
     """(mean, SD) pairs and the fitted SD model with R^2 and leave-one-task-out error."""
     pairs = mean_sd_pairs(name, spec, base=base)
-    fit = fit_source(name, pairs, form=spec.get("form", "anchored"),
-                     floor=float(spec.get("floor", 0.005)))
+    fit = fit_source(name, pairs, form=spec.get("form", "gamma"),
+                     floor=float(spec.get("floor", 0.005)), link=spec.get("link", "identity"))
     write_table(pairs, pairs_csv)
-    summary = fit_summary(fit, spec["citation"])
+    summary = fit_summary(fit, spec["citation"], data=spec.get("path") or spec.get("glob", ""))
     write_yaml(summary, model_yaml)
     log.info("%s: %s", name, summary)
     return summary
