@@ -61,8 +61,8 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
                for j, s in enumerate(sources)}
     sizes = {s: 1.4 if s == headline.sd_source else 1.1 for s in sources}
     n = int(data["n_papers"].max()) if len(data) else 0
-    titles = {"a": f"Headline SD model ({headline.sd_source}): Q1, mean, Q3",
-              "b": "Alternative SD models at their mean imputed SD"}
+    titles = {"a": f"{headline.sd_source} (headline): Q1, mean, Q3",
+              "b": "other SD models: mean imputed SD"}
     for i, (ax, panel) in enumerate(zip(axes[0], panels)):
         d = data[data["panel"] == panel]
         ax.set_title(titles[panel])
@@ -78,7 +78,10 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
         ax.set_ylim(0, 100)
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")
-    axes[0, 0].set_ylabel(f"% of segmentation papers (n = {n}) with P > cutoff")
+    axes[0, 0].set_ylabel("% of papers with P > cutoff")
+    sep = ", " if len(panels) > 1 else "\n"
+    fig.suptitle(f"Segmentation (n = {n} papers){sep}{headline.congruence_level} congruence "
+                 f"({headline.congruence_source})", fontsize="medium")
     _legend(fig, colours, len(panels) > 1)
     return fig, data
 
