@@ -199,6 +199,7 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
     claims, bold, stat = pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec["statistical_test"])
 
     uncertainty = _uncertainty(cats, spec, rng)
+    eligible_idx = [i for i, c in enumerate(cats) if c == "eligible"]
     papers, results = [], []
     el_pos = {i: j for j, i in enumerate(eligible_idx)}
     sizes_u = stratified(rng, len(cats))
