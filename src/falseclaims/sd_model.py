@@ -23,7 +23,6 @@ import warnings
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy import stats
 
 __all__ = ["SDModel", "SDFit", "fit_sd_model", "gamma_quartile_factors", "LEVELS", "FORMS",
            "LINKS"]
@@ -35,6 +34,8 @@ LINKS = ("identity", "log")
 
 def gamma_quartile_factors(dispersion: float) -> tuple[float, float]:
     """Q1/mean and Q3/mean of a gamma distribution with this dispersion (1/shape)."""
+    from scipy import stats  # fitting only: imputation jobs need not load scipy.stats
+
     k = 1.0 / float(dispersion)
     q1, q3 = stats.gamma.ppf([0.25, 0.75], k) / k
     return float(q1), float(q3)
