@@ -38,10 +38,6 @@ with invented marginals (falseclaims.examples.venue_b).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
-import io
-import re
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +47,7 @@ import pandas as pd
 from falseclaims.examples.sampling import quantile_sizes, stratified
 from falseclaims.sd_model import SDModel
 from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
+from falseclaims.examples.workbook import save_reproducible
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 
 __all__ = ["TASK_SPECS", "generate_survey", "write_survey", "headline_check", "main"]
@@ -402,7 +399,6 @@ def headline_check(papers: pd.DataFrame, results: pd.DataFrame, sd_model: SDMode
     return out
 
 
-_FIXED_TIME = _dt.datetime(2023, 10, 8, 0, 0, 0)  # MICCAI 2023; fixed for byte-identical files
 
 
 def _about_rows(seed: int, info: dict) -> list[list[str]]:
@@ -439,30 +435,6 @@ def _write_xlsx(path: Path, papers: pd.DataFrame, results: pd.DataFrame, about) 
     for row in about:
         ws.append(row)
     save_reproducible(wb, path, "falseclaims.examples.survey_sheet")
-
-
-def save_reproducible(wb, path: Path, creator: str) -> None:
-    """Save an openpyxl workbook byte-identically across runs (fixed times and stamps)."""
-    wb.properties.creator = creator
-    wb.properties.created = _FIXED_TIME
-    wb.properties.modified = _FIXED_TIME
-    wb.properties.lastModifiedBy = creator
-    buf = io.BytesIO()
-    wb.save(buf)
-    # re-zip with fixed entry timestamps so reruns are byte-identical
-    stamp = _FIXED_TIME.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    out = io.BytesIO()
-    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for item in src.infolist():
-            zi = zipfile.ZipInfo(item.filename, date_time=_FIXED_TIME.timetuple()[:6])
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = item.external_attr
-            data = src.read(item.filename)
-            if item.filename == "docProps/core.xml":  # openpyxl stamps 'modified' at save
-                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(<)",
-                              rb"\g<1>" + stamp + rb"\g<2>", data)
-            dst.writestr(zi, data)
-    Path(path).write_bytes(out.getvalue())
 
 
 def csv_paths(out: Path) -> tuple[Path, Path]:
