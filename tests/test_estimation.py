@@ -10,7 +10,7 @@ import yaml
 
 from falseclaims.config import congruence_sources, load_config
 from falseclaims.estimation.congruence_sources import congruence_pairs, congruence_summary
-from falseclaims.estimation.sd_sources import fit_source, mean_sd_pairs
+from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.estimation.sklearn_models import train_and_predict
 from falseclaims.estimation.stages import run_congruence, run_sd_fit
 from falseclaims.percase.congruence import (
@@ -103,17 +103,27 @@ def test_quartiles_by_hand():
 
 
 def test_msd_sd_fit_reproduces_config_coefficients():
+    """The estimation stage's `msd` source is the config's headline model (gamma GLM); its
+    anchored refit is the config's `msd_anchored` alternative."""
     spec = EST["sd_sources"]["msd"]
     pairs = mean_sd_pairs("msd", spec, base=ROOT)
-    fit = fit_source("msd", pairs, form=spec["form"], floor=spec["floor"])
+    fit = fit_source("msd", pairs, form=spec["form"], floor=spec["floor"], link=spec["link"])
     ref = CFG["sd_model"]["msd_reference"]
-    assert fit.n == 323
-    for k in ("b0", "b1", "b2", "pi_ratio_q1", "pi_ratio_q3"):
+    assert fit.n == 323 and fit.model.form == ref["form"] == "gamma"
+    for k in ("b0", "b1", "b2", "pi_ratio_q1", "pi_ratio_q3", "dispersion"):
         assert getattr(fit.model, k) == pytest.approx(ref[k], abs=1e-6), k
     assert 0 < fit.loto_mae < 0.2 and fit.loto_rel_mae > 0
+    summary = fit_summary(fit, "c", data=spec["path"])
+    assert summary["data"] == spec["path"] and summary["n_pairs"] == 323
+    assert summary["statsmodels_version"] and summary["link"] == "identity"
+    anchored = fit_source("msd", pairs, form="anchored", floor=spec["floor"])
+    for k in ("b0", "b1", "b2", "pi_ratio_q1", "pi_ratio_q3"):
+        assert getattr(anchored.model, k) == pytest.approx(CFG["sd_model"]["msd_anchored"][k],
+                                                           abs=1e-6), k
     # anchored: positive below DSC = 1 and zero at 1
     m = np.linspace(0.3, 0.999, 50)
-    assert (fit.model.curve(m) > 0).all() and fit.model.curve(1.0) == pytest.approx(0, abs=1e-12)
+    assert (anchored.model.curve(m) > 0).all()
+    assert anchored.model.curve(1.0) == pytest.approx(0, abs=1e-12)
 
 
 def test_msd_congruence_matches_source_notes():

@@ -91,6 +91,25 @@ def test_headline_marginals(generated):
         assert np.allclose(c["n_test_quartiles"], quart, rtol=0.25)
 
 
+def test_uncertainty_reporting_follows_fig_s7_text(generated):
+    """[Christodoulou2025], Suppl. Fig S7 text: over half report no uncertainty; among the
+    reporters SD by 51% / 47%, CIs by 12% / 1%; SD on the test set by five segmentation
+    papers and no classification paper. Hand counts (rounded half up): classification 126
+    in scope -> 57 reporters (0.45 x 126 = 56.7): 29 SD (0.51 x 57 = 29.07), 7 CI (6.84),
+    21 other; segmentation 221 -> 99 (99.45): 47 SD (46.53), 1 CI (0.99), 51 other."""
+    _, papers, _ = generated
+    expected = {"classification": (126, 57, 29, 0, 7, 21), "segmentation": (221, 99, 47, 5, 1, 51)}
+    for task, (n, rep, sd, sd_test, ci, other) in expected.items():
+        u = papers.loc[(papers.task == task) & (papers.in_scope == "yes"), "uncertainty"]
+        assert len(u) == n and (u == "none").sum() == n - rep and (u == "none").sum() > n / 2
+        is_sd = u.isin(["sd_test", "sd_cv", "sd_runs", "sd_unclear"])
+        assert (is_sd.sum(), (u == "sd_test").sum(), (u == "ci").sum(), (u == "other").sum()) \
+            == (sd, sd_test, ci, other), task
+        paper = {"classification": (51, 12), "segmentation": (47, 1)}[task]
+        assert (round(100 * sd / rep), round(100 * ci / rep)) == paper
+    assert papers.loc[papers.uncertainty == "sd_cv", "cv_folds"].notna().all()
+
+
 def test_every_eligibility_branch_is_present(sheets):
     p, r = sheets.papers, sheets.results
     primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}

@@ -225,7 +225,7 @@ def test_figS7_unrecorded_uncertainty_says_not_recorded_instead_of_zero_percent(
     assert d.loc["not_recorded", "n"] == 3 and d.loc["not_recorded", "share"] == 1.0
     assert d["share_recorded"].isna().all()
     texts = _figS7_texts(fig, 0)
-    assert texts.count("not recorded") == 6  # one per uncertainty category
+    assert texts.count("not recorded") == 7  # one per uncertainty category (none ... other)
     assert "3 of 3 papers" in texts
     assert not any(t.startswith("0%") for t in texts)
     assert fig.axes[0].get_xlabel() == "% of papers where recorded"
@@ -257,7 +257,7 @@ def test_figS7_fully_recorded_keeps_percent_labels_clear_of_the_axis():
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     zero = [t for t in ax.texts if t.get_text() == "0% (0)"]
-    assert len(zero) == 5
+    assert len(zero) == 6  # every category but "none"
     # a visible gap (>= 3 px at 100 dpi) between the y-axis and a label of an empty bar
     gaps = [t.get_window_extent(renderer).x0 - ax.bbox.x0 for t in zero]
     assert min(gaps) >= 3
@@ -318,10 +318,12 @@ def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curve
     texts = {t: (x, y) for t, x, y in entries if t}
     assert set(texts) == {"SD model:", "msd_reference", "other", "imputed SD:", "Q1", "mean",
                           "Q3"}
-    # single-column figure: one column per encoding, headed by its name
-    assert len({texts[t][0] for t in ("SD model:", "msd_reference", "other")}) == 1
-    assert len({texts[t][0] for t in ("imputed SD:", "Q1", "mean", "Q3")}) == 1
-    assert texts["SD model:"][1] == texts["imputed SD:"][1] > texts["Q1"][1]
+    # two panels (double width): one row per encoding, led by its name, colours on top
+    assert len({texts[t][1] for t in ("SD model:", "msd_reference", "other")}) == 1
+    assert len({texts[t][1] for t in ("imputed SD:", "Q1", "mean", "Q3")}) == 1
+    assert texts["SD model:"][1] > texts["imputed SD:"][1]
+    assert texts["SD model:"][0] < texts["msd_reference"][0] < texts["other"][0]
+    assert texts["imputed SD:"][0] < texts["Q1"][0] < texts["mean"][0] < texts["Q3"][0]
     box = legend.get_window_extent(fig.canvas.get_renderer())
     assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1
 

@@ -51,14 +51,26 @@ def test_fig5_shares_equal_a_direct_count(survey):
     assert set(data["sd_level"]) == {"none", "mean"}
 
 
-def test_figS10_one_curve_per_sd_source_and_level(survey):
+def test_figS10_headline_model_at_three_levels_and_the_others_at_their_mean(survey):
     fig, data = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
     assert set(data["task"]) == {"segmentation"}
     assert set(data["congruence_level"]) == {"median"}
-    assert len(fig.axes[0].lines) - 1 == 2 * 3
-    line = fig.axes[0].lines[0]
-    first = data.groupby(["sd_source", "sd_level"], sort=False).first().iloc[0]
-    assert line.get_ydata()[0] == pytest.approx(100 * first["share_above"])
+    a, b = data[data["panel"] == "a"], data[data["panel"] == "b"]
+    assert set(a["sd_source"]) == {"msd_reference"} and set(a["sd_level"]) == {"q1", "mean", "q3"}
+    assert set(b["sd_source"]) == {"msd_reference", "other"} and set(b["sd_level"]) == {"mean"}
+    assert [len(ax.lines) - 1 for ax in fig.axes] == [3, 2]  # minus the threshold line
+    for ax, part in zip(fig.axes, (a, b)):  # each line is one (source, level) of the curves
+        drawn = sorted(tuple(np.round(line.get_ydata(), 9)) for line in ax.lines[:-1])
+        want = sorted(tuple(np.round(100 * g.sort_values("cutoff")["share_above"].to_numpy(), 9))
+                      for _, g in part.groupby(["sd_source", "sd_level"]))
+        assert drawn == want
+    # the same rows as the curves table: nothing recomputed
+    src = survey["curves"]
+    row = b[(b.sd_source == "other")].iloc[3]
+    orig = src[(src.task == "segmentation") & (src.congruence_source == "paper")
+               & (src.congruence_level == "median") & (src.sd_source == "other")
+               & (src.sd_level == "mean") & (src.cutoff == row["cutoff"])]
+    assert orig["share_above"].item() == pytest.approx(row["share_above"])
 
 
 def test_fig4_uses_headline_rows_and_threshold(survey):

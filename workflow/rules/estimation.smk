@@ -85,6 +85,7 @@ rule estimation_figures:
         paper=config["congruence"]["paper"],
         sd_sources=SD_SOURCES,
         sd_reference=EST.get("figures", {}).get("sd_reference"),
+        sd_compare=EST.get("figures", {}).get("sd_compare", []),
         sd_model=config["sd_model"],
     log:
         "logs/estimation/figures.log",

@@ -12,8 +12,10 @@ def main(smk):
                            out.congruence_by_task_png, out.congruence_summary)
     reference = (sd_model_from_config({"sd_model": p.sd_model}, p.sd_reference)
                  if p.sd_reference else None)
+    compare = {name: sd_model_from_config({"sd_model": p.sd_model}, name)
+               for name in p.sd_compare}
     run_sd_figure(smk.input.sd_pairs, dict(zip(p.sd_sources, smk.input.sd_models)),
-                  out.sd_models_png, out.sd_summary, reference=reference)
+                  out.sd_models_png, out.sd_summary, reference=reference, compare=compare)
 
 
 run_step(snakemake, main)  # noqa: F821

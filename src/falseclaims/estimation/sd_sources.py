@@ -9,7 +9,8 @@ Source spec (config ``estimation.sd_sources``), by ``type``:
   for CC BY-NC-ND data such as Touchstone, of which no altered copy may be shipped).
 
 The fit is :func:`falseclaims.sd_model.fit_sd_model`, the model class of the survey's SD
-imputation, with leave-one-task-out error.
+imputation (``form``: ``gamma`` GLM by default, ``anchored`` or ``ols``; ``link`` of the
+gamma form), with leave-one-task-out error and its provenance.
 """
 
 from __future__ import annotations
@@ -95,20 +96,27 @@ def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFr
     return pairs[PAIR_COLUMNS].reset_index(drop=True)
 
 
-def fit_source(name: str, pairs: pd.DataFrame, form: str = "anchored",
-               floor: float = 0.005) -> SDFit:
+def fit_source(name: str, pairs: pd.DataFrame, form: str = "gamma",
+               floor: float = 0.005, link: str = "identity") -> SDFit:
     """Fit the SD model on a source's (mean, SD) pairs; LOTO groups are the tasks."""
     return fit_sd_model(pairs["mean"].to_numpy(), pairs["sd"].to_numpy(), form=form,
-                        groups=pairs["task"].to_numpy(), floor=floor, source=name)
+                        groups=pairs["task"].to_numpy(), floor=floor, source=name, link=link)
 
 
-def fit_summary(fit: SDFit, citation: str, ndigits: int = 6) -> dict:
-    """``SDModel.to_dict()`` plus citation, r2, n, residual_sd, loto_mae, loto_rel_mae."""
-    d = fit.model.to_dict()
-    out = {k: (round(v, ndigits) if isinstance(v, float) else v) for k, v in d.items()}
+def _rounded(v, ndigits: int):
+    return round(float(v), ndigits) if isinstance(v, float) else v
+
+
+def fit_summary(fit: SDFit, citation: str, data: str = "", ndigits: int = 6) -> dict:
+    """``SDModel.to_dict()`` plus citation, r2, n, residual_sd, loto_mae, loto_rel_mae and the
+    provenance: ``data`` (the input file or glob), ``n_pairs``, ``fit_method`` and, for the
+    gamma form, ``statsmodels_version`` and the relative SE of the fitted mean."""
+    out = {k: _rounded(v, ndigits) for k, v in fit.model.to_dict().items()}
     out["citation"] = citation
     for k in ("r2", "residual_sd", "loto_mae", "loto_rel_mae"):
         v = getattr(fit, k)
         out[k] = None if v is None else round(float(v), ndigits)
     out["n"] = int(fit.n)
+    out["data"] = data
+    out.update({k: _rounded(v, ndigits) for k, v in fit.provenance.items()})
     return out

@@ -43,10 +43,10 @@ def run_congruence(name: str, spec: Mapping, seed: int | None, pairs_csv, summar
 def run_sd_fit(name: str, spec: Mapping, pairs_csv, model_yaml, base: str | Path = ".") -> dict:
     """(mean, SD) pairs and the fitted SD model with R^2 and leave-one-task-out error."""
     pairs = mean_sd_pairs(name, spec, base=base)
-    fit = fit_source(name, pairs, form=spec.get("form", "anchored"),
-                     floor=float(spec.get("floor", 0.005)))
+    fit = fit_source(name, pairs, form=spec.get("form", "gamma"),
+                     floor=float(spec.get("floor", 0.005)), link=spec.get("link", "identity"))
     write_table(pairs, pairs_csv)
-    summary = fit_summary(fit, spec["citation"])
+    summary = fit_summary(fit, spec["citation"], data=spec.get("path") or spec.get("glob", ""))
     write_yaml(summary, model_yaml)
     log.info("%s: %s", name, summary)
     return summary
@@ -72,8 +72,10 @@ def run_congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path, by_t
 
 
 def run_sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_path,
-                  summary_csv, reference: SDModel | None = None) -> pd.DataFrame:
-    """SD figure plus a table of every source's coefficients and fit quality."""
+                  summary_csv, reference: SDModel | None = None,
+                  compare: Mapping[str, SDModel] | None = None) -> pd.DataFrame:
+    """SD figure plus a table of every source's coefficients, fit quality and provenance;
+    ``reference`` and ``compare``: config models drawn over every panel."""
     from falseclaims.figures.estimation import plot_sd_models
     from falseclaims.figures.output import write_figure
 
@@ -84,7 +86,8 @@ def run_sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_p
             d = yaml.safe_load(fh)
         models[name] = SDModel.from_dict(d, source=name)
         summaries.append({"source": name, **{k: v for k, v in d.items() if k != "source"}})
-    write_figure(*plot_sd_models(pairs, models, reference=reference), figure_path)
+    write_figure(*plot_sd_models(pairs, models, reference=reference, compare=compare),
+                 figure_path)
     table = pd.DataFrame(summaries)
     write_table(table, summary_csv)
     return table

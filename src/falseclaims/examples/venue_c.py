@@ -170,7 +170,7 @@ def generate_venue_c(seed: int = VENUE_C_SEED) -> list[list]:
 def write_venue_c(out: str | Path, seed: int = VENUE_C_SEED) -> Path:
     import openpyxl
 
-    from falseclaims.examples.survey_sheet import save_reproducible
+    from falseclaims.examples.workbook import save_reproducible
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

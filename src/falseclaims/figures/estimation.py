@@ -115,14 +115,33 @@ def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None):
     return fig, pd.concat(rows, ignore_index=True)
 
 
+FORM_LABELS = {"gamma": "gamma GLM", "anchored": "anchored quadratic", "ols": "OLS quadratic"}
+
+
+def _form_label(model: SDModel) -> str:
+    label = FORM_LABELS.get(model.form, model.form)
+    return f"{label}, log link" if model.link == "log" else label
+
+
+def _band_label(models) -> str:
+    if all(m.form == "gamma" for m in models):
+        return "50% prediction interval (gamma Q1–Q3)"
+    return "50% prediction interval"
+
+
 def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
-                   reference: SDModel | None = None, grid: int = 201):
-    """Per-method SD against mean DSC, one panel per source, with the fitted curve and the
-    50% prediction band (levels q1 and q3); ``reference`` (e.g. the config's model) dashed.
-    """
+                   reference: SDModel | None = None, grid: int = 201,
+                   compare: Mapping[str, SDModel] | None = None):
+    """Per-method SD against mean DSC, one panel per source, with the fitted mean SD and the
+    50% prediction band (levels q1 and q3); ``reference`` (the config's headline model)
+    dashed; ``compare`` (the config's alternative models, e.g. anchored and OLS) as thin
+    coloured lines in every panel."""
+    compare = dict(compare or {})
     sources = [s for s in models if s in set(pairs["source"])]
     colours = _source_colours(sources)
-    fig, axes = figure("double", height=72, ncols=max(len(sources), 1), squeeze=False,
+    alt_colours = {name: CYCLE[(len(sources) + j) % len(CYCLE)]
+                   for j, name in enumerate(compare)}
+    fig, axes = figure("double", height=80, ncols=max(len(sources), 1), squeeze=False,
                        sharey=True)
     if not sources:
         no_data(axes[0, 0], "no SD source with (mean, SD) pairs")
@@ -135,47 +154,58 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
         sub = pairs[pairs["source"] == source]
         model = models[source]
         ax.scatter(sub["mean"], sub["sd"], s=5, color=colours[source], alpha=MARKER_ALPHA, lw=0,
-                   label="one method on one task", zorder=2)
+                   zorder=2)
         fit = {lvl: model.predict(m, lvl)[0] for lvl in ("q1", "mean", "q3")}
         ax.fill_between(m, fit["q1"], fit["q3"], color=colours[source], alpha=0.2, lw=0,
-                        label="50% prediction interval", zorder=1)
-        ax.plot(m, fit["mean"], color=PALETTE["black"], lw=1.2, label="fit (anchored quadratic)"
-                if model.form == "anchored" else "fit (quadratic)", zorder=3)
-        if reference is not None:
-            ref = reference.predict(m, "mean")[0]
-            ax.plot(m, ref, color=PALETTE["gray"], ls="--", lw=1.0,
-                    label=f"config model ({reference.source or 'reference'})", zorder=4)
-            rows.append(pd.DataFrame({"source": source, "series": "reference", "mean_dsc": m,
-                                      "sd": ref}))
+                        zorder=1)
+        ax.plot(m, fit["mean"], color=PALETTE["black"], lw=1.2, zorder=3)
+        others = ([("reference", reference)] if reference is not None else []) \
+            + [(f"compare_{name}", alt) for name, alt in compare.items()]
+        for series, other in others:
+            y = other.predict(m, "mean")[0]
+            if series == "reference":
+                ax.plot(m, y, color=PALETTE["gray"], ls="--", lw=1.0, zorder=4)
+            else:
+                ax.plot(m, y, color=alt_colours[series.removeprefix("compare_")], lw=0.8,
+                        zorder=4)
+            rows.append(pd.DataFrame({"source": source, "series": series, "mean_dsc": m,
+                                      "sd": y}))
         for lvl, y in fit.items():
             rows.append(pd.DataFrame({"source": source, "series": f"fit_{lvl}", "mean_dsc": m,
                                       "sd": y}))
         rows.append(pd.DataFrame({"source": source, "series": "observed",
                                   "mean_dsc": sub["mean"].to_numpy(),
                                   "sd": sub["sd"].to_numpy()}))
-        ax.set_title(f"{source} (n={len(sub)} method x task pairs)")
+        ax.set_title(f"{source}: {_form_label(model)} (n={len(sub)} method x task pairs)",
+                     fontsize=7)
         ax.set_xlabel("mean DSC of a method on a task")
         ax.set_xlim(0, 1)
         top = max(top, float(sub["sd"].max()), float(fit["q3"].max()))
     axes[0, 0].set_ylim(0, top * 1.05)
     axes[0, 0].set_ylabel("SD of per-case DSC")
-    handles = _sd_legend_handles([models[s] for s in sources], reference)
-    fig.legend(handles=handles, loc="outside upper center", ncol=len(handles), fontsize=6.5)
+    handles = _sd_legend_handles([models[s] for s in sources], reference, compare, alt_colours)
+    fig.legend(handles=handles, loc="outside upper center", ncols=min(len(handles), 3),
+               fontsize=6.5)
     return fig, pd.concat(rows, ignore_index=True)
 
 
-def _sd_legend_handles(models, reference: SDModel | None) -> list:
+def _sd_legend_handles(models, reference: SDModel | None, compare=None,
+                       alt_colours=None) -> list:
     """One legend for all panels: grey stand-ins for the symbols (each panel keeps its
-    source's colour), black fit line, dashed reference."""
-    anchored = all(m.form == "anchored" for m in models)
-    fit = "fit (anchored quadratic)" if anchored else "fit (quadratic)"
+    source's colour), black fit line, dashed reference, one line per compared model."""
+    forms = {_form_label(m) for m in models}
+    fit = f"fitted mean SD ({forms.pop()})" if len(forms) == 1 else "fitted mean SD"
     handles = [
         Line2D([], [], ls="", marker="o", ms=2.5, color=PALETTE["gray"], mew=0,
                label="one method on one task"),
-        Patch(color=PALETTE["gray"], alpha=0.35, lw=0, label="50% prediction interval"),
+        Patch(color=PALETTE["gray"], alpha=0.35, lw=0, label=_band_label(models)),
         Line2D([], [], color=PALETTE["black"], lw=1.2, label=fit),
     ]
     if reference is not None:
         handles.append(Line2D([], [], color=PALETTE["gray"], ls="--", lw=1.0,
-                              label=f"config model ({reference.source or 'reference'})"))
+                              label=f"config {reference.source or 'reference'} "
+                                    f"({_form_label(reference)})"))
+    for name, alt in (compare or {}).items():
+        handles.append(Line2D([], [], color=alt_colours[name], lw=0.8,
+                              label=f"config {name} ({_form_label(alt)})"))
     return handles

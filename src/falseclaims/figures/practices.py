@@ -29,6 +29,7 @@ UNCERTAINTY = {
     "sd_runs": "SD over runs",
     "sd_unclear": "SD, unclear over what",
     "ci": "Confidence interval",
+    "other": "Other",
     "not_recorded": "Not recorded in sheet",
 }
 PRACTICE_COLUMNS = ["venue", "task", "practice", "label", "population", "n_papers", "n_yes",

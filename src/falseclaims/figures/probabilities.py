@@ -1,5 +1,5 @@
-"""Per-paper probabilities: Fig 4 (delta vs n), Fig 5 / S10 (cumulative shares above each
-cutoff), and the venue comparison of Fig 5."""
+"""Per-paper probabilities: Fig 4 (delta vs n), Fig 5 (cumulative shares above each
+cutoff), and the venue comparison of Fig 5 (Fig S10: ``sd_sensitivity``)."""
 
 from __future__ import annotations
 
@@ -212,18 +212,6 @@ def fig5_cumulative(curves: pd.DataFrame, headline: Headline, threshold: float =
     data = numeric(select_sd_headline(curves, headline)[CURVE_KEYS], CURVE_NUMBERS)
     fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
                         threshold, "congruence", "congruence source")
-    return fig, data.reset_index(drop=True)
-
-
-def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: float = 0.05):
-    """Fig S10: segmentation, headline congruence; colour = SD source, style = SD level."""
-    require_columns(curves, CURVE_KEYS, "curves")
-    data = curves[(curves["task"] == "segmentation")
-                  & (curves["congruence_source"] == headline.congruence_source)
-                  & (curves["congruence_level"] == headline.congruence_level)][CURVE_KEYS]
-    data = numeric(data, CURVE_NUMBERS)
-    fig = _curve_panels(data, "sd_source", "sd_level", ["segmentation"], _n_title, threshold,
-                        "imputed SD", "SD model")
     return fig, data.reset_index(drop=True)
 
 

@@ -20,8 +20,8 @@ from falseclaims.figures.practices import fig3_reporting_practices, figS7_uncert
 from falseclaims.figures.probabilities import (
     fig4_delta_vs_size,
     fig5_cumulative,
-    figS10_sd_sensitivity,
 )
+from falseclaims.figures.sd_sensitivity import figS10_sd_sensitivity
 from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.tables import metric_frequency, metric_table_latex
 from falseclaims.sd_model import SDModel
