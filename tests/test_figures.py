@@ -439,3 +439,31 @@ def test_size_multipliers_without_a_median_size_leave_the_multiplier_empty():
                                  {"classification": CONG["classification"]},
                                  tasks=("classification",))
     assert t["multiplier"].isna().all() and (t["n_required"] > 0).all()
+
+
+def test_each_source_has_one_colour_in_every_figure(survey):
+    """The colour of a congruence / SD source is style.SOURCE_COLOURS's, in the companion,
+    the venue facets, Fig S10 and the estimation ECDF alike."""
+    from falseclaims.figures import estimation
+
+    def hexes(lines):
+        return {matplotlib.colors.to_hex(ln.get_color()) for ln in lines
+                if len(ln.get_xdata()) > 2}
+
+    fixed = {s: style.SOURCE_COLOURS[s].lower() for s in ("paper", "msd", "msd_reference")}
+    assert len(set(style.SOURCE_COLOURS[s] for s in
+                   ("paper", "msd", "touchstone", "isic2018", "sklearn"))) == 5
+    fig, _ = figures.fig5_venue_facets({"v1": survey["curves"]}, HEAD)
+    assert set().union(*(hexes(ax.lines) for ax in fig.axes)) == {fixed["paper"], fixed["msd"]}
+    fig, _ = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    # msd_reference keeps MSD's colour; a source without one gets the first spare colour
+    assert hexes(fig.axes[0].lines) == {fixed["msd_reference"],
+                                        style.SPARE_COLOURS[0].lower()}
+    pairs = pd.DataFrame({"source": np.repeat(["sklearn", "msd"], 20),
+                          "kind": "classification", "congruence": np.linspace(0.3, 0.9, 40)})
+    fig, _ = estimation.plot_congruence_ecdf(pairs, None)
+    assert hexes(fig.axes[0].lines) == {style.SOURCE_COLOURS["sklearn"].lower(), fixed["msd"]}
+    # two MSD-derived models in one figure never share a colour
+    two = style.source_colours(["msd_reference", "msd"])
+    assert two["msd_reference"] == fixed["msd_reference"].upper() and two["msd"] != \
+        two["msd_reference"]
