@@ -34,6 +34,7 @@ from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_da
 CLAMP_COLUMNS = ["n_rows", "n_clamped", "n_clamped_upper", "n_clamped_lower",
                  "share_clamped"]
 KEYS = ["task", "congruence_source", "congruence_level"]
+HALO = 0.6  # line width step between sources (pt): a curve hidden by another still shows
 
 
 def clamp_shares(probabilities: pd.DataFrame, headline: Headline) -> pd.DataFrame:
@@ -63,7 +64,7 @@ def clamp_label(source: str, shares: pd.DataFrame) -> str:
     classification papers whose congruence was clamped, with the bound most of them hit."""
     c = shares[(shares["task"] == "classification") & (shares["congruence_source"] == source)]
     if c.empty or not (c["n_rows"] > 0).any():
-        return source
+        return f"{source}: segmentation only"
     lo, hi = 100 * c["share_clamped"].min(), 100 * c["share_clamped"].max()
     if hi == 0:
         return f"{source}: never clamped"
@@ -82,7 +83,9 @@ def fig5_congruence_sources(curves: pd.DataFrame, probabilities: pd.DataFrame,
     shares = clamp_shares(probabilities, headline)
     data = data.merge(shares, on=KEYS, how="left", validate="m:1")
     data[CLAMP_COLUMNS[:-1]] = data[CLAMP_COLUMNS[:-1]].fillna(0).astype(int)
-    sources = list(dict.fromkeys(data["congruence_source"]))
+    # the headline source (the paper's) first, then the others as listed
+    sources = list(dict.fromkeys([headline.congruence_source, *data["congruence_source"]]))
+    sources = [s for s in sources if (data["congruence_source"] == s).any()]
     colours = source_colours(sources)
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
@@ -108,7 +111,7 @@ def fig5_congruence_sources(curves: pd.DataFrame, probabilities: pd.DataFrame,
     handles = [Line2D([], [], color=colours[s], lw=1.5, label=clamp_label(s, shares))
                for s in sources]
     if handles:
-        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 3),
+        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 2),
                    title=CLAMP_NOTE, title_fontsize="small", alignment="left")
     return fig, data.reset_index(drop=True)
 
@@ -126,13 +129,16 @@ def _panel(ax, d, sources, colours, dash, lvl, threshold, x_max) -> None:
         return
     tidy = d.assign(percent_above=100 * d["share_above"]).sort_values(
         ["congruence_source", "cutoff"], kind="stable")
-    drawn = [s for s in sources if (tidy["congruence_source"] == s).any()]
+    # the headline source drawn last (on top, thinnest), the others below it, wider
+    drawn = [s for s in reversed(sources) if (tidy["congruence_source"] == s).any()]
     sns.lineplot(data=tidy, x="cutoff", y="percent_above", hue="congruence_source",
                  hue_order=drawn, palette=colours, estimator=None, units=None, sort=True,
-                 drawstyle="steps-post", legend=False, ax=ax,
-                 lw=1.3 if lvl in ("median", "mean") else 1.0)
-    for line in ax.lines if dash else ():  # the level's line style, as in Fig 5
-        line.set_dashes(dash)
+                 drawstyle="steps-post", legend=False, ax=ax)
+    for k, line in enumerate(ax.lines):
+        # sources giving the same curve: each drawn thinner than the one below, so all show
+        line.set_linewidth(1.0 + HALO * (len(drawn) - 1 - k))
+        if dash:  # the level's line style, as in Fig 5
+            line.set_dashes(dash)
     ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
     ax.set_xlim(0, x_max)
     ax.set_ylim(0, 100)
