@@ -202,3 +202,38 @@ def test_report_files_of_documented_commands_are_git_ignored():
     out = subprocess.run(["git", "check-ignore", "--no-index", *names], cwd=ROOT,
                          capture_output=True, text=True)
     assert sorted(out.stdout.split()) == names
+
+
+def test_every_venue_figure_is_documented_captioned_and_in_the_report():
+    """Each figure of `figures.names.VENUE_FIGURES` (Fig 5, its companion "congruence sources
+    compared", Fig 6, ...) has a row in docs/figures.md, a report entry in
+    workflow/rules/figures.smk and the caption file that entry names."""
+    from falseclaims.figures.names import VENUE_FIGURES
+
+    docs = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
+    rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text(encoding="utf-8")
+    rows = [line for line in docs.splitlines() if line.startswith("| ")]
+    missing = []
+    for name in VENUE_FIGURES:
+        if not any(f"`{name}`" in row for row in rows):
+            missing.append(f"{name}: no row in docs/figures.md")
+        entry = re.search(rf'"{name}": \("(\w+)", "[^"]+"\)', rules)
+        if entry is None:
+            missing.append(f"{name}: no FIGURE_REPORT entry")
+        elif not (ROOT / "workflow" / "report" / f"{entry.group(1)}.rst").is_file():
+            missing.append(f"{name}: no caption {entry.group(1)}.rst")
+    assert not missing, "; ".join(missing)
+    assert "fig5_congruence_sources" in VENUE_FIGURES
+
+
+def test_documented_fig6_levels_are_the_config_defaults():
+    """config/README.md and docs/figures.md state the default Fig 6 levels (those that
+    reproduce the paper's 8x and 10x); they must be the config's."""
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    grid = cfg["lookup_grid"]
+    cls, seg = grid["classification"]["level"], grid["segmentation"]["level"]
+    readme = _sections((ROOT / "config" / "README.md").read_text(encoding="utf-8"))["lookup_grid"]
+    assert f"Defaults {cls:g} (classification" in readme and f"{seg:g} (segmentation" in readme
+    docs = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
+    assert f"`lookup_grid.classification.level: {cls:g}`" in docs
+    assert f"`lookup_grid.segmentation.level: {seg:g}`" in docs

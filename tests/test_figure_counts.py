@@ -296,8 +296,22 @@ def curves_two_sources():
     return fx.curves(prob, np.linspace(0, 0.5, 11))
 
 
-def test_fig5_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_two_sources):
+def test_fig5_legend_is_one_row_of_the_papers_congruence_levels(curves_two_sources):
     fig, _ = figures.fig5_cumulative(curves_two_sources, HEAD)
+    legend, entries = _legend_entry_positions(fig)
+    texts = [e for e in entries if e[0]]
+    assert [t for t, _, _ in texts] == ["congruence (paper):", "Q1", "median", "Q3"]
+    assert len({y for _, _, y in texts}) == 1
+    assert texts[0][1] < min(x for _, x, _ in texts[1:])
+
+
+def test_curve_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_two_sources):
+    from falseclaims.figures.probabilities import _curve_panels, _n_title
+    data = curves_two_sources[curves_two_sources.sd_source.isin(["none", "msd_reference"])
+                              & curves_two_sources.sd_level.isin(["none", "mean"])]
+    fig = _curve_panels(data, "congruence_source", "congruence_level",
+                        ["classification", "segmentation"], _n_title, 0.05, "congruence",
+                        "congruence source")
     legend, entries = _legend_entry_positions(fig)
     assert legend.get_title().get_text() == ""  # no title spanning both rows
     texts = [e for e in entries if e[0]]
@@ -379,7 +393,7 @@ def test_fig6_footnote_never_wraps_inside_n_star_or_the_median_size():
                                      fx.CONGRUENCE["paper"]["classification"],
                                      observed=(1481.5, 0.011), venue_label="V" + "x" * k)
         note = _fig6_footnote(fig)
-        assert re.search(r"row n\* = [\d,]+:", note), note
+        assert re.search(r"column n\* = [\d,]+:", note), note
         assert re.search(r"median n = [\d,.]+,", note), note
         assert re.search(r"P ≤ [\d.]+%", note), note
         matplotlib.pyplot.close(fig)
@@ -393,3 +407,29 @@ def test_fig5_venue_facets_has_panel_letters_row_by_row(curves_two_sources):
     letters = [[t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
                for ax in axes]
     assert letters == [["a"], ["b"], ["c"], ["d"]]
+
+
+def _lowest_dot_inside(fig, axes):
+    """Every dot (its centre minus its radius) lies above the bottom of its axes."""
+    fig.canvas.draw()
+    for ax in axes:
+        for c in ax.collections:
+            if not isinstance(c, matplotlib.collections.PathCollection):
+                continue
+            y = ax.transData.transform(c.get_offsets())[:, 1]
+            r = np.sqrt(np.broadcast_to(c.get_sizes(), y.shape)) / 2 * fig.dpi / 72
+            assert (y - r).min() >= ax.bbox.y0 - 1e-6, ax.get_title()
+
+
+def test_zero_delta_dots_are_whole_in_fig4_and_figS9():
+    prob = fx.probabilities(fx.top2(n=(12, 20)), sources=("paper",))
+    prob.loc[prob.paper_id.isin(["cla000", "seg000"]), "delta"] = 0.0  # ties on the axis
+    fig, _ = figures.fig4_delta_vs_size(prob, HEAD)
+    _lowest_dot_inside(fig, fig.axes[:2])
+    for ax in fig.axes[:2]:  # no negative delta tick in view: the axis still reads from 0
+        lo, hi = ax.get_ylim()
+        assert lo < 0 and min(v for v in ax.get_yticks() if lo <= v <= hi) == 0
+    top2 = fx.top2(n=(12, 20)).copy()
+    top2.loc[top2.index[[0, -1]], "delta"] = 0.0
+    fig, _ = figures.figS9_delta_distribution(top2, (50, 100, 500, 1000))
+    _lowest_dot_inside(fig, fig.axes[:2])

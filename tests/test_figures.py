@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from falseclaims import figures, stats
+from falseclaims import figures, stats, style
 from falseclaims.claims import plan as planner
 from falseclaims.figures.lookup import band
 from falseclaims.figures.output import write_figure
@@ -46,9 +46,64 @@ def test_fig5_shares_equal_a_direct_count(survey):
             p = p[(p.sd_source == "msd_reference") & (p.sd_level == "mean")]
         for _, r in g.iterrows():
             assert r["share_above"] == pytest.approx((p.probability > r["cutoff"]).mean())
-    # one curve per source x level in each task panel
-    assert [len(ax.lines) - 1 for ax in fig.axes] == [6, 6]  # minus the threshold line
+    # the paper's Fig 5: its own congruence only, 3 curves (Q1, median, Q3) per task panel
+    assert [len(ax.lines) - 1 for ax in fig.axes] == [3, 3]  # minus the threshold line
+    assert set(data["congruence_source"]) == {"paper"}
     assert set(data["sd_level"]) == {"none", "mean"}
+    paper = matplotlib.colors.to_hex(style.SOURCE_COLOURS["paper"])
+    for ax in fig.axes:
+        curves = ax.lines[:-1]
+        assert {matplotlib.colors.to_hex(ln.get_color()) for ln in curves} == {paper}
+        # solid median, dotted Q1 and dashed Q3 (custom dash patterns)
+        assert sorted(ln.get_linestyle() for ln in curves) == ["-", "--", "--"]
+    assert set(data["congruence_level"]) == {"q1", "median", "q3"}
+
+
+def test_congruence_sources_companion_has_every_source_level_in_its_colour(survey):
+    fig, data = figures.fig5_congruence_sources(survey["curves"], survey["prob"], HEAD)
+    assert len(fig.axes) == 6  # 2 tasks x 3 levels
+    want = {s: matplotlib.colors.to_hex(c)
+            for s, c in style.source_colours(["paper", "msd"]).items()}
+    assert want["paper"] == style.SOURCE_COLOURS["paper"].lower()
+    assert want["msd"] == style.SOURCE_COLOURS["msd"].lower()
+    for ax in fig.axes:
+        curves = [ln for ln in ax.lines if len(ln.get_xdata()) > 2]  # not the threshold
+        assert sorted(matplotlib.colors.to_hex(ln.get_color()) for ln in curves) == \
+            sorted(want.values())  # one line per source in each (task, level) panel
+    assert set(data.groupby(["task", "congruence_level"])["congruence_source"].nunique()) \
+        == {2}
+    # clamping counts: a direct count of the classification rows
+    prob = survey["prob"]
+    for (src, lvl), g in data[data.task == "classification"].groupby(
+            ["congruence_source", "congruence_level"]):
+        p = prob[(prob.task == "classification") & (prob.congruence_source == src)
+                 & (prob.congruence_level == lvl)]
+        assert g["n_clamped"].iloc[0] == int(p["congruence_clamped"].sum())
+        upper = p["congruence_clamped"] & (p["congruence_used"]
+                                           == np.minimum(p["value_a"], p["value_b"]))
+        assert g["n_clamped_upper"].iloc[0] == int(upper.sum())
+    assert (data.loc[data.task == "segmentation", "n_clamped"] == 0).all()
+    # the legend names each source with its share clamped
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    share = data[data.task == "classification"].groupby("congruence_source")["share_clamped"]
+    for src in ("paper", "msd"):
+        lo, hi = 100 * share.get_group(src).min(), 100 * share.get_group(src).max()
+        entry = next(t for t in labels if t.startswith(f"{src}:"))
+        assert f"{lo:.0f}" in entry and f"{hi:.0f}%" in entry and "clamped" in entry
+
+
+def test_sklearn_clamped_to_min_a_b_is_named_in_the_legend():
+    t2 = fx.top2(n=(10, 0))
+    prob = fx.probabilities(t2, sources=("paper",))
+    # a source whose congruence exceeds every runner-up accuracy: always min(A, B)
+    sk = prob.assign(congruence_source="sklearn", congruence_assumed=0.999,
+                     congruence_used=np.minimum(prob.value_a, prob.value_b),
+                     congruence_clamped=True)
+    both = pd.concat([prob, sk], ignore_index=True)
+    fig, data = figures.fig5_congruence_sources(fx.curves(both, [0, 0.1, 0.5]), both, HEAD)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "sklearn: clamped for 100%, mostly to min(A, B)" in labels
+    assert (data.loc[data.congruence_source == "sklearn", "share_clamped"] == 1).all()
 
 
 def test_figS10_headline_model_at_three_levels_and_the_others_at_their_mean(survey):
@@ -213,8 +268,41 @@ def test_fig6_cells_equal_stats_and_highlight_equals_planner(task):
     hl = data[data.planner_cell]
     assert hl[["n", "delta"]].values.tolist() == [[plan.n, 0.01]]
     assert plan.n in data["n"].values
-    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert f"{plan.n:,} = n*" in labels
+    # orientation of the paper's Fig 6: sizes in columns (ascending left to right), deltas in
+    # rows; the observed cell left of the planner's cell in the same row
+    ax = fig.axes[0]
+    cols = [t.get_text() for t in ax.get_xticklabels()]
+    assert cols == [f"{n:,}" + ("\n= n*" if n == plan.n else "")
+                    for n in sorted(data["n"].unique())]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0.01", "0.03"]
+    assert ax.xaxis.get_label().get_text() == "Test-set size n"
+    assert sorted(data["n"].unique()).index(100) < sorted(data["n"].unique()).index(plan.n)
+    # the level is written on the figure
+    assert f"A = {level:g}" in ax.get_title(loc="left")
+
+
+def test_fig6_marks_q1_equal_to_the_median_because_both_were_clamped():
+    # A = 0.85: lower bound A + B - 1 = 0.7 - delta; at delta 0.01 the median 0.67 and Q1
+    # 0.47 are both raised to 0.69 (same P); at delta 0.05 Q1 is raised to 0.65 and Q3 (0.83)
+    # lowered to min(A, B) = 0.80, neither equal to the median
+    level, cong = 0.85, CONG["classification"]
+    fig, data = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.05], level, cong)
+    for _, r in data.iterrows():
+        lo, hi = stats.classification_congruence_bounds(level, level - r.delta)
+        for lvl in ("q1", "median", "q3"):
+            used = min(max(cong[lvl], float(lo)), float(hi))
+            assert r[f"congruence_used_{lvl}"] == pytest.approx(used)
+            assert r[f"clamped_{lvl}"] == (used != cong[lvl])
+    d = data.set_index(["n", "delta"])
+    assert d.loc[(100, 0.01), "q1_equals_median_clamped"]
+    assert d.loc[(100, 0.01), "p_q1"] == d.loc[(100, 0.01), "p_median"]
+    assert not d.loc[(100, 0.05), "q1_equals_median_clamped"]
+    assert not data["q3_equals_median_clamped"].any()
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert sum("†" in t for t in texts) == int(data["q1_equals_median_clamped"].sum()) == 2
+    note = fig.axes[1].texts[0].get_text().replace("\n", " ").replace("\u00a0", " ")
+    assert "† Q1 (or Q3) congruence moved to the same bound as the median" in note
+    assert "(2 of 4 cells)" in note and "Q1 in 4, median in 2, Q3 in 2 of 4 cells" in note
 
 
 def test_fig6_without_observation_has_no_highlight():
@@ -319,3 +407,75 @@ def test_palette_png_keeps_the_hue_of_translucent_markers(tmp_path):
         on_white = tuple(round(style.MARKER_ALPHA * v + (1 - style.MARKER_ALPHA) * 255)
                          for v in rgb)
         assert on_white in used, name
+
+
+def _first_n_by_scan(task, level, delta, c, sd_model, target=0.05, n_hi=200_000):
+    """Brute force: every n from 2 up, the closed forms of falseclaims.stats."""
+    n = np.arange(2, n_hi)
+    a, b = level, level - delta
+    if task == "classification":
+        p = stats.prob_false_claim_classification(n, a, b, c).probability
+    else:
+        sa, sb = (float(sd_model.predict(v, "mean")[0]) for v in (a, b))
+        p = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c).probability
+    return int(n[np.flatnonzero(np.asarray(p) <= target)[0]])
+
+
+def test_default_fig6_levels_reproduce_the_papers_8x_and_10x(repo_root):
+    """[Christodoulou2025], Results: at delta 0.01 a probability <= 5% needs about 8x the
+    median 500 test images (Accuracy) and 10x the median 62 (DSC). The config's Fig 6
+    levels, the paper's median congruence and the headline SD model give that."""
+    import yaml
+
+    from falseclaims.config import sd_model_from_config
+    from falseclaims.figures.lookup import venue_multipliers
+    cfg = yaml.safe_load((repo_root / "config" / "config.yaml").read_text(encoding="utf-8"))
+    grid, cong = cfg["lookup_grid"], cfg["congruence"][cfg["lookup_grid"]["congruence_source"]]
+    sd_model = sd_model_from_config(cfg, cfg["sd_model"]["use"][0])
+    paper_median = {"classification": 500, "segmentation": 62}
+    top2 = pd.DataFrame({"task": ["classification"] * 3 + ["segmentation"],
+                         "n_test": [400, 500, 900, 62], "delta": [0.01, 0.02, 0.01, 0.01]})
+    table = venue_multipliers(top2, grid, cong, sd_model, cfg["planner"])
+    assert grid["multiplier_delta"] == 0.01
+    for task, (lo, hi) in {"classification": (7, 9), "segmentation": (9, 11)}.items():
+        n = _first_n_by_scan(task, grid[task]["level"], 0.01, cong[task]["median"], sd_model)
+        assert lo <= n / paper_median[task] <= hi, (task, n)
+        row = table[(table.task == task) & (table.congruence_level == "median")].iloc[0]
+        assert row["n_required"] == n and row["median_n_test"] == paper_median[task]
+        assert row["multiplier"] == pytest.approx(n / paper_median[task])
+    assert len(table) == 6 and set(table["congruence_level"]) == {"q1", "median", "q3"}
+
+
+def test_size_multipliers_without_a_median_size_leave_the_multiplier_empty():
+    t = planner.size_multipliers({"classification": None}, {"classification": 0.75},
+                                 {"classification": CONG["classification"]},
+                                 tasks=("classification",))
+    assert t["multiplier"].isna().all() and (t["n_required"] > 0).all()
+
+
+def test_each_source_has_one_colour_in_every_figure(survey):
+    """The colour of a congruence / SD source is style.SOURCE_COLOURS's, in the companion,
+    the venue facets, Fig S10 and the estimation ECDF alike."""
+    from falseclaims.figures import estimation
+
+    def hexes(lines):
+        return {matplotlib.colors.to_hex(ln.get_color()) for ln in lines
+                if len(ln.get_xdata()) > 2}
+
+    fixed = {s: style.SOURCE_COLOURS[s].lower() for s in ("paper", "msd", "msd_reference")}
+    assert len(set(style.SOURCE_COLOURS[s] for s in
+                   ("paper", "msd", "touchstone", "isic2018", "sklearn"))) == 5
+    fig, _ = figures.fig5_venue_facets({"v1": survey["curves"]}, HEAD)
+    assert set().union(*(hexes(ax.lines) for ax in fig.axes)) == {fixed["paper"], fixed["msd"]}
+    fig, _ = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    # msd_reference keeps MSD's colour; a source without one gets the first spare colour
+    assert hexes(fig.axes[0].lines) == {fixed["msd_reference"],
+                                        style.SPARE_COLOURS[0].lower()}
+    pairs = pd.DataFrame({"source": np.repeat(["sklearn", "msd"], 20),
+                          "kind": "classification", "congruence": np.linspace(0.3, 0.9, 40)})
+    fig, _ = estimation.plot_congruence_ecdf(pairs, None)
+    assert hexes(fig.axes[0].lines) == {style.SOURCE_COLOURS["sklearn"].lower(), fixed["msd"]}
+    # two MSD-derived models in one figure never share a colour
+    two = style.source_colours(["msd_reference", "msd"])
+    assert two["msd_reference"] == fixed["msd_reference"].upper() and two["msd"] != \
+        two["msd_reference"]

@@ -41,6 +41,19 @@ CYCLE = [PALETTE[k] for k in ("blue", "orange", "green", "vermillion", "purple",
 # traffic-light bands of the paper's Fig 6, in colour-blind-safe tones
 BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#009E73"}
 TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"]}
+# one colour per congruence / SD source, the same in every figure (Fig 5 and its companion,
+# venue facets, estimation figures, Fig S10). An SD model derived from the same data as a
+# congruence source shares its colour (msd_reference: MSD). Sources not named here get the
+# SPARE colours in the order they are listed (config `congruence.use` / `sd_model.use`).
+SOURCE_COLOURS = {
+    "paper": PALETTE["blue"],
+    "msd": PALETTE["orange"],
+    "msd_reference": PALETTE["orange"],
+    "touchstone": PALETTE["green"],
+    "isic2018": PALETTE["purple"],
+    "sklearn": PALETTE["vermillion"],
+}
+SPARE_COLOURS = [PALETTE[k] for k in ("skyblue", "black", "gray", "yellow")]
 # opacity of every scatter/strip marker (overlaps show density); the PNG palette keeps each
 # named colour at this opacity on white (figures.output), so markers keep their hue
 MARKER_ALPHA = 0.6
@@ -117,6 +130,23 @@ def figure(width: str = "single", height: float | None = None, nrows: int = 1,
 def settings() -> dict:
     """The active style settings (dpi, formats, widths, font)."""
     return dict(_SETTINGS)
+
+
+def source_colours(sources) -> dict[str, str]:
+    """Colour of each source, in order: its ``SOURCE_COLOURS`` entry unless an earlier
+    source of the list took that colour (two MSD-derived SD models in one figure), else the
+    next colour not yet used (``SPARE_COLOURS``, then the rest of ``CYCLE``)."""
+    out: dict[str, str] = {}
+    spare = [c for c in (*SPARE_COLOURS, *CYCLE) if c not in SOURCE_COLOURS.values()]
+    spare += [c for c in SOURCE_COLOURS.values() if c not in spare]
+    for s in dict.fromkeys(sources):
+        fixed = SOURCE_COLOURS.get(s)
+        if fixed is not None and fixed not in out.values():
+            out[s] = fixed
+            continue
+        free = [c for c in spare if c not in out.values()] or spare
+        out[s] = free[0]
+    return out
 
 
 def level_dashes(levels) -> dict:

@@ -15,6 +15,7 @@ FIGURE_REPORT = {
     "figS9_delta_distribution": ("figS9_delta_distribution", "Probabilities"),
     "fig4_delta_vs_size": ("fig4_delta_vs_size", "Probabilities"),
     "fig5_cumulative": ("fig5_cumulative", "Probabilities"),
+    "fig5_congruence_sources": ("fig5_congruence_sources", "Probabilities"),
     "figS10_sd_sensitivity": ("figS10_sd_sensitivity", "Probabilities"),
     "fig6_lookup_classification": ("fig6_lookup", "Look-up grid (Fig 6)"),
     "fig6_lookup_segmentation": ("fig6_lookup", "Look-up grid (Fig 6)"),
@@ -42,6 +43,8 @@ rule venue_figures:
         ),
         tex_classification="figures/{venue}/tableS1_metrics_classification.tex",
         tex_segmentation="figures/{venue}/tableS2_metrics_segmentation.tex",
+        # Fig 6: smallest sufficient test set over the venue's median ("8x", "10x")
+        multipliers="figures/{venue}/fig6_multipliers.csv",
     params:
         style=config["style"],
         figures=config["figures"],
@@ -109,6 +112,7 @@ FIGURE_TARGETS += expand(
         "tables_metrics.csv",
         "tableS1_metrics_classification.tex",
         "tableS2_metrics_segmentation.tex",
+        "fig6_multipliers.csv",
     ],
 )
 if len(VENUES) > 1:

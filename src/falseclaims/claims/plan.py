@@ -26,7 +26,7 @@ from falseclaims import stats
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
-__all__ = ["PlanResult", "probability_at", "smallest_n"]
+__all__ = ["PlanResult", "probability_at", "size_multipliers", "smallest_n"]
 
 _TOL = 1e-12  # rounding slack when checking that P(n) does not increase
 
@@ -199,3 +199,38 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     return PlanResult(**common, found=True, n=n, probability_at_n=p_n,
                       probability_at_n_minus_1=p_prev, monotone=monotone, method=method,
                       message=msg)
+
+
+def size_multipliers(median_sizes, levels, congruence, *, sd_model: SDModel | None = None,
+                     delta: float = 0.01, target: float = 0.05, n_max: int = 10**7,
+                     sd_level: str = "mean", tasks=TASKS):
+    """How many times larger than a venue's median test set a test set must be for
+    P(false claim) <= ``target`` at ``delta`` ([Christodoulou2025], Results: "a test set at
+    least 8x larger than the median 500 images ... 10x ... for a 0.01 DSC difference").
+
+    ``median_sizes``: {task: median test-set size, or None}; ``levels``: {task: winner's
+    value A}; ``congruence``: {task: {q1, median, q3}}. One row per task x congruence level:
+    the smallest n (:func:`smallest_n`), the median size and ``multiplier`` = n / median
+    (empty when the venue has no size or no n up to ``n_max`` suffices).
+    """
+    import pandas as pd  # the CLI's `plan` command does not need it
+
+    rows = []
+    for task in tasks:
+        median = median_sizes.get(task)
+        for lvl in ("q1", "median", "q3"):
+            r = smallest_n(task, delta, levels[task], congruence[task][lvl], target=target,
+                           sd_model=sd_model if task == "segmentation" else None,
+                           n_max=n_max, sd_level=sd_level)
+            ok = r.found and median is not None and median > 0
+            rows.append({
+                "task": task, "delta": r.delta, "level": r.level, "value_b": r.value_b,
+                "congruence_level": lvl, "congruence": r.congruence,
+                "congruence_used": r.congruence_used, "congruence_clamped": r.congruence_clamped,
+                "sd_a": r.sd_a, "sd_b": r.sd_b, "sd_level": r.sd_level,
+                "sd_source": r.sd_source, "target": r.target, "found": r.found,
+                "n_required": r.n, "median_n_test": median,
+                "multiplier": r.n / median if ok else None})
+    out = pd.DataFrame(rows)
+    out["n_required"] = out["n_required"].astype("Int64")
+    return out.astype({"median_n_test": float, "multiplier": float})

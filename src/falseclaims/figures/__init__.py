@@ -1,7 +1,7 @@
 """Every figure of the project, one module per family:
 
 - survey figures and tables of [Christodoulou2025]: ``practices``, ``sizes``, ``flow``,
-  ``deltas``, ``probabilities``, ``sd_sensitivity``, ``lookup``, ``tables``; ``venue`` draws all of one venue;
+  ``deltas``, ``probabilities``, ``sd_sensitivity``, ``sources``, ``lookup``, ``tables``; ``venue`` draws all of one venue;
 - ``estimation`` (congruence and SD models from per-case data), ``multiplicity`` (best of m),
   ``calibration`` (calibration study), ``percase`` (figures embedded in the single-claim
   HTML report, which returns figures only: their data is the report's CSV download).
@@ -27,6 +27,7 @@ _WHERE = {
     "fig4_delta_vs_size": "probabilities", "fig5_cumulative": "probabilities",
     "fig5_venues": "probabilities", "fig5_venue_facets": "probabilities", "figS10_sd_sensitivity": "sd_sensitivity",
     "figS8_split_sizes": "sizes", "split_sizes": "sizes",
+    "fig5_congruence_sources": "sources", "clamp_shares": "sources",
     "metric_frequency": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",
 }

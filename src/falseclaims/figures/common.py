@@ -125,3 +125,18 @@ def panel_letter(ax, i: int, y: float = 1.02) -> None:
 
 def pct(x: float) -> str:
     return "–" if x is None or not np.isfinite(x) else f"{100 * x:.0f}%"
+
+
+def floor_for_markers(ax, radius_pt: float, y_min: float = 0.0, pad_px: float = 1.0) -> None:
+    """Lower the bottom of the y-axis until a marker of ``radius_pt`` at ``y_min`` (the
+    lowest point, e.g. a tie at delta 0) lies wholly inside the axes. Needs the final
+    layout (a drawn figure); keeps the top."""
+    lo, hi = ax.get_ylim()
+    r = radius_pt * ax.figure.dpi / 72 + pad_px
+    height = ax.bbox.height
+    if hi <= y_min or height <= 2 * r:
+        return
+    # y_min lies r pixels above the bottom: (y_min - lo) / (hi - lo) = r / height
+    needed = (y_min * height - r * hi) / (height - r)
+    if lo > needed:
+        ax.set_ylim(needed, hi)

@@ -13,6 +13,7 @@ from falseclaims.figures.common import (
     METRIC_NAMES,
     TASK_LABELS,
     TASKS,
+    floor_for_markers,
     numeric,
     panel_letter,
     require_columns,
@@ -66,6 +67,7 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
     sizes = marker_areas(labels)
     fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
     rng = np.random.default_rng(seed)
+    drawn = []
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
         d = data[data["task"] == task]
         v = d["delta"].to_numpy(float)
@@ -94,6 +96,8 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
         ax.spines["bottom"].set_visible(False)
         ax.set_ylabel(f"Δ {METRIC_NAMES[task]} (top-1 minus top-2)")
         ax.set_ylim(bottom=min(0, float(np.nanmin(v))))
+        drawn.append((ax, float(np.nanmin(v)), max(np.sqrt(sizes[c]) / 2
+                                                   for c in d["size_category"])))
     present = [lab for lab in [*labels, "unknown"] if (data["size_category"] == lab).any()]
     if present:
         handles = [Line2D([], [], ls="", marker="o", ms=np.sqrt(sizes[lab]),
@@ -102,4 +106,8 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
                     Line2D([], [], color=PALETTE["orange"], ls="--", label="median")]
         fig.legend(handles=handles, loc="outside right center", title="Test-set size",
                    alignment="left")
+    if drawn:
+        fig.draw_without_rendering()  # the final layout, then room for the lowest dot
+    for ax, lowest, radius in drawn:
+        floor_for_markers(ax, radius, y_min=lowest)
     return fig, data

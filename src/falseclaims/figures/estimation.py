@@ -17,7 +17,14 @@ from matplotlib.patches import Patch
 from falseclaims.figures.common import panel_letter
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
-from falseclaims.style import CYCLE, LEVEL_STYLES, MARKER_ALPHA, PALETTE, figure, no_data
+from falseclaims.style import (
+    LEVEL_STYLES,
+    MARKER_ALPHA,
+    PALETTE,
+    figure,
+    no_data,
+    source_colours,
+)
 from falseclaims.tasks import TASKS
 
 __all__ = ["plot_congruence_by_task", "plot_congruence_ecdf", "plot_sd_models"]
@@ -28,14 +35,18 @@ LEVEL_NAMES = {"q1": "Q1", "median": "median", "q3": "Q3"}
 
 
 def _source_colours(sources) -> dict[str, str]:
-    return {s: CYCLE[i % len(CYCLE)] for i, s in enumerate(sources)}
+    """The colour of each source in every figure (:func:`falseclaims.style.source_colours`)."""
+    return source_colours(sources)
+
+
+PAPER_COLOUR = source_colours(["paper"])["paper"]  # the paper's quartiles, as in Fig 5
 
 
 def _paper_lines(ax, paper: Mapping | None, kind: str) -> None:
     if not paper or kind not in paper:
         return
     for lvl in ("q1", "median", "q3"):
-        ax.axvline(paper[kind][lvl], color=PALETTE["gray"], ls=LEVEL_STYLES[lvl], lw=1.0,
+        ax.axvline(paper[kind][lvl], color=PAPER_COLOUR, ls=LEVEL_STYLES[lvl], lw=1.0,
                    label=f"paper {LEVEL_NAMES[lvl]} ({paper[kind][lvl]:.2f})", zorder=1)
 
 
@@ -98,9 +109,9 @@ def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None):
         tasks = sorted(sub["task"].unique())
         n = sub.groupby("task").size()
         if paper and kind in paper:
-            ax.axvspan(paper[kind]["q1"], paper[kind]["q3"], color=PALETTE["gray"],
-                       alpha=0.18, lw=0, zorder=0)
-            ax.axvline(paper[kind]["median"], color=PALETTE["gray"], lw=1.0, zorder=1)
+            ax.axvspan(paper[kind]["q1"], paper[kind]["q3"], color=PAPER_COLOUR,
+                       alpha=0.12, lw=0, zorder=0)
+            ax.axvline(paper[kind]["median"], color=PAPER_COLOUR, lw=1.0, zorder=1)
         sns.boxplot(data=sub, x="congruence", y="task", order=tasks, orient="h", width=0.6,
                     color=colours[source], saturation=1, linewidth=0.7, fliersize=1.2,
                     medianprops={"color": PALETTE["black"], "linewidth": 1.1},
@@ -111,7 +122,9 @@ def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None):
         ax.set_title(f"{source}: {kind}", fontsize=7, loc="left")
         rows.append(congruence_quartiles(pairs[(pairs.source == source) & (pairs.kind == kind)],
                                          by=["source", "kind", "task"]))
-    axes[-1, 0].set_xlabel("pairwise congruence (grey: paper's Q1-Q3 and median)")
+    name = next((k for k, v in PALETTE.items() if v == PAPER_COLOUR), "shaded")
+    axes[-1, 0].set_xlabel(f"pairwise congruence ({name} band and line: the paper's Q1-Q3 "
+                           "and median)")
     return fig, pd.concat(rows, ignore_index=True)
 
 

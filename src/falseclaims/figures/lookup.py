@@ -1,14 +1,20 @@
 """Fig 6: look-up grid of the probability of a false claim by test-set size x delta.
 
-Each cell: probability at the median congruence, with the values at Q1 and Q3 congruence in
-parentheses ([Christodoulou2025], Fig 6). Winner A has the configured metric ``level``, runner-up
-B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
+Layout of [Christodoulou2025], Fig 6: test-set sizes in columns (small to large, left to
+right), deltas in rows; each cell the probability at the median congruence, with the values
+at Q1 and Q3 congruence in parentheses. Winner A has the configured metric ``level``,
+runner-up B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
 :mod:`falseclaims.claims.plan`, which this module also uses for the highlight).
 
 Gray highlights: the cell nearest the venue's observed median (n, delta) (nearest in log n
-and in delta), and the row of the smallest size reaching the target at that delta, as found
-by :func:`falseclaims.claims.plan.smallest_n`. That exact size is inserted as an extra row
-(marked ``n*``) when it is not already a grid row.
+and in delta) on the left, and on its right, in the same row, the smallest size reaching the
+target at that delta, as found by :func:`falseclaims.claims.plan.smallest_n`. That exact size
+is inserted as an extra column (marked ``n*``) when it is not already a grid size.
+
+Classification congruence outside [A + B - 1, min(A, B)] is moved to the nearer bound, as in
+the survey; a Q1 or Q3 value that equals the median's because both were moved to the same
+bound is marked with a dagger. :func:`venue_multipliers`: the smallest sufficient test set
+at Δ = 0.01 as a multiple of the venue's median test set (the paper's "8x" and "10x").
 """
 
 from __future__ import annotations
@@ -19,12 +25,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
+from falseclaims import stats
+from falseclaims.claims.plan import probability_at, size_multipliers, smallest_n
 from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS
-from falseclaims.claims.plan import probability_at, smallest_n
+from falseclaims.tasks import TASKS
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
 
 NBSP = "\u00a0"  # a space the footnote is never wrapped at
+CLAMP_MARK = "†"  # a Q1 / Q3 value equal to the median's because both were clamped
+LEVELS = ("q1", "median", "q3")
 
 
 def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
@@ -62,10 +72,11 @@ def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
         for d in delta_grid:
             rec = {"task": task, "n": n, "delta": d, "level": level,
                    "value_a": level, "value_b": level - d}
-            for lvl in ("q1", "median", "q3"):
+            for lvl in LEVELS:
                 rec[f"congruence_{lvl}"] = congruence[lvl]
                 rec[f"p_{lvl}"] = float(probability_at(task, n, d, level, congruence[lvl],
                                                        sd_model, sd_level))
+            rec.update(_clamping(task, level, d, congruence))
             rec["band"] = band(rec["p_median"], *bands)
             rec["observed_cell"] = info["observed_cell"] == (n, d)
             plan = info["plan"]
@@ -75,12 +86,32 @@ def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
     return pd.DataFrame(rows), info
 
 
+def _clamping(task: str, level: float, delta: float, congruence: dict) -> dict:
+    """Congruence used per level (classification: moved into [A + B - 1, min(A, B)]) and
+    whether the Q1 / Q3 value equals the median's because both were moved to one bound."""
+    out = {}
+    for lvl in LEVELS:
+        if task == "classification":
+            lo, hi = stats.classification_congruence_bounds(level, level - delta)
+            used = float(np.clip(congruence[lvl], float(lo), float(hi)))
+        else:
+            used = float(congruence[lvl])
+        out[f"congruence_used_{lvl}"] = used
+        out[f"clamped_{lvl}"] = used != float(congruence[lvl])
+    for lvl in ("q1", "q3"):
+        out[f"{lvl}_equals_median_clamped"] = bool(
+            out[f"clamped_{lvl}"] and out[f"congruence_used_{lvl}"]
+            == out["congruence_used_median"])
+    return out
+
+
 def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 sd_model: SDModel | None = None, sd_level: str = "mean",
                 observed: tuple[float, float] | None = None, target: float = 0.05,
                 bands=(0.05, 0.10), n_max: int = 10**7, venue_label: str = "",
                 congruence_source: str = "paper"):
-    """Fig 6 for one task: the coloured grid with a notes panel stating every assumption."""
+    """Fig 6 for one task: the coloured grid (sizes in columns, deltas in rows, as in the
+    paper) with a notes panel stating every assumption."""
     data, info = lookup_data(task, n_grid, delta_grid, level, congruence, sd_model, sd_level,
                              observed, target, bands, n_max)
     ns = sorted(data["n"].unique())
@@ -89,47 +120,55 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     notes = _notes(task, data, info, level, congruence, congruence_source, sd_model, sd_level,
                    target, bands, venue_label)
     n_note_lines = notes.count("\n") + 1
-    grid_h = 22 + 7.5 * len(ns)
-    note_h = 3.6 * n_note_lines + 2
+    grid_h = 24 + 9.0 * len(ds)
+    note_h = 3.6 * n_note_lines + 12  # the notes, then the legend
     fig, (ax, ax_note) = figure("double", height=grid_h + note_h, nrows=2,
                                 gridspec_kw={"height_ratios": [grid_h, note_h]})
     for _, r in data.iterrows():
-        i, j = ns.index(r["n"]), ds.index(r["delta"])
-        ax.add_patch(Rectangle((j, i), 1, 1, facecolor=BAND_COLOURS[r["band"]],
-                               edgecolor="white", linewidth=1.5))
-        if r["observed_cell"] or r["planner_cell"]:
-            ax.add_patch(Rectangle((j + 0.05, i + 0.08), 0.9, 0.84, facecolor="#C8C8C8",
-                                   edgecolor="black", linewidth=1.0, zorder=2))
-        ax.text(j + 0.5, i + 0.5, f"{100 * r['p_median']:.1f}%\n"
-                f"({100 * r['p_q1']:.1f}, {100 * r['p_q3']:.1f})", ha="center", va="center",
-                fontsize="small", zorder=3, linespacing=1.1,
-                fontweight="bold" if r["observed_cell"] or r["planner_cell"] else "normal")
-    ax.set_xlim(0, len(ds))
-    ax.set_ylim(len(ns), 0)
-    ax.set_xticks(np.arange(len(ds)) + 0.5, [f"{d:g}" for d in ds])
-    row_labels = [f"{n:,}" + (" = n*" if plan is not None and plan.found and n == plan.n else "")
-                  for n in ns]
-    ax.set_yticks(np.arange(len(ns)) + 0.5, row_labels)
+        _cell(ax, ds.index(r["delta"]), ns.index(r["n"]), r, bands)
+    ax.set_xlim(0, len(ns))
+    ax.set_ylim(len(ds), 0)
+    col_labels = [f"{n:,}" + ("\n= n*" if plan is not None and plan.found and n == plan.n
+                              else "") for n in ns]
+    ax.set_xticks(np.arange(len(ns)) + 0.5, col_labels)
+    ax.set_yticks(np.arange(len(ds)) + 0.5, [f"{d:g}" for d in ds])
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
     ax.tick_params(length=0)
     for sp in ax.spines.values():
         sp.set_visible(False)
     metric = METRIC_NAMES[task]
-    ax.set_xlabel(f"Δ {metric} (A minus B)")
-    ax.set_ylabel("Test-set size n")
-    ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim", loc="left")
+    ax.set_xlabel("Test-set size n")
+    ax.set_ylabel(f"Δ {metric} (A minus B)")
+    ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim, winner's {metric} "
+                 f"A = {level:g}, runner-up B = {level:g} − Δ", loc="left")
     handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"> {100 * bands[1]:g}%"),
                Patch(facecolor=BAND_COLOURS["medium"],
                      label=f"{100 * bands[0]:g}–{100 * bands[1]:g}%"),
                Patch(facecolor=BAND_COLOURS["low"], label=f"≤ {100 * bands[0]:g}%"),
                Patch(facecolor="#C8C8C8", edgecolor="black", label="highlight")]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-              title="P (median)", alignment="left")
     ax_note.set_axis_off()
     ax_note.text(0.0, 1.0, notes, ha="left", va="top", fontsize="small",
                  transform=ax_note.transAxes)
+    ax_note.legend(handles=handles, loc="lower left", ncols=len(handles), borderaxespad=0,
+                   title="P at median congruence:", alignment="left")
     return fig, data
+
+
+def _cell(ax, i: int, j: int, r, bands) -> None:
+    """Row i (delta), column j (size): band colour, highlight, the three probabilities."""
+    ax.add_patch(Rectangle((j, i), 1, 1, facecolor=BAND_COLOURS[r["band"]],
+                           edgecolor="white", linewidth=1.5))
+    bold = bool(r["observed_cell"] or r["planner_cell"])
+    if bold:
+        ax.add_patch(Rectangle((j + 0.05, i + 0.08), 0.9, 0.84, facecolor="#C8C8C8",
+                               edgecolor="black", linewidth=1.0, zorder=2))
+    q1, q3 = (f"{100 * r[f'p_{lvl}']:.1f}"
+              + (CLAMP_MARK if r[f"{lvl}_equals_median_clamped"] else "")
+              for lvl in ("q1", "q3"))
+    ax.text(j + 0.5, i + 0.5, f"{100 * r['p_median']:.1f}%\n({q1}, {q3})", ha="center",
+            va="center", fontsize="x-small", zorder=3, linespacing=1.15,
+            fontweight="bold" if bold else "normal")
 
 
 def _notes(task, data, info, level, congruence, source, sd_model, sd_level, target, bands,
@@ -140,19 +179,19 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
              f"median {congruence['median']:g} (Q1 {congruence['q1']:g}, "
              f"Q3 {congruence['q3']:g}).")]
     if task == "classification":
-        lines.append("Congruence (both-correct share) outside [A + B − 1, min(A, B)] is moved "
-                     "to the nearer bound, as in the survey.")
+        lines.append(_clamp_note(data))
     elif sd_model is not None:
         sd_a, _ = sd_model.predict(level, sd_level)
         lines.append(f"Per-case SDs imputed by the SD model ({sd_model.source or 'config'}, "
                      f"{sd_level}) at A and B: SD = {float(sd_a):.3f} at DSC {level:g}.")
-    lines.append("Cell: P at median congruence (P at Q1, P at Q3 congruence), in %.")
+    lines.append("Cell: P at median congruence (P at Q1, P at Q3 congruence), in %; columns: "
+                 "test-set size n, rows: Δ.")
     if info["observed_cell"] is not None:
         text = (f"Gray: cell nearest the observed medians of {venue_label or 'the venue'} "
                 f"(median{NBSP}n = {median_size(info['observed_n'])}, "
                 f"median{NBSP}Δ = {info['observed_delta']:.3g})")
         if plan is not None and plan.found:
-            text += (f"; row{NBSP}n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
+            text += (f"; column{NBSP}n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
                      f"Δ = {info['plan_delta']:g} (median congruence, planner).")
         elif plan is not None:
             text += (f"; no size up to {plan.n_max:,} reaches P ≤ {100 * target:g}% at "
@@ -161,6 +200,35 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
     else:
         lines.append("No observed (n, Δ) for this venue and task, so no highlight.")
     return "\n".join(_wrap(t, 112) for t in lines)
+
+
+def _clamp_note(data: pd.DataFrame) -> str:
+    """How many cells had each level's congruence moved into [A + B - 1, min(A, B)], and the
+    dagger's meaning."""
+    k = len(data)
+    moved = ", ".join(f"{name} in {int(data[f'clamped_{lvl}'].sum())}"
+                      for lvl, name in zip(LEVELS, ("Q1", "median", "Q3")))
+    same = int((data["q1_equals_median_clamped"] | data["q3_equals_median_clamped"]).sum())
+    return (f"Congruence (both-correct share) outside [A + B − 1, min(A, B)] is moved to the "
+            f"nearer bound, as in the survey: {moved} of {k} cells. {CLAMP_MARK} Q1 (or Q3) "
+            f"congruence moved to the same bound as the median, so its P equals the median's "
+            f"({same} of {k} cells).")
+
+
+def venue_multipliers(top2: pd.DataFrame, lookup_grid, congruence: dict,
+                      sd_model: SDModel | None, planner) -> pd.DataFrame:
+    """The multipliers of [Christodoulou2025], Results, for one venue: smallest n with
+    P <= ``planner.target`` at Δ = ``lookup_grid.multiplier_delta`` and A = the grid's
+    ``level``, over the venue's median test-set size (``top2.csv``), per task and congruence
+    level (:func:`falseclaims.claims.plan.size_multipliers`)."""
+    medians = {}
+    for task in TASKS:
+        obs = observed_medians(top2, task)
+        medians[task] = obs[0] if obs is not None else None
+    return size_multipliers(
+        medians, {t: lookup_grid[t]["level"] for t in TASKS}, congruence, sd_model=sd_model,
+        delta=lookup_grid.get("multiplier_delta", 0.01), target=planner["target"],
+        n_max=planner["n_max"], sd_level=lookup_grid["sd_level"])
 
 
 def median_size(n: float) -> str:

@@ -11,6 +11,7 @@ VENUE_FIGURES = (
     "figS9_delta_distribution",
     "fig4_delta_vs_size",
     "fig5_cumulative",
+    "fig5_congruence_sources",
     "figS10_sd_sensitivity",
     *(f"fig6_lookup_{task}" for task in TASKS),
 )

@@ -17,6 +17,7 @@ from falseclaims.figures.common import (
     TASK_LABELS,
     TASKS,
     Headline,
+    floor_for_markers,
     label_first_drawn,
     numeric,
     panel_letter,
@@ -35,6 +36,7 @@ from falseclaims.style import (
     level_dashes,
     log_ticks,
     no_data,
+    source_colours,
 )
 from falseclaims.style import settings as figure_settings
 
@@ -96,8 +98,12 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
         drawn.append((ax, legend, d[["n_test", "delta"]].to_numpy(float)))
     if drawn:
         fig.draw_without_rendering()  # the final layout: legends and axes in pixels, once
+    radius = math.sqrt(FIG4_MARKER) / 2
     for ax, legend, points in drawn:
-        _headroom_for_legend(ax, legend, points, marker_radius_pt=math.sqrt(FIG4_MARKER) / 2)
+        # a tie (delta 0) sits on the axis: room below 0 for the whole dot, then headroom
+        floor_for_markers(ax, radius)
+        _headroom_for_legend(ax, legend, points, marker_radius_pt=radius)
+        floor_for_markers(ax, radius)
     return fig, data
 
 
@@ -156,15 +162,16 @@ def _row_name(text: str) -> Line2D:
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, threshold, n_label,
-                  colour_title):
+                  colour_title, colours: dict | None = None):
     """Fig 5 / S10 / venue comparison: seaborn ``lineplot`` of the share above each cutoff,
-    hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level)."""
+    hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level).
+    ``colours``: {group: colour}; default: the colour cycle in order of appearance."""
     width = "double" if len(panels) > 1 else "single"
     fig, axes = figure(width, height=80 if width == "double" else 90, ncols=len(panels),
                        squeeze=False, sharey=True)
     # one colour per group across all panels, so a source keeps its colour everywhere
-    colours = {g: CYCLE[j % len(CYCLE)]
-               for j, g in enumerate(dict.fromkeys(curves[group_col]))}
+    colours = colours or {g: CYCLE[j % len(CYCLE)]
+                          for j, g in enumerate(dict.fromkeys(curves[group_col]))}
     all_colours, all_styles = {}, {}
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = curves[curves["task"] == task]
@@ -206,12 +213,18 @@ def _n_title(task, d):
 
 
 def fig5_cumulative(curves: pd.DataFrame, headline: Headline, threshold: float = 0.05):
-    """Fig 5: % of papers above each cutoff; colour = congruence source, line style = level.
-    Segmentation rows use the headline SD assumption."""
+    """Fig 5 as [Christodoulou2025] draws it: % of papers above each cutoff at the Q1,
+    median and Q3 of the headline congruence source (line style), one panel per task.
+    Segmentation rows use the headline SD assumption. The other congruence sources:
+    :func:`falseclaims.figures.sources.fig5_congruence_sources`."""
     require_columns(curves, CURVE_KEYS, "curves")
-    data = numeric(select_sd_headline(curves, headline)[CURVE_KEYS], CURVE_NUMBERS)
+    data = select_sd_headline(curves, headline)
+    data = numeric(data[data["congruence_source"] == headline.congruence_source][CURVE_KEYS],
+                   CURVE_NUMBERS)
     fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
-                        threshold, "congruence", "congruence source")
+                        threshold, f"congruence ({headline.congruence_source})",
+                        "congruence source",
+                        colours=source_colours([headline.congruence_source]))
     return fig, data.reset_index(drop=True)
 
 
@@ -261,7 +274,7 @@ def fig5_venue_facets(curves_by_venue: dict[str, pd.DataFrame], headline: Headli
         style="level", row="task_label", col="venue_label",
         row_order=[TASK_LABELS[t] for t in TASKS], col_order=venues, hue_order=sources,
         style_order=[shown[lvl] for lvl in levels],
-        palette={s: CYCLE[i % len(CYCLE)] for i, s in enumerate(sources)},
+        palette=source_colours(sources),
         dashes={shown[lvl]: d for lvl, d in level_dashes(levels).items()}, estimator=None,
         drawstyle="steps-post", linewidth=1.0, height=facet * 0.9, aspect=1 / 0.9,
         facet_kws={"sharex": True, "sharey": True, "margin_titles": True})

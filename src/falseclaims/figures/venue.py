@@ -23,6 +23,7 @@ from falseclaims.figures.probabilities import (
 )
 from falseclaims.figures.sd_sensitivity import figS10_sd_sensitivity
 from falseclaims.figures.sizes import figS8_split_sizes
+from falseclaims.figures.sources import fig5_congruence_sources
 from falseclaims.figures.tables import metric_frequency, metric_table_latex
 from falseclaims.sd_model import SDModel
 
@@ -47,6 +48,8 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
     yield "fig4_delta_vs_size", *fig4_delta_vs_size(tables["probabilities"], headline,
                                                     threshold)
     yield "fig5_cumulative", *fig5_cumulative(tables["curves"], headline, threshold)
+    yield "fig5_congruence_sources", *fig5_congruence_sources(
+        tables["curves"], tables["probabilities"], headline, threshold)
     yield "figS10_sd_sensitivity", *figS10_sd_sensitivity(tables["curves"], headline,
                                                           threshold)
     for task in TASKS:
