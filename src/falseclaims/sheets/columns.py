@@ -9,7 +9,7 @@ from functools import lru_cache
 from falseclaims.tasks import TASKS
 
 SPLITS = ("train_test", "train_val_test", "cv_only", "cv_plus_test", "unclear")
-UNCERTAINTY = ("none", "sd_test", "sd_cv", "sd_runs", "sd_unclear", "ci")
+UNCERTAINTY = ("none", "sd_test", "sd_cv", "sd_runs", "sd_unclear", "ci", "other")
 SD_OVER = ("test", "cv", "runs", "unclear")
 ENUMS = {"task": TASKS, "split": SPLITS, "uncertainty": UNCERTAINTY, "sd_over": SD_OVER}
 
