@@ -115,6 +115,13 @@ def venue_label(cfg: dict, venue: str) -> str:
     return cfg["venues"][venue].get("label", venue)
 
 
+def report_category(label: str) -> str:
+    """A venue label as a Snakemake report category: the report writes category names
+    unescaped into a ``<script>`` block, so ``<`` and ``>`` become look-alike angle quotes
+    (a label ``</script>...`` cannot end the script)."""
+    return str(label).replace("<", "\u2039").replace(">", "\u203a")
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
     ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or

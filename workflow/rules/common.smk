@@ -4,7 +4,7 @@ import re
 import sys
 from pathlib import Path
 
-from falseclaims.config import venue_label
+from falseclaims.config import report_category, venue_label
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.tasks import TASKS
 
@@ -93,7 +93,7 @@ REPORT_SELECTION = "3 · Selection"
 
 def venue_label_of(wildcards):
     """Report category of a venue's results: its label, not its key."""
-    return config["venues"][wildcards.venue]["label"]
+    return report_category(config["venues"][wildcards.venue]["label"])
 
 
 def figure_outputs(names, folder, category, report_info):
