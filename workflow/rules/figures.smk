@@ -3,7 +3,7 @@
 # (the start-up of a Python process with matplotlib costs more than most figures). Each
 # figure: PDF + PNG + the data behind it as CSV; every PNG is in the report with its
 # caption. Logic: falseclaims.figures; style: config `style:`.
-from falseclaims.config import configured_congruence, headline_assumption
+from falseclaims.config import ConfigParam, configured_congruence, headline_assumption
 from falseclaims.figures.names import VENUE_FIGURES
 
 # caption file, report subcategory and (order, title) of each figure: the report lists a
@@ -55,16 +55,17 @@ rule venue_figures:
         tex_classification="figures/{venue}/tableS1_metrics_classification.tex",
         tex_segmentation="figures/{venue}/tableS2_metrics_segmentation.tex",
     params:
-        style=config["style"],
-        figures=config["figures"],
+        # ConfigParam: the report's "Job parameters" panel lists the keys, not every value
+        style=ConfigParam(config["style"], "style"),
+        figures=ConfigParam(config["figures"], "figures"),
         seed=config["seed"],
         headline=HEADLINE,
-        lookup_grid=config["lookup_grid"],
-        lookup_congruence=configured_congruence(
+        lookup_grid=ConfigParam(config["lookup_grid"], "lookup_grid"),
+        lookup_congruence=ConfigParam(configured_congruence(
             config, config["lookup_grid"]["congruence_source"]
-        ),
-        sd_model=config["sd_model"],
-        planner=config["planner"],
+        ), "congruence " + config["lookup_grid"]["congruence_source"]),
+        sd_model=ConfigParam(config["sd_model"], "sd_model"),
+        planner=ConfigParam(config["planner"], "planner"),
         venue_label=lambda wc: config["venues"][wc.venue]["label"],
     priority: VENUE_CHAIN_PRIORITY
     log:
@@ -99,7 +100,7 @@ rule venue_comparison:
     params:
         venues=VENUES,
         labels={v: config["venues"][v]["label"] for v in VENUES},
-        style=config["style"],
+        style=ConfigParam(config["style"], "style"),
         headline=HEADLINE,
         threshold=config["figures"]["threshold"],
     log:

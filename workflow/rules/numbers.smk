@@ -1,6 +1,7 @@
 # The numbers the text of [Christodoulou2025] states, per venue (results/{venue}/numbers.csv),
 # and the report's front page: the headline table of every venue and the paper's numbers
 # beside the compared venues' (falseclaims.survey.numbers, falseclaims.survey.front_page).
+from falseclaims.config import ConfigParam
 
 
 rule numbers:
@@ -19,8 +20,9 @@ rule numbers:
             labels={"#": "00", "result": "Numbers stated in the paper's text"},
         ),
     params:
-        cfg=config_subset("analysis", "congruence", "sd_model", "lookup_grid", "planner",
-                          "numbers", ("figures", "populations"), ("figures", "metric_labels")),
+        cfg=ConfigParam(config_subset("analysis", "congruence", "sd_model", "lookup_grid",
+                                      "planner", "numbers", ("figures", "populations"),
+                                      ("figures", "metric_labels"))),
         label=lambda wc: config["venues"][wc.venue]["label"],
     log:
         "logs/{venue}/numbers.log",
