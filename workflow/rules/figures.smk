@@ -61,9 +61,10 @@ rule venue_figures:
         seed=config["seed"],
         headline=HEADLINE,
         lookup_grid=ConfigParam(config["lookup_grid"], "lookup_grid"),
-        lookup_congruence=ConfigParam(configured_congruence(
-            config, config["lookup_grid"]["congruence_source"]
-        ), "congruence " + config["lookup_grid"]["congruence_source"]),
+        lookup_congruence=ConfigParam(
+            configured_congruence(config, config["lookup_grid"]["congruence_source"]),
+            f"congruence {config['lookup_grid']['congruence_source']}",
+        ),
         sd_model=ConfigParam(config["sd_model"], "sd_model"),
         planner=ConfigParam(config["planner"], "planner"),
         venue_label=lambda wc: config["venues"][wc.venue]["label"],
