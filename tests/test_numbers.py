@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as ss
 
 from falseclaims import figures
-from falseclaims.config import report_category
+from falseclaims.config import ConfigParam, ReportText, report_category
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html, metric_tables_html, numbers_html
 from falseclaims.survey.numbers import venue_numbers
@@ -219,6 +219,13 @@ def test_html_tables_escape_a_hostile_venue_label(numbers):
         assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
     assert "67% (2)" in pages[1] and "33%–100%" in pages[1]  # share (count), range
     assert "<" not in report_category(HOSTILE) and ">" not in report_category(HOSTILE)
+    # a label in a rule's params: the script gets it as is, the report's panel (f-string of
+    # Snakemake's format_dict) without angle brackets
+    text = ReportText(HOSTILE)
+    assert text == HOSTILE and repr(text) == repr(HOSTILE)
+    assert "<" not in f"label={text}" and "</script>" not in f"{text}"
+    block = ConfigParam({"v": HOSTILE}, "venue labels")
+    assert f"{block}" == "config venue labels {v}" and repr(block) == repr({"v": HOSTILE})
 
 
 def test_report_captions_keep_a_hostile_label_as_text(repo_root):

@@ -139,6 +139,15 @@ def report_category(label: str) -> str:
     return str(label).replace("<", "\u2039").replace(">", "\u203a")
 
 
+class ReportText(str):
+    """A label given to a rule's ``params:``: the script gets the text as is, the report's
+    "Job parameters" panel (written unescaped into a ``<script>`` block) gets it through
+    :func:`report_category`."""
+
+    def __format__(self, spec: str) -> str:
+        return report_category(str(self))
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
     ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or

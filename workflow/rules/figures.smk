@@ -3,7 +3,12 @@
 # (the start-up of a Python process with matplotlib costs more than most figures). Each
 # figure: PDF + PNG + the data behind it as CSV; every PNG is in the report with its
 # caption. Logic: falseclaims.figures; style: config `style:`.
-from falseclaims.config import ConfigParam, configured_congruence, headline_assumption
+from falseclaims.config import (
+    ConfigParam,
+    ReportText,
+    configured_congruence,
+    headline_assumption,
+)
 from falseclaims.figures.names import VENUE_FIGURES
 
 # caption file, report subcategory and (order, title) of each figure: the report lists a
@@ -67,7 +72,7 @@ rule venue_figures:
         ),
         sd_model=ConfigParam(config["sd_model"], "sd_model"),
         planner=ConfigParam(config["planner"], "planner"),
-        venue_label=lambda wc: config["venues"][wc.venue]["label"],
+        venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/figures.log",
@@ -100,7 +105,7 @@ rule venue_comparison:
         tex="figures/comparison/venue_comparison.tex",
     params:
         venues=VENUES,
-        labels={v: config["venues"][v]["label"] for v in VENUES},
+        labels=ConfigParam({v: config["venues"][v]["label"] for v in VENUES}, "venue labels"),
         style=ConfigParam(config["style"], "style"),
         headline=HEADLINE,
         threshold=config["figures"]["threshold"],

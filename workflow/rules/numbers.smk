@@ -1,7 +1,7 @@
 # The numbers the text of [Christodoulou2025] states, per venue (results/{venue}/numbers.csv),
 # and the report's front page: the headline table of every venue and the paper's numbers
 # beside the compared venues' (falseclaims.survey.numbers, falseclaims.survey.front_page).
-from falseclaims.config import ConfigParam
+from falseclaims.config import ConfigParam, ReportText
 
 
 rule numbers:
@@ -23,7 +23,7 @@ rule numbers:
         cfg=ConfigParam(config_subset("analysis", "congruence", "sd_model", "lookup_grid",
                                       "planner", "numbers", ("figures", "populations"),
                                       ("figures", "metric_labels"))),
-        label=lambda wc: config["venues"][wc.venue]["label"],
+        label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     log:
         "logs/{venue}/numbers.log",
     benchmark:
@@ -46,7 +46,7 @@ rule front_page:
         ),
     params:
         venues=VENUES,
-        labels={v: config["venues"][v]["label"] for v in VENUES},
+        labels=ConfigParam({v: config["venues"][v]["label"] for v in VENUES}, "venue labels"),
         compare=config["numbers"]["compare_venues"],
         headline=HEADLINE,
     log:

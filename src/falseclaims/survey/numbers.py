@@ -18,7 +18,7 @@ import pandas as pd
 from falseclaims.claims.plan import smallest_n
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
 from falseclaims.figures.common import Headline, numeric, population, select_headline
-from falseclaims.figures.practices import practices_data, uncertainty_data
+from falseclaims.survey.reporting import practices_data, uncertainty_data
 from falseclaims.figures.tables import POPULATION_TEXT, metric_frequency
 from falseclaims.tasks import TASKS
 
