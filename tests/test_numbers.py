@@ -254,3 +254,22 @@ def test_report_captions_keep_a_hostile_label_as_text(repo_root):
         if "rst(" in path.read_text(encoding="utf-8"):
             assert re.search(r"&lt;/script&gt;&lt;img src=x onerror=alert\(1\)&gt;", html), \
                 path.name
+
+
+def test_one_task_venue_without_analysed_papers():
+    """A venue with classification papers only and none analysed: counts stay, sizes,
+    deltas and multipliers are empty, the paper's values of absent numbers are skipped and
+    the front page still renders."""
+    papers = _papers()
+    papers = papers[papers.task == "classification"]
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+              "top2": _top2().iloc[0:0], "summary": _summary().iloc[0:0]}
+    d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])
+    assert d.loc[("classification", "papers_in_scope"), "value"] == 7
+    assert d.loc[("segmentation", "papers_found"), "value"] == 0
+    assert np.isnan(d.loc[("classification", "test_size_multiplier"), "value"])
+    assert not d.index.get_level_values("name").str.startswith("share_above").any()
+    html = front_page_html({"v": d.reset_index()}, {"v": "V"}, ["v"], "median")
+    assert "Classification" in html and "133" in html
