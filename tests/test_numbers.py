@@ -115,8 +115,10 @@ def test_counts_and_shares_match_hand_counts(numbers):
     assert v[(c, "share_claims_outperformance")] == pytest.approx(6 / 7)
     # test split: c3 unrecorded; c2 cv_only -> 5 of 6
     assert v[(c, "share_test_split")] == pytest.approx(5 / 6)
-    # Accuracy (any spelling) among the 6 quantitative papers: c0, c1, c2, c4, c5 = 5
-    assert v[(c, "share_primary_metric")] == pytest.approx(5 / 6)
+    # Accuracy (any spelling) among the 5 quantitative papers listing metrics (c3 lists
+    # none): c0, c1, c2, c4, c5 = 5 of 5
+    assert v[(c, "share_primary_metric")] == pytest.approx(5 / 5)
+    assert numbers.loc[(c, "share_primary_metric"), "n_population"] == 5
     # uncertainty (in scope: c0-c5, c7): c4 missing; none: c0, c5, c7 -> 3 of 6;
     # reporting: c1 sd_runs, c2 ci, c3 sd_cv
     assert v[(c, "share_no_uncertainty")] == pytest.approx(3 / 6)
@@ -269,7 +271,20 @@ def test_one_task_venue_without_analysed_papers():
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])
     assert d.loc[("classification", "papers_in_scope"), "value"] == 7
     assert d.loc[("segmentation", "papers_found"), "value"] == 0
+    assert d.loc[("classification", "n_sd_test"), "value"] == 0  # recorded: none
     assert np.isnan(d.loc[("classification", "test_size_multiplier"), "value"])
     assert not d.index.get_level_values("name").str.startswith("share_above").any()
     html = front_page_html({"v": d.reset_index()}, {"v": "V"}, ["v"], "median")
     assert "Classification" in html and "133" in html
+
+
+def test_a_sheet_without_metrics_or_uncertainty_gives_no_share(numbers):
+    """A wide top-2 sheet records neither: its shares are empty, not 0%."""
+    papers = _papers().assign(metrics_reported=pd.NA, uncertainty=pd.NA)
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+              "top2": _top2(), "summary": _summary()}
+    d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])["value"]
+    for name in ("share_primary_metric", "n_sd_test", "share_sd", "share_no_uncertainty"):
+        assert np.isnan(d[("classification", name)]), name

@@ -112,10 +112,11 @@ def _metric_rows(papers, venue, task, which, labels, primary) -> list[dict]:
     names = {str(v) for k, v in (labels or {}).items() if str(k).lower() in primary}
     names |= set(primary)
     hit = freq[freq["label"].isin(names)]
-    n = int(freq["n_papers"].iloc[0]) if len(freq) else 0
+    none = freq.loc[freq["label"] == "(none recorded)", "n_papers_reporting"].sum()
+    n = int(freq["n_papers"].iloc[0]) - int(none) if len(freq) else 0
     k = int(hit["n_papers_reporting"].max()) if len(hit) else 0
     return [_row(venue, task, "share_primary_metric", _share(k, n), "share",
-                 POPULATION_TEXT[which], n)]
+                 f"{POPULATION_TEXT[which]} listing metrics", n)]
 
 
 def _uncertainty_rows(papers, venue, task, which) -> list[dict]:
@@ -130,8 +131,8 @@ def _uncertainty_rows(papers, venue, task, which) -> list[dict]:
              f"{scope} where recorded", rec),
         _row(venue, task, "share_sd", _share(int(d.loc["sd_any", "n"]), rep), "share",
              "papers reporting uncertainty", rep),
-        _row(venue, task, "n_sd_test", int(d.loc["sd_test", "n"]), "papers",
-             f"{scope} where recorded", rec),
+        _row(venue, task, "n_sd_test", int(d.loc["sd_test", "n"]) if rec else np.nan,
+             "papers", f"{scope} where recorded", rec),
         _row(venue, task, "share_ci", _share(int(d.loc["ci", "n"]), rep), "share",
              "papers reporting uncertainty", rep),
     ]
