@@ -220,6 +220,7 @@ def test_html_tables_escape_a_hostile_venue_label(numbers):
         assert "<img" not in html and "</script>" not in html
         assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
     assert "67% (2)" in pages[1] and "33%–100%" in pages[1]  # share (count), range
+    assert "paper 86%" in pages[1]  # the paper's value in the headline table
     assert "<" not in report_category(HOSTILE) and ">" not in report_category(HOSTILE)
     # a label in a rule's params: the script gets it as is, the report's panel (f-string of
     # Snakemake's format_dict) without angle brackets

@@ -40,13 +40,14 @@ _ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
 _HEADLINE = _ENV.from_string("""
 <p><b>Share of analysed papers whose probability of a false claim exceeds each cutoff</b>
 ({{ assumption }}); the number of papers in brackets; below, the range over the paper's
-sensitivity analyses (Q1&ndash;Q3 congruence; segmentation also Q1&ndash;Q3 imputed SD).</p>
+sensitivity analyses (Q1&ndash;Q3 congruence; segmentation also Q1&ndash;Q3 imputed SD) and,
+in blue, the paper's value where it states one.</p>
 <table class="fc">
 <tr><th>Venue</th><th>Task</th><th>Papers</th>
 {% for c in cutoffs %}<th>P &gt; {{ c }}</th>{% endfor %}</tr>
 {% for r in rows %}
 <tr><td>{{ r.label }}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
-{% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span></td>{% endfor %}
+{% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
 </tr>
 {% endfor %}
 </table>
@@ -154,13 +155,17 @@ def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, 
             for _, r in h.iterrows():
                 count = "" if pd.isna(r["value"]) or pd.isna(r["n_population"]) else \
                     f" ({round(float(r['value']) * int(r['n_population']))})"
+                paper = r.get("paper_value", "")
                 cells[r["name"]] = {"value": _fmt(r["value"], "share") + count,
-                                    "range": _range(r)}
+                                    "range": _range(r),
+                                    "paper": "" if pd.isna(paper) or paper == ""
+                                    else _fmt(str(paper), "share")}
             n = h["n_population"].dropna()
             rows.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
                          "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
     for r in rows:
-        r["cells"] = [r["cells"].get(c, {"value": "–", "range": ""}) for c in cut_names]
+        r["cells"] = [r["cells"].get(c, {"value": "–", "range": "", "paper": ""})
+                      for c in cut_names]
     cutoffs = [f"{100 * float(c.removeprefix('share_above_')):g}%" for c in cut_names]
     return _HEADLINE.render(assumption=assumption, cutoffs=cutoffs, rows=rows)
 
