@@ -15,6 +15,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/survey.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/numbers.smk"
 include: "workflow/rules/estimation.smk"
 include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
@@ -32,6 +33,8 @@ localrules:
     summarize,
     estimation_figures,
     venue_figures,
+    numbers,
+    front_page,
     venue_comparison,
     multiplicity_figures,
     calibration_figures,

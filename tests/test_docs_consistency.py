@@ -25,7 +25,8 @@ NAMED_ENTRIES = [("venues",), ("congruence",), ("sd_model",),
 # maps holding data rather than settings (their keys are headers, metrics, method names)
 DATA_MAPS = [("venues", "*", "columns", "*"), ("venues", "*", "constants"),
              ("venues", "*", "values"), ("venues", "*", "skip_rows_where"),
-             ("figures", "metric_labels"), ("claim_check", "examples", "*", "methods")]
+             ("figures", "metric_labels"), ("claim_check", "examples", "*", "methods"),
+             ("numbers", "paper")]
 
 
 def _matches(path: tuple, pattern: tuple) -> bool:

@@ -216,48 +216,61 @@ def _figS7_texts(fig, task_index):
 
 
 def test_figS7_unrecorded_uncertainty_says_not_recorded_instead_of_zero_percent():
-    # the sheet records no uncertainty type: no "0% (0)" rows that read as "nobody reports it"
+    # the sheet records no uncertainty type: no "0% (0 of 0)" rows that read as "nobody"
     papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": pd.NA}
                       for i in range(3)])
     fig, data = figures.figS7_uncertainty(papers)
     d = data.set_index("uncertainty")
     assert (d["n_papers"] == 3).all() and (d["n_recorded"] == 0).all()
     assert d.loc["not_recorded", "n"] == 3 and d.loc["not_recorded", "share"] == 1.0
-    assert d["share_recorded"].isna().all()
+    assert d.drop(index="not_recorded")["share"].isna().all()
     texts = _figS7_texts(fig, 0)
-    assert texts.count("not recorded") == 7  # one per uncertainty category (none ... other)
+    assert texts.count("not recorded") == 8  # none, the four SDs, their sum, CI, other
     assert "3 of 3 papers" in texts
     assert not any(t.startswith("0%") for t in texts)
-    assert fig.axes[0].get_xlabel() == "% of papers where recorded"
 
 
-def test_figS7_shares_are_over_the_papers_where_recorded():
-    # 2 CI, 1 none, 1 missing: CI is 2 of 3 recorded (67%), not 2 of 4 (50%)
-    kinds = ["ci", "ci", "none", pd.NA]
+def test_figS7_uses_the_papers_populations_hand_counted():
+    """[Christodoulou2025], Suppl. A: "none" over the papers (where recorded), the SDs and CIs
+    over the papers reporting uncertainty. 10 papers: 1 missing, 4 none, 5 reporting
+    (sd_test, sd_runs, sd_runs, ci, other): none 4/9, SD 3/5, CI 1/5, other 1/5."""
+    kinds = [pd.NA, "none", "none", "none", "none", "sd_test", "sd_runs", "sd_runs", "ci",
+             "other"]
     papers = _papers([{"paper_id": str(i), "task": "classification", "uncertainty": u}
                       for i, u in enumerate(kinds)])
     fig, data = figures.figS7_uncertainty(papers)
     d = data.set_index("uncertainty")
-    assert d.loc["ci", "share_recorded"] == pytest.approx(2 / 3)
-    assert d.loc["ci", "share"] == pytest.approx(2 / 4)
-    assert d.loc["not_recorded", "n"] == 1 and np.isnan(d.loc["not_recorded", "share_recorded"])
+    assert (d["n_recorded"] == 9).all() and (d["n_reporting"] == 5).all()
+    expect = {"none": (4, 9), "not_recorded": (1, 10), "sd_any": (3, 5), "sd_test": (1, 5),
+              "sd_cv": (0, 5), "sd_runs": (2, 5), "sd_unclear": (0, 5), "ci": (1, 5),
+              "other": (1, 5)}
+    for key, (k, m) in expect.items():
+        assert (d.loc[key, "n"], d.loc[key, "n_denominator"]) == (k, m), key
+        assert d.loc[key, "share"] == pytest.approx(k / m), key
     texts = _figS7_texts(fig, 0)
-    assert "67% (2)" in texts and "33% (1)" in texts and "1 of 4 papers" in texts
-    assert "50% (2)" not in texts
-    assert fig.axes[0].get_xlabel() == "% of the 3 papers where recorded"
+    for t in ("44% (4 of 9)", "60% (3 of 5)", "20% (1 of 5)", "40% (2 of 5)",
+              "1 of 10 papers"):
+        assert t in texts, (t, texts)
+    assert "10% (1 of 10)" not in texts  # CI is not a share of all papers
+
+
+def test_figS7_refuses_an_unknown_uncertainty_value():
+    papers = _papers([{"paper_id": "1", "task": "classification", "uncertainty": "se"}])
+    with pytest.raises(ValueError, match="'se'.*other"):
+        figures.figS7_uncertainty(papers)
 
 
 def test_figS7_fully_recorded_keeps_percent_labels_clear_of_the_axis():
     papers = _papers([{"paper_id": str(i), "task": "segmentation", "uncertainty": "none"}
-                      for i in range(4)])
+                      for i in range(3)] + [{"paper_id": "ci", "task": "segmentation",
+                                             "uncertainty": "ci"}])
     fig, data = figures.figS7_uncertainty(papers)
     assert "not_recorded" not in set(data["uncertainty"])
     ax = fig.axes[1]
-    assert ax.get_xlabel() == "% of papers"
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    zero = [t for t in ax.texts if t.get_text() == "0% (0)"]
-    assert len(zero) == 6  # every category but "none"
+    zero = [t for t in ax.texts if t.get_text() == "0% (0 of 1)"]
+    assert len(zero) == 6  # four SDs, their sum, other
     # a visible gap (>= 3 px at 100 dpi) between the y-axis and a label of an empty bar
     gaps = [t.get_window_extent(renderer).x0 - ax.bbox.x0 for t in zero]
     assert min(gaps) >= 3

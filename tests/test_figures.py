@@ -215,13 +215,15 @@ def test_fig3_and_figS7_counts():
 
 
 def test_figS7_small_share_is_not_shown_as_zero_percent():
-    """1 paper of 201 is 0.5 %: the bar label says "<1%", never "0%" next to a count of 1."""
-    rows = [{"paper_id": str(i), "task": "segmentation", "uncertainty": "none"}
+    """1 of the 201 papers reporting uncertainty gives a CI: 0.5 %, so the label says "<1%",
+    never "0%" next to a count of 1; the SD sum, 200 of 201, is ">99%", not "100%"."""
+    rows = [{"paper_id": str(i), "task": "segmentation", "uncertainty": "sd_runs"}
             for i in range(200)] + [{"paper_id": "200", "task": "segmentation",
                                      "uncertainty": "ci"}]
     fig, _ = figures.figS7_uncertainty(_papers(rows))
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    assert "<1% (1)" in texts and "0% (1)" not in texts and "0% (0)" in texts
+    assert "<1% (1 of 201)" in texts and "0% (1 of 201)" not in texts
+    assert ">99% (200 of 201)" in texts and "0% (0 of 201)" in texts
 
 
 def test_figS9_summary_and_size_categories(survey):

@@ -41,6 +41,8 @@ FORBIDDEN = {
     "estimation_figures": NEVER + READER,
     "venue_comparison": NEVER + READER,
     "venue_figures": NEVER + READER,
+    "numbers": PLOTS + NEVER + READER,
+    "front_page": SCIPY + PLOTS + NEVER + READER,
 }
 
 

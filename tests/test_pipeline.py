@@ -102,3 +102,57 @@ def test_messy_venue_every_row_accounted_for(run):
     removed = (flow[flow.step == "found"].set_index("task")["n_papers"]
                - flow[flow.step == "valid_cells"].set_index("task")["n_papers"])
     assert removed.sum() == 3
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# appended to a copy of the report: after it has rendered, collect the text of every text
+# node inside the first 1400 x 1000 screen into <pre id="first-screen">
+FIRST_SCREEN = """<script>window.addEventListener("load", () => setTimeout(() => {
+  const seen = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(walk.currentNode);
+    const b = range.getBoundingClientRect(), text = walk.currentNode.textContent.trim();
+    if (text && b.width > 0 && b.bottom > 0 && b.top < innerHeight && b.left < innerWidth)
+      seen.push(text);
+  }
+  const pre = document.createElement("pre");
+  pre.id = "first-screen";
+  pre.textContent = seen.join("\\n");
+  document.body.appendChild(pre);
+}, 500));</script>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (.ci/run installs it)")
+def test_report_front_page_shows_the_headline_numbers(run, tmp_path):
+    """`snakemake --report` opened in headless Chromium: the first screen shows, for every
+    venue and task, the share (count) above each cutoff of numbers.csv, and the paper's
+    values beside the example's; categories are venue labels, not keys."""
+    import html
+    import re
+
+    import yaml
+
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--report", "report.html"],
+                          cwd=run, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    page = tmp_path / "report.html"
+    page.write_text((run / "report.html").read_text(encoding="utf-8") + FIRST_SCREEN,
+                    encoding="utf-8")
+    dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--disable-dev-shm-usage", "--window-size=1400,1000",
+                          "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=180).stdout
+    found = re.search(r'<pre id="first-screen">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    screen = html.unescape(found.group(1))
+    cfg = yaml.safe_load((run / "config" / "config.yaml").read_text(encoding="utf-8"))
+    for venue, vcfg in cfg["venues"].items():
+        assert vcfg["label"] in screen and venue not in screen
+    numbers = pd.read_csv(run / "results" / "miccai2023_synthetic" / "numbers.csv")
+    head = numbers[numbers.name.str.startswith("share_above_")]
+    assert len(head) == 2 * len(cfg["analysis"]["cutoffs"])
+    for r in head.itertuples():
+        assert f"{100 * r.value:.0f}% ({round(r.value * r.n_population)})" in screen, r
+    for r in head[head.paper_value.notna()].itertuples():  # the paper's 86% / 53% / 58% / 25%
+        assert f"{100 * float(r.paper_value):.0f}%" in screen

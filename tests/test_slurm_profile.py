@@ -29,7 +29,7 @@ LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
     "probabilities", "summarize", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison",
-    "multiplicity_figures",
+    "multiplicity_figures", "numbers", "front_page",
 }
 
 

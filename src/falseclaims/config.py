@@ -115,6 +115,39 @@ def venue_label(cfg: dict, venue: str) -> str:
     return cfg["venues"][venue].get("label", venue)
 
 
+class ConfigParam(dict):
+    """A config block given to a rule's ``params:``. A plain dict for the script and for
+    Snakemake's rerun check (which compares ``repr``, unchanged), but printed as its key
+    names: the report's "Job parameters" panel says what a job reads (``config figures
+    {threshold, populations, ...}``) instead of dumping every value."""
+
+    def __init__(self, data: dict, name: str = ""):
+        super().__init__(data)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"config {self.name}".rstrip() + " {" + ", ".join(map(str, self)) + "}"
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
+def report_category(label: str) -> str:
+    """A venue label as a Snakemake report category: the report writes category names
+    unescaped into a ``<script>`` block, so ``<`` and ``>`` become look-alike angle quotes
+    (a label ``</script>...`` cannot end the script)."""
+    return str(label).replace("<", "\u2039").replace(">", "\u203a")
+
+
+class ReportText(str):
+    """A label given to a rule's ``params:``: the script gets the text as is, the report's
+    "Job parameters" panel (written unescaped into a ``<script>`` block) gets it through
+    :func:`report_category`."""
+
+    def __format__(self, spec: str) -> str:
+        return report_category(str(self))
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
     ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or

@@ -4,7 +4,7 @@ import re
 import sys
 from pathlib import Path
 
-from falseclaims.config import venue_label
+from falseclaims.config import report_category, venue_label
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.tasks import TASKS
 
@@ -84,15 +84,30 @@ def estimated_sd_files(wildcards=None):
     }
 
 
+# report subcategories of a venue, in the order of the menu (sorted by name): the numbers
+# first, then the figures and tables in the paper's order (their "#" label)
+REPORT_NUMBERS = "1 · Numbers stated in the paper"
+REPORT_FIGURES = "2 · Figures and tables"
+REPORT_SELECTION = "3 · Selection"
+
+
+def venue_label_of(wildcards):
+    """Report category of a venue's results: its label, not its key."""
+    return report_category(config["venues"][wildcards.venue]["label"])
+
+
 def figure_outputs(names, folder, category, report_info):
     """Outputs of a job drawing several figures: {name_png: report(...), name_pdf, name_csv}
-    per figure name; ``report_info[name]`` = (caption file stem, report subcategory). The
+    per figure name; ``report_info[name]`` = (caption file stem, report subcategory) or
+    (caption stem, subcategory, (order, title)): the report lists such a figure by its
+    ``labels`` (order "01", title "Fig 3: reporting practices") instead of its path. The
     PNG is in the report; the PDF and the CSV (the data) only in ``folder``."""
     out = {}
     for name in names:
-        cap, sub = report_info[name]
+        cap, sub, *label = report_info[name]
+        labels = {"#": label[0][0], "result": label[0][1]} if label else None
         out[f"{name}_png"] = report(f"{folder}/{name}.png", caption=caption(cap),
-                                    category=category, subcategory=sub)
+                                    category=category, subcategory=sub, labels=labels)
         out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
         out[f"{name}_csv"] = f"{folder}/{name}.csv"
     return out

@@ -32,8 +32,9 @@ rule eligibility:
         exclusions=report(
             "results/{venue}/exclusions.csv",
             caption=caption("exclusions"),
-            category="{venue}",
-            subcategory="Selection",
+            category=venue_label_of,
+            subcategory=REPORT_SELECTION,
+            labels={"#": "02", "result": "Excluded papers and why (CSV)"},
         ),
         flow="results/{venue}/flow.csv",
         top2="results/{venue}/top2.csv",

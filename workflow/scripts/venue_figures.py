@@ -9,6 +9,7 @@ from falseclaims.figures.output import write_figure
 from falseclaims.figures.lookup import venue_multipliers
 from falseclaims.figures.venue import metric_tables, venue_figures
 from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.survey.front_page import metric_tables_html
 from falseclaims.survey.probabilities import read_probabilities
 
 
@@ -30,7 +31,9 @@ def main(smk):
         write_figure(fig, data, smk.output[f"{name}_png"])
     freq, tex = metric_tables(tables["papers"], figs["populations"]["metrics"],
                               figs.get("metric_labels"), p.venue_label)
-    write_table(freq, smk.output.metrics)
+    write_table(freq, smk.output.metrics_csv)
+    Path(smk.output.metrics).write_text(metric_tables_html(freq, p.venue_label),
+                                        encoding="utf-8")
     for task, text in tex.items():
         Path(smk.output[f"tex_{task}"]).write_text(text, encoding="utf-8")
     write_table(venue_multipliers(tables["top2"], p.lookup_grid, p.lookup_congruence,

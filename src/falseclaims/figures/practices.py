@@ -12,57 +12,20 @@ from falseclaims.figures.common import (
     TASKS,
     label_first_drawn,
     panel_letter,
-    population,
-    require_columns,
 )
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
+from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
+    DENOMINATORS,
+    PRACTICE_COLUMNS,
+    PRACTICES,
+    SD_KINDS,
+    UNCERTAINTY,
+    UNCERTAINTY_COLUMNS,
+    practices_data,
+    uncertainty_data,
+)
 
-PRACTICES = {
-    "claims_outperformance": "Claims outperformance",
-    "bold_best": "Best value in bold",
-    "statistical_test": "Statistical test",
-}
-UNCERTAINTY = {
-    "none": "None reported",
-    "sd_test": "SD on test set",
-    "sd_cv": "SD over CV folds",
-    "sd_runs": "SD over runs",
-    "sd_unclear": "SD, unclear over what",
-    "ci": "Confidence interval",
-    "other": "Other",
-    "not_recorded": "Not recorded in sheet",
-}
-PRACTICE_COLUMNS = ["venue", "task", "practice", "label", "population", "n_papers", "n_yes",
-                    "n_no", "n_not_recorded", "n_recorded", "share_yes"]
-UNCERTAINTY_COLUMNS = ["venue", "task", "uncertainty", "label", "population", "n_papers",
-                       "n_recorded", "n", "share", "share_recorded"]
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
-
-
-def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
-    """Per task and practice: yes / no / not-recorded counts over the population.
-
-    ``share_yes`` = yes / (yes + no): the share among papers where the sheet records the
-    practice (NaN when it records it for none; a missing answer is not a "no").
-    """
-    require_columns(papers, ["venue", "task", *PRACTICES], "papers")
-    pop = population(papers, which)
-    rows = []
-    for task in TASKS:
-        sub = pop[pop["task"] == task]
-        n = len(sub)
-        if not n:
-            continue
-        for col, label in PRACTICES.items():
-            v = sub[col].astype("boolean")
-            yes, no = int((v == True).sum()), int((v == False).sum())
-            rows.append({
-                "venue": sub["venue"].iloc[0], "task": task, "practice": col, "label": label,
-                "population": which, "n_papers": n, "n_yes": yes, "n_no": no,
-                "n_not_recorded": n - yes - no, "n_recorded": yes + no,
-                "share_yes": yes / (yes + no) if yes + no else np.nan,
-            })
-    return pd.DataFrame(rows, columns=PRACTICE_COLUMNS)
 
 
 def _not_recorded_label(ax, y: float) -> None:
@@ -130,53 +93,44 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
     return fig, data
 
 
-def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
-    """Per task and way of reporting uncertainty: paper counts over the population.
-
-    ``share`` = n / n_papers (all papers counted); ``share_recorded`` = n / n_recorded, the
-    share among papers whose sheet records the uncertainty type (NaN for the
-    ``not_recorded`` row and when the sheet records it for none: a missing answer is not
-    "none reported").
-    """
-    require_columns(papers, ["venue", "task", "uncertainty"], "papers")
-    pop = population(papers, which)
-    unknown = set(pop["uncertainty"].dropna().astype(str)) - set(UNCERTAINTY)
-    if unknown:
-        raise ValueError(f"papers: uncertainty values {sorted(unknown)} are not among "
-                         f"{list(UNCERTAINTY)[:-1]}")
-    rows = []
-    for task in TASKS:
-        sub = pop[pop["task"] == task]
-        cat = sub["uncertainty"].astype("string").fillna("not_recorded")
-        n = len(sub)
-        if not n:
-            continue
-        recorded = int((cat != "not_recorded").sum())
-        for key, label in UNCERTAINTY.items():
-            k = int((cat == key).sum())
-            if key == "not_recorded" and k == 0:
-                continue
-            rows.append({"venue": sub["venue"].iloc[0], "task": task, "uncertainty": key,
-                         "label": label, "population": which, "n_papers": n,
-                         "n_recorded": recorded, "n": k, "share": k / n,
-                         "share_recorded": k / recorded
-                         if recorded and key != "not_recorded" else np.nan})
-    return pd.DataFrame(rows, columns=UNCERTAINTY_COLUMNS)
-
-
 def _pct(share: float) -> str:
-    return "<1" if 0 < share < 0.005 else f"{100 * share:.0f}"  # 1 of 221 is not "0%"
+    """1 of 221 is not "0%", 220 of 221 not "100%"."""
+    return "<1" if 0 < share < 0.005 else ">99" if 0.995 <= share < 1 else f"{100 * share:.0f}"
+
+
+def _figS7_bar(ax, y: float, row, task: str) -> None:
+    """One row of Fig S7: the bar and "share (k of m)" after it; white bars for the rows
+    that are not a way of reporting ("none" hatched, "not recorded" plain)."""
+    k, m, s = int(row["n"]), int(row["n_denominator"]), row["share"]
+    kind = row.name
+    if not m:
+        ax.barh(y, 100, color="white", edgecolor="black", linewidth=0.4, height=0.65)
+        _not_recorded_label(ax, y)
+        return
+    style = {"height": 0.65, "edgecolor": "black", "linewidth": 0.4}
+    if kind == "not_recorded":
+        style["color"] = _ANSWER_COLOURS["not recorded"]
+    elif kind == "none":
+        style["color"] = "#D9D9D9"
+    elif kind == "sd_any":
+        style.update(color="white", edgecolor=TASK_COLOURS[task], linewidth=1.2)
+    else:
+        style.update(color=TASK_COLOURS[task], linewidth=0)
+    ax.barh(y, 100 * s, **style)
+    text = f"{k} of {m} papers" if kind == "not_recorded" else f"{_pct(s)}% ({k} of {m})"
+    ax.annotate(text, (100 * s, y), xytext=(3, 0), textcoords="offset points", va="center")
 
 
 def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
-    """Fig S7: share of papers per way of reporting performance uncertainty, per task, as %
-    of the papers whose sheet records it; the "Not recorded in sheet" row counts the others
-    (a white bar, as Fig 3's "not recorded"), and a task recorded for no paper says
-    "not recorded" on each row instead of 0%."""
+    """Fig S7: how performance uncertainty is reported, per task, in the paper's populations:
+    "None reported" as % of the papers whose sheet records it and "Not recorded in sheet"
+    (when present) as % of all papers; below the dashed line, each way of reporting (the
+    SDs, their sum, CI, other) as % of the papers that report some uncertainty. Every label
+    names its denominator ("k of m")."""
     data = uncertainty_data(papers, which)
     keys = [key for key in UNCERTAINTY if key in set(data["uncertainty"])]
     labels = [UNCERTAINTY[key] for key in keys]
-    fig, axes = figure("double", height=12 + 7 * max(len(labels), 4), ncols=len(TASKS),
+    fig, axes = figure("double", height=16 + 6.5 * max(len(labels), 4), ncols=len(TASKS),
                        sharey=bool(labels), squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
@@ -187,31 +141,22 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
             continue
         d = data[data["task"] == task].set_index("uncertainty").reindex(keys)
         n = int(d["n_papers"].dropna().iloc[0])
-        recorded = int(d["n_recorded"].dropna().iloc[0])
+        if "not_recorded" in keys and pd.isna(d.loc["not_recorded", "n"]):
+            d.loc["not_recorded", ["n", "n_denominator", "share"]] = [0, n, 0.0]  # other task
         y = np.arange(len(labels))[::-1]
-        white = {"color": _ANSWER_COLOURS["not recorded"], "edgecolor": "black",
-                 "linewidth": 0.4, "height": 0.65}
-        for yi, key, s, k in zip(y, keys, d["share_recorded"], d["n"].fillna(0).astype(int)):
-            if key == "not_recorded":
-                # share of all papers; the label names its denominator
-                ax.barh(yi, 100 * k / n, **white)
-                inside = k / n > 0.5
-                ax.annotate(f"{k} of {n} papers", (100 * k / n, yi),
-                            xytext=(-3 if inside else 3, 0), textcoords="offset points",
-                            ha="right" if inside else "left", va="center")
-            elif not recorded:
-                ax.barh(yi, 100, **white)
-                _not_recorded_label(ax, yi)
-            else:
-                s = 0.0 if pd.isna(s) else float(s)
-                ax.barh(yi, 100 * s, color=TASK_COLOURS[task], height=0.65)
-                ax.annotate(f"{_pct(s)}% ({k})", (100 * s, yi), xytext=(3, 0),
-                            textcoords="offset points", va="center")
+        for yi, key in zip(y, keys):
+            _figS7_bar(ax, yi, d.loc[key], task)
+        above = sum(k in DENOMINATORS for k in keys)
+        ax.axhline(y[above - 1] - 0.5, color=PALETTE["gray"], linestyle="--", linewidth=0.6)
         ax.set_yticks(y, labels)
-        ax.set_xlim(0, 115)
+        ax.set_xlim(0, 130)
         ax.set_xticks([0, 25, 50, 75, 100])
-        ax.set_xlabel("% of papers" if recorded == n else
-                      f"% of the {recorded} papers where recorded" if recorded else
-                      "% of papers where recorded")
-        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
+        ax.set_xlabel("% of papers (k of m: the denominator)")
+        rep = int(d["n_reporting"].dropna().iloc[0])
+        rec = int(d["n_recorded"].dropna().iloc[0])
+        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers;\n{rep} report uncertainty)" if rec
+                     else f"{TASK_LABELS[task]} (n = {n} papers)")
+    fig.supxlabel("Above the dashed line: % of the papers where recorded (not recorded: of "
+                  "all papers); below it: % of the papers reporting uncertainty.",
+                  fontsize="small", color=PALETTE["gray"])
     return fig, data

@@ -17,33 +17,43 @@ from falseclaims.figures.common import (
 TABLE_NAMES = {"classification": "S1", "segmentation": "S2"}
 
 
+# how a caption names each population (the boxes of the selection flow diagram)
+POPULATION_TEXT = {"all": "papers found", "in_scope": "papers in scope",
+                   "quantitative": "papers in scope reporting values in text or tables"}
+
+
 def metric_frequency(papers: pd.DataFrame, which: str = "quantitative",
                      labels: dict | None = None) -> pd.DataFrame:
     """Share of papers reporting each metric, per task, most frequent first.
 
-    A paper counts once per metric however often it lists it; papers with no metric
-    recorded stay in the denominator and are counted in a ``(none recorded)`` row.
+    Spellings are mapped to their display name first (``labels``, lower-case keys;
+    "Accuracy" and "acc" are one metric): one row per display name, a paper counting once
+    per metric however many spellings it lists; ``metric`` lists the spellings found.
+    The denominator ``n_papers`` is every paper of the population ``which``: papers with no
+    metric recorded stay in it and are counted in a ``(none recorded)`` row.
     """
     require_columns(papers, ["venue", "paper_id", "task", "metrics_reported"], "papers")
-    labels = {str(k).lower(): v for k, v in (labels or {}).items()}
+    labels = {str(k).strip().lower(): v for k, v in (labels or {}).items()}
     pop = population(papers, which)
     rows = []
     for task in [t for t in TASK_LABELS if t in set(pop["task"])]:
         sub = pop[pop["task"] == task]
         n = len(sub)
-        per_paper = [
-            sorted({m.strip().lower() for m in str(v).split(";") if m.strip()})
-            if pd.notna(v) else [] for v in sub["metrics_reported"]
-        ]
+        spellings: dict[str, set] = {}
         counts: dict[str, int] = {}
-        for ms in per_paper:
+        none = 0
+        for v in sub["metrics_reported"]:
+            ms = {m.strip().lower() for m in str(v).split(";") if m.strip()} \
+                if pd.notna(v) else set()
+            none += not ms
             for m in ms:
-                counts[m] = counts.get(m, 0) + 1
-        none = sum(1 for ms in per_paper if not ms)
+                spellings.setdefault(labels.get(m, m), set()).add(m)
+            for label in {labels.get(m, m) for m in ms}:
+                counts[label] = counts.get(label, 0) + 1
         venue = sub["venue"].iloc[0] if n else ""
-        for m, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            rows.append({"venue": venue, "task": task, "metric": m,
-                         "label": labels.get(m, m), "n_papers_reporting": k, "n_papers": n,
+        for label, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower())):
+            rows.append({"venue": venue, "task": task, "metric": ";".join(sorted(spellings[label])),
+                         "label": label, "n_papers_reporting": k, "n_papers": n,
                          "percent": round(100 * k / n, 1), "population": which})
         if none:
             rows.append({"venue": venue, "task": task, "metric": "", "label": "(none recorded)",
@@ -63,6 +73,11 @@ def _tex_escape(s: str) -> str:
     return "".join(_TEX.get(ch, ch) for ch in s)
 
 
+def _population_text(freq: pd.DataFrame) -> str:
+    which = str(freq["population"].iloc[0])
+    return POPULATION_TEXT.get(which, which)
+
+
 def metric_table_latex(freq: pd.DataFrame, task: str, venue_label: str = "") -> str:
     d = freq[freq["task"] == task]
     if d.empty:
@@ -74,7 +89,8 @@ def metric_table_latex(freq: pd.DataFrame, task: str, venue_label: str = "") -> 
         r"\centering",
         (rf"\caption{{Table {name}: how often each metric is reported by "
         rf"{TASK_LABELS[task].lower()} papers{' of ' + _tex_escape(venue_label) if venue_label else ''}"
-        rf" (n = {n} papers).}}"),
+        rf": percentage of the n = {n} {_tex_escape(_population_text(d))}; a paper counts once "
+        rf"per metric.}}"),
         rf"\label{{tab:metrics-{task}}}",
         r"\begin{tabular}{lrr}",
         r"\toprule",

@@ -1,0 +1,213 @@
+"""HTML tables of the Snakemake report: a venue's ``numbers.csv`` beside the paper's values,
+and the front page (the headline shares of every venue, then the paper's numbers).
+
+The report shows an HTML result in a frame and the front page's text inline (its
+``workflow/report/workflow.rst`` includes the fragment between :data:`FRAGMENT` markers of
+``results/front_page.html``). Every text reaching HTML is escaped by jinja2's autoescape, so a
+venue label such as ``</script><img src=x>`` stays text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+import jinja2
+import pandas as pd
+from markupsafe import escape
+
+from falseclaims.figures.common import TASK_LABELS
+
+FRAGMENT = "<!-- falseclaims front page -->"
+_STYLE = """
+table.fc { border-collapse: collapse; font-size: 0.8rem; margin: 0.4rem 0 1rem 0; }
+table.fc th, table.fc td { border-bottom: 1px solid #ccc; padding: 0.15rem 0.4rem; white-space: nowrap;
+  text-align: right; vertical-align: top; }
+table.fc th:first-child, table.fc td:first-child { text-align: left; }
+table.fc td.text, table.fc td:first-child { text-align: left; white-space: normal; }
+table.fc .range { color: #555; font-size: 0.7rem; white-space: nowrap; }
+table.fc .paper { color: #0072B2; }
+"""
+# the report centres its content vertically (the top of a long front page would be out of
+# reach) and keeps the description 32 rem wide: top-aligned and wider while it is shown
+_FRONT_STYLE = """
+div.h-screen.overflow-auto.items-center { align-items: flex-start; }
+div.prose.max-w-lg { max-width: 52rem; }
+"""
+_ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+_HEADLINE = _ENV.from_string("""
+<p><b>Share of analysed papers whose probability of a false claim exceeds each cutoff</b>
+({{ assumption }}); the number of papers in brackets; below, the range over the paper's
+sensitivity analyses (Q1&ndash;Q3 congruence; segmentation also Q1&ndash;Q3 imputed SD) and,
+in blue, the paper's value where it states one.</p>
+<table class="fc">
+<tr><th>Venue</th><th>Task</th><th>Papers</th>
+{% for c in cutoffs %}<th>P &gt; {{ c }}</th>{% endfor %}</tr>
+{% for r in rows %}
+<tr><td>{{ r.label }}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
+{% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
+</tr>
+{% endfor %}
+</table>
+""")
+
+_NUMBERS = _ENV.from_string("""
+<table class="fc">
+<tr><th>Number</th>{% for t in tasks %}<th>{{ t }}</th>{% if paper %}<th class="paper">paper</th>{% endif %}{% endfor %}<th>Population (n)</th></tr>
+{% for r in rows %}
+<tr><td>{{ r.description }}</td>
+{% for c in r.cells %}<td>{{ c.value }}{% if c.range %}<br><span class="range">{{ c.range }}</span>{% endif %}</td>{% if paper %}<td class="paper">{{ c.paper }}</td>{% endif %}{% endfor %}
+<td class="text">{{ r.population }}</td></tr>
+{% endfor %}
+</table>
+""")
+
+_PAGE = _ENV.from_string("""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<style>body { font-family: sans-serif; margin: 1rem; } {{ style }}</style></head>
+<body>
+{{ fragment_marker | safe }}
+<style>{{ style }}</style>
+{{ body | safe }}
+{{ fragment_marker | safe }}
+</body></html>
+""")
+
+
+def _fmt(value, unit: str) -> str:
+    """One number format per unit: shares as whole percent (below 1%: one decimal), counts
+    and sizes as integers, deltas with three decimals, multipliers with one."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*([<>]=?)?\s*([-+0-9.eE]+)\s*", value)
+        if not m:
+            return value
+        prefix = f"{m.group(1)} " if m.group(1) else ""
+        return prefix + _fmt(float(m.group(2)), unit)
+    if value is None or (isinstance(value, float) and math.isnan(value)) or pd.isna(value):
+        return "–"
+    value = float(value)
+    if unit == "share":
+        pct = 100 * value
+        return f"{pct:.1f}%" if 0 < pct < 1 else f"{pct:.0f}%"
+    if unit == "metric units":
+        return f"{value:.3f}"
+    if unit.startswith("x "):
+        return f"{value:.1f}×"
+    return f"{value:,.0f}" if value == int(value) or abs(value) >= 10 else f"{value:.1f}"
+
+
+def _range(row) -> str:
+    if pd.isna(row.get("low")) or pd.isna(row.get("high")):
+        return ""
+    return f"{_fmt(row['low'], row['unit'])}–{_fmt(row['high'], row['unit'])}"
+
+
+def _population(g: pd.DataFrame) -> str:
+    """"papers analysed (n = 43 / 131)" when the tasks share the population's words."""
+    ns = [str(int(n)) for n in g["n_population"] if pd.notna(n) and n != ""]
+    texts = list(dict.fromkeys(g["population"].fillna("")))
+    if len(texts) == 1:
+        return texts[0] + (f" (n = {' / '.join(ns)})" if ns else "")
+    return "; ".join(f"{TASK_LABELS.get(r.task, r.task)}: {r.population}"
+                     + (f" (n = {int(r.n_population)})" if pd.notna(r.n_population) else "")
+                     for r in g.itertuples())
+
+
+def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
+    """The numbers of one venue as one HTML table: a row per number, a column per task (and
+    the paper's value beside it when ``with_paper``)."""
+    tasks = [t for t in TASK_LABELS if t in set(numbers["task"])]
+    rows = []
+    for name, g in numbers.groupby("name", sort=False):
+        by_task = g.set_index("task")
+        cells = []
+        for t in tasks:
+            r = by_task.loc[t] if t in by_task.index else None
+            cells.append({"value": "–" if r is None else _fmt(r["value"], r["unit"]),
+                          "range": "" if r is None else _range(r),
+                          "paper": "" if r is None or pd.isna(r["paper_value"])
+                          or r["paper_value"] == "" else _fmt(str(r["paper_value"]), r["unit"])})
+        rows.append({"description": g.iloc[0]["description"], "cells": cells,
+                     "population": _population(g)})
+    return _NUMBERS.render(tasks=[TASK_LABELS[t] for t in tasks], rows=rows, paper=with_paper)
+
+
+def numbers_html(numbers: pd.DataFrame, label: str, with_paper: bool) -> str:
+    """A venue's numbers.csv as a page of the report."""
+    body = (f"<h3>{escape(label)}: numbers stated in the text of "
+            "[Christodoulou2025]</h3>" + numbers_fragment(numbers, with_paper))
+    return _PAGE.render(title=label, style=_STYLE, body=body, fragment_marker=FRAGMENT)
+
+
+def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
+                      assumption: str) -> str:
+    """Per venue and task: analysed papers and the share (count) above each cutoff at the
+    headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``)."""
+    cut_names: list[str] = []
+    rows = []
+    for venue, d in numbers.items():
+        for task in [t for t in TASK_LABELS if t in set(d["task"])]:
+            h = d[(d["task"] == task) & d["name"].str.startswith("share_above_")]
+            cut_names += [n for n in h["name"] if n not in cut_names]
+            cells = {}
+            for _, r in h.iterrows():
+                count = "" if pd.isna(r["value"]) or pd.isna(r["n_population"]) else \
+                    f" ({round(float(r['value']) * int(r['n_population']))})"
+                paper = r.get("paper_value", "")
+                cells[r["name"]] = {"value": _fmt(r["value"], "share") + count,
+                                    "range": _range(r),
+                                    "paper": "" if pd.isna(paper) or paper == ""
+                                    else _fmt(str(paper), "share")}
+            n = h["n_population"].dropna()
+            rows.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
+                         "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
+    for r in rows:
+        r["cells"] = [r["cells"].get(c, {"value": "–", "range": "", "paper": ""})
+                      for c in cut_names]
+    cutoffs = [f"{100 * float(c.removeprefix('share_above_')):g}%" for c in cut_names]
+    return _HEADLINE.render(assumption=assumption, cutoffs=cutoffs, rows=rows)
+
+
+def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
+                    compare: list[str], assumption: str) -> str:
+    """The report's front page: the headline table of every venue, then, for each venue
+    compared with the paper, its numbers beside the paper's."""
+    body = headline_fragment(numbers, labels, assumption)
+    for venue in compare:
+        if venue in numbers:
+            body += (f"<p><b>Numbers stated in the paper's text</b>, "
+                     f"{escape(labels.get(venue, venue))} "
+                     "(blue: the paper's value):</p>" + numbers_fragment(numbers[venue], True))
+    return _PAGE.render(title="falseclaims: the answer", style=_STYLE + _FRONT_STYLE, body=body,
+                        fragment_marker=FRAGMENT)
+
+
+_METRICS = _ENV.from_string("""
+{% for t in tables %}
+<h3>Table {{ t.name }}: metrics reported by {{ t.task }} papers of {{ label }}</h3>
+<p>Percentage of the n = {{ t.n }} {{ t.population }}; a paper counts once per metric.</p>
+<table class="fc"><tr><th>Metric</th><th>Papers</th><th>Percentage (%)</th></tr>
+{% for r in t.rows %}<tr><td>{{ r.label }}</td><td>{{ r.n_papers_reporting }}</td><td>{{ "%.1f" % r.percent }}</td></tr>
+{% endfor %}</table>
+{% endfor %}
+""")
+
+
+def metric_tables_html(freq: pd.DataFrame, label: str) -> str:
+    """Tables S1/S2 (``figures.tables.metric_frequency``) as a page of the report."""
+    from falseclaims.figures.tables import POPULATION_TEXT, TABLE_NAMES
+
+    tables = []
+    for task in [t for t in TASK_LABELS if t in set(freq["task"])]:
+        d = freq[freq["task"] == task]
+        which = str(d["population"].iloc[0])
+        tables.append({"name": TABLE_NAMES[task], "task": TASK_LABELS[task].lower(),
+                       "n": int(d["n_papers"].iloc[0]),
+                       "population": POPULATION_TEXT.get(which, which),
+                       "rows": d.to_dict("records")})
+    body = _METRICS.render(tables=tables, label=label) if tables else \
+        f"<p>No papers in {escape(label)}.</p>"
+    return _PAGE.render(title=f"Tables S1/S2, {label}", style=_STYLE, body=body,
+                        fragment_marker=FRAGMENT)

@@ -1,0 +1,239 @@
+"""Every number the text of [Christodoulou2025] states, computed for one venue.
+
+:func:`venue_numbers` turns a venue's tables into ``numbers.csv``: one row per stated number
+(papers found / in scope / analysed, reporting shares, test-set sizes, deltas, the headline
+shares with their sensitivity range, the test-set multipliers), each with the population
+it is a share of and its size; the paper's value beside it for the venues the config
+compares (config ``numbers:``). Shares are computed by the same functions as the figures
+that draw them (Fig 3, Fig S7, Tables S1/S2), so a number and its figure cannot disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.claims.plan import smallest_n
+from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
+from falseclaims.figures.common import Headline, numeric, population, select_headline
+from falseclaims.survey.reporting import practices_data, uncertainty_data
+from falseclaims.figures.tables import POPULATION_TEXT, metric_frequency
+from falseclaims.tasks import TASKS
+
+NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",
+                  "n_population", "low", "high", "paper_value", "paper_source"]
+# how a share or count is described, in the order of the paper's text
+DESCRIPTIONS = {
+    "papers_found": "papers found",
+    "papers_out_of_scope": "papers out of scope",
+    "papers_in_scope": "papers in scope",
+    "share_values_only_in_figures": "values only in figures or supplements",
+    "papers_analysed": "papers analysed (probability of a false claim)",
+    "share_claims_outperformance": "claims outperformance",
+    "share_bold_best": "best value in bold",
+    "share_statistical_test": "statistical significance testing",
+    "share_primary_metric": "reports the primary metric (Accuracy / DSC; Tables S1/S2)",
+    "share_test_split": "data split with a distinct test set",
+    "test_size_median": "median test-set size",
+    "test_size_q1": "test-set size, first quartile",
+    "test_size_q3": "test-set size, third quartile",
+    "delta_mean": "mean difference of the top two (Fig S9)",
+    "delta_median": "median difference of the top two (Fig S3/S9)",
+    "share_no_uncertainty": "reports no performance uncertainty",
+    "share_sd": "reports an SD (any basis)",
+    "n_sd_test": "reports an SD over the test set",
+    "share_ci": "reports a confidence interval",
+    "n_needed": "smallest test set with P(false claim) <= target at the multiplier delta",
+    "test_size_multiplier": "test set needed / median test-set size",
+}
+
+
+def _row(venue, task, name, value, unit, pop="", n_pop=None, low=np.nan, high=np.nan,
+         description=None):
+    return {"venue": venue, "task": task, "name": name,
+            "description": description or DESCRIPTIONS[name], "value": value, "unit": unit,
+            "population": pop, "n_population": n_pop, "low": low, "high": high}
+
+
+def _share(k: int, n: int) -> float:
+    return k / n if n else np.nan
+
+
+def _flow_rows(flow: pd.DataFrame, venue: str, task: str) -> list[dict]:
+    f = flow[flow["task"] == task].set_index("step")["n_papers"].astype(int)
+    found, scope = int(f.get("found", 0)), int(f.get("in_scope", 0))
+    text = int(f.get("values_in_text", 0))
+    return [
+        _row(venue, task, "papers_found", found, "papers", "papers found", found),
+        _row(venue, task, "papers_out_of_scope", found - scope, "papers", "papers found", found),
+        _row(venue, task, "papers_in_scope", scope, "papers", "papers found", found),
+        _row(venue, task, "share_values_only_in_figures", _share(scope - text, scope), "share",
+             "papers in scope", scope),
+        _row(venue, task, "papers_analysed", int(f.get("test_size", 0)), "papers",
+             "papers found", found),
+    ]
+
+
+def _practice_rows(papers, venue, task, which) -> list[dict]:
+    d = practices_data(papers, which)
+    d = d[d["task"] == task]
+    return [_row(venue, task, f"share_{r.practice}", r.share_yes, "share",
+                 f"{POPULATION_TEXT[which]} where recorded", int(r.n_recorded))
+            for r in d.itertuples()]
+
+
+def _split_rows(papers, venue, task, which, splits) -> list[dict]:
+    pop = population(papers, which)
+    split = pop.loc[pop["task"] == task, "split"].astype("string")
+    recorded = int(split.notna().sum())
+    test = int(split.isin(list(splits)).fillna(False).astype(bool).sum())
+    return [_row(venue, task, "share_test_split", _share(test, recorded), "share",
+                 f"{POPULATION_TEXT[which]} where the split is recorded", recorded)]
+
+
+def _size_rows(top2, venue, task) -> list[dict]:
+    """Test-set sizes of the analysed papers: the "median 500 images" the paper multiplies
+    (Results, Fig 6's observed cell) and its quartiles; ``low``/``high`` = the range."""
+    n = pd.to_numeric(top2.loc[top2["task"] == task, "n_test"], errors="coerce").dropna()
+    q1, med, q3 = n.quantile([0.25, 0.5, 0.75]).tolist() if len(n) else [np.nan] * 3
+    pop = "papers analysed"
+    return [_row(venue, task, "test_size_median", med, "images", pop, len(n),
+                 low=n.min() if len(n) else np.nan, high=n.max() if len(n) else np.nan),
+            _row(venue, task, "test_size_q1", q1, "images", pop, len(n)),
+            _row(venue, task, "test_size_q3", q3, "images", pop, len(n))]
+
+
+def _metric_rows(papers, venue, task, which, labels, primary) -> list[dict]:
+    freq = metric_frequency(papers, which, labels)
+    freq = freq[freq["task"] == task]
+    names = {str(v) for k, v in (labels or {}).items() if str(k).lower() in primary}
+    names |= set(primary)
+    hit = freq[freq["label"].isin(names)]
+    none = freq.loc[freq["label"] == "(none recorded)", "n_papers_reporting"].sum()
+    n = int(freq["n_papers"].iloc[0]) - int(none) if len(freq) else 0
+    k = int(hit["n_papers_reporting"].max()) if len(hit) else 0
+    return [_row(venue, task, "share_primary_metric", _share(k, n), "share",
+                 f"{POPULATION_TEXT[which]} listing metrics", n)]
+
+
+def _uncertainty_rows(papers, venue, task, which) -> list[dict]:
+    d = uncertainty_data(papers, which)
+    d = d[d["task"] == task].set_index("uncertainty")
+    if d.empty:
+        return []
+    rec, rep = int(d["n_recorded"].iloc[0]), int(d["n_reporting"].iloc[0])
+    scope = POPULATION_TEXT[which]
+    return [
+        _row(venue, task, "share_no_uncertainty", _share(int(d.loc["none", "n"]), rec), "share",
+             f"{scope} where recorded", rec),
+        _row(venue, task, "share_sd", _share(int(d.loc["sd_any", "n"]), rep), "share",
+             "papers reporting uncertainty", rep),
+        _row(venue, task, "n_sd_test", int(d.loc["sd_test", "n"]) if rec else np.nan,
+             "papers", f"{scope} where recorded", rec),
+        _row(venue, task, "share_ci", _share(int(d.loc["ci", "n"]), rep), "share",
+             "papers reporting uncertainty", rep),
+    ]
+
+
+def _delta_rows(top2, venue, task) -> list[dict]:
+    d = pd.to_numeric(top2.loc[top2["task"] == task, "delta"], errors="coerce").dropna()
+    pop = "papers analysed"
+    return [_row(venue, task, "delta_mean", d.mean() if len(d) else np.nan, "metric units",
+                 pop, len(d)),
+            _row(venue, task, "delta_median", d.median() if len(d) else np.nan,
+                 "metric units", pop, len(d))]
+
+
+def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str,
+                  task: str) -> list[dict]:
+    """Share above each cutoff under the headline assumption; ``low``/``high``: the range
+    over the Q1-Q3 congruence of the headline source and (segmentation) the Q1-Q3 SD of the
+    headline SD model: the paper's sensitivity analyses (Fig 5, Fig S10)."""
+    s = numeric(summary[summary["task"] == task],
+                ["cutoff", "n_papers", "n_above", "share_above"])
+    head = select_headline(s, headline, "summary")
+    same = s[(s["congruence_source"] == headline.congruence_source)
+             & ((s["sd_source"] == headline.sd_source) | (task != "segmentation"))]
+    rows = []
+    for r in head.sort_values("cutoff").itertuples():
+        band = same.loc[same["cutoff"] == r.cutoff, "share_above"]
+        rows.append(_row(
+            venue, task, f"share_above_{r.cutoff:g}", r.share_above, "share",
+            "papers analysed", int(r.n_papers), band.min(), band.max(),
+            description=f"P(false claim) > {100 * r.cutoff:g}% (headline assumption)"))
+    return rows
+
+
+def _multiplier_rows(median_n: float, venue: str, task: str, cfg: Mapping) -> list[dict]:
+    """The test set that brings P(false claim) to ``planner.target`` at Δ =
+    ``numbers.multiplier_delta``, level ``lookup_grid.<task>.level``, the median congruence
+    of ``lookup_grid.congruence_source``, over the venue's median test-set size."""
+    delta = cfg.get("numbers", {}).get("multiplier_delta", 0.01)
+    grid = cfg["lookup_grid"]
+    congruence = configured_congruence(cfg, grid["congruence_source"])[task]["median"]
+    model = None
+    if task == "segmentation":
+        model = sd_model_from_config(cfg, headline_assumption(cfg)["sd_source"])
+    plan = smallest_n(task, delta, grid[task]["level"], congruence,
+                      target=cfg["planner"]["target"], sd_model=model,
+                      n_max=cfg["planner"]["n_max"],
+                      sd_level=cfg["planner"].get("sd_level", "mean"))
+    where = (f"delta {delta:g}, winner at {grid[task]['level']:g}, median congruence "
+             f"{congruence:g} ({grid['congruence_source']}), target {cfg['planner']['target']:g}")
+    n = plan.n if plan.found else np.nan
+    return [_row(venue, task, "n_needed", n, "images", where),
+            _row(venue, task, "test_size_multiplier",
+                 n / median_n if median_n and np.isfinite(median_n) else np.nan,
+                 "x median test-set size", where)]
+
+
+def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
+    """The paper's value of each number (config ``numbers.paper``) for the compared venues."""
+    block = cfg.get("numbers", {})
+    rows["paper_value"] = ""
+    rows["paper_source"] = ""
+    if venue not in block.get("compare_venues", []):
+        return rows
+    for name, per_task in block.get("paper", {}).items():
+        for task, value in per_task.items():
+            if name not in DESCRIPTIONS and not re.fullmatch(r"share_above_[0-9.]+", name):
+                raise ValueError(f"config numbers.paper.{name}.{task}: no such number; "
+                                 f"expected share_above_<cutoff> or one of "
+                                 f"{sorted(DESCRIPTIONS)}")
+            hit = (rows["name"] == name) & (rows["task"] == task)  # none: no such papers
+            rows.loc[hit, "paper_value"] = str(value)
+            rows.loc[hit, "paper_source"] = block.get("citation", "")
+    return rows
+
+
+def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) -> pd.DataFrame:
+    """``tables``: papers (validated), flow, top2, summary of one venue; ``cfg``: the config
+    blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures``, ``lookup_grid``,
+    ``planner``, ``numbers``)."""
+    papers, pops = tables["papers"], cfg["figures"]["populations"]
+    analysis = cfg["analysis"]
+    headline = Headline(**headline_assumption(cfg))
+    rows: list[dict] = []
+    for task in TASKS:
+        rows += _flow_rows(tables["flow"], venue, task)
+        if (population(papers, pops["practices"])["task"] == task).any():
+            rows += _practice_rows(papers, venue, task, pops["practices"])
+        if (population(papers, pops["metrics"])["task"] == task).any():
+            rows += _metric_rows(papers, venue, task, pops["metrics"],
+                                 cfg["figures"].get("metric_labels"),
+                                 [m.lower() for m in analysis["metrics"][task]])
+        rows += _split_rows(papers, venue, task, pops["split_sizes"],
+                            analysis["test_set_splits"])
+        sizes = _size_rows(tables["top2"], venue, task)
+        rows += sizes
+        rows += _delta_rows(tables["top2"], venue, task)
+        rows += headline_rows(tables["summary"], headline, venue, task)
+        rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
+        rows += _multiplier_rows(sizes[0]["value"], venue, task, cfg)
+    out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
+                                      ("paper_value", "paper_source")])
+    out["n_population"] = out["n_population"].astype("Int64")
+    return _paper_values(out, cfg, venue)[NUMBER_COLUMNS]

@@ -1,0 +1,63 @@
+# The numbers the text of [Christodoulou2025] states, per venue (results/{venue}/numbers.csv),
+# and the report's front page: the headline table of every venue and the paper's numbers
+# beside the compared venues' (falseclaims.survey.numbers, falseclaims.survey.front_page).
+from falseclaims.config import ConfigParam, ReportText
+
+
+rule numbers:
+    input:
+        papers="results/{venue}/validated/papers.csv",
+        flow="results/{venue}/flow.csv",
+        top2="results/{venue}/top2.csv",
+        summary="results/{venue}/summary.csv",
+    output:
+        csv="results/{venue}/numbers.csv",
+        html=report(
+            "results/{venue}/numbers.html",
+            caption=caption("numbers"),
+            category=venue_label_of,
+            subcategory=REPORT_NUMBERS,
+            labels={"#": "00", "result": "Numbers stated in the paper's text"},
+        ),
+    params:
+        cfg=ConfigParam(config_subset("analysis", "congruence", "sd_model", "lookup_grid",
+                                      "planner", "numbers", ("figures", "populations"),
+                                      ("figures", "metric_labels"))),
+        label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
+    log:
+        "logs/{venue}/numbers.log",
+    benchmark:
+        "logs/benchmarks/numbers/{venue}.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/numbers.py"
+
+
+rule front_page:
+    input:
+        expand("results/{venue}/numbers.csv", venue=VENUES),
+    output:
+        report(
+            "results/front_page.html",
+            caption=caption("front_page"),
+            category="Headline (all venues)",
+            labels={"#": "00", "result": "Headline shares and the paper's numbers"},
+        ),
+    params:
+        venues=VENUES,
+        labels=ConfigParam({v: config["venues"][v]["label"] for v in VENUES}, "venue labels"),
+        compare=config["numbers"]["compare_venues"],
+        headline=HEADLINE,
+    log:
+        "logs/front_page.log",
+    benchmark:
+        "logs/benchmarks/front_page/front_page.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/front_page.py"
+
+
+ALL_TARGETS.extend(expand("results/{venue}/numbers.{ext}", venue=VENUES, ext=["csv", "html"]))
+ALL_TARGETS.append("results/front_page.html")

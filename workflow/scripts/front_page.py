@@ -1,0 +1,17 @@
+"""The report's front page: headline shares of every venue and the paper's numbers."""
+from pathlib import Path
+
+from falseclaims.figures.common import Headline
+from falseclaims.pipeline import read_table, run_step
+from falseclaims.survey.front_page import front_page_html
+
+
+def main(smk):
+    p = smk.params
+    numbers = {v: read_table(f) for v, f in zip(p.venues, smk.input)}
+    html = front_page_html(numbers, p.labels, p.compare,
+                           Headline(**p.headline).describe("segmentation"))
+    Path(smk.output[0]).write_text(html, encoding="utf-8")
+
+
+run_step(snakemake, main)  # noqa: F821
