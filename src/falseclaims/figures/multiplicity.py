@@ -99,7 +99,8 @@ def replicate_figure(table: pd.DataFrame, n: int, p: float):
                          f"got {list(table.columns)}")
     fig, axes = style.figure("double", height=62, ncols=2, sharex=True, sharey=True)
     lo, hi = int(table["failures"].min()), int(table["failures"].max())
-    bins = np.arange(lo - 0.5, hi + 1.5, max(1, (hi - lo + 1) // 40))
+    step = max(1, (hi - lo + 1) // 40)
+    bins = np.arange(lo - 0.5, hi + step + 0.5, step)  # the last edge lies beyond hi
     rows = []
     for ax, model, col, tag in zip(axes, ("independent", "dependent"),
                                    (style.PALETTE["blue"], style.PALETTE["orange"]), "ab"):
