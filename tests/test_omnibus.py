@@ -1,5 +1,5 @@
 """Friedman / Iman–Davenport / Nemenyi / Holm for K >= 3 methods, against hand-computed values
-(Demšar 2006 formulas), Demšar's table of q_alpha and Cochran's Q (statsmodels)."""
+([Demsar2006] formulas), Demšar's table of q_alpha and Cochran's Q (statsmodels)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_friedman_and_iman_davenport_by_hand():
 
 
 def test_critical_difference_uses_demsar_q_alpha():
-    """q_0.05 = 2.343 for K = 3 and 2.569 for K = 4 (Demšar 2006, Table 5a)."""
+    """q_0.05 = 2.343 for K = 3 and 2.569 for K = 4 ([Demsar2006], Table 5a)."""
     res = friedman_omnibus(TINY)
     assert res.critical_difference == pytest.approx(2.343 * np.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
     four = TINY.assign(D=[0.1, 0.2, 0.3, 0.4])

@@ -36,8 +36,9 @@ def pmf_figure(m: int, n: int, p: float, alpha: float):
             ("red", red, f"P(> adjusted limit | upper limit) = {mk['prob_beats_upper']:.4f}")):
         sel = upper[upper["area"] == area]
         ax.fill_between(sel["accuracy"], sel["probability"], color=col, lw=0, label=text)
-    for x, label, ls, col in ((mk["mean_best"], "expected best E p_SOTA", "--", style.PALETTE["blue"]),
-                              (mk["upper_multiplicity"], "adjusted upper limit p^m", "-", red)):
+    for x, label, ls, col in (
+            (mk["mean_best"], "expected best E p_SOTA", "--", style.PALETTE["blue"]),
+            (mk["upper_multiplicity"], "adjusted upper limit p^m", "-", red)):
         ax.axvline(x, ls=ls, color=col, lw=1.0, label=f"{label} = {x:.4f}")
     ax.set_xlabel(f"observed accuracy on n = {n} cases")
     ax.set_ylabel("probability")

@@ -257,7 +257,7 @@ def rounding_box(a_grid, b_grid, prob, a: float, b: float, decimals: int):
 
 
 def critical_difference(omnibus):
-    """Critical-difference diagram of K >= 3 methods (Demšar 2006): average ranks on the axis
+    """Critical-difference diagram of K >= 3 methods ([Demsar2006]): average ranks on the axis
     (1 = best), methods the Nemenyi test does not separate joined by a bar; drawn by
     scikit-posthocs ``critical_difference_diagram``. ``omnibus`` is an
     :class:`falseclaims.percase.omnibus.OmnibusResult`."""

@@ -1,6 +1,6 @@
 """K >= 3 methods on the same cases: Friedman and Iman–Davenport omnibus tests with Nemenyi and
-Holm post-hoc comparisons and the critical difference (CD) ([Rainio2024]; Demšar 2006,
-*Statistical comparisons of classifiers over multiple data sets*, JMLR 7:1-30).
+Holm post-hoc comparisons and the critical difference (CD) ([Rainio2024]; [Demsar2006];
+[ImanDavenport1980]; Nemenyi p-values from scikit-posthocs, [Terpilowski2019]).
 
 Each case is a block, the K methods are ranked within it (rank 1 = best = highest DSC or
 correct; ties get average ranks) and R_k is method k's average rank over the J cases.
@@ -13,7 +13,8 @@ correct; ties get average ranks) and R_k is method k's average rank over the J c
   on K and infinite df (scikit-posthocs ``posthoc_nemenyi_friedman``), with the critical
   difference CD = q_alpha sqrt(K (K + 1) / (6 J)), q_alpha = studentized-range quantile / sqrt 2;
 - Holm: the same rank differences as z = (R_i - R_j) / sqrt(K (K + 1) / (6 J)), two-sided
-  normal p-values, Holm step-down adjusted (more powerful than Nemenyi, Demšar 2006, Sec. 3.2.2).
+  normal p-values, Holm step-down adjusted (more powerful than Nemenyi; [Demsar2006],
+  Sec. 3.2.2).
 
 Why these libraries: scipy gives the tie-corrected Friedman statistic and the studentized
 range; scikit-posthocs gives the Nemenyi p-values and the CD diagram that the field uses,

@@ -44,8 +44,9 @@ CITES = {
               "of Sun & Xu (2014) [SunXu2014].",
     "holm": "Holm's step-down adjustment: Holm, Scand J Stat 6 (1979) [Holm1979].",
     "omnibus": "Friedman / Iman–Davenport tests, Nemenyi post-hoc and the critical-difference "
-               "diagram: Demšar, J Mach Learn Res 7 (2006) [Demsar2006]; computed with scipy "
-               "and scikit-posthocs [Terpilowski2019].",
+               "diagram: Demšar, J Mach Learn Res 7 (2006) [Demsar2006]; Iman & Davenport, "
+               "Commun Stat 9 (1980) [ImanDavenport1980]; computed with scipy and "
+               "scikit-posthocs [Terpilowski2019].",
 }
 
 
