@@ -60,7 +60,7 @@ def segmentation_inputs(x, y) -> dict:
     x, y = pt._paired(x, y)
     pair = pearson_pairs(pd.DataFrame({"a": x, "b": y}), min_cases=3).iloc[0]
     return {"n": int(x.size), "mean_a": float(x.mean()), "mean_b": float(y.mean()),
-            "sd_a": float(x.std(ddof=1)), "sd_b": float(y.std(ddof=1)),
+            "sd_a": float(pair["sd_a"]), "sd_b": float(pair["sd_b"]),
             "congruence": float(pair["congruence"]), "congruence_note": str(pair["note"])}
 
 
