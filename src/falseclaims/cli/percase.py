@@ -1,7 +1,9 @@
 """`falseclaims percase`: author mode of [ClaimsReloaded] on per-case results.
 
 Ranks the methods, computes the probability of a false claim with empirical congruence and
-SDs for the top two, the classical paired tests of [Rainio2024] and optionally every pair with
+SDs for the top two (or --a/--b), the classical paired tests of [Rainio2024] (McNemar on
+sensitivity and specificity for binary labels), the Friedman / Iman–Davenport test with
+post-hoc comparisons for K >= 3 methods ([Demsar2006]) and optionally every pair with
 Holm-adjusted p-values. See docs/percase.md.
 """
 
@@ -42,8 +44,9 @@ def register(sub) -> None:
     p.add_argument("--scores", metavar="FILE",
                    help="per-case scores of the positive class (case_id, alg_* or long) for "
                         "the DeLong test")
-    p.add_argument("--positive", help="positive class for DeLong (one-vs-rest when the "
-                                      "ground truth has more classes)")
+    p.add_argument("--positive", help="positive class: of McNemar on sensitivity/specificity "
+                                      "(binary ground truth) and of DeLong (one-vs-rest when "
+                                      "the ground truth has more classes)")
     p.add_argument("--classes", metavar="A,B,...",
                    help="classification: the class set, comma-separated (default: every label "
                         "in the ground truth or the predictions); other labels are errors")
@@ -122,7 +125,7 @@ def _classes(text: str | None) -> list[str] | None:
 
 
 def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
-    from falseclaims.percase.paired_tests import label_of
+    from falseclaims.percase.paired_tests import labels_for
 
     lines = [f"{result['task']}: {result['n']} cases, {len(result['ranking'])} methods "
              f"({result['input']['metric']})"]
@@ -146,8 +149,7 @@ def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
         lines.append(f"tests (positive class {result['positive_class']!r}):")
     else:
         lines.append("tests:")
-    for t in cmp_.tests:
-        name = label_of(t.test)
+    for t, name in zip(cmp_.tests, labels_for(cmp_.tests)):
         if t.pvalue != t.pvalue:  # NaN: not computed, say why
             lines.append(f"  {name:<44} {t.note}")
             continue

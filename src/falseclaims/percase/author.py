@@ -20,7 +20,7 @@ from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
 from falseclaims.percase.omnibus import friedman_omnibus
-from falseclaims.percase.paired_tests import label_of
+from falseclaims.percase.paired_tests import labels_for
 from falseclaims.percase.verdict import interpret, level
 from falseclaims.tasks import TASKS
 
@@ -303,9 +303,9 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
     if with_all_pairs:
         pairs = all_pairs(inp.task, inp.values, resamples=resamples, seed=seed,
                           level=level_ci, max_draws=max_draws)
-    tests = {t.test: {"label": label_of(t.test), "statistic": _num(t.statistic),
+    tests = {t.test: {"label": lbl, "statistic": _num(t.statistic),
                       "pvalue": _num(t.pvalue), "n": t.n, "assumption": t.assumption,
-                      "note": t.note} for t in cmp_.tests}
+                      "note": t.note} for t, lbl in zip(cmp_.tests, labels_for(cmp_.tests))}
     i = cmp_.inputs
     out = {
         "task": inp.task, "n": int(i["n"]),

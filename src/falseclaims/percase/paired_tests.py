@@ -40,6 +40,7 @@ __all__ = [
     "wilcoxon",
     "TEST_LABELS",
     "label_of",
+    "labels_for",
 ]
 
 # above this many paired cases the t-test is not second-guessed from Shapiro-Wilk: the mean
@@ -47,13 +48,15 @@ __all__ = [
 # matter (docs/percase.md, "Which test fits?")
 LARGE_N = 1000
 
+OVERALL_MCNEMAR = ("mcnemar_exact", "mcnemar_midp", "mcnemar_chi2")
+
 # human-readable names of the tests (reports and text output)
 TEST_LABELS = {
     "mcnemar_sensitivity": "McNemar, sensitivity (among positives)",
     "mcnemar_specificity": "McNemar, specificity (among negatives)",
-    "mcnemar_exact": "McNemar exact, overall accuracy (extra)",
-    "mcnemar_midp": "McNemar mid-p, overall accuracy (extra)",
-    "mcnemar_chi2": "McNemar chi-square, overall accuracy (extra)",
+    "mcnemar_exact": "McNemar exact, overall accuracy",
+    "mcnemar_midp": "McNemar mid-p, overall accuracy",
+    "mcnemar_chi2": "McNemar chi-square, overall accuracy",
     "sign_test": "Sign test",
     "paired_t": "Paired t-test",
     "wilcoxon": "Wilcoxon signed-rank",
@@ -69,6 +72,14 @@ TEST_LABELS = {
 def label_of(name: str) -> str:
     """The human-readable name of a test identifier (the identifier if unknown)."""
     return TEST_LABELS.get(name, name)
+
+
+def labels_for(results: list[TestResult]) -> list[str]:
+    """Labels of a list of tests; next to McNemar on sensitivity and specificity the
+    overall-accuracy tests are marked as extras ([Rainio2024])."""
+    per_class = any(r.test == "mcnemar_sensitivity" for r in results)
+    return [label_of(r.test) + (" (extra)" if per_class and r.test in OVERALL_MCNEMAR else "")
+            for r in results]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import pandas as pd
 
 import falseclaims
 from falseclaims.figures import percase as rf
-from falseclaims.percase.paired_tests import label_of
+from falseclaims.percase.paired_tests import label_of, labels_for
 from falseclaims.percase.verdict import interpret, level, probability_text
 
 __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
@@ -136,12 +136,12 @@ TEST_COLUMNS = [("test", False), ("statistic", True), ("p-value", True),
 
 def _tests_table(tests) -> dict:
     rows = []
-    for t in tests:
+    for t, label in zip(tests, labels_for(tests)):
         computed = not (isinstance(t.pvalue, float) and math.isnan(t.pvalue))
         stat = float(t.statistic)
         # counts and rank sums are whole numbers: shown as integers
         stat_text = number(stat, count=math.isfinite(stat) and stat.is_integer())
-        rows.append([label_of(t.test), stat_text if computed else "–",
+        rows.append([label, stat_text if computed else "–",
                      _pvalue(t.pvalue) if computed else "not computed",
                      "–" if t.n is None else number(t.n, count=True), t.assumption, t.note])
     return _table(TEST_COLUMNS, rows)
