@@ -273,7 +273,10 @@ def critical_difference(omnibus):
         label_props={"fontsize": 7}, color_palette=[PALETTE["black"]] * k,
         crossbar_props={"color": PALETTE["vermillion"], "linewidth": 2.0},
         text_h_margin=0.3)
-    ax.set_xlim(1, k)  # the full rank range, as in Demšar (2006)
+    # the full rank range as in [Demsar2006], with room for a marker at rank 1 or K
+    pad = 0.03 * (k - 1)
+    ax.set_xlim(1 - pad, k + pad)
+    ax.set_xticks(np.arange(1, k + 0.01, 0.5 if k <= 6 else 1.0))
     ax.set_title(f"Average rank over {omnibus.n_cases} cases (1 = best); critical difference "
                  f"CD = {omnibus.critical_difference:.3f}\nbars join methods the Nemenyi test "
                  f"does not separate at alpha = {omnibus.alpha:g}", fontsize=7.5)
