@@ -165,6 +165,9 @@ def test_large_n_does_not_prefer_wilcoxon_from_shapiro():
         advice = " ".join(pt.recommend(results, "segmentation"))
         assert ("rather than the paired t-test" in advice) is wilcoxon_advised, advice
         assert ("central limit theorem" in advice) is (not wilcoxon_advised)
+        if n == 200:  # the threshold is claim_check.large_n
+            lowered = " ".join(pt.recommend(results, "segmentation", large_n=100))
+            assert "central limit theorem" in lowered
 
 
 def test_constant_scores_reported_as_undefined_with_reasons(tmp_path, capsys):

@@ -20,7 +20,7 @@ from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
 from falseclaims.percase.omnibus import friedman_omnibus
-from falseclaims.percase.paired_tests import labels_for
+from falseclaims.percase.paired_tests import LARGE_N, labels_for
 from falseclaims.percase.verdict import interpret, level
 from falseclaims.tasks import TASKS
 
@@ -286,7 +286,9 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
     labels, label_pos = _binary_labels(inp) if inp.task == "classification" else (None, None)
     cmp_ = compare_pair(inp.task, inp.values, a, b, resamples=resamples, seed=seed,
                         level=level_ci, alpha=alpha, truth=y, scores=scores, positive=pos,
-                        max_draws=max_draws, labels=labels, label_positive=label_pos)
+                        max_draws=max_draws, labels=labels, label_positive=label_pos,
+                        large_n=int(((cfg or {}).get("claim_check") or {}).get("large_n",
+                                                                              LARGE_N)))
     if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
         inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
                          f"'{a} beats {b}', which the data do not favour")

@@ -192,14 +192,16 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
                  seed: int, level: float = 0.95, alpha: float = 0.05,
                  truth=None, scores: dict | None = None, positive=None,
                  run_tests: bool = True, max_draws: int | None = None,
-                 labels=None, label_positive=None) -> PairComparison:
+                 labels=None, label_positive=None, large_n: int = pt.LARGE_N
+                 ) -> PairComparison:
     """Everything about A versus B: Bayesian probability, bootstrap interval, tests.
 
     ``values`` holds DSC (segmentation) or correctness (classification) per case.
     ``scores`` maps method -> per-case score (binary classification, for DeLong) and
     ``truth`` the binary labels those scores predict. ``max_draws``: see
     :func:`bootstrap_mean_difference`. ``labels`` (binary per-case ground truth) and
-    ``label_positive`` add McNemar on sensitivity and specificity ([Rainio2024]).
+    ``label_positive`` add McNemar on sensitivity and specificity ([Rainio2024]); ``large_n``
+    goes to :func:`falseclaims.percase.paired_tests.recommend`.
     """
     if task not in TASKS:
         raise ValueError(f"task must be classification or segmentation; got {task!r}")
@@ -237,7 +239,7 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
             tests.append(delong_test(truth, scores[a], scores[b], positive).as_test())
     interval = bootstrap_mean_difference(x, y, resamples, seed, level,
                                          max_draws=max_draws)
-    rec = pt.recommend(tests, task, alpha) if run_tests else []
+    rec = pt.recommend(tests, task, alpha, large_n) if run_tests else []
     return PairComparison(task, a, b, inp, prob, used, interval, tests, rec, x, y,
                           values.index.astype(str).tolist())
 

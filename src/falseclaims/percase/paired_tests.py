@@ -43,9 +43,9 @@ __all__ = [
     "labels_for",
 ]
 
-# above this many paired cases the t-test is not second-guessed from Shapiro-Wilk: the mean
-# difference is then close to normal (CLT) and Shapiro-Wilk flags departures too small to
-# matter (docs/percase.md, "Which test fits?")
+# default of claim_check.large_n: above this many paired cases the t-test is not
+# second-guessed from Shapiro-Wilk: the mean difference is then close to normal (CLT) and
+# Shapiro-Wilk flags departures too small to matter (docs/percase.md)
 LARGE_N = 1000
 
 OVERALL_MCNEMAR = ("mcnemar_exact", "mcnemar_midp", "mcnemar_chi2")
@@ -372,14 +372,17 @@ def as_table(results: list[TestResult]) -> pd.DataFrame:
                         columns=["test", "statistic", "pvalue", "n", "assumption", "note"])
 
 
-def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list[str]:
-    """Short advice on which test fits ([Rainio2024]), from the assumption checks in ``results``."""
+def recommend(results: list[TestResult], task: str, alpha: float = 0.05,
+              large_n: int = LARGE_N) -> list[str]:
+    """Short advice on which test fits ([Rainio2024]), from the assumption checks in ``results``;
+    above ``large_n`` cases Shapiro-Wilk does not overrule the t-test (config
+    ``claim_check.large_n``)."""
     by = {r.test: r for r in results}
     out: list[str] = []
     if task == "segmentation":
         sw = by.get("shapiro_wilk")
         n = sw.n if sw is not None and sw.n else 0
-        if sw is not None and np.isfinite(sw.pvalue) and n > LARGE_N:
+        if sw is not None and np.isfinite(sw.pvalue) and n > large_n:
             # at large n the mean difference is close to normal whatever the differences
             # (central limit theorem), while Shapiro-Wilk rejects tiny departures
             out.append(
