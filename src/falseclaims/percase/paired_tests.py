@@ -386,7 +386,7 @@ def recommend(results: list[TestResult], task: str, alpha: float = 0.05,
             # at large n the mean difference is close to normal whatever the differences
             # (central limit theorem), while Shapiro-Wilk rejects tiny departures
             out.append(
-                f"With {n} cases the paired t-test is valid by the central limit theorem even "
+                f"With {n:,} cases the paired t-test is valid by the central limit theorem even "
                 f"if the differences are not normal (Shapiro-Wilk p = {sw.pvalue:.3g} detects "
                 "departures too small to matter at this size); the Wilcoxon signed-rank test "
                 "answers a different question (median of the differences), not a safer one.")
