@@ -131,14 +131,21 @@ def test_report_self_contained(tmp_path, capsys):
     path = _report(tmp_path, capsys, str(SEG), "--task", "segmentation", "--all-pairs")
     html = path.read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
-    assert html.count("data:image/png;base64,") == 3
-    for text in ("Ranking", "Classical paired tests", "wilcoxon", "All pairs", 'id="verdict"'):
+    # 3 figures of the pair + the critical-difference diagram of the 4 methods
+    assert html.count("data:image/png;base64,") == 4
+    for text in ("Ranking", "Classical paired tests", "Wilcoxon signed-rank", "All pairs",
+                 'id="verdict"', "Iman–Davenport", "Pitman–Morgan"):
         assert text in html
+    # human labels, not identifiers; counts as integers
+    for raw in ("pitman_morgan", "mcnemar_exact", "congruence_used", "p_wilcoxon", ".0000<"):
+        assert raw not in html, raw
     path = _report(tmp_path, capsys, str(BIN), "--task", "classification", "--scores",
                    str(BIN_SCORES))
     html = path.read_text()
-    assert "delong" in html and "Agreement" not in html.split("<h2>Figures")[0][-10:]
-    assert html.count("data:image/png;base64,") == 3
+    assert "DeLong (AUC)" in html and "Agreement" not in html.split("<h2>Figures")[0][-10:]
+    assert html.count("data:image/png;base64,") == 3  # 2 methods: no omnibus test
+    assert "McNemar, sensitivity (among positives)" in html
+    assert "[DeLong1988]" in html and "[Demsar2006]" not in html  # cites what ran
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -152,7 +159,7 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys):
                          text=True, timeout=120).stdout
     assert "Probability of a false claim" in dom
     assert re.search(r"Robust claim|Not robust|Weak claim", dom)
-    assert dom.count("<img") == 3
+    assert dom.count("<img") == 4  # 3 figures of the pair + the critical-difference diagram
     png = tmp_path / "shot.png"
     subprocess.run([CHROMIUM, *flags, "--hide-scrollbars", "--window-size=1100,2400",
                     f"--screenshot={png}", path.as_uri()], capture_output=True, timeout=120)
@@ -178,3 +185,31 @@ def test_case_mismatch_checked_only_in_the_requested_subtask(tmp_path, capsys):
     res = _json(capsys, str(a), str(b), "--task", "segmentation", "--subtask", "liver",
                 "--case-mismatch", "intersect")
     assert res["n"] == 5
+
+
+WIDTH_PROBE = """<script>window.addEventListener('load', () => {
+  const over = [...document.querySelectorAll('table, figure, p, li')]
+    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1);
+  document.body.setAttribute('data-overflow', String(over.length));
+  document.body.setAttribute('data-scroll', String(document.documentElement.scrollWidth));
+});</script></body>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
+@pytest.mark.parametrize("argv", [
+    (str(SEG), "--task", "segmentation", "--all-pairs"),
+    (str(BIN), "--task", "classification", "--scores", str(BIN_SCORES), "--all-pairs"),
+])
+def test_report_fits_a_1000px_window(tmp_path, capsys, argv):
+    """Every table, figure and paragraph of the report lies within a 1000 px wide window
+    (measured by the browser after layout), and the page does not scroll sideways."""
+    path = _report(tmp_path, capsys, *argv)
+    probe = tmp_path / "probe.html"
+    probe.write_text(path.read_text().replace("</body>", WIDTH_PROBE), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--window-size=1000,1400"]
+    dom = subprocess.run([CHROMIUM, *flags, "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120).stdout
+    m = re.search(r'data-overflow="(\d+)" data-scroll="(\d+)"', dom)
+    assert m, dom[:300]
+    assert m.group(1) == "0" and int(m.group(2)) <= 1000, m.groups()

@@ -8,6 +8,7 @@ MULT_FIG = "figures/multiplicity"
 rule multiplicity_simulate_dependent:
     output:
         draws=f"{MULT_RES}/dependent_draws.csv",
+        replicate=f"{MULT_RES}/dependent_replicate.csv",
         summary=report(f"{MULT_RES}/dependent_summary.csv",
                        caption=caption("multiplicity_dependent_summary"),
                        category="Multiplicity", subcategory="Tables"),
@@ -29,6 +30,8 @@ MULT_FIGURES = {
     "pmf_single_vs_best": ("multiplicity_pmf", "Figures"),
     "cdf_best": ("multiplicity_cdf", "Figures"),
     "dependent_hist": ("multiplicity_dependent", "Figures"),
+    "pmf_best": ("multiplicity_pmf_best", "Figures"),
+    "replicate_failures": ("multiplicity_replicate", "Figures"),
 }
 
 
@@ -37,6 +40,7 @@ MULT_FIGURES = {
 rule multiplicity_figures:
     input:
         draws=rules.multiplicity_simulate_dependent.output.draws,
+        replicate=rules.multiplicity_simulate_dependent.output.replicate,
     output:
         sota_table=report(f"{MULT_RES}/sota_table.csv", caption=caption("multiplicity_table"),
                           category="Multiplicity", subcategory="Tables"),
@@ -62,6 +66,6 @@ rule multiplicity_figures:
 ALL_TARGETS.extend(
     [f"{MULT_RES}/sota_table.csv", f"{MULT_RES}/dependent_summary.csv"]
     + expand(f"{MULT_FIG}/{{name}}.{{ext}}",
-             name=["pmf_single_vs_best", "cdf_best", "dependent_hist"],
+             name=list(MULT_FIGURES),
              ext=["pdf", "png", "csv"])
 )

@@ -1,7 +1,9 @@
 """`falseclaims percase`: author mode of [ClaimsReloaded] on per-case results.
 
 Ranks the methods, computes the probability of a false claim with empirical congruence and
-SDs for the top two, the classical paired tests of [Rainio2024] and optionally every pair with
+SDs for the top two (or --a/--b), the classical paired tests of [Rainio2024] (McNemar on
+sensitivity and specificity for binary labels), the Friedman / Iman–Davenport test with
+post-hoc comparisons for K >= 3 methods ([Demsar2006]) and optionally every pair with
 Holm-adjusted p-values. See docs/percase.md.
 """
 
@@ -42,8 +44,9 @@ def register(sub) -> None:
     p.add_argument("--scores", metavar="FILE",
                    help="per-case scores of the positive class (case_id, alg_* or long) for "
                         "the DeLong test")
-    p.add_argument("--positive", help="positive class for DeLong (one-vs-rest when the "
-                                      "ground truth has more classes)")
+    p.add_argument("--positive", help="positive class: of McNemar on sensitivity/specificity "
+                                      "(binary ground truth) and of DeLong (one-vs-rest when "
+                                      "the ground truth has more classes)")
     p.add_argument("--classes", metavar="A,B,...",
                    help="classification: the class set, comma-separated (default: every label "
                         "in the ground truth or the predictions); other labels are errors")
@@ -52,6 +55,9 @@ def register(sub) -> None:
     p.add_argument("--case-mismatch", default="error", choices=["error", "intersect"],
                    help="methods with different case sets: refuse (default) or compare the "
                         "cases all methods have")
+    p.add_argument("--a", metavar="METHOD",
+                   help="compare this method (as A) with --b instead of the top two")
+    p.add_argument("--b", metavar="METHOD", help="the method compared with --a (as B)")
     p.add_argument("--all-pairs", action="store_true",
                    help="compare every pair, with Holm-adjusted p-values")
     p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
@@ -80,10 +86,10 @@ def run(args) -> int:
                       subtask=args.subtask, metric=args.metric, scores=args.scores,
                       positive=args.positive, case_mismatch=args.case_mismatch,
                       classes=_classes(args.classes), units=args.units)
-    result, cmp_, ranking, pairs = run_author(
+    result, cmp_, ranking, pairs, omnibus = run_author(
         inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
         alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
-        max_draws=int(boot["max_draws"]))
+        max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
     if args.report:
         from falseclaims.percase.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
@@ -94,13 +100,15 @@ def run(args) -> int:
             meta["scores (DeLong)"] = args.scores or f"score columns, positive {inp.positive}"
         for i, note in enumerate(inp.notes, 1):
             meta[f"note {i}"] = note
-        html = percase_html(cmp_, ranking, meta, cfg, pairs)
+        html = percase_html(cmp_, ranking, meta, cfg, pairs, omnibus,
+                            positive=result.get("positive_class"),
+                            chosen=result["chosen_pair"])
         write_html(html, args.report)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(format_text(result, cmp_, pairs))
+        print(format_text(result, cmp_, pairs, omnibus))
         if args.report:
             print(f"report written to {args.report}")
     return 0
@@ -116,7 +124,9 @@ def _classes(text: str | None) -> list[str] | None:
     return classes
 
 
-def format_text(result: dict, cmp_, pairs) -> str:
+def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
+    from falseclaims.percase.paired_tests import labels_for
+
     lines = [f"{result['task']}: {result['n']} cases, {len(result['ranking'])} methods "
              f"({result['input']['metric']})"]
     for i, r in enumerate(result["ranking"], 1):
@@ -124,9 +134,10 @@ def format_text(result: dict, cmp_, pairs) -> str:
         lines.append(f"  {i:>2}. {r['method']:<30} {r['mean']:.4f}{tag}")
     ci = result["difference_interval"]
     what = "r" if result["task"] == "segmentation" else "p11"
+    cong = (f"{result['congruence']:.3f}" if result["congruence"] is not None
+            else f"undefined ({result['congruence_note']})")
     lines.append(f"A - B = {ci['estimate']:+.4f}, {ci['level']:.0%} bootstrap interval "
-                 f"[{ci['lower']:+.4f}, {ci['upper']:+.4f}]; congruence {what} = "
-                 f"{result['congruence']:.3f}")
+                 f"[{ci['lower']:+.4f}, {ci['upper']:+.4f}]; congruence {what} = {cong}")
     if result["task"] == "segmentation":
         lines.append(f"SDs: A {result['sd_a']:.4f}, B {result['sd_b']:.4f}")
     else:
@@ -134,10 +145,18 @@ def format_text(result: dict, cmp_, pairs) -> str:
                      f"{result['only_b']}")
     lines.append(f"P(false claim) = {probability_text(result['probability'], 4)}")
     lines.append(result["interpretation"])
-    lines.append("tests:")
-    for t in cmp_.tests:
-        lines.append(f"  {t.test:<14} statistic {t.statistic:>10.4g}  p {t.pvalue:>10.4g}"
-                     f"  needs: {t.assumption}")
+    if "positive_class" in result:
+        lines.append(f"tests (positive class {result['positive_class']!r}):")
+    else:
+        lines.append("tests:")
+    for t, name in zip(cmp_.tests, labels_for(cmp_.tests)):
+        if t.pvalue != t.pvalue:  # NaN: not computed, say why
+            lines.append(f"  {name:<44} {t.note}")
+            continue
+        lines.append(f"  {name:<44} statistic {t.statistic:>10.4g}  p {_p(t.pvalue):>10}"
+                     + (f"  ({t.note})" if t.test.startswith("mcnemar_s") else ""))
+    if omnibus is not None:
+        lines.extend(_omnibus_lines(omnibus))
     for rec in result["recommendation"]:
         lines.append(f"advice: {rec}")
     for note in result["notes"]:
@@ -146,3 +165,28 @@ def format_text(result: dict, cmp_, pairs) -> str:
         lines.append("all pairs (Holm-adjusted):")
         lines.append(pairs.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     return "\n".join(lines)
+
+
+def _omnibus_lines(om) -> list[str]:
+    k = len(om.methods)
+    out = [f"{k} methods on {om.n_cases} cases (ranks within each case, 1 = best):"]
+    if om.friedman_chi2 == om.friedman_chi2:
+        out.append(f"  Friedman chi2 = {om.friedman_chi2:.4g} (df {k - 1}), "
+                   f"p {_p(om.friedman_p)}")
+    if om.iman_davenport_f == om.iman_davenport_f:
+        out.append(f"  Iman-Davenport F = {om.iman_davenport_f:.4g} "
+                   f"(df {k - 1}, {(k - 1) * (om.n_cases - 1)}), p {_p(om.iman_davenport_p)}")
+    for note in om.notes:
+        out.append(f"  {note}")
+    out.append(f"  post-hoc (critical difference {om.critical_difference:.3f} at alpha "
+               f"{om.alpha:g}):")
+    for r in om.pairs.itertuples():
+        out.append(f"    {r.a} ({r.rank_a:.2f}) vs {r.b} ({r.rank_b:.2f}): Nemenyi p "
+                   f"{_p(r.p_nemenyi)}, Holm p {_p(r.p_holm)}"
+                   + ("  differ" if r.differ else ""))
+    return out
+
+
+def _p(p: float) -> str:
+    """A p-value: 4 significant digits; one that underflowed to 0 as an upper bound."""
+    return "< 1e-16" if p == 0 else f"{p:.4g}"

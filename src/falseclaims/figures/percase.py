@@ -254,3 +254,30 @@ def rounding_box(a_grid, b_grid, prob, a: float, b: float, decimals: int):
     ax.set_title(f"Rounding box (values given to {decimals} decimals)")
     ax.ticklabel_format(useOffset=False)
     return fig
+
+
+def critical_difference(omnibus):
+    """Critical-difference diagram of K >= 3 methods ([Demsar2006]): average ranks on the axis
+    (1 = best), methods the Nemenyi test does not separate joined by a bar; drawn by
+    scikit-posthocs ``critical_difference_diagram``. ``omnibus`` is an
+    :class:`falseclaims.percase.omnibus.OmnibusResult`."""
+    import scikit_posthocs as sp
+
+    k = len(omnibus.methods)
+    fig, ax = style.figure("double", height=28 + 5 * k)
+    ranks = {_short(m): r for m, r in omnibus.mean_ranks.items()}
+    sig = omnibus.nemenyi.rename(index=_short, columns=_short)
+    sp.critical_difference_diagram(
+        ranks, sig, alpha=omnibus.alpha, ax=ax,
+        label_fmt_left="{label} ({rank:.2f})", label_fmt_right="({rank:.2f}) {label}",
+        label_props={"fontsize": 7}, color_palette=[PALETTE["black"]] * k,
+        crossbar_props={"color": PALETTE["vermillion"], "linewidth": 2.0},
+        text_h_margin=0.3)
+    # the full rank range as in [Demsar2006], with room for a marker at rank 1 or K
+    pad = 0.03 * (k - 1)
+    ax.set_xlim(1 - pad, k + pad)
+    ax.set_xticks(np.arange(1, k + 0.01, 0.5 if k <= 6 else 1.0))
+    ax.set_title(f"Average rank over {omnibus.n_cases} cases (1 = best); critical difference "
+                 f"CD = {omnibus.critical_difference:.3f}\nbars join methods the Nemenyi test "
+                 f"does not separate at alpha = {omnibus.alpha:g}", fontsize=7.5)
+    return fig

@@ -451,22 +451,30 @@ def simulate_dependent(m: int, n: int, p: float, rho: float, reps: int, seed,
     if reference not in ("fixed", "random"):
         raise ValueError(f"reference must be 'fixed' or 'random'; got {reference!r}")
     k_fixed = _reference_correct(n, p, k)
-    q_right, q_wrong = _conditional_failure_probs(p, rho)
     rng = np.random.default_rng(seed)
     out = np.empty(reps, dtype=np.int64)
     per = max(1, chunk // m)
     for start in range(0, reps, per):
         r = min(per, reps - start)
-        if q_right == q_wrong:
-            # independent of the reference (rho = 0): failures ~ Bin(n, q), one draw per
-            # classifier instead of two (a sum of two binomials with equal q, same law)
-            out[start:start + r] = rng.binomial(n, q_right, size=(r, m)).min(axis=1)
-            continue
-        if reference == "fixed":
-            kk = np.full((r, 1), k_fixed)
-        else:
-            kk = rng.binomial(n, p, size=(r, 1))
-        fails = rng.binomial(kk, q_right, size=(r, m)) + rng.binomial(n - kk, q_wrong,
-                                                                       size=(r, m))
-        out[start:start + r] = fails.min(axis=1)
+        out[start:start + r] = draw_failures(rng, r, m, n, p, rho, reference, k_fixed).min(axis=1)
     return SimulatedBest(m=m, n=n, p=p, rho=rho, reference=reference, failures=out)
+
+
+def draw_failures(rng, reps: int, m: int, n: int, p: float, rho: float, reference: str,
+                  k_fixed: int) -> np.ndarray:
+    """Failures of each of m classifiers in ``reps`` replicates, shape (reps, m).
+
+    The draws of :func:`simulate_dependent` (its best is the row minimum); one replicate
+    is [Mollersen2023], Fig 4.
+    """
+    q_right, q_wrong = _conditional_failure_probs(p, rho)
+    if q_right == q_wrong:
+        # independent of the reference (rho = 0): failures ~ Bin(n, q), one draw per
+        # classifier instead of two (a sum of two binomials with equal q, same law)
+        return rng.binomial(n, q_right, size=(reps, m))
+    if reference == "fixed":
+        kk = np.full((reps, 1), k_fixed)
+    else:
+        kk = rng.binomial(n, p, size=(reps, 1))
+    return rng.binomial(kk, q_right, size=(reps, m)) + rng.binomial(n - kk, q_wrong,
+                                                                     size=(reps, m))

@@ -11,6 +11,7 @@ import pandas as pd
 from falseclaims.multiplicity.best_of_m import (
     clopper_pearson,
     dependent_distribution,
+    draw_failures,
     prob_beats,
     simulate_dependent,
     sota_distribution,
@@ -62,23 +63,48 @@ def sota_table(grid: dict, alpha: float, published: list[dict] | None = None) ->
 
 
 def pmf_data(m: int, n: int, p: float, alpha: float) -> tuple[pd.DataFrame, dict]:
-    """pmf of one classifier's accuracy (p and the single-CI upper limit) and of the best of m.
+    """[Mollersen2023], Fig 1: pmf of one classifier's accuracy at p and at the single-CI
+    upper limit, with the shaded areas of the second one.
 
-    Returns the long table (curve, failures, accuracy, probability) and the markers.
+    Returns the long table (curve, failures, accuracy, probability, area) and the markers.
+    ``area`` tags the upper-limit classifier's mass above the adjusted limit ("red": its
+    total is ``prob_beats_upper``, [Mollersen2023] 0.0161) and from the expected best up to
+    the adjusted limit ("blue"; red + blue is ``prob_reaches_mean``, 0.0996).
     """
     best = sota_distribution(m, n, p)
     _, hi = clopper_pearson(round(p * n), n, alpha)
+    up = best.upper(alpha)
     frames = []
     for curve, dist in (("single classifier, accuracy p", sota_distribution(1, n, p)),
-                        ("single classifier at CI upper limit", sota_distribution(1, n, hi)),
-                        (f"best of m={m}", best)):
+                        ("single classifier at CI upper limit", sota_distribution(1, n, hi))):
         frames.append(pd.DataFrame({"curve": curve, "failures": dist.failures,
                                     "accuracy": dist.accuracy, "probability": dist.pmf}))
     data = pd.concat(frames, ignore_index=True)
     data = data[data["probability"] > 1e-5].reset_index(drop=True)
-    up = best.upper(alpha)
+    upper_curve = data["curve"] == "single classifier at CI upper limit"
+    # strict "above the adjusted limit", as the 0.0161 of [Mollersen2023] (docs/multiplicity.md)
+    red = upper_curve & (data["failures"] < up.failures)
+    blue = upper_curve & ~red & (data["accuracy"] >= best.mean - 1e-12)
+    data["area"] = np.where(red, "red", np.where(blue, "blue", ""))
     markers = {"p": p, "ci_single_hi": hi, "mean_best": best.mean,
-               "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures}
+               "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures,
+               "prob_beats_upper": prob_beats(hi, n, up.accuracy, strict=True),
+               "prob_reaches_mean": prob_beats(hi, n, best.mean)}
+    return data, markers
+
+
+def best_pmf_data(m: int, n: int, p: float, alpha: float) -> tuple[pd.DataFrame, dict]:
+    """[Mollersen2023], Fig 3: pmf f(z) of the best of m classifiers' failures; ``in_tail``
+    marks the failure counts up to the adjusted upper limit (mass >= alpha/2 in total)."""
+    dist = sota_distribution(m, n, p)
+    up = dist.upper(alpha)
+    data = pd.DataFrame({"m": m, "failures": dist.failures, "accuracy": dist.accuracy,
+                         "probability": dist.pmf})
+    data["in_tail"] = data["failures"] <= up.failures
+    data = data[data["probability"] > 1e-6].reset_index(drop=True)
+    markers = {"mean_best": dist.mean, "mean_failures": dist.mean_failures,
+               "upper_multiplicity": up.accuracy, "failures_at_upper": up.failures,
+               "tail_probability": up.probability}
     return data, markers
 
 
@@ -129,4 +155,19 @@ def dependent_exact_pmf(m: int, n: int, p: float, rho: float) -> pd.DataFrame:
                         ("dependent", dependent_distribution(m, n, p, rho))):
         frames.append(pd.DataFrame({"model": model, "failures": dist.failures,
                                     "probability": dist.pmf}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def replicate_table(m: int, n: int, p: float, rho: float, seed, reference: str
+                    ) -> pd.DataFrame:
+    """Failures of each of the m classifiers in one simulated replicate, independent (rho = 0)
+    and dependent (rho) ([Mollersen2023], Fig 4); the draws of :func:`dependent_simulation`
+    (``draw_failures``) with their own seed."""
+    k_fixed = round(p * n)  # the fixed reference of [Mollersen2023], Sec. 4
+    frames = []
+    for model, r in (("independent", 0.0), ("dependent", float(rho))):
+        rng = np.random.default_rng(seed)
+        f = draw_failures(rng, 1, m, n, p, r, reference, k_fixed)[0]
+        frames.append(pd.DataFrame({"model": model, "rho": r, "classifier": np.arange(1, m + 1),
+                                    "failures": f, "accuracy": (n - f) / n}))
     return pd.concat(frames, ignore_index=True)

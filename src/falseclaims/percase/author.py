@@ -19,6 +19,8 @@ from falseclaims.percase import readers
 from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
+from falseclaims.percase.omnibus import friedman_omnibus
+from falseclaims.percase.paired_tests import LARGE_N, labels_for
 from falseclaims.percase.verdict import interpret, level
 from falseclaims.tasks import TASKS
 
@@ -94,6 +96,28 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
     return pc, layout
 
 
+def _task_mismatch(path: str, task: str) -> str | None:
+    """A one-line message when a Claims Reloaded file holds the other task's results."""
+    try:
+        head = readers._read_text_table(Path(path), nrows=200)
+    except Exception:  # the reader's own error is the better message then
+        return None
+    algs = [c for c in head.columns if str(c).startswith("alg_")]
+    if "case_id" not in head.columns or not algs:
+        return None
+    if task == "segmentation" and "ground_truth" in head.columns:
+        return (f"{path} has ground-truth labels (column 'ground_truth'): it holds "
+                "classification results (predicted labels per case); use --task "
+                "classification")
+    if task == "classification" and "ground_truth" not in head.columns:
+        vals = pd.to_numeric(head[algs].stack(), errors="coerce")
+        if vals.notna().all() and (vals.round() != vals).any():
+            return (f"{path} has no ground-truth column and its alg_* values look like "
+                    "per-case scores (non-integer numbers such as DSC), not predicted labels; "
+                    "use --task segmentation")
+    return None
+
+
 def _complete_cases(wide: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     """Cases every method has; dropped cases are counted in ``notes`` (never silent)."""
     full = wide.dropna(axis=0, how="any")
@@ -149,6 +173,9 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
     try:
         pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask)
     except readers.PerCaseValidationError as exc:
+        hint = _task_mismatch(files[0], task) if layout in ("auto", "claims_reloaded") else None
+        if hint:
+            raise ValueError(hint) from None
         if not any(p.expected.startswith(readers.CASE_SET_EXPECTED) for p in exc.problems):
             raise
         raise readers.PerCaseValidationError(
@@ -202,40 +229,94 @@ def _delong_inputs(inp: AuthorInputs):
     return y, scores, pos
 
 
+_POSITIVE_NAMES = ("1", "true", "yes", "positive", "pos", "malignant", "disease", "abnormal")
+
+
+def _binary_labels(inp: AuthorInputs) -> tuple[np.ndarray | None, str | None]:
+    """Ground truth and positive class for McNemar on sensitivity/specificity, when the
+    ground truth has exactly two classes (else None, None). The positive class is
+    ``--positive``, else a conventional name (1, true, positive, ...), else the second class
+    in sorted order (noted)."""
+    if inp.truth is None:
+        return None, None
+    t = inp.truth.astype(str).to_numpy()
+    classes = sorted(set(t))
+    if len(classes) != 2:
+        return None, None
+    if inp.positive is not None:
+        if str(inp.positive) not in classes:
+            raise ValueError(f"--positive {inp.positive!r} is not a class of the ground truth "
+                             f"{classes}")
+        return t, str(inp.positive)
+    named = [c for c in classes if c.lower() in _POSITIVE_NAMES]
+    pos = named[0] if len(named) == 1 else classes[1]
+    if len(named) != 1:
+        inp.notes.append(f"sensitivity/specificity: class {pos!r} taken as positive (the second "
+                         "in sorted order); choose it with --positive")
+    return t, pos
+
+
+def _pick_pair(ranking: pd.DataFrame, a: str | None, b: str | None) -> tuple[str, str, bool]:
+    """A and B: the top two, or the two methods chosen with --a/--b (both needed)."""
+    if a is None and b is None:
+        return ranking["method"].iloc[0], ranking["method"].iloc[1], False
+    methods = list(ranking["method"])
+    if a is None or b is None:
+        raise ValueError("give both --a and --b to compare two chosen methods")
+    for flag, m in (("--a", a), ("--b", b)):
+        if m not in methods:
+            raise ValueError(f"{flag} {m!r} is not a method of the input; methods: {methods}")
+    if a == b:
+        raise ValueError(f"--a and --b name the same method {a!r}")
+    return a, b, True
+
+
 def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float = 0.95,
                alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None,
-               max_draws: int | None = None):
-    """Compare A (top) with B (runner-up); returns (json dict, comparison, ranking, pairs).
+               max_draws: int | None = None, a: str | None = None, b: str | None = None):
+    """Compare A (top, or ``a``) with B (runner-up, or ``b``); returns (json dict, comparison,
+    ranking, pairs, omnibus). With K >= 3 methods the Friedman / Iman–Davenport omnibus test
+    with post-hoc comparisons is added (:mod:`falseclaims.percase.omnibus`).
 
     ``max_draws``: above cases x resamples draws the bootstrap percentiles are computed, not
     sampled (:func:`falseclaims.percase.compare.bootstrap_mean_difference`); noted."""
     ranking = rank_methods(inp.values)
-    a, b = ranking["method"].iloc[0], ranking["method"].iloc[1]
+    a, b, chosen = _pick_pair(ranking, a, b)
     y, scores, pos = _delong_inputs(inp) if inp.task == "classification" else (None, None, None)
+    labels, label_pos = _binary_labels(inp) if inp.task == "classification" else (None, None)
     cmp_ = compare_pair(inp.task, inp.values, a, b, resamples=resamples, seed=seed,
                         level=level_ci, alpha=alpha, truth=y, scores=scores, positive=pos,
-                        max_draws=max_draws)
+                        max_draws=max_draws, labels=labels, label_positive=label_pos,
+                        large_n=int(((cfg or {}).get("claim_check") or {}).get("large_n",
+                                                                              LARGE_N)))
+    if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
+        inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
+                         f"'{a} beats {b}', which the data do not favour")
+    omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
     if cmp_.interval.get("method") == APPROXIMATE:
         inp.notes.append(
             f"bootstrap interval: {cmp_.inputs['n']} cases x {resamples} resamples exceed "
             f"{max_draws:,} draws, so its percentiles come from the {APPROXIMATE} of the "
             "bootstrap distribution of the mean (error O(1/n)), not from resampling")
-    if bool(ranking["tied_with_next"].iloc[0]):
+    if not chosen and bool(ranking["tied_with_next"].iloc[0]):
         inp.notes.append(f"{a} and {b} have the same mean: the ranking between them is "
                          "arbitrary (column order)")
     pairs = None
     if with_all_pairs:
         pairs = all_pairs(inp.task, inp.values, resamples=resamples, seed=seed,
                           level=level_ci, max_draws=max_draws)
-    tests = {t.test: {"statistic": _num(t.statistic), "pvalue": _num(t.pvalue), "n": t.n,
-                      "assumption": t.assumption, "note": t.note} for t in cmp_.tests}
+    tests = {t.test: {"label": lbl, "statistic": _num(t.statistic),
+                      "pvalue": _num(t.pvalue), "n": t.n, "assumption": t.assumption,
+                      "note": t.note} for t, lbl in zip(cmp_.tests, labels_for(cmp_.tests))}
     i = cmp_.inputs
     out = {
         "task": inp.task, "n": int(i["n"]),
         "ranking": [{"method": m, "mean": float(v)} for m, v in
                     zip(ranking["method"], ranking["mean"])],
         "a": a, "b": b, "mean_a": i["mean_a"], "mean_b": i["mean_b"],
-        "congruence": i["congruence"],
+        "congruence": _num(i["congruence"]),
+        "congruence_note": i.get("congruence_note") or None,
+        "chosen_pair": chosen,
         "sd_a": i.get("sd_a"), "sd_b": i.get("sd_b"),
         "probability": cmp_.probability,
         "interpretation": interpret(cmp_.probability, cfg, a, b),
@@ -247,6 +328,10 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                   "metric": inp.metric, "methods": len(inp.values.columns)},
         "notes": inp.notes,
     }
+    if label_pos is not None:
+        out["positive_class"] = label_pos
+    if omnibus is not None:
+        out["omnibus"] = omnibus.as_dict()
     if inp.task == "classification":
         out.update(only_a=i["only_a"], only_b=i["only_b"], both_correct=i["both_correct"],
                    both_wrong=i["both_wrong"])
@@ -255,7 +340,7 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                             for r in pairs.to_dict(orient="records")]
         out["all_pairs_adjustment"] = "holm over p-values of " + ", ".join(
             PRIMARY_TESTS[inp.task])
-    return out, cmp_, ranking, pairs
+    return out, cmp_, ranking, pairs, omnibus
 
 
 def _num(v):

@@ -60,7 +60,7 @@ def segmentation_inputs(x, y) -> dict:
     x, y = pt._paired(x, y)
     pair = pearson_pairs(pd.DataFrame({"a": x, "b": y}), min_cases=3).iloc[0]
     return {"n": int(x.size), "mean_a": float(x.mean()), "mean_b": float(y.mean()),
-            "sd_a": float(x.std(ddof=1)), "sd_b": float(y.std(ddof=1)),
+            "sd_a": float(pair["sd_a"]), "sd_b": float(pair["sd_b"]),
             "congruence": float(pair["congruence"]), "congruence_note": str(pair["note"])}
 
 
@@ -191,13 +191,17 @@ class PairComparison:
 def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: int,
                  seed: int, level: float = 0.95, alpha: float = 0.05,
                  truth=None, scores: dict | None = None, positive=None,
-                 run_tests: bool = True, max_draws: int | None = None) -> PairComparison:
+                 run_tests: bool = True, max_draws: int | None = None,
+                 labels=None, label_positive=None, large_n: int = pt.LARGE_N
+                 ) -> PairComparison:
     """Everything about A versus B: Bayesian probability, bootstrap interval, tests.
 
     ``values`` holds DSC (segmentation) or correctness (classification) per case.
     ``scores`` maps method -> per-case score (binary classification, for DeLong) and
     ``truth`` the binary labels those scores predict. ``max_draws``: see
-    :func:`bootstrap_mean_difference`.
+    :func:`bootstrap_mean_difference`. ``labels`` (binary per-case ground truth) and
+    ``label_positive`` add McNemar on sensitivity and specificity ([Rainio2024]); ``large_n``
+    goes to :func:`falseclaims.percase.paired_tests.recommend`.
     """
     if task not in TASKS:
         raise ValueError(f"task must be classification or segmentation; got {task!r}")
@@ -210,25 +214,32 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
         inp = segmentation_inputs(x, y)
         r = inp["congruence"]
         if not np.isfinite(r):
-            raise ValueError(f"Pearson r of {a!r} and {b!r} is undefined: "
-                             f"{inp['congruence_note']}")
+            if inp["sd_a"] > 0 and inp["sd_b"] > 0:
+                raise ValueError(f"Pearson r of {a!r} and {b!r} is undefined: "
+                                 f"{inp['congruence_note']}")
+            # a constant method: r is undefined but enters the formula only through
+            # 2 s_A s_B r = 0, so any r gives the same probability; reported as undefined
+            inp["congruence_note"] += ("; it does not enter the probability because that "
+                                       "method's SD is 0")
+            r = 0.0
         res = fstats.prob_false_claim_segmentation(inp["n"], inp["mean_a"], inp["mean_b"],
                                                    inp["sd_a"], inp["sd_b"], r)
-        prob, used = float(res.probability), r
+        prob, used = float(res.probability), (r if np.isfinite(inp["congruence"]) else np.nan)
         tests = pt.segmentation_tests(x, y) if run_tests else []
     else:
         inp = classification_inputs(x.astype(bool), y.astype(bool))
         res = fstats.prob_false_claim_classification(inp["n"], inp["mean_a"], inp["mean_b"],
                                                      inp["congruence"])
         prob, used = float(res.probability), float(res.congruence_used)
-        tests = pt.classification_tests(x.astype(bool), y.astype(bool)) if run_tests else []
+        tests = (pt.classification_tests(x.astype(bool), y.astype(bool), labels, label_positive)
+                 if run_tests else [])
         if run_tests and scores is not None and a in scores and b in scores:
             if truth is None:
                 raise ValueError("DeLong needs the ground truth next to the score columns")
             tests.append(delong_test(truth, scores[a], scores[b], positive).as_test())
     interval = bootstrap_mean_difference(x, y, resamples, seed, level,
                                          max_draws=max_draws)
-    rec = pt.recommend(tests, task, alpha) if run_tests else []
+    rec = pt.recommend(tests, task, alpha, large_n) if run_tests else []
     return PairComparison(task, a, b, inp, prob, used, interval, tests, rec, x, y,
                           values.index.astype(str).tolist())
 

@@ -52,8 +52,10 @@ def pearson_pairs(values: pd.DataFrame, min_cases: int = 3) -> pd.DataFrame:
         x, y = x[ok], y[ok]
         n = int(ok.sum())
         r, note = np.nan, ""
-        sa = float(x.std(ddof=1)) if n > 1 else np.nan
-        sb = float(y.std(ddof=1)) if n > 1 else np.nan
+        # constant values: exactly 0 (the mean of equal floats can differ from them in the
+        # last bit, which left an SD of ~1e-17 and an arbitrary r such as +-1)
+        sa = (0.0 if np.ptp(x) == 0 else float(x.std(ddof=1))) if n > 1 else np.nan
+        sb = (0.0 if np.ptp(y) == 0 else float(y.std(ddof=1))) if n > 1 else np.nan
         if n < min_cases:
             note = f"only {n} shared case(s); need {min_cases}"
         elif sa == 0 or sb == 0:

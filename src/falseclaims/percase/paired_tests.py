@@ -12,6 +12,7 @@ right (the discordant pairs of the 2x2 agreement table).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -29,6 +30,7 @@ __all__ = [
     "mcnemar_chi2",
     "mcnemar_exact",
     "mcnemar_midp",
+    "mcnemar_per_class",
     "paired_t",
     "pitman_morgan",
     "recommend",
@@ -36,7 +38,48 @@ __all__ = [
     "shapiro_differences",
     "sign_test",
     "wilcoxon",
+    "TEST_LABELS",
+    "label_of",
+    "labels_for",
 ]
+
+# default of claim_check.large_n: above this many paired cases the t-test is not
+# second-guessed from Shapiro-Wilk: the mean difference is then close to normal (CLT) and
+# Shapiro-Wilk flags departures too small to matter (docs/percase.md)
+LARGE_N = 1000
+
+OVERALL_MCNEMAR = ("mcnemar_exact", "mcnemar_midp", "mcnemar_chi2")
+
+# human-readable names of the tests (reports and text output)
+TEST_LABELS = {
+    "mcnemar_sensitivity": "McNemar, sensitivity (among positives)",
+    "mcnemar_specificity": "McNemar, specificity (among negatives)",
+    "mcnemar_exact": "McNemar exact, overall accuracy",
+    "mcnemar_midp": "McNemar mid-p, overall accuracy",
+    "mcnemar_chi2": "McNemar chi-square, overall accuracy",
+    "sign_test": "Sign test",
+    "paired_t": "Paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank",
+    "shapiro_wilk": "Shapiro–Wilk (normality of differences)",
+    "f_test": "F-test (equal variances)",
+    "bartlett": "Bartlett (equal variances)",
+    "levene": "Levene (equal variances)",
+    "pitman_morgan": "Pitman–Morgan (equal variances, paired)",
+    "delong": "DeLong (AUC)",
+}
+
+
+def label_of(name: str) -> str:
+    """The human-readable name of a test identifier (the identifier if unknown)."""
+    return TEST_LABELS.get(name, name)
+
+
+def labels_for(results: list[TestResult]) -> list[str]:
+    """Labels of a list of tests; next to McNemar on sensitivity and specificity the
+    overall-accuracy tests are marked as extras ([Rainio2024])."""
+    per_class = any(r.test == "mcnemar_sensitivity" for r in results)
+    return [label_of(r.test) + (" (extra)" if per_class and r.test in OVERALL_MCNEMAR else "")
+            for r in results]
 
 
 @dataclass(frozen=True)
@@ -131,6 +174,38 @@ def mcnemar_chi2(b, c) -> TestResult:
                       "b + c >= 20 (chi-square approximation)", note, n)
 
 
+def mcnemar_per_class(correct_a, correct_b, truth, positive) -> list[TestResult]:
+    """McNemar's test on sensitivity (cases of class ``positive``) and on specificity (the
+    other cases) separately, as [Rainio2024] advises for binary classification (comparing
+    overall accuracy mixes the two error types). Within each class b and c count the cases
+    only A / only B got right; the chi-square version (continuity corrected) when
+    b + c >= 20, the exact binomial version otherwise ([Rainio2024])."""
+    a = np.asarray(correct_a, dtype=bool)
+    b_ = np.asarray(correct_b, dtype=bool)
+    t = np.asarray(truth).astype(str)
+    if not a.shape == b_.shape == t.shape:
+        raise ValueError("correctness and ground truth must have equal length")
+    classes = sorted(set(t))
+    if len(classes) != 2 or str(positive) not in classes:
+        raise ValueError(f"per-class McNemar needs binary ground truth containing the positive "
+                         f"class {positive!r}; got classes {classes[:10]}")
+    out = []
+    for name, rate, sel in (("mcnemar_sensitivity", "sensitivity", t == str(positive)),
+                            ("mcnemar_specificity", "specificity", t != str(positive))):
+        b = int((a[sel] & ~b_[sel]).sum())
+        c = int((~a[sel] & b_[sel]).sum())
+        res = mcnemar_chi2(b, c) if b + c >= 20 else mcnemar_exact(b, c)
+        version = "chi-square" if b + c >= 20 else "exact"
+        cls = str(positive) if rate == "sensitivity" else ", ".join(
+            x for x in classes if x != str(positive))
+        out.append(TestResult(
+            name, res.statistic, res.pvalue,
+            "independent cases; only discordant pairs of the class inform the test",
+            f"{rate} of A {a[sel].mean():.4f} vs B {b_[sel].mean():.4f} on {int(sel.sum())} "
+            f"cases of class {cls}; b={b}, c={c}; {version} version", b + c))
+    return out
+
+
 # ---------------------------------------------------------------- per-case scores
 def sign_test(x, y) -> TestResult:
     """Sign test: the number of cases where A beats B is Binomial(n_nonzero, 1/2) under H0.
@@ -155,7 +230,8 @@ def paired_t(x, y) -> TestResult:
     if np.all(d == d[0]):
         return TestResult("paired_t", float("nan"), float("nan"),
                           "normally distributed differences, no strong outliers",
-                          "all differences equal: t undefined")
+                          "not computed: all differences are equal, so their SD is 0 and t "
+                          "is undefined")
     res = stats.ttest_rel(x, y)
     return TestResult("paired_t", float(res.statistic), float(res.pvalue),
                       "normally distributed differences, no strong outliers",
@@ -173,7 +249,7 @@ def wilcoxon(x, y) -> TestResult:
     if nz == 0:
         return TestResult("wilcoxon", float("nan"), float("nan"),
                           "differences symmetric about their median",
-                          "all differences are zero")
+                          "not computed: all differences are zero")
     res = stats.wilcoxon(x, y, zero_method="wilcox")
     return TestResult("wilcoxon", float(res.statistic), float(res.pvalue),
                       "differences symmetric about their median",
@@ -186,8 +262,10 @@ def shapiro_differences(x, y) -> TestResult:
     d = x - y
     if d.size < 3 or np.ptp(d) == 0:
         return TestResult("shapiro_wilk", float("nan"), float("nan"), "n >= 3",
-                          "too few or constant differences")
-    res = stats.shapiro(d)
+                          "not computed: fewer than 3 or constant differences")
+    with warnings.catch_warnings():  # n > 5000: said in the note instead
+        warnings.filterwarnings("ignore", message=".*computed p-value may not be accurate")
+        res = stats.shapiro(d)
     note = "H0: differences are normal"
     if d.size > 5000:
         note += "; n > 5000: p-value approximate"
@@ -204,9 +282,10 @@ def f_test_variances(x, y) -> TestResult:
     x, y = _paired(x, y)
     va, vb = np.var(x, ddof=1), np.var(y, ddof=1)
     df = x.size - 1
-    if vb == 0 or va == 0:
+    if np.ptp(x) == 0 or np.ptp(y) == 0:  # exact: np.var of equal floats can be 1e-33
         return TestResult("f_test", float("nan"), float("nan"),
-                          "independent normal samples", "a variance is zero")
+                          "independent normal samples",
+                          "not computed: a method's values are constant (variance 0)")
     f = va / vb
     p = min(1.0, 2.0 * min(stats.f.cdf(f, df, df), stats.f.sf(f, df, df)))
     return TestResult("f_test", float(f), float(p), "independent normal samples",
@@ -216,9 +295,10 @@ def f_test_variances(x, y) -> TestResult:
 def bartlett(x, y) -> TestResult:
     """Bartlett's test of equal variances (scipy.stats.bartlett); normal-theory like F."""
     x, y = _paired(x, y)
-    if np.var(x) == 0 or np.var(y) == 0:
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
         return TestResult("bartlett", float("nan"), float("nan"),
-                          "independent normal samples", "a variance is zero")
+                          "independent normal samples",
+                          "not computed: a method's values are constant (variance 0)")
     res = stats.bartlett(x, y)
     return TestResult("bartlett", float(res.statistic), float(res.pvalue),
                       "independent normal samples", "ignores the pairing")
@@ -227,9 +307,15 @@ def bartlett(x, y) -> TestResult:
 def levene(x, y) -> TestResult:
     """Levene's test with median centring (Brown-Forsythe), robust to non-normality."""
     x, y = _paired(x, y)
+    assumption = "independent samples; robust to non-normality"
+    dev = [np.abs(v - np.median(v)) for v in (x, y)]
+    if np.ptp(dev[0]) == 0 and np.ptp(dev[1]) == 0:
+        return TestResult("levene", float("nan"), float("nan"), assumption,
+                          "not computed: the absolute deviations from the median are constant "
+                          "within both methods, so Levene's F is undefined")
     res = stats.levene(x, y, center="median")
     stat, p = float(res.statistic), float(res.pvalue)
-    return TestResult("levene", stat, p, "independent samples; robust to non-normality",
+    return TestResult("levene", stat, p, assumption,
                       "median-centred (Brown-Forsythe); ignores the pairing")
 
 
@@ -242,9 +328,14 @@ def pitman_morgan(x, y) -> TestResult:
     x, y = _paired(x, y)
     n = x.size
     s, d = x + y, x - y
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return TestResult("pitman_morgan", float("nan"), float("nan"), "bivariate normal pairs",
+                          "not computed: " + ("A" if np.ptp(x) == 0 else "B") + "'s values are "
+                          "constant (variance 0), so the variances differ trivially")
     if n < 3 or np.ptp(s) == 0 or np.ptp(d) == 0:
         return TestResult("pitman_morgan", float("nan"), float("nan"),
-                          "bivariate normal pairs", "too few cases or constant sums/differences")
+                          "bivariate normal pairs",
+                          "not computed: too few cases or constant sums/differences")
     r = float(np.corrcoef(s, d)[0, 1])
     r = max(min(r, 1.0), -1.0)
     if abs(r) == 1.0:
@@ -256,13 +347,17 @@ def pitman_morgan(x, y) -> TestResult:
 
 
 # ---------------------------------------------------------------- bundles
-def classification_tests(correct_a, correct_b) -> list[TestResult]:
-    """McNemar (exact, mid-p, chi-square) and the sign test on per-case correctness."""
+def classification_tests(correct_a, correct_b, truth=None, positive=None) -> list[TestResult]:
+    """Binary ground truth (``truth`` with two classes, ``positive`` one of them): McNemar on
+    sensitivity and on specificity first ([Rainio2024]); then, as extras, McNemar on overall
+    correctness (exact, mid-p, chi-square) and the sign test."""
     tab = agreement_table(correct_a, correct_b)
     b, c = int(tab.loc["A correct", "B wrong"]), int(tab.loc["A wrong", "B correct"])
     a = np.asarray(correct_a, dtype=float)
     bb = np.asarray(correct_b, dtype=float)
-    return [mcnemar_exact(b, c), mcnemar_midp(b, c), mcnemar_chi2(b, c), sign_test(a, bb)]
+    first = [] if truth is None else mcnemar_per_class(correct_a, correct_b, truth, positive)
+    return first + [mcnemar_exact(b, c), mcnemar_midp(b, c), mcnemar_chi2(b, c),
+                    sign_test(a, bb)]
 
 
 def segmentation_tests(x, y) -> list[TestResult]:
@@ -277,40 +372,59 @@ def as_table(results: list[TestResult]) -> pd.DataFrame:
                         columns=["test", "statistic", "pvalue", "n", "assumption", "note"])
 
 
-def recommend(results: list[TestResult], task: str, alpha: float = 0.05) -> list[str]:
-    """Short advice on which test fits ([Rainio2024]), from the assumption checks in ``results``."""
+def recommend(results: list[TestResult], task: str, alpha: float = 0.05,
+              large_n: int = LARGE_N) -> list[str]:
+    """Short advice on which test fits ([Rainio2024]), from the assumption checks in ``results``;
+    above ``large_n`` cases Shapiro-Wilk does not overrule the t-test (config
+    ``claim_check.large_n``)."""
     by = {r.test: r for r in results}
     out: list[str] = []
     if task == "segmentation":
         sw = by.get("shapiro_wilk")
-        if sw is not None and np.isfinite(sw.pvalue) and sw.pvalue < alpha:
+        n = sw.n if sw is not None and sw.n else 0
+        if sw is not None and np.isfinite(sw.pvalue) and n > large_n:
+            # at large n the mean difference is close to normal whatever the differences
+            # (central limit theorem), while Shapiro-Wilk rejects tiny departures
+            out.append(
+                f"With {n:,} cases the paired t-test is valid by the central limit theorem even "
+                f"if the differences are not normal (Shapiro-Wilk p = {sw.pvalue:.3g} detects "
+                "departures too small to matter at this size); the Wilcoxon signed-rank test "
+                "answers a different question (median of the differences), not a safer one.")
+        elif sw is not None and np.isfinite(sw.pvalue) and sw.pvalue < alpha:
             out.append(
                 f"The paired differences are not normal (Shapiro-Wilk p = {sw.pvalue:.3g} < "
                 f"{alpha:g}): use the Wilcoxon signed-rank test rather than the paired t-test "
                 "([Rainio2024]).")
-            out.append(
-                "For equal variances prefer Levene's test (robust); F and Bartlett assume "
-                "normal data.")
         elif sw is not None and np.isfinite(sw.pvalue):
             out.append(
                 f"No evidence against normal differences (Shapiro-Wilk p = {sw.pvalue:.3g}): "
                 "the paired t-test is acceptable; the Wilcoxon signed-rank test remains the "
                 "safer choice with outliers ([Rainio2024]).")
+        if sw is not None and np.isfinite(sw.pvalue) and sw.pvalue < alpha:
+            out.append(
+                "For equal variances prefer Levene's test (robust); F and Bartlett assume "
+                "normal data.")
         out.append("The sign test is valid without assumptions but has low power.")
         out.append("F, Bartlett and Levene treat the two methods as independent samples; "
                    "the Pitman-Morgan test accounts for the pairing.")
     elif task == "classification":
+        if "mcnemar_sensitivity" in by:
+            out.append("McNemar's test on sensitivity (among positives) and on specificity "
+                       "(among negatives) are the tests to read ([Rainio2024]); the overall-"
+                       "accuracy McNemar mixes the two error types and is shown only as an "
+                       "extra.")
         ex = by.get("mcnemar_exact")
         if ex is not None:
             nd = int(ex.n)
+            what = "overall accuracy: " if "mcnemar_sensitivity" in by else ""
             if nd < 20:
-                out.append(f"Only {nd} discordant cases (b + c < 20): use the exact or mid-p "
-                           "McNemar test, not the chi-square version ([Rainio2024]); mid-p is "
-                           "less conservative.")
+                out.append(f"{what.capitalize()}Only {nd} discordant cases (b + c < 20): use "
+                           "the exact or mid-p McNemar test, not the chi-square version "
+                           "([Rainio2024]); mid-p is less conservative.")
             else:
-                out.append(f"{nd} discordant cases (b + c >= 20): the chi-square McNemar test "
-                           "is adequate ([Rainio2024]); the exact and mid-p versions are valid "
-                           "too.")
+                out.append(f"{what.capitalize()}{nd} discordant cases (b + c >= 20): the "
+                           "chi-square McNemar test is adequate ([Rainio2024]); the exact and "
+                           "mid-p versions are valid too.")
         out.append("The sign test on per-case correctness is the exact McNemar test.")
         if "delong" in by:
             out.append("DeLong compares AUCs and does not depend on the decision threshold "

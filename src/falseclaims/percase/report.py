@@ -1,14 +1,19 @@
 """One self-contained HTML report for ``falseclaims percase`` and ``falseclaims check``.
 
-Figures are embedded as base64 PNG, the data behind them as base64 CSV download links and
-the styles inline: the file opens offline and references nothing on the network.
+Pages are jinja2 templates (``falseclaims/templates/*.html.j2``, package data); this module
+turns results into labelled, formatted cells. Figures are embedded as base64 PNG, the data
+behind them as a base64 CSV download link and the styles inline: the file opens offline and
+references nothing on the network. Numbers: counts as integers, every other number with four
+significant digits (:func:`number`), probabilities of a false claim as in the text output.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import io
+import math
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -17,30 +22,59 @@ import pandas as pd
 
 import falseclaims
 from falseclaims.figures import percase as rf
+from falseclaims.percase.paired_tests import label_of, labels_for
 from falseclaims.percase.verdict import interpret, level, probability_text
 
-__all__ = ["check_html", "figure_png", "percase_html", "write_html"]
+__all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
 LEVEL_COLOURS = {"robust": "#009E73", "fragile": "#E69F00", "weak": "#D55E00",
                  "tie": "#999999"}
 
-CSS = """
-body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;max-width:980px;margin:2em auto;
-padding:0 1em;color:#222;line-height:1.45}
-h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;border-bottom:1px solid #ddd;
-padding-bottom:.2em;margin-top:1.6em}
-table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}
-th{background:#f3f3f3} td.num{text-align:right;font-variant-numeric:tabular-nums}
-.verdict{border-left:8px solid var(--c);background:#fafafa;padding:.8em 1em;margin:1em 0;
-font-size:1.05em}
-.verdict .prob{font-size:1.6em;font-weight:bold;color:var(--c)}
-figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}
-figure img{width:420px;max-width:100%;border:1px solid #eee}
-figcaption{font-size:.85em;color:#555;max-width:420px}
-.small{font-size:.85em;color:#555} ul{margin-top:.3em}
-.wide{overflow-x:auto} .wide table{font-size:.75em}
-"""
+# what each analysis cites in the footer (docs/references.md); only what ran is listed
+CITES = {
+    "probability": "Probability of a false claim: Christodoulou et al., False Promises in "
+                   "Medical Imaging AI? (2025) [Christodoulou2025].",
+    "tests": "Choice of the classical paired tests: Rainio et al., Evaluation metrics and "
+             "statistical tests for machine learning, Sci Rep 14:6086 (2024) [Rainio2024].",
+    "midp": "Mid-p McNemar: Fagerland, Lydersen & Laake, BMC Med Res Methodol 13:91 (2013) "
+            "[Fagerland2013].",
+    "pitman": "Pitman–Morgan test: Pitman, Biometrika 31 (1939) [Pitman1939]; Morgan, "
+              "Biometrika 31 (1939) [Morgan1939].",
+    "delong": "DeLong test: DeLong et al., Biometrics 44 (1988) [DeLong1988], fast algorithm "
+              "of Sun & Xu (2014) [SunXu2014].",
+    "holm": "Holm's step-down adjustment: Holm, Scand J Stat 6 (1979) [Holm1979].",
+    "omnibus": "Friedman / Iman–Davenport tests, Nemenyi post-hoc and the critical-difference "
+               "diagram: Demšar, J Mach Learn Res 7 (2006) [Demsar2006]; Iman & Davenport, "
+               "Commun Stat 9 (1980) [ImanDavenport1980]; computed with scipy and "
+               "scikit-posthocs [Terpilowski2019].",
+}
+
+
+def number(v, count: bool = False) -> str:
+    """The one number format of the reports: counts as integers, other numbers with four
+    significant digits (fixed notation from 0.001, scientific below), '–' when missing."""
+    if v is None or isinstance(v, str):
+        return "–" if v is None else v
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    count = count or isinstance(v, (int, np.integer))
+    v = float(v)
+    if not math.isfinite(v):
+        return "–" if math.isnan(v) else ("∞" if v > 0 else "−∞")
+    if count:
+        return f"{int(round(v)):,}"
+    if v == 0:
+        return "0"
+    if abs(v) < 1e-3:
+        return f"{v:.2e}"
+    decimals = max(0, 3 - int(math.floor(math.log10(abs(v)))))
+    return f"{v:,.{decimals}f}"
+
+
+def _pvalue(p) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return "< 1e-16" if p == 0 else number(p)
 
 
 def figure_png(fig, dpi: int = 170) -> str:
@@ -56,66 +90,36 @@ def _csv_uri(df: pd.DataFrame) -> str:
     return "data:text/csv;base64," + base64.b64encode(data).decode("ascii")
 
 
-def _esc(x) -> str:
-    return html.escape(str(x))
+@lru_cache(maxsize=1)
+def _env():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.PackageLoader("falseclaims", "templates"),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              undefined=jinja2.StrictUndefined)
 
 
-def _fmt(v, digits: int = 4) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, (bool, np.bool_)):
-        return "yes" if v else "no"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    if isinstance(v, (float, np.floating)):
-        if not np.isfinite(v):
-            return "–"
-        if v != 0 and abs(v) < 10 ** (-digits):
-            return f"{v:.2e}"
-        return f"{v:.{digits}f}"
-    return str(v)
+def _render(template: str, title: str, citations: list[str], **context) -> str:
+    css = resources.files("falseclaims").joinpath("templates/report.css").read_text("utf-8")
+    return _env().get_template(template).render(
+        title=title, css=css, version=falseclaims.__version__,
+        citations=[CITES[c] for c in citations], **context)
 
 
-def _table(df: pd.DataFrame, digits: int = 4) -> str:
-    head = "".join(f"<th>{_esc(c)}</th>" for c in df.columns)
-    rows = []
-    for _, r in df.iterrows():
-        cells = []
-        for v in r:
-            num = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-            cls = ' class="num"' if num else ""
-            cells.append(f"<td{cls}>{_esc(_fmt(v, digits))}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+def _table(columns: list[tuple[str, bool]], rows: list[list[str]]) -> dict:
+    """A template table: (label, numeric) per column, rows of formatted strings."""
+    return {"columns": [c for c, _ in columns], "numeric": [n for _, n in columns],
+            "rows": rows}
 
 
-def _kv(pairs: list[tuple[str, object]], digits: int = 4) -> str:
-    rows = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(_fmt(v, digits))}</td></tr>"
-                   for k, v in pairs)
-    return f"<table>{rows}</table>"
+def _figure(uri: str, caption: str, alt: str, wide: bool = False) -> dict:
+    return {"uri": uri, "caption": caption, "alt": alt, "wide": wide}
 
 
-def _figure(uri: str, caption: str, alt: str) -> str:
-    return (f'<figure><img src="{uri}" alt="{_esc(alt)}">'
-            f"<figcaption>{_esc(caption)}</figcaption></figure>")
-
-
-def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "") -> str:
-    lvl = level(prob, cfg)
-    return (f'<div class="verdict" id="verdict" style="--c:{LEVEL_COLOURS[lvl]}">'
-            f'<div>Probability of a false claim (B truly at least as good as A): '
-            f'<span class="prob">{probability_text(prob)}</span></div>'
-            f"<div>{_esc(interpret(prob, cfg, a, b))}</div>{extra}</div>")
-
-
-def _page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f"<title>{_esc(title)}</title><style>{CSS}</style></head><body>"
-            f"<h1>{_esc(title)}</h1>{body}"
-            f'<p class="small">Written by falseclaims {falseclaims.__version__}. Method: '
-            "Christodoulou et al., <i>False Promises in Medical Imaging AI?</i>; classical "
-            "tests as in Rainio et al., <i>Evaluation metrics and statistical tests for "
-            "machine learning</i> (Sci Rep 2024).</p></body></html>")
+def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "") -> dict:
+    return {"colour": LEVEL_COLOURS[level(prob, cfg)], "a": a, "b": b,
+            "probability": probability_text(prob), "sentence": interpret(prob, cfg, a, b),
+            "extra": extra}
 
 
 def write_html(text: str, path: str | Path) -> Path:
@@ -126,97 +130,187 @@ def write_html(text: str, path: str | Path) -> Path:
 
 
 # ---------------------------------------------------------------- author mode
-def percase_html(cmp, ranking: pd.DataFrame, meta: dict, cfg: dict | None = None,
-                 pairs: pd.DataFrame | None = None) -> str:
-    """Report of ``falseclaims percase``: ``cmp`` is a :class:`compare.PairComparison`,
-    ``meta`` holds file, task, metric and the settings used."""
-    task, a, b, inp = cmp.task, cmp.a, cmp.b, cmp.inputs
-    ci = cmp.interval
-    extra = (f"<div class='small'>{ci['level']:.0%} bootstrap interval of the mean difference "
-             f"A − B: [{ci['lower']:+.4f}, {ci['upper']:+.4f}] (estimate {ci['estimate']:+.4f}, "
-             f"{ci['resamples']} resamples, seed {ci['seed']}).</div>")
-    parts = [f"<p><b>A</b> = {_esc(a)} (top-ranked), <b>B</b> = {_esc(b)} (runner-up).</p>",
-             _verdict(cmp.probability, cfg, a, b, extra)]
+TEST_COLUMNS = [("test", False), ("statistic", True), ("p-value", True),
+                ("informative cases", True), ("assumption", False), ("note", False)]
 
-    parts.append("<h2>Inputs</h2>")
-    parts.append(_kv([(k, v) for k, v in meta.items()]))
-    parts.append("<h2>Ranking</h2>")
-    parts.append(_table(ranking[["rank", "method", "mean"]].rename(
-        columns={"mean": "mean DSC" if task == "segmentation" else "accuracy"})))
 
-    parts.append("<h2>Bayesian probability with empirical inputs</h2>")
+def _tests_table(tests) -> dict:
+    rows = []
+    for t, label in zip(tests, labels_for(tests)):
+        computed = not (isinstance(t.pvalue, float) and math.isnan(t.pvalue))
+        stat = float(t.statistic)
+        # counts and rank sums are whole numbers: shown as integers
+        stat_text = number(stat, count=math.isfinite(stat) and stat.is_integer())
+        rows.append([label, stat_text if computed else "–",
+                     _pvalue(t.pvalue) if computed else "not computed",
+                     "–" if t.n is None else number(t.n, count=True), t.assumption, t.note])
+    return _table(TEST_COLUMNS, rows)
+
+
+def _bayes_rows(task: str, inp: dict, prob: float) -> list[tuple[str, str]]:
     if task == "segmentation":
-        kv = [("n (cases)", inp["n"]), ("mean DSC of A", inp["mean_a"]),
-              ("mean DSC of B", inp["mean_b"]), ("SD of A (per case)", inp["sd_a"]),
-              ("SD of B (per case)", inp["sd_b"]),
-              ("congruence r (Pearson of per-case DSC)", inp["congruence"]),
-              ("P(false claim)", cmp.probability)]
-        formula = ("P = t<sub>n−1</sub>(√n (μ̂<sub>B</sub> − μ̂<sub>A</sub>) / "
-                   "√(s<sub>A</sub>² + s<sub>B</sub>² − 2 s<sub>A</sub>s<sub>B</sub>r))")
-    else:
-        kv = [("n (cases)", inp["n"]), ("accuracy of A", inp["mean_a"]),
-              ("accuracy of B", inp["mean_b"]), ("congruence p11 (both correct)",
-                                                 inp["congruence"]),
-              ("only A correct (x1)", inp["only_a"]), ("only B correct (x2)", inp["only_b"]),
-              ("both wrong", inp["both_wrong"]), ("P(false claim)", cmp.probability)]
-        formula = ("P = P(p<sub>1</sub> ≤ p<sub>2</sub>) under Dirichlet(x<sub>1</sub>+1, "
-                   "x<sub>2</sub>+1, n−x<sub>1</sub>−x<sub>2</sub>+2) = "
-                   "I<sub>1/2</sub>(x<sub>1</sub>+1, x<sub>2</sub>+1)")
-    parts.append(_kv(kv))
-    parts.append(f"<p class='small'>{formula}</p>")
+        cong = inp["congruence"]
+        r = (number(cong) if cong == cong
+             else f"undefined: {inp.get('congruence_note', '')}")
+        return [("cases", number(inp["n"], count=True)), ("mean DSC of A", number(inp["mean_a"])),
+                ("mean DSC of B", number(inp["mean_b"])),
+                ("SD of A (per case)", number(inp["sd_a"])),
+                ("SD of B (per case)", number(inp["sd_b"])),
+                ("congruence r (Pearson of per-case DSC)", r),
+                ("P(false claim)", probability_text(prob))]
+    return [("cases", number(inp["n"], count=True)), ("accuracy of A", number(inp["mean_a"])),
+            ("accuracy of B", number(inp["mean_b"])),
+            ("congruence p11 (both correct)", number(inp["congruence"])),
+            ("only A correct (x1)", number(inp["only_a"], count=True)),
+            ("only B correct (x2)", number(inp["only_b"], count=True)),
+            ("both wrong", number(inp["both_wrong"], count=True)),
+            ("P(false claim)", probability_text(prob))]
 
-    parts.append("<h2>Classical paired tests</h2>")
-    tests = cmp.tests_table()
-    tests["n"] = [("–" if v is None or v != v else str(int(v))) for v in tests["n"]]
-    parts.append(_table(tests))
-    if cmp.recommendation:
-        parts.append("<p><b>Which test fits?</b></p><ul>"
-                     + "".join(f"<li>{_esc(r)}</li>" for r in cmp.recommendation) + "</ul>")
 
-    parts.append("<h2>Figures</h2>")
-    x, y = cmp.x, cmp.y
-    data = pd.DataFrame({"case_id": cmp.case_ids, "a": x, "b": y, "difference": x - y})
+FORMULAS = {
+    "segmentation": "P = t<sub>n−1</sub>(√n (μ̂<sub>B</sub> − μ̂<sub>A</sub>) / "
+                    "√(s<sub>A</sub>² + s<sub>B</sub>² − 2 s<sub>A</sub>s<sub>B</sub>r))",
+    "classification": "P = P(p<sub>1</sub> ≤ p<sub>2</sub>) under Dirichlet(x<sub>1</sub>+1, "
+                      "x<sub>2</sub>+1, n−x<sub>1</sub>−x<sub>2</sub>+2) = "
+                      "I<sub>1/2</sub>(x<sub>1</sub>+1, x<sub>2</sub>+1)",
+}
+
+
+def _pair_figures(cmp) -> list[dict]:
+    task, a, b, inp, x, y = cmp.task, cmp.a, cmp.b, cmp.inputs, cmp.x, cmp.y
     if task == "segmentation":
-        parts.append(_figure(figure_png(rf.scatter_a_vs_b(x, y, a, b)),
-                             "Per-case DSC of A against B; points below the dashed identity "
-                             "line are cases where A is better.", "scatter of A against B"))
-        parts.append(_figure(figure_png(rf.differences_histogram(x - y, a, b)),
-                             "Histogram of the paired differences A − B.",
-                             "histogram of paired differences"))
-        sd_diff = float(np.std(x - y, ddof=1))
+        figs = [_figure(figure_png(rf.scatter_a_vs_b(x, y, a, b)),
+                        "Per-case DSC of A against B; points below the dashed identity line are "
+                        "cases where A is better.", "scatter of A against B"),
+                _figure(figure_png(rf.differences_histogram(x - y, a, b)),
+                        "Histogram of the paired differences A − B.",
+                        "histogram of paired differences")]
         post = rf.posterior_segmentation([{"label": "empirical", "n": inp["n"],
                                            "delta": inp["mean_a"] - inp["mean_b"],
-                                           "sd_diff": sd_diff,
+                                           "sd_diff": float(np.std(x - y, ddof=1)),
                                            "probability": cmp.probability}])
     else:
         tab = np.array([[inp["both_correct"], inp["only_a"]],
                         [inp["only_b"], inp["both_wrong"]]])
-        parts.append(_figure(figure_png(rf.agreement_table(tab, a, b)),
-                             "2×2 agreement table of per-case correctness; only the discordant "
-                             "cells inform McNemar's test and the probability.",
-                             "agreement table"))
-        parts.append(_figure(figure_png(rf.discordance_bars(
-            inp["only_a"], inp["both_correct"] + inp["both_wrong"], inp["only_b"], a, b)),
-            "Paired differences of per-case correctness (A − B).", "paired differences"))
+        figs = [_figure(figure_png(rf.agreement_table(tab, a, b)),
+                        "2×2 agreement table of per-case correctness; only the discordant cells "
+                        "inform McNemar's test and the probability.", "agreement table"),
+                _figure(figure_png(rf.discordance_bars(
+                    inp["only_a"], inp["both_correct"] + inp["both_wrong"], inp["only_b"], a,
+                    b)), "Paired differences of per-case correctness (A − B).",
+                    "paired differences")]
         post = rf.posterior_classification([{"label": "empirical", "n": inp["n"],
                                              "x1": inp["only_a"], "x2": inp["only_b"],
                                              "probability": cmp.probability}])
-    parts.append(_figure(figure_png(post), "Posterior of the true difference; the shaded "
-                         "area (difference ≤ 0, favouring B) is the probability of a false "
-                         "claim.", "posterior of the difference"))
-    parts.append(f'<p class="small"><a download="percase_pair.csv" href="{_csv_uri(data)}">'
-                 "Download the per-case values behind the figures (CSV)</a></p>")
+    figs.append(_figure(figure_png(post), "Posterior of the true difference; the shaded area "
+                        "(difference ≤ 0, favouring B) is the probability of a false claim.",
+                        "posterior of the difference"))
+    return figs
 
-    if pairs is not None and len(pairs):
-        parts.append("<h2>All pairs (Holm-adjusted p-values)</h2>")
-        parts.append(f'<div class="wide">{_table(pairs, 3)}</div>')
-        parts.append("<p class='small'>Holm's step-down adjustment over all pairs controls the "
-                     "family-wise error of the classical tests; the Bayesian probabilities are "
-                     "per pair and unadjusted.</p>")
-    return _page(f"Is {a} really better than {b}?", "".join(parts))
+
+def _omnibus_context(om) -> dict:
+    k = len(om.methods)
+    summary = [("methods, cases", f"{k}, {number(om.n_cases, count=True)}"),
+               (f"Friedman χ² (df {k - 1})", f"{number(om.friedman_chi2)}, p = "
+                                             f"{_pvalue(om.friedman_p)}"),
+               (f"Iman–Davenport F (df {k - 1}, {(k - 1) * (om.n_cases - 1)})",
+                f"{number(om.iman_davenport_f)}, p = {_pvalue(om.iman_davenport_p)}"),
+               (f"critical difference of average ranks (alpha = {om.alpha:g})",
+                number(om.critical_difference))]
+    rows = [[r.a, number(r.rank_a), r.b, number(r.rank_b), number(r.rank_difference),
+             _pvalue(r.p_nemenyi), _pvalue(r.p_holm), "yes" if r.differ else "no"]
+            for r in om.pairs.itertuples()]
+    cols = [("method", False), ("average rank", True), ("vs method", False),
+            ("average rank", True), ("rank difference", True), ("Nemenyi p", True),
+            ("Holm p", True), ("beyond the CD", False)]
+    fig = _figure(figure_png(rf.critical_difference(om)),
+                  "Critical-difference diagram: average ranks (1 = best); methods joined by a "
+                  "bar are not separated by the Nemenyi test.", "critical-difference diagram",
+                  wide=True)
+    return {"k": k, "summary": summary, "notes": om.notes, "pairs": _table(cols, rows),
+            "figure": fig}
+
+
+def _pairs_table(pairs: pd.DataFrame, task: str) -> dict:
+    """All pairs: one cell per test with the raw and the Holm-adjusted p-value."""
+    cols = [("A", False), ("B", False), ("A − B", True), ("congruence", True),
+            ("P(false claim)", True), ("95% interval of A − B", True)]
+    tests = [c for c in pairs.columns if c.startswith("p_") and not c.endswith("_holm")]
+    short = {"mcnemar_exact": "McNemar exact, overall accuracy", "wilcoxon": "Wilcoxon",
+             "mcnemar_midp": "McNemar mid-p, overall accuracy", "paired_t": "paired t"}
+    cols += [(f"{short.get(c[2:], label_of(c[2:]))}: p (Holm)", True) for c in tests]
+    rows = [[r["a"], r["b"], number(r["delta"]), number(r["congruence"]),
+             probability_text(r["probability"]),
+             f"[{number(r['ci_lower'])}, {number(r['ci_upper'])}]"]
+            + [f"{_pvalue(r[c])} ({_pvalue(r[c + '_holm'])})" for c in tests]
+            for r in pairs.to_dict(orient="records")]
+    return _table(cols, rows)
+
+
+def percase_html(cmp, ranking: pd.DataFrame, meta: dict, cfg: dict | None = None,
+                 pairs: pd.DataFrame | None = None, omnibus=None, positive: str | None = None,
+                 chosen: bool = False) -> str:
+    """Report of ``falseclaims percase``: ``cmp`` is a :class:`compare.PairComparison`,
+    ``meta`` holds file, task, metric and the settings used, ``omnibus`` the K >= 3 test
+    (:class:`falseclaims.percase.omnibus.OmnibusResult`)."""
+    from markupsafe import Markup
+
+    task, a, b, ci = cmp.task, cmp.a, cmp.b, cmp.interval
+    extra = (f"{ci['level']:.0%} bootstrap interval of the mean difference A − B: "
+             f"[{number(ci['lower'])}, {number(ci['upper'])}] (estimate {number(ci['estimate'])}"
+             f", {number(ci['resamples'], count=True)} resamples, seed {ci['seed']}).")
+    what = "mean DSC" if task == "segmentation" else "accuracy"
+    ranking_t = _table([("rank", True), ("method", False), (what, True)],
+                       [[number(r["rank"], count=True), r["method"], number(r["mean"])]
+                        for r in ranking.to_dict(orient="records")])
+    data = pd.DataFrame({"case_id": cmp.case_ids, "a": cmp.x, "b": cmp.y,
+                         "difference": cmp.x - cmp.y})
+    ran = {t.test for t in cmp.tests}
+    cites = ["probability", "tests"]
+    cites += ["midp"] if "mcnemar_midp" in ran else []
+    cites += ["pitman"] if "pitman_morgan" in ran else []
+    cites += ["delong"] if "delong" in ran else []
+    cites += ["holm"] if pairs is not None or omnibus is not None else []
+    cites += ["omnibus"] if omnibus is not None else []
+    return _render(
+        "percase.html.j2", f"Is {a} really better than {b}?", cites, a=a, b=b, chosen=chosen,
+        verdict_=_verdict(cmp.probability, cfg, a, b, extra),
+        inputs=[(k, number(v) if not isinstance(v, str) else v) for k, v in meta.items()],
+        ranking=ranking_t, bayes=_bayes_rows(task, cmp.inputs, cmp.probability),
+        formula=Markup(FORMULAS[task]), positive=positive, tests=_tests_table(cmp.tests),
+        advice=cmp.recommendation,
+        omnibus=_omnibus_context(omnibus) if omnibus is not None else None,
+        figures=_pair_figures(cmp), csv_uri=_csv_uri(data),
+        pairs=_pairs_table(pairs, task) if pairs is not None and len(pairs) else None)
 
 
 # ---------------------------------------------------------------- reviewer mode
+def _check_rows(result: dict) -> dict:
+    task, rows = result["task"], result["results"]
+    ranged = "probability_range" in rows[0]
+    cols = [("assumed congruence", False), ("congruence", True), ("congruence used", True),
+            ("clamped to the feasible range", False)]
+    if task == "segmentation":
+        cols += [("SD of A", True), ("SD of B", True), ("SDs imputed", False)]
+    cols += [("P(false claim)", True)]
+    if ranged:
+        cols += [("P over the rounding interval", True)]
+    out = []
+    for r in rows:
+        row = [{"q1": "Q1", "median": "median", "q3": "Q3"}.get(r["assumption"],
+                                                              str(r["assumption"])),
+               number(r["congruence"]), number(r.get("congruence_used")),
+               number(bool(r.get("clamped", r.get("congruence_clamped", False))))]
+        if task == "segmentation":
+            row += [number(r["sd_a"]), number(r["sd_b"]), number(bool(r.get("sd_imputed")))]
+        row.append(probability_text(r["probability"]))
+        if ranged:
+            lo, hi = r["probability_range"]
+            row.append(f"[{probability_text(lo)}, {probability_text(hi)}]")
+        out.append(row)
+    return _table(cols, out)
+
+
 def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
                box: dict | None = None) -> str:
     """Report of ``falseclaims check``: ``result`` is the JSON of the command, ``curve`` the
@@ -227,32 +321,15 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
     extra = ""
     if "probability_range" in main:
         lo, hi = main["probability_range"]
-        extra = (f"<div class='small'>Values reported to {result['decimals']} decimals: over the "
-                 f"rounding interval of both values the probability lies in "
-                 f"[{probability_text(lo)}, {probability_text(hi)}]."
-                 "</div>")
-    parts = [f"<p>Reviewer mode: reported values only; the congruence"
-             f"{' and the SDs are' if task == 'segmentation' else ' is'} assumed.</p>",
-             _verdict(main["probability"], cfg, "A", "B", extra)]
-    parts.append("<h2>Inputs</h2>")
-    parts.append(_kv([("task", task), ("n (test-set size)", result["n"]),
-                      ("reported value of A", result["a"]),
-                      ("reported value of B", result["b"]),
-                      ("difference", result["a"] - result["b"])]
-                     + ([("decimals", result["decimals"])] if result.get("decimals") else [])))
-    parts.append("<h2>Probability under each assumption</h2>")
-    cols = ["assumption", "congruence", "congruence_used", "clamped", "sd_a", "sd_b",
-            "sd_imputed", "probability"]
-    table = pd.DataFrame(rows)
-    if "probability_range" in table:
-        table["range_min"] = [r[0] for r in table["probability_range"]]
-        table["range_max"] = [r[1] for r in table["probability_range"]]
-        cols += ["range_min", "range_max"]
-    parts.append(_table(table[[c for c in cols if c in table]]))
-    for note in result.get("notes", []):
-        parts.append(f"<p class='small'>{_esc(note)}</p>")
-
-    parts.append("<h2>Figures</h2>")
+        extra = (f"Values reported to {result['decimals']} decimals: over the rounding interval "
+                 f"of both values the probability lies in [{probability_text(lo)}, "
+                 f"{probability_text(hi)}].")
+    inputs = [("task", task), ("n (test-set size)", number(result["n"], count=True)),
+              ("reported value of A", number(result["a"])),
+              ("reported value of B", number(result["b"])),
+              ("difference A − B", number(result["a"] - result["b"]))]
+    if result.get("decimals"):
+        inputs.append(("decimals", number(result["decimals"], count=True)))
     if task == "segmentation":
         post = rf.posterior_segmentation([
             {"label": r["assumption"], "n": result["n"], "delta": result["a"] - result["b"],
@@ -261,18 +338,24 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
         post = rf.posterior_classification([
             {"label": r["assumption"], "n": result["n"], "x1": r["x1"], "x2": r["x2"],
              "probability": r["probability"]} for r in rows])
-    parts.append(_figure(figure_png(post), "Posterior of the true difference under each "
-                         "assumed congruence; the shaded area (favouring B) is the probability "
-                         "of a false claim.", "posterior of the difference"))
+    figs = [_figure(figure_png(post), "Posterior of the true difference under each assumed "
+                    "congruence; the shaded area (favouring B) is the probability of a false "
+                    "claim.", "posterior of the difference")]
     if curve is not None:
-        parts.append(_figure(figure_png(rf.probability_vs_congruence(
+        figs.append(_figure(figure_png(rf.probability_vs_congruence(
             curve["grid"], curve["probability"], rows, task)),
             "Probability across the feasible congruence range; dots mark the assumptions.",
             "probability against congruence"))
     if box is not None:
-        parts.append(_figure(figure_png(rf.rounding_box(
+        figs.append(_figure(figure_png(rf.rounding_box(
             box["a_grid"], box["b_grid"], box["probability"], result["a"], result["b"],
             result["decimals"])),
             "Probability (median assumption) over all true values that round to the reported "
             "ones; × marks the reported pair.", "rounding box"))
-    return _page("How likely is this outperformance claim to be false?", "".join(parts))
+    assumed = ("the congruence and the SDs are assumed" if task == "segmentation"
+               else "the congruence is assumed")
+    return _render("check.html.j2", "How likely is this outperformance claim to be false?",
+                   ["probability"], assumed=assumed,
+                   verdict_=_verdict(main["probability"], cfg, "A", "B", extra),
+                   inputs=inputs, results=_check_rows(result),
+                   notes=result.get("notes", []), figures=figs)
