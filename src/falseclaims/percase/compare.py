@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from falseclaims import stats as fstats
+from falseclaims.engine import probability
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.congruence import both_correct_pairs, pearson_pairs
 from falseclaims.percase.delong import delong_test
@@ -212,14 +212,14 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
         if not np.isfinite(r):
             raise ValueError(f"Pearson r of {a!r} and {b!r} is undefined: "
                              f"{inp['congruence_note']}")
-        res = fstats.prob_false_claim_segmentation(inp["n"], inp["mean_a"], inp["mean_b"],
-                                                   inp["sd_a"], inp["sd_b"], r)
+        res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"], congruence=r,
+                          sd_a=inp["sd_a"], sd_b=inp["sd_b"])
         prob, used = float(res.probability), r
         tests = pt.segmentation_tests(x, y) if run_tests else []
     else:
         inp = classification_inputs(x.astype(bool), y.astype(bool))
-        res = fstats.prob_false_claim_classification(inp["n"], inp["mean_a"], inp["mean_b"],
-                                                     inp["congruence"])
+        res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"],
+                          congruence=inp["congruence"])
         prob, used = float(res.probability), float(res.congruence_used)
         tests = pt.classification_tests(x.astype(bool), y.astype(bool)) if run_tests else []
         if run_tests and scores is not None and a in scores and b in scores:
