@@ -86,7 +86,7 @@ rule calibration_figures:
         "../scripts/calibration_figures.py"
 
 
-ALL_TARGETS.extend(
+CALIBRATION_TARGETS = (
     expand("results/calibration/{table}.csv", table=CALIBRATION_TABLES)
     + expand(
         "figures/calibration/calibration_{name}.{ext}",
@@ -94,3 +94,4 @@ ALL_TARGETS.extend(
         ext=["pdf", "png", "csv"],
     )
 )
+ALL_TARGETS.extend(CALIBRATION_TARGETS)

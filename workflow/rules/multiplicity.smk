@@ -59,9 +59,10 @@ rule multiplicity_figures:
         "../scripts/multiplicity_figures.py"
 
 
-ALL_TARGETS.extend(
+MULTIPLICITY_TARGETS = (
     [f"{MULT_RES}/sota_table.csv", f"{MULT_RES}/dependent_summary.csv"]
     + expand(f"{MULT_FIG}/{{name}}.{{ext}}",
              name=["pmf_single_vs_best", "cdf_best", "dependent_hist"],
              ext=["pdf", "png", "csv"])
 )
+ALL_TARGETS.extend(MULTIPLICITY_TARGETS)

@@ -136,10 +136,11 @@ rule summarize:
         "../scripts/summarize.py"
 
 
-ALL_TARGETS.extend(
+SURVEY_TARGETS = (
     expand(
         "results/{venue}/{table}.csv",
         venue=VENUES,
         table=["exclusions", "flow", "probabilities", "summary", "curves"],
     )
 )
+ALL_TARGETS.extend(SURVEY_TARGETS)
