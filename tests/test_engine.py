@@ -102,3 +102,20 @@ def test_result_is_plain_and_serialisable():
     assert "np." not in repr(r)
     json.dumps(r.to_dict())
     assert r.notes()[0].startswith("SD of A imputed")
+
+
+def test_the_closed_forms_are_dispatched_in_one_place():
+    """Only the engine calls the closed forms: survey, check, plan, calibration, per-case
+    comparison and the example generator go through falseclaims.probability."""
+    from pathlib import Path
+
+    src = Path(falseclaims.__file__).parent
+    callers = sorted(str(p.relative_to(src)) for p in src.rglob("*.py")
+                     if p.name not in ("stats.py", "engine.py", "__init__.py")
+                     and ("prob_false_claim_classification" in p.read_text()
+                          or "prob_false_claim_segmentation" in p.read_text()))
+    assert callers == []
+    for user in ("survey/probabilities.py", "claims/check.py", "claims/plan.py",
+                 "calibration/simulation.py", "percase/compare.py",
+                 "examples/survey_sheet.py"):
+        assert "from falseclaims.engine import probability" in (src / user).read_text(), user
