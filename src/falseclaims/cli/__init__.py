@@ -89,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     for name, p in sub.choices.items():
         p.epilog = EPILOGS.get(name, p.epilog)
         p.formatter_class = argparse.RawDescriptionHelpFormatter
+        inner = next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)),
+                     None)
+        for sub_name, q in (inner.choices.items() if inner else ()):
+            q.epilog = EPILOGS.get(f"{name} {sub_name}", q.epilog)
+            q.formatter_class = argparse.RawDescriptionHelpFormatter
         for action in p._actions:  # every --task accepts the short names of sheets
             if action.dest == "task" and action.type is None:
                 action.type = task

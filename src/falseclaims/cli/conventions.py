@@ -51,6 +51,16 @@ exit codes: 0 every assumption found a size; 1 some did not (the message says wh
   falseclaims sheet check --venue miccai2023 --config config/config.yaml
 
 exit codes: 0 done (check: no problem); 1 check found problems; 2 bad arguments or config""",
+    "sheet inspect": """examples:
+  falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
+  falseclaims sheet inspect survey.xlsx --sheet extraction --venue myvenue2025 --json
+
+""" + _CODES_0_2,
+    "sheet check": """examples:
+  falseclaims sheet check --venue venue_c_synthetic
+  falseclaims sheet check --venue myvenue2025 --config my_config.yaml --json
+
+exit codes: 0 no problem; 1 problems found (listed by column); 2 bad arguments or config""",
 }
 
 _NUMBER = re.compile(r"^-(\d|\.\d)")
