@@ -134,8 +134,9 @@ def bounded_count(lo: int, hi: int = MAX_N):
     def parse(text: str) -> int:
         value = count(text)
         if not lo <= value <= hi:
+            top = f"10^{len(str(hi)) - 1}" if str(hi).strip("0") == "1" else f"{hi:,}"
             raise argparse.ArgumentTypeError(
-                f"expected a whole number between {lo:,} and {hi:,}; got {text}")
+                f"expected a whole number between {lo:,} and {top}; got {text}")
         return value
 
     parse.__name__ = "count"
