@@ -91,8 +91,12 @@ def figure_outputs(names, folder, category, report_info):
     out = {}
     for name in names:
         cap, sub = report_info[name]
-        out[f"{name}_png"] = report(f"{folder}/{name}.png", caption=caption(cap),
-                                    category=category, subcategory=sub)
+        out[f"{name}_png"] = report(
+            f"{folder}/{name}.png",
+            caption=caption(cap),
+            category=category,
+            subcategory=sub,
+        )
         out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
         out[f"{name}_csv"] = f"{folder}/{name}.csv"
     return out

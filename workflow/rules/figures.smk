@@ -42,6 +42,13 @@ rule venue_figures:
         ),
         tex_classification="figures/{venue}/tableS1_metrics_classification.tex",
         tex_segmentation="figures/{venue}/tableS2_metrics_segmentation.tex",
+    log:
+        "logs/{venue}/figures.log",
+    benchmark:
+        "logs/benchmarks/venue_figures/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         figures=config["figures"],
@@ -54,13 +61,6 @@ rule venue_figures:
         sd_model=config["sd_model"],
         planner=config["planner"],
         venue_label=lambda wc: config["venues"][wc.venue]["label"],
-    priority: VENUE_CHAIN_PRIORITY
-    log:
-        "logs/{venue}/figures.log",
-    benchmark:
-        "logs/benchmarks/venue_figures/{venue}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/venue_figures.py"
 
@@ -70,9 +70,15 @@ rule venue_comparison:
         curves=expand("results/{venue}/curves.csv", venue=VENUES),
         summaries=expand("results/{venue}/summary.csv", venue=VENUES),
     output:
-        **figure_outputs(["fig5_venues", "fig5_venue_facets"], "figures/comparison",
-                         "Venue comparison", {"fig5_venues": ("fig5_venues", "Fig 5"),
-                                              "fig5_venue_facets": ("fig5_venue_facets", "Fig 5")}),
+        **figure_outputs(
+            ["fig5_venues", "fig5_venue_facets"],
+            "figures/comparison",
+            "Venue comparison",
+            {
+                "fig5_venues": ("fig5_venues", "Fig 5"),
+                "fig5_venue_facets": ("fig5_venue_facets", "Fig 5"),
+            },
+        ),
         table=report(
             "figures/comparison/venue_comparison.csv",
             caption=caption("venue_comparison"),
@@ -80,18 +86,18 @@ rule venue_comparison:
             subcategory="Headline shares",
         ),
         tex="figures/comparison/venue_comparison.tex",
-    params:
-        venues=VENUES,
-        labels={v: config["venues"][v]["label"] for v in VENUES},
-        style=config["style"],
-        headline=HEADLINE,
-        threshold=config["figures"]["threshold"],
     log:
         "logs/comparison/venue_comparison.log",
     benchmark:
         "logs/benchmarks/venue_comparison/comparison.tsv"
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        venues=VENUES,
+        labels={v: config["venues"][v]["label"] for v in VENUES},
+        style=config["style"],
+        headline=HEADLINE,
+        threshold=config["figures"]["threshold"],
     script:
         "../scripts/venue_comparison.py"
 
