@@ -1,6 +1,9 @@
 # falseclaims: probability of false outperformance claims, end to end.
 # Rules live in workflow/rules/*.smk; all logic in the falseclaims package (src/).
 
+import atexit
+import sys
+
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -38,9 +41,41 @@ localrules:
     venue_comparison,
     multiplicity_figures,
     calibration_figures,
+    survey,
+    estimation,
+    calibration,
+    multiplicity,
 
 
 rule all:
     default_target: True
     input:
         ALL_TARGETS,
+
+
+# named targets for the parts: `snakemake survey` (every venue's tables and figures and the
+# venue comparison), `snakemake estimation`, `snakemake calibration`, `snakemake multiplicity`
+rule survey:
+    input:
+        SURVEY_TARGETS,
+        FIGURE_TARGETS,
+
+
+rule estimation:
+    input:
+        ESTIMATION_TARGETS,
+
+
+rule calibration:
+    input:
+        CALIBRATION_TARGETS,
+
+
+rule multiplicity:
+    input:
+        MULTIPLICITY_TARGETS,
+
+
+# the run's last line says where to look (at exit: after Snakemake's own closing lines)
+onsuccess:
+    atexit.register(print, where_to_look(config), file=sys.stderr)

@@ -24,7 +24,8 @@ def _run(capsys, *argv):
 def _json(capsys, *argv):
     code, out, err = _run(capsys, *argv, "--json")
     assert code == 0, err
-    return json.loads(out)
+    d = json.loads(out)  # the envelope: the result with its notes
+    return {**d["result"], "notes": d["notes"]}
 
 
 def test_json_keys_and_values_segmentation(capsys):
@@ -65,8 +66,8 @@ def test_classification_clamping_reported(capsys):
     assert "clamped" in out and "infeasible" in out
     res = _json(capsys, "--task", "classification", "--n", "500", "--a", "0.86", "--b", "0.85")
     by = {r["assumption"]: r for r in res["results"]}
-    assert by["median"]["clamped"] and by["median"]["congruence_used"] == pytest.approx(0.71)
-    assert not by["q3"]["clamped"]
+    assert by["median"]["congruence_clamped"] and by["median"]["congruence_used"] == pytest.approx(0.71)
+    assert not by["q3"]["congruence_clamped"]
     assert by["q3"]["probability"] == pytest.approx(
         float(prob_false_claim_classification(500, 0.86, 0.85, 0.83).probability))
 
@@ -91,7 +92,7 @@ def test_text_has_interpretation_line(capsys):
      r"congruence"),
     (["--task", "segmentation", "--n", "10", "--a", "0.853", "--b", "0.8", "--decimals", "2"],
      r"more than 2 decimals"),
-    (["--task", "regression", "--n", "10", "--a", "0.9", "--b", "0.8"], r"invalid choice"),
+    (["--task", "regression", "--n", "10", "--a", "0.9", "--b", "0.8"], r"--task: expected one of classification, segmentation"),
     (["--task", "segmentation", "--n", "ten", "--a", "0.9", "--b", "0.8"], r"--n: expected a whole number"),
     (["--task", "segmentation", "--a", "0.9", "--b", "0.8"], r"required"),
 ])

@@ -231,7 +231,7 @@ def test_random_reference_runs():
 
 def test_cli_json(capsys):
     assert main(["sota", "--m", "1000", "--n", "3000", "--p", "0.9", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["result"]
     assert set(out) == {"m", "n", "p", "mean", "sd", "ci_single", "upper_multiplicity",
                         "failures_at_upper"}
     assert out["failures_at_upper"] == 236 and round(out["mean"], 4) == 0.9173

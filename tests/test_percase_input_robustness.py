@@ -30,7 +30,12 @@ def _seg_csv(path, sep=",", scale=1.0, decimal=".", extra_row=None, encoding="ut
 def _percase(capsys, *argv):
     code = main(["percase", *argv, "--bootstrap", "200", "--json"])
     out = capsys.readouterr()
-    return code, (json.loads(out.out) if code == 0 else None), out.err
+    return code, (_unwrap(json.loads(out.out)) if code == 0 else None), out.err
+
+
+def _unwrap(d):
+    """The --json envelope's result with its notes."""
+    return {**d["result"], "notes": d["notes"]}
 
 
 @pytest.fixture

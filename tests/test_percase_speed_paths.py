@@ -230,8 +230,9 @@ def test_cli_states_the_approximation(tmp_path, capsys):
     cfg["claim_check"]["bootstrap"]["max_draws"] = 1000
     c = tmp_path / "config.yaml"
     c.write_text(yaml.safe_dump({"claim_check": cfg["claim_check"]}))
-    out = json.loads(run_cli(["percase", str(f), "--task", "segmentation", "--json",
+    env = json.loads(run_cli(["percase", str(f), "--task", "segmentation", "--json",
                               "--config", str(c)], capsys))
+    out = {**env["result"], "notes": env["notes"]}
     assert out["difference_interval"]["method"] == APPROXIMATE
     assert any("normal approximation" in note for note in out["notes"])
     text = run_cli(["percase", str(f), "--task", "segmentation", "--config", str(c)], capsys)

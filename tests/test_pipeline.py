@@ -17,12 +17,24 @@ pytestmark = pytest.mark.pipeline
 def run(repo_root, tmp_path_factory):
     work = tmp_path_factory.mktemp("pipeline") / "repo"
     copy_repo(work, repo_root)
+    # as a user runs it: the default profile decides what the console shows
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", "2", "--quiet"],
+        [sys.executable, "-m", "snakemake", "--cores", "2"],
         cwd=work, capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
+    (work / "console.txt").write_text(proc.stdout + proc.stderr)
     return work
+
+
+def test_console_is_short_and_ends_with_where_to_look(run):
+    """A clean run prints under 100 lines, none of them a dict repr, a shell-command
+    placeholder or a wall of text, and its last line names the headline and the report."""
+    lines = (run / "console.txt").read_text().splitlines()
+    assert len(lines) < 100, "\n".join(lines)
+    assert not [line for line in lines if len(line) > 400 or "Shell command" in line
+                or "{'" in line]
+    assert "summary.csv" in lines[-1] and "snakemake --report report.html" in lines[-1]
 
 
 def test_every_paper_is_eligible_or_excluded(run):

@@ -110,7 +110,7 @@ def test_segmentation_needs_an_sd_model():
 def test_cli_json_reports_each_congruence_assumption(capsys):
     code = main(["plan", "--task", "classification", "--delta", "0.01", "--level", "0.8",
                  "--config", str(CONFIG), "--json"])
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["result"]["results"]
     assert code == 0
     assert [r["congruence_level"] for r in out] == ["q1", "median", "q3"]
     for r in out:

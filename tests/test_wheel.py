@@ -73,22 +73,23 @@ def test_cli_runs_from_empty_directory(installed, tmp_path):
     out = _run([cli, "check", "--task", "classification", "--n", "100", "--a", "0.9",
                 "--b", "0.88", "--congruence", "0.8"], empty, env)
     assert "given" in out
-    out = json.loads(_run([cli, "check", "--task", "segmentation", "--n", "60", "--a", "0.85",
-                           "--b", "0.84", "--json"], empty, env))
+    env_out = json.loads(_run([cli, "check", "--task", "segmentation", "--n", "60", "--a",
+                               "0.85", "--b", "0.84", "--json"], empty, env))
+    out = {**env_out["result"], "notes": env_out["notes"]}
     assert [r["assumption"] for r in out["results"]] == ["q1", "median", "q3"]
     assert "SD of A imputed" in " ".join(out["notes"])
     out = _run([cli, "plan", "--task", "classification", "--delta", "0.02", "--level", "0.9"],
                empty, env)
     assert "congruence median = 0.67" in out
     out = json.loads(_run([cli, "sota", "--m", "1000", "--n", "3000", "--p", "0.9", "--json"],
-                          empty, env))
+                          empty, env))["result"]
     assert abs(out["mean"] - 0.9173) < 5e-4  # [Mollersen2023] Table 1
     data = tmp_path / "percase.csv"
     rows = ["case_id,alg_a,alg_b"] + [f"c{i},{0.80 + 0.01 * (i % 7):.2f},"
                                       f"{0.79 + 0.01 * ((i * 3) % 7):.2f}" for i in range(20)]
     data.write_text("\n".join(rows) + "\n")
     out = json.loads(_run([cli, "percase", data, "--task", "segmentation", "--bootstrap",
-                           "200", "--json"], empty, env))
+                           "200", "--json"], empty, env))["result"]
     assert out["n"] == 20 and out["a"] == "a"
     assert list(empty.iterdir()) == []  # nothing written into the working directory
 

@@ -148,6 +148,16 @@ class ReportText(str):
         return report_category(str(self))
 
 
+def where_to_look(cfg: dict) -> str:
+    """The last line of a successful pipeline run: where the headline and the report are."""
+    venues = list(cfg.get("venues") or {})
+    where = ", ".join(f"results/{v}/summary.csv" for v in venues)
+    if len(venues) > 1:
+        where += " (side by side: figures/comparison/venue_comparison.csv)"
+    return (f"Done. Headline (share of papers above each cutoff): {where}; figures in "
+            "figures/; the report: run `snakemake --report report.html` and open it.")
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
     ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or

@@ -111,7 +111,10 @@ def run_step(snakemake, func) -> None:
     and is logged with its traceback.
     """
     log_path = snakemake.log[0] if len(snakemake.log) else None
-    handlers = [logging.StreamHandler(sys.stderr)]
+    # the console gets one summary per step (INFO); the rule's log also the details (DEBUG)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.INFO)
+    handlers = [console]
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w"))
@@ -119,12 +122,13 @@ def run_step(snakemake, func) -> None:
     for handler in handlers:
         handler.setFormatter(fmt)
     logging.basicConfig(level=logging.INFO, handlers=handlers, force=True)
+    logging.getLogger("falseclaims").setLevel(logging.DEBUG)
     # PDF font subsetting logs every glyph at INFO
     logging.getLogger("fontTools").setLevel(logging.WARNING)
     log = logging.getLogger(f"falseclaims.{snakemake.rule}")
     try:
         func(snakemake)
-        log.info("done: %s", ", ".join(map(str, snakemake.output)))
+        log.debug("done: %s", ", ".join(map(str, snakemake.output)))
     except EXPECTED_ERRORS as exc:
         wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
         log.error("%s", error_block(snakemake.rule, wildcards, log_path, exc),

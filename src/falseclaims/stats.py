@@ -32,7 +32,8 @@ def _as_float(name: str, x) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be numeric; got {x!r}") from exc
     if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN at index {_first_bad(np.isnan(arr))}")
+        where = "" if arr.ndim == 0 else f" at index {_first_bad(np.isnan(arr))}"
+        raise ValueError(f"{name} is NaN{where}")
     return arr
 
 
@@ -41,25 +42,30 @@ def _first_bad(mask: np.ndarray):
     return tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0])
 
 
+def _plain(value) -> str:
+    """A number as people write it (87, 0.5, 1e+30), never a numpy repr."""
+    v = float(value)
+    return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+
+
+def _bad_value(arr: np.ndarray, bad: np.ndarray) -> str:
+    """'got 87' for a scalar input, 'got 87 at index 3' for an array."""
+    where = _first_bad(bad)
+    text = f"got {_plain(np.atleast_1d(arr)[where])}"
+    return text if np.ndim(arr) == 0 else f"{text} at index {where}"
+
+
 def _check_range(name: str, arr: np.ndarray, lo: float, hi: float, hint: str = "") -> None:
     bad = (arr < lo) | (arr > hi)
     if bad.any():
-        where = _first_bad(bad)
-        value = np.atleast_1d(arr)[where]
-        raise ValueError(
-            f"{name} must lie in [{lo:g}, {hi:g}]{hint}; got {value!r} at index {where}"
-        )
+        raise ValueError(f"{name} must lie in [{lo:g}, {hi:g}]{hint}; {_bad_value(arr, bad)}")
 
 
 def _check_n(n) -> np.ndarray:
     arr = _as_float("n", n)
     bad = arr < 2
     if bad.any():
-        where = _first_bad(bad)
-        raise ValueError(
-            f"n (test-set size) must be at least 2; got {np.atleast_1d(arr)[where]!r} "
-            f"at index {where}"
-        )
+        raise ValueError(f"n (test-set size) must be at least 2; {_bad_value(arr, bad)}")
     return arr
 
 
@@ -209,10 +215,7 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
     sb = _as_float("sd_b", sd_b)
     for name, arr in (("sd_a", sa), ("sd_b", sb)):
         if (arr < 0).any():
-            where = _first_bad(arr < 0)
-            raise ValueError(
-                f"{name} must be >= 0; got {np.atleast_1d(arr)[where]!r} at index {where}"
-            )
+            raise ValueError(f"{name} must be >= 0; {_bad_value(arr, arr < 0)}")
     r = _as_float("congruence", congruence)
     _check_range("congruence", r, -1.0, 1.0, " (Pearson r)")
     n, ma, mb, sa, sb, r = np.broadcast_arrays(n, ma, mb, sa, sb, r)

@@ -15,11 +15,18 @@ CALIBRATION_FIGURES = ["curves", "truth", "ece"]
 
 
 rule calibration_simulate:
-    wildcard_constraints:
-        chunk=r"\d+",
     output:
         bins="results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+    log:
+        "logs/calibration/simulate_{task}_{chunk}.log",
+    benchmark:
+        "logs/benchmarks/calibration_simulate/{task}_{chunk}.tsv"
+    wildcard_constraints:
+        chunk=r"\d+",
+    priority: LONG_CHAIN_HEAD_PRIORITY
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         # everything CalibrationSettings reads: the block plus the assumptions it borrows
         cfg=config_subset(
@@ -28,13 +35,6 @@ rule calibration_simulate:
             ("congruence", config["calibration"]["survey_congruence_source"]),
             ("sd_model", config["calibration"]["sd_model_source"]),
         ),
-    priority: LONG_CHAIN_HEAD_PRIORITY
-    log:
-        "logs/calibration/simulate_{task}_{chunk}.log",
-    benchmark:
-        "logs/benchmarks/calibration_simulate/{task}_{chunk}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/calibration_simulate.py"
 
@@ -54,6 +54,15 @@ rule calibration_figures:
             chunk=CALIBRATION_CHUNKS,
         ),
     output:
+        **figure_outputs(
+            [f"calibration_{name}" for name in CALIBRATION_FIGURES],
+            "figures/calibration",
+            "Calibration",
+            {
+                f"calibration_{name}": (f"calibration_{name}", "Figures")
+                for name in CALIBRATION_FIGURES
+            },
+        ),
         bins="results/calibration/bins.csv",
         cells="results/calibration/cells.csv",
         curve="results/calibration/curve.csv",
@@ -64,33 +73,26 @@ rule calibration_figures:
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
-        **figure_outputs(
-            [f"calibration_{name}" for name in CALIBRATION_FIGURES],
-            "figures/calibration",
-            "Calibration",
-            {f"calibration_{name}": (f"calibration_{name}", "Figures")
-             for name in CALIBRATION_FIGURES},
-        ),
-    params:
-        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
-        style=config["style"],
-        reference_delta_sd=config["calibration"]["reference_delta_sd"],
-        congruence_shift=config["calibration"]["congruence_shift"],
     log:
         "logs/calibration/figures.log",
     benchmark:
         "logs/benchmarks/calibration_figures/calibration.tsv"
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
+        style=config["style"],
+        reference_delta_sd=config["calibration"]["reference_delta_sd"],
+        congruence_shift=config["calibration"]["congruence_shift"],
     script:
         "../scripts/calibration_figures.py"
 
 
-ALL_TARGETS.extend(
-    expand("results/calibration/{table}.csv", table=CALIBRATION_TABLES)
-    + expand(
-        "figures/calibration/calibration_{name}.{ext}",
-        name=CALIBRATION_FIGURES,
-        ext=["pdf", "png", "csv"],
-    )
+CALIBRATION_TARGETS = expand(
+    "results/calibration/{table}.csv", table=CALIBRATION_TABLES
+) + expand(
+    "figures/calibration/calibration_{name}.{ext}",
+    name=CALIBRATION_FIGURES,
+    ext=["pdf", "png", "csv"],
 )
+ALL_TARGETS.extend(CALIBRATION_TARGETS)

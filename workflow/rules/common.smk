@@ -4,7 +4,7 @@ import re
 import sys
 from pathlib import Path
 
-from falseclaims.config import report_category, venue_label
+from falseclaims.config import report_category, venue_label, where_to_look
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.tasks import TASKS
 

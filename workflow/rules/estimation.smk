@@ -97,7 +97,7 @@ rule estimation_figures:
         "../scripts/estimation_figures.py"
 
 
-ALL_TARGETS.extend(
+ESTIMATION_TARGETS = (
     expand("results/estimation/congruence/{source}.yaml", source=CONGRUENCE_SOURCES)
     + expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES)
     + [
@@ -108,3 +108,4 @@ ALL_TARGETS.extend(
              name=["congruence_ecdf", "congruence_by_task", "sd_models"],
              ext=["pdf", "png", "csv"])
 )
+ALL_TARGETS.extend(ESTIMATION_TARGETS)

@@ -63,9 +63,10 @@ rule multiplicity_figures:
         "../scripts/multiplicity_figures.py"
 
 
-ALL_TARGETS.extend(
+MULTIPLICITY_TARGETS = (
     [f"{MULT_RES}/sota_table.csv", f"{MULT_RES}/dependent_summary.csv"]
     + expand(f"{MULT_FIG}/{{name}}.{{ext}}",
              name=list(MULT_FIGURES),
              ext=["pdf", "png", "csv"])
 )
+ALL_TARGETS.extend(MULTIPLICITY_TARGETS)

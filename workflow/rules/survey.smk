@@ -9,16 +9,16 @@ rule validate_sheets:
         papers="results/{venue}/validated/papers.csv",
         results="results/{venue}/validated/results.csv",
         notes="results/{venue}/validated/notes.csv",
-    params:
-        venue_cfg=lambda wc: config["venues"][wc.venue],
-        base_dir=workflow.basedir,
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/validate_sheets.log",
     benchmark:
         "logs/benchmarks/validate_sheets/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        venue_cfg=lambda wc: config["venues"][wc.venue],
+        base_dir=workflow.basedir,
     script:
         "../scripts/validate_sheets.py"
 
@@ -38,16 +38,16 @@ rule eligibility:
         ),
         flow="results/{venue}/flow.csv",
         top2="results/{venue}/top2.csv",
-    params:
-        # only what select_papers reads: editing cutoffs or headline levels keeps the selection
-        analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/eligibility.log",
     benchmark:
         "logs/benchmarks/eligibility/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        # only what select_papers reads: editing cutoffs or headline levels keeps the selection
+        analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
     script:
         "../scripts/eligibility.py"
 
@@ -58,18 +58,19 @@ rule impute_sd:
         estimated=lambda wc: list(estimated_sd_files().values()),
     output:
         "results/{venue}/sd_imputed.csv",
-    params:
-        estimated=estimated_sd_files(),
-        cfg=config_subset(("sd_model", "use"),
-                          *(("sd_model", s) for s in config["sd_model"]["use"])),
-        use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/impute_sd.log",
     benchmark:
         "logs/benchmarks/impute_sd/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        estimated=estimated_sd_files(),
+        cfg=config_subset(
+            ("sd_model", "use"), *(("sd_model", s) for s in config["sd_model"]["use"])
+        ),
+        use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
     script:
         "../scripts/impute_sd.py"
 
@@ -80,17 +81,19 @@ rule assign_congruence:
         estimated=lambda wc: list(estimated_congruence_files().values()),
     output:
         "results/{venue}/congruence.csv",
-    params:
-        estimated=estimated_congruence_files(),
-        cfg=config_subset(("congruence", "use"),
-                          *(("congruence", s) for s in config["congruence"]["use"])),
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/assign_congruence.log",
     benchmark:
         "logs/benchmarks/assign_congruence/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        estimated=estimated_congruence_files(),
+        cfg=config_subset(
+            ("congruence", "use"),
+            *(("congruence", s) for s in config["congruence"]["use"]),
+        ),
     script:
         "../scripts/assign_congruence.py"
 
@@ -104,11 +107,11 @@ rule probabilities:
         # not embedded in the report: at ~1 MB it would be a fifth of it (Fig 5's caption
         # points here)
         "results/{venue}/probabilities.csv",
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/probabilities.log",
     benchmark:
         "logs/benchmarks/probabilities/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
     script:
@@ -123,24 +126,23 @@ rule summarize:
         # headline rows of every venue are the venue comparison table; Fig 5's caption points here
         summary="results/{venue}/summary.csv",
         curves="results/{venue}/curves.csv",
-    params:
-        cutoffs=config["analysis"]["cutoffs"],
-        curve_grid=config["analysis"]["curve_grid"],
-    priority: VENUE_CHAIN_PRIORITY
     log:
         "logs/{venue}/summarize.log",
     benchmark:
         "logs/benchmarks/summarize/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        cutoffs=config["analysis"]["cutoffs"],
+        curve_grid=config["analysis"]["curve_grid"],
     script:
         "../scripts/summarize.py"
 
 
-ALL_TARGETS.extend(
-    expand(
-        "results/{venue}/{table}.csv",
-        venue=VENUES,
-        table=["exclusions", "flow", "probabilities", "summary", "curves"],
-    )
+SURVEY_TARGETS = expand(
+    "results/{venue}/{table}.csv",
+    venue=VENUES,
+    table=["exclusions", "flow", "probabilities", "summary", "curves"],
 )
+ALL_TARGETS.extend(SURVEY_TARGETS)

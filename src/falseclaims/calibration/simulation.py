@@ -31,11 +31,8 @@ from scipy import special
 
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
-from falseclaims.stats import (
-    classification_congruence_bounds,
-    prob_false_claim_classification,
-    prob_false_claim_segmentation,
-)
+from falseclaims.engine import probability
+from falseclaims.stats import classification_congruence_bounds
 from falseclaims.tasks import TASKS
 
 __all__ = [
@@ -361,17 +358,13 @@ def predict(settings: CalibrationSettings, df: pd.DataFrame) -> pd.DataFrame:
     for name in conditions_for(task):
         ckind, sdkind = CONDITIONS[name][:2]
         c = _assumed_congruence(settings, task, ckind, out)
-        if task == "classification":
-            p = prob_false_claim_classification(n, a, b, c).probability
-        else:
-            if sdkind == "imputed":
-                sa = settings.sd_model.predict(a, "mean")[0]
-                sb = settings.sd_model.predict(b, "mean")[0]
-            else:
-                sa = out[f"{sdkind}_sd_a"].to_numpy()
-                sb = out[f"{sdkind}_sd_b"].to_numpy()
-            p = prob_false_claim_segmentation(n, a, b, sa, sb, c).probability
-        out[f"prob_{name}"] = p
+        sds = {}
+        if task == "segmentation" and sdkind != "imputed":
+            sds = {"sd_a": out[f"{sdkind}_sd_a"].to_numpy(),
+                   "sd_b": out[f"{sdkind}_sd_b"].to_numpy()}
+        out[f"prob_{name}"] = probability(task, n, a, b, congruence=c,
+                                          sd_model=settings.sd_model, sd_level="mean",
+                                          **sds).probability
     return out
 
 

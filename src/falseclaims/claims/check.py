@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from falseclaims import stats as fstats
+from falseclaims.engine import probability
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import resolve_task
 
 __all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
 
@@ -34,33 +35,10 @@ def _sd_level(cfg: dict) -> str:
     return str(headline_assumption(cfg)["sd_level"])
 
 
-def _probability(task, n, a, b, sd_a, sd_b, congruence):
-    """Vectorised probability plus the per-entry extras (congruence used, clamping, ...)."""
-    if task == "classification":
-        res = fstats.prob_false_claim_classification(n, a, b, congruence)
-        return {"probability": res.probability, "congruence_used": res.congruence_used,
-                "clamped": res.clamped, "x1": res.x1, "x2": res.x2, "lower": res.lower,
-                "upper": res.upper}
-    res = fstats.prob_false_claim_segmentation(n, a, b, sd_a, sd_b, congruence)
-    return {"probability": res.probability, "congruence_used": np.asarray(congruence) + 0.0,
-            "clamped": False, "sd_diff": res.sd_diff}
-
-
-def _sds(task, a, b, sd_a, sd_b, model, level):
-    """SDs of A and B (given or imputed at the values) and imputed/floored masks."""
-    if task == "classification":
-        return None, None, False, False, False
-    out, imputed, floored = [], [], False
-    for given, mean in ((sd_a, a), (sd_b, b)):
-        if given is None:
-            sd, fl = model.predict(mean, level)
-            out.append(sd)
-            imputed.append(True)
-            floored = np.logical_or(floored, fl)
-        else:
-            out.append(np.full(np.shape(mean), float(given)) if np.ndim(mean) else float(given))
-            imputed.append(False)
-    return out[0], out[1], imputed[0], imputed[1], floored
+def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
+    """Vectorised :func:`falseclaims.engine.probability` (SDs imputed where None)."""
+    return probability(task, n, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b,
+                       sd_model=model, sd_level=level)
 
 
 def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: int = 41):
@@ -71,8 +49,8 @@ def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: i
     bg = np.linspace(max(b - h, 0.0), min(b + h, 1.0), int(points))
     A, B = np.meshgrid(ag, bg)
     model = sd_model_from_config(cfg) if task == "segmentation" else None
-    sa, sb, *_ = _sds(task, A, B, sd_a, sd_b, model, _sd_level(cfg))
-    prob = np.asarray(_probability(task, n, A, B, sa, sb, congruence)["probability"])
+    prob = np.asarray(_probability(task, n, A, B, sd_a, sd_b, congruence, model,
+                                   _sd_level(cfg)).probability)
     return {"a_grid": ag, "b_grid": bg, "probability": prob}
 
 
@@ -83,7 +61,7 @@ def congruence_curve(task, n, a, b, sd_a, sd_b, points: int = 201):
     else:
         lo, hi = -1.0, 1.0
     grid = np.linspace(lo, hi, points)
-    prob = _probability(task, n, a, b, sd_a, sd_b, grid)["probability"]
+    prob = _probability(task, n, a, b, sd_a, sd_b, grid).probability
     return {"grid": grid, "probability": np.asarray(prob)}
 
 
@@ -95,8 +73,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     Returns the JSON of ``falseclaims check``: task, n, a, b, results (one per assumption)
     and notes (clamping, imputation, floors).
     """
-    if task not in TASKS:
-        raise ValueError(f"--task must be one of {TASKS}; got {task!r}")
+    task = resolve_task(task)
     if int(n) != n or n < 2:
         raise ValueError(f"--n (test-set size) must be an integer >= 2; got {n!r}")
     n = int(n)
@@ -134,33 +111,25 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
 
     model = sd_model_from_config(cfg) if task == "segmentation" else None
     level = _sd_level(cfg)
-    sa, sb, imp_a, imp_b, floored = _sds(task, a, b, sd_a, sd_b, model, level)
-    notes = []
-    if task == "segmentation":
-        sa, sb = float(sa), float(sb)
-        for name, imp, val, mean in (("A", imp_a, sa, a), ("B", imp_b, sb, b)):
-            if imp:
-                notes.append(f"SD of {name} imputed: {val:.4f} at mean DSC {mean:g} "
-                             f"(SD model {model.source!r}, {level} level)")
-        if bool(floored):
-            notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
-
-    results = []
+    notes, results = [], []
     for label, c in levels:
-        out = _probability(task, n, a, b, sa, sb, c)
+        res = _probability(task, n, a, b, sd_a, sd_b, c, model, level)
+        if not results and task == "segmentation":
+            notes += [t for t in res.notes() if t.startswith("SD of")]
+            if res.sd_floored:
+                notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
         row = {"assumption": label, "congruence": float(c),
-               "congruence_used": float(out["congruence_used"]),
-               "clamped": bool(out["clamped"]), "sd_a": sa, "sd_b": sb,
-               "sd_a_imputed": bool(imp_a), "sd_b_imputed": bool(imp_b),
-               "sd_imputed": bool(imp_a or imp_b), "probability": float(out["probability"])}
+               "congruence_used": float(res.congruence_used),
+               "congruence_clamped": bool(res.congruence_clamped), "sd_a": res.sd_a,
+               "sd_b": res.sd_b, "sd_a_imputed": bool(res.sd_a_imputed),
+               "sd_b_imputed": bool(res.sd_b_imputed),
+               "sd_imputed": bool(res.sd_a_imputed or res.sd_b_imputed),
+               "probability": float(res.probability)}
         if task == "classification":
-            row.update(x1=float(out["x1"]), x2=float(out["x2"]))
-            if row["clamped"]:
-                notes.append(f"{label} congruence {c:g} is infeasible for accuracies {a:g} and "
-                             f"{b:g} (feasible [{float(out['lower']):g}, {float(out['upper']):g}]);"
-                             f" clamped to {row['congruence_used']:g}")
+            row.update(x1=float(res.x1), x2=float(res.x2))
+            notes += [f"{label} {t}" for t in res.notes()]
         else:
-            row["sd_diff"] = float(out["sd_diff"])
+            row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
         if decimals is not None:
             box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points)
             p = box["probability"]

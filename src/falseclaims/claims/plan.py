@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from falseclaims import stats
+from falseclaims.engine import probability
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -36,8 +36,8 @@ class PlanResult:
     task: str
     delta: float
     level: float
-    value_a: float
-    value_b: float
+    a: float
+    b: float
     congruence: float
     congruence_used: float
     congruence_clamped: bool
@@ -91,10 +91,9 @@ def probability_at(task: str, n, delta: float, level: float, congruence: float,
                    sd_model: SDModel | None = None, sd_level: str = "mean"):
     """Forward probability of a false claim at test-set size(s) ``n`` (vectorised)."""
     a, b = _values(task, delta, level)
-    if task == "classification":
-        return stats.prob_false_claim_classification(n, a, b, congruence).probability
     sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
-    return stats.prob_false_claim_segmentation(n, a, b, sd_a, sd_b, congruence).probability
+    return probability(task, n, a, b, congruence=congruence, sd_a=sd_a,
+                       sd_b=sd_b).probability
 
 
 def _is_monotone(p: np.ndarray) -> bool:
@@ -124,12 +123,8 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     if n_max < 2:
         raise ValueError(f"n_max must be at least 2; got {n_max!r}")
     sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
-    if task == "classification":
-        r = stats.prob_false_claim_classification(2, a, b, congruence)
-        c_used, clamped = float(r.congruence_used), bool(r.clamped)
-    else:
-        stats.prob_false_claim_segmentation(2, a, b, sd_a, sd_b, congruence)  # validates r
-        c_used, clamped = float(congruence), False
+    r = probability(task, 2, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b)  # validates
+    c_used, clamped = float(r.congruence_used), bool(r.congruence_clamped)
 
     def prob(n):
         return np.asarray(probability_at(task, n, delta, level, congruence, sd_model,
@@ -137,7 +132,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
 
     p_max = float(prob(n_max))
     common = {
-        "task": task, "delta": float(delta), "level": a, "value_a": a, "value_b": b,
+        "task": task, "delta": float(delta), "level": a, "a": a, "b": b,
         "congruence": float(congruence), "congruence_used": c_used, "congruence_clamped": clamped,
         "sd_a": sd_a, "sd_b": sd_b, "sd_level": sd_level if task == "segmentation" else None,
         "sd_source": (sd_model.source or None) if task == "segmentation" else None,

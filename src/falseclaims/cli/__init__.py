@@ -1,16 +1,24 @@
 """Command line: ``falseclaims check | plan | percase | sota | sheet``.
 
 Each verb lives in its own module with ``register(subparsers)``; the handler it sets
-returns an exit code. Bad arguments give a one-line error and exit code 2.
+returns an exit code. Bad arguments give a one-line error and exit code 2. Conventions of
+every command (docs/cli.md): a mistyped command or option gets a "did you mean"; an
+unknown option is named as such; an option given twice is refused; ``--task`` accepts the
+short names of sheets (cls, seg); ``--help`` ends with examples and the exit codes; bare
+``falseclaims`` prints the help; ``--json`` writes one envelope (:mod:`.envelope`).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
+import re
 import sys
 from pathlib import Path
+
+from falseclaims.cli.conventions import EPILOGS, MAX_N, refuse_unknown_and_repeated
 
 VERBS = ("check", "plan", "percase", "sota", "sheet")
 CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
@@ -20,6 +28,22 @@ CONFIG_HELP = ("config file holding only the keys to change, merged over the def
 
 class UsageError(Exception):
     """Raised by a verb for bad arguments; printed on one line, exit code 2."""
+
+
+def task(text: str) -> str:
+    """argparse type for --task: a task or a short name of sheets (cls, seg)."""
+    from falseclaims.tasks import TASK_ALIASES, TASKS, resolve_task
+    try:
+        return resolve_task(text)
+    except ValueError:
+        names = [*TASKS, *TASK_ALIASES]
+        near = difflib.get_close_matches(str(text).lower(), names, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(names)}, got {text!r}{hint}") from None
+
+
+TASK_HELP = "classification (values are accuracies) or segmentation (mean DSC); cls, seg accepted"
 
 
 def count(text: str) -> int:
@@ -54,14 +78,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="falseclaims",
         description="How likely is a published outperformance claim to be false?",
-        epilog="Keys in brackets, e.g. [Christodoulou2025], are the references listed in "
-               "docs/references.md.",
+        epilog=EPILOGS["falseclaims"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"falseclaims {package_version()}")
     sub = parser.add_subparsers(dest="verb", required=True, title="commands", metavar="command")
     for verb in VERBS:
         importlib.import_module(f"falseclaims.cli.{verb}").register(sub)
     one_line_errors(parser, VERBS)
+    for name, p in sub.choices.items():
+        p.epilog = EPILOGS.get(name, p.epilog)
+        p.formatter_class = argparse.RawDescriptionHelpFormatter
+        inner = next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)),
+                     None)
+        for sub_name, q in (inner.choices.items() if inner else ()):
+            q.epilog = EPILOGS.get(f"{name} {sub_name}", q.epilog)
+            q.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in p._actions:  # every --task accepts the short names of sheets
+            if action.dest == "task" and action.type is None:
+                action.type = task
+                action.help = TASK_HELP
     for p in sub.choices.values():
         if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
             one_line_errors(p)
@@ -85,6 +121,12 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
     def error(message: str):
         if commands and message.endswith("required: command"):
             message += f" ({', '.join(commands)})"
+        bad = re.search(r"invalid choice: '([^']*)'", message)
+        if bad and commands:
+            near = difflib.get_close_matches(bad.group(1), commands, n=1)
+            message = (f"unknown command {bad.group(1)!r}"
+                       + (f"; did you mean {near[0]!r}?" if near else "")
+                       + f" (commands: {', '.join(commands)})")
         print(f"{parser.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
 
@@ -93,6 +135,13 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # bare `falseclaims`: the help, not an error
+        parser.print_help()
+        return 0
+    if argv == ["sheet"]:
+        parser.parse_args(["sheet", "--help"])
+    refuse_unknown_and_repeated(parser, argv)
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)

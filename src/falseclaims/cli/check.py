@@ -6,12 +6,10 @@ for segmentation, the SDs) are assumed from config. See docs/percase.md.
 
 from __future__ import annotations
 
-import json
-import sys
-
-from falseclaims.cli import CONFIG_HELP, check_report_path, count
+from falseclaims.cli import CONFIG_HELP, TASK_HELP, check_report_path, task
+from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import load_config
-from falseclaims.percase.verdict import interpret, probability_text
+from falseclaims.percase.verdict import interpret, probability_text, verdict
 from falseclaims.tasks import TASKS
 
 
@@ -20,9 +18,9 @@ def register(sub) -> None:
         "check", help="probability that a reported 'A beats B' claim is false",
         description="Probability that method A (reported winner) is not truly better than "
                     "method B, from the reported values (fractions, not percent).")
-    p.add_argument("--task", required=True, choices=TASKS,
-                   help="classification (values are accuracies) or segmentation (mean DSC)")
-    p.add_argument("--n", required=True, type=count, help="test-set size")
+    p.add_argument("--task", required=True, type=task, choices=TASKS, help=TASK_HELP)
+    p.add_argument("--n", required=True, type=bounded_count(2),
+                   help="test-set size (2 to 10^9)")
     p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
     p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
     p.add_argument("--sd-a", type=float, help="reported per-case SD of A (segmentation)")
@@ -49,12 +47,14 @@ def run(args) -> int:
                          grid_points=int(block["rounding_grid_points"]))
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
+    result["verdict"] = verdict(main["probability"], cfg)
     result["interpretation"] = interpret(main["probability"], cfg)
     if args.report:
         _write_report(args, result, cfg, block)
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        from falseclaims.cli.envelope import emit, inputs_of
+        emit("check", inputs_of(args),
+             {k: v for k, v in result.items() if k != "notes"}, result["notes"])
     else:
         print(format_text(result))
         if args.report:
@@ -75,7 +75,9 @@ def _write_report(args, result, cfg, block) -> None:
         box = rounding_box(args.task, result["n"], result["a"], result["b"], args.decimals,
                            args.sd_a, args.sd_b, main["congruence"], cfg,
                            int(block["rounding_grid_points"]))
-    html = check_html(result, cfg, curve, box)
+    # the HTML report reads each row's clamping as "clamped"
+    rows = [{**r, "clamped": r["congruence_clamped"]} for r in result["results"]]
+    html = check_html({**result, "results": rows}, cfg, curve, box)
     write_html(html, args.report)
 
 
@@ -99,7 +101,7 @@ def format_text(result: dict) -> str:
         if ranged:
             lo, hi = r["probability_range"]
             line += f"   [{probability_text(lo, 4)}, {probability_text(hi, 4)}]"
-        if r.get("clamped"):
+        if r.get("congruence_clamped"):
             line += "  (clamped)"
         lines.append(line)
     for note in result["notes"]:

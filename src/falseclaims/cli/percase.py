@@ -105,8 +105,8 @@ def run(args) -> int:
                             chosen=result["chosen_pair"])
         write_html(html, args.report)
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        from falseclaims.cli.envelope import emit, inputs_of, percase_result
+        emit("percase", inputs_of(args), *percase_result(result))
     else:
         print(format_text(result, cmp_, pairs, omnibus))
         if args.report:

@@ -8,9 +8,8 @@ not (the message says which), 2 for bad arguments.
 
 from __future__ import annotations
 
-import json
-
-from falseclaims.cli import CONFIG_HELP, UsageError, count
+from falseclaims.cli import CONFIG_HELP, TASK_HELP, UsageError, task
+from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
 
@@ -25,8 +24,7 @@ def register(sub) -> None:
             "segmentation the per-case SDs are imputed from the config's SD model at both values."
         ),
     )
-    p.add_argument("--task", required=True, choices=TASKS,
-                   help="classification (accuracy) or segmentation (mean DSC)")
+    p.add_argument("--task", required=True, type=task, choices=TASKS, help=TASK_HELP)
     p.add_argument("--delta", required=True, type=float, help="A minus B, a fraction (0.01)")
     p.add_argument("--level", required=True, type=float,
                    help="winner's accuracy / mean DSC, a fraction; runner-up = level - delta")
@@ -37,8 +35,9 @@ def register(sub) -> None:
     p.add_argument("--target", type=float, default=None,
                    help="largest acceptable probability of a false claim (default: config "
                         "planner.target, 0.05)")
-    p.add_argument("--n-max", type=count, default=None,
-                   help="largest test-set size searched (default: config planner.n_max, 1e7)")
+    p.add_argument("--n-max", type=bounded_count(2), default=None,
+                   help="largest test-set size searched, up to 10^9 (default: config "
+                        "planner.n_max, 1e7)")
     p.add_argument("--sd-level", choices=("q1", "mean", "q3"), default=None,
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
@@ -82,10 +81,14 @@ def run(args) -> int:
                        n_max=n_max, sd_level=sd_level)
         results.append({"congruence_level": label, "congruence_source": source, **r.to_dict()})
     if args.json:
-        print(json.dumps(results, indent=2))
+        from falseclaims.cli.envelope import emit, inputs_of
+        emit("plan", inputs_of(args),
+             {"task": args.task, "target": target, "n_max": n_max,
+              "found": all(r["found"] for r in results), "results": results},
+             [r["message"] for r in results if not r["found"]])
     else:
         r0 = results[0]
-        head = (f"{args.task}: A = {r0['value_a']:g}, B = {r0['value_b']:g} (delta {args.delta:g}),"
+        head = (f"{args.task}: A = {r0['a']:g}, B = {r0['b']:g} (delta {args.delta:g}),"
                 f" target P <= {target:g}")
         if args.task == "segmentation":
             head += (f"; SDs imputed ({r0['sd_source']}, {sd_level}): "

@@ -29,6 +29,7 @@ def register(sub) -> None:
     i.add_argument("file", help="the sheet (.csv, .tsv or .xlsx)")
     i.add_argument("--sheet", help="sheet of an XLSX workbook (default: the first)")
     i.add_argument("--venue", default="my_venue", help="venue key of the draft block")
+    i.add_argument("--json", action="store_true", help="write JSON instead of text")
     i.set_defaults(handler=run_inspect)
     c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
                                        "first step) and list the problems by column",
@@ -43,6 +44,7 @@ def register(sub) -> None:
                                     "or to the file's own directory")
     c.add_argument("--show", type=int, default=3,
                    help="examples shown per kind of problem (default 3)")
+    c.add_argument("--json", action="store_true", help="write JSON instead of text")
     c.set_defaults(handler=run_check)
     from falseclaims.cli import one_line_errors
     one_line_errors(p, ("inspect", "check"))
@@ -56,6 +58,15 @@ def run_inspect(args) -> int:
     if not Path(args.file).is_file():
         raise UsageError(f"no such file: {args.file}")
     g = inspect_sheet(args.file, args.sheet)
+    if args.json:
+        from falseclaims.cli.envelope import emit, inputs_of
+        cols = [{"letter": c.letter, "name": c.name, "role": c.role, "why": c.why,
+                 "hints": list(c.hints), "examples": list(c.examples)} for c in g.columns]
+        emit("sheet inspect", inputs_of(args),
+             {"file": str(g.file), "sheet": g.sheet, "header_row": g.header_row,
+              "n_rows": g.n_rows, "units": g.units, "columns": cols,
+              "draft": draft_venue(g, args.venue)})
+        return 0
     print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
           + f": header row {g.header_row}, {g.n_rows} data rows")
     print(f"{'col':<4} {'header':<24} {'guessed role':<20} examples")
@@ -91,6 +102,12 @@ def run_check(args) -> int:
     try:
         s = read_venue(venues[args.venue], base_dir=base, venue=args.venue)
     except SheetValidationError as exc:
+        if args.json:
+            from falseclaims.cli.envelope import emit, inputs_of
+            emit("sheet check", inputs_of(args),
+                 {"venue": args.venue, "ok": False, "problems": [
+                     line.strip() for line in group_problems(exc.problems, args.show)]})
+            return 1
         print(f"venue '{args.venue}': {len(exc.problems)} problem(s)")
         for line in group_problems(exc.problems, args.show):
             print(line)
@@ -98,6 +115,12 @@ def run_check(args) -> int:
     excluded = 0
     if "invalid_cell" in s.papers:
         excluded = int(s.papers["invalid_cell"].notna().sum())
+    if args.json:
+        from falseclaims.cli.envelope import emit, inputs_of
+        emit("sheet check", inputs_of(args),
+             {"venue": args.venue, "ok": True, "problems": [], "papers": len(s.papers),
+              "results": len(s.results), "notes": len(s.notes), "excluded": excluded})
+        return 0
     print(f"venue '{args.venue}': OK, {len(s.papers)} papers, {len(s.results)} results "
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from falseclaims.cli import UsageError, count
+from falseclaims.cli.conventions import MAX_N
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
 # core) while real benchmarks are far smaller
 MAX_M = 10**15
-MAX_N = 10**9
 
 
 def power_of_ten(value: int) -> str:
@@ -60,7 +58,8 @@ def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
 def run(args) -> int:
     out = summarize(args.m, args.n, args.p, args.alpha)
     if args.json:
-        print(json.dumps(out))
+        from falseclaims.cli.envelope import emit, inputs_of
+        emit("sota", inputs_of(args), out)
         return 0
     lvl = round(100 * (1 - args.alpha), 6)
     lo, hi = out["ci_single"]

@@ -135,7 +135,7 @@ def congruence_pairs(name: str, spec: Mapping, base: str | Path = ".",
     else:
         pc = load_percase(spec, base, seed)
         for note in pc.notes:
-            log.info("%s: %s", name, note)
+            log.debug("%s: %s", name, note)
         pairs = pairwise_congruence(pc, min_cases=int(spec.get("min_cases", 3)))
     pairs.insert(0, "source", name)
     return pairs

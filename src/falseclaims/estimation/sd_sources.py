@@ -74,7 +74,7 @@ def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFr
     elif kind in ("wide_per_method", "long", "claims_reloaded"):
         pc = load_percase(spec, base)
         for note in pc.notes:
-            log.info("%s: %s", name, note)
+            log.debug("%s: %s", name, note)
         if pc.kind != "segmentation":
             raise FalseclaimsInputError(f"SD source {name!r} must hold segmentation results")
         metric = spec.get("metric", "dsc")

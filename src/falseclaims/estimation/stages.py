@@ -24,19 +24,32 @@ __all__ = ["run_congruence", "run_sd_fit", "run_congruence_figures", "run_sd_fig
 log = logging.getLogger("falseclaims.estimation")
 
 
+def brief(summary: Mapping, prefix: str = "") -> str:
+    """The numbers of a source summary on one short line ('segmentation q1 0.52, ...')."""
+    parts = []
+    for key, value in summary.items():
+        if isinstance(value, Mapping):
+            inner = brief(value, f"{prefix}{key} ")
+            parts += [inner] if inner else []
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            parts.append(f"{prefix}{key} {value:.4g}")
+    return ", ".join(parts)
+
+
 def run_congruence(name: str, spec: Mapping, seed: int | None, pairs_csv, summary_yaml,
                    quartiles_csv, base: str | Path = ".") -> dict:
     """Pairwise table, per-task quartiles and the config-shaped summary of one source."""
     pairs = congruence_pairs(name, spec, base=base, seed=seed)
     undefined = pairs["congruence"].isna()
-    log.info("%s: %d pairs, %d undefined", name, len(pairs), int(undefined.sum()))
     for note, k in pairs.loc[undefined, "note"].value_counts().items():
-        log.info("  undefined: %s (%d pairs)", note, k)
+        log.debug("  undefined: %s (%d pairs)", note, k)
     write_table(pairs, pairs_csv)
     write_table(per_task_quartiles(pairs), quartiles_csv)
     summary = congruence_summary(name, spec["citation"], pairs)
     write_yaml(summary, summary_yaml)
-    log.info("%s", summary)
+    log.info("%s: congruence %s; %d pairs, %d undefined (details: this rule's log)", name,
+             brief(summary), len(pairs), int(undefined.sum()))
+    log.debug("%s", summary)
     return summary
 
 
@@ -48,7 +61,8 @@ def run_sd_fit(name: str, spec: Mapping, pairs_csv, model_yaml, base: str | Path
     write_table(pairs, pairs_csv)
     summary = fit_summary(fit, spec["citation"], data=spec.get("path") or spec.get("glob", ""))
     write_yaml(summary, model_yaml)
-    log.info("%s: %s", name, summary)
+    log.info("%s: SD model %s (details: this rule's log)", name, brief(summary))
+    log.debug("%s: %s", name, summary)
     return summary
 
 

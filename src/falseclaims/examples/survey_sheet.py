@@ -48,7 +48,7 @@ from falseclaims.examples.sampling import quantile_sizes, stratified
 from falseclaims.sd_model import SDModel
 from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
 from falseclaims.examples.workbook import save_reproducible
-from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
+from falseclaims.engine import probability
 
 __all__ = ["TASK_SPECS", "generate_survey", "write_survey", "headline_check", "main"]
 
@@ -125,13 +125,9 @@ def _couple(d: _Draws, rho: float, spec: dict):
 
 
 def _probabilities(task: str, n, a, b, sd_model: SDModel, sd_a=None, sd_b=None):
-    if task == "classification":
-        return np.asarray(prob_false_claim_classification(n, a, b, MEDIAN_CONGRUENCE).probability)
-    if sd_a is None:
-        sd_a = sd_model.predict(a)[0]
-        sd_b = sd_model.predict(b)[0]
-    return np.asarray(
-        prob_false_claim_segmentation(n, a, b, sd_a, sd_b, MEDIAN_CONGRUENCE).probability)
+    return np.asarray(probability(task, n, a, b, congruence=MEDIAN_CONGRUENCE,
+                                  sd_model=sd_model, sd_level="mean", sd_a=sd_a,
+                                  sd_b=sd_b).probability)
 
 
 def _choose_coupling(task, spec, draws: list[_Draws], sd_model) -> tuple[float, int]:

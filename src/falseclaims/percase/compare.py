@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from falseclaims import stats as fstats
+from falseclaims.engine import probability
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.congruence import both_correct_pairs, pearson_pairs
 from falseclaims.percase.delong import delong_test
@@ -222,14 +222,14 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
             inp["congruence_note"] += ("; it does not enter the probability because that "
                                        "method's SD is 0")
             r = 0.0
-        res = fstats.prob_false_claim_segmentation(inp["n"], inp["mean_a"], inp["mean_b"],
-                                                   inp["sd_a"], inp["sd_b"], r)
+        res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"], congruence=r,
+                          sd_a=inp["sd_a"], sd_b=inp["sd_b"])
         prob, used = float(res.probability), (r if np.isfinite(inp["congruence"]) else np.nan)
         tests = pt.segmentation_tests(x, y) if run_tests else []
     else:
         inp = classification_inputs(x.astype(bool), y.astype(bool))
-        res = fstats.prob_false_claim_classification(inp["n"], inp["mean_a"], inp["mean_b"],
-                                                     inp["congruence"])
+        res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"],
+                          congruence=inp["congruence"])
         prob, used = float(res.probability), float(res.congruence_used)
         tests = (pt.classification_tests(x.astype(bool), y.astype(bool), labels, label_positive)
                  if run_tests else [])

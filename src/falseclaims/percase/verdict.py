@@ -8,6 +8,9 @@ the ``claim_check.interpretation`` config block.
 from __future__ import annotations
 
 DEFAULT_THRESHOLDS = {"robust_below": 0.05, "weak_above": 0.30}
+# how the text output and the JSON ``verdict`` name each level (one vocabulary)
+LABELS = {"robust": "Robust claim", "fragile": "Not robust", "weak": "Weak claim",
+          "tie": "No winner"}
 
 
 def thresholds(cfg: dict | None) -> dict:
@@ -42,6 +45,11 @@ def level(probability: float, cfg: dict | None = None) -> str:
     return "fragile"
 
 
+def verdict(probability: float, cfg: dict | None = None) -> str:
+    """The verdict as the text output words it (:data:`LABELS`): 'Robust claim', ..."""
+    return LABELS[level(probability, cfg)]
+
+
 def interpret(probability: float, cfg: dict | None = None, a: str = "A", b: str = "B") -> str:
     """One sentence for a report or the terminal."""
     t = thresholds(cfg)
@@ -50,12 +58,12 @@ def interpret(probability: float, cfg: dict | None = None, a: str = "A", b: str 
             f"{probability_text(p)}")
     lvl = level(p, cfg)
     if lvl == "tie":
-        return (f"No winner: {what}; the reported values do not separate the two methods.")
+        return (f"{LABELS[lvl]}: {what}; the reported values do not separate the two methods.")
     if lvl == "robust":
-        return (f"Robust claim: {what}, below {t['robust_below']:g}, so {a} is very likely "
+        return (f"{LABELS[lvl]}: {what}, below {t['robust_below']:g}, so {a} is very likely "
                 "truly better (a context-dependent threshold).")
     if lvl == "weak":
-        return (f"Weak claim: {what}, close to 0.5, so the reported advantage may well be due "
+        return (f"{LABELS[lvl]}: {what}, close to 0.5, so the reported advantage may well be due "
                 "to sampling noise.")
-    return (f"Not robust: {what}, above {t['robust_below']:g}; {a} is more likely better, but "
+    return (f"{LABELS[lvl]}: {what}, above {t['robust_below']:g}; {a} is more likely better, but "
             "the claim could well be false.")

@@ -6,7 +6,7 @@ import math
 import re
 from functools import lru_cache
 
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import TASK_ALIASES, TASKS
 
 SPLITS = ("train_test", "train_val_test", "cv_only", "cv_plus_test", "unclear")
 UNCERTAINTY = ("none", "sd_test", "sd_cv", "sd_runs", "sd_unclear", "ci", "other")
@@ -15,7 +15,7 @@ ENUMS = {"task": TASKS, "split": SPLITS, "uncertainty": UNCERTAINTY, "sd_over": 
 
 # forgiving spellings, keyed by the normalised form (lower case, non-alphanumerics -> "_")
 ALIASES = {
-    "task": {"cls": "classification", "class": "classification", "seg": "segmentation"},
+    "task": TASK_ALIASES,
     "split": {
         "train_validation_test": "train_val_test", "train_valid_test": "train_val_test",
         "cv": "cv_only", "cross_validation": "cv_only", "k_fold_cv": "cv_only",

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.pipeline import read_table
-from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
+from falseclaims.engine import probability
 
 KEYS = ["congruence_source", "congruence_level", "sd_source", "sd_level"]
 PROB_COLUMNS = [
@@ -80,9 +80,9 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
     cls["probability"] = np.nan  # a venue without classification papers keeps the column
     if len(cls):
         # congruence_used is already feasible; the library would clamp identically
-        cls["probability"] = prob_false_claim_classification(
-            cls["n_test"].to_numpy(float), cls["value_a"].to_numpy(float),
-            cls["value_b"].to_numpy(float), cls["congruence_used"].to_numpy(float),
+        cls["probability"] = probability(
+            "classification", cls["n_test"].to_numpy(float), cls["value_a"].to_numpy(float),
+            cls["value_b"].to_numpy(float), congruence=cls["congruence_used"].to_numpy(float),
         ).probability
     else:
         cls["probability"] = pd.Series(dtype=float)
@@ -90,10 +90,11 @@ def compute_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
         sds, on=["venue", "paper_id"], how="inner", validate="m:m"
     )
     if len(seg):
-        seg["probability"] = prob_false_claim_segmentation(
-            seg["n_test"].to_numpy(float), seg["value_a"].to_numpy(float),
-            seg["value_b"].to_numpy(float), seg["sd_a"].to_numpy(float),
-            seg["sd_b"].to_numpy(float), seg["congruence_used"].to_numpy(float),
+        # SDs already imputed per SD assumption (sd_imputed.csv)
+        seg["probability"] = probability(
+            "segmentation", seg["n_test"].to_numpy(float), seg["value_a"].to_numpy(float),
+            seg["value_b"].to_numpy(float), sd_a=seg["sd_a"].to_numpy(float),
+            sd_b=seg["sd_b"].to_numpy(float), congruence=seg["congruence_used"].to_numpy(float),
         ).probability
     else:
         seg = seg.assign(probability=pd.Series(dtype=float))

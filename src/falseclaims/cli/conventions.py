@@ -1,0 +1,143 @@
+"""What every `falseclaims` command shares: the bounds of numbers, the help's examples and
+exit codes, and the refusal of unknown or repeated options (argparse takes the last of a
+repeated option silently, and reports a mistyped option as a missing required one)."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+
+# the largest test-set size any command accepts (check --n, plan --n-max, sota --n): beyond
+# it the exact computations take minutes and gigabytes while real test sets are far smaller
+MAX_N = 10**9
+
+_CODES_0_2 = "exit codes: 0 done; 2 bad arguments or input (one line on stderr)"
+EPILOGS = {
+    "falseclaims": """examples:
+  falseclaims check --task cls --n 500 --a 0.86 --b 0.85
+  falseclaims plan --task seg --delta 0.01 --level 0.85
+  falseclaims percase results.csv --task segmentation --report report.html
+  falseclaims sota --m 50 --n 1000 --p 0.8
+  falseclaims sheet inspect sheet.xlsx
+
+Every command: --help for its options, --json for one JSON object (docs/cli.md).
+Keys in brackets, e.g. [Christodoulou2025], are the references listed in docs/references.md.
+""" + _CODES_0_2,
+    "check": """examples:
+  falseclaims check --task classification --n 500 --a 0.86 --b 0.85
+  falseclaims check --task seg --n 40 --a 0.90 --b 0.88 --sd-a 0.05 --sd-b 0.06
+  falseclaims check --task cls --n 500 --a 0.86 --b 0.85 --decimals 2 --json
+
+""" + _CODES_0_2,
+    "plan": """examples:
+  falseclaims plan --task classification --delta 0.02 --level 0.85
+  falseclaims plan --task seg --delta 0.01 --level 0.85 --target 0.01 --json
+
+exit codes: 0 every assumption found a size; 1 some did not (the message says which);
+2 bad arguments or input (one line on stderr)""",
+    "percase": """examples:
+  falseclaims percase results.csv --task segmentation
+  falseclaims percase preds.csv --task cls --labels truth.csv --all-pairs --report out.html
+
+""" + _CODES_0_2,
+    "sota": """examples:
+  falseclaims sota --m 50 --n 1000 --p 0.8
+  falseclaims sota --m 1e3 --n 3e3 --p 0.9 --json
+
+""" + _CODES_0_2,
+    "sheet": """examples:
+  falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
+  falseclaims sheet check --venue miccai2023 --config config/config.yaml
+
+exit codes: 0 done (check: no problem); 1 check found problems; 2 bad arguments or config""",
+    "sheet inspect": """examples:
+  falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
+  falseclaims sheet inspect survey.xlsx --sheet extraction --venue myvenue2025 --json
+
+""" + _CODES_0_2,
+    "sheet check": """examples:
+  falseclaims sheet check --venue venue_c_synthetic
+  falseclaims sheet check --venue myvenue2025 --config my_config.yaml --json
+
+exit codes: 0 no problem; 1 problems found (listed by column); 2 bad arguments or config""",
+}
+
+_NUMBER = re.compile(r"^-(\d|\.\d)")
+_UNCOUNTED = (argparse._AppendAction, argparse._CountAction, argparse._HelpAction,
+              argparse._VersionAction)
+
+
+def _subparsers(parser):
+    return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                None)
+
+
+def _resolve(parser, name: str):
+    """The action an option string means (argparse accepts unique prefixes)."""
+    table = parser._option_string_actions
+    if name in table:
+        return table[name]
+    hits = {table[o] for o in table if o.startswith("--") and o.startswith(name)}
+    if len(hits) == 1 and name.startswith("--"):
+        return hits.pop()
+    return None if not hits else "ambiguous"
+
+
+def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """Exit 2 with one line for an unknown option (with a suggestion) or a repeated one,
+    before argparse would report a missing required option instead."""
+    current, seen, i = parser, {}, 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if token == "--":
+            return
+        if not token.startswith("-") or token == "-" or _NUMBER.match(token):
+            sub = _subparsers(current)
+            if sub is not None and token in sub.choices:
+                current, seen = sub.choices[token], {}
+            continue
+        name = token.split("=", 1)[0]
+        action = _resolve(current, name)
+        if action == "ambiguous":
+            continue  # argparse names the candidates
+        if action is None:
+            options = [o for o in current._option_string_actions if o.startswith("--")]
+            near = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+            current.error(f"unknown option {name}"
+                          + (f"; did you mean {near[0]}?" if near else "")
+                          + f" (see {current.prog} --help)")
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            return
+        if not isinstance(action, _UNCOUNTED):
+            if action.dest in seen:
+                current.error(f"option {name} given twice ({seen[action.dest]} and "
+                              f"{_value(argv, i, token, action)}); give it once")
+            seen[action.dest] = _value(argv, i, token, action)
+        if action.nargs != 0 and "=" not in token:
+            i += 1  # its value
+
+
+def _value(argv, i, token, action) -> str:
+    if "=" in token:
+        return token.split("=", 1)[1]
+    if action.nargs == 0:
+        return token
+    return argv[i] if i < len(argv) else "?"
+
+
+def bounded_count(lo: int, hi: int = MAX_N):
+    """argparse type: a whole number (1e6 and 1_000_000 accepted) in [lo, hi]."""
+    from falseclaims.cli import count
+
+    def parse(text: str) -> int:
+        value = count(text)
+        if not lo <= value <= hi:
+            top = f"10^{len(str(hi)) - 1}" if str(hi).strip("0") == "1" else f"{hi:,}"
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number between {lo:,} and {top}; got {text}")
+        return value
+
+    parse.__name__ = "count"
+    return parse

@@ -1,0 +1,268 @@
+"""One entry point for "the probability that a claim is false, for task X, imputing SDs
+when missing": :func:`probability` (numbers or arrays) and :func:`probabilities` (a
+DataFrame of claims). Every part of the package (survey, ``check``, ``plan``, calibration,
+per-case comparison, example generator) calls these; docs/api.md shows them in use.
+
+Defaults come from the config shipped with the package (``default_config.yaml``): the
+congruence of [Christodoulou2025] at the headline level (median) and the headline SD model
+and level. Pass ``config=`` (a dict or a YAML path merged over the defaults) to change them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+
+import numpy as np
+
+from falseclaims import stats
+from falseclaims.tasks import resolve_task
+
+__all__ = ["ClaimProbability", "probability", "probabilities"]
+
+CONGRUENCE_LEVELS = ("q1", "median", "q3")
+
+
+@dataclass(frozen=True)
+class ClaimProbability:
+    """What :func:`probability` returns: the probability and every assumption behind it.
+
+    Arrays where the inputs were arrays, plain Python numbers for scalar inputs.
+    ``congruence`` is the assumed value, ``congruence_used`` the one applied (moved into the
+    feasible range for classification, ``congruence_clamped`` where). Segmentation only:
+    ``sd_a``/``sd_b`` are the SDs used, ``sd_a_imputed``/``sd_b_imputed`` where they came
+    from the SD model ``sd_source`` at ``sd_level``, ``sd_floored`` where the model's floor
+    applied. Classification only: the discordant counts ``x1``, ``x2``.
+    """
+
+    task: str
+    probability: object
+    n: object
+    a: object
+    b: object
+    congruence: object
+    congruence_used: object
+    congruence_clamped: object
+    congruence_source: str
+    congruence_level: str | None
+    sd_a: object = None
+    sd_b: object = None
+    sd_a_imputed: object = False
+    sd_b_imputed: object = False
+    sd_floored: object = False
+    sd_source: str | None = None
+    sd_level: str | None = None
+    x1: object = None
+    x2: object = None
+    sd_diff: object = None
+    feasible: tuple = field(default=(None, None), repr=False)
+
+    def __post_init__(self):
+        for f in fields(self):  # 0-d arrays and numpy scalars as plain Python numbers
+            value = getattr(self, f.name)
+            if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+                object.__setattr__(self, f.name, np.asarray(value).item())
+
+    def to_dict(self) -> dict:
+        """Plain Python values (lists for arrays), e.g. for JSON."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
+                if f.name != "feasible"}
+
+    def notes(self) -> list[str]:
+        """One sentence per imputation, floor or clamping (scalar results)."""
+        out = []
+        if self.task == "segmentation":
+            for name, imp, sd, mean in (("A", self.sd_a_imputed, self.sd_a, self.a),
+                                        ("B", self.sd_b_imputed, self.sd_b, self.b)):
+                if np.any(imp) and np.ndim(sd) == 0:
+                    out.append(f"SD of {name} imputed: {float(sd):.4f} at mean DSC "
+                               f"{float(mean):g} (SD model {self.sd_source!r}, "
+                               f"{self.sd_level} level)")
+            if np.any(self.sd_floored):
+                out.append("an imputed SD was raised to the SD model's floor")
+        elif np.any(self.congruence_clamped) and np.ndim(self.congruence) == 0:
+            lo, hi = self.feasible
+            out.append(f"congruence {float(self.congruence):g} is infeasible for accuracies "
+                       f"{float(self.a):g} and {float(self.b):g} (feasible [{float(lo):g}, "
+                       f"{float(hi):g}]); clamped to {float(self.congruence_used):g}")
+        return out
+
+    def __repr__(self) -> str:
+        shown = ("task", "probability", "congruence_used", "congruence_clamped")
+        if self.task == "segmentation":
+            shown += ("sd_a", "sd_b", "sd_a_imputed", "sd_b_imputed")
+        parts = ", ".join(f"{k}={_short(getattr(self, k))}" for k in shown)
+        return f"ClaimProbability({parts})"
+
+
+def _plain(x):
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _short(x) -> str:
+    x = _plain(x)
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    if isinstance(x, list) and len(x) > 6:
+        return f"[{len(x)} values]"
+    return repr(x)
+
+
+@lru_cache(maxsize=1)
+def _packaged_config() -> dict:
+    from falseclaims.config import DEFAULT_CONFIG, read_yaml
+    from falseclaims.config_validation import schema_path, validate
+
+    return validate(read_yaml(DEFAULT_CONFIG), schema_path("cli_config"),
+                    source=str(DEFAULT_CONFIG))
+
+
+def _config(config) -> dict:
+    if config is None:
+        return _packaged_config()
+    if isinstance(config, dict):
+        return config
+    from falseclaims.config import load_config
+
+    return load_config(config)
+
+
+def _congruence(task: str, congruence, level, config):
+    """(assumed value(s), source, level) from a number/array, a level name or None."""
+    if isinstance(congruence, str):
+        congruence, level = None, congruence
+    if congruence is not None:
+        return congruence, "given", None
+    cfg = _config(config)
+    from falseclaims.config import configured_congruence, headline_assumption
+
+    level = level or headline_assumption(cfg)["congruence_level"]
+    if level not in CONGRUENCE_LEVELS:
+        raise ValueError(f"congruence level must be one of {CONGRUENCE_LEVELS}; got {level!r}")
+    return configured_congruence(cfg, "paper")[task][level], "paper", level
+
+
+def _impute(given, mean, model, level):
+    """SD used, imputed mask and floored mask; NaN in ``given`` means missing."""
+    if given is not None:
+        g = np.asarray(given, dtype=float)
+        missing = np.isnan(g)
+        if not missing.any():
+            return given, False, False
+    sd, floored = model.predict(mean, level)
+    if given is None:
+        return sd, True, floored
+    g, sd, missing, floored = np.broadcast_arrays(g, sd, missing, floored)
+    return np.where(missing, sd, g), missing, floored & missing
+
+
+def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
+                sd_model=None, sd_level: str | None = None,
+                congruence_level: str | None = None, config=None) -> ClaimProbability:
+    """P(A is not truly better than B | reported n, a, b): the probability of a false claim.
+
+    ``task``: ``classification`` (``a``, ``b`` are accuracies) or ``segmentation`` (mean
+    DSC), or ``cls``/``seg``. ``n``, ``a``, ``b`` (fractions) and the keywords broadcast
+    against each other. ``congruence``: a number (classification: share of cases both
+    methods get right; segmentation: Pearson r of per-case DSC), a level ``q1``/``median``/
+    ``q3`` of the paper's estimate, or None for the config's headline level (``median``).
+    Segmentation: ``sd_a``/``sd_b`` are the per-case SDs; None (or NaN entries) are imputed
+    from ``sd_model`` (default: the config's headline SD model) at ``sd_level``.
+    """
+    task = resolve_task(task)
+    c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
+    common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
+              "congruence_source": c_source, "congruence_level": c_level}
+    if task == "classification":
+        if sd_a is not None or sd_b is not None:
+            raise ValueError("sd_a/sd_b apply to segmentation only")
+        r = stats.prob_false_claim_classification(n, a, b, c)
+        return ClaimProbability(**common, probability=r.probability,
+                                congruence_used=r.congruence_used,
+                                congruence_clamped=r.clamped, x1=r.x1, x2=r.x2,
+                                feasible=(r.lower, r.upper))
+    model = None
+    if sd_a is None or sd_b is None or np.isnan(np.asarray(sd_a, float)).any() \
+            or np.isnan(np.asarray(sd_b, float)).any():
+        if sd_model is None:
+            from falseclaims.config import sd_model_from_config
+
+            sd_model = sd_model_from_config(_config(config))
+        model = sd_model
+        if sd_level is None:
+            from falseclaims.config import headline_assumption
+
+            sd_level = headline_assumption(_config(config))["sd_level"]
+    sa, imp_a, fl_a = _impute(sd_a, a, model, sd_level)
+    sb, imp_b, fl_b = _impute(sd_b, b, model, sd_level)
+    r = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c)
+    imputed = model is not None
+    return ClaimProbability(
+        **common, probability=r.probability, congruence_used=c, congruence_clamped=False,
+        sd_a=sa, sd_b=sb, sd_a_imputed=imp_a, sd_b_imputed=imp_b,
+        sd_floored=np.logical_or(fl_a, fl_b) if imputed else False,
+        sd_source=(model.source or None) if imputed else None,
+        sd_level=sd_level if imputed else None, sd_diff=r.sd_diff)
+
+
+RESULT_COLUMNS = ["congruence_used", "congruence_clamped", "sd_a", "sd_b", "sd_a_imputed",
+                  "sd_b_imputed", "sd_floored", "probability"]
+
+
+def _column(df, given, candidates: tuple[str, ...], what: str):
+    names = (given,) if given is not None else candidates
+    for name in names:
+        if name in df.columns:
+            return name
+    raise ValueError(f"no column for {what}: expected one of {', '.join(names)}; the "
+                     f"DataFrame has {', '.join(map(str, df.columns))}")
+
+
+def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=None,
+                  congruence=None, sd_model=None, sd_level: str | None = None,
+                  congruence_level: str | None = None, config=None):
+    """``df`` (one claim per row) with the columns of :data:`RESULT_COLUMNS` added.
+
+    Columns are found by name: ``task`` (or pass a task name for every row), ``n`` or
+    ``n_test``, ``a`` or ``value_a``, ``b`` or ``value_b`` and, optionally, ``sd_a`` and
+    ``sd_b`` (empty cells are imputed). ``congruence`` as in :func:`probability`, or the
+    name of a column. The input is not changed; the row order is kept.
+    """
+    import pandas as pd
+
+    out = df.copy()
+    cols = {"n": _column(df, n, ("n", "n_test"), "the test-set size"),
+            "a": _column(df, a, ("a", "value_a"), "the winner's value"),
+            "b": _column(df, b, ("b", "value_b"), "the runner-up's value")}
+    sds = {k: (v if v is not None else k) for k, v in (("sd_a", sd_a), ("sd_b", sd_b))}
+    tasks = (df[task].map(resolve_task) if isinstance(task, str) and task in df.columns
+             else pd.Series(resolve_task(task), index=df.index))
+    if isinstance(congruence, str) and congruence in df.columns:
+        congruence = df[congruence]
+    for col in RESULT_COLUMNS:
+        out[col] = np.nan if col in ("congruence_used", "sd_a", "sd_b", "probability") \
+            else False
+    for name in sorted(tasks.unique()):
+        rows = (tasks == name).to_numpy()
+        extra = {}
+        if name == "segmentation":
+            extra = {k: df.loc[rows, v].to_numpy(float) if v in df.columns else None
+                     for k, v in sds.items()}
+        c = congruence[rows].to_numpy(float) if isinstance(congruence, pd.Series) \
+            else congruence
+        r = probability(name, df.loc[rows, cols["n"]].to_numpy(float),
+                        df.loc[rows, cols["a"]].to_numpy(float),
+                        df.loc[rows, cols["b"]].to_numpy(float), congruence=c,
+                        sd_model=sd_model, sd_level=sd_level,
+                        congruence_level=congruence_level, config=config, **extra)
+        for col in RESULT_COLUMNS:
+            value = getattr(r, col)
+            if value is not None:
+                out.loc[rows, col] = np.broadcast_to(value, rows.sum())
+    return out

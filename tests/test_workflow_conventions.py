@@ -1,0 +1,96 @@
+"""Workflow catalog conventions: the catalog file, snakefmt-clean rule files, named targets
+for the parts, a quiet default profile and step logs with details kept out of the console."""
+
+import logging
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+RULE_FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+PARTS = ("survey", "estimation", "calibration", "multiplicity")
+
+
+def test_catalog_file_has_the_documented_keys():
+    """Keys of the Snakemake workflow catalog's usage file (its README, 'Standardized
+    usage'); config/README.md documents the config as the catalog expects."""
+    doc = yaml.safe_load((ROOT / ".snakemake-workflow-catalog.yml").read_text())
+    assert set(doc) == {"usage"}
+    usage = doc["usage"]
+    assert set(usage) <= {"mandatory-flags", "software-stack-deployment", "report"}
+    assert set(usage["mandatory-flags"]) <= {"desc", "flags"}
+    stack = usage["software-stack-deployment"]
+    assert set(stack) <= {"conda", "apptainer", "apptainer+conda", "singularity",
+                          "singularity+conda"} and any(stack.values())
+    assert all(isinstance(v, bool) for v in stack.values()) and usage["report"] is True
+    if stack.get("conda"):
+        assert (ROOT / "envs" / "falseclaims.yaml").is_file()
+    assert (ROOT / "config" / "README.md").is_file()
+
+
+def test_rule_files_are_snakefmt_clean():
+    exe = shutil.which("snakefmt") or str(Path(sys.executable).with_name("snakefmt"))
+    if not Path(exe).exists():
+        pytest.skip("snakefmt not installed (pip install -e '.[test]')")
+    res = subprocess.run([exe, "--check", *map(str, RULE_FILES)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+
+
+def test_named_targets_exist_and_are_documented():
+    res = subprocess.run([sys.executable, "-m", "snakemake", "--list-target-rules"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rules = set(res.stdout.split())
+    assert set(PARTS) <= rules
+    readme = (ROOT / "README.md").read_text()
+    for part in PARTS:
+        assert f"snakemake {part}" in readme or f"`{part}`" in readme, part
+
+
+def test_default_profile_is_quiet():
+    profile = yaml.safe_load((ROOT / "profiles" / "default" / "config.yaml").read_text())
+    assert not profile.get("printshellcmds")
+    assert {"rules", "progress"} <= set(profile.get("quiet", []))
+
+
+def test_step_details_go_to_the_log_not_the_console(tmp_path, capsys):
+    """A step's DEBUG details land in its log file only; its INFO summary on both."""
+    from falseclaims.pipeline import run_step
+
+    log_file = tmp_path / "step.log"
+
+    def step(_):
+        log = logging.getLogger("falseclaims.estimation")
+        log.info("touchstone: congruence segmentation q1 0.5")
+        log.debug("touchstone: MONAI: 3349 empty cells")
+
+    snake = SimpleNamespace(log=[str(log_file)], rule="estimation_congruence",
+                            output=["a.csv"], wildcards={})
+    run_step(snake, step)
+    err = capsys.readouterr().err
+    text = log_file.read_text()
+    assert "q1 0.5" in err and "empty cells" not in err and "done:" not in err
+    assert "q1 0.5" in text and "empty cells" in text and "done: a.csv" in text
+    logging.getLogger().handlers.clear()
+
+
+def test_estimation_summaries_are_one_short_line():
+    from falseclaims.estimation.stages import brief
+
+    line = brief({"source": "msd", "citation": "x" * 300,
+                  "segmentation": {"q1": 0.4459, "median": 0.6365, "q3": 0.79}})
+    assert line == "segmentation q1 0.4459, segmentation median 0.6365, segmentation q3 0.79"
+
+
+def test_where_to_look_names_the_headline_and_the_report():
+    from falseclaims.config import where_to_look
+
+    line = where_to_look({"venues": {"a": {}, "b": {}}})
+    assert "results/a/summary.csv" in line and "venue_comparison.csv" in line
+    assert "snakemake --report report.html" in line and "\n" not in line
