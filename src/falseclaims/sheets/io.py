@@ -27,6 +27,7 @@ from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
+from falseclaims.sheets.xlsx import UncomputedFormula, UnreadableWorkbook, read_sheet_cells
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
            "col_letter", "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
@@ -35,6 +36,9 @@ EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
+MAX_PROBLEMS_PER_COLUMN = 100   # listed one by one; the rest in one summarising problem
+MAX_MERGED_ROWS = 10_000         # rows one merged data range may fill
+MAX_EMPTY_ROW_NOTES = 10_000     # empty XLSX rows noted one by one (more: one note)
 
 
 @dataclass
@@ -51,6 +55,7 @@ class RawTable:
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> "=..."
     letters: list[str] = field(default_factory=list)  # spreadsheet letter of each column
     cell_problems: set[int] = field(default_factory=set)  # indices into problems
+    per_column: dict = field(default_factory=dict)  # column -> (count, first row, summary k)
 
     def note(self, row, column, value, text) -> None:
         self.notes.append(
@@ -61,9 +66,32 @@ class RawTable:
     def problem(self, row, column, value, expected, cell: bool = False) -> None:
         """``cell``: the problem is one cell's content (a paper may be excluded for it under
         ``on_bad_cell: exclude``), not the sheet's structure."""
+        if row is not None and column is not None and self._over_cap(row, column):
+            return
         if cell:
             self.cell_problems.add(len(self.problems))
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
+
+    def _over_cap(self, row, column) -> bool:
+        """True (the problem is counted in one summary) past ``MAX_PROBLEMS_PER_COLUMN``
+        problems in one column: a broken column of 10^6 rows gives 101 lines, not 10^6."""
+        n, first, k = self.per_column.get(column, (0, None, None))
+        n += 1
+        if n <= MAX_PROBLEMS_PER_COLUMN:
+            self.per_column[column] = (n, first, k)
+            return False
+        first = row if first is None else first
+        extra = n - MAX_PROBLEMS_PER_COLUMN
+        summary = Problem(self.file, self.sheet, None, column, None,
+                          f"the cells above fixed: {extra:,} more problem(s) in this column "
+                          f"(rows {first}-{row}) not listed one by one")
+        if k is None:
+            k = len(self.problems)
+            self.problems.append(summary)
+        else:
+            self.problems[k] = summary
+        self.per_column[column] = (n, first, k)
+        return True
 
 
 class ColumnRows(Sequence):
@@ -109,7 +137,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
 
 
 def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
-            long_cells: bool = True) -> RawTable:
+            long_cells: bool = True, positions: list[int] | None = None) -> RawTable:
     """Split header from data, drop empty rows (noted) and unnamed empty columns.
     ``long_cells``: False when the caller knows no cell exceeds ``MAX_CELL_CHARS`` (the
     per-cell check is skipped)."""
@@ -130,7 +158,7 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
     width = max([len(header_cells)] + [len(c) for _, c in data])
     header_cells = list(header_cells) + [None] * (width - len(header_cells))
     keep = _keep_columns(t, header_cells, lambda j: any(
-        j < len(c) and not is_missing(c[j]) for _, c in data))
+        j < len(c) and not is_missing(c[j]) for _, c in data), positions)
     cols = [j for j, _ in keep]
     every = cols == list(range(width))
     missing = _MissingMemo()
@@ -425,17 +453,6 @@ def _encoding(raw: bytes, t: RawTable) -> tuple[str, str] | None:
         return "cp1252", "replace"
 
 
-_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
-_FORMULA = re.compile(rb'<(?:\w+:)?c\s[^>]*?r="([A-Z]+[0-9]+)"[^>]*?(?<!/)>((?:(?!</(?:\w+:)?c>).)*'
-                      rb'<(?:\w+:)?f[\s>/](?:(?!</(?:\w+:)?c>).)*)</(?:\w+:)?c>', re.S)
-_F_TEXT = re.compile(rb"<(?:\w+:)?f[^>]*>([^<]*)</(?:\w+:)?f>")
-_V_TEXT = re.compile(rb"<(?:\w+:)?v>[^<]+</(?:\w+:)?v>")
-
-
-class UncomputedFormula(str):
-    """An XLSX formula cell without a stored (cached) value."""
-
-
 def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
     try:
         with zipfile.ZipFile(path) as z:
@@ -453,78 +470,89 @@ def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
 
 
 def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
-    # read-only mode streams rows (about 3x faster than a full load); merged ranges are not
-    # exposed there, so they are read from the sheet's XML
-    import openpyxl
-    from openpyxl.utils import range_boundaries
-
     t = RawTable(shown, sheet, [], [])
     if not _xlsx_size_ok(path, t):
         return t
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # corrupt or not a workbook
-        t.problem(None, None, None, f"a readable .xlsx workbook ({type(exc).__name__}: {exc})")
+        sc, _names, problem = read_sheet_cells(path, sheet)
+    except UnreadableWorkbook as exc:
+        t.problem(None, None, None, f"a readable .xlsx workbook (unreadable workbook: {exc})")
         return t
-    try:
-        if sheet is None:
-            ws = wb.worksheets[0]
-            t.sheet = ws.title
-            t.note(None, None, ws.title, f"no sheet named in config; first sheet {ws.title!r} used")
-        elif sheet in wb.sheetnames:
-            ws = wb[sheet]
-        else:
-            t.problem(None, None, sheet, f"a sheet of this workbook: {', '.join(wb.sheetnames)}")
-            return t
-        ws.reset_dimensions()  # some writers store a wrong <dimension>
-        grid: dict[int, dict[int, object]] = {}
-        pct = {}
-        for r, row in enumerate(ws.iter_rows(), start=1):
-            for j, c in enumerate(row):
-                v = getattr(c, "value", None)
-                if v is None:
-                    continue
-                grid.setdefault(r, {})[j] = v
-                if isinstance(v, (int, float)) and "%" in (c.number_format or ""):
-                    pct[(r, j)] = True
-        xml = wb._archive.read(ws._worksheet_path)
-        merged = _MERGE.findall(xml)
-        for ref, body in (_FORMULA.findall(xml) if re.search(rb"<(?:\w+:)?f[\s>/]", xml)
-                          else ()):
-            c0, r0, _, _ = range_boundaries(ref.decode())
-            f = _F_TEXT.search(body)
-            text = "=" + (f.group(1).decode(errors="replace") if f else "(shared formula)")
-            t.formulas[(r0, c0 - 1)] = text
-            if not _V_TEXT.search(body) and grid.get(r0, {}).get(c0 - 1) is None:
-                grid.setdefault(r0, {})[c0 - 1] = UncomputedFormula(text)
-    finally:
-        wb.close()
+    if sc is None:
+        t.problem(None, None, sheet, problem)
+        return t
+    if sheet is None:
+        t.sheet = sc.sheet
+        t.note(None, None, sc.sheet, f"no sheet named in config; first sheet {sc.sheet!r} used")
+    if sc.too_big:
+        t.problem(None, None, None, sc.too_big)
+        return t
+    grid = sc.cells
+    t.formulas = sc.formulas
+    if not _fill_merged(t, grid, sc.merged, header_row):
+        return t
+    t.percent_format = dict.fromkeys(sc.percent, True)
+    return _finish_sparse(t, grid, header_row)
+
+
+def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) -> bool:
+    """Merged ranges: refused across the header or several data columns, forward-filled
+    (noted) within one data column. False when a range is too long to fill."""
+    from openpyxl.utils import range_boundaries
+
     for ref in merged:
-        ref = ref.decode()
         c0, r0, c1, r1 = range_boundaries(ref)
         c0, c1 = c0 - 1, c1 - 1
-        value = grid.get(r0, {}).get(c0)
+        value = grid.get((r0, c0))
         if r0 <= header_row <= r1:
             t.problem(header_row, None, None if value is None else str(value),
                       f"one header cell per column (merged header cells {ref}); unmerge "
                       "them and give every column its own name")
         elif r0 > header_row and c0 == c1:
-            name = grid.get(header_row, {}).get(c0)
+            if r1 - r0 > MAX_MERGED_ROWS:
+                t.problem(r0, None, None if value is None else str(value),
+                          f"a merged range of at most {MAX_MERGED_ROWS:,} rows (range {ref})")
+                return False
+            name = grid.get((header_row, c0))
             for r in range(r0 + 1, r1 + 1):
-                grid.setdefault(r, {})[c0] = value
+                grid[(r, c0)] = value
                 t.note(r, None if name is None else clean_text(name), value,
                        f"merged cells {ref}: value of the first cell repeated")
         elif r0 > header_row:
             t.problem(r0, None, None if value is None else str(value),
                       f"unmerged data cells (merged range {ref} spans several columns)")
-    width = max((max(cols) + 1 for cols in grid.values()), default=0)
-    last = max(grid, default=0)
-    rows = [(r, [grid.get(r, {}).get(j) for j in range(width)]) for r in range(1, last + 1)]
-    t.percent_format = pct
-    return _finish(t, rows, header_row)
+    return True
 
 
-def _keep_columns(t, header_cells, has_data) -> list[tuple[int, str]]:
+def _finish_sparse(t: RawTable, grid: dict, header_row: int) -> RawTable:
+    """:func:`_finish` for sparse ``{(row, column): value}`` cells: only the columns with a
+    cell from the header row down become columns, and only rows with a cell become rows;
+    the empty rows in between are noted one by one up to ``MAX_EMPTY_ROW_NOTES``, else in
+    one note."""
+    cols = sorted({c for (r, c) in grid if r >= header_row})
+    pos = {c: k for k, c in enumerate(cols)}
+    t.percent_format = {(r, pos[c]): v for (r, c), v in t.percent_format.items() if c in pos}
+    t.formulas = {(r, pos[c]): f for (r, c), f in t.formulas.items() if c in pos}
+    by_row: dict[int, list] = {}
+    for (r, c), v in grid.items():
+        if r >= header_row:
+            by_row.setdefault(r, [None] * len(cols))[pos[c]] = v
+    rows = sorted(by_row)
+    last = rows[-1] if rows else header_row
+    gaps = (last - header_row + 1) - len(rows)
+    if gaps > MAX_EMPTY_ROW_NOTES:
+        t.note(None, None, None, f"{gaps:,} empty rows between rows {header_row} and "
+                                 f"{last} skipped")
+        dense = [(r, by_row[r]) for r in rows]
+        if not rows or rows[0] != header_row:
+            dense.insert(0, (header_row, []))
+    else:
+        dense = [(r, by_row.get(r, [])) for r in range(header_row, last + 1)]
+    del by_row
+    return _finish(t, dense, header_row, positions=cols)
+
+
+def _keep_columns(t, header_cells, has_data, positions=None) -> list[tuple[int, str]]:
     """(position, name) of the columns to read: every named column, and an unnamed one when
     ``has_data(position)`` (named by its letter and marked headerless: map_columns refuses it
     unless the venue maps it by letter). Sets ``t.header`` and ``t.letters``."""
@@ -534,9 +562,10 @@ def _keep_columns(t, header_cells, has_data) -> list[tuple[int, str]]:
         if name is None:
             if not has_data(j):
                 continue
-            name = col_letter(j)
+            name = col_letter(j if positions is None else positions[j])
             t.headerless.add(name)
         keep.append((j, name))
     t.header = [name for _, name in keep]
-    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    t.letters = [col_letter(j if positions is None else positions[j])[len("column "):]
+                 for j, _ in keep]
     return keep

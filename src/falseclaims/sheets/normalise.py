@@ -155,11 +155,11 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
             const_vals[col] = parse_cell(spec[col], col, raw)
         except CellError as exc:
             table.problem(None, f"constants.{col}", raw, f"{exc.expected} ({where})")
-    for col in REQUIRED[kind]:
-        if col not in idx and col not in const_vals:
-            table.problem(table.header_row, col, None,
-                          f"a column {col!r} (required in the {kind} table; rename yours with "
-                          f"config columns: or give constants: {{{col}: ...}})")
+    absent = [col for col in REQUIRED[kind] if col not in idx and col not in const_vals]
+    for col in absent:
+        table.problem(table.header_row, col, None,
+                      f"a column {col!r} (required in the {kind} table; rename yours with "
+                      f"config columns: or give constants: {{{col}: ...}})")
     for col in spec:
         if spec[col] == "compared":
             continue  # an optional alternative to value_best_prior, not a field left empty
@@ -168,6 +168,8 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
+    if absent:  # every row would lack it: the cells are not read (one problem, not 10^6)
+        return None
     return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules,
                        release_rows)
 

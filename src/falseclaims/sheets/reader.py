@@ -169,6 +169,11 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
         table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
 
 
+def fold_name(name):
+    """A method name compared within a paper: case and runs of white space ignored."""
+    return " ".join(name.split()).casefold() if isinstance(name, str) else name
+
+
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
@@ -189,19 +194,30 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
                          f"at least 2 folds for split {split!r}", cell=True)
             rec.setdefault("_bad", set()).add("cv_folds")
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple, tuple] = {}
     for rec in rrecs:
         their = rec["_their"]
-        key = (rec.get("paper_id"), rec.get("method"), rec.get("metric"))
+        method = rec.get("method")
+        # 'Ours' and 'ours ' are one method written twice: refused like an exact repeat
+        key = (rec.get("paper_id"), fold_name(method), rec.get("metric"))
         if None not in key:
             if key in seen and rtab is ptab and rec["_row"] in dup_rows:
                 pass  # the duplicate paper id of this row is the one problem
             elif key in seen:
-                rtab.problem(rec["_row"], their.get("method", "method"), key[1],
+                row, name = seen[key]
+                same = "" if name == method else (
+                    f", as {name!r} once case and spaces are ignored")
+                rtab.problem(rec["_row"], their.get("method", "method"), method,
                              f"one row per paper x method x metric (paper {key[0]!r}, "
-                             f"metric {key[2]!r} already in row {seen[key]})")
+                             f"metric {key[2]!r} already in row {row}{same})")
             else:
-                seen[key] = rec["_row"]
+                seen[key] = (rec["_row"], method)
+        n = rec.get("n_test")
+        if isinstance(n, int) and n < 2 and "n_test" not in rec.get("_bad", ()):
+            rtab.problem(rec["_row"], their.get("n_test", "n_test"), n,
+                         f"a test set of at least 2 cases (paper {rec.get('paper_id')!r}: "
+                         "a probability needs n_test >= 2)", cell=True)
+            rec.setdefault("_bad", set()).add("n_test")
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
             if "paper_id" not in rec.get("_bad", ()):
                 rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
