@@ -41,25 +41,25 @@ def _first_bad(mask: np.ndarray):
     return tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0])
 
 
+def _got(arr: np.ndarray, where) -> str:
+    """'1.5' for one value, '1.5 at index 3' in an array (never 'np.float64(1.5)')."""
+    value = float(np.atleast_1d(arr)[where])
+    return f"{value:g}" + (f" at index {where}" if np.size(arr) > 1 else "")
+
+
 def _check_range(name: str, arr: np.ndarray, lo: float, hi: float, hint: str = "") -> None:
     bad = (arr < lo) | (arr > hi)
     if bad.any():
-        where = _first_bad(bad)
-        value = np.atleast_1d(arr)[where]
-        raise ValueError(
-            f"{name} must lie in [{lo:g}, {hi:g}]{hint}; got {value!r} at index {where}"
-        )
+        raise ValueError(f"{name} must lie in [{lo:g}, {hi:g}]{hint}; got "
+                         f"{_got(arr, _first_bad(bad))}")
 
 
 def _check_n(n) -> np.ndarray:
     arr = _as_float("n", n)
     bad = arr < 2
     if bad.any():
-        where = _first_bad(bad)
-        raise ValueError(
-            f"n (test-set size) must be at least 2; got {np.atleast_1d(arr)[where]!r} "
-            f"at index {where}"
-        )
+        raise ValueError(f"n (test-set size) must be at least 2; got "
+                         f"{_got(arr, _first_bad(bad))}")
     return arr
 
 
@@ -209,10 +209,7 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
     sb = _as_float("sd_b", sd_b)
     for name, arr in (("sd_a", sa), ("sd_b", sb)):
         if (arr < 0).any():
-            where = _first_bad(arr < 0)
-            raise ValueError(
-                f"{name} must be >= 0; got {np.atleast_1d(arr)[where]!r} at index {where}"
-            )
+            raise ValueError(f"{name} must be >= 0; got {_got(arr, _first_bad(arr < 0))}")
     r = _as_float("congruence", congruence)
     _check_range("congruence", r, -1.0, 1.0, " (Pearson r)")
     n, ma, mb, sa, sb, r = np.broadcast_arrays(n, ma, mb, sa, sb, r)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from falseclaims.cli import CONFIG_HELP, check_report_path, count
+from falseclaims.cli import CONFIG_HELP, check_congruence, check_count, check_report_path, count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret, probability_text
 from falseclaims.tasks import TASKS
@@ -42,6 +42,8 @@ def run(args) -> int:
     from falseclaims.claims.check import check_claim  # scipy: only when run
 
     check_report_path(args.report)
+    check_count("--n", args.n)
+    check_congruence(args.task, args.congruence)
     cfg = load_config(args.config)
     block = cfg["claim_check"]
     result = check_claim(args.task, args.n, args.a, args.b, cfg, sd_a=args.sd_a,

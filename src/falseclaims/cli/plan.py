@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from falseclaims.cli import CONFIG_HELP, UsageError, count
+from falseclaims.cli import CONFIG_HELP, UsageError, check_congruence, check_count, count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
 
@@ -61,6 +61,8 @@ def run(args) -> int:
     if args.level <= 0:
         raise UsageError(f"--level must lie in (0, 1]; got {args.level:g}")
     validate_fraction("--delta", args.delta)
+    check_count("--n-max", args.n_max)
+    check_congruence(args.task, args.congruence)
     if args.target is not None:
         validate_fraction("--target", args.target)
     cfg = load_config(args.config)
