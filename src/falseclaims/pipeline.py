@@ -8,6 +8,7 @@ inputs give byte-identical files, and read back with ids and labels kept as text
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
 import sys
@@ -130,6 +131,22 @@ def write_yaml(obj, path) -> None:
 EXPECTED_ERRORS = (FalseclaimsInputError, FileNotFoundError)
 
 
+# errors of the machine, not of the input or the code: disk full, quota, read-only file
+# system, permission denied, too many open files, out of memory
+ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                                errno.EPERM, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+
+
+class EnvironmentProblem(Exception):
+    """A step stopped by its environment (reported in one line, without a traceback)."""
+
+
+def environment_message(exc: OSError) -> str:
+    where = f" ({exc.filename})" if exc.filename else ""
+    return (f"environment problem, not a bug: {exc.strerror or exc}{where}; free disk space, "
+            "fix permissions or choose a writable directory, then rerun")
+
+
 class _Format(logging.Formatter):
     def format(self, record):
         if getattr(record, "block", False):
@@ -172,6 +189,16 @@ def run_step(snakemake, func) -> None:
     except EXPECTED_ERRORS as exc:
         wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
         log.error("%s", error_block(snakemake.rule, wildcards, log_path, exc),
+                  extra={"block": True})
+        raise SystemExit(1) from None
+    except OSError as exc:
+        if exc.errno not in ENVIRONMENT_ERRNOS:
+            log.exception("unexpected error in rule %s (a bug, not a problem with your "
+                          "input; please report it with this log)", snakemake.rule)
+            raise SystemExit(1) from None
+        wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
+        log.error("%s", error_block(snakemake.rule, wildcards, log_path,
+                                    EnvironmentProblem(environment_message(exc))),
                   extra={"block": True})
         raise SystemExit(1) from None
     except Exception:

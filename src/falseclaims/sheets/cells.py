@@ -171,7 +171,7 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
     if m:
         value = int(s.replace(m.group("sep"), ""))
         return value, (f"{raw!r} read as {value} (thousands separator)",)
-    if re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", s):  # scientific notation: 1.5e3
+    if re.fullmatch(r"\d+(\.\d+)?[eE][+-]?\d+", s):  # scientific notation: 1.5e3
         x = float(s)
         if x > MAX_SIZE:
             raise CellError(f"a whole number below {MAX_SIZE:.0e} (a count of test cases)")

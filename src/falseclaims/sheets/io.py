@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import re
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import methodcaller
@@ -27,7 +26,9 @@ from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
-from falseclaims.sheets.xlsx import UncomputedFormula, UnreadableWorkbook, read_sheet_cells
+from falseclaims.sheets.textguard import (MAX_ROWS, binary_problem, control_problem,
+                                          looks_tab_separated, too_many_rows)
+from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
            "col_letter", "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
@@ -37,8 +38,6 @@ TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
 MAX_PROBLEMS_PER_COLUMN = 100   # listed one by one; the rest in one summarising problem
-MAX_MERGED_ROWS = 10_000         # rows one merged data range may fill
-MAX_EMPTY_ROW_NOTES = 10_000     # empty XLSX rows noted one by one (more: one note)
 
 
 @dataclass
@@ -128,7 +127,9 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
         return t
     suffix = path.suffix.lower()
     if suffix in EXCEL_SUFFIXES:
-        return _read_xlsx(path, shown, sheet, header_row)
+        from falseclaims.sheets.xlsx_table import read_xlsx_table
+
+        return read_xlsx_table(path, shown, sheet, header_row)
     if suffix in TEXT_SUFFIXES:
         return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet)
     t = RawTable(shown, sheet, [], [])
@@ -262,11 +263,21 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     encoding = _encoding(raw, t)
     if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
         return _finish(t, [], header_row)
+    if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
+        t.problem(None, None, None, bad)
+        return t
     text = raw.decode(*encoding)
+    del raw
+    if not _text_ok(t, text):
+        return t
     if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
         sep = ";"
         t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
-    del raw
+    elif sep == "," and looks_tab_separated(text.split("\n", 1)[0]):
+        sep = "\t"
+        t.note(None, None, None, "file named .csv looks tab-separated (header has more tabs "
+                                 "than ',' and ';'); read as tab-separated")
+    odd_quotes = text.count('"') % 2 == 1
     same: dict[str, str] = {}
     split = _split_columns(text, sep, same)
     if split is not None:
@@ -286,17 +297,38 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     grid = []
     with open(path, encoding=encoding[0], errors=encoding[1], newline="") as fh:
         reader = csv.reader(fh, delimiter=sep)
+        start = end = 0
         try:
             # a row's number is its record number (csv line numbers count physical lines)
             for i, row in enumerate(reader, start=1):
                 grid.append((i, [same.setdefault(c, c) for c in row]))
+                start, end = end + 1, reader.line_num
         except csv.Error as exc:  # e.g. a field over csv.field_size_limit() characters
             t.problem(reader.line_num, None, None,
                       f"a readable {'CSV' if sep != chr(9) else 'TSV'} record (line "
                       f"{reader.line_num}: {exc}; cells may hold at most {MAX_CELL_CHARS} "
                       "characters)")
             return t
+    if odd_quotes and end > start and grid and any("\n" in c for c in grid[-1][1]):
+        t.problem(len(grid), None, None,
+                  f"a closing quote: the '\"' opened in the record from line {start} is never "
+                  "closed (the rest of the file was read as one cell)")
+        return t
     return _finish_text(t, grid, same, header_row)
+
+
+def _text_ok(t: RawTable, text: str) -> bool:
+    """False (a problem on ``t``) for control characters or more rows than a sheet holds."""
+    bad = control_problem(text)
+    if bad:
+        t.problem(bad[0], None, None, bad[1])
+        return False
+    n = too_many_rows(text)
+    if n:
+        t.problem(None, None, None, f"a sheet of at most {MAX_ROWS:,} rows (Excel's limit); "
+                                    f"this file has {n:,} lines")
+        return False
+    return True
 
 
 def _plain_lines(text: str) -> list[str] | None:
@@ -451,105 +483,6 @@ def _encoding(raw: bytes, t: RawTable) -> tuple[str, str] | None:
         t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
                                  "to avoid this)")
         return "cp1252", "replace"
-
-
-def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
-    try:
-        with zipfile.ZipFile(path) as z:
-            total = sum(i.file_size for i in z.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
-        t.problem(None, None, None, f"a readable .xlsx workbook (not a zip archive: {exc})")
-        return False
-    if total > MAX_XLSX_BYTES:
-        t.problem(None, None, None,
-                  f"a workbook that expands to at most {MAX_XLSX_BYTES // 2**20} MB (this one "
-                  f"expands to {total / 2**20:,.0f} MB: a damaged file or a zip bomb; export "
-                  "the sheet as CSV)")
-        return False
-    return True
-
-
-def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
-    t = RawTable(shown, sheet, [], [])
-    if not _xlsx_size_ok(path, t):
-        return t
-    try:
-        sc, _names, problem = read_sheet_cells(path, sheet)
-    except UnreadableWorkbook as exc:
-        t.problem(None, None, None, f"a readable .xlsx workbook (unreadable workbook: {exc})")
-        return t
-    if sc is None:
-        t.problem(None, None, sheet, problem)
-        return t
-    if sheet is None:
-        t.sheet = sc.sheet
-        t.note(None, None, sc.sheet, f"no sheet named in config; first sheet {sc.sheet!r} used")
-    if sc.too_big:
-        t.problem(None, None, None, sc.too_big)
-        return t
-    grid = sc.cells
-    t.formulas = sc.formulas
-    if not _fill_merged(t, grid, sc.merged, header_row):
-        return t
-    t.percent_format = dict.fromkeys(sc.percent, True)
-    return _finish_sparse(t, grid, header_row)
-
-
-def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) -> bool:
-    """Merged ranges: refused across the header or several data columns, forward-filled
-    (noted) within one data column. False when a range is too long to fill."""
-    from openpyxl.utils import range_boundaries
-
-    for ref in merged:
-        c0, r0, c1, r1 = range_boundaries(ref)
-        c0, c1 = c0 - 1, c1 - 1
-        value = grid.get((r0, c0))
-        if r0 <= header_row <= r1:
-            t.problem(header_row, None, None if value is None else str(value),
-                      f"one header cell per column (merged header cells {ref}); unmerge "
-                      "them and give every column its own name")
-        elif r0 > header_row and c0 == c1:
-            if r1 - r0 > MAX_MERGED_ROWS:
-                t.problem(r0, None, None if value is None else str(value),
-                          f"a merged range of at most {MAX_MERGED_ROWS:,} rows (range {ref})")
-                return False
-            name = grid.get((header_row, c0))
-            for r in range(r0 + 1, r1 + 1):
-                grid[(r, c0)] = value
-                t.note(r, None if name is None else clean_text(name), value,
-                       f"merged cells {ref}: value of the first cell repeated")
-        elif r0 > header_row:
-            t.problem(r0, None, None if value is None else str(value),
-                      f"unmerged data cells (merged range {ref} spans several columns)")
-    return True
-
-
-def _finish_sparse(t: RawTable, grid: dict, header_row: int) -> RawTable:
-    """:func:`_finish` for sparse ``{(row, column): value}`` cells: only the columns with a
-    cell from the header row down become columns, and only rows with a cell become rows;
-    the empty rows in between are noted one by one up to ``MAX_EMPTY_ROW_NOTES``, else in
-    one note."""
-    cols = sorted({c for (r, c) in grid if r >= header_row})
-    pos = {c: k for k, c in enumerate(cols)}
-    t.percent_format = {(r, pos[c]): v for (r, c), v in t.percent_format.items() if c in pos}
-    t.formulas = {(r, pos[c]): f for (r, c), f in t.formulas.items() if c in pos}
-    by_row: dict[int, list] = {}
-    for (r, c), v in grid.items():
-        if r >= header_row:
-            by_row.setdefault(r, [None] * len(cols))[pos[c]] = v
-    rows = sorted(by_row)
-    last = rows[-1] if rows else header_row
-    gaps = (last - header_row + 1) - len(rows)
-    if gaps > MAX_EMPTY_ROW_NOTES:
-        t.note(None, None, None, f"{gaps:,} empty rows between rows {header_row} and "
-                                 f"{last} skipped")
-        dense = [(r, by_row[r]) for r in rows]
-        if not rows or rows[0] != header_row:
-            dense.insert(0, (header_row, []))
-    else:
-        dense = [(r, by_row.get(r, [])) for r in range(header_row, last + 1)]
-    del by_row
-    return _finish(t, dense, header_row, positions=cols)
 
 
 def _keep_columns(t, header_cells, has_data, positions=None) -> list[tuple[int, str]]:

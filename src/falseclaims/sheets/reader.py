@@ -174,6 +174,16 @@ def fold_name(name):
     return " ".join(name.split()).casefold() if isinstance(name, str) else name
 
 
+def _check_n_test(rec: dict, table: RawTable) -> None:
+    """n_test >= 2, the paper named (the probability of a false claim needs two cases)."""
+    n = rec.get("n_test")
+    if isinstance(n, int) and n < 2 and "n_test" not in rec.get("_bad", ()):
+        table.problem(rec["_row"], rec["_their"].get("n_test", "n_test"), n,
+                      f"a test set of at least 2 cases (paper {rec.get('paper_id')!r}: the "
+                      "probability of a false claim needs n_test >= 2)", cell=True)
+        rec.setdefault("_bad", set()).add("n_test")
+
+
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
@@ -189,6 +199,7 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             dup_rows.add(rec["_row"])
         else:
             first[pid] = rec["_row"]
+        _check_n_test(rec, ptab)
         split, folds = rec.get("split"), rec.get("cv_folds")
         if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
             ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
@@ -212,12 +223,7 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                              f"metric {key[2]!r} already in row {row}{same})")
             else:
                 seen[key] = (rec["_row"], method)
-        n = rec.get("n_test")
-        if isinstance(n, int) and n < 2 and "n_test" not in rec.get("_bad", ()):
-            rtab.problem(rec["_row"], their.get("n_test", "n_test"), n,
-                         f"a test set of at least 2 cases (paper {rec.get('paper_id')!r}: "
-                         "a probability needs n_test >= 2)", cell=True)
-            rec.setdefault("_bad", set()).add("n_test")
+        _check_n_test(rec, rtab)
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
             if "paper_id" not in rec.get("_bad", ()):
                 rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
