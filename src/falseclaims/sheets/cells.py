@@ -195,7 +195,10 @@ def _number(token: str) -> tuple[float, bool]:
     comma = "," in token
     if comma and "." in token:
         raise CellError("a number with either a decimal point or a decimal comma, not both")
-    return float(token.replace(",", ".")), comma
+    value = float(token.replace(",", "."))
+    if not math.isfinite(value):  # 5e400 overflows to inf
+        raise CellError(f"a finite number ({token!r} is beyond the floating-point range)")
+    return value, comma
 
 
 @dataclass(frozen=True)

@@ -398,8 +398,8 @@ def _read(kind: str, col: str, raw, value_map, rule):
                         "(which stores formula values) or type the value")
     mapped, note = map_value(value_map, raw)
     if kind == "compared":
-        value, _ = parse_compared(mapped, rule)
-        return value, None, (note,) if note else ()
+        value, notes = parse_compared(mapped, rule)
+        return value, None, ((note,) if note else ()) + tuple(notes)
     if kind == "measure" and rule is not None:
         m = read_ruled_measure(rule, mapped)
         if isinstance(m, list):

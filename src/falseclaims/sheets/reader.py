@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +71,12 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     def _read(file_key, sheet_key, kind):
         t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
                            display=str(cfg[file_key]))
+        if kind != "results" and t.header and not len(t.rows) and not t.problems:
+            text = (f"the sheet has only its header (row {t.header_row}): the venue has no "
+                    "papers, its tables and figures will be empty")
+            t.note(None, None, None, text)
+            logging.getLogger("falseclaims.sheets").warning("%s%s: %s", t.file,
+                                                            f" ({venue})" if venue else "", text)
         skip_rows(t, skip_rules, where)
         mapping = dict(columns.get(kind) or {})
         if id_spec and t.header:

@@ -120,6 +120,13 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                 table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
                     r, value_col, large, "percent", "units: percent"), cell=True)
                 r.setdefault("_bad", set()).add(value_col)
+        elif small:  # a whole column of fractions declared percent: /100 would be silent
+            table.problem(None, _col(small[0], value_col), None, (
+                f"values in percent (units: percent in {where}), but all {len(small)} "
+                f"unmarked fraction-scale values are <= 1 (e.g. row {small[0]['_row']}: "
+                f"{_fmt(small[0][value_col])}): they are fractions; declare `units: "
+                "fraction` (or `units: auto`) for the venue"))
+            return "refused"
     for r in frac:
         if value_col in r.get("_bad", ()):
             continue
