@@ -260,6 +260,9 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
     raw = path.read_bytes()
+    if raw[:4] == b"PK\x03\x04":  # a workbook under a text name (before UTF-16 sniffing)
+        t.problem(None, None, None, binary_problem(raw))
+        return t
     encoding = _encoding(raw, t)
     if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
         return _finish(t, [], header_row)

@@ -19,7 +19,7 @@ from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.plain import frame_of_columns, plain_results
-from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.rows import fold_name, generate_ids, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
@@ -174,11 +174,6 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
         if col in rec.get("_bad", ()):
             continue  # already reported when the cell was parsed
         table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
-
-
-def fold_name(name):
-    """A method name compared within a paper: case and runs of white space ignored."""
-    return " ".join(name.split()).casefold() if isinstance(name, str) else name
 
 
 def _check_n_test(rec: dict, table: RawTable) -> None:
