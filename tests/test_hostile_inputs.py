@@ -336,3 +336,30 @@ def test_bootstrap_limit_names_the_config_key(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "config claim_check.bootstrap.resamples" in err
     assert "--bootstrap" not in err
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda t: t.replace("venues:\n", "venues:\n  venue_b_synthetic: {papers: x.csv}\n", 1),
+     "duplicate key 'venue_b_synthetic'"),
+    (lambda t: t.replace("seed: 20230708\n", "seed: !!python/object/apply:os.getpid []\n", 1),
+     "could not determine a constructor for the tag"),
+    (lambda t: t.replace("use: [paper, msd,", "use: [paper, nosuch, msd,", 1),
+     "congruence.use: unknown source 'nosuch'"),
+])
+def test_pipeline_config_refused_before_snakemake_reads_it(repo_root, tmp_path, edit, expected):
+    """The pipeline's config file: the same one-line refusals, no traceback (the workflow of
+    this checkout run on an edited config in an empty directory, dry run)."""
+    import subprocess
+    import sys
+
+    text = (repo_root / "config" / "config.yaml").read_text(encoding="utf-8")
+    changed = edit(text)
+    assert changed != text
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text(changed, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(repo_root / "Snakefile"),
+                           "-d", str(tmp_path), "-n", "--cores", "1"],
+                          capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert expected in out and "Traceback" not in out and "KeyError" not in out, out[-2000:]
