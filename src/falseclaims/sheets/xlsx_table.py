@@ -18,6 +18,19 @@ MAX_MERGED_ROWS = 10_000         # rows one merged data range may fill
 MAX_EMPTY_ROW_NOTES = 10_000     # empty rows noted one by one (more: one note)
 
 
+_LAST: dict = {}  # the last sheet read: `sheet inspect` reads it once per header row tried
+
+
+def _cells(path: Path, sheet: str | None):
+    """:func:`read_sheet_cells`, remembered for the last (file, size, mtime, sheet)."""
+    st = Path(path).stat()
+    key = (str(Path(path).resolve()), st.st_size, st.st_mtime_ns, sheet)
+    if key not in _LAST:
+        _LAST.clear()
+        _LAST[key] = read_sheet_cells(path, sheet)
+    return _LAST[key]
+
+
 def _max_bytes() -> int:
     return _io.MAX_XLSX_BYTES  # read at call time (tests lower it)
 
@@ -43,7 +56,7 @@ def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) 
     if not _xlsx_size_ok(path, t):
         return t
     try:
-        sc, _names, problem = read_sheet_cells(path, sheet)
+        sc, _names, problem = _cells(path, sheet)
     except UnreadableWorkbook as exc:
         t.problem(None, None, None, f"a readable .xlsx workbook (unreadable workbook: {exc})")
         return t
@@ -56,7 +69,7 @@ def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) 
     if sc.too_big:
         t.problem(None, None, None, sc.too_big)
         return t
-    grid = sc.cells
+    grid = dict(sc.cells)  # merged ranges are filled in: the cached cells stay as read
     t.formulas = sc.formulas
     if not _fill_merged(t, grid, sc.merged, header_row):
         return t
