@@ -2,16 +2,20 @@
 
 Row numbers are those the user sees: with ``header_row = 1`` the header is row 1 and the
 first data row is row 2 (for CSV/TSV, the record number). Empty rows are skipped and noted.
-XLSX merged cells: a merged range touching the header row is rejected (naming the range),
-because its columns would share one name; a merged range inside one data column (e.g. a
-paper id spanning its method rows) is forward-filled with a note; a merged range spanning
-several data columns is rejected.
+XLSX sheets are read by :mod:`falseclaims.sheets.xlsx_table` (cells present only; merged
+cells: a merged range touching the header row is rejected, naming the range, because its
+columns would share one name; a merged range inside one data column, e.g. a paper id
+spanning its method rows, is forward-filled with a note; one spanning several data columns
+is rejected).
 
 Guards against hostile files: an XLSX whose parts expand beyond ``MAX_XLSX_BYTES`` is
 refused before parsing (zip bomb); UTF-16 text files are detected by their byte-order mark
 or their NUL bytes; a cell longer than ``MAX_CELL_CHARS`` is refused naming the cell; a
 formula without a stored value (XLSX written by a program that does not compute formulas)
-is refused naming the cell. Columns with values but no header are kept under the name
+is refused naming the cell; binary files, control characters, an unclosed quote and more
+than ``MAX_ROWS`` rows are refused in one problem (:mod:`falseclaims.sheets.textguard`);
+past ``MAX_PROBLEMS_PER_COLUMN`` problems in one column the rest are counted in one
+summarising problem. Columns with values but no header are kept under the name
 "column J" (their letter) so that config can map them (``"@J"``, ``"column J"`` or ``"@10"``).
 """
 
@@ -26,8 +30,7 @@ from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
-from falseclaims.sheets.textguard import (MAX_ROWS, binary_problem, control_problem,
-                                          looks_tab_separated, too_many_rows)
+from falseclaims.sheets.textguard import binary_problem, looks_tab_separated, text_ok
 from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
@@ -37,7 +40,7 @@ EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
-MAX_PROBLEMS_PER_COLUMN = 100   # listed one by one; the rest in one summarising problem
+MAX_PROBLEMS_PER_COLUMN = 100    # listed one by one; the rest in one summarising problem
 
 
 @dataclass
@@ -271,7 +274,7 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
         return t
     text = raw.decode(*encoding)
     del raw
-    if not _text_ok(t, text):
+    if not text_ok(t, text):
         return t
     if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
         sep = ";"
@@ -318,20 +321,6 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
                   "closed (the rest of the file was read as one cell)")
         return t
     return _finish_text(t, grid, same, header_row)
-
-
-def _text_ok(t: RawTable, text: str) -> bool:
-    """False (a problem on ``t``) for control characters or more rows than a sheet holds."""
-    bad = control_problem(text)
-    if bad:
-        t.problem(bad[0], None, None, bad[1])
-        return False
-    n = too_many_rows(text)
-    if n:
-        t.problem(None, None, None, f"a sheet of at most {MAX_ROWS:,} rows (Excel's limit); "
-                                    f"this file has {n:,} lines")
-        return False
-    return True
 
 
 def _plain_lines(text: str) -> list[str] | None:

@@ -71,12 +71,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     def _read(file_key, sheet_key, kind):
         t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
                            display=str(cfg[file_key]))
-        if kind != "results" and t.header and not len(t.rows) and not t.problems:
-            text = (f"the sheet has only its header (row {t.header_row}): the venue has no "
-                    "papers, its tables and figures will be empty")
-            t.note(None, None, None, text)
-            logging.getLogger("falseclaims.sheets").warning("%s%s: %s", t.file,
-                                                            f" ({venue})" if venue else "", text)
+        if kind != "results":
+            _say_header_only(t, venue)
         skip_rows(t, skip_rules, where)
         mapping = dict(columns.get(kind) or {})
         if id_spec and t.header:
@@ -140,6 +136,16 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
     notes["row"] = notes["row"].astype("Int64")
     return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _say_header_only(t: RawTable, venue: str) -> None:
+    """A papers sheet with only its header: noted and logged (its figures will be empty)."""
+    if t.header and not len(t.rows) and not t.problems:
+        text = (f"the sheet has only its header (row {t.header_row}): the venue has no "
+                "papers, its tables and figures will be empty")
+        t.note(None, None, None, text)
+        logging.getLogger("falseclaims.sheets").warning("%s%s: %s", t.file,
+                                                        f" ({venue})" if venue else "", text)
 
 
 def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_ROWS", "binary_problem", "control_problem", "looks_tab_separated",
-           "too_many_rows"]
+           "too_many_rows", "text_ok"]
 
 MAX_ROWS = 1_048_576  # records of a text sheet: Excel's own limit of rows
 # bytes no text file holds (NUL and the C0 controls other than tab, LF, CR; DEL)
@@ -48,3 +48,18 @@ def too_many_rows(text: str) -> int | None:
     """The number of lines when it exceeds :data:`MAX_ROWS` (counted before splitting)."""
     n = text.count("\n") + (not text.endswith("\n"))
     return n if n > MAX_ROWS + 1 else None  # + the header row
+
+
+def text_ok(t, text: str) -> bool:
+    """False (one problem on the RawTable ``t``) for a control character or more rows
+    than a sheet holds."""
+    bad = control_problem(text)
+    if bad:
+        t.problem(bad[0], None, None, bad[1])
+        return False
+    n = too_many_rows(text)
+    if n:
+        t.problem(None, None, None, f"a sheet of at most {MAX_ROWS:,} rows (Excel's limit); "
+                                    f"this file has {n:,} lines")
+        return False
+    return True
