@@ -87,7 +87,12 @@ def test_rows_and_problems_are_capped(tmp_path, monkeypatch):
                               for r in range(2, 3001))])
     t = read_raw_table(tall)
     assert len(t.problems) == 1 and "at most 2,000 rows" in t.problems[0].expected
-    assert not t.rows
+    assert "has 3,000 rows" in t.problems[0].expected and not t.rows
+    sparse = tmp_path / "sparse.xlsx"  # few row elements, one beyond the limit
+    write_xlsx(sparse, ['<row r="1">' + text_cell("A1", "paper_id") + "</row>",
+                        '<row r="2001">' + number_cell("A2001", 1) + "</row>"])
+    (p,) = read_raw_table(sparse).problems
+    assert "at most 2,000 rows" in p.expected and "a row 2,001" in p.expected
     rows = [PAPERS[0]] + [[f"p{i}", "x", "classification", "maybe", "no", "train_test", "5"]
                           for i in range(5000)]
     _write(tmp_path / "p.csv", rows)
