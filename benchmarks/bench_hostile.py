@@ -48,7 +48,7 @@ def _tall(path: Path, n: int = 3_000_000) -> None:
                                for s in range(2, n + 1, 10_000)])
 
 
-def _bad_column_csv(path: Path, n: int = 1_000_000) -> None:
+def _bad_column_csv(path: Path, n: int = 450_000) -> None:  # ~20 MB
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("paper_id,title,task,in_scope,values_only_in_figures,split,n_test\n")
         for i in range(n):
@@ -60,7 +60,8 @@ def _random(path: Path) -> None:
 
 
 CASES = {"far_cell.xlsx": _far, "tall_3e6_rows.xlsx": _tall,
-         "bad_column_1e6_rows.csv": _bad_column_csv, "random_20MB.csv": _random}
+         "tall_1e6_rows.xlsx": lambda p: _tall(p, 1_000_000),
+         "bad_column_450k_rows.csv": _bad_column_csv, "random_20MB.csv": _random}
 
 
 def main(argv=None) -> int:

@@ -58,6 +58,7 @@ class RawTable:
     letters: list[str] = field(default_factory=list)  # spreadsheet letter of each column
     cell_problems: set[int] = field(default_factory=set)  # indices into problems
     per_column: dict = field(default_factory=dict)  # column -> (count, first row, summary k)
+    problem_cap: int | None = MAX_PROBLEMS_PER_COLUMN  # None: every problem (on_bad_cell)
 
     def note(self, row, column, value, text) -> None:
         self.notes.append(
@@ -68,7 +69,8 @@ class RawTable:
     def problem(self, row, column, value, expected, cell: bool = False) -> None:
         """``cell``: the problem is one cell's content (a paper may be excluded for it under
         ``on_bad_cell: exclude``), not the sheet's structure."""
-        if row is not None and column is not None and self._over_cap(row, column):
+        if row is not None and column is not None and self.problem_cap is not None \
+                and self._over_cap(row, column):
             return
         if cell:
             self.cell_problems.add(len(self.problems))
@@ -79,11 +81,11 @@ class RawTable:
         problems in one column: a broken column of 10^6 rows gives 101 lines, not 10^6."""
         n, first, k = self.per_column.get(column, (0, None, None))
         n += 1
-        if n <= MAX_PROBLEMS_PER_COLUMN:
+        if n <= self.problem_cap:
             self.per_column[column] = (n, first, k)
             return False
         first = row if first is None else first
-        extra = n - MAX_PROBLEMS_PER_COLUMN
+        extra = n - self.problem_cap
         summary = Problem(self.file, self.sheet, None, column, None,
                           f"the cells above fixed: {extra:,} more problem(s) in this column "
                           f"(rows {first}-{row}) not listed one by one")

@@ -236,7 +236,7 @@ def _reader(kind_: str, col: str, values: dict, rules: dict):
 
 def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals: dict,
                 required: tuple, values: dict, rules: dict, release_rows: bool = False
-                ) -> list[dict]:
+                ) -> "Parsed | None":
     """Records of :func:`parse_records`, computed column by column.
 
     Notes and problems are emitted in the same order as a row-by-row pass (row, then
@@ -291,8 +291,23 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
             table.problem(*args, cell=True)
         else:
             table.note(*args)
+    if _column_broken(table, events):
+        return None  # the sheet is refused: no record per row (10^6 rows of bad cells)
     return Parsed(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
                   const_vals, rules)
+
+
+def _column_broken(table: RawTable, events: list) -> bool:
+    """More problems in one column than the table lists one by one (the sheet is refused
+    whatever else its rows hold)."""
+    cap = table.problem_cap
+    if cap is None:
+        return False
+    counts: dict = {}
+    for _, k, what, _ in events:
+        if what == "problem":
+            counts[k] = counts.get(k, 0) + 1
+    return any(n > cap for n in counts.values())
 
 
 @dataclass

@@ -71,6 +71,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     def _read(file_key, sheet_key, kind):
         t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
                            display=str(cfg[file_key]))
+        if cfg.get("on_bad_cell", "stop") == "exclude":
+            t.problem_cap = None  # each bad cell excludes its paper: every one is needed
         if kind != "results":
             _say_header_only(t, venue)
         skip_rows(t, skip_rules, where)
