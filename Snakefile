@@ -9,6 +9,17 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
+# the config files read as strict YAML first: a key given twice or a tag such as
+# !!python/object is refused in one line naming the line
+from falseclaims.config import check_config_files
+from falseclaims.config_validation import ConfigError
+
+try:
+    check_config_files(["config/config.yaml", *workflow.overwrite_configfiles])
+except ConfigError as _exc:
+    sys.exit(f"ERROR: {_exc}")
+
+
 configfile: "config/config.yaml"
 
 

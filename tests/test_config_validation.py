@@ -83,6 +83,8 @@ def test_schema_defaults_fill_blocks(repo_cfg):
     cfg = copy.deepcopy(repo_cfg)
     del cfg["estimation"]
     del cfg["planner"]["sd_level"]
+    # without estimated sources, only inline ones can be used (else: unknown source)
+    cfg["congruence"]["use"], cfg["sd_model"]["use"] = ["paper"], ["msd_reference"]
     validate(cfg, schema_path("config"))
     assert cfg["estimation"] == {"congruence_sources": {}, "sd_sources": {}}
     assert cfg["planner"]["sd_level"] == "mean"

@@ -45,15 +45,41 @@ def find_config(path: str | os.PathLike | None = None) -> Path | None:
     return local if local.is_file() else None
 
 
+class StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (plain YAML keeps
+    the last silently: two venues of the same name would become one)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node.start_mark.line + 1)
+            except TypeError:  # an unhashable key: the base class says so
+                break
+            if first != key_node.start_mark.line + 1:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first given at line {first})",
+                    key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def read_yaml(path: str | os.PathLike) -> dict:
-    """A YAML mapping; syntax errors and non-mappings as one-line :class:`ConfigError`."""
+    """A YAML mapping; syntax errors, duplicate keys, tags such as ``!!python/object`` and
+    non-mappings as one-line :class:`ConfigError` naming the line."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
+            data = yaml.load(fh, Loader=StrictLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if isinstance(exc, yaml.constructor.ConstructorError):  # a tag or a duplicate key
+            if "constructor for the tag" in what:
+                what += " (only plain YAML is read: no !!python/... or other tags)"
+            raise ConfigError([f"YAML error{where}: {what}"], str(path)) from None
         raise ConfigError([f"YAML syntax error{where}: {what}"], str(path)) from None
     except UnicodeDecodeError:
         raise ConfigError(["not a UTF-8 text file"], str(path)) from None
@@ -61,6 +87,14 @@ def read_yaml(path: str | os.PathLike) -> dict:
         raise ConfigError([f"expected a mapping of blocks at the top level, got "
                            f"{type(data).__name__}"], str(path))
     return data
+
+
+def check_config_files(paths) -> None:
+    """:func:`read_yaml` of every existing file (the pipeline's config files, before and
+    besides Snakemake's own loader, which keeps the last of two equal keys)."""
+    for path in paths:
+        if Path(path).is_file():
+            read_yaml(path)
 
 
 def merge_over(defaults: dict, given: dict, where: str = "") -> dict:

@@ -146,6 +146,9 @@ def _message(error) -> list[str]:
         types = [types] if isinstance(types, str) else list(types)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
         return [f"{prefix}expected {wanted}, got {_show(error.instance)}"]
+    if error.validator == "pattern" and isinstance(error.schema, dict) \
+            and "patternMessage" in error.schema:  # a readable reason for a regex
+        return [f"{prefix}expected {error.schema['patternMessage']}, got {_show(error.instance)}"]
     if error.validator == "enum":
         return [f"{prefix}expected one of {', '.join(map(str, error.validator_value))}, "
                 f"got {_show(error.instance)}"]
@@ -183,6 +186,10 @@ def validate(config: dict, schema: str | Path, source: str = "config") -> dict:
         raise ConfigError([f"expected a mapping of blocks at the top level, got "
                            f"{_show(config)}"], source)
     problems = config_problems(config, schema)
+    if not problems:  # what a schema cannot say: quartile order, SD curves, known sources
+        from falseclaims.config_checks import semantic_problems
+
+        problems = semantic_problems(config)
     if problems:
         raise ConfigError(problems, source)
     return config

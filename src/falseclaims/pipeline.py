@@ -8,7 +8,9 @@ inputs give byte-identical files, and read back with ids and labels kept as text
 
 from __future__ import annotations
 
+import errno
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -28,7 +30,10 @@ def write_table_parts(parts, path) -> None:
 
 
 def write_table(df: pd.DataFrame, path, append: bool = False) -> None:
+    """Write ``df`` as CSV: fixed float format, ``\n`` line ends, and text cells that a
+    spreadsheet would run as a formula neutralised (:func:`spreadsheet_safe`)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    df = spreadsheet_safe(df, path)
     # float columns formatted here: the same text as float_format gives, ~4x faster
     # (pandas calls the format per value through several layers; 10^6-row tables)
     floats = [c for c in df.columns if df[c].dtype == "float64"]
@@ -38,6 +43,46 @@ def write_table(df: pd.DataFrame, path, append: bool = False) -> None:
             df[c] = _format_floats(df[c].to_numpy())
     df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n",
               mode="a" if append else "w", header=not append)
+
+
+# OWASP "CSV injection": a cell starting with one of these is run as a formula by Excel,
+# LibreOffice and Google Sheets; a leading apostrophe makes it text there
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?%?|[+-]?(inf|nan)", re.I)
+
+
+def neutralise(text: str) -> str:
+    """``text`` prefixed with ``'`` when a spreadsheet would read it as a formula (numbers
+    such as ``-0.5`` and a lone sign such as ``-`` stay as they are)."""
+    if len(text) > 1 and text.startswith(FORMULA_TRIGGERS) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def spreadsheet_safe(df: pd.DataFrame, path="") -> pd.DataFrame:
+    """``df`` with its formula-like text cells neutralised (a copy, only when there are
+    any; numeric columns untouched), each changed column logged as a note."""
+    out = df
+    for c in df.columns if df.columns.is_unique else ():
+        col = df[c]
+        if col.dtype.kind in "biufcmM" or isinstance(col.dtype, pd.CategoricalDtype) and \
+                col.cat.categories.dtype.kind in "biufcmM":
+            continue
+        try:
+            distinct = pd.unique(col.to_numpy(dtype=object))
+        except TypeError:  # unhashable cells (lists): not text
+            continue
+        bad = {v for v in distinct if isinstance(v, str) and neutralise(v) != v}
+        if not bad:
+            continue
+        if out is df:
+            out = df.copy(deep=False)
+        out[c] = col.astype(object).map(lambda v: neutralise(v) if v in bad else v)
+        logging.getLogger("falseclaims.write_table").warning(
+            "%s: %d distinct text(s) in column %r begin with =, +, -, @, tab or CR; written "
+            "with a leading ' so that a spreadsheet shows them as text (e.g. %r)",
+            path, len(bad), c, sorted(bad)[0][:40])
+    return out
 
 
 def _format_floats(values) -> list[str]:
@@ -86,6 +131,22 @@ def write_yaml(obj, path) -> None:
 EXPECTED_ERRORS = (FalseclaimsInputError, FileNotFoundError)
 
 
+# errors of the machine, not of the input or the code: disk full, quota, read-only file
+# system, permission denied, too many open files, out of memory
+ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                                errno.EPERM, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+
+
+class EnvironmentProblem(Exception):
+    """A step stopped by its environment (reported in one line, without a traceback)."""
+
+
+def environment_message(exc: OSError) -> str:
+    where = f" ({exc.filename})" if exc.filename else ""
+    return (f"environment problem, not a bug: {exc.strerror or exc}{where}; free disk space, "
+            "fix permissions or choose a writable directory, then rerun")
+
+
 class _Format(logging.Formatter):
     def format(self, record):
         if getattr(record, "block", False):
@@ -132,6 +193,16 @@ def run_step(snakemake, func) -> None:
     except EXPECTED_ERRORS as exc:
         wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
         log.error("%s", error_block(snakemake.rule, wildcards, log_path, exc),
+                  extra={"block": True})
+        raise SystemExit(1) from None
+    except OSError as exc:
+        if exc.errno not in ENVIRONMENT_ERRNOS:
+            log.exception("unexpected error in rule %s (a bug, not a problem with your "
+                          "input; please report it with this log)", snakemake.rule)
+            raise SystemExit(1) from None
+        wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
+        log.error("%s", error_block(snakemake.rule, wildcards, log_path,
+                                    EnvironmentProblem(environment_message(exc))),
                   extra={"block": True})
         raise SystemExit(1) from None
     except Exception:

@@ -162,7 +162,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
             raise ValueError(
                 f"P(n) is not non-increasing below n = {check_upto} for task={task}, "
                 f"delta={delta}, level={level}, congruence={congruence}; a linear scan that "
-                f"far (> {linear_limit}) is too long. Lower n_max."
+                f"far (> {linear_limit:,}) is too long: lower --n-max (config planner.n_max)."
             )
         method = "linear"
         found_bracket, hi = False, None

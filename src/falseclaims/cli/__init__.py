@@ -57,6 +57,23 @@ def count(text: str) -> int:
     return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
 
 
+
+
+def check_count(option: str, value: int | None, lo: int = 2, hi: int = MAX_N) -> None:
+    """The same bounds for every test-set size option (--n, --n-max)."""
+    if value is not None and not lo <= value <= hi:
+        raise UsageError(f"{option} must be between {lo} and {hi:.0e} (a test-set size); "
+                         f"got {value:.3g}")
+
+
+def check_congruence(task: str, value: float | None) -> None:
+    """--congruence: a both-correct share in [0, 1] (classification) or a Pearson r in
+    [-1, 1] (segmentation), named as the option."""
+    lo = 0.0 if task == "classification" else -1.0
+    if value is not None and not lo <= value <= 1:
+        raise UsageError(f"--congruence must lie in [{lo:g}, 1] for {task}; got {value:g}")
+
+
 def check_report_path(path: str | None) -> None:
     """--report must name an .html file in an existing directory (checked before any work)."""
     if path is None:
@@ -131,6 +148,20 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
         sys.exit(2)
 
     parser.error = error
+
+
+def repeated_option(argv: list[str]) -> str | None:
+    """The first ``--option`` given twice (argparse keeps the last one silently)."""
+    seen = set()
+    for token in argv:
+        if token == "--":
+            break
+        if token.startswith("--") and len(token) > 2:
+            name = token.split("=", 1)[0]
+            if name in seen:
+                return name
+            seen.add(name)
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,7 +6,8 @@ for segmentation, the SDs) are assumed from config. See docs/percase.md.
 
 from __future__ import annotations
 
-from falseclaims.cli import CONFIG_HELP, TASK_HELP, check_report_path, task
+
+from falseclaims.cli import CONFIG_HELP, TASK_HELP, check_congruence, check_count, check_report_path, task
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret, probability_text, verdict
@@ -40,6 +41,8 @@ def run(args) -> int:
     from falseclaims.claims.check import check_claim  # scipy: only when run
 
     check_report_path(args.report)
+    check_count("--n", args.n)
+    check_congruence(args.task, args.congruence)
     cfg = load_config(args.config)
     block = cfg["claim_check"]
     result = check_claim(args.task, args.n, args.a, args.b, cfg, sd_a=args.sd_a,

@@ -9,8 +9,6 @@ Holm-adjusted p-values. See docs/percase.md.
 
 from __future__ import annotations
 
-import json
-import sys
 
 from falseclaims.cli import CONFIG_HELP, UsageError, check_report_path, count
 from falseclaims.config import load_config
@@ -79,7 +77,9 @@ def run(args) -> int:
     resamples = args.bootstrap if args.bootstrap is not None else int(boot["resamples"])
     seed = args.seed if args.seed is not None else int(block["seed"])
     if not 100 <= resamples <= MAX_RESAMPLES:
-        raise UsageError(f"--bootstrap must be in [100, {MAX_RESAMPLES:,}]; got {resamples}")
+        given = ("--bootstrap" if args.bootstrap is not None
+                 else "config claim_check.bootstrap.resamples")
+        raise UsageError(f"{given} must be in [100, {MAX_RESAMPLES:,}]; got {resamples}")
     if seed < 0:
         raise UsageError(f"--seed must be >= 0; got {seed}")
     inp = load_inputs(args.files, args.task, layout=args.layout, labels=args.labels,

@@ -8,7 +8,8 @@ not (the message says which), 2 for bad arguments.
 
 from __future__ import annotations
 
-from falseclaims.cli import CONFIG_HELP, TASK_HELP, UsageError, task
+
+from falseclaims.cli import CONFIG_HELP, TASK_HELP, UsageError, check_congruence, check_count, task
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
@@ -60,6 +61,8 @@ def run(args) -> int:
     if args.level <= 0:
         raise UsageError(f"--level must lie in (0, 1]; got {args.level:g}")
     validate_fraction("--delta", args.delta)
+    check_count("--n-max", args.n_max)
+    check_congruence(args.task, args.congruence)
     if args.target is not None:
         validate_fraction("--target", args.target)
     cfg = load_config(args.config)

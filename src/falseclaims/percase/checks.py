@@ -174,6 +174,27 @@ def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[s
                                     f"a {what} in the class set {{{shown}}}"))
 
 
+def _scores_as_labels(table: pd.DataFrame, files: Mapping[str, str],
+                      problems: list[Problem]) -> bool:
+    """True (one problem added) when the prediction columns hold scores such as 0.873
+    where labels are expected: fractional numbers that are not ground-truth labels."""
+    truth = set(table["ground_truth"].unique())
+    predicted = pd.Series(table["value"].unique())
+    numbers = pd.to_numeric(predicted, errors="coerce")
+    fractional = predicted[numbers.notna() & (numbers != numbers.round())
+                           & ~predicted.isin(truth)]
+    if len(fractional) == 0 or len(fractional) < 0.5 * len(predicted):
+        return False
+    file = ", ".join(sorted(set(files.values()))) if files else "?"
+    problems.append(Problem(file, None, None, f"{len(fractional):,} distinct predicted values "
+                            f"such as {fractional.iloc[0]!r}",
+                            "predicted labels (classes of the ground truth such as "
+                            f"{sorted(truth)[0]!r}); these look like scores or probabilities: "
+                            "threshold them into labels, or give them with --scores FILE "
+                            "(DeLong test of the AUCs) next to a file of predicted labels"))
+    return True
+
+
 def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...]:
     """The given classes, else every label in the ground truth or the predictions (a test
     set of positives only still has 'negative' predictions). Predicted labels that never
@@ -205,7 +226,7 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
         _check_duplicates(table, origin, problems, code)
         if kind == "segmentation":
             _check_unit(table, origin, problems, units, notes)
-        else:
+        elif not _scores_as_labels(table, files, problems):
             classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)

@@ -171,6 +171,13 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
     if m:
         value = int(s.replace(m.group("sep"), ""))
         return value, (f"{raw!r} read as {value} (thousands separator)",)
+    if re.fullmatch(r"\d+(\.\d+)?[eE][+-]?\d+", s):  # scientific notation: 1.5e3
+        x = float(s)
+        if x > MAX_SIZE:
+            raise CellError(f"a whole number below {MAX_SIZE:.0e} (a count of test cases)")
+        if not x.is_integer():
+            raise CellError(f"a whole number ({s} = {x:g} is not one)")
+        return int(x), (f"{raw!r} read as {int(x)} (scientific notation)",)
     if len(re.findall(r"\d+", s)) > 1 and re.search(r"[/a-zA-Z]", s):
         raise CellError("one whole number, the test-set size; this cell describes a split "
                         "or several sizes (e.g. '70/10/20 of 300 cases'): compute the "
@@ -188,7 +195,10 @@ def _number(token: str) -> tuple[float, bool]:
     comma = "," in token
     if comma and "." in token:
         raise CellError("a number with either a decimal point or a decimal comma, not both")
-    return float(token.replace(",", ".")), comma
+    value = float(token.replace(",", "."))
+    if not math.isfinite(value):  # 5e400 overflows to inf
+        raise CellError(f"a finite number ({token!r} is beyond the floating-point range)")
+    return value, comma
 
 
 @dataclass(frozen=True)

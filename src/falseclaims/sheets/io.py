@@ -2,16 +2,20 @@
 
 Row numbers are those the user sees: with ``header_row = 1`` the header is row 1 and the
 first data row is row 2 (for CSV/TSV, the record number). Empty rows are skipped and noted.
-XLSX merged cells: a merged range touching the header row is rejected (naming the range),
-because its columns would share one name; a merged range inside one data column (e.g. a
-paper id spanning its method rows) is forward-filled with a note; a merged range spanning
-several data columns is rejected.
+XLSX sheets are read by :mod:`falseclaims.sheets.xlsx_table` (cells present only; merged
+cells: a merged range touching the header row is rejected, naming the range, because its
+columns would share one name; a merged range inside one data column, e.g. a paper id
+spanning its method rows, is forward-filled with a note; one spanning several data columns
+is rejected).
 
 Guards against hostile files: an XLSX whose parts expand beyond ``MAX_XLSX_BYTES`` is
 refused before parsing (zip bomb); UTF-16 text files are detected by their byte-order mark
 or their NUL bytes; a cell longer than ``MAX_CELL_CHARS`` is refused naming the cell; a
 formula without a stored value (XLSX written by a program that does not compute formulas)
-is refused naming the cell. Columns with values but no header are kept under the name
+is refused naming the cell; binary files, control characters, an unclosed quote and more
+than ``MAX_ROWS`` rows are refused in one problem (:mod:`falseclaims.sheets.textguard`);
+past ``MAX_PROBLEMS_PER_COLUMN`` problems in one column the rest are counted in one
+summarising problem. Columns with values but no header are kept under the name
 "column J" (their letter) so that config can map them (``"@J"``, ``"column J"`` or ``"@10"``).
 """
 
@@ -19,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import re
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import methodcaller
@@ -27,6 +30,8 @@ from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
+from falseclaims.sheets.textguard import binary_problem, looks_tab_separated, text_ok
+from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
            "col_letter", "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
@@ -35,6 +40,7 @@ EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
+MAX_PROBLEMS_PER_COLUMN = 100    # listed one by one; the rest in one summarising problem
 
 
 @dataclass
@@ -51,6 +57,8 @@ class RawTable:
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> "=..."
     letters: list[str] = field(default_factory=list)  # spreadsheet letter of each column
     cell_problems: set[int] = field(default_factory=set)  # indices into problems
+    per_column: dict = field(default_factory=dict)  # column -> (count, first row, summary k)
+    problem_cap: int | None = MAX_PROBLEMS_PER_COLUMN  # None: every problem (on_bad_cell)
 
     def note(self, row, column, value, text) -> None:
         self.notes.append(
@@ -61,9 +69,33 @@ class RawTable:
     def problem(self, row, column, value, expected, cell: bool = False) -> None:
         """``cell``: the problem is one cell's content (a paper may be excluded for it under
         ``on_bad_cell: exclude``), not the sheet's structure."""
+        if row is not None and column is not None and self.problem_cap is not None \
+                and self._over_cap(row, column):
+            return
         if cell:
             self.cell_problems.add(len(self.problems))
         self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
+
+    def _over_cap(self, row, column) -> bool:
+        """True (the problem is counted in one summary) past ``MAX_PROBLEMS_PER_COLUMN``
+        problems in one column: a broken column of 10^6 rows gives 101 lines, not 10^6."""
+        n, first, k = self.per_column.get(column, (0, None, None))
+        n += 1
+        if n <= self.problem_cap:
+            self.per_column[column] = (n, first, k)
+            return False
+        first = row if first is None else first
+        extra = n - self.problem_cap
+        summary = Problem(self.file, self.sheet, None, column, None,
+                          f"the cells above fixed: {extra:,} more problem(s) in this column "
+                          f"(rows {first}-{row}) not listed one by one")
+        if k is None:
+            k = len(self.problems)
+            self.problems.append(summary)
+        else:
+            self.problems[k] = summary
+        self.per_column[column] = (n, first, k)
+        return True
 
 
 class ColumnRows(Sequence):
@@ -100,7 +132,9 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
         return t
     suffix = path.suffix.lower()
     if suffix in EXCEL_SUFFIXES:
-        return _read_xlsx(path, shown, sheet, header_row)
+        from falseclaims.sheets.xlsx_table import read_xlsx_table
+
+        return read_xlsx_table(path, shown, sheet, header_row)
     if suffix in TEXT_SUFFIXES:
         return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet)
     t = RawTable(shown, sheet, [], [])
@@ -109,7 +143,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
 
 
 def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
-            long_cells: bool = True) -> RawTable:
+            long_cells: bool = True, positions: list[int] | None = None) -> RawTable:
     """Split header from data, drop empty rows (noted) and unnamed empty columns.
     ``long_cells``: False when the caller knows no cell exceeds ``MAX_CELL_CHARS`` (the
     per-cell check is skipped)."""
@@ -130,7 +164,7 @@ def _finish(t: RawTable, grid: list[tuple[int, list]], header_row: int,
     width = max([len(header_cells)] + [len(c) for _, c in data])
     header_cells = list(header_cells) + [None] * (width - len(header_cells))
     keep = _keep_columns(t, header_cells, lambda j: any(
-        j < len(c) and not is_missing(c[j]) for _, c in data))
+        j < len(c) and not is_missing(c[j]) for _, c in data), positions)
     cols = [j for j, _ in keep]
     every = cols == list(range(width))
     missing = _MissingMemo()
@@ -231,14 +265,27 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
     raw = path.read_bytes()
+    if raw[:4] == b"PK\x03\x04":  # a workbook under a text name (before UTF-16 sniffing)
+        t.problem(None, None, None, binary_problem(raw))
+        return t
     encoding = _encoding(raw, t)
     if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
         return _finish(t, [], header_row)
+    if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
+        t.problem(None, None, None, bad)
+        return t
     text = raw.decode(*encoding)
+    del raw
+    if not text_ok(t, text):
+        return t
     if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
         sep = ";"
         t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
-    del raw
+    elif sep == "," and looks_tab_separated(text.split("\n", 1)[0]):
+        sep = "\t"
+        t.note(None, None, None, "file named .csv looks tab-separated (header has more tabs "
+                                 "than ',' and ';'); read as tab-separated")
+    odd_quotes = text.count('"') % 2 == 1
     same: dict[str, str] = {}
     split = _split_columns(text, sep, same)
     if split is not None:
@@ -258,16 +305,23 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     grid = []
     with open(path, encoding=encoding[0], errors=encoding[1], newline="") as fh:
         reader = csv.reader(fh, delimiter=sep)
+        start = end = 0
         try:
             # a row's number is its record number (csv line numbers count physical lines)
             for i, row in enumerate(reader, start=1):
                 grid.append((i, [same.setdefault(c, c) for c in row]))
+                start, end = end + 1, reader.line_num
         except csv.Error as exc:  # e.g. a field over csv.field_size_limit() characters
             t.problem(reader.line_num, None, None,
                       f"a readable {'CSV' if sep != chr(9) else 'TSV'} record (line "
                       f"{reader.line_num}: {exc}; cells may hold at most {MAX_CELL_CHARS} "
                       "characters)")
             return t
+    if odd_quotes and end > start and grid and any("\n" in c for c in grid[-1][1]):
+        t.problem(len(grid), None, None,
+                  f"a closing quote: the '\"' opened in the record from line {start} is never "
+                  "closed (the rest of the file was read as one cell)")
+        return t
     return _finish_text(t, grid, same, header_row)
 
 
@@ -425,106 +479,7 @@ def _encoding(raw: bytes, t: RawTable) -> tuple[str, str] | None:
         return "cp1252", "replace"
 
 
-_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
-_FORMULA = re.compile(rb'<(?:\w+:)?c\s[^>]*?r="([A-Z]+[0-9]+)"[^>]*?(?<!/)>((?:(?!</(?:\w+:)?c>).)*'
-                      rb'<(?:\w+:)?f[\s>/](?:(?!</(?:\w+:)?c>).)*)</(?:\w+:)?c>', re.S)
-_F_TEXT = re.compile(rb"<(?:\w+:)?f[^>]*>([^<]*)</(?:\w+:)?f>")
-_V_TEXT = re.compile(rb"<(?:\w+:)?v>[^<]+</(?:\w+:)?v>")
-
-
-class UncomputedFormula(str):
-    """An XLSX formula cell without a stored (cached) value."""
-
-
-def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
-    try:
-        with zipfile.ZipFile(path) as z:
-            total = sum(i.file_size for i in z.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
-        t.problem(None, None, None, f"a readable .xlsx workbook (not a zip archive: {exc})")
-        return False
-    if total > MAX_XLSX_BYTES:
-        t.problem(None, None, None,
-                  f"a workbook that expands to at most {MAX_XLSX_BYTES // 2**20} MB (this one "
-                  f"expands to {total / 2**20:,.0f} MB: a damaged file or a zip bomb; export "
-                  "the sheet as CSV)")
-        return False
-    return True
-
-
-def _read_xlsx(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
-    # read-only mode streams rows (about 3x faster than a full load); merged ranges are not
-    # exposed there, so they are read from the sheet's XML
-    import openpyxl
-    from openpyxl.utils import range_boundaries
-
-    t = RawTable(shown, sheet, [], [])
-    if not _xlsx_size_ok(path, t):
-        return t
-    try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # corrupt or not a workbook
-        t.problem(None, None, None, f"a readable .xlsx workbook ({type(exc).__name__}: {exc})")
-        return t
-    try:
-        if sheet is None:
-            ws = wb.worksheets[0]
-            t.sheet = ws.title
-            t.note(None, None, ws.title, f"no sheet named in config; first sheet {ws.title!r} used")
-        elif sheet in wb.sheetnames:
-            ws = wb[sheet]
-        else:
-            t.problem(None, None, sheet, f"a sheet of this workbook: {', '.join(wb.sheetnames)}")
-            return t
-        ws.reset_dimensions()  # some writers store a wrong <dimension>
-        grid: dict[int, dict[int, object]] = {}
-        pct = {}
-        for r, row in enumerate(ws.iter_rows(), start=1):
-            for j, c in enumerate(row):
-                v = getattr(c, "value", None)
-                if v is None:
-                    continue
-                grid.setdefault(r, {})[j] = v
-                if isinstance(v, (int, float)) and "%" in (c.number_format or ""):
-                    pct[(r, j)] = True
-        xml = wb._archive.read(ws._worksheet_path)
-        merged = _MERGE.findall(xml)
-        for ref, body in (_FORMULA.findall(xml) if re.search(rb"<(?:\w+:)?f[\s>/]", xml)
-                          else ()):
-            c0, r0, _, _ = range_boundaries(ref.decode())
-            f = _F_TEXT.search(body)
-            text = "=" + (f.group(1).decode(errors="replace") if f else "(shared formula)")
-            t.formulas[(r0, c0 - 1)] = text
-            if not _V_TEXT.search(body) and grid.get(r0, {}).get(c0 - 1) is None:
-                grid.setdefault(r0, {})[c0 - 1] = UncomputedFormula(text)
-    finally:
-        wb.close()
-    for ref in merged:
-        ref = ref.decode()
-        c0, r0, c1, r1 = range_boundaries(ref)
-        c0, c1 = c0 - 1, c1 - 1
-        value = grid.get(r0, {}).get(c0)
-        if r0 <= header_row <= r1:
-            t.problem(header_row, None, None if value is None else str(value),
-                      f"one header cell per column (merged header cells {ref}); unmerge "
-                      "them and give every column its own name")
-        elif r0 > header_row and c0 == c1:
-            name = grid.get(header_row, {}).get(c0)
-            for r in range(r0 + 1, r1 + 1):
-                grid.setdefault(r, {})[c0] = value
-                t.note(r, None if name is None else clean_text(name), value,
-                       f"merged cells {ref}: value of the first cell repeated")
-        elif r0 > header_row:
-            t.problem(r0, None, None if value is None else str(value),
-                      f"unmerged data cells (merged range {ref} spans several columns)")
-    width = max((max(cols) + 1 for cols in grid.values()), default=0)
-    last = max(grid, default=0)
-    rows = [(r, [grid.get(r, {}).get(j) for j in range(width)]) for r in range(1, last + 1)]
-    t.percent_format = pct
-    return _finish(t, rows, header_row)
-
-
-def _keep_columns(t, header_cells, has_data) -> list[tuple[int, str]]:
+def _keep_columns(t, header_cells, has_data, positions=None) -> list[tuple[int, str]]:
     """(position, name) of the columns to read: every named column, and an unnamed one when
     ``has_data(position)`` (named by its letter and marked headerless: map_columns refuses it
     unless the venue maps it by letter). Sets ``t.header`` and ``t.letters``."""
@@ -534,9 +489,10 @@ def _keep_columns(t, header_cells, has_data) -> list[tuple[int, str]]:
         if name is None:
             if not has_data(j):
                 continue
-            name = col_letter(j)
+            name = col_letter(j if positions is None else positions[j])
             t.headerless.add(name)
         keep.append((j, name))
     t.header = [name for _, name in keep]
-    t.letters = [col_letter(j)[len("column "):] for j, _ in keep]
+    t.letters = [col_letter(j if positions is None else positions[j])[len("column "):]
+                 for j, _ in keep]
     return keep

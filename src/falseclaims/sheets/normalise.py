@@ -155,11 +155,11 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
             const_vals[col] = parse_cell(spec[col], col, raw)
         except CellError as exc:
             table.problem(None, f"constants.{col}", raw, f"{exc.expected} ({where})")
-    for col in REQUIRED[kind]:
-        if col not in idx and col not in const_vals:
-            table.problem(table.header_row, col, None,
-                          f"a column {col!r} (required in the {kind} table; rename yours with "
-                          f"config columns: or give constants: {{{col}: ...}})")
+    absent = [col for col in REQUIRED[kind] if col not in idx and col not in const_vals]
+    for col in absent:
+        table.problem(table.header_row, col, None,
+                      f"a column {col!r} (required in the {kind} table; rename yours with "
+                      f"config columns: or give constants: {{{col}: ...}})")
     for col in spec:
         if spec[col] == "compared":
             continue  # an optional alternative to value_best_prior, not a field left empty
@@ -168,6 +168,8 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
+    if absent:  # every row would lack it: the cells are not read (one problem, not 10^6)
+        return None
     return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules,
                        release_rows)
 
@@ -234,7 +236,7 @@ def _reader(kind_: str, col: str, values: dict, rules: dict):
 
 def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals: dict,
                 required: tuple, values: dict, rules: dict, release_rows: bool = False
-                ) -> list[dict]:
+                ) -> "Parsed | None":
     """Records of :func:`parse_records`, computed column by column.
 
     Notes and problems are emitted in the same order as a row-by-row pass (row, then
@@ -289,8 +291,23 @@ def _parse_rows(table: RawTable, spec: dict, idx: dict, their: dict, const_vals:
             table.problem(*args, cell=True)
         else:
             table.note(*args)
+    if _column_broken(table, events):
+        return None  # the sheet is refused: no record per row (10^6 rows of bad cells)
     return Parsed(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
                   const_vals, rules)
+
+
+def _column_broken(table: RawTable, events: list) -> bool:
+    """More problems in one column than the table lists one by one (the sheet is refused
+    whatever else its rows hold)."""
+    cap = table.problem_cap
+    if cap is None:
+        return False
+    counts: dict = {}
+    for _, k, what, _ in events:
+        if what == "problem":
+            counts[k] = counts.get(k, 0) + 1
+    return any(n > cap for n in counts.values())
 
 
 @dataclass
@@ -396,8 +413,8 @@ def _read(kind: str, col: str, raw, value_map, rule):
                         "(which stores formula values) or type the value")
     mapped, note = map_value(value_map, raw)
     if kind == "compared":
-        value, _ = parse_compared(mapped, rule)
-        return value, None, (note,) if note else ()
+        value, notes = parse_compared(mapped, rule)
+        return value, None, ((note,) if note else ()) + tuple(notes)
     if kind == "measure" and rule is not None:
         m = read_ruled_measure(rule, mapped)
         if isinstance(m, list):

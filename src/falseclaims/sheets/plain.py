@@ -17,6 +17,7 @@ import pandas as pd
 from falseclaims.sheets.columns import RESULTS, RESULTS_OUT, SCALE_RANGES, metric_scale
 from falseclaims.sheets.io import RawTable
 from falseclaims.sheets.normalise import Parsed
+from falseclaims.sheets.rows import fold_name
 from falseclaims.sheets.schema import check_table, load_schema
 
 __all__ = ["DTYPES", "frame_of_columns", "plain_results"]
@@ -104,10 +105,15 @@ def plain_results(p: Parsed | None, table: RawTable, paper_ids: set, units: str,
     if not set(pid) - {None} <= paper_ids:
         return None
     method = p.values("method")
+    folded = [fold_name(m) for m in set(method)]
+    if len(set(folded)) != len(folded):
+        return None  # 'Ours' and 'ours ': the per-record check names them
     keys = pd.DataFrame({"p": pid, "m": method, "x": metric}, dtype=object)
     keys = keys[keys.notna().all(axis=1)]
     if keys.duplicated().any():
         return None
+    if any(isinstance(n, int) and n < 2 for n in set(p.values("n_test"))):
+        return None  # the per-record check names the paper
     del keys, v, sd, scale, lo, hi, checked, frac, codes
     data = {"paper_id": pid, "method": method, "metric": metric, "value": value}
     del pid, method, metric, value

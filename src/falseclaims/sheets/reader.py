@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.plain import frame_of_columns, plain_results
-from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.rows import fold_name, generate_ids, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
@@ -70,6 +71,10 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     def _read(file_key, sheet_key, kind):
         t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
                            display=str(cfg[file_key]))
+        if cfg.get("on_bad_cell", "stop") == "exclude":
+            t.problem_cap = None  # each bad cell excludes its paper: every one is needed
+        if kind != "results":
+            _say_header_only(t, venue)
         skip_rows(t, skip_rules, where)
         mapping = dict(columns.get(kind) or {})
         if id_spec and t.header:
@@ -135,6 +140,16 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     return Sheets(papers=papers, results=results, notes=notes)
 
 
+def _say_header_only(t: RawTable, venue: str) -> None:
+    """A papers sheet with only its header: noted and logged (its figures will be empty)."""
+    if t.header and not len(t.rows) and not t.problems:
+        text = (f"the sheet has only its header (row {t.header_row}): the venue has no "
+                "papers, its tables and figures will be empty")
+        t.note(None, None, None, text)
+        logging.getLogger("falseclaims.sheets").warning("%s%s: %s", t.file,
+                                                        f" ({venue})" if venue else "", text)
+
+
 def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
     """values:/cells: keys must name our columns of this layout (a rule for no column
     would be silently unused)."""
@@ -169,6 +184,16 @@ def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema
         table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
 
 
+def _check_n_test(rec: dict, table: RawTable) -> None:
+    """n_test >= 2, the paper named (the probability of a false claim needs two cases)."""
+    n = rec.get("n_test")
+    if isinstance(n, int) and n < 2 and "n_test" not in rec.get("_bad", ()):
+        table.problem(rec["_row"], rec["_their"].get("n_test", "n_test"), n,
+                      f"a test set of at least 2 cases (paper {rec.get('paper_id')!r}: the "
+                      "probability of a false claim needs n_test >= 2)", cell=True)
+        rec.setdefault("_bad", set()).add("n_test")
+
+
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
@@ -184,24 +209,31 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             dup_rows.add(rec["_row"])
         else:
             first[pid] = rec["_row"]
+        _check_n_test(rec, ptab)
         split, folds = rec.get("split"), rec.get("cv_folds")
         if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
             ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
                          f"at least 2 folds for split {split!r}", cell=True)
             rec.setdefault("_bad", set()).add("cv_folds")
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple, tuple] = {}
     for rec in rrecs:
         their = rec["_their"]
-        key = (rec.get("paper_id"), rec.get("method"), rec.get("metric"))
+        method = rec.get("method")
+        # 'Ours' and 'ours ' are one method written twice: refused like an exact repeat
+        key = (rec.get("paper_id"), fold_name(method), rec.get("metric"))
         if None not in key:
             if key in seen and rtab is ptab and rec["_row"] in dup_rows:
                 pass  # the duplicate paper id of this row is the one problem
             elif key in seen:
-                rtab.problem(rec["_row"], their.get("method", "method"), key[1],
+                row, name = seen[key]
+                same = "" if name == method else (
+                    f", as {name!r} once case and spaces are ignored")
+                rtab.problem(rec["_row"], their.get("method", "method"), method,
                              f"one row per paper x method x metric (paper {key[0]!r}, "
-                             f"metric {key[2]!r} already in row {seen[key]})")
+                             f"metric {key[2]!r} already in row {row}{same})")
             else:
-                seen[key] = rec["_row"]
+                seen[key] = (rec["_row"], method)
+        _check_n_test(rec, rtab)
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
             if "paper_id" not in rec.get("_bad", ()):
                 rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],

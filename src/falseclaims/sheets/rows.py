@@ -10,7 +10,7 @@ import re
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.io import ColumnRows, RawTable, col_letter
 
-__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids"]
+__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name"]
 
 _LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
 
@@ -142,3 +142,9 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     table.letters = [*table.letters, ""]
     table.note(None, name, spec, f"paper ids generated from {spec!r} (config id:)")
     return name
+
+
+def fold_name(name):
+    """A method name as compared within a paper: case and runs of white space ignored
+    ('Ours' and 'ours ' are one method written twice)."""
+    return " ".join(name.split()).casefold() if isinstance(name, str) else name

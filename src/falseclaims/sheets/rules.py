@@ -137,9 +137,10 @@ def parse_compared(raw, rule: CellRule | None):
         return None, ()
     if not isinstance(raw, str):
         raise CellError("methods and values separated by ';', e.g. 'UNet 78.2; nnU-Net 80.1'")
-    out = []
+    out, notes = [], ()
     for k, item in enumerate(p.strip() for p in clean_text(raw).split(";")):
         if not item:
+            notes = (f"empty item in {raw!r} skipped",)
             continue
         m = _ITEM.match(item)
         name, value = (m["name"].strip(" :="), m["value"]) if m else (f"compared {k + 1}", item)
@@ -147,9 +148,10 @@ def parse_compared(raw, rule: CellRule | None):
             measure = _measure(rule or CellRule(), value)
         except CellError:
             raise CellError(f"methods and values separated by ';', e.g. 'UNet 78.2; "
-                            f"nnU-Net 80.1' (could not read {item!r})") from None
+                            f"nnU-Net 80.1' (could not read {item!r} in {raw!r})") from None
         out.append((name or f"compared {k + 1}", measure))
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
-        raise CellError("each compared method once per cell (a method name repeats)")
-    return out, ()
+        raise CellError(f"each compared method once per cell (a method name repeats in "
+                        f"{raw!r})")
+    return out, notes

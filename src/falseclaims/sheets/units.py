@@ -120,6 +120,8 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                 table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
                     r, value_col, large, "percent", "units: percent"), cell=True)
                 r.setdefault("_bad", set()).add(value_col)
+        elif small:  # a whole column of fractions declared percent: /100 would be silent
+            return _all_fractions(table, small, value_col, where)
     for r in frac:
         if value_col in r.get("_bad", ()):
             continue
@@ -162,6 +164,16 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                        f"SD {_fmt(sd)} read as {_fmt(new)} (percent: {sd_why})")
             r[sd_col] = new
     return decided
+
+
+def _all_fractions(table: RawTable, small: list[dict], col: str, where: str) -> str:
+    """Refuse `units: percent` for a column whose unmarked values are all <= 1."""
+    table.problem(None, _col(small[0], col), None, (
+        f"values in percent (units: percent in {where}), but all {len(small)} unmarked "
+        f"fraction-scale values are <= 1 (e.g. row {small[0]['_row']}: "
+        f"{_fmt(small[0][col])}): they are fractions; declare `units: fraction` (or "
+        "`units: auto`) for the venue"))
+    return "refused"
 
 
 def _col(rec: dict, col: str) -> str:

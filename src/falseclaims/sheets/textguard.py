@@ -1,0 +1,65 @@
+"""Checks of a text sheet before it is split into cells: binary files, control
+characters, a tab-separated file named ``.csv``, a quote that is never closed, and more
+records than a sheet may hold. Each gives one line naming what and where."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_ROWS", "binary_problem", "control_problem", "looks_tab_separated",
+           "too_many_rows", "text_ok"]
+
+MAX_ROWS = 1_048_576  # records of a text sheet: Excel's own limit of rows
+# bytes no text file holds (NUL and the C0 controls other than tab, LF, CR; DEL)
+_CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def binary_problem(raw: bytes) -> str | None:
+    """What to expect instead, when ``raw`` (not UTF-16) is not a text file."""
+    if raw[:4] == b"PK\x03\x04":
+        return ("a text file (this one is a zip archive: an .xlsx workbook under a text "
+                "name? give it its .xlsx name)")
+    head = raw[:65536]
+    control = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    if control > max(8, len(head) // 100):
+        return (f"a text file (this one is not: {control:,} control bytes in its first "
+                f"{len(head):,}; a binary file, or a spreadsheet saved in another format)")
+    return None
+
+
+def control_problem(text: str) -> tuple[int, str] | None:
+    """(line, expected) of the first control character (NUL, ...) in a text sheet."""
+    m = _CONTROL.search(text)
+    if m is None:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    return line, (f"text without control characters (line {line} holds "
+                  f"{m.group()!r}, which no sheet cell should; remove it)")
+
+
+def looks_tab_separated(header: str) -> bool:
+    """A '.csv' whose header has tabs and more of them than ',' and ';'."""
+    tabs = header.count("\t")
+    return tabs > 0 and tabs > header.count(",") and tabs > header.count(";")
+
+
+def too_many_rows(text: str) -> int | None:
+    """The number of lines when it exceeds :data:`MAX_ROWS` (counted before splitting)."""
+    n = text.count("\n") + (not text.endswith("\n"))
+    return n if n > MAX_ROWS + 1 else None  # + the header row
+
+
+def text_ok(t, text: str) -> bool:
+    """False (one problem on the RawTable ``t``) for a control character or more rows
+    than a sheet holds."""
+    bad = control_problem(text)
+    if bad:
+        t.problem(bad[0], None, None, bad[1])
+        return False
+    n = too_many_rows(text)
+    if n:
+        t.problem(None, None, None, f"a sheet of at most {MAX_ROWS:,} rows (Excel's limit); "
+                                    f"this file has {n:,} lines")
+        return False
+    return True
