@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,10 @@ from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.plain import frame_of_columns, plain_results
-from falseclaims.sheets.rows import generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.prepare import (
+    apply_overrides, combine_header, prepare_cells, reshape_columns,
+)
+from falseclaims.sheets.rows import generate_ids, group_paper_rows, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
@@ -61,19 +65,27 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     constants = cfg.get("constants") or {}
 
     skip_rules = cfg.get("skip_rows_where") or {}
+    group = bool(cfg.get("group_rows_by_id"))
     id_spec = cfg.get("id")
+    if group and cfg["layout"] == "long":
+        raise ValueError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
+                         "layout already holds one papers row per paper)")
     if id_spec == "row" and cfg["layout"] == "long":
         raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
                          "results rows to their papers); use a template such as "
                          "\"{Authors} {Year}\" naming columns of both tables")
 
     def _read(file_key, sheet_key, kind):
-        t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
-                           display=str(cfg[file_key]))
+        path = base / cfg[file_key]
+        t = read_raw_table(path, cfg.get(sheet_key), header_row, display=str(cfg[file_key]))
+        if cfg.get("header_rows", 1) == 2 and t.header:
+            combine_header(t, path, cfg.get(sheet_key), header_row)
+        apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
         skip_rows(t, skip_rules, where)
-        mapping = dict(columns.get(kind) or {})
+        mapping = reshape_columns(t, columns.get(kind) or {}, cfg.get("split_cells")
+                                  if kind != "results" else None, where)
         if id_spec and t.header:
-            made = generate_ids(t, id_spec, dedupe=kind != "results")
+            made = generate_ids(t, id_spec, dedupe=kind != "results" and not group)
             if made is not None:
                 mapping[made] = "paper_id"
         return t, mapping
@@ -84,6 +96,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         tables = [ptab, rtab]
         pidx, ptheir = map_columns(ptab, "papers", pmap, where)
         ridx, rtheir = map_columns(rtab, "results", rmap, where)
+        prepare_cells(ptab, pidx, ptheir, cfg, "long")
+        prepare_cells(rtab, ridx, rtheir, cfg, "long")
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
         precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
                               release_rows=True)
@@ -99,9 +113,12 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         tables = [wtab]
         widx, wtheir = map_columns(wtab, "wide", wmap, where)
         check_wide_columns(wtab, widx, constants, where)
+        prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
         wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
                               release_rows=True)
+        if group:
+            wrecs = group_paper_rows(wrecs, wtab)
         precs, rrecs = wide_to_long(wrecs, wtab)
         plain = None
     for col in skip_rules:
@@ -125,14 +142,53 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
 
     if cfg.get("on_bad_cell", "stop") == "exclude":
         papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
+    _note_unused_sds(results, rrecs, rtab)
     problems: list[Problem] = [p for t in tables for p in t.problems]
     if problems:
         raise SheetValidationError(problems, venue)
-    notes = pd.DataFrame([{**n, "venue": venue} for t in tables for n in t.notes],
-                         columns=NOTES_OUT)
+    return Sheets(papers=papers, results=results, notes=notes_frame(tables, venue))
+
+
+def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:
+    """A reported SD is used only when it is over the test set (analysis
+    use_reported_sd_over); one whose sd_over is unknown would be replaced silently."""
+    unused = results[results["sd"].notna() & results["sd_over"].isna()]
+    their = {r["_row"]: r["_their"].get("sd", "sd") for r in rrecs}
+    for row, sd in zip(unused["source_row"], unused["sd"]):
+        rtab.note(int(row), their.get(row, "sd"), f"{sd:g}",
+                  f"reported SD {sd:g} not used (an SD is imputed): sd_over is unknown; if it "
+                  "is over the test set, add constants: {sd_over: test} or map a column to "
+                  "sd_over")
+
+
+# notes that change what is analysed (rows skipped, papers excluded, values read from a
+# rule or a default) against notes that only say how a cell was read
+_CHANGES = re.compile(
+    r"skipped|excluded|not used|dropped|only in figures|replaced by|derived|computed|"
+    r"converted|constant |no \w+ value|generated id|cut into|folds \(config|units |"
+    r"percent|fraction|imputed|ids generated|values: |cell_pattern|part \d+ of|absent", re.I)
+_OPTIONAL = ("title", "n_train", "n_val", "cv_folds", "metrics_reported", "bold_best",
+             "sd_proposed", "sd_best_prior", "name_proposed", "name_best_prior",
+             "n_test_proposed", "n_test_best_prior", "values_compared", "sd")
+_QUIET = re.compile(r"^(?:column )?'(?P<a>[^']*)' read as '(?P<b>[^']*)'$|"
+                    r"^column '(?P<c>" + "|".join(_OPTIONAL) + r")' absent; left missing$")
+
+
+def notes_frame(tables: list[RawTable], venue: str) -> pd.DataFrame:
+    """notes.csv: every note but case folding and absent optional columns, with its
+    ``kind``: "changes results" or "informational"."""
+    rows = []
+    for t in tables:
+        for n in t.notes:
+            m = _QUIET.match(n["note"] or "")
+            if m and (m["c"] or m["a"].lower() == m["b"]):
+                continue
+            kind = "changes results" if _CHANGES.search(n["note"] or "") else "informational"
+            rows.append({**n, "venue": venue, "kind": kind})
+    notes = pd.DataFrame(rows, columns=NOTES_OUT)
     notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
     notes["row"] = notes["row"].astype("Int64")
-    return Sheets(papers=papers, results=results, notes=notes)
+    return notes
 
 
 def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:

@@ -142,3 +142,35 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     table.letters = [*table.letters, ""]
     table.note(None, name, spec, f"paper ids generated from {spec!r} (config id:)")
     return name
+
+
+def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
+    """``group_rows_by_id: true`` (wide layout): the rows sharing a paper id are one paper
+    (one row per data set, say). The paper contributes the comparison of its first row,
+    in sheet order, with both a proposed and a best-prior value (or compared values), else
+    its first row; each other row is noted with the row used, so every row is accounted for."""
+    groups: dict = {}
+    order = []
+    for rec in records:
+        pid = rec.get("paper_id")
+        key = pid if pid is not None else ("row", rec["_row"])
+        if key not in groups:
+            order.append(key)
+        groups.setdefault(key, []).append(rec)
+
+    def complete(r):
+        return r.get("value_proposed") is not None and (
+            r.get("value_best_prior") is not None or r.get("values_compared"))
+
+    out = []
+    for key in order:
+        rows = groups[key]
+        used = next((r for r in rows if complete(r)), rows[0])
+        out.append(used)
+        for r in rows:
+            if r is not used:
+                table.note(r["_row"], r["_their"].get("paper_id", "paper_id"), key,
+                           f"further row of paper {key!r} not used: a paper contributes one "
+                           f"comparison, that of row {used['_row']} (its first row with both "
+                           "values; config group_rows_by_id)")
+    return out
