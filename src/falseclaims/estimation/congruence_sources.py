@@ -7,7 +7,9 @@ A source spec is a mapping with a ``type``:
 - ``wide_per_method``: one segmentation file per method (``glob``), e.g. Touchstone;
 - ``predictions_with_labels``: groups of prediction files plus one ``labels`` file, e.g.
   ISIC 2018; pairs are formed within each group (the group name is the task);
-- ``long`` / ``claims_reloaded``: a user's per-case file (``path``);
+- ``long`` / ``claims_reloaded``: a user's per-case file (``path``, may be ``.csv.gz``;
+  ``columns: {their: ours}`` renames columns; ``long`` needs ``metric:`` when the file
+  holds several metrics);
 - ``sklearn``: models trained here (``datasets``, ``models``, ``test_size``, ``seed``).
 
 :func:`congruence_pairs` returns the pairwise table (:data:`PAIR_COLUMNS` plus ``source``),
@@ -18,6 +20,7 @@ the survey stage reads like an inline config source.
 from __future__ import annotations
 
 import logging
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -43,7 +46,7 @@ from falseclaims.percase.readers import (
     read_wide_per_method,
 )
 
-__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "congruence_pairs",
+__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "prepared_table", "congruence_pairs",
            "congruence_summary", "msd_pairs", "per_task_quartiles"]
 
 log = logging.getLogger("falseclaims.estimation")
@@ -92,6 +95,59 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     return out[PAIR_COLUMNS]
 
 
+def prepared_table(spec: Mapping, base: Path, tmp: Path) -> Path:
+    """The per-case file of a ``long`` / ``claims_reloaded`` source as the reader wants
+    it: gzip-compressed files (``.csv.gz``) decompressed, ``columns: {their: ours}``
+    renamed and, for ``long``, one metric kept (``metric:``). A ``long`` file holding
+    several metrics without ``metric:`` is refused naming them: pooling the congruence of,
+    say, DSC and Hausdorff distance pairs mixes two quantities."""
+    path = _resolve(base, spec["path"])
+    mapping = dict(spec.get("columns") or {})
+    gz = path.suffix.lower() == ".gz"
+    if not (gz or mapping or spec["type"] == "long"):
+        return path
+    if not path.is_file():
+        raise FileNotFoundError(f"per-case file not found: {path}")
+    name = path.name[:-3] if gz else path.name
+    sep = "\t" if Path(name).suffix.lower() in (".tsv", ".tab") else None
+    try:
+        df = pd.read_csv(path, sep=sep, engine="python", dtype=str, keep_default_na=False,
+                         compression="gzip" if gz else None, encoding="utf-8-sig")
+    except (UnicodeDecodeError, OSError, EOFError) as exc:
+        raise ValueError(f"{path}: not a readable {'gzip ' if gz else ''}text table "
+                         f"({type(exc).__name__}: {exc})") from None
+    missing = [c for c in mapping if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: columns {missing} named in the source's columns: are not "
+                         f"in the file (found: {', '.join(df.columns)})")
+    df = df.rename(columns=mapping)
+    if spec["type"] == "long" and "metric" in df.columns:
+        df = _one_metric(df, spec, path)
+    elif not (gz or mapping):
+        return path
+    out = tmp / name
+    df.to_csv(out, index=False)
+    return out
+
+
+def _one_metric(df: pd.DataFrame, spec: Mapping, path: Path) -> pd.DataFrame:
+    metrics = sorted(set(df["metric"].str.strip().str.lower()) - {""})
+    want = spec.get("metric")
+    if want is None:
+        if len(metrics) > 1:
+            raise ValueError(f"{path}: holds the metrics {', '.join(metrics)}; set metric: "
+                             "<one of them> in the congruence source (pooling several "
+                             "metrics mixes their congruence)")
+        return df
+    keep = df["metric"].str.strip().str.lower() == str(want).lower()
+    if not keep.any():
+        raise ValueError(f"{path}: no row with metric {want!r} (found: {', '.join(metrics)})")
+    if len(metrics) > 1:
+        log.info("%s: metric %s kept, %d rows of %s left out", path, want, int((~keep).sum()),
+                 ", ".join(m for m in metrics if m != str(want).lower()))
+    return df[keep]
+
+
 def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None) -> PerCase:
     """Per-case results of a source (every type but ``msd_pairwise``)."""
     base = Path(base)
@@ -111,11 +167,13 @@ def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None)
                 prediction_column=spec.get("prediction_column", "predicted_lesion"),
                 label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
         return PerCase.concat(parts)
-    if kind == "long":
-        return read_long(_resolve(base, spec["path"]), case_mismatch=mismatch)
-    if kind == "claims_reloaded":
-        return read_claims_reloaded(_resolve(base, spec["path"]), task=spec.get("task", "task"),
-                                    case_mismatch=mismatch)
+    if kind in ("long", "claims_reloaded"):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = prepared_table(spec, base, Path(tmp))
+            if kind == "long":
+                return read_long(path, case_mismatch=mismatch)
+            return read_claims_reloaded(path, task=spec.get("task", "task"),
+                                        case_mismatch=mismatch)
     if kind == "sklearn":
         from falseclaims.estimation.sklearn_models import train_and_predict
 

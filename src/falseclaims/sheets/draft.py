@@ -71,10 +71,11 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     if not ids:
         block["id"] = "row"
     elif any(h.startswith("repeated ids") for h in ids[0].hints):
-        block["id"] = "{" + _key(ids[0], g) + "}"
-        del mapping[_key(ids[0], g)]  # read by id: (an ignored column could not be)
-        remarks.append(f"ids repeat in column {ids[0].name!r}: each row is one paper, "
-                       "repeats numbered ' (2)', ... (config id:)")
+        block["group_rows_by_id"] = True
+        remarks.append(f"unsure: ids repeat in column {ids[0].name!r}: read as one paper "
+                       "over several rows (group_rows_by_id: true; its first row with both "
+                       "values is used, the others are noted); if they are different "
+                       "papers, write id: '{" + ids[0].name + "}' instead")
     skips = {}
     if ids and g.text_rows:
         first = _key(g.columns[0], g)

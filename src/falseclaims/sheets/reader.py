@@ -153,9 +153,9 @@ def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -
     """A reported SD is used only when it is over the test set (analysis
     use_reported_sd_over); one whose sd_over is unknown would be replaced silently."""
     unused = results[results["sd"].notna() & results["sd_over"].isna()]
-    their = {r["_row"]: r["_their"].get("sd", "sd") for r in rrecs}
-    for row, sd in zip(unused["source_row"], unused["sd"]):
-        rtab.note(int(row), their.get(row, "sd"), f"{sd:g}",
+    their = {(r["_row"], r.get("method")): r["_their"].get("sd", "sd") for r in rrecs}
+    for row, method, sd in zip(unused["source_row"], unused["method"], unused["sd"]):
+        rtab.note(int(row), their.get((row, method), "sd"), f"{sd:g}",
                   f"reported SD {sd:g} not used (an SD is imputed): sd_over is unknown; if it "
                   "is over the test set, add constants: {sd_over: test} or map a column to "
                   "sd_over")
@@ -165,8 +165,8 @@ def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -
 # rule or a default) against notes that only say how a cell was read
 _CHANGES = re.compile(
     r"skipped|excluded|not used|dropped|only in figures|replaced by|derived|computed|"
-    r"converted|constant |no \w+ value|generated id|cut into|folds \(config|units |"
-    r"percent|fraction|imputed|ids generated|values: |cell_pattern|part \d+ of|absent", re.I)
+    r"constant |no \w+ value|generated id|cut into|folds \(config|auto-detected|imputed|"
+    r"ids generated|absent", re.I)
 _OPTIONAL = ("title", "n_train", "n_val", "cv_folds", "metrics_reported", "bold_best",
              "sd_proposed", "sd_best_prior", "name_proposed", "name_best_prior",
              "n_test_proposed", "n_test_best_prior", "values_compared", "sd")
