@@ -199,3 +199,22 @@ def test_long_congruence_source_refuses_pooled_metrics_and_reads_gzip(tmp_path):
     b = [x + 0.01 * (i % 3) for i, x in enumerate(a)]
     assert pairs["congruence"].iloc[0] == pytest.approx(pd.Series(a).corr(pd.Series(b)),
                                                         abs=1e-3)
+
+
+def test_design_only_sheet_runs_without_results(tmp_path, capsys):
+    rows = [["Study", "Task", "Train", "Val", "Test", "Statistical analysis"],
+            ["a 2020", "classification", "898/500/200", "", "", "t-test"],
+            ["b 2021", "segmentation", "300", "5-folds", "100", "n/a"],
+            ["c 2022", "segmentation", "250", "50", "=9+16", "none"]]
+    with open(tmp_path / "d.csv", "w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    out = tmp_path / "d.yaml"
+    assert main(["sheet", "inspect", str(tmp_path / "d.csv"), "--venue", "d",
+                 "--write", str(out)]) == 0
+    assert "probabilities need results" in capsys.readouterr().out
+    block = yaml.safe_load(out.read_text())["venues"]["d"]
+    s = read_venue(block, ".", "d")
+    assert len(s.papers) == 3 and len(s.results) == 0
+    assert s.notes["note"].str.contains("probabilities need results").sum() == 1
+    p = s.papers.set_index("paper_id")
+    assert p.loc["c 2022", "n_test"] == 25 and p.loc["b 2021", "split"] == "cv_plus_test"

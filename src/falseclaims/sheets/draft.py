@@ -50,9 +50,9 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     roles = {c.role for c in g.columns}
     for c in g.columns:
         key = _key(c, g)
-        if c.role == "(split sizes)":
+        if c.split_sizes:
             split_cells[key] = ["n_train", "n_val", "n_test"]
-        elif c.role in WIDE and c.letter:
+        if c.role in WIDE and c.letter:
             mapping[key] = c.role
         elif c.letter:
             mapping[key] = "ignore"
@@ -97,7 +97,7 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         values["statistical_test"] = dict(_STAT_RULES)
     if "split" in roles:
         values["split"] = dict(_SPLIT_RULES)
-    elif roles & {"n_train", "n_val", "n_test", "(split sizes)"}:
+    elif roles & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
     if values:
         block["values"] = values
@@ -127,12 +127,16 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.inspect import draft_venue, group_problems
 
-    if table_kind(g) != "wide":  # one table of the long layout: the other is to be named
+    if table_kind(g) == "results":  # a results table of the long layout: papers to name
         text = draft_venue(g, venue)
         return Draft(text, yaml.safe_load(text), ["a long-layout table: name the other "
                                                   "table (papers/results) in the block"], [])
     shown = file or str(g.file)
     block, remarks = _block(g, venue, shown)
+    if table_kind(g) == "papers":
+        remarks.append("no result columns: a study-design sheet; the flow, reporting-"
+                       "practice, uncertainty and split-size outputs are made, probabilities "
+                       "need results (if they are in another table: layout: long)")
     trial = dict(block, papers=str(Path(g.file).resolve()))
     problems = []
     for attempt in ("stop", "exclude"):

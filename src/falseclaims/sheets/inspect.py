@@ -23,7 +23,7 @@ from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
 ALL_COLUMNS = {**WIDE, **RESULTS}
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
-from falseclaims.sheets.prepare import combine_header
+from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems",
@@ -70,6 +70,7 @@ class ColumnGuess:
     sure: bool = True
     big: float | None = None  # share of metric values > 1
     kind: str = ""  # the role the cells alone suggest
+    split_sizes: bool = False  # cells like "898/500/200"
 
 
 @dataclass
@@ -247,7 +248,7 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
 
 def _guess_column(t, k: int, name: str) -> ColumnGuess:
     vals = [row[k] for _, row in t.rows if not is_missing(row[k])]
-    role, why, hints, big = _role_from_cells(vals)
+    role, why, hints, big = _role_from_cells(_as_read(vals))
     from_cells = role
     sure = role not in ("n_test", "text", "category")
     label = name.lower().strip()
@@ -269,9 +270,12 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role == "paper_id":
         hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
                                   for v in vals])
-    if re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", " ".join(map(str, vals[:1]))) \
-            and role in _SIZE_ROLES + ("split", "text", "category"):
-        role, why, sure = "(split sizes)", why + "; cells like '898/500/200'", True
+    split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
+    if split_sizes and role not in _SIZE_ROLES:
+        role, why, sure = "n_test", why + "; cells like '898/500/200'", True
+    if split_sizes:
+        hints = [h for h in hints if "78.50/66.45" not in h and "not one whole" not in h]
+        hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
     if headerless:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
     ex = []
@@ -281,7 +285,24 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
             ex.append(s)
         if len(ex) == 3:
             break
-    return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells)
+    return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
+                       split_sizes)
+
+
+def _as_read(vals: list) -> list:
+    """Cells as the reader's steps leave them: "=9+16" computed, "5-folds" in a size
+    column read by ``derive`` (left out here)."""
+    out = []
+    for v in vals:
+        if isinstance(v, str) and _ARITH.match(v.strip()):
+            try:
+                v = _arith(v.strip())
+            except (ValueError, SyntaxError, ZeroDivisionError):
+                pass
+        if isinstance(v, str) and _FOLDS.match(clean_text(v)):
+            continue
+        out.append(v)
+    return out or vals
 
 
 def _hinted(ours: str, from_cells: str, name: str, why: str):
@@ -300,7 +321,7 @@ def _hinted(ours: str, from_cells: str, name: str, why: str):
 def _settle_roles(guesses: list[ColumnGuess]) -> None:
     """One column per role; a size column without a header word is the test size only
     when it is the sheet's one size column."""
-    sizes = [g for g in guesses if g.role in _SIZE_ROLES or g.role == "(split sizes)"]
+    sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}
     for g in guesses:
         if g.role == "n_test" and not g.sure and len(sizes) > 1:

@@ -8,7 +8,9 @@
   by its spreadsheet reference (letter and row), instead of an edit of the sheet (noted).
 * ``columns: {their: ignore}`` drops a column (by name, ``"@J"`` or ``"@10"``);
   ``{their: [ours, ours]}`` lets one column fill two fields.
-* ``split_cells: {their: [n_train, n_val, n_test]}``: "898/500/200" gives three columns.
+* ``split_cells: {their: [n_train, n_val, n_test]}``: "898/500/200" fills three fields (a
+  field another column gives is filled there where that column is empty; a single number
+  is the column's own field, else the last).
 * ``derive: {split: from_sizes}``: an empty split is read from which size columns are
   filled (train/val/test, train/test) or from "5-folds" in a size column (cv_only, or
   cv_plus_test with a test size).
@@ -160,22 +162,47 @@ def reshape_columns(t: RawTable, mapping: dict, split_cells: dict, where: str) -
             t.problem(None, str(their), None, f"a column of the sheet (named in {where} "
                                               "split_cells)")
             continue
-        drop.append(j)
-        parts = [_split_sizes(t, rownum, t.header[j], c[j], len(fields)) for rownum, c in t.rows]
-        for k, f in enumerate(fields):
-            out[_add_column(t, f"{t.header[j]} ({f})", [p[k] for p in parts])] = f
+        _split_column(t, j, fields, out.get(their), out, drop)
     if drop:
         _drop_columns(t, sorted(set(drop)))
     return out
 
 
-def _split_sizes(t: RawTable, rownum: int, name: str, raw, n: int) -> list:
+def _split_column(t: RawTable, j: int, fields: list, own, out: dict, drop: list) -> None:
+    """Cut column ``j``'s "898/500/200" cells into ``fields``. A field that another column
+    gives is filled there where that column is empty; a single number stays the column's
+    own field (its mapping), else the last field."""
+    _own_rows(t)
+    single = fields.index(own) if own in fields else len(fields) - 1
+    parts = [_split_sizes(t, r, t.header[j], c[j], len(fields), single) for r, c in t.rows]
+    others = {ours: resolve_column(t, str(th)) for th, ours in out.items()
+              if ours in fields and ours != own}
+    for k, f in enumerate(fields):
+        target = j if f == own else others.get(f)
+        if target is None:
+            out[_add_column(t, f"{t.header[j]} ({f})", [p[k] for p in parts])] = f
+            continue
+        for (rownum, cells), p in zip(t.rows, parts):
+            if p[k] is None or (target == j and p[k] == cells[j]):
+                continue
+            if target != j and not is_missing(cells[target]):
+                if str(cells[target]).strip() != str(p[k]):
+                    t.problem(rownum, t.header[target], cells[target],
+                              f"{p[k]} as in column {t.header[j]!r} (config split_cells)",
+                              cell=True)
+                continue
+            cells[target] = p[k]
+    if own not in fields:
+        drop.append(j)
+
+
+def _split_sizes(t: RawTable, rownum: int, name: str, raw, n: int, single: int) -> list:
     if is_missing(raw):
         return [None] * n
     text = clean_text(str(raw))
     pieces = [p.strip() for p in re.split(r"\s*[/;|]\s*", text)]
     if len(pieces) == 1:
-        return [None] * (n - 1) + [raw]  # one number: the last field (the test size)
+        return [raw if k == single else None for k in range(n)]
     if len(pieces) != n:
         t.problem(rownum, name, text, f"{n} sizes separated by '/' (config split_cells)",
                   cell=True)

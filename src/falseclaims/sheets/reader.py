@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +27,11 @@ from falseclaims.sheets.rows import generate_ids, group_paper_rows, resolve_colu
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.wide import NO_RESULTS, check_wide_columns, expand_parts, wide_to_long
 
-__all__ = ["Sheets", "read_venue", "check_venue_config"]
+__all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
+
+log = logging.getLogger("falseclaims.sheets")
 
 
 @dataclass
@@ -112,14 +115,14 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         ptab = rtab = wtab
         tables = [wtab]
         widx, wtheir = map_columns(wtab, "wide", wmap, where)
-        check_wide_columns(wtab, widx, constants, where)
+        has_results = check_wide_columns(wtab, widx, constants, where)
         prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
         wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
                               release_rows=True)
         if group:
             wrecs = group_paper_rows(wrecs, wtab)
-        precs, rrecs = wide_to_long(wrecs, wtab)
+        precs, rrecs = wide_to_long(wrecs, wtab, has_results)
         plain = None
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
@@ -146,7 +149,27 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     problems: list[Problem] = [p for t in tables for p in t.problems]
     if problems:
         raise SheetValidationError(problems, venue)
-    return Sheets(papers=papers, results=results, notes=notes_frame(tables, venue))
+    notes = notes_frame(tables, venue)
+    log.info("%s", digest(venue, papers, results, notes))
+    return Sheets(papers=papers, results=results, notes=notes)
+
+
+def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
+           top: int = 6) -> str:
+    """A few lines for the log: papers found, results rows, and the notes that change
+    results counted by kind (the full list is notes.csv)."""
+    n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
+    changes = notes[notes["kind"] == "changes results"]["note"]
+    lines = [f"venue {venue or '(unnamed)'}: {papers['paper_id'].nunique()} papers found"
+             + (f" ({n_bad} excluded for an invalid cell)" if n_bad else "")
+             + f", {len(results)} results rows; {len(changes)} notes change results, "
+             f"{len(notes) - len(changes)} informational (validated/notes.csv)"]
+    if changes.str.startswith("no result columns").any():
+        lines.append(f"  {NO_RESULTS}")
+    kinds = changes.str.replace(r"\s*(\(|:|').*$|\d+", "", regex=True).str.strip()
+    for kind, n in kinds[kinds != ""].value_counts().head(top).items():
+        lines.append(f"  {n} x {kind}")
+    return "\n".join(lines)
 
 
 def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:
@@ -165,7 +188,7 @@ def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -
 # rule or a default) against notes that only say how a cell was read
 _CHANGES = re.compile(
     r"skipped|excluded|not used|dropped|only in figures|replaced by|derived|computed|"
-    r"constant |no \w+ value|generated id|cut into|folds \(config|auto-detected|imputed|"
+    r"need results|constant |no \w+ value|generated id|cut into|folds \(config|auto-detected|imputed|"
     r"ids generated|absent", re.I)
 _OPTIONAL = ("title", "n_train", "n_val", "cv_folds", "metrics_reported", "bold_best",
              "sd_proposed", "sd_best_prior", "name_proposed", "name_best_prior",
