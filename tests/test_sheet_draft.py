@@ -164,7 +164,7 @@ def test_run_venues_selects_and_is_validated():
     cfg = {"venues": {"a": {}, "b": {}}, "run_venues": ["b"]}
     assert run_venues(cfg) == ["b"]
     assert run_venues({"venues": {"a": {}, "b": {}}}) == ["a", "b"]
-    with pytest.raises(ValueError, match="'c', not a key of venues"):
+    with pytest.raises(ValueError, match="'c', which is not a key of venues"):
         run_venues({"venues": {"a": {}}, "run_venues": ["c"]})
     full = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     full["run_venues"] = "mine"

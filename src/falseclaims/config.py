@@ -124,8 +124,8 @@ def run_venues(cfg: dict) -> list[str]:
     unknown = [v for v in chosen if v not in (cfg.get("venues") or {})]
     if unknown:
         raise FalseclaimsInputError(
-            f"config run_venues names {', '.join(map(repr, unknown))}, not a key of venues: "
-            f"({', '.join(cfg.get('venues') or {}) or 'none'})")
+            f"config run_venues names {', '.join(map(repr, unknown))}, which is not a key of "
+            f"venues ({', '.join(cfg.get('venues') or {}) or 'none'})")
     return [str(v) for v in chosen] or [str(v) for v in cfg.get("venues") or {}]
 
 

@@ -46,8 +46,8 @@ from falseclaims.percase.readers import (
     read_wide_per_method,
 )
 
-__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "prepared_table", "congruence_pairs",
-           "congruence_summary", "msd_pairs", "per_task_quartiles"]
+__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "prepared_table",
+           "congruence_pairs", "congruence_summary", "msd_pairs", "per_task_quartiles"]
 
 log = logging.getLogger("falseclaims.estimation")
 

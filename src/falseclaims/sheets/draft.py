@@ -156,7 +156,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         del block["on_bad_cell"]
     config = {"run_venues": [venue], "venues": {venue: block}}
     head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
-            f"#   snakemake --cores 2 --configfile THIS_FILE",
+            "#   snakemake --cores 2 --configfile THIS_FILE",
             "# (merged over config/config.yaml; run_venues: runs this venue only)"]
     head += [f"# {r}" for r in remarks]
     if problems:

@@ -26,8 +26,7 @@ from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
 
-__all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems",
-           "draft_config"]
+__all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 
 # header words -> our column (checked in order, first match wins); bare and abbreviated
 # headers ("test", "soa", "train ") count, and a training or validation size is matched

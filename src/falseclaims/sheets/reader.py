@@ -166,7 +166,9 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
              f"{len(notes) - len(changes)} informational (validated/notes.csv)"]
     if changes.str.startswith("no result columns").any():
         lines.append(f"  {NO_RESULTS}")
-    kinds = changes.str.replace(r"\s*(\(|:|').*$|\d+", "", regex=True).str.strip()
+    kinds = (changes.str.replace(r"'[^']*'", "…", regex=True)
+             .str.replace(r"\s*[(:;].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
+                                                                    regex=True).str.strip())
     for kind, n in kinds[kinds != ""].value_counts().head(top).items():
         lines.append(f"  {n} x {kind}")
     return "\n".join(lines)
@@ -188,7 +190,8 @@ def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -
 # rule or a default) against notes that only say how a cell was read
 _CHANGES = re.compile(
     r"skipped|excluded|not used|dropped|only in figures|replaced by|derived|computed|"
-    r"need results|constant |no \w+ value|generated id|cut into|folds \(config|auto-detected|imputed|"
+    r"need results|constant |no \w+ value|generated id|cut into|folds \(config|"
+    r"auto-detected|imputed|"
     r"ids generated|absent", re.I)
 _OPTIONAL = ("title", "n_train", "n_val", "cv_folds", "metrics_reported", "bold_best",
              "sd_proposed", "sd_best_prior", "name_proposed", "name_best_prior",
