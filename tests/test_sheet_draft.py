@@ -218,3 +218,35 @@ def test_design_only_sheet_runs_without_results(tmp_path, capsys):
     assert s.notes["note"].str.contains("probabilities need results").sum() == 1
     p = s.papers.set_index("paper_id")
     assert p.loc["c 2022", "n_test"] == 25 and p.loc["b 2021", "split"] == "cv_plus_test"
+
+
+@pytest.mark.pipeline
+def test_drafted_config_runs_under_snakemake_alone(repo_root, tmp_path):
+    """`inspect --write` then `snakemake --configfile DRAFT.yaml`, the draft unedited: only
+    the drafted venue runs (run_venues), its papers counted once each."""
+    import shutil
+    import subprocess
+    import sys
+
+    from test_pipeline_robustness import IGNORE, small_config, write_config
+
+    work = tmp_path / "repo"
+    shutil.copytree(repo_root, work, ignore=IGNORE)
+    cfg = small_config(work, yaml.safe_load((work / "config" / "config.yaml").read_text())
+                       ["venues"])  # the examples stay defined (light settings, for speed)
+    write_config(work, cfg)
+    sheet = write_messy_sheet(work / "data" / "messy.xlsx")
+    assert main(["sheet", "inspect", str(sheet), "--venue", "mine", "--write",
+                 str(work / "mine.yaml")]) == 0
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "--quiet",
+                           "--configfile", "mine.yaml"], cwd=work, capture_output=True,
+                          text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert sorted(p.name for p in (work / "results").iterdir()
+                  if (p / "validated").is_dir()) == ["mine"]
+    flow = pd.read_csv(work / "results" / "mine" / "flow.csv")
+    found = flow[(flow.step == "found") & (flow.task == "segmentation")]["n_papers"]
+    assert found.tolist() == [6]  # 7 paper rows, Kim 2023 over two rows
+    assert (work / "figures" / "mine" / "figS8_split_sizes.png").is_file()
+    log = (work / "logs" / "mine" / "validate_sheets.log").read_text()
+    assert "venue mine: 6 papers found" in log
