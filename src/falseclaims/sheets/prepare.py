@@ -250,7 +250,7 @@ def prepare_cells(t: RawTable, idx: dict, their: dict, cfg: dict, layout: str) -
     values = [c for c in ("value_proposed", "value_best_prior", "values_compared", "value")
               if c in idx]
     derive = (cfg.get("derive") or {}).get("split") == "from_sizes"
-    if not t.rows or not (derive or _any_special(t)):
+    if not t.rows or not (derive or _any_special(t, sorted(set(idx.values())))):
         return
     _own_rows(t)
     if derive and "split" not in idx:
@@ -266,8 +266,10 @@ def prepare_cells(t: RawTable, idx: dict, their: dict, cfg: dict, layout: str) -
             fig = idx["values_only_in_figures"] = len(t.header)
             their["values_only_in_figures"] = _add_column(t, "(values in figures)",
                                                           [None] * len(t.rows))
+    mapped = sorted(set(idx.values()))
     for rownum, cells in t.rows:
-        for j, c in enumerate(cells):
+        for j in mapped:
+            c = cells[j]
             if isinstance(c, str) and _ARITH.match(c.strip()):
                 try:
                     cells[j] = _arith(c.strip())
@@ -280,9 +282,16 @@ def prepare_cells(t: RawTable, idx: dict, their: dict, cfg: dict, layout: str) -
             _derive_split(t, rownum, cells, idx)
 
 
-def _any_special(t: RawTable) -> bool:
-    return any(isinstance(c, str) and (_ARITH.match(c.strip()) or FIGURE_CELL.match(c.strip()))
-               for _, cells in t.rows for c in cells)
+def _any_special(t: RawTable, cols: list[int]) -> bool:
+    """Whether a mapped column holds "=9+16" or "see Fig. N" (each distinct cell checked
+    once: a text table of 10^6 rows pays one pass per column, no per-cell Python)."""
+    for j in cols:
+        col = (t.rows.columns[j] if isinstance(t.rows, ColumnRows)
+               else [c[j] for _, c in t.rows])
+        for v in set(col):
+            if isinstance(v, str) and (_ARITH.match(v.strip()) or FIGURE_CELL.match(v.strip())):
+                return True
+    return False
 
 
 def _figure_cells(t: RawTable, rownum: int, cells: list, value_cols: list[int], fig: int):
