@@ -250,3 +250,38 @@ def test_drafted_config_runs_under_snakemake_alone(repo_root, tmp_path):
     assert (work / "figures" / "mine" / "figS8_split_sizes.png").is_file()
     log = (work / "logs" / "mine" / "validate_sheets.log").read_text()
     assert "venue mine: 6 papers found" in log
+
+
+def test_repeated_ids_grouped_only_in_consecutive_rows(tmp_path):
+    head = ["Paper", "Task", "Metric", "Ours", "SOTA", "Test"]
+    together = [head, ["Kim 2023", "segmentation", "dice", "0.8", "0.7", "10"],
+                ["Kim 2023", "segmentation", "dice", "bad", "0.7", "12"],
+                ["Kim 2023", "segmentation", "dice", "0.75", "0.7", "12"],
+                ["Lee 2022", "segmentation", "dice", "0.9", "0.8", "30"]]
+    apart = [head, together[1], together[4], together[3]]
+    for rows, grouped in ((together, True), (apart, False)):
+        with open(tmp_path / "s.csv", "w", newline="") as fh:
+            csv.writer(fh).writerows(rows)
+        d = draft_config(inspect_sheet(tmp_path / "s.csv"), "v")
+        block = d.config["venues"]["v"]
+        assert block.get("group_rows_by_id", False) is grouped
+        assert ("id" in block) is not grouped
+        s = read_venue(block, ".", "v")
+        assert len(s.papers) == (2 if grouped else 3)
+    # grouped: the unreadable cell of the unused row 3 is a note, not an exclusion
+    with open(tmp_path / "s.csv", "w", newline="") as fh:
+        csv.writer(fh).writerows(together)
+    s = read_venue(draft_config(inspect_sheet(tmp_path / "s.csv"), "v")
+                   .config["venues"]["v"], ".", "v")
+    assert "invalid_cell" not in s.papers or s.papers["invalid_cell"].isna().all()
+    assert s.notes["note"].str.contains("unreadable cell in a row not used").any()
+
+
+def test_numbers_above_the_header_are_flagged(tmp_path):
+    rows = [["Survey"], ["a", "1", "2"], ["Paper", "Task", "Test"],
+            ["b", "segmentation", "3"], ["c", "segmentation", "4"]]
+    with open(tmp_path / "s.csv", "w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    g = inspect_sheet(tmp_path / "s.csv")
+    assert g.header_row == 3
+    assert any("row 2 holds numbers above the header" in w for w in g.warnings)

@@ -22,7 +22,7 @@ from falseclaims.sheets.inspect import SheetGuess, table_kind
 
 __all__ = ["draft_config", "Draft"]
 
-_STAT_RULES = {r"(?i)^(no|none|n/?a|-)$": "no",
+_STAT_RULES = {r"(?i)^(no|none|n/?a|-|no test|not (reported|done|tested)|n\.?r\.?)$": "no",
                r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
                r"permutation|anova|friedman|signific|yes": "yes"}
 _SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
@@ -70,12 +70,18 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     ids = [c for c in g.columns if c.role == "paper_id"]
     if not ids:
         block["id"] = "row"
-    elif any(h.startswith("repeated ids") for h in ids[0].hints):
+    elif any(h.startswith("repeated ids in consecutive") for h in ids[0].hints):
         block["group_rows_by_id"] = True
-        remarks.append(f"unsure: ids repeat in column {ids[0].name!r}: read as one paper "
-                       "over several rows (group_rows_by_id: true; its first row with both "
-                       "values is used, the others are noted); if they are different "
-                       "papers, write id: '{" + ids[0].name + "}' instead")
+        remarks.append(f"unsure: ids repeat in consecutive rows of column {ids[0].name!r}: "
+                       "read as one paper over several rows (group_rows_by_id: true; its "
+                       "first row with both values is used, the others are noted); if they "
+                       "are different papers, write id: '{" + ids[0].name + "}' instead")
+    elif any(h.startswith("repeated ids") for h in ids[0].hints):
+        block["id"] = "{" + _key(ids[0], g) + "}"
+        del mapping[_key(ids[0], g)]  # read by id: (an ignored column could not be)
+        remarks.append(f"unsure: ids repeat in column {ids[0].name!r} (not in consecutive "
+                       "rows): read as different papers, numbered ' (2)', ... (id:); if a "
+                       "paper fills several rows, write group_rows_by_id: true instead")
     skips = {}
     if ids and g.text_rows:
         first = _key(g.columns[0], g)
@@ -101,6 +107,13 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         block["derive"] = {"split": "from_sizes"}
     if values:
         block["values"] = values
+    cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
+              if c.role in ("value_proposed", "value_best_prior")
+              and any("cell_pattern: value_sd" in h for h in c.hints)}
+    if cells_:
+        block["cells"] = cells_
+        remarks.append("cells holding a mean and an SD ('70.49 -1.25'): cells: "
+                       f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
     block["constants"] = {"in_scope": True, "values_only_in_figures": False,
                           **_metric_constants(g, roles, remarks)}
     return block, remarks

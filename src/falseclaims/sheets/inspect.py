@@ -205,7 +205,15 @@ def _id_hints(name: str, texts: list[str]) -> list[str]:
                      f"{{{name!r}: '^\\d{{4}}$'}}")
     rest = [t for t in texts if t not in years]
     if len(set(rest)) < len(rest):
-        hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
+        at: dict[str, list[int]] = {}
+        for i, t in enumerate(texts):
+            at.setdefault(t, []).append(i)
+        runs = all(k[-1] - k[0] + 1 == len(k) for t, k in at.items() if t not in years)
+        if runs:  # every repeat in consecutive rows: one paper over several rows
+            hints.append("repeated ids in consecutive rows (one paper per data set?): "
+                         "group_rows_by_id: true")
+        else:
+            hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
     return hints
 
 
@@ -261,7 +269,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         for text in ([low] if low else []) + [label]:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
-                role, why, sure = _hinted(hit, from_cells, name, why)
+                role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals))
                 break
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
@@ -304,10 +312,14 @@ def _as_read(vals: list) -> list:
     return out or vals
 
 
-def _hinted(ours: str, from_cells: str, name: str, why: str):
+def _numeric_share(vals: list) -> float:
+    return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
+
+
+def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0):
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
-    numeric = from_cells in ("value_proposed", "n_test")
+    numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
     if ours in _TEXT_TWIN and not numeric:
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
