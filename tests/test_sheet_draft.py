@@ -285,3 +285,17 @@ def test_numbers_above_the_header_are_flagged(tmp_path):
     g = inspect_sheet(tmp_path / "s.csv")
     assert g.header_row == 3
     assert any("row 2 holds numbers above the header" in w for w in g.warnings)
+
+
+def test_see_figure_in_a_long_results_table(tmp_path):
+    (tmp_path / "p.csv").write_text("paper_id,task,in_scope,values_only_in_figures\n"
+                                    "a,segmentation,yes,no\nb,segmentation,yes,no\n")
+    (tmp_path / "r.csv").write_text("paper_id,method,metric,value\n"
+                                    "a,m1,dsc,0.8\na,m2,dsc,0.7\n"
+                                    "b,m1,dsc,see Fig. 3\nb,m2,dsc,0.6\n")
+    s = read_venue({"papers": str(tmp_path / "p.csv"), "results": str(tmp_path / "r.csv"),
+                    "layout": "long", "units": "fraction"}, ".", "v")
+    p = s.papers.set_index("paper_id")["values_only_in_figures"]
+    assert bool(p["b"]) and not bool(p["a"])
+    assert list(s.results["paper_id"]) == ["a", "a", "b"]
+    assert s.notes["note"].str.contains("'see Fig. 3': values only in figures").any()

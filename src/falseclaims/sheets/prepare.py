@@ -14,8 +14,9 @@
 * ``derive: {split: from_sizes}``: an empty split is read from which size columns are
   filled (train/val/test, train/test) or from "5-folds" in a size column (cv_only, or
   cv_plus_test with a test size).
-* Arithmetic cells ("=9+16") are computed and "see Fig. 3" in a value cell (wide layout)
-  marks the paper's values as only in figures. Every change is a note.
+* Arithmetic cells ("=9+16") are computed and "see Fig. 3" in a value cell marks the
+  paper's values as only in figures (long layout: the results row is dropped). Every
+  change is a note.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from falseclaims.sheets.io import ColumnRows, RawTable, read_raw_table
 from falseclaims.sheets.rows import resolve_column
 
 __all__ = ["combine_header", "apply_overrides", "reshape_columns", "prepare_cells",
-           "IGNORE", "FIGURE_CELL"]
+           "figure_rows_long", "IGNORE", "FIGURE_CELL"]
 
 IGNORE = "ignore"
 _MERGED = re.compile(r"merged header cells ([A-Z]+)(\d+):([A-Z]+)(\d+)")
@@ -334,3 +335,36 @@ def _derive_split(t: RawTable, rownum: int, cells: list, idx: dict) -> None:
     cells[idx["split"]] = split
     t.note(rownum, t.header[idx["split"]], split, f"split {split!r} derived from the filled "
            f"size columns ({', '.join(sorted(filled)) or 'folds'}; config derive)")
+
+
+def figure_rows_long(ptab: RawTable, pidx: dict, ptheir: dict, rtab: RawTable,
+                     ridx: dict) -> None:
+    """Long layout: a results row whose value reads "see Fig. 3" is dropped and its paper's
+    values are marked as only in figures (both noted)."""
+    if "value" not in ridx or "paper_id" not in ridx or "paper_id" not in pidx \
+            or not rtab.rows or not _any_special(rtab, [ridx["value"]]):
+        return
+    _own_rows(rtab)
+    j, k = ridx["value"], ridx["paper_id"]
+    keep, ids = [], set()
+    for rownum, cells in rtab.rows:
+        v = cells[j]
+        if isinstance(v, str) and FIGURE_CELL.match(clean_text(v)) and not is_missing(cells[k]):
+            pid = clean_text(str(cells[k]))
+            ids.add(pid)
+            rtab.note(rownum, rtab.header[j], v, f"{clean_text(v)!r}: values only in figures; "
+                      f"results row dropped and paper {pid!r} marked values_only_in_figures")
+        else:
+            keep.append((rownum, cells))
+    rtab.rows = keep
+    if not ids:
+        return
+    _own_rows(ptab)
+    if "values_only_in_figures" not in pidx:
+        pidx["values_only_in_figures"] = len(ptab.header)
+        ptheir["values_only_in_figures"] = _add_column(ptab, "(values in figures)",
+                                                       [None] * len(ptab.rows))
+    f, i = pidx["values_only_in_figures"], pidx["paper_id"]
+    for _, cells in ptab.rows:
+        if not is_missing(cells[i]) and clean_text(str(cells[i])) in ids:
+            cells[f] = True

@@ -21,7 +21,7 @@ from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.plain import frame_of_columns, plain_results
 from falseclaims.sheets.prepare import (
-    apply_overrides, combine_header, prepare_cells, reshape_columns,
+    apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
 )
 from falseclaims.sheets.rows import generate_ids, group_paper_rows, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
@@ -101,6 +101,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         ridx, rtheir = map_columns(rtab, "results", rmap, where)
         prepare_cells(ptab, pidx, ptheir, cfg, "long")
         prepare_cells(rtab, ridx, rtheir, cfg, "long")
+        figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
         values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
         precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
                               release_rows=True)
