@@ -299,3 +299,19 @@ def test_see_figure_in_a_long_results_table(tmp_path):
     assert bool(p["b"]) and not bool(p["a"])
     assert list(s.results["paper_id"]) == ["a", "a", "b"]
     assert s.notes["note"].str.contains("'see Fig. 3': values only in figures").any()
+
+
+def test_wide_per_method_files_may_be_gzip(tmp_path):
+    from falseclaims.estimation.congruence_sources import congruence_pairs
+
+    a = [0.5 + 0.05 * i for i in range(8)]
+    b = [x + 0.01 * (i % 3) for i, x in enumerate(a)]
+    for name, vals, op in (("unet", a, gzip.open), ("swin", b, open)):
+        suffix = ".csv.gz" if op is gzip.open else ".csv"
+        with op(tmp_path / f"{name}{suffix}", "wt") as fh:
+            fh.write("name,liver\n" + "".join(f"c{i},{v:.3f}\n" for i, v in enumerate(vals)))
+    pairs = congruence_pairs("t", {"type": "wide_per_method", "glob": "*.csv*",
+                                   "citation": "x", "case_column": "name"}, tmp_path)
+    assert set(pairs[["method_a", "method_b"]].iloc[0]) == {"unet", "swin"}
+    assert pairs["congruence"].iloc[0] == pytest.approx(pd.Series(a).corr(pd.Series(b)),
+                                                        abs=1e-3)

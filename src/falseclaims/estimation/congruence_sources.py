@@ -5,6 +5,7 @@ A source spec is a mapping with a ``type``:
 - ``msd_pairwise``: the published-derived MSD table of Pearson r per method pair
   (``path``; optional ``phases``), no per-case data needed;
 - ``wide_per_method``: one segmentation file per method (``glob``), e.g. Touchstone;
+  every per-case file of any type may be gzip-compressed (``.csv.gz``);
 - ``predictions_with_labels``: groups of prediction files plus one ``labels`` file, e.g.
   ISIC 2018; pairs are formed within each group (the group name is the task);
 - ``long`` / ``claims_reloaded``: a user's per-case file (``path``, may be ``.csv.gz``;
@@ -19,7 +20,9 @@ the survey stage reads like an inline config source.
 
 from __future__ import annotations
 
+import gzip
 import logging
+import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -148,25 +151,50 @@ def _one_metric(df: pd.DataFrame, spec: Mapping, path: Path) -> pd.DataFrame:
     return df[keep]
 
 
+def _gunzipped(path: str | Path, tmp: Path) -> Path:
+    """``path``, or a decompressed copy in ``tmp`` when it ends in ``.gz`` (named without
+    the suffix: a method named after its file keeps its name)."""
+    path = Path(path)
+    if path.suffix.lower() != ".gz":
+        return path
+    out = tmp / str(len(list(tmp.iterdir()))) / path.name[:-3]
+    out.parent.mkdir()
+    try:
+        with gzip.open(path, "rb") as src, open(out, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"{path}: not a readable gzip file ({exc})") from None
+    return out
+
+
+def _load_files(spec: Mapping, base: Path, tmp: Path, mismatch: str) -> PerCase:
+    if spec["type"] == "wide_per_method":
+        return read_wide_per_method([_gunzipped(f, tmp) for f in _glob(base, spec["glob"])],
+                                    case_column=spec.get("case_column", "name"),
+                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
+    parts = []
+    labels = _gunzipped(_resolve(base, spec["labels"]), tmp)
+    for group, files in spec["groups"].items():
+        named = {}
+        for f in files:
+            plain = _gunzipped(_resolve(base, f), tmp)
+            named[plain.stem] = plain
+        parts.append(read_predictions_with_labels(
+            named, labels, task=group,
+            case_column=spec.get("case_column", "image"),
+            prediction_column=spec.get("prediction_column", "predicted_lesion"),
+            label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
+    return PerCase.concat(parts)
+
+
 def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None) -> PerCase:
     """Per-case results of a source (every type but ``msd_pairwise``)."""
     base = Path(base)
     kind = spec["type"]
     mismatch = spec.get("case_mismatch", "error")
-    if kind == "wide_per_method":
-        return read_wide_per_method(_glob(base, spec["glob"]),
-                                    case_column=spec.get("case_column", "name"),
-                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
-    if kind == "predictions_with_labels":
-        parts = []
-        for group, files in spec["groups"].items():
-            named = {Path(f).stem: _resolve(base, f) for f in files}
-            parts.append(read_predictions_with_labels(
-                named, _resolve(base, spec["labels"]), task=group,
-                case_column=spec.get("case_column", "image"),
-                prediction_column=spec.get("prediction_column", "predicted_lesion"),
-                label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
-        return PerCase.concat(parts)
+    if kind in ("wide_per_method", "predictions_with_labels"):
+        with tempfile.TemporaryDirectory() as tmp:
+            return _load_files(spec, base, Path(tmp), mismatch)
     if kind in ("long", "claims_reloaded"):
         with tempfile.TemporaryDirectory() as tmp:
             path = prepared_table(spec, base, Path(tmp))
