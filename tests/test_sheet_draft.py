@@ -315,3 +315,15 @@ def test_wide_per_method_files_may_be_gzip(tmp_path):
     assert set(pairs[["method_a", "method_b"]].iloc[0]) == {"unet", "swin"}
     assert pairs["congruence"].iloc[0] == pytest.approx(pd.Series(a).corr(pd.Series(b)),
                                                         abs=1e-3)
+
+
+def test_sd_source_on_a_multi_metric_long_file_still_picks_its_metric(tmp_path):
+    from falseclaims.estimation.sd_sources import mean_sd_pairs
+
+    rows = [["case_id", *_long_rows()[0][1:]], *_long_rows()[1:]]
+    (tmp_path / "pc.csv").write_text("\n".join(",".join(r) for r in rows) + "\n")
+    pairs = mean_sd_pairs("s", {"type": "long", "path": "pc.csv", "citation": "x",
+                                "form": "anchored", "floor": 0.005}, tmp_path)
+    a = pd.Series([0.5 + 0.05 * i for i in range(8)])
+    m1 = pairs.set_index("method").loc["m1"]
+    assert m1["mean"] == pytest.approx(a.mean()) and m1["sd"] == pytest.approx(a.std())

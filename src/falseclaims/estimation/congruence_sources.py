@@ -98,7 +98,7 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     return out[PAIR_COLUMNS]
 
 
-def prepared_table(spec: Mapping, base: Path, tmp: Path) -> Path:
+def prepared_table(spec: Mapping, base: Path, tmp: Path, one_metric: bool = True) -> Path:
     """The per-case file of a ``long`` / ``claims_reloaded`` source as the reader wants
     it: gzip-compressed files (``.csv.gz``) decompressed, ``columns: {their: ours}``
     renamed and, for ``long``, one metric kept (``metric:``). A ``long`` file holding
@@ -107,7 +107,7 @@ def prepared_table(spec: Mapping, base: Path, tmp: Path) -> Path:
     path = _resolve(base, spec["path"])
     mapping = dict(spec.get("columns") or {})
     gz = path.suffix.lower() == ".gz"
-    if not (gz or mapping or spec["type"] == "long"):
+    if not (gz or mapping or (spec["type"] == "long" and (one_metric or spec.get("metric")))):
         return path
     if not path.is_file():
         raise FileNotFoundError(f"per-case file not found: {path}")
@@ -124,7 +124,7 @@ def prepared_table(spec: Mapping, base: Path, tmp: Path) -> Path:
         raise ValueError(f"{path}: columns {missing} named in the source's columns: are not "
                          f"in the file (found: {', '.join(df.columns)})")
     df = df.rename(columns=mapping)
-    if spec["type"] == "long" and "metric" in df.columns:
+    if spec["type"] == "long" and "metric" in df.columns and (one_metric or spec.get("metric")):
         df = _one_metric(df, spec, path)
     elif not (gz or mapping):
         return path
@@ -187,8 +187,11 @@ def _load_files(spec: Mapping, base: Path, tmp: Path, mismatch: str) -> PerCase:
     return PerCase.concat(parts)
 
 
-def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None) -> PerCase:
-    """Per-case results of a source (every type but ``msd_pairwise``)."""
+def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None,
+                 one_metric: bool = False) -> PerCase:
+    """Per-case results of a source (every type but ``msd_pairwise``). ``one_metric``: a
+    ``long`` file holding several metrics needs ``metric:`` (congruence is computed per
+    pair over every row; an SD source picks its metric itself)."""
     base = Path(base)
     kind = spec["type"]
     mismatch = spec.get("case_mismatch", "error")
@@ -197,7 +200,7 @@ def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None)
             return _load_files(spec, base, Path(tmp), mismatch)
     if kind in ("long", "claims_reloaded"):
         with tempfile.TemporaryDirectory() as tmp:
-            path = prepared_table(spec, base, Path(tmp))
+            path = prepared_table(spec, base, Path(tmp), one_metric)
             if kind == "long":
                 return read_long(path, case_mismatch=mismatch)
             return read_claims_reloaded(path, task=spec.get("task", "task"),
@@ -219,7 +222,7 @@ def congruence_pairs(name: str, spec: Mapping, base: str | Path = ".",
     if spec.get("type") == "msd_pairwise":
         pairs = msd_pairs(_resolve(Path(base), spec["path"]), spec.get("phases"))
     else:
-        pc = load_percase(spec, base, seed)
+        pc = load_percase(spec, base, seed, one_metric=True)
         for note in pc.notes:
             log.info("%s: %s", name, note)
         pairs = pairwise_congruence(pc, min_cases=int(spec.get("min_cases", 3)))
