@@ -62,69 +62,20 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
-    base = Path(base_dir)
-    header_row = int(cfg.get("header_row") or 1)
-    columns = cfg.get("columns") or {}
-    constants = cfg.get("constants") or {}
-
     skip_rules = cfg.get("skip_rows_where") or {}
-    group = bool(cfg.get("group_rows_by_id"))
-    id_spec = cfg.get("id")
-    if group and cfg["layout"] == "long":
+    if cfg.get("group_rows_by_id") and cfg["layout"] == "long":
         raise ValueError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
                          "layout already holds one papers row per paper)")
-    if id_spec == "row" and cfg["layout"] == "long":
+    if cfg.get("id") == "row" and cfg["layout"] == "long":
         raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
                          "results rows to their papers); use a template such as "
                          "\"{Authors} {Year}\" naming columns of both tables")
-
-    def _read(file_key, sheet_key, kind):
-        path = base / cfg[file_key]
-        t = read_raw_table(path, cfg.get(sheet_key), header_row, display=str(cfg[file_key]))
-        if cfg.get("header_rows", 1) == 2 and t.header:
-            combine_header(t, path, cfg.get(sheet_key), header_row)
-        apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
-        skip_rows(t, skip_rules, where)
-        mapping = reshape_columns(t, columns.get(kind) or {}, cfg.get("split_cells")
-                                  if kind != "results" else None, where)
-        if id_spec and t.header:
-            made = generate_ids(t, id_spec, dedupe=kind != "results" and not group)
-            if made is not None:
-                mapping[made] = "paper_id"
-        return t, mapping
-
     if cfg["layout"] == "long":
-        (ptab, pmap), (rtab, rmap) = (_read("papers", "papers_sheet", "papers"),
-                                      _read("results", "results_sheet", "results"))
+        ptab, rtab, precs, rrecs, plain = _read_long(cfg, Path(base_dir), where, venue)
         tables = [ptab, rtab]
-        pidx, ptheir = map_columns(ptab, "papers", pmap, where)
-        ridx, rtheir = map_columns(rtab, "results", rmap, where)
-        prepare_cells(ptab, pidx, ptheir, cfg, "long")
-        prepare_cells(rtab, ridx, rtheir, cfg, "long")
-        figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
-        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
-                              release_rows=True)
-        rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
-                                rules, release_rows=True)
-        paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
-        plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
-        rrecs = [] if plain is not None or rparsed is None else rparsed.records()
-        del rparsed
     else:
-        wtab, wmap = _read("papers", "papers_sheet", "wide")
-        ptab = rtab = wtab
-        tables = [wtab]
-        widx, wtheir = map_columns(wtab, "wide", wmap, where)
-        has_results = check_wide_columns(wtab, widx, constants, where)
-        prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
-        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
-                              release_rows=True)
-        if group:
-            wrecs = group_paper_rows(wrecs, wtab)
-        precs, rrecs = wide_to_long(wrecs, wtab, has_results)
-        plain = None
+        ptab, precs, rrecs = _read_wide(cfg, Path(base_dir), where)
+        rtab, tables, plain = ptab, [ptab], None
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
@@ -153,6 +104,65 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     notes = notes_frame(tables, venue)
     log.info("%s", digest(venue, papers, results, notes))
     return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _read_table(cfg: dict, base: Path, file_key: str, kind: str, where: str):
+    """A raw table after the venue's row and column steps, and its {their: ours} mapping."""
+    sheet = cfg.get(f"{file_key}_sheet")
+    header_row = int(cfg.get("header_row") or 1)
+    path = base / cfg[file_key]
+    t = read_raw_table(path, sheet, header_row, display=str(cfg[file_key]))
+    if cfg.get("header_rows", 1) == 2 and t.header:
+        combine_header(t, path, sheet, header_row)
+    apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
+    skip_rows(t, cfg.get("skip_rows_where") or {}, where)
+    mapping = reshape_columns(t, (cfg.get("columns") or {}).get(kind) or {},
+                              cfg.get("split_cells") if kind != "results" else None, where)
+    id_spec = cfg.get("id")
+    if id_spec and t.header:
+        dedupe = kind != "results" and not cfg.get("group_rows_by_id")
+        made = generate_ids(t, id_spec, dedupe=dedupe)
+        if made is not None:
+            mapping[made] = "paper_id"
+    return t, mapping
+
+
+def _read_long(cfg: dict, base: Path, where: str, venue: str):
+    """(papers table, results table, papers records, results records, plain results
+    frame or None) of the long layout."""
+    constants = cfg.get("constants") or {}
+    ptab, pmap = _read_table(cfg, base, "papers", "papers", where)
+    rtab, rmap = _read_table(cfg, base, "results", "results", where)
+    pidx, ptheir = map_columns(ptab, "papers", pmap, where)
+    ridx, rtheir = map_columns(rtab, "results", rmap, where)
+    prepare_cells(ptab, pidx, ptheir, cfg, "long")
+    prepare_cells(rtab, ridx, rtheir, cfg, "long")
+    figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
+    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
+    precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
+                          release_rows=True)
+    rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
+                            rules, release_rows=True)
+    paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
+    plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
+    rrecs = [] if plain is not None or rparsed is None else rparsed.records()
+    return ptab, rtab, precs, rrecs, plain
+
+
+def _read_wide(cfg: dict, base: Path, where: str):
+    """(the table, papers records, results records) of the wide top-2 layout."""
+    constants = cfg.get("constants") or {}
+    wtab, wmap = _read_table(cfg, base, "papers", "wide", where)
+    widx, wtheir = map_columns(wtab, "wide", wmap, where)
+    has_results = check_wide_columns(wtab, widx, constants, where)
+    prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
+    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
+    wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
+                          release_rows=True)
+    if cfg.get("group_rows_by_id"):
+        wrecs = group_paper_rows(wrecs, wtab)
+    precs, rrecs = wide_to_long(wrecs, wtab, has_results)
+    return wtab, precs, rrecs
 
 
 def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
