@@ -67,6 +67,34 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         block["header_row"] = g.header_row
     if g.header_rows == 2:
         block["header_rows"] = 2
+    _ids_and_skips(g, mapping, block, remarks)
+    if split_cells:
+        block["split_cells"] = split_cells
+    block["columns"] = {"wide": dict(mapping)}
+    values = {}
+    if "statistical_test" in roles:
+        values["statistical_test"] = dict(_STAT_RULES)
+    if "split" in roles:
+        values["split"] = dict(_SPLIT_RULES)
+    elif roles & {"n_train", "n_val", "n_test"}:
+        block["derive"] = {"split": "from_sizes"}
+    if values:
+        block["values"] = values
+    cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
+              if c.role in ("value_proposed", "value_best_prior")
+              and any("cell_pattern: value_sd" in h for h in c.hints)}
+    if cells_:
+        block["cells"] = cells_
+        remarks.append("cells holding a mean and an SD ('70.49 -1.25'): cells: "
+                       f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
+    block["constants"] = {"in_scope": True, "values_only_in_figures": False,
+                          **_metric_constants(g, roles, remarks)}
+    return block, remarks
+
+
+def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]) -> None:
+    """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
+    skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
     if not ids:
         block["id"] = "row"
@@ -95,28 +123,6 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
-    if split_cells:
-        block["split_cells"] = split_cells
-    block["columns"] = {"wide": dict(mapping)}
-    values = {}
-    if "statistical_test" in roles:
-        values["statistical_test"] = dict(_STAT_RULES)
-    if "split" in roles:
-        values["split"] = dict(_SPLIT_RULES)
-    elif roles & {"n_train", "n_val", "n_test"}:
-        block["derive"] = {"split": "from_sizes"}
-    if values:
-        block["values"] = values
-    cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
-              if c.role in ("value_proposed", "value_best_prior")
-              and any("cell_pattern: value_sd" in h for h in c.hints)}
-    if cells_:
-        block["cells"] = cells_
-        remarks.append("cells holding a mean and an SD ('70.49 -1.25'): cells: "
-                       f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
-    block["constants"] = {"in_scope": True, "values_only_in_figures": False,
-                          **_metric_constants(g, roles, remarks)}
-    return block, remarks
 
 
 def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
