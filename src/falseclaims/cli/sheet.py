@@ -133,6 +133,10 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
+    from falseclaims.sheets.reader import digest
+
+    for line in digest(args.venue, s.papers, s.results, s.notes).splitlines()[1:]:
+        print(line)  # the notes that change results, by kind (as in the pipeline's log)
     skipped = s.notes["note"].str.contains("skipped", regex=False).fillna(False)
     if skipped.any():
         kinds = s.notes.loc[skipped, "note"].str.replace(r"(: column|\().*$", "", regex=True)

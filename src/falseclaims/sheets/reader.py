@@ -178,7 +178,7 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
     if changes.str.startswith("no result columns").any():
         lines.append(f"  {NO_RESULTS}")
     kinds = (changes.str.replace(r"'[^']*'", "…", regex=True)
-             .str.replace(r"\s*[(:;].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
+             .str.replace(r"\s*[(:;{].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
                                                                     regex=True).str.strip())
     for kind, n in kinds[kinds != ""].value_counts().head(top).items():
         lines.append(f"  {n} x {kind}")
