@@ -88,7 +88,9 @@ def run_inspect(args) -> int:
         print(f"{'':<4} {'':<24} ({c.why})")
         for h in c.hints:
             print(f"{'':<4} {'':<24} hint: {h}")
-    d = draft_config(g, args.venue, args.file)
+    # sheet paths in a config are relative to the checkout Snakemake runs in
+    absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
+    d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file)
     print(f"\nunits guess: {g.units}")
     for r in d.remarks:
         print(f"  {r}")
