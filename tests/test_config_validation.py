@@ -47,8 +47,8 @@ def test_repo_config_is_valid(repo_cfg):
      "venues.venue_b_synthetic.constants: unknown key 'foo' (valid keys: paper_id, title"),
     (lambda c: c["venues"]["venue_b_synthetic"]["constants"].__setitem__("tsk", "x"),
      "venues.venue_b_synthetic.constants: unknown key 'tsk' (did you mean 'task'?)"),
-    (lambda c: c["venues"]["venue_b_synthetic"].__setitem__("header_rows", 2),
-     "venues.venue_b_synthetic: unknown key 'header_rows' (did you mean 'header_row'?)"),
+    (lambda c: c["venues"]["venue_b_synthetic"].__setitem__("header_rw", 2),
+     "venues.venue_b_synthetic: unknown key 'header_rw' (did you mean 'header_row'?)"),
     (lambda c: c["congruence"]["paper"]["classification"].__setitem__("meadian", 0.6),
      "congruence.paper.classification: unknown key 'meadian' (did you mean 'median'?)"),
     # a map of named sources: a misspelt fixed key is not taken for a new source

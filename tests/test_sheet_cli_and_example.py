@@ -152,7 +152,7 @@ def test_sheet_inspect_hints_for_a_hostile_sheet(tmp_path, capsys):
     # a size column holding one split description is still the test size, with a warning
     assert "N: n_test" in out and "cells like '70/10/20 of 300 cases' are not one whole" in out
     assert "rows holding only a year ('2022'): skip_rows_where" in out
-    assert "repeated ids: id: '{Paper}'" in out
+    assert "repeated ids in consecutive rows (one paper per data set?): group_rows_by_id" in out
     assert "cells like '78.50/66.45'" in out
 
 

@@ -192,6 +192,20 @@ def where_to_look(cfg: dict) -> str:
             "figures/; the report: run `snakemake --report report.html` and open it.")
 
 
+def run_venues(cfg: dict) -> list[str]:
+    """The venues the pipeline runs: ``run_venues`` when given (each a key of ``venues``),
+    else every venue. ``snakemake --configfile my.yaml`` merges ``my.yaml`` over
+    config/config.yaml, so the example venues stay in ``venues``; ``run_venues: [mine]``
+    in ``my.yaml`` runs only the user's."""
+    chosen = list(cfg.get("run_venues") or [])
+    unknown = [v for v in chosen if v not in (cfg.get("venues") or {})]
+    if unknown:
+        raise FalseclaimsInputError(
+            f"config run_venues names {', '.join(map(repr, unknown))}, which is not a key of "
+            f"venues ({', '.join(cfg.get('venues') or {}) or 'none'})")
+    return [str(v) for v in chosen] or [str(v) for v in cfg.get("venues") or {}]
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """The assumption behind the headline numbers: the first congruence and SD sources in
     ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or

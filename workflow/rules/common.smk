@@ -4,7 +4,7 @@ import re
 import sys
 from pathlib import Path
 
-from falseclaims.config import report_category, venue_label, where_to_look
+from falseclaims.config import report_category, run_venues, venue_label, where_to_look
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.tasks import TASKS
 
@@ -19,7 +19,10 @@ try:
 except ConfigError as _exc:  # one message naming each bad key, no traceback
     sys.exit(f"ERROR: {_exc}")
 
-VENUES = list(config["venues"])
+try:  # run_venues: [mine] runs only the user's venues (config/README.md, ## run_venues)
+    VENUES = run_venues(config)
+except ValueError as _exc:
+    sys.exit(f"ERROR: {_exc}")
 # every venue gets its display label here, so captions and scripts read `label` as is
 for _venue in VENUES:
     config["venues"][_venue]["label"] = venue_label(config, _venue)

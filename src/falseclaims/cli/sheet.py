@@ -30,6 +30,15 @@ def register(sub) -> None:
     i.add_argument("--sheet", help="sheet of an XLSX workbook (default: the first)")
     i.add_argument("--venue", default="my_venue", help="venue key of the draft block")
     i.add_argument("--json", action="store_true", help="write JSON instead of text")
+    i.add_argument("--header-row", type=int, metavar="N",
+                   help="the header is row N (the lower row of a two-row header); default: "
+                        "found after title rows")
+    i.add_argument("--header-rows", type=int, choices=(1, 2),
+                   help="2: rows N-1 and N form the header (names combined); with "
+                        "--header-row")
+    i.add_argument("--write", metavar="DRAFT.yaml",
+                   help="write a complete config (run_venues + this venue) that "
+                        "`snakemake --configfile DRAFT.yaml` runs")
     i.set_defaults(handler=run_inspect)
     c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
                                        "first step) and list the problems by column",
@@ -53,11 +62,24 @@ def register(sub) -> None:
 
 
 def run_inspect(args) -> int:
-    from falseclaims.sheets.inspect import draft_venue, inspect_sheet
+    from falseclaims.sheets.draft import draft_config
+    from falseclaims.sheets.inspect import inspect_sheet
 
     if not Path(args.file).is_file():
         raise UsageError(f"no such file: {args.file}")
-    g = inspect_sheet(args.file, args.sheet)
+    if args.header_row is not None and args.header_row < 1:
+        raise UsageError("--header-row must be at least 1")
+    if args.header_rows and args.header_row is None:
+        raise UsageError("--header-rows needs --header-row N (the lower header row)")
+    try:
+        g = inspect_sheet(args.file, args.sheet, args.header_row, args.header_rows)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    # sheet paths in a config are relative to the checkout Snakemake runs in
+    absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
+    d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file)
+    if args.write:
+        Path(args.write).write_text(d.text, encoding="utf-8")
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         cols = [{"letter": c.letter, "name": c.name, "role": c.role, "why": c.why,
@@ -65,20 +87,33 @@ def run_inspect(args) -> int:
         emit("sheet inspect", inputs_of(args),
              {"file": str(g.file), "sheet": g.sheet, "header_row": g.header_row,
               "n_rows": g.n_rows, "units": g.units, "columns": cols,
-              "draft": draft_venue(g, args.venue)})
+              "draft": d.text, "remarks": list(d.remarks),
+              "still_to_fix": [str(p) for p in d.problems]})
         return 0
+    rows = (f"header rows {g.header_row - 1}-{g.header_row} (names combined)"
+            if g.header_rows == 2 else f"header row {g.header_row}")
     print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
-          + f": header row {g.header_row}, {g.n_rows} data rows")
+          + f": {rows}, {g.n_rows} data rows")
+    for t in g.title_rows:
+        print(f"  title row skipped: {t}")
+    for w in g.warnings:
+        print(f"  WARNING: {w}")
     print(f"{'col':<4} {'header':<24} {'guessed role':<20} examples")
     for c in g.columns:
         ex = " | ".join(e[:30] for e in c.examples)
-        print(f"{c.letter:<4} {c.name[:24]:<24} {c.role:<20} {ex}")
+        print(f"{c.letter:<4} {c.name[:24]:<24} {c.role + ('' if c.sure else ' ?'):<20} {ex}")
         print(f"{'':<4} {'':<24} ({c.why})")
         for h in c.hints:
             print(f"{'':<4} {'':<24} hint: {h}")
-    print(f"\nunits guess: {g.units}\n\n# draft venue block (edit it; data/README.md, "
-          "'Swapping in a real sheet'):")
-    print(draft_venue(g, args.venue), end="")
+    print(f"\nunits guess: {g.units}")
+    for r in d.remarks:
+        print(f"  {r}")
+    for p in d.problems:
+        print(f"  still to fix: {p}")
+    print("\n# draft venue block (edit it; data/README.md, 'Swapping in a real sheet'):")
+    print(d.text, end="")
+    if args.write:
+        print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
     return 0
 
 
@@ -125,6 +160,10 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
+    from falseclaims.sheets.reader import digest
+
+    for line in digest(args.venue, s.papers, s.results, s.notes).splitlines()[1:]:
+        print(line)  # the notes that change results, by kind (as in the pipeline's log)
     skipped = s.notes["note"].str.contains("skipped", regex=False).fillna(False)
     if skipped.any():
         kinds = s.notes.loc[skipped, "note"].str.replace(r"(: column|\().*$", "", regex=True)

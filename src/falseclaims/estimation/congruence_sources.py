@@ -5,9 +5,12 @@ A source spec is a mapping with a ``type``:
 - ``msd_pairwise``: the published-derived MSD table of Pearson r per method pair
   (``path``; optional ``phases``), no per-case data needed;
 - ``wide_per_method``: one segmentation file per method (``glob``), e.g. Touchstone;
+  every per-case file of any type may be gzip-compressed (``.csv.gz``);
 - ``predictions_with_labels``: groups of prediction files plus one ``labels`` file, e.g.
   ISIC 2018; pairs are formed within each group (the group name is the task);
-- ``long`` / ``claims_reloaded``: a user's per-case file (``path``);
+- ``long`` / ``claims_reloaded``: a user's per-case file (``path``, may be ``.csv.gz``;
+  ``columns: {their: ours}`` renames columns; ``long`` needs ``metric:`` when the file
+  holds several metrics);
 - ``sklearn``: models trained here (``datasets``, ``models``, ``test_size``, ``seed``).
 
 :func:`congruence_pairs` returns the pairwise table (:data:`PAIR_COLUMNS` plus ``source``),
@@ -17,7 +20,10 @@ the survey stage reads like an inline config source.
 
 from __future__ import annotations
 
+import gzip
 import logging
+import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -43,8 +49,8 @@ from falseclaims.percase.readers import (
     read_wide_per_method,
 )
 
-__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "congruence_pairs",
-           "congruence_summary", "msd_pairs", "per_task_quartiles"]
+__all__ = ["SOURCE_TYPES", "source_input_files", "load_percase", "prepared_table",
+           "congruence_pairs", "congruence_summary", "msd_pairs", "per_task_quartiles"]
 
 log = logging.getLogger("falseclaims.estimation")
 
@@ -92,30 +98,113 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     return out[PAIR_COLUMNS]
 
 
-def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None) -> PerCase:
-    """Per-case results of a source (every type but ``msd_pairwise``)."""
+def prepared_table(spec: Mapping, base: Path, tmp: Path, one_metric: bool = True) -> Path:
+    """The per-case file of a ``long`` / ``claims_reloaded`` source as the reader wants
+    it: gzip-compressed files (``.csv.gz``) decompressed, ``columns: {their: ours}``
+    renamed and, for ``long``, one metric kept (``metric:``). A ``long`` file holding
+    several metrics without ``metric:`` is refused naming them: pooling the congruence of,
+    say, DSC and Hausdorff distance pairs mixes two quantities."""
+    path = _resolve(base, spec["path"])
+    mapping = dict(spec.get("columns") or {})
+    gz = path.suffix.lower() == ".gz"
+    if not (gz or mapping or (spec["type"] == "long" and (one_metric or spec.get("metric")))):
+        return path
+    if not path.is_file():
+        raise FileNotFoundError(f"per-case file not found: {path}")
+    name = path.name[:-3] if gz else path.name
+    sep = "\t" if Path(name).suffix.lower() in (".tsv", ".tab") else None
+    try:
+        df = pd.read_csv(path, sep=sep, engine="python", dtype=str, keep_default_na=False,
+                         compression="gzip" if gz else None, encoding="utf-8-sig")
+    except (UnicodeDecodeError, OSError, EOFError) as exc:
+        raise ValueError(f"{path}: not a readable {'gzip ' if gz else ''}text table "
+                         f"({type(exc).__name__}: {exc})") from None
+    missing = [c for c in mapping if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: columns {missing} named in the source's columns: are not "
+                         f"in the file (found: {', '.join(df.columns)})")
+    df = df.rename(columns=mapping)
+    if spec["type"] == "long" and "metric" in df.columns and (one_metric or spec.get("metric")):
+        df = _one_metric(df, spec, path)
+    elif not (gz or mapping):
+        return path
+    out = tmp / name
+    df.to_csv(out, index=False)
+    return out
+
+
+def _one_metric(df: pd.DataFrame, spec: Mapping, path: Path) -> pd.DataFrame:
+    metrics = sorted(set(df["metric"].str.strip().str.lower()) - {""})
+    want = spec.get("metric")
+    if want is None:
+        if len(metrics) > 1:
+            raise ValueError(f"{path}: holds the metrics {', '.join(metrics)}; set metric: "
+                             "<one of them> in the congruence source (pooling several "
+                             "metrics mixes their congruence)")
+        return df
+    keep = df["metric"].str.strip().str.lower() == str(want).lower()
+    if not keep.any():
+        raise ValueError(f"{path}: no row with metric {want!r} (found: {', '.join(metrics)})")
+    if len(metrics) > 1:
+        log.info("%s: metric %s kept, %d rows of %s left out", path, want, int((~keep).sum()),
+                 ", ".join(m for m in metrics if m != str(want).lower()))
+    return df[keep]
+
+
+def _gunzipped(path: str | Path, tmp: Path) -> Path:
+    """``path``, or a decompressed copy in ``tmp`` when it ends in ``.gz`` (named without
+    the suffix: a method named after its file keeps its name)."""
+    path = Path(path)
+    if path.suffix.lower() != ".gz":
+        return path
+    out = tmp / str(len(list(tmp.iterdir()))) / path.name[:-3]
+    out.parent.mkdir()
+    try:
+        with gzip.open(path, "rb") as src, open(out, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"{path}: not a readable gzip file ({exc})") from None
+    return out
+
+
+def _load_files(spec: Mapping, base: Path, tmp: Path, mismatch: str) -> PerCase:
+    if spec["type"] == "wide_per_method":
+        return read_wide_per_method([_gunzipped(f, tmp) for f in _glob(base, spec["glob"])],
+                                    case_column=spec.get("case_column", "name"),
+                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
+    parts = []
+    labels = _gunzipped(_resolve(base, spec["labels"]), tmp)
+    for group, files in spec["groups"].items():
+        named = {}
+        for f in files:
+            plain = _gunzipped(_resolve(base, f), tmp)
+            named[plain.stem] = plain
+        parts.append(read_predictions_with_labels(
+            named, labels, task=group,
+            case_column=spec.get("case_column", "image"),
+            prediction_column=spec.get("prediction_column", "predicted_lesion"),
+            label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
+    return PerCase.concat(parts)
+
+
+def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None,
+                 one_metric: bool = False) -> PerCase:
+    """Per-case results of a source (every type but ``msd_pairwise``). ``one_metric``: a
+    ``long`` file holding several metrics needs ``metric:`` (congruence is computed per
+    pair over every row; an SD source picks its metric itself)."""
     base = Path(base)
     kind = spec["type"]
     mismatch = spec.get("case_mismatch", "error")
-    if kind == "wide_per_method":
-        return read_wide_per_method(_glob(base, spec["glob"]),
-                                    case_column=spec.get("case_column", "name"),
-                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
-    if kind == "predictions_with_labels":
-        parts = []
-        for group, files in spec["groups"].items():
-            named = {Path(f).stem: _resolve(base, f) for f in files}
-            parts.append(read_predictions_with_labels(
-                named, _resolve(base, spec["labels"]), task=group,
-                case_column=spec.get("case_column", "image"),
-                prediction_column=spec.get("prediction_column", "predicted_lesion"),
-                label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
-        return PerCase.concat(parts)
-    if kind == "long":
-        return read_long(_resolve(base, spec["path"]), case_mismatch=mismatch)
-    if kind == "claims_reloaded":
-        return read_claims_reloaded(_resolve(base, spec["path"]), task=spec.get("task", "task"),
-                                    case_mismatch=mismatch)
+    if kind in ("wide_per_method", "predictions_with_labels"):
+        with tempfile.TemporaryDirectory() as tmp:
+            return _load_files(spec, base, Path(tmp), mismatch)
+    if kind in ("long", "claims_reloaded"):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = prepared_table(spec, base, Path(tmp), one_metric)
+            if kind == "long":
+                return read_long(path, case_mismatch=mismatch)
+            return read_claims_reloaded(path, task=spec.get("task", "task"),
+                                        case_mismatch=mismatch)
     if kind == "sklearn":
         from falseclaims.estimation.sklearn_models import train_and_predict
 
@@ -133,7 +222,7 @@ def congruence_pairs(name: str, spec: Mapping, base: str | Path = ".",
     if spec.get("type") == "msd_pairwise":
         pairs = msd_pairs(_resolve(Path(base), spec["path"]), spec.get("phases"))
     else:
-        pc = load_percase(spec, base, seed)
+        pc = load_percase(spec, base, seed, one_metric=True)
         for note in pc.notes:
             log.debug("%s: %s", name, note)
         pairs = pairwise_congruence(pc, min_cases=int(spec.get("min_cases", 3)))

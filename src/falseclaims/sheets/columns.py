@@ -57,7 +57,7 @@ SPECS = {"papers": PAPERS, "results": RESULTS, "wide": WIDE}
 PAPERS_OUT = ["venue", *PAPERS, "source_file", "source_sheet", "source_row"]
 RESULTS_OUT = ["venue", "paper_id", "method", "metric", "value", "sd", "sd_over", "n_test",
                "source_file", "source_sheet", "source_row"]
-NOTES_OUT = ["venue", "file", "sheet", "row", "column", "value", "note"]
+NOTES_OUT = ["venue", "file", "sheet", "row", "column", "value", "note", "kind"]
 
 WIDE_METHODS = ("proposed", "best_prior")
 

@@ -23,30 +23,39 @@ from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
 ALL_COLUMNS = {**WIDE, **RESULTS}
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
+from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 
-# header words -> our column (checked in order, first match wins)
+# header words -> our column (checked in order, first match wins); bare and abbreviated
+# headers ("test", "soa", "train ") count, and a training or validation size is matched
+# before the test size so that it never becomes n_test
 _NAME_HINTS = [
-    (r"^(year|notes?|comments?|remarks?)$", "(ignore)"),
-    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study)\b", "paper_id"),
+    (r"^(notes?|comments?|remarks?|year|link|doi|url)\b|\b(notes?|comments?)$", "(ignore)"),
+    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author)\b",
+     "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metric|measure", "metric"),
-    (r"split|protocol|evaluation", "split"),
     (r"fold", "cv_folds"),
-    (r"test.*(size|set|images|cases|n\b)|n.?test|#.?test", "n_test"),
-    (r"train.*(size|images|cases)|n.?train", "n_train"),
-    (r"stat|p.?val|significan", "statistical_test"),
+    (r"stat|p.?val|signific|hypothesis", "statistical_test"),
+    (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
+    (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
+    (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
+    (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
     (r"scope", "in_scope"),
-    (r"uncertain|std|sd\b|ci\b", "uncertainty"),
+    (r"uncertain|\bstd\b|\bsd\b|\bci\b|confidence|error bar", "uncertainty"),
     (r"other|compared|baselines", "values_compared"),
-    (r"sota|best.?prior|prior|runner|second", "value_best_prior"),
-    (r"ours|proposed|best\b|value|result|dsc|dice|acc", "value_proposed"),
+    (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second|competitor|previous",
+     "value_best_prior"),
+    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|acc|\bnew\b|\bmethod\b",
+     "value_proposed"),
 ]
+_SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
+_TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
 
 
 @dataclass
@@ -57,6 +66,10 @@ class ColumnGuess:
     why: str
     examples: list[str] = field(default_factory=list)
     hints: list[str] = field(default_factory=list)
+    sure: bool = True
+    big: float | None = None  # share of metric values > 1
+    kind: str = ""  # the role the cells alone suggest
+    split_sizes: bool = False  # cells like "898/500/200"
 
 
 @dataclass
@@ -67,31 +80,68 @@ class SheetGuess:
     n_rows: int
     columns: list[ColumnGuess]
     units: str
+    header_rows: int = 1
+    title_rows: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    text_rows: list[tuple[int, str]] = field(default_factory=list)  # free-text rows
 
 
-def _score_header(t) -> float:
-    if not t.header:
-        return -1.0
-    named = [h for h in t.header if h not in t.headerless]
-    texty = [h for h in named if not re.fullmatch(r"[\d.,%\s-]+", h)]
-    return len(texty) - 0.5 * len(t.headerless) - 0.1 * t.header_row
+def _kinds(cells_: list) -> tuple[int, int, int]:
+    """(filled, text, numeric) cells of one row."""
+    filled = [c for c in cells_ if not is_missing(c)]
+    nums = sum(1 for c in filled if isinstance(c, (int, float)) or
+               re.fullmatch(r"[\d.,%\s/±()+-]+", str(c)))
+    return len(filled), len(filled) - nums, nums
 
 
-def _find_header(path: Path, sheet: str | None, max_row: int = 10):
-    best = None
-    for r in range(1, max_row + 1):
-        t = read_raw_table(path, sheet, r)
-        if any("not found" in p.expected or "a sheet of" in p.expected
-               or "readable" in p.expected or "expands" in p.expected for p in t.problems):
-            return t
-        if not t.header:
+def _find_header(path: Path, sheet: str | None, header_row: int | None = None,
+                 header_rows: int | None = None):
+    """(table, title rows, warnings): the header row after the title rows, combined with
+    the row below when that row holds only names too (a two-row header)."""
+    if header_row is None:
+        header_row, header_rows, titles, warns = _detect(path, sheet)
+    else:
+        titles, warns = [], []
+    rows_ = header_rows or 1
+    if rows_ == 2 and header_row < 2:
+        raise ValueError("--header-rows 2 needs --header-row 2 or more (the lower header row)")
+    t = read_raw_table(path, sheet, header_row)
+    if rows_ == 2 and t.header:
+        combine_header(t, path, sheet, header_row)
+    t.header_rows = rows_
+    return t, titles, warns
+
+
+def _detect(path: Path, sheet: str | None, look: int = 12):
+    g = read_raw_table(path, sheet, 1)
+    if not g.header:
+        return 1, 1, [], []
+    grid = [(1, [None if h in g.headerless else h for h in g.header])]
+    grid += [(r, c) for r, c in g.rows[:look]]
+    titles, warns = [], []
+    h = None
+    for k, (r, cells_) in enumerate(grid):
+        filled, text, nums = _kinds(cells_)
+        if filled <= 1:
+            if filled:
+                titles.append(f"row {r}: {next(str(c) for c in cells_ if not is_missing(c))!r}")
             continue
-        s = _score_header(t)
-        if best is None or s > best[0]:
-            best = (s, t)
-        if not t.headerless and len(t.header) >= 2 and s == len(t.header) - 0.1 * r:
-            break  # every column named by text: no need to read the file again
-    return best[1] if best else read_raw_table(path, sheet, 1)
+        if text >= max(2, 0.7 * filled):
+            h = k
+            break
+        warns.append(f"row {r} holds numbers above the header: a data row? "
+                     "(pass --header-row to choose the header)")
+    if h is None:
+        return 1, 1, titles, warns
+    r, top = grid[h]
+    if h + 2 < len(grid):
+        r2, below = grid[h + 1]
+        f2, t2, _ = _kinds(below)
+        _, _, n3 = _kinds(grid[h + 2][1])
+        gaps = any(is_missing(a) and not is_missing(b) for a, b in zip(top, below))
+        if f2 >= 2 and t2 == f2 and n3 and (gaps or f2 < _kinds(top)[0]):
+            return r2, 2, titles, warns
+    return r, 1, titles, warns
 
 
 def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
@@ -155,7 +205,15 @@ def _id_hints(name: str, texts: list[str]) -> list[str]:
                      f"{{{name!r}: '^\\d{{4}}$'}}")
     rest = [t for t in texts if t not in years]
     if len(set(rest)) < len(rest):
-        hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
+        at: dict[str, list[int]] = {}
+        for i, t in enumerate(texts):
+            at.setdefault(t, []).append(i)
+        runs = all(k[-1] - k[0] + 1 == len(k) for t, k in at.items() if t not in years)
+        if runs:  # every repeat in consecutive rows: one paper over several rows
+            hints.append("repeated ids in consecutive rows (one paper per data set?): "
+                         "group_rows_by_id: true")
+        else:
+            hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
     return hints
 
 
@@ -173,52 +231,117 @@ def _is_measure(v) -> bool:
         return False
 
 
-def inspect_sheet(path: str | Path, sheet: str | None = None) -> SheetGuess:
+def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | None = None,
+                  header_rows: int | None = None) -> SheetGuess:
     path = Path(path)
-    t = _find_header(path, sheet)
+    t, titles, warns = _find_header(path, sheet, header_row, header_rows)
     if t.problems and not t.header:
         raise ValueError("; ".join(str(p) for p in t.problems))
     skip_rows(t, None, "")  # repeated headers and formula rows
-    guesses = []
-    shares = []
-    taken = set()
-    for k, name in enumerate(t.header):
-        vals = [row[k] for _, row in t.rows if not is_missing(row[k])]
-        role, why, hints, big = _role_from_cells(vals)
-        label = name.lower()
-        key = cells._enum_key(name)
-        exact = key in ALL_COLUMNS and name not in t.headerless
-        if exact:
-            role, why = key, f"header {name!r} is our column name"
-        for rx, ours in (() if exact else _NAME_HINTS):
-            if name not in t.headerless and re.search(rx, label):
-                if ours.startswith("value") and role not in ("value_proposed", "values_compared"):
-                    continue
-                role, why = ours, f"header {name!r}" + (f", {why}" if why else "")
-                break
-        if role in taken and role in WIDE:
-            role = "(ignore?)"
-            why += "; role already given to another column"
-        taken.add(role)
-        if role == "paper_id":
-            hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
-                                      for v in vals])
-        if name in t.headerless:
-            hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
-        if big is not None:
-            shares.append(big)
-        ex = []
-        for v in vals:
-            s = clean_text(v) if isinstance(v, str) else str(v)
-            if s not in ex:
-                ex.append(s)
-            if len(ex) == 3:
-                break
-        guesses.append(ColumnGuess(t.letters[k], name, role, why, ex, hints))
+    guesses = [_guess_column(t, k, name) for k, name in enumerate(t.header)]
+    _settle_roles(guesses)
+    shares = [g.big for g in guesses if g.big is not None and g.role.startswith("value")]
     units = "auto"
     if shares:
         units = "percent" if min(shares) > 0.5 else "fraction" if max(shares) == 0 else "auto"
-    return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units)
+    width = len(t.header)
+    text_rows = [(r, "; ".join(clean_text(str(c)) for c in row if not is_missing(c)))
+                 for r, row in t.rows
+                 if width >= 4 and sum(not is_missing(c) for c in row) == 1
+                 and not is_missing(row[0]) and isinstance(row[0], str)]
+    return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
+                      getattr(t, "header_rows", 1), titles, warns, text_rows)
+
+
+def _guess_column(t, k: int, name: str) -> ColumnGuess:
+    vals = [row[k] for _, row in t.rows if not is_missing(row[k])]
+    role, why, hints, big = _role_from_cells(_as_read(vals))
+    from_cells = role
+    sure = role not in ("n_test", "text", "category")
+    label = name.lower().strip()
+    key = cells._enum_key(name)
+    headerless = name in t.headerless
+    if key in ALL_COLUMNS and not headerless:
+        role, why, sure = key, f"header {name!r} is our column name", True
+    elif not headerless:
+        low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower().strip()
+        # the lower row of a two-row header names the column more precisely
+        for text in ([low] if low else []) + [label]:
+            hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
+            if hit:
+                role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals))
+                break
+    if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
+        why += "; no header word says which size (train, val or test)"
+        sure = False
+    if role == "paper_id":
+        hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
+                                  for v in vals])
+    split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
+    if split_sizes and role not in _SIZE_ROLES:
+        role, why, sure = "n_test", why + "; cells like '898/500/200'", True
+    if split_sizes:
+        hints = [h for h in hints if "78.50/66.45" not in h and "not one whole" not in h]
+        hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
+    if headerless:
+        hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
+    ex = []
+    for v in vals:
+        s = clean_text(v) if isinstance(v, str) else str(v)
+        if s not in ex:
+            ex.append(s)
+        if len(ex) == 3:
+            break
+    return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
+                       split_sizes)
+
+
+def _as_read(vals: list) -> list:
+    """Cells as the reader's steps leave them: "=9+16" computed, "5-folds" in a size
+    column read by ``derive`` (left out here)."""
+    out = []
+    for v in vals:
+        if isinstance(v, str) and _ARITH.match(v.strip()):
+            try:
+                v = _arith(v.strip())
+            except (ValueError, SyntaxError, ZeroDivisionError):
+                pass
+        if isinstance(v, str) and _FOLDS.match(clean_text(v)):
+            continue
+        out.append(v)
+    return out or vals
+
+
+def _numeric_share(vals: list) -> float:
+    return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
+
+
+def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0):
+    """(role, why, sure) for a header word, checked against what the cells hold."""
+    why = f"header {name!r}" + (f", {why}" if why else "")
+    numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
+    if ours in _TEXT_TWIN and not numeric:
+        return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
+    if ours in _SIZE_ROLES and from_cells not in ("n_test",):
+        return ours, why + " (but not all whole numbers)", False
+    if ours == "values_compared" and from_cells not in ("values_compared",):
+        return "(ignore)", why + " (not 'name value; name value' cells)", False
+    return ours, why, True
+
+
+def _settle_roles(guesses: list[ColumnGuess]) -> None:
+    """One column per role; a size column without a header word is the test size only
+    when it is the sheet's one size column."""
+    sizes = [g for g in guesses if g.role in _SIZE_ROLES]
+    taken: dict[str, ColumnGuess] = {}
+    for g in guesses:
+        if g.role == "n_test" and not g.sure and len(sizes) > 1:
+            g.role, g.why = "(ignore)", g.why + "; several size columns: which is the test size?"
+        if g.role in taken and g.role in WIDE:
+            g.why += f"; role already given to column {taken[g.role].letter}"
+            g.role, g.sure = "(ignore)", False
+        elif g.role in WIDE:
+            taken[g.role] = g
 
 
 def table_kind(g: SheetGuess) -> str:

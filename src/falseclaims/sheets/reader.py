@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,13 +20,18 @@ from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
 from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.plain import frame_of_columns, plain_results
-from falseclaims.sheets.rows import fold_name, generate_ids, resolve_column, skip_rows
+from falseclaims.sheets.prepare import (
+    apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
+)
+from falseclaims.sheets.rows import fold_name, generate_ids, group_paper_rows, resolve_column, skip_rows
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.wide import NO_RESULTS, check_wide_columns, expand_parts, wide_to_long
 
-__all__ = ["Sheets", "read_venue", "check_venue_config"]
+__all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
+
+log = logging.getLogger("falseclaims.sheets")
 
 
 @dataclass
@@ -56,59 +62,20 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
-    base = Path(base_dir)
-    header_row = int(cfg.get("header_row") or 1)
-    columns = cfg.get("columns") or {}
-    constants = cfg.get("constants") or {}
-
     skip_rules = cfg.get("skip_rows_where") or {}
-    id_spec = cfg.get("id")
-    if id_spec == "row" and cfg["layout"] == "long":
+    if cfg.get("group_rows_by_id") and cfg["layout"] == "long":
+        raise ValueError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
+                         "layout already holds one papers row per paper)")
+    if cfg.get("id") == "row" and cfg["layout"] == "long":
         raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
                          "results rows to their papers); use a template such as "
                          "\"{Authors} {Year}\" naming columns of both tables")
-
-    def _read(file_key, sheet_key, kind):
-        t = read_raw_table(base / cfg[file_key], cfg.get(sheet_key), header_row,
-                           display=str(cfg[file_key]))
-        if cfg.get("on_bad_cell", "stop") == "exclude":
-            t.problem_cap = None  # each bad cell excludes its paper: every one is needed
-        if kind != "results":
-            _say_header_only(t, venue)
-        skip_rows(t, skip_rules, where)
-        mapping = dict(columns.get(kind) or {})
-        if id_spec and t.header:
-            made = generate_ids(t, id_spec, dedupe=kind != "results")
-            if made is not None:
-                mapping[made] = "paper_id"
-        return t, mapping
-
     if cfg["layout"] == "long":
-        (ptab, pmap), (rtab, rmap) = (_read("papers", "papers_sheet", "papers"),
-                                      _read("results", "results_sheet", "results"))
+        ptab, rtab, precs, rrecs, plain = _read_long(cfg, Path(base_dir), where, venue)
         tables = [ptab, rtab]
-        pidx, ptheir = map_columns(ptab, "papers", pmap, where)
-        ridx, rtheir = map_columns(rtab, "results", rmap, where)
-        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
-        precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
-                              release_rows=True)
-        rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
-                                rules, release_rows=True)
-        paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
-        plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
-        rrecs = [] if plain is not None or rparsed is None else rparsed.records()
-        del rparsed
     else:
-        wtab, wmap = _read("papers", "papers_sheet", "wide")
-        ptab = rtab = wtab
-        tables = [wtab]
-        widx, wtheir = map_columns(wtab, "wide", wmap, where)
-        check_wide_columns(wtab, widx, constants, where)
-        values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
-        wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
-                              release_rows=True)
-        precs, rrecs = wide_to_long(wrecs, wtab)
-        plain = None
+        ptab, precs, rrecs = _read_wide(cfg, Path(base_dir), where, venue)
+        rtab, tables, plain = ptab, [ptab], None
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
@@ -130,14 +97,139 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
 
     if cfg.get("on_bad_cell", "stop") == "exclude":
         papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
+    _note_unused_sds(results, rrecs, rtab)
     problems: list[Problem] = [p for t in tables for p in t.problems]
     if problems:
         raise SheetValidationError(problems, venue)
-    notes = pd.DataFrame([{**n, "venue": venue} for t in tables for n in t.notes],
-                         columns=NOTES_OUT)
+    notes = notes_frame(tables, venue)
+    log.info("%s", digest(venue, papers, results, notes))
+    return Sheets(papers=papers, results=results, notes=notes)
+
+
+def _read_table(cfg: dict, base: Path, file_key: str, kind: str, where: str, venue: str):
+    """A raw table after the venue's row and column steps, and its {their: ours} mapping."""
+    sheet = cfg.get(f"{file_key}_sheet")
+    header_row = int(cfg.get("header_row") or 1)
+    path = base / cfg[file_key]
+    t = read_raw_table(path, sheet, header_row, display=str(cfg[file_key]))
+    if cfg.get("on_bad_cell", "stop") == "exclude":
+        t.problem_cap = None  # each bad cell excludes its paper: every one is needed
+    if kind != "results":
+        _say_header_only(t, venue)
+    if cfg.get("header_rows", 1) == 2 and t.header:
+        combine_header(t, path, sheet, header_row)
+    apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
+    skip_rows(t, cfg.get("skip_rows_where") or {}, where)
+    mapping = reshape_columns(t, (cfg.get("columns") or {}).get(kind) or {},
+                              cfg.get("split_cells") if kind != "results" else None, where)
+    id_spec = cfg.get("id")
+    if id_spec and t.header:
+        dedupe = kind != "results" and not cfg.get("group_rows_by_id")
+        made = generate_ids(t, id_spec, dedupe=dedupe)
+        if made is not None:
+            mapping[made] = "paper_id"
+    return t, mapping
+
+
+def _read_long(cfg: dict, base: Path, where: str, venue: str):
+    """(papers table, results table, papers records, results records, plain results
+    frame or None) of the long layout."""
+    constants = cfg.get("constants") or {}
+    ptab, pmap = _read_table(cfg, base, "papers", "papers", where, venue)
+    rtab, rmap = _read_table(cfg, base, "results", "results", where, venue)
+    pidx, ptheir = map_columns(ptab, "papers", pmap, where)
+    ridx, rtheir = map_columns(rtab, "results", rmap, where)
+    prepare_cells(ptab, pidx, ptheir, cfg, "long")
+    prepare_cells(rtab, ridx, rtheir, cfg, "long")
+    figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
+    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
+    precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
+                          release_rows=True)
+    rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
+                            rules, release_rows=True)
+    paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
+    plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
+    rrecs = [] if plain is not None or rparsed is None else rparsed.records()
+    return ptab, rtab, precs, rrecs, plain
+
+
+def _read_wide(cfg: dict, base: Path, where: str, venue: str):
+    """(the table, papers records, results records) of the wide top-2 layout."""
+    constants = cfg.get("constants") or {}
+    wtab, wmap = _read_table(cfg, base, "papers", "wide", where, venue)
+    widx, wtheir = map_columns(wtab, "wide", wmap, where)
+    has_results = check_wide_columns(wtab, widx, constants, where)
+    prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
+    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
+    wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
+                          release_rows=True)
+    if cfg.get("group_rows_by_id"):
+        wrecs = group_paper_rows(wrecs, wtab)
+    precs, rrecs = wide_to_long(wrecs, wtab, has_results)
+    return wtab, precs, rrecs
+
+
+def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
+           top: int = 6) -> str:
+    """A few lines for the log: papers found, results rows, and the notes that change
+    results counted by kind (the full list is notes.csv)."""
+    n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
+    changes = notes[notes["kind"] == "changes results"]["note"]
+    lines = [f"venue {venue or '(unnamed)'}: {papers['paper_id'].nunique()} papers found"
+             + (f" ({n_bad} excluded for an invalid cell)" if n_bad else "")
+             + f", {len(results)} results rows; {len(changes)} notes change results, "
+             f"{len(notes) - len(changes)} informational (validated/notes.csv)"]
+    if changes.str.startswith("no result columns").any():
+        lines.append(f"  {NO_RESULTS}")
+    kinds = (changes.str.replace(r"'[^']*'", "…", regex=True)
+             .str.replace(r"\s*[(:;{].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
+                                                                    regex=True).str.strip())
+    for kind, n in kinds[kinds != ""].value_counts().head(top).items():
+        lines.append(f"  {n} x {kind}")
+    return "\n".join(lines)
+
+
+def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:
+    """A reported SD is used only when it is over the test set (analysis
+    use_reported_sd_over); one whose sd_over is unknown would be replaced silently."""
+    unused = results[results["sd"].notna() & results["sd_over"].isna()]
+    their = {(r["_row"], r.get("method")): r["_their"].get("sd", "sd") for r in rrecs}
+    for row, method, sd in zip(unused["source_row"], unused["method"], unused["sd"]):
+        rtab.note(int(row), their.get((row, method), "sd"), f"{sd:g}",
+                  f"reported SD {sd:g} not used (an SD is imputed): sd_over is unknown; if it "
+                  "is over the test set, add constants: {sd_over: test} or map a column to "
+                  "sd_over")
+
+
+# notes that change what is analysed (rows skipped, papers excluded, values read from a
+# rule or a default) against notes that only say how a cell was read
+_CHANGES = re.compile(
+    r"skipped|excluded|not used|dropped|only in figures|replaced by|derived|computed|"
+    r"need results|constant |no \w+ value|generated id|cut into|folds \(config|"
+    r"auto-detected|imputed|"
+    r"ids generated|absent", re.I)
+_OPTIONAL = ("title", "n_train", "n_val", "cv_folds", "metrics_reported", "bold_best",
+             "sd_proposed", "sd_best_prior", "name_proposed", "name_best_prior",
+             "n_test_proposed", "n_test_best_prior", "values_compared", "sd")
+_QUIET = re.compile(r"^(?:column )?'(?P<a>[^']*)' read as '(?P<b>[^']*)'$|"
+                    r"^column '(?P<c>" + "|".join(_OPTIONAL) + r")' absent; left missing$")
+
+
+def notes_frame(tables: list[RawTable], venue: str) -> pd.DataFrame:
+    """notes.csv: every note but case folding and absent optional columns, with its
+    ``kind``: "changes results" or "informational"."""
+    rows = []
+    for t in tables:
+        for n in t.notes:
+            m = _QUIET.match(n["note"] or "")
+            if m and (m["c"] or m["a"].lower() == m["b"]):
+                continue
+            kind = "changes results" if _CHANGES.search(n["note"] or "") else "informational"
+            rows.append({**n, "venue": venue, "kind": kind})
+    notes = pd.DataFrame(rows, columns=NOTES_OUT)
     notes = notes.astype({c: "string" for c in NOTES_OUT if c != "row"})
     notes["row"] = notes["row"].astype("Int64")
-    return Sheets(papers=papers, results=results, notes=notes)
+    return notes
 
 
 def _say_header_only(t: RawTable, venue: str) -> None:

@@ -148,3 +148,52 @@ def fold_name(name):
     """A method name as compared within a paper: case and runs of white space ignored
     ('Ours' and 'ours ' are one method written twice)."""
     return " ".join(name.split()).casefold() if isinstance(name, str) else name
+
+
+def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
+    """``group_rows_by_id: true`` (wide layout): the rows sharing a paper id are one paper
+    (one row per data set, say). The paper contributes the comparison of its first row,
+    in sheet order, whose cells are readable and that has both a proposed and a best-prior
+    value (or compared values), else its first row; each other row is noted with the row
+    used, so every row is accounted for."""
+    groups: dict = {}
+    order = []
+    for rec in records:
+        pid = rec.get("paper_id")
+        key = pid if pid is not None else ("row", rec["_row"])
+        if key not in groups:
+            order.append(key)
+        groups.setdefault(key, []).append(rec)
+
+    def complete(r):
+        return r.get("value_proposed") is not None and not r.get("_bad") and (
+            r.get("value_best_prior") is not None or r.get("values_compared"))
+
+    out, unused = [], set()
+    for key in order:
+        rows = groups[key]
+        used = next((r for r in rows if complete(r)), rows[0])
+        out.append(used)
+        for r in rows:
+            if r is not used:
+                unused.add(r["_row"])
+                table.note(r["_row"], r["_their"].get("paper_id", "paper_id"), key,
+                           f"further row of paper {key!r} not used: a paper contributes one "
+                           f"comparison, that of row {used['_row']} (its first readable row "
+                           "with both values; config group_rows_by_id)")
+    _release_unused(table, unused)
+    return out
+
+
+def _release_unused(table: RawTable, unused: set[int]) -> None:
+    """An unreadable cell in a row that is not used changes nothing: a note, not a problem."""
+    keep, cell = [], set()
+    for k, p in enumerate(table.problems):
+        if k in table.cell_problems and p.row in unused:
+            table.note(p.row, p.column, p.value, f"unreadable cell in a row not used "
+                                                 f"(group_rows_by_id); expected {p.expected}")
+            continue
+        if k in table.cell_problems:
+            cell.add(len(keep))
+        keep.append(p)
+    table.problems, table.cell_problems = keep, cell

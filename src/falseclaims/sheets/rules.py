@@ -4,7 +4,7 @@
   read: the first regular expression that matches the cleaned cell (``re.search``) gives
   the value ("5-folds" -> cv_only, "yes (Wilcoxon)" -> yes); a value may quote groups of
   the match ("\\1": ``{"^(\\d+) images$": "\\1"}``). Unmatched cells are read as usual,
-  so a typo is still refused.
+  so a typo is still refused. Numeric cells are matched as written (``{"^5$": cv_only}``).
 * ``cells: {our column: {cell_pattern, split, parts, suffix_on}}`` says how to read a metric
   cell holding two numbers. ``cell_pattern: value_sd`` reads a mean and an SD written
   "70.49 -1.25", "70.49 (1.25)" or "70.49±1.25"; any other pattern is a regular expression
@@ -77,10 +77,16 @@ def compile_rules(values_cfg: dict | None, cells_cfg: dict | None, table, where:
 
 
 def map_value(items, raw):
-    """(raw or its mapped value, note or None)."""
-    if not items or is_missing(raw) or not isinstance(raw, str):
+    """(raw or its mapped value, note or None). Numeric cells are matched as written
+    (5 as "5", 0.5 as "0.5"), so a rule can read a size or a code column too."""
+    if not items or is_missing(raw) or isinstance(raw, bool):
         return raw, None
-    s = clean_text(raw)
+    if isinstance(raw, (int, float)):
+        s = str(int(raw)) if float(raw).is_integer() else repr(float(raw))
+    elif isinstance(raw, str):
+        s = clean_text(raw)
+    else:
+        return raw, None
     for pattern, rx, value in items:
         if m := rx.search(s):
             if isinstance(value, str) and "\\" in value:  # "\\1": a group of the match

@@ -5,7 +5,9 @@ names in optional ``name_proposed`` / ``name_best_prior`` columns). Papers-table
 wide sheet lacks stay missing. A ``values_compared`` column may list every compared method
 in one cell ("UNet 78.2; nnU-Net 80.1"), one results row each, instead of or next to
 ``value_best_prior``. Split cells (config ``cells: {col: {split: ...}}``) give one results
-row per part (``expand_parts``).
+row per part (``expand_parts``). A sheet of study design only (no value column at all)
+gives its papers and an empty results table: the flow, reporting-practice, uncertainty and
+split-size outputs apply to it; probabilities need results (noted once).
 """
 
 from __future__ import annotations
@@ -13,10 +15,21 @@ from __future__ import annotations
 from falseclaims.sheets.columns import PAPERS, WIDE_METHODS
 from falseclaims.sheets.io import RawTable
 
-__all__ = ["wide_to_long", "check_wide_columns", "expand_parts"]
+__all__ = ["wide_to_long", "check_wide_columns", "expand_parts", "NO_RESULTS"]
 
 
-def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) -> None:
+NO_RESULTS = ("no result columns (no value_proposed, value_best_prior or values_compared): "
+              "the flow, reporting-practice, uncertainty and split-size outputs are made; "
+              "probabilities need results")
+
+
+def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) -> bool:
+    """Problems for missing metric/value columns; False for a sheet of study design only
+    (no value column at all: its papers run without results, noted once)."""
+    values = ("value_proposed", "value_best_prior", "values_compared")
+    if not any(c in idx or c in (constants or {}) for c in values):
+        table.note(None, None, None, NO_RESULTS)  # in the venue's digest (reader.py)
+        return False
     for col in ("metric", *(f"value_{m}" for m in WIDE_METHODS)):
         if col == "value_best_prior" and "values_compared" in idx:
             continue
@@ -26,9 +39,11 @@ def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) 
                           f"columns: wide: {{their name: {col}}}"
                           + (" or set constants: {metric: ...}" if col == "metric" else "")
                           + ")")
+    return True
 
 
-def wide_to_long(records: list[dict], table: RawTable) -> tuple[list[dict], list[dict]]:
+def wide_to_long(records: list[dict], table: RawTable,
+                 has_results: bool = True) -> tuple[list[dict], list[dict]]:
     papers, results = [], []
     for rec in records:
         their = rec["_their"]
@@ -36,6 +51,8 @@ def wide_to_long(records: list[dict], table: RawTable) -> tuple[list[dict], list
         p["_row"], p["_their"] = rec["_row"], their
         p["_bad"] = {c for c in rec.get("_bad", ()) if c in PAPERS}
         papers.append(p)
+        if not has_results:
+            continue
         bad = rec.get("_bad", set())
         for method in WIDE_METHODS:
             vcol, scol, ncol = f"value_{method}", f"sd_{method}", f"n_test_{method}"

@@ -1,0 +1,202 @@
+"""``falseclaims sheet inspect FILE --write DRAFT.yaml``: a complete config file that runs.
+
+:func:`draft_config` turns the guesses of :func:`inspect.inspect_sheet` into one venue
+block of the wide top-2 layout and a ``run_venues: [venue]`` key (so that
+``snakemake --configfile DRAFT.yaml`` runs this venue only; every other key comes from
+config/config.yaml). The block is then read as the pipeline reads it: if cells are still
+unreadable, ``on_bad_cell: exclude`` is set and the cells are named in the file's
+comments; a column the guesses are unsure of is mapped to ``ignore`` (listed with its
+evidence), never to a field that could change a result silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from pathlib import Path
+
+import yaml
+
+from falseclaims.sheets.columns import WIDE
+from falseclaims.sheets.inspect import SheetGuess, table_kind
+
+__all__ = ["draft_config", "Draft"]
+
+_STAT_RULES = {r"(?i)^(no|none|n/?a|-|no test|not (reported|done|tested)|n\.?r\.?)$": "no",
+               r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
+               r"permutation|anova|friedman|signific|yes": "yes"}
+_SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
+                r"(?i)\d+\s*-?\s*folds?|cross": "cv_only",
+                r"(?i)train\s*/\s*val\s*/\s*test": "train_val_test",
+                r"(?i)hold-?out|train\s*/\s*test": "train_test"}
+_METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
+                (r"acc", "accuracy", "classification")]
+
+
+class Draft:
+    """The config text, the block as a dict and the lines to show the user."""
+
+    def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str]):
+        self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
+
+
+def _key(c, g: SheetGuess) -> str:
+    return f"@{c.letter}" if c.name == f"column {c.letter}" or not c.name else c.name
+
+
+def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
+    remarks = []
+    mapping, split_cells = OrderedDict(), {}
+    roles = {c.role for c in g.columns}
+    for c in g.columns:
+        key = _key(c, g)
+        if c.split_sizes:
+            split_cells[key] = ["n_train", "n_val", "n_test"]
+        if c.role in WIDE and c.letter:
+            mapping[key] = c.role
+        elif c.letter:
+            mapping[key] = "ignore"
+        if not c.sure or (c.role not in WIDE and c.role != "(ignore)" and c.letter):
+            remarks.append(f"unsure: column {c.letter} {c.name!r} -> {mapping.get(key, c.role)}"
+                           f" ({c.why}; e.g. {' | '.join(e[:20] for e in c.examples)})")
+    block = {"label": venue, "papers": file}
+    if g.sheet:
+        block["papers_sheet"] = g.sheet
+    block.update({"layout": "wide_top2", "units": g.units})
+    if g.header_row != 1:
+        block["header_row"] = g.header_row
+    if g.header_rows == 2:
+        block["header_rows"] = 2
+    _ids_and_skips(g, mapping, block, remarks)
+    if split_cells:
+        block["split_cells"] = split_cells
+    block["columns"] = {"wide": dict(mapping)}
+    values = {}
+    if "statistical_test" in roles:
+        values["statistical_test"] = dict(_STAT_RULES)
+    if "split" in roles:
+        values["split"] = dict(_SPLIT_RULES)
+    elif roles & {"n_train", "n_val", "n_test"}:
+        block["derive"] = {"split": "from_sizes"}
+    if values:
+        block["values"] = values
+    cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
+              if c.role in ("value_proposed", "value_best_prior")
+              and any("cell_pattern: value_sd" in h for h in c.hints)}
+    if cells_:
+        block["cells"] = cells_
+        remarks.append("cells holding a mean and an SD ('70.49 -1.25'): cells: "
+                       f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
+    block["constants"] = {"in_scope": True, "values_only_in_figures": False,
+                          **_metric_constants(g, roles, remarks)}
+    return block, remarks
+
+
+def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]) -> None:
+    """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
+    skip (free text, years as section titles)."""
+    ids = [c for c in g.columns if c.role == "paper_id"]
+    if not ids:
+        block["id"] = "row"
+    elif any(h.startswith("repeated ids in consecutive") for h in ids[0].hints):
+        block["group_rows_by_id"] = True
+        remarks.append(f"unsure: ids repeat in consecutive rows of column {ids[0].name!r}: "
+                       "read as one paper over several rows (group_rows_by_id: true; its "
+                       "first row with both values is used, the others are noted); if they "
+                       "are different papers, write id: '{" + ids[0].name + "}' instead")
+    elif any(h.startswith("repeated ids") for h in ids[0].hints):
+        block["id"] = "{" + _key(ids[0], g) + "}"
+        del mapping[_key(ids[0], g)]  # read by id: (an ignored column could not be)
+        remarks.append(f"unsure: ids repeat in column {ids[0].name!r} (not in consecutive "
+                       "rows): read as different papers, numbered ' (2)', ... (id:); if a "
+                       "paper fills several rows, write group_rows_by_id: true instead")
+    skips = {}
+    if ids and g.text_rows:
+        first = _key(g.columns[0], g)
+        skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
+        remarks.append("free-text rows skipped (skip_rows_where): "
+                       + "; ".join(f"row {r}" for r, _ in g.text_rows))
+    for c in ids:
+        for h in c.hints:
+            if h.startswith("rows holding only a year"):
+                skips[_key(c, g)] = (skips.get(_key(c, g), "") + "|" if _key(c, g) in skips
+                                     else "") + r"^\d{4}$"
+    if skips:
+        block["skip_rows_where"] = skips
+
+
+def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
+    out = {}
+    text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
+    for rx, metric, task in _METRIC_TASK:
+        if re.search(rx, text):
+            if "metric" not in roles:
+                out["metric"] = metric
+                remarks.append(f"no metric column: constants metric: {metric} (a header "
+                               "names it); change it if wrong")
+            if "task" not in roles:
+                out["task"] = task
+                remarks.append(f"no task column: constants task: {task} (from the metric)")
+            break
+    return out
+
+
+def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None) -> Draft:
+    """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue."""
+    from falseclaims.sheets import SheetValidationError, read_venue
+    from falseclaims.sheets.inspect import draft_venue, group_problems
+
+    if table_kind(g) == "results":  # a results table of the long layout: papers to name
+        text = draft_venue(g, venue)
+        return Draft(text, yaml.safe_load(text), ["a long-layout table: name the other "
+                                                  "table (papers/results) in the block"], [])
+    shown = file or str(g.file)
+    block, remarks = _block(g, venue, shown)
+    if table_kind(g) == "papers":
+        remarks.append("no result columns: a study-design sheet; the flow, reporting-"
+                       "practice, uncertainty and split-size outputs are made, probabilities "
+                       "need results (if they are in another table: layout: long)")
+    trial = dict(block, papers=str(Path(g.file).resolve()))
+    problems = []
+    for attempt in ("stop", "exclude"):
+        trial["on_bad_cell"] = block["on_bad_cell"] = attempt
+        try:
+            s = read_venue(trial, base_dir=".", venue=venue)
+        except SheetValidationError as exc:
+            problems = group_problems(exc.problems, 2)
+            continue
+        except ValueError as exc:
+            problems = [str(exc)]
+            continue
+        problems = []
+        remarks += _read_remarks(s)
+        break
+    if block["on_bad_cell"] == "stop":
+        del block["on_bad_cell"]
+    config = {"run_venues": [venue], "venues": {venue: block}}
+    head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
+            "#   snakemake --cores 2 --configfile THIS_FILE",
+            "# (merged over config/config.yaml; run_venues: runs this venue only)"]
+    head += [f"# {r}" for r in remarks]
+    if problems:
+        head += ["# STILL TO FIX (the draft does not run yet):"] + [f"#   {p}" for p in problems]
+    text = "\n".join(head) + "\n" + yaml.safe_dump(config, sort_keys=False, allow_unicode=True,
+                                                   width=100)
+    return Draft(text, config, remarks, problems)
+
+
+def _read_remarks(s) -> list[str]:
+    out = [f"read as the pipeline reads it: {s.papers['paper_id'].nunique()} papers, "
+           f"{len(s.results)} results rows"]
+    if "invalid_cell" in s.papers:
+        for pid, why in s.papers.dropna(subset=["invalid_cell"])[
+                ["paper_id", "invalid_cell"]].itertuples(index=False):
+            out.append(f"excluded (on_bad_cell: exclude), fix the cell or add "
+                       f"cell_overrides: {pid}: {why}")
+    sd = s.results.dropna(subset=["sd"])
+    unused = sd[sd["sd_over"].isna()]
+    if len(unused):
+        out.append(f"{len(unused)} reported SD(s) (e.g. row {int(unused['source_row'].iloc[0])}) "
+                   "are not used while sd_over is unknown: if they are over the test set, add "
+                   "constants: {sd_over: test}")
+    return out
