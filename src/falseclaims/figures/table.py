@@ -1,0 +1,75 @@
+"""Table mode (``falseclaims table``): methods ranked with their 95% intervals, coloured by
+tier, P(false claim) of the winner against each method printed on the right
+(docs/table.md). The intervals are marginal (each method alone); tiers come from the paired
+probabilities, so overlapping intervals need not mean a tie."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from falseclaims.percase.verdict import probability_text
+from falseclaims.style import CYCLE, MM, PALETTE, figure
+
+__all__ = ["interval_data", "ranked_intervals"]
+
+LEVEL = 0.95
+
+
+def interval_data(metric: dict) -> pd.DataFrame:
+    """One row per method: value and its marginal 95% interval (Clopper-Pearson for
+    accuracy at k = round(value n); mean ± t s/√n for DSC with the SD the analysis used)."""
+    from scipy import stats
+
+    from falseclaims.multiplicity.best_of_m import clopper_pearson
+
+    n, rows = int(metric["n"]), []
+    for m in metric["methods"]:
+        v = float(m["value"])
+        if metric["task"] == "classification":
+            lo, hi = clopper_pearson(int(round(v * n)), n, 1 - LEVEL)
+        else:
+            sd = (next(o["sd_winner"] for o in metric["methods"] if not o["winner"])
+                  if m["winner"] else m["sd_other"])
+            half = float(stats.t.ppf((1 + LEVEL) / 2, n - 1)) * float(sd) / np.sqrt(n)
+            lo, hi = max(v - half, 0.0), min(v + half, 1.0)
+        rows.append({"method": m["method"], "rank": m["rank"], "tier": m["tier"], "value": v,
+                     "lower": lo, "upper": hi, "winner": m["winner"],
+                     "p_false_claim": m.get("p_false_claim", np.nan)})
+    return pd.DataFrame(rows)
+
+
+def ranked_intervals(metric: dict, title: str = ""):
+    """(figure, data) of one analysed metric column (:func:`falseclaims.table.analysis.
+    analyse_column`)."""
+    data = interval_data(metric)
+    k = len(data)
+    scale = 100.0 if metric["units"] == "percent" else 1.0
+    fig, ax = figure("single", height=min(30 + 5.2 * k, 230))
+    y = np.arange(k)[::-1]
+    for (_, r), yy in zip(data.iterrows(), y):
+        colour = CYCLE[(int(r["tier"]) - 1) % len(CYCLE)]
+        ax.plot([r["lower"] * scale, r["upper"] * scale], [yy, yy], color=colour, lw=1.6)
+        ax.plot(r["value"] * scale, yy, "D" if r["winner"] else "o", color=colour, ms=4,
+                mec=PALETTE["black"] if r["winner"] else colour, mew=0.6)
+    tier1 = data[data["tier"] == 1]
+    ax.axhspan(y[len(tier1) - 1] - 0.5, k - 0.5, color=CYCLE[0], alpha=0.08, lw=0)
+    win = data[data["winner"]].iloc[0]
+    ax.axvline(win["value"] * scale, color=PALETTE["gray"], lw=0.6, ls=":")
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{m}  (T{t})" for m, t in zip(data["method"], data["tier"])])
+    ax.set_ylim(-0.6, k - 0.4)
+    unit = " (%)" if scale == 100 and "%" not in metric["column"] else ""
+    ax.set_xlabel(f"{metric['column']}{unit}, 95% interval (n = {metric['n']})\n"
+                  f"shaded: tier T1, tied with the winner (P ≥ {metric['cutoff']:g})")
+    lo, hi = data["lower"].min() * scale, data["upper"].max() * scale
+    pad = (hi - lo) * 0.02
+    ax.set_xlim(lo - pad, hi + pad)
+    for (_, r), yy in zip(data.iterrows(), y):
+        text = "winner" if r["winner"] else f"P = {probability_text(r['p_false_claim'], 3)}"
+        ax.annotate(text, (1.0, yy), xycoords=("axes fraction", "data"), xytext=(4, 0),
+                    textcoords="offset points", va="center", fontsize=6)
+    if title:
+        ax.set_title(title[:70], fontsize=7, loc="left")
+    fig.get_layout_engine().set(w_pad=2 * MM)
+    return fig, data
