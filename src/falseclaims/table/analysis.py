@@ -149,7 +149,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                                              sds[i], sds[j], cfg)["probability"]
         return cache[(i, j)]
 
-    rows = {}
+    rows, clamped = {}, []
     for j in order:
         if j == win:
             continue
@@ -177,9 +177,14 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                        "check(winner, other)",
                        sd_winner=main["sd_b" if pp["flipped"] else "sd_a"],
                        sd_other=main["sd_a" if pp["flipped"] else "sd_b"])
-            notes += [f"{col.methods[i]}: {x}" for x in pp["check"]["notes"]
-                      if "clamped" in x]
+            if main["clamped"]:
+                clamped.append(col.methods[i])
         methods.append(rec)
+    if clamped:
+        notes.append(f"{len(clamped)} pair(s) with the winner: the assumed congruence is "
+                     "infeasible for the two accuracies and was clamped to its feasible bound, "
+                     "as check does (" + ", ".join(clamped[:5])
+                     + (", ..." if len(clamped) > 5 else "") + ")")
     others = [m for m in methods if not m["winner"]]
     runner = max(others, key=lambda m: (m["value"], -m["rank"]))
     n_tiers = max(tier_of.values())

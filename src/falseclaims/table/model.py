@@ -163,7 +163,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
-        if not any(parse_cell(c).numeric for k, c in enumerate(r) if k != method_j):
+        name0 = plain_text(str(r[method_j]))
+        rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
+        numbers = any(parse_cell(c).numeric for k, c in enumerate(r) if k != method_j)
+        if not numbers and all(t in ("", name0) for t in rest):  # a heading across the row
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
             label = label[:40]
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
@@ -192,6 +195,10 @@ def interpret(raw: RawTable, cfg: dict, *, n: int | None = None, task: str | Non
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = _method_column(raw)
+    if not any(c.numeric for j in range(len(raw.header)) if j != method_j
+               for c in _cells(raw, j)):
+        raise _err(raw, f"no numeric column (no number outside the method column "
+                        f"{raw.header[method_j]!r}); columns are {raw.header}")
     raw = _data_rows(raw, method_j, notes)
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"

@@ -81,6 +81,8 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0)
     k = 0
     while k < len(rows) and (k < min_header or not _is_number_row(rows[k])):
         k += 1
+    if k == len(rows):  # no number anywhere: the header is the first row
+        k = max(min_header, 1)
     if k == 0:
         raise TableReadError(f"{source}, {name}: no header row (the first row, {where[0]}, "
                              "already holds numbers)")
@@ -260,8 +262,10 @@ def _latex_rows(body: str, first_line: int):
     pieces = re.split(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline", body)
     pos, carried = 0, {}
     for piece in pieces:
-        line = first_line + body.count("\n", 0, body.find(piece, pos))
-        pos = body.find(piece, pos) + len(piece)
+        at = body.find(piece, pos)
+        lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
+        line = first_line + body.count("\n", 0, at + lead)
+        pos = at + len(piece)
         row = _RULES.sub(" ", piece).strip()
         if not row:
             continue
