@@ -18,6 +18,7 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/estimation.smk"
 include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
+include: "workflow/rules/table.smk"
 
 
 # the one list of light rules: they run on the submitting machine under a cluster profile
@@ -35,6 +36,7 @@ localrules:
     venue_comparison,
     multiplicity_figures,
     calibration_figures,
+    table_agreement,
 
 
 rule all:

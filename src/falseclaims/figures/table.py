@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase.verdict import probability_text
-from falseclaims.style import CYCLE, MM, PALETTE, figure
+from falseclaims.style import CYCLE, MM, PALETTE, figure, log_ticks
 
-__all__ = ["interval_data", "ranked_intervals"]
+__all__ = ["agreement_figure", "interval_data", "ranked_intervals"]
 
 LEVEL = 0.95
 
@@ -73,3 +73,67 @@ def ranked_intervals(metric: dict, title: str = ""):
         ax.set_title(title[:70], fontsize=7, loc="left")
     fig.get_layout_engine().set(w_pad=2 * MM)
     return fig, data
+
+
+FLOOR = 1e-6  # probabilities below are drawn at the floor (log axes); the cutoffs are far above
+
+
+def agreement_figure(pairs: pd.DataFrame, congruence: dict):
+    """(a) P(false claim) from the printed table (assumed congruence, imputed SDs) against
+    the per-case probability (empirical congruence and SDs), one point per winner x other
+    method, cutoff lines; (b) the empirical congruence of those pairs against the assumed
+    Q1-Q3 band per task. ``congruence``: {task: {q1, median, q3}}."""
+    fig, (ax, bx) = figure("double", height=75, ncols=2, width_ratios=[1.3, 1])
+    cutoff = float(pairs["cutoff"].iloc[0])
+    colours = {d: CYCLE[i] for i, d in enumerate(sorted(pairs["dataset"].unique()))}
+    for d, g in pairs.groupby("dataset", sort=True):
+        x = g["p_percase"].clip(lower=FLOOR)
+        y = g["p_table"].clip(lower=FLOOR)
+        ok = g["agree"].to_numpy()
+        ax.scatter(x[ok], y[ok], s=10, color=colours[d], alpha=0.6, lw=0,
+                   label=f"{d}: agree ({int(ok.sum())})")
+        if (~ok).any():
+            ax.scatter(x[~ok], y[~ok], s=22, facecolor="none", edgecolor=colours[d], lw=0.9,
+                       label=f"{d}: disagree ({int((~ok).sum())})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.plot([FLOOR, 1], [FLOOR, 1], color=PALETTE["gray"], lw=0.6)
+    ax.axvline(cutoff, color=PALETTE["black"], lw=0.6, ls="--")
+    ax.axhline(cutoff, color=PALETTE["black"], lw=0.6, ls="--")
+    ax.set_xlim(FLOOR / 3, 1.5)
+    ax.set_ylim(FLOOR / 3, 1.5)
+    log_ticks(ax.xaxis)
+    log_ticks(ax.yaxis)
+    ax.set_xlabel("P(false claim), per-case data (empirical congruence and SDs)")
+    ax.set_ylabel("P(false claim), printed table\n(assumed congruence, imputed SDs)")
+    ax.legend(loc="upper left", fontsize=6)
+    ax.set_title(f"a  winner vs each other method; dashed: cutoff {cutoff:g}",
+                 loc="left",
+                 fontsize=7)
+    tasks = sorted(pairs["task"].unique())
+    for k, task in enumerate(tasks):
+        q = congruence[task]
+        bx.add_patch(plt_rect(k, q["q1"], q["q3"]))
+        bx.plot([k - 0.3, k + 0.3], [q["median"]] * 2, color=PALETTE["black"], lw=1.2)
+        g = pairs[pairs["task"] == task]
+        jitter = (np.arange(len(g)) % 9 - 4) * 0.03
+        bx.scatter(k + jitter, g["congruence_empirical"], s=8, lw=0, alpha=0.6,
+                   color=[colours[d] for d in g["dataset"]])
+    bx.set_xticks(range(len(tasks)))
+    bx.set_xticklabels([f"{t}\n({'Pearson r' if t == 'segmentation' else 'both correct'})"
+                        for t in tasks])
+    bx.set_xlim(-0.6, len(tasks) - 0.4)
+    bx.set_ylabel("congruence of the pair")
+    bx.set_title("b  congruence: pairs (dots), assumed Q1-Q3", loc="left",
+                 fontsize=7)
+    data = pairs[["dataset", "table", "task", "winner", "method", "p_table", "p_percase",
+                  "congruence_assumed", "congruence_empirical", "tied_table", "tied_percase",
+                  "agree"]]
+    return fig, data
+
+
+def plt_rect(k: float, lo: float, hi: float):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((k - 0.3, lo), 0.6, hi - lo, facecolor=PALETTE["skyblue"], alpha=0.3,
+                     edgecolor=PALETTE["blue"], lw=0.6)
