@@ -37,6 +37,7 @@ localrules:
     multiplicity_figures,
     calibration_figures,
     table_agreement,
+    table_ties,
 
 
 rule all:

@@ -41,6 +41,8 @@ FORBIDDEN = {
     "estimation_figures": NEVER + READER,
     "venue_comparison": NEVER + READER,
     "venue_figures": NEVER + READER,
+    "table_agreement": ("seaborn",) + NEVER + READER,
+    "table_ties": ("seaborn",) + NEVER + READER,
 }
 
 

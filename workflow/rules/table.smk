@@ -40,4 +40,45 @@ rule table_agreement:
         "../scripts/table_agreement.py"
 
 
-ALL_TARGETS.extend([f"{TAB_RES}/summary.csv", f"{TAB_FIG}/agreement.png"])
+# venues whose results sheet lists every method of a paper (the long layout); a wide top-2
+# sheet holds two methods per paper and has no ties to count
+TIE_VENUES = [v for v in VENUES if config["venues"][v].get("layout", "long") == "long"]
+
+
+rule table_ties:
+    input:
+        eligible="results/{venue}/eligible.csv",
+        results="results/{venue}/validated/results.csv",
+        top2="results/{venue}/top2.csv",
+    output:
+        ties=report("results/{venue}/ties.csv", caption=caption("table_ties"),
+                    category="{venue}", subcategory="Ties"),
+        figure_png=report("figures/{venue}/ties.png", caption=caption("table_ties"),
+                          category="{venue}", subcategory="Ties"),
+        figure_pdf="figures/{venue}/ties.pdf",
+        figure_csv="figures/{venue}/ties.csv",
+    params:
+        style=config["style"],
+        label=lambda wc: config["venues"][wc.venue]["label"],
+        cfg={
+            "analysis": config["analysis"],
+            "congruence": {"use": ["paper"], "paper": config["congruence"]["paper"]},
+            "sd_model": {"use": [TAB_SD], TAB_SD: config["sd_model"][TAB_SD]},
+            "claim_check": config["claim_check"],
+            "planner": config["planner"],
+        },
+    log:
+        "logs/{venue}/table_ties.log",
+    benchmark:
+        "logs/benchmarks/table_ties/{venue}.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/table_ties.py"
+
+
+ALL_TARGETS.extend(
+    [f"{TAB_RES}/summary.csv", f"{TAB_FIG}/agreement.png"]
+    + expand("results/{venue}/ties.csv", venue=TIE_VENUES)
+    + expand("figures/{venue}/ties.png", venue=TIE_VENUES)
+)

@@ -11,7 +11,7 @@ import pandas as pd
 from falseclaims.percase.verdict import probability_text
 from falseclaims.style import CYCLE, MM, PALETTE, figure, log_ticks
 
-__all__ = ["agreement_figure", "interval_data", "ranked_intervals"]
+__all__ = ["agreement_figure", "interval_data", "ranked_intervals", "ties_figure"]
 
 LEVEL = 0.95
 
@@ -137,3 +137,31 @@ def plt_rect(k: float, lo: float, hi: float):
 
     return Rectangle((k - 0.3, lo), 0.6, hi - lo, facecolor=PALETTE["skyblue"], alpha=0.3,
                      edgecolor=PALETTE["blue"], lw=0.6)
+
+
+def ties_figure(ties: pd.DataFrame, label: str = ""):
+    """Papers by the number of reported methods tied with the winner (tier 1 minus the
+    winner), one bar colour per task; (figure, data)."""
+    from falseclaims.style import TASK_COLOURS, no_data
+
+    fig, ax = figure("single", height=55)
+    if ties.empty:
+        no_data(ax, "no paper reports more than two methods")
+        return fig, pd.DataFrame(columns=["task", "n_tied", "papers"])
+    counts = (ties.groupby(["task", "n_tied"]).size().rename("papers").reset_index())
+    top = int(counts["n_tied"].max())
+    tasks = sorted(counts["task"].unique())
+    width = 0.8 / len(tasks)
+    for k, task in enumerate(tasks):
+        c = counts[counts["task"] == task].set_index("n_tied")["papers"].reindex(
+            range(top + 1), fill_value=0)
+        ax.bar(np.arange(top + 1) + (k - (len(tasks) - 1) / 2) * width, c.to_numpy(),
+               width=width, color=TASK_COLOURS.get(task, CYCLE[k]),
+               label=f"{task} ({int(c.sum())} papers)")
+    ax.set_xticks(range(top + 1))
+    ax.set_xlabel(f"reported methods tied with the winner (P ≥ {ties['cutoff'].iloc[0]:g})")
+    ax.set_ylabel("papers")
+    ax.legend(loc="upper right")
+    if label:
+        ax.set_title(label, fontsize=7, loc="left")
+    return fig, counts

@@ -134,8 +134,10 @@ def _multiplicity(col, n, win, order) -> dict:
 
 
 def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
-                   pm_over: str = "unclear", grid_points: int = 41) -> dict:
-    """The claims of one metric column (JSON-ready dict; see docs/table.md)."""
+                   pm_over: str = "unclear", grid_points: int = 41,
+                   rounding: bool = True) -> dict:
+    """The claims of one metric column (JSON-ready dict; see docs/table.md). ``rounding``:
+    the band includes the rounding box of the printed decimals."""
     notes = list(col.notes)
     win, win_source, wn = _winner(col)
     notes += wn
@@ -153,7 +155,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     for j in order:
         if j == win:
             continue
-        dec = max(col.decimals[win], col.decimals[j])
+        dec = max(col.decimals[win], col.decimals[j]) if rounding else None
         pp = pair_probability(col.task, n, col.values[win], col.values[j], sds[win], sds[j],
                               cfg, decimals=dec, band=True, grid_points=grid_points)
         cache[(win, j)] = pp["probability"]
