@@ -206,7 +206,7 @@ def test_dir_sweep_lists_good_and_broken(tmp_path, capsys):
     (tmp_path / "d.tex").write_text("no table here", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     out = tmp_path / "rows.csv"
-    code = main(["table", "--dir", str(tmp_path), "--n", "1512", "--csv", str(out)])
+    code = main(["table", "--dir", str(tmp_path), "--n", "120", "--csv", str(out)])
     text = capsys.readouterr().out
     assert code == 1
     assert "3 claim(s) in 2 table(s); 2 table(s) or file(s) not read" in text

@@ -70,7 +70,9 @@ def ranked_intervals(metric: dict, title: str = ""):
         ax.annotate(text, (1.0, yy), xycoords=("axes fraction", "data"), xytext=(4, 0),
                     textcoords="offset points", va="center", fontsize=6)
     if title:
-        ax.set_title(title[:70], fontsize=7, loc="left")
+        import textwrap
+        fig.suptitle(textwrap.shorten(title, 60, placeholder=" ..."), fontsize=7, x=0.02,
+                     ha="left")
     fig.get_layout_engine().set(w_pad=2 * MM)
     return fig, data
 

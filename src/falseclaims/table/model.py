@@ -189,8 +189,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 def interpret(raw: RawTable, cfg: dict, *, n: int | None = None, task: str | None = None,
-              units: str = "auto", metrics: list[str] | None = None) -> ResultsTable:
-    """Methods (rows) and metric columns of ``raw``; see the module doc."""
+              units: str = "auto", metrics: list[str] | None = None,
+              n_fallback: bool = False) -> ResultsTable:
+    """Methods (rows) and metric columns of ``raw``; see the module doc. ``n_fallback``:
+    ``n`` only for a table without an n column (else a differing n column is an error)."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
@@ -205,7 +207,10 @@ def interpret(raw: RawTable, cfg: dict, *, n: int | None = None, task: str | Non
                         + (f" ({raw.where[0]})" if raw.rows else ""))
     n_j, n_col = _n_column(raw, {method_j})
     if n is not None and n_col is not None and n != n_col:
-        raise _err(raw, f"--n {n} differs from the table's column {raw.header[n_j]!r} ({n_col})")
+        if not n_fallback:
+            raise _err(raw, f"--n {n} differs from the table's column {raw.header[n_j]!r} "
+                            f"({n_col})")
+        n = None  # --dir: --n stands for the tables without an n column
     n_source = "--n" if n is not None else (f"column {raw.header[n_j]!r}" if n_col else "")
     n = n if n is not None else n_col
     cols, skipped = [], []

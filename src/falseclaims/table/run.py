@@ -25,6 +25,7 @@ class Options:
     table: str | None = None
     cutoff: float | None = None
     pm_over: str = "unclear"
+    n_fallback: bool = False   # --dir: --n only for tables without an n column
 
 
 def _reason(exc: Exception, prefix: str) -> str:
@@ -47,7 +48,8 @@ def _select(tables, wanted: str | None, path):
 
 
 def _analyse(raw, cfg, opt: Options) -> dict:
-    table = interpret(raw, cfg, n=opt.n, task=opt.task, units=opt.units, metrics=opt.metrics)
+    table = interpret(raw, cfg, n=opt.n, task=opt.task, units=opt.units, metrics=opt.metrics,
+                      n_fallback=opt.n_fallback)
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 
@@ -89,6 +91,7 @@ def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
         raise ValueError(f"--dir {folder}: no table files (extensions "
                          + ", ".join(k for k, v in FORMATS.items() if v) + ")")
     out = {"tables": [], "unreadable": [], "skipped": skipped}
+    opt = Options(**{**vars(opt), "n_fallback": True})
     for p in known:
         res = analyse_file(p, cfg, opt, strict=False)
         out["tables"] += res["tables"]
