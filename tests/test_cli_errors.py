@@ -87,7 +87,7 @@ def test_percase_bootstrap_bounded(tmp_path, capsys, value, expected):
 
 @pytest.mark.parametrize("argv, expected", [
     ([], "falseclaims: error: the following arguments are required: command (check, plan, "
-         "percase, sota, sheet)"),
+         "percase, sota, sheet, table)"),
     (["sheet"], "falseclaims sheet: error: the following arguments are required: command "
                 "(inspect, check)"),
 ])

@@ -247,3 +247,26 @@ def test_unsupported_file(tmp_path):
     f.write_text("x", encoding="utf-8")
     with pytest.raises(TableReadError, match="unsupported file type"):
         read_tables(f)
+
+
+def test_tsv_semicolon_and_n_column(cfg, tmp_path):
+    f = tmp_path / "t.tsv"
+    f.write_text("Model\tDSC\tN\nA\t0.912 ± 0.05\t80\nB\t0.905 ± 0.06\t80\n", encoding="utf-8")
+    t = interpret(read_tables(f)[0], cfg)
+    assert t.n == 80 and t.n_source == "column 'N'" and t.metrics[0].sds == [0.05, 0.06]
+    g = tmp_path / "t.csv"
+    g.write_text("Model;Acc (%)\nA;91,2\nB;90.5\n", encoding="utf-8")
+    t = interpret(read_tables(g)[0], cfg, n=100)
+    assert t.metrics[0].values == [0.912, 0.905]
+    assert "1 decimal comma(s) read as points" in t.notes[0]
+
+
+def test_dir_report_lists_unreadable(tmp_path, capsys):
+    shutil.copy(LEADERBOARD, tmp_path / "a.md")
+    (tmp_path / "b.md").write_text("| Method | Accuracy |\n|---|---|\n| A | 0.9 |\n",
+                                   encoding="utf-8")
+    rep = tmp_path / "r.html"
+    assert main(["table", "--dir", str(tmp_path), "--report", str(rep)]) == 1
+    html = rep.read_text(encoding="utf-8")
+    assert "Not read" in html and "needs at least 2 method rows" in html
+    assert html.count("<h3>") == 1

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.claims.check import check_claim
+from falseclaims.config import headline_assumption
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
 from falseclaims.table.analysis import analyse_column
@@ -90,7 +91,7 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
             "p_table_low": x["p_band"][0], "p_table_high": x["p_band"][1],
             "p_table_known_congruence": given, "p_percase": float(cmp_.probability),
             "congruence_assumed": float(cfg["congruence"]["paper"][task][
-                cfg["analysis"]["headline_congruence"]]),
+                headline_assumption(cfg)["congruence_level"]]),
             "congruence_empirical": emp, "sd_winner_imputed": x["sd_winner"],
             "sd_imputed": x["sd_other"],
             "sd_winner_percase": cmp_.inputs.get("sd_a"), "sd_percase": cmp_.inputs.get("sd_b"),

@@ -54,7 +54,7 @@ def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
             r = res
             if lvl is not None and lvl != headline_assumption(cfg)["sd_level"]:
                 c2 = copy.deepcopy(cfg)
-                c2["analysis"]["headline_sd"] = lvl
+                c2["analysis"].update(headline_sd=lvl)  # check reads the SD level here
                 r = _check(task, n, *args, c2, decimals, grid_points)
             for row in r["results"]:
                 values.extend(row.get("probability_range", [row["probability"]]))

@@ -79,9 +79,9 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0)
     rows = [list(r) + [""] * (width - len(r)) for r in rows]
     bold = [list(b) + [False] * (width - len(b)) for b in bold] if bold else []
     k = 0
-    while k < len(rows) and (k < min_header or not _is_number_row(rows[k])):
+    while k < len(rows) and not min_header and not _is_number_row(rows[k]):
         k += 1
-    if k == len(rows):  # no number anywhere: the header is the first row
+    if min_header or k == len(rows):  # a fixed header row, or no number anywhere
         k = max(min_header, 1)
     if k == 0:
         raise TableReadError(f"{source}, {name}: no header row (the first row, {where[0]}, "
@@ -105,13 +105,22 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
         return []
     first = next(line for line in lines if line.strip())
     delim = "\t" if fmt == "tsv" else (";" if first.count(";") > first.count(",") else ",")
-    rows, where = [], []
+    rows, where, commas = [], [], 0
     for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
         if any(c.strip() for c in row):
-            rows.append([c.strip() for c in row])
+            cells = [c.strip() for c in row]
+            if delim == ";":  # decimal commas: 85,3 -> 85.3 (noted)
+                fixed = [_DECIMAL_COMMA.sub(r"\1.\2", c) for c in cells]
+                commas += sum(a != b for a, b in zip(cells, fixed))
+                cells = fixed
+            rows.append(cells)
             where.append(f"line {i}")
     name = Path(source).stem
-    return [_finish(source, name, fmt, rows, where, min_header=1)]
+    notes = [f"{commas} decimal comma(s) read as points (';'-separated file)"] if commas else []
+    return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
+
+
+_DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,])")
 
 
 # ---------------------------------------------------------------- XLSX
