@@ -33,6 +33,7 @@ include: "workflow/rules/numbers.smk"
 include: "workflow/rules/estimation.smk"
 include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
+include: "workflow/rules/table.smk"
 
 
 # the one list of light rules: they run on the submitting machine under a cluster profile
@@ -56,6 +57,8 @@ localrules:
     estimation,
     calibration,
     multiplicity,
+    table_agreement,
+    table_ties,
 
 
 rule all:

@@ -1,4 +1,4 @@
-"""Command line: ``falseclaims check | plan | percase | sota | sheet``.
+"""Command line: ``falseclaims check | plan | percase | sota | sheet | table``.
 
 Each verb lives in its own module with ``register(subparsers)``; the handler it sets
 returns an exit code. Bad arguments give a one-line error and exit code 2. Conventions of
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from falseclaims.cli.conventions import EPILOGS, MAX_N, refuse_unknown_and_repeated
 
-VERBS = ("check", "plan", "percase", "sota", "sheet")
+VERBS = ("check", "plan", "percase", "sota", "sheet", "table")
 CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
                "with falseclaims (default: $FALSECLAIMS_CONFIG, else ./config/config.yaml if "
                "present; config/README.md)")

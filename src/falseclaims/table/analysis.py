@@ -1,0 +1,222 @@
+"""Every claim in a results table: per metric column, the reported winner, P(false claim)
+of the winner against every other method, tiers of statistically tied methods, the
+multiplicity view and the sensitivity band (docs/table.md).
+
+Every probability is :func:`falseclaims.claims.check.check_claim` on the pair, so a pair
+gives the number ``falseclaims check`` gives: congruence from the config (paper Q1 /
+median / Q3 [Christodoulou2025]), SDs imputed from the SD model unless the ``±`` values
+are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_over``).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from falseclaims.claims.check import check_claim
+from falseclaims.config import headline_assumption
+from falseclaims.table.model import MetricColumn, ResultsTable
+
+__all__ = ["PM_OVER", "analyse_column", "analyse_table", "pair_probability", "tiers"]
+
+PM_OVER = ("test", "cv", "runs", "unclear")
+SD_LEVELS = ("q1", "mean", "q3")
+MULTIPLICITY_ALPHA = 0.05  # the default level of `falseclaims sota` ([Mollersen2023], Sec. 3.4)
+
+
+def _headline(result: dict, cfg: dict) -> dict:
+    level = headline_assumption(cfg)["congruence_level"]
+    return next((r for r in result["results"] if r["assumption"] == level),
+                result["results"][0])
+
+
+def _check(task, n, a, b, sd_a, sd_b, cfg, decimals=None, grid_points=41):
+    return check_claim(task, n, a, b, cfg, sd_a=sd_a, sd_b=sd_b, decimals=decimals,
+                       grid_points=grid_points)
+
+
+def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
+                     grid_points=41) -> dict:
+    """P(the method with value ``a`` is not truly better than the one with ``b``).
+
+    When a >= b this is ``check --a a --b b``; when a < b (a bold winner below another
+    method) it is 1 - ``check --a b --b a`` (the posterior is continuous). ``band``: the
+    range over congruence Q1/median/Q3, the SD levels of imputed SDs and the rounding box
+    of ``decimals``."""
+    flip = a < b
+    args = (b, a, sd_b, sd_a) if flip else (a, b, sd_a, sd_b)
+    res = _check(task, n, *args, cfg, decimals if band else None, grid_points)
+    p = _headline(res, cfg)["probability"]
+    out = {"probability": 1.0 - p if flip else p, "flipped": flip, "check": res}
+    if band:
+        levels = SD_LEVELS if task == "segmentation" and (sd_a is None or sd_b is None) else ()
+        values = []
+        for lvl in levels or (None,):
+            r = res
+            if lvl is not None and lvl != headline_assumption(cfg)["sd_level"]:
+                c2 = copy.deepcopy(cfg)
+                c2["analysis"].update(headline_sd=lvl)  # check reads the SD level here
+                r = _check(task, n, *args, c2, decimals, grid_points)
+            for row in r["results"]:
+                values.extend(row.get("probability_range", [row["probability"]]))
+        lo, hi = min(values), max(values)
+        out["band"] = [1.0 - hi, 1.0 - lo] if flip else [lo, hi]
+        out["band_sd_levels"] = list(levels)
+    return out
+
+
+def _winner(col: MetricColumn) -> tuple[int, str, list[str]]:
+    notes = []
+    order = sorted(range(len(col.values)), key=lambda i: (-col.values[i], i))
+    best = order[0]
+    bold = [i for i in range(len(col.values)) if col.bold[i]]
+    if not bold:
+        ties = [col.methods[i] for i in order if col.values[i] == col.values[best]]
+        if len(ties) > 1:
+            notes.append(f"{ties} share the best value {col.printed[best]}; the first row "
+                         "is taken as the winner")
+        return best, "best value (no bold mark)", notes
+    win = min(bold, key=lambda i: (-col.values[i], i))
+    if len(bold) > 1:
+        notes.append(f"{len(bold)} cells are bold ({[col.methods[i] for i in bold]}); the "
+                     f"best of them, {col.methods[win]}, is taken as the reported winner")
+    if col.values[win] < col.values[best]:
+        notes.append(f"bold marks {col.methods[win]} ({col.printed[win]}) but "
+                     f"{col.methods[best]} has the best value ({col.printed[best]})")
+    return win, "bold", notes
+
+
+def _sds(col: MetricColumn, pm_over: str, cfg: dict, notes: list) -> list:
+    have = [s for s in col.sds if s is not None]
+    if col.task != "segmentation":
+        if have:
+            notes.append("± values ignored: classification uses no SDs")
+        return [None] * len(col.sds)
+    if not have:
+        return [None] * len(col.sds)
+    if pm_over in cfg["analysis"]["use_reported_sd_over"]:
+        notes.append(f"± values used as per-case SDs over the test set (--pm-over {pm_over})")
+        return list(col.sds)
+    notes.append(f"± values not used (--pm-over {pm_over}: only SDs over "
+                 f"{cfg['analysis']['use_reported_sd_over']} are per-case SDs); SDs imputed "
+                 "from the SD model")
+    return [None] * len(col.sds)
+
+
+def tiers(order: list[int], prob, cutoff: float, first: list[int]) -> list[list[int]]:
+    """Tier 1 = ``first`` (winner and the methods tied with it); then repeatedly: the best
+    remaining method and every remaining method with P(it is not truly better) >= cutoff.
+    ``prob(i, j)``: P(method i is not truly better than method j)."""
+    out = [first]
+    left = [i for i in order if i not in first]
+    while left:
+        lead = left[0]
+        tier = [lead] + [j for j in left[1:] if prob(lead, j) >= cutoff]
+        out.append(tier)
+        left = [i for i in left if i not in tier]
+    return out
+
+
+def _multiplicity(col, n, win, order) -> dict:
+    """Best of m equally good classifiers at the runner-up's accuracy ([Mollersen2023])."""
+    m = len(col.values)
+    if col.task != "classification":
+        return {"available": False, "reason": "the best-of-m distribution of [Mollersen2023] "
+                                              "is binomial: accuracy (classification) only"}
+    from falseclaims.multiplicity.best_of_m import sota_distribution
+
+    p0 = max(col.values[i] for i in order if i != win)
+    dist = sota_distribution(m, n, p0)
+    up = dist.upper(MULTIPLICITY_ALPHA)
+    return {"available": True, "m": m, "n": n, "p": p0, "alpha": MULTIPLICITY_ALPHA,
+            "mean_best": dist.mean, "sd_best": dist.sd, "upper_multiplicity": up.accuracy,
+            "prob_best_at_least_winner": dist.prob_best_at_least(col.values[win]),
+            "winner_above_upper": col.values[win] > up.accuracy}
+
+
+def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
+                   pm_over: str = "unclear", grid_points: int = 41,
+                   rounding: bool = True) -> dict:
+    """The claims of one metric column (JSON-ready dict; see docs/table.md). ``rounding``:
+    the band includes the rounding box of the printed decimals."""
+    notes = list(col.notes)
+    win, win_source, wn = _winner(col)
+    notes += wn
+    sds = _sds(col, pm_over, cfg, notes)
+    order = sorted(range(len(col.values)), key=lambda i: (-col.values[i], i))
+    cache = {}
+
+    def prob(i, j):
+        if (i, j) not in cache:
+            cache[(i, j)] = pair_probability(col.task, n, col.values[i], col.values[j],
+                                             sds[i], sds[j], cfg)["probability"]
+        return cache[(i, j)]
+
+    rows, clamped = {}, []
+    for j in order:
+        if j == win:
+            continue
+        dec = max(col.decimals[win], col.decimals[j]) if rounding else None
+        pp = pair_probability(col.task, n, col.values[win], col.values[j], sds[win], sds[j],
+                              cfg, decimals=dec, band=True, grid_points=grid_points)
+        cache[(win, j)] = pp["probability"]
+        rows[j] = pp
+    first = [win] + [j for j in order if j != win and cache[(win, j)] >= cutoff]
+    tier_of = {i: k for k, t in enumerate(tiers([i for i in order], prob, cutoff,
+                                                sorted(first, key=order.index)), 1)
+               for i in t}
+    methods = []
+    for rank, i in enumerate(order, 1):
+        rec = {"method": col.methods[i], "where": col.where[i], "rank": rank,
+               "value": col.values[i], "printed": col.printed[i], "decimals": col.decimals[i],
+               "sd_reported": col.sds[i], "sd_used": sds[i], "bold": col.bold[i],
+               "underline": col.underline[i], "tier": tier_of[i], "winner": i == win}
+        if i != win:
+            pp = rows[i]
+            main = _headline(pp["check"], cfg)
+            rec.update(p_false_claim=pp["probability"], p_band=pp["band"],
+                       tied=pp["probability"] >= cutoff, tied_in_band=pp["band"][1] >= cutoff,
+                       compared_as="1 - check(other, winner)" if pp["flipped"] else
+                       "check(winner, other)",
+                       sd_winner=main["sd_b" if pp["flipped"] else "sd_a"],
+                       sd_other=main["sd_a" if pp["flipped"] else "sd_b"])
+            if main["clamped"]:
+                clamped.append(col.methods[i])
+        methods.append(rec)
+    if clamped:
+        notes.append(f"{len(clamped)} pair(s) with the winner: the assumed congruence is "
+                     "infeasible for the two accuracies and was clamped to its feasible bound, "
+                     "as check does (" + ", ".join(clamped[:5])
+                     + (", ..." if len(clamped) > 5 else "") + ")")
+    others = [m for m in methods if not m["winner"]]
+    runner = max(others, key=lambda m: (m["value"], -m["rank"]))
+    n_tiers = max(tier_of.values())
+    return {
+        "column": col.column, "task": col.task, "task_source": col.task_source,
+        "units": col.units, "units_source": col.units_source, "n": n, "m": len(order),
+        "cutoff": cutoff, "assumption": {**headline_assumption(cfg), "pm_over": pm_over},
+        "winner": col.methods[win], "winner_source": win_source,
+        "best_value": col.methods[order[0]], "runner_up": runner["method"],
+        "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
+        "tier1": [col.methods[i] for i in order if tier_of[i] == 1],
+        "tiers": [[col.methods[i] for i in order if tier_of[i] == k]
+                  for k in range(1, n_tiers + 1)],
+        "methods": methods, "multiplicity": _multiplicity(col, n, win, order),
+        "notes": list(dict.fromkeys(notes)),
+    }
+
+
+def analyse_table(table: ResultsTable, cfg: dict, cutoff: float | None = None,
+                  pm_over: str = "unclear", grid_points: int | None = None) -> dict:
+    """Every metric column of ``table``; ``cutoff`` defaults to ``planner.target``."""
+    if table.n is None:
+        raise ValueError(f"{table.label}: no test-set size: give --n or add an n column")
+    if pm_over not in PM_OVER:
+        raise ValueError(f"--pm-over must be one of {PM_OVER}; got {pm_over!r}")
+    cutoff = float(cfg["planner"]["target"] if cutoff is None else cutoff)
+    if not 0.0 < cutoff < 0.5:
+        raise ValueError(f"--cutoff must lie in (0, 0.5); got {cutoff:g}")
+    gp = int(grid_points or cfg["claim_check"]["rounding_grid_points"])
+    return {"file": table.source, "table": table.name, "format": table.format,
+            "n": table.n, "n_source": table.n_source, "notes": table.notes,
+            "metrics": [analyse_column(c, table.n, cfg, cutoff, pm_over, gp)
+                        for c in table.metrics]}

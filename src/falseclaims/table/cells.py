@@ -1,0 +1,118 @@
+"""One printed cell of a results table -> value, SD, marks.
+
+Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 \\pm 2.1$``,
+``85.3_{\\pm 2.1}``, ``\\textbf{85.3}`` / ``**85.3**`` (bold), ``\\underline{85.3}`` /
+``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
+``\\textsuperscript{a}``) and an ignored parenthesised part (``85.3 (83.1-87.4)``, noted).
+Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Cell", "MISSING", "clean", "parse_cell", "plain_text"]
+
+MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
+           "\\", "?"}
+
+_BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
+                   r"\\bfseries\b|\*\*|__|<b>|<strong>")
+_UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
+_PM = re.compile(r"\\pm\b|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
+# footnote marks: superscripts, daggers, stars, section signs
+_SUPERSCRIPT = re.compile(r"\\textsuperscript\s*\{[^{}]*\}|\^\s*\{[^{}]*\}|\^\s*\\?[A-Za-z*]+|"
+                          r"\^\s*\S")
+_MARKS = re.compile(r"\\dagger\b|\\ddagger\b|\\S\b|\\P\b|\\ast\b|\\star\b|[*†‡§¶⋆✝]")
+_COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|vspace|cite[pt]?|"
+                               r"ref|label|footnote|footnotemark|tnote)"
+                               r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
+_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[,;:! ]")
+_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
+_CELL = re.compile(rf"^(?P<v>{_NUMBER})\s*(?P<vp>%?)\s*"
+                   rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\))?\s*(?P<tp>%?)$")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A parsed cell; ``value``/``sd`` as printed (percent not yet divided)."""
+
+    raw: str
+    value: float | None = None
+    sd: float | None = None
+    decimals: int | None = None
+    percent: bool = False
+    bold: bool = False
+    underline: bool = False
+    marks: bool = False
+    ignored: str = ""
+
+    @property
+    def numeric(self) -> bool:
+        return self.value is not None
+
+
+def plain_text(raw: str) -> str:
+    """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``)."""
+    s = _COMMAND_WITH_ARG.sub("", str(raw))
+    s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")
+    s = _SUPERSCRIPT.sub("", s)
+    s = re.sub(r"\\dagger\b|\\ddagger\b|[†‡]", "", s)
+    s = _COMMAND.sub(" ", s)
+    s = re.sub(r"\*\*|__|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    return " ".join(s.split())
+
+
+def clean(raw: str) -> str:
+    """A numeric cell as plain text (``$85.3 \\pm 2.1$`` -> ``85.3 ± 2.1``)."""
+    return _strip(str(raw))[0]
+
+
+def _strip(raw: str) -> tuple[str, bool]:
+    """Text of a numeric cell with markup removed; True when footnote marks were removed."""
+    s = _COMMAND_WITH_ARG.sub("", raw)
+    s = s.replace("\\%", "%").replace("~", " ")
+    s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
+    s = _PM.sub(" ± ", s)
+    before = s
+    s = _SUPERSCRIPT.sub("", s)
+    s = _MARKS.sub("", s)
+    marks = s != before
+    s = _COMMAND.sub(" ", s)
+    s = re.sub(r"</?(?:b|strong|u|em|i)>|[{}$_]", " ", s)
+    return " ".join(s.split()), marks
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _number(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def parse_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
+    """Parse one cell; a non-numeric, non-missing cell gives ``Cell(raw)`` with value None.
+
+    ``bold``/``underline``: marks known from outside the text (a spreadsheet's font)."""
+    if raw is None:
+        return Cell("")
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        if raw != raw:  # NaN
+            return Cell("")
+        text = repr(float(raw)).rstrip("0").rstrip(".") if isinstance(raw, float) else str(raw)
+        return Cell(str(raw), float(raw), None, _decimals(text), False, bold, underline)
+    raw = str(raw).strip()
+    bold = bold or bool(_BOLD.search(raw))
+    underline = underline or bool(_UNDERLINE.search(raw))
+    text, marks = _strip(raw)
+    if text.lower() in MISSING:
+        return Cell(raw, bold=bold, underline=underline)
+    m = _CELL.match(text.replace(" %", "%"))
+    if m is None:
+        return Cell(raw, bold=bold, underline=underline)
+    sd = _number(m["s"]) if m["s"] else None
+    percent = bool(m["vp"] or m["sp"] or m["tp"])
+    return Cell(raw, _number(m["v"]), sd, _decimals(m["v"]), percent, bold, underline, marks,
+                (m["paren"] or "").strip())

@@ -1,0 +1,160 @@
+"""Output of table mode: text, the batch rows, and the HTML report (a jinja2 template with
+autoescaping: every string from a table is escaped)."""
+
+from __future__ import annotations
+
+from falseclaims.percase.verdict import probability_text
+
+__all__ = ["BATCH_COLUMNS", "batch_rows", "format_text", "html_report"]
+
+BATCH_COLUMNS = ["file", "table", "metric", "task", "n", "m", "winner", "winner_source",
+                 "winner_value", "runner_up", "runner_up_value", "p_false_claim", "p_low",
+                 "p_high", "tier_size", "n_tiers", "status", "reason"]
+
+
+def _p(v) -> str:
+    return probability_text(v, 4)
+
+
+def format_metric(m: dict) -> list[str]:
+    lines = [f"{m['column']}: {m['task']} ({m['task_source']}), {m['units']} "
+             f"({m['units_source']}), {m['m']} methods, n = {m['n']}",
+             f"  winner: {m['winner']} ({m['winner_source']}); runner-up {m['runner_up']}: "
+             f"P(false claim) = {_p(m['p_runner_up'])} "
+             f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
+             f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
+             f"{len(m['tier1'])} of {m['m']}: " + ", ".join(m["tier1"])]
+    width = max(len(x["method"]) for x in m["methods"]) + 2
+    lines.append(f"  {'rank':>4} {'tier':>4}  {'method':<{width}}{'printed':<16}{'value':>8}"
+                 f"{'P(false claim)':>16}  band (congruence, SD, rounding)")
+    for x in m["methods"]:
+        mark = "*" if x["bold"] else ""
+        head = f"  {x['rank']:>4} {x['tier']:>4}  {x['method'] + mark:<{width}}" \
+               f"{x['printed'][:15]:<16}{x['value']:>8.4g}"
+        if x["winner"]:
+            lines.append(head + f"{'winner':>16}")
+            continue
+        lo, hi = x["p_band"]
+        tie = "  tied" if x["tied"] else ("  tied in band" if x["tied_in_band"] else "")
+        lines.append(head + f"{_p(x['p_false_claim']):>16}  [{_p(lo)}, {_p(hi)}]{tie}")
+    lines.append("  tiers: " + "; ".join(f"T{k} {', '.join(t)}"
+                                         for k, t in enumerate(m["tiers"], 1)))
+    mu = m["multiplicity"]
+    if mu["available"]:
+        lines.append(f"  best of m = {mu['m']} methods all at the runner-up's accuracy "
+                     f"{mu['p']:g}: expected best {mu['mean_best']:.4f} (SD {mu['sd_best']:.4f}),"
+                     f" multiplicity-adjusted upper limit {mu['upper_multiplicity']:.4f}; "
+                     f"P(best >= winner's {m['methods'][0]['value']:g}) = "
+                     f"{_p(mu['prob_best_at_least_winner'])}")
+    else:
+        lines.append(f"  multiplicity: not available ({mu['reason']})")
+    lines += [f"  note: {note}" for note in m["notes"]]
+    return lines
+
+
+def format_text(result: dict) -> str:
+    """All analysed tables of one file (``result`` of the CLI: tables + unreadable)."""
+    out = []
+    for t in result["tables"]:
+        out.append(f"{t['file']}, {t['table']} ({t['format']}): n = {t['n']} ({t['n_source']})")
+        out += [f"  note: {note}" for note in t["notes"]]
+        for m in t["metrics"]:
+            out += format_metric(m)
+        out.append("")
+    for u in result.get("unreadable", []):
+        out.append(f"not read: {u['file']}" + (f", {u['table']}" if u.get("table") else "")
+                   + f": {u['reason']}")
+    return "\n".join(out).rstrip()
+
+
+def batch_rows(result: dict) -> list[dict]:
+    """One row per claim (file, table, metric column), then one per unreadable table."""
+    rows = []
+    for t in result["tables"]:
+        for m in t["metrics"]:
+            win = next(x for x in m["methods"] if x["winner"])
+            run = next(x for x in m["methods"] if x["method"] == m["runner_up"])
+            rows.append({"file": t["file"], "table": t["table"], "metric": m["column"],
+                         "task": m["task"], "n": m["n"], "m": m["m"], "winner": m["winner"],
+                         "winner_source": m["winner_source"], "winner_value": win["value"],
+                         "runner_up": m["runner_up"], "runner_up_value": run["value"],
+                         "p_false_claim": m["p_runner_up"], "p_low": m["p_runner_up_band"][0],
+                         "p_high": m["p_runner_up_band"][1], "tier_size": len(m["tier1"]),
+                         "n_tiers": len(m["tiers"]), "status": "ok", "reason": ""})
+    for u in result.get("unreadable", []):
+        rows.append({**{c: None for c in BATCH_COLUMNS}, "file": u["file"],
+                     "table": u.get("table") or "", "status": "unreadable",
+                     "reason": u["reason"]})
+    return rows
+
+
+_TEMPLATE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>falseclaims table: {{ title }}</title><style>
+body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.t1{background:#e8f1fa} .small{font-size:.85em;color:#555} img{max-width:100%}
+</style></head><body>
+<h1>Every claim in {{ title }}</h1>
+<p class="small">P(false claim) = probability that the reported winner is not truly better than
+the method of the row, from the printed values and n, with the assumptions of
+<code>falseclaims check</code> (congruence {{ assumption.congruence_source }}
+{{ assumption.congruence_level }}, SD model {{ assumption.sd_source }} at the
+{{ assumption.sd_level }} level) [Christodoulou2025]. Tier 1: the methods tied with the
+winner (P &ge; cutoff); each further tier is the best remaining method and the methods tied
+with it. The band spans congruence Q1&ndash;Q3, the SD levels and every pair of values that
+round to the printed ones.</p>
+{% for t in tables %}
+<h2>{{ t.file }}, {{ t.table }}</h2>
+<p>Format {{ t.format }}; n = {{ t.n }} ({{ t.n_source }}).</p>
+{% if t.notes %}<ul>{% for note in t.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
+{% for m in t.metrics %}
+<h3>{{ m.column }}</h3>
+<p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); winner
+<b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
+tier 1 at cutoff {{ m.cutoff }}.</p>
+{% if m.figure %}<figure><img src="{{ m.figure }}" alt="ranked intervals of {{ m.column }}">
+<figcaption class="small">Marginal 95% intervals; colours and T = tiers from the paired
+probabilities.</figcaption></figure>{% endif %}
+<table><thead><tr><th>rank</th><th>tier</th><th>method</th><th>printed</th><th>value</th>
+<th>P(false claim)</th><th>band</th><th>tied</th></tr></thead><tbody>
+{% for x in m.methods %}<tr{% if x.tier == 1 %} class="t1"{% endif %}>
+<td class="num">{{ x.rank }}</td><td class="num">{{ x.tier }}</td>
+<td>{% if x.bold %}<b>{{ x.method }}</b>{% else %}{{ x.method }}{% endif %}</td>
+<td>{{ x.printed }}</td><td class="num">{{ "%.4g"|format(x.value) }}</td>
+{% if x.winner %}<td colspan="3">winner</td>{% else %}
+<td class="num">{{ p(x.p_false_claim) }}</td>
+<td class="num">[{{ p(x.p_band[0]) }}, {{ p(x.p_band[1]) }}]</td>
+<td>{{ "yes" if x.tied else ("in band" if x.tied_in_band else "no") }}</td>{% endif %}
+</tr>{% endfor %}</tbody></table>
+<p class="small">Multiplicity [Mollersen2023]: {% if m.multiplicity.available %}if all
+{{ m.multiplicity.m }} methods had the runner-up's accuracy {{ m.multiplicity.p }}, the best
+would be expected at {{ "%.4f"|format(m.multiplicity.mean_best) }} (upper limit
+{{ "%.4f"|format(m.multiplicity.upper_multiplicity) }}); P(best &ge; the winner's value) =
+{{ p(m.multiplicity.prob_best_at_least_winner) }}.{% else %}{{ m.multiplicity.reason }}.{% endif %}</p>
+{% if m.notes %}<ul class="small">{% for note in m.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
+{% endfor %}{% endfor %}
+{% if unreadable %}<h2>Not read</h2><ul>{% for u in unreadable %}
+<li>{{ u.file }}{% if u.table %}, {{ u.table }}{% endif %}: {{ u.reason }}</li>{% endfor %}</ul>{% endif %}
+<p class="small">Written by falseclaims {{ version }}.</p></body></html>
+"""
+
+
+def html_report(result: dict, figures: dict | None = None) -> str:
+    """The HTML page; ``figures[(table index, metric index)]`` = PNG data URI."""
+    import jinja2
+
+    import falseclaims
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    tables = []
+    for ti, t in enumerate(result["tables"]):
+        ms = [{**m, "figure": (figures or {}).get((ti, mi))} for mi, m in enumerate(t["metrics"])]
+        tables.append({**t, "metrics": ms})
+    first = result["tables"][0]["metrics"][0]["assumption"] if result["tables"] else {
+        "congruence_source": "", "congruence_level": "", "sd_source": "", "sd_level": ""}
+    return env.from_string(_TEMPLATE).render(
+        title=result.get("title", "results table"), tables=tables,
+        unreadable=result.get("unreadable", []), assumption=first, p=_p,
+        version=falseclaims.__version__)

@@ -1,0 +1,84 @@
+# Table mode (`falseclaims table`, docs/table.md): checked against per-case truth, and the
+# ties among the reported methods of each survey paper. Logic in falseclaims.table.
+
+TAB_RES = "results/table_agreement"
+TAB_FIG = "figures/table_agreement"
+# the first SD source defined inline: what `falseclaims check` uses outside the pipeline
+TAB_SD = next(s for s in config["sd_model"]["use"] if s in config["sd_model"])
+
+
+rule table_agreement:
+    input:
+        touchstone=config["table_agreement"]["touchstone"],
+        isic=config["table_agreement"]["isic"],
+    output:
+        pairs=f"{TAB_RES}/pairs.csv",
+        tables=f"{TAB_RES}/tables.csv",
+        summary=report(f"{TAB_RES}/summary.csv", caption=caption("table_agreement"),
+                       category="Table mode", subcategory="Agreement"),
+        figure_png=report(f"{TAB_FIG}/agreement.png", caption=caption("table_agreement"),
+                          category="Table mode", subcategory="Agreement"),
+        figure_pdf=f"{TAB_FIG}/agreement.pdf",
+        figure_csv=f"{TAB_FIG}/agreement.csv",
+    params:
+        style=config["style"],
+        cfg={
+            "analysis": config["analysis"],
+            "congruence": {"use": ["paper"], "paper": config["congruence"]["paper"]},
+            "sd_model": {"use": [TAB_SD], TAB_SD: config["sd_model"][TAB_SD]},
+            "claim_check": config["claim_check"],
+            "planner": config["planner"],
+            "table_agreement": config["table_agreement"],
+        },
+    log:
+        "logs/table_agreement/table_agreement.log",
+    benchmark:
+        "logs/benchmarks/table_agreement/all.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/table_agreement.py"
+
+
+# venues whose results sheet lists every method of a paper (the long layout); a wide top-2
+# sheet holds two methods per paper and has no ties to count
+TIE_VENUES = [v for v in VENUES if config["venues"][v].get("layout", "long") == "long"]
+
+
+rule table_ties:
+    input:
+        eligible="results/{venue}/eligible.csv",
+        results="results/{venue}/validated/results.csv",
+        top2="results/{venue}/top2.csv",
+    output:
+        ties=report("results/{venue}/ties.csv", caption=caption("table_ties"),
+                    category="{venue}", subcategory="Ties"),
+        figure_png=report("figures/{venue}/ties.png", caption=caption("table_ties"),
+                          category="{venue}", subcategory="Ties"),
+        figure_pdf="figures/{venue}/ties.pdf",
+        figure_csv="figures/{venue}/ties.csv",
+    params:
+        style=config["style"],
+        label=lambda wc: config["venues"][wc.venue]["label"],
+        cfg={
+            "analysis": config["analysis"],
+            "congruence": {"use": ["paper"], "paper": config["congruence"]["paper"]},
+            "sd_model": {"use": [TAB_SD], TAB_SD: config["sd_model"][TAB_SD]},
+            "claim_check": config["claim_check"],
+            "planner": config["planner"],
+        },
+    log:
+        "logs/{venue}/table_ties.log",
+    benchmark:
+        "logs/benchmarks/table_ties/{venue}.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
+    script:
+        "../scripts/table_ties.py"
+
+
+ALL_TARGETS.extend(
+    [f"{TAB_RES}/summary.csv", f"{TAB_FIG}/agreement.png"]
+    + expand("results/{venue}/ties.csv", venue=TIE_VENUES)
+    + expand("figures/{venue}/ties.png", venue=TIE_VENUES)
+)
