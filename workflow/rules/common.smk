@@ -109,8 +109,13 @@ def figure_outputs(names, folder, category, report_info):
     for name in names:
         cap, sub, *label = report_info[name]
         labels = {"#": label[0][0], "result": label[0][1]} if label else None
-        out[f"{name}_png"] = report(f"{folder}/{name}.png", caption=caption(cap),
-                                    category=category, subcategory=sub, labels=labels)
+        out[f"{name}_png"] = report(
+            f"{folder}/{name}.png",
+            caption=caption(cap),
+            category=category,
+            subcategory=sub,
+            labels=labels,
+        )
         out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
         out[f"{name}_csv"] = f"{folder}/{name}.csv"
     return out

@@ -10,45 +10,45 @@ EST_CATEGORY = "Congruence and SD estimation"
 
 
 rule estimation_congruence:
-    wildcard_constraints:
-        source="[A-Za-z0-9_]+",
     input:
         lambda wc: source_input_files(EST["congruence_sources"][wc.source]),
     output:
         pairs="results/estimation/congruence/{source}_pairs.csv",
         summary="results/estimation/congruence/{source}.yaml",
         quartiles="results/estimation/congruence/{source}_quartiles.csv",
-    params:
-        spec=lambda wc: EST["congruence_sources"][wc.source],
-        seed=config["seed"],
-    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/estimation/congruence_{source}.log",
     benchmark:
         "logs/benchmarks/estimation_congruence/{source}.tsv"
+    wildcard_constraints:
+        source="[A-Za-z0-9_]+",
+    priority: LONG_CHAIN_HEAD_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        spec=lambda wc: EST["congruence_sources"][wc.source],
+        seed=config["seed"],
     script:
         "../scripts/estimation_congruence.py"
 
 
 rule estimation_sd:
-    wildcard_constraints:
-        source="[A-Za-z0-9_]+",
     input:
         lambda wc: source_input_files(EST["sd_sources"][wc.source]),
     output:
         pairs="results/estimation/sd_model/{source}_mean_sd.csv",
         model="results/estimation/sd_model/{source}.yaml",
-    params:
-        spec=lambda wc: EST["sd_sources"][wc.source],
-    priority: LONG_CHAIN_HEAD_PRIORITY
     log:
         "logs/estimation/sd_model_{source}.log",
     benchmark:
         "logs/benchmarks/estimation_sd/{source}.tsv"
+    wildcard_constraints:
+        source="[A-Za-z0-9_]+",
+    priority: LONG_CHAIN_HEAD_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        spec=lambda wc: EST["sd_sources"][wc.source],
     script:
         "../scripts/estimation_sd.py"
 
@@ -56,17 +56,24 @@ rule estimation_sd:
 # both estimation figures and their summary tables in one job
 rule estimation_figures:
     input:
-        congruence_pairs=expand("results/estimation/congruence/{source}_pairs.csv",
-                                source=CONGRUENCE_SOURCES),
-        sd_pairs=expand("results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES),
+        congruence_pairs=expand(
+            "results/estimation/congruence/{source}_pairs.csv",
+            source=CONGRUENCE_SOURCES,
+        ),
+        sd_pairs=expand(
+            "results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES
+        ),
         sd_models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),
     output:
         **figure_outputs(
-            ["congruence_ecdf", "congruence_by_task", "sd_models"], "figures/estimation",
+            ["congruence_ecdf", "congruence_by_task", "sd_models"],
+            "figures/estimation",
             EST_CATEGORY,
-            {"congruence_ecdf": ("estimation_congruence_ecdf", "Congruence"),
-             "congruence_by_task": ("estimation_congruence_by_task", "Congruence"),
-             "sd_models": ("estimation_sd_models", "SD model")},
+            {
+                "congruence_ecdf": ("estimation_congruence_ecdf", "Congruence"),
+                "congruence_by_task": ("estimation_congruence_by_task", "Congruence"),
+                "sd_models": ("estimation_sd_models", "SD model"),
+            },
         ),
         congruence_summary=report(
             "results/estimation/congruence_summary.csv",
@@ -80,6 +87,12 @@ rule estimation_figures:
             category=EST_CATEGORY,
             subcategory="SD model",
         ),
+    log:
+        "logs/estimation/figures.log",
+    benchmark:
+        "logs/benchmarks/estimation_figures/estimation.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         paper=config["congruence"]["paper"],
@@ -87,12 +100,6 @@ rule estimation_figures:
         sd_reference=EST.get("figures", {}).get("sd_reference"),
         sd_compare=EST.get("figures", {}).get("sd_compare", []),
         sd_model=config["sd_model"],
-    log:
-        "logs/estimation/figures.log",
-    benchmark:
-        "logs/benchmarks/estimation_figures/estimation.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/estimation_figures.py"
 
@@ -104,8 +111,10 @@ ESTIMATION_TARGETS = (
         "results/estimation/congruence_summary.csv",
         "results/estimation/sd_model_summary.csv",
     ]
-    + expand("figures/estimation/{name}.{ext}",
-             name=["congruence_ecdf", "congruence_by_task", "sd_models"],
-             ext=["pdf", "png", "csv"])
+    + expand(
+        "figures/estimation/{name}.{ext}",
+        name=["congruence_ecdf", "congruence_by_task", "sd_models"],
+        ext=["pdf", "png", "csv"],
+    )
 )
 ALL_TARGETS.extend(ESTIMATION_TARGETS)

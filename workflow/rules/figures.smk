@@ -14,26 +14,56 @@ from falseclaims.figures.names import VENUE_FIGURES
 # caption file, report subcategory and (order, title) of each figure: the report lists a
 # venue's figures in the paper's order (Figs 3-6, then the supplementary ones)
 FIGURE_REPORT = {
-    "fig3_reporting_practices": ("fig3_reporting_practices", REPORT_FIGURES,
-                                 ("01", "Fig 3: reporting practices")),
-    "fig4_delta_vs_size": ("fig4_delta_vs_size", REPORT_FIGURES,
-                           ("02", "Fig 4: difference vs test-set size")),
-    "fig5_cumulative": ("fig5_cumulative", REPORT_FIGURES,
-                        ("03", "Fig 5: share of papers above each cutoff")),
-    "fig6_lookup_classification": ("fig6_lookup", REPORT_FIGURES,
-                                   ("04", "Fig 6a: look-up grid, classification")),
-    "fig6_lookup_segmentation": ("fig6_lookup", REPORT_FIGURES,
-                                 ("05", "Fig 6b: look-up grid, segmentation")),
-    "fig5_congruence_sources": ("fig5_congruence_sources", REPORT_FIGURES,
-                                ("03b", "Fig 5 companion: congruence sources compared")),
-    "figS9_delta_distribution": ("figS9_delta_distribution", REPORT_FIGURES,
-                                 ("06", "Fig S3/S9: differences of the top two")),
-    "figS7_uncertainty": ("figS7_uncertainty", REPORT_FIGURES,
-                          ("07", "Fig S7: reporting of uncertainty")),
-    "figS8_split_sizes": ("figS8_split_sizes", REPORT_FIGURES,
-                          ("08", "Fig S8: train, validation and test sizes")),
-    "figS10_sd_sensitivity": ("figS10_sd_sensitivity", REPORT_FIGURES,
-                              ("10", "Fig S10: sensitivity to the imputed SD")),
+    "fig3_reporting_practices": (
+        "fig3_reporting_practices",
+        REPORT_FIGURES,
+        ("01", "Fig 3: reporting practices"),
+    ),
+    "fig4_delta_vs_size": (
+        "fig4_delta_vs_size",
+        REPORT_FIGURES,
+        ("02", "Fig 4: difference vs test-set size"),
+    ),
+    "fig5_cumulative": (
+        "fig5_cumulative",
+        REPORT_FIGURES,
+        ("03", "Fig 5: share of papers above each cutoff"),
+    ),
+    "fig6_lookup_classification": (
+        "fig6_lookup",
+        REPORT_FIGURES,
+        ("04", "Fig 6a: look-up grid, classification"),
+    ),
+    "fig6_lookup_segmentation": (
+        "fig6_lookup",
+        REPORT_FIGURES,
+        ("05", "Fig 6b: look-up grid, segmentation"),
+    ),
+    "fig5_congruence_sources": (
+        "fig5_congruence_sources",
+        REPORT_FIGURES,
+        ("03b", "Fig 5 companion: congruence sources compared"),
+    ),
+    "figS9_delta_distribution": (
+        "figS9_delta_distribution",
+        REPORT_FIGURES,
+        ("06", "Fig S3/S9: differences of the top two"),
+    ),
+    "figS7_uncertainty": (
+        "figS7_uncertainty",
+        REPORT_FIGURES,
+        ("07", "Fig S7: reporting of uncertainty"),
+    ),
+    "figS8_split_sizes": (
+        "figS8_split_sizes",
+        REPORT_FIGURES,
+        ("08", "Fig S8: train, validation and test sizes"),
+    ),
+    "figS10_sd_sensitivity": (
+        "figS10_sd_sensitivity",
+        REPORT_FIGURES,
+        ("10", "Fig S10: sensitivity to the imputed SD"),
+    ),
     "flow_diagram": ("flow_diagram", REPORT_SELECTION, ("01", "Selection flow")),
 }
 HEADLINE = headline_assumption(config)
@@ -50,7 +80,9 @@ rule venue_figures:
         sds="results/{venue}/sd_imputed.csv",
         curves="results/{venue}/curves.csv",
     output:
-        **figure_outputs(VENUE_FIGURES, "figures/{venue}", venue_label_of, FIGURE_REPORT),
+        **figure_outputs(
+            VENUE_FIGURES, "figures/{venue}", venue_label_of, FIGURE_REPORT
+        ),
         metrics=report(
             "figures/{venue}/tables_metrics.html",
             caption=caption("tables_metrics"),
@@ -63,6 +95,13 @@ rule venue_figures:
         tex_segmentation="figures/{venue}/tableS2_metrics_segmentation.tex",
         # Fig 6: smallest sufficient test set over the venue's median ("8x", "10x")
         multipliers="figures/{venue}/fig6_multipliers.csv",
+    log:
+        "logs/{venue}/figures.log",
+    benchmark:
+        "logs/benchmarks/venue_figures/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         # ConfigParam: the report's "Job parameters" panel lists the keys, not every value
         style=ConfigParam(config["style"], "style"),
@@ -77,13 +116,6 @@ rule venue_figures:
         sd_model=ConfigParam(config["sd_model"], "sd_model"),
         planner=ConfigParam(config["planner"], "planner"),
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    priority: VENUE_CHAIN_PRIORITY
-    log:
-        "logs/{venue}/figures.log",
-    benchmark:
-        "logs/benchmarks/venue_figures/{venue}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/venue_figures.py"
 
@@ -93,12 +125,23 @@ rule venue_comparison:
         curves=expand("results/{venue}/curves.csv", venue=VENUES),
         summaries=expand("results/{venue}/summary.csv", venue=VENUES),
     output:
-        **figure_outputs(["fig5_venues", "fig5_venue_facets"], "figures/comparison",
-                         "Venue comparison",
-                         {"fig5_venues": ("fig5_venues", "Fig 5",
-                                          ("01", "Fig 5: headline curve per venue")),
-                          "fig5_venue_facets": ("fig5_venue_facets", "Fig 5",
-                                                ("02", "Fig 5 of every venue"))}),
+        **figure_outputs(
+            ["fig5_venues", "fig5_venue_facets"],
+            "figures/comparison",
+            "Venue comparison",
+            {
+                "fig5_venues": (
+                    "fig5_venues",
+                    "Fig 5",
+                    ("01", "Fig 5: headline curve per venue"),
+                ),
+                "fig5_venue_facets": (
+                    "fig5_venue_facets",
+                    "Fig 5",
+                    ("02", "Fig 5 of every venue"),
+                ),
+            },
+        ),
         table=report(
             "figures/comparison/venue_comparison.csv",
             caption=caption("venue_comparison"),
@@ -107,18 +150,20 @@ rule venue_comparison:
             labels={"#": "01", "result": "Headline shares per venue (CSV)"},
         ),
         tex="figures/comparison/venue_comparison.tex",
-    params:
-        venues=VENUES,
-        labels=ConfigParam({v: config["venues"][v]["label"] for v in VENUES}, "venue labels"),
-        style=ConfigParam(config["style"], "style"),
-        headline=HEADLINE,
-        threshold=config["figures"]["threshold"],
     log:
         "logs/comparison/venue_comparison.log",
     benchmark:
         "logs/benchmarks/venue_comparison/comparison.tsv"
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        venues=VENUES,
+        labels=ConfigParam(
+            {v: config["venues"][v]["label"] for v in VENUES}, "venue labels"
+        ),
+        style=ConfigParam(config["style"], "style"),
+        headline=HEADLINE,
+        threshold=config["figures"]["threshold"],
     script:
         "../scripts/venue_comparison.py"
 

@@ -9,19 +9,22 @@ rule multiplicity_simulate_dependent:
     output:
         draws=f"{MULT_RES}/dependent_draws.csv",
         replicate=f"{MULT_RES}/dependent_replicate.csv",
-        summary=report(f"{MULT_RES}/dependent_summary.csv",
-                       caption=caption("multiplicity_dependent_summary"),
-                       category="Multiplicity", subcategory="Tables"),
-    priority: LONG_CHAIN_HEAD_PRIORITY
+        summary=report(
+            f"{MULT_RES}/dependent_summary.csv",
+            caption=caption("multiplicity_dependent_summary"),
+            category="Multiplicity",
+            subcategory="Tables",
+        ),
     log:
         "logs/multiplicity/simulate_dependent.log",
+    benchmark:
+        "logs/benchmarks/multiplicity_simulate_dependent/all.tsv"
+    priority: LONG_CHAIN_HEAD_PRIORITY
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         cfg=config["multiplicity"],
         seed=[config["seed"], config["multiplicity"]["dependent"]["seed_stream"]],
-    benchmark:
-        "logs/benchmarks/multiplicity_simulate_dependent/all.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_simulate_dependent.py"
 
@@ -42,13 +45,19 @@ rule multiplicity_figures:
         draws=rules.multiplicity_simulate_dependent.output.draws,
         replicate=rules.multiplicity_simulate_dependent.output.replicate,
     output:
-        sota_table=report(f"{MULT_RES}/sota_table.csv", caption=caption("multiplicity_table"),
-                          category="Multiplicity", subcategory="Tables"),
         **figure_outputs(MULT_FIGURES, MULT_FIG, "Multiplicity", MULT_FIGURES),
+        sota_table=report(
+            f"{MULT_RES}/sota_table.csv",
+            caption=caption("multiplicity_table"),
+            category="Multiplicity",
+            subcategory="Tables",
+        ),
     log:
         "logs/multiplicity/figures.log",
     benchmark:
         "logs/benchmarks/multiplicity_figures/multiplicity.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         alpha=config["multiplicity"]["alpha"],
@@ -57,16 +66,14 @@ rule multiplicity_figures:
         example=config["multiplicity"]["example"],
         cdf_m=config["multiplicity"]["cdf_m"],
         dependent=config["multiplicity"]["dependent"],
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/multiplicity_figures.py"
 
 
-MULTIPLICITY_TARGETS = (
-    [f"{MULT_RES}/sota_table.csv", f"{MULT_RES}/dependent_summary.csv"]
-    + expand(f"{MULT_FIG}/{{name}}.{{ext}}",
-             name=list(MULT_FIGURES),
-             ext=["pdf", "png", "csv"])
+MULTIPLICITY_TARGETS = [
+    f"{MULT_RES}/sota_table.csv",
+    f"{MULT_RES}/dependent_summary.csv",
+] + expand(
+    f"{MULT_FIG}/{{name}}.{{ext}}", name=list(MULT_FIGURES), ext=["pdf", "png", "csv"]
 )
 ALL_TARGETS.extend(MULTIPLICITY_TARGETS)

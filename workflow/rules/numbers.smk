@@ -19,17 +19,26 @@ rule numbers:
             subcategory=REPORT_NUMBERS,
             labels={"#": "00", "result": "Numbers stated in the paper's text"},
         ),
-    params:
-        cfg=ConfigParam(config_subset("analysis", "congruence", "sd_model", "lookup_grid",
-                                      "planner", "numbers", ("figures", "populations"),
-                                      ("figures", "metric_labels"))),
-        label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     log:
         "logs/{venue}/numbers.log",
     benchmark:
         "logs/benchmarks/numbers/{venue}.tsv"
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        cfg=ConfigParam(
+            config_subset(
+                "analysis",
+                "congruence",
+                "sd_model",
+                "lookup_grid",
+                "planner",
+                "numbers",
+                ("figures", "populations"),
+                ("figures", "metric_labels"),
+            )
+        ),
+        label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     script:
         "../scripts/numbers.py"
 
@@ -44,20 +53,24 @@ rule front_page:
             category="Headline (all venues)",
             labels={"#": "00", "result": "Headline shares and the paper's numbers"},
         ),
-    params:
-        venues=VENUES,
-        labels=ConfigParam({v: config["venues"][v]["label"] for v in VENUES}, "venue labels"),
-        compare=config["numbers"]["compare_venues"],
-        headline=HEADLINE,
     log:
         "logs/front_page.log",
     benchmark:
         "logs/benchmarks/front_page/front_page.tsv"
     conda:
         "../../envs/falseclaims.yaml"
+    params:
+        venues=VENUES,
+        labels=ConfigParam(
+            {v: config["venues"][v]["label"] for v in VENUES}, "venue labels"
+        ),
+        compare=config["numbers"]["compare_venues"],
+        headline=HEADLINE,
     script:
         "../scripts/front_page.py"
 
 
-ALL_TARGETS.extend(expand("results/{venue}/numbers.{ext}", venue=VENUES, ext=["csv", "html"]))
+ALL_TARGETS.extend(
+    expand("results/{venue}/numbers.{ext}", venue=VENUES, ext=["csv", "html"])
+)
 ALL_TARGETS.append("results/front_page.html")

@@ -14,12 +14,26 @@ rule table_agreement:
     output:
         pairs=f"{TAB_RES}/pairs.csv",
         tables=f"{TAB_RES}/tables.csv",
-        summary=report(f"{TAB_RES}/summary.csv", caption=caption("table_agreement"),
-                       category="Table mode", subcategory="Agreement"),
-        figure_png=report(f"{TAB_FIG}/agreement.png", caption=caption("table_agreement"),
-                          category="Table mode", subcategory="Agreement"),
+        summary=report(
+            f"{TAB_RES}/summary.csv",
+            caption=caption("table_agreement"),
+            category="Table mode",
+            subcategory="Agreement",
+        ),
+        figure_png=report(
+            f"{TAB_FIG}/agreement.png",
+            caption=caption("table_agreement"),
+            category="Table mode",
+            subcategory="Agreement",
+        ),
         figure_pdf=f"{TAB_FIG}/agreement.pdf",
         figure_csv=f"{TAB_FIG}/agreement.csv",
+    log:
+        "logs/table_agreement/table_agreement.log",
+    benchmark:
+        "logs/benchmarks/table_agreement/all.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         cfg={
@@ -30,12 +44,6 @@ rule table_agreement:
             "planner": config["planner"],
             "table_agreement": config["table_agreement"],
         },
-    log:
-        "logs/table_agreement/table_agreement.log",
-    benchmark:
-        "logs/benchmarks/table_agreement/all.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/table_agreement.py"
 
@@ -51,12 +59,26 @@ rule table_ties:
         results="results/{venue}/validated/results.csv",
         top2="results/{venue}/top2.csv",
     output:
-        ties=report("results/{venue}/ties.csv", caption=caption("table_ties"),
-                    category="{venue}", subcategory="Ties"),
-        figure_png=report("figures/{venue}/ties.png", caption=caption("table_ties"),
-                          category="{venue}", subcategory="Ties"),
+        ties=report(
+            "results/{venue}/ties.csv",
+            caption=caption("table_ties"),
+            category="{venue}",
+            subcategory="Ties",
+        ),
+        figure_png=report(
+            "figures/{venue}/ties.png",
+            caption=caption("table_ties"),
+            category="{venue}",
+            subcategory="Ties",
+        ),
         figure_pdf="figures/{venue}/ties.pdf",
         figure_csv="figures/{venue}/ties.csv",
+    log:
+        "logs/{venue}/table_ties.log",
+    benchmark:
+        "logs/benchmarks/table_ties/{venue}.tsv"
+    conda:
+        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         label=lambda wc: config["venues"][wc.venue]["label"],
@@ -67,12 +89,6 @@ rule table_ties:
             "claim_check": config["claim_check"],
             "planner": config["planner"],
         },
-    log:
-        "logs/{venue}/table_ties.log",
-    benchmark:
-        "logs/benchmarks/table_ties/{venue}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     script:
         "../scripts/table_ties.py"
 
