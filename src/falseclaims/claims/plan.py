@@ -219,7 +219,7 @@ def size_multipliers(median_sizes, levels, congruence, *, sd_model: SDModel | No
                            n_max=n_max, sd_level=sd_level)
             ok = r.found and median is not None and median > 0
             rows.append({
-                "task": task, "delta": r.delta, "level": r.level, "value_b": r.value_b,
+                "task": task, "delta": r.delta, "level": r.level, "value_b": r.b,
                 "congruence_level": lvl, "congruence": r.congruence,
                 "congruence_used": r.congruence_used, "congruence_clamped": r.congruence_clamped,
                 "sd_a": r.sd_a, "sd_b": r.sd_b, "sd_level": r.sd_level,
