@@ -179,7 +179,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                        "check(winner, other)",
                        sd_winner=main["sd_b" if pp["flipped"] else "sd_a"],
                        sd_other=main["sd_a" if pp["flipped"] else "sd_b"])
-            if main["clamped"]:
+            if main["congruence_clamped"]:
                 clamped.append(col.methods[i])
         methods.append(rec)
     if clamped:
