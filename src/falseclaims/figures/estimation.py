@@ -151,9 +151,10 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
     coloured lines in every panel."""
     compare = dict(compare or {})
     sources = [s for s in models if s in set(pairs["source"])]
-    colours = _source_colours(sources)
-    alt_colours = {name: CYCLE[(len(sources) + j) % len(CYCLE)]
-                   for j, name in enumerate(compare)}
+    # one colour per source, the same as in every figure; the alternatives after the sources
+    every = _source_colours([*sources, *compare])
+    colours = {s: every[s] for s in sources}
+    alt_colours = {name: every[name] for name in compare}
     fig, axes = figure("double", height=80, ncols=max(len(sources), 1), squeeze=False,
                        sharey=True)
     if not sources:
