@@ -338,7 +338,17 @@ def _drawn_lines(colours):
     return fig
 
 
-def test_palette_png_keeps_every_named_colour_and_its_size(tmp_path):
+@pytest.fixture
+def palette_png():
+    """Palette PNGs for one test (the default is full colour)."""
+    from falseclaims.style import configure, settings
+    before = settings()
+    configure({"png_palette": True})
+    yield
+    configure({"png_palette": before["png_palette"]})
+
+
+def test_palette_png_keeps_every_named_colour_and_its_size(tmp_path, palette_png):
     from PIL import Image
 
     from falseclaims.figures.output import save_figure
@@ -384,7 +394,7 @@ def test_pdf_embeds_lean_truetype_subsets_with_the_original_outlines(tmp_path):
     assert sub["hmtx"]["A"] == ref["hmtx"]["A"]
 
 
-def test_palette_png_keeps_the_hue_of_translucent_markers(tmp_path):
+def test_palette_png_keeps_the_hue_of_translucent_markers(tmp_path, palette_png):
     """Markers drawn with the style's MARKER_ALPHA on white keep their own colour: blue and
     green markers blended with white are nearer to each other than to their own colours, and
     a palette of median-cut shades merged them into one teal."""

@@ -67,8 +67,8 @@ _SETTINGS = {
     "single_width_mm": 85.0,
     "double_width_mm": 175.0,
     "font_size": 8.0,
-    "dpi": 100,  # PNG for screen and the HTML report; the PDF is vector for print
-    "png_palette": True,  # PNG with a colour palette: same look, a fraction of the bytes
+    "dpi": 150,  # PNG for screen and the HTML report; the PDF is vector for print
+    "png_palette": False,  # True: a colour palette (a fraction of the bytes, fewer shades)
     "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
     "formats": ["pdf", "png"],
     "font_family": "DejaVu Sans",
