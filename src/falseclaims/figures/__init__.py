@@ -23,6 +23,7 @@ _WHERE = {
     "figS9_delta_distribution": "deltas",
     "flow_diagram": "flow",
     "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
+    "venue_multipliers": "lookup",
     "fig3_reporting_practices": "practices", "figS7_uncertainty": "practices",
     "fig4_delta_vs_size": "probabilities", "fig5_cumulative": "probabilities",
     "fig5_venues": "probabilities", "fig5_venue_facets": "probabilities", "figS10_sd_sensitivity": "sd_sensitivity",
