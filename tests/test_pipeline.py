@@ -1,5 +1,6 @@
 """End to end: the full default pipeline on the shipped example, in a temporary copy."""
 
+import shutil
 import subprocess
 import sys
 
