@@ -31,7 +31,7 @@ LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
     "probabilities", "summarize", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison",
-    "multiplicity_figures",
+    "multiplicity_figures", "table_agreement", "table_ties",
 }
 
 

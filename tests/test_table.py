@@ -270,3 +270,15 @@ def test_dir_report_lists_unreadable(tmp_path, capsys):
     html = rep.read_text(encoding="utf-8")
     assert "Not read" in html and "needs at least 2 method rows" in html
     assert html.count("<h3>") == 1
+
+
+def test_table_option_picks_one_table(tmp_path, capsys):
+    f = tmp_path / "two.md"
+    f.write_text("## Val\n\n| Method | Accuracy |\n|---|---|\n| A | 0.90 |\n| B | 0.88 |\n\n"
+                 "## Test\n\n| Method | Accuracy |\n|---|---|\n| A | 0.91 |\n| B | 0.80 |\n",
+                 encoding="utf-8")
+    assert main(["table", str(f), "--n", "200", "--table", "test", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["table"] for t in out["tables"]] == ["Test"]
+    assert main(["table", str(f), "--n", "200", "--table", "3"]) == 2
+    assert "matches none of ['Val', 'Test']" in capsys.readouterr().err

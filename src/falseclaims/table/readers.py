@@ -302,7 +302,8 @@ def _caption(text: str, start: int, end: int) -> str | None:
     for m in re.finditer(r"\\caption\s*(?:\[[^\]]*\])?\{", text):
         if env_start >= 0 and env_start < m.start() < (env_end if env_end >= 0 else len(text)):
             if text.rfind("\\begin{table", 0, m.start()) == env_start:
-                return plain_text(text[m.end() - 1 + 1:_group(text, m.end() - 1) - 1])[:80]
+                brace = m.end() - 1
+                return plain_text(text[brace + 1:_group(text, brace) - 1])[:80]
     return None
 
 
