@@ -29,7 +29,7 @@ LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
     "probabilities", "summarize", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison",
-    "multiplicity_figures", "numbers", "front_page",
+    "multiplicity_figures", "numbers", "front_page", "table_agreement", "table_ties",
 }
 
 

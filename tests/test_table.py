@@ -270,3 +270,35 @@ def test_dir_report_lists_unreadable(tmp_path, capsys):
     html = rep.read_text(encoding="utf-8")
     assert "Not read" in html and "needs at least 2 method rows" in html
     assert html.count("<h3>") == 1
+
+
+def test_table_option_picks_one_table(tmp_path, capsys):
+    f = tmp_path / "two.md"
+    f.write_text("## Val\n\n| Method | Accuracy |\n|---|---|\n| A | 0.90 |\n| B | 0.88 |\n\n"
+                 "## Test\n\n| Method | Accuracy |\n|---|---|\n| A | 0.91 |\n| B | 0.80 |\n",
+                 encoding="utf-8")
+    assert main(["table", str(f), "--n", "200", "--table", "test", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["table"] for t in out["tables"]] == ["Test"]
+    assert main(["table", str(f), "--n", "200", "--table", "3"]) == 2
+    assert "matches none of ['Val', 'Test']" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("header, task", [
+    ("Accuracy (%)", "classification"), ("Acc.", "classification"),
+    ("Top-1 Acc", "classification"), ("Dice (%) Liver", "segmentation"),
+    ("mDice", "segmentation"), ("DSC ↑", "segmentation"), ("Balanced accuracy", None),
+    ("Top-5 Acc", None), ("Surface Dice", None), ("NSD", None), ("HD95", None),
+    ("mIoU", None), ("AUC", None)])
+def test_metric_names(cfg, header, task):
+    from falseclaims.table.model import metric_task
+    assert metric_task(header, cfg) == task
+
+
+def test_latex_makecell_line_break_stays_in_its_cell(tmp_path):
+    f = tmp_path / "t.tex"
+    f.write_text("\\begin{tabular}{lc}\n\\makecell{Method\\\\(backbone)} & DSC \\\\\n"
+                 "A & 0.81 \\\\\nB & 0.79 \\\\\n\\end{tabular}\n", encoding="utf-8")
+    [raw] = read_tables(f)
+    assert len(raw.rows) == 2 and raw.where == ["line 3", "line 4"]
+    assert raw.header[1] == "DSC"

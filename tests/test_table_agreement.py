@@ -67,6 +67,10 @@ def test_study_numbers_are_check_and_the_percase_formula(cfg, synthetic):
         t = np.sqrt(60) * (y.mean() - x.mean()) / np.sqrt(sa**2 + sb**2 - 2 * sa * sb * rr)
         assert r["p_percase"] == pytest.approx(stats.t.cdf(t, 59), rel=1e-9)
         assert r["congruence_empirical"] == pytest.approx(rr, rel=1e-12)
+        # `check` given the per-case SDs (assumed congruence)
+        known = check_claim("segmentation", 60, r["value_winner"], r["value"], cfg,
+                            sd_a=sa, sd_b=sb)
+        assert r["p_table_known_sd"] == pytest.approx(_median(known), rel=1e-12)
     tab = out["tables"]
     assert tab.loc[tab["table"] == "liver", "n"].iloc[0] == 60
     s = out["summary"].set_index("dataset")
@@ -87,6 +91,8 @@ def test_study_on_the_shipped_data_matches_docs(cfg):
     assert (s.loc["all", "tied_both"], s.loc["all", "tied_table_only"],
             s.loc["all", "tied_percase_only"]) == (16, 1, 5)
     assert s.loc["all", "tier1_equal_tables"] == 5
+    assert round(s.loc["all", "agreement_known_congruence"], 3) == 0.928
+    assert round(s.loc["all", "agreement_known_sd"], 3) == 0.940
 
 
 def test_paper_ties_hand_case(cfg):

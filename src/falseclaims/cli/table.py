@@ -81,7 +81,8 @@ def run(args) -> int:
     else:
         result = analyse_file(args.file, cfg, opt)
         result["title"] = args.file
-    figures = _figures(result, args.figure) if (args.figure or args.report) else {}
+    figures = _figures(result, args.figure, bool(args.report)) if (args.figure or args.report) \
+        else {}
     if args.csv:
         _write_csv(result, args.csv)
     if args.report:
@@ -103,7 +104,7 @@ def run(args) -> int:
     return exit_code(result)
 
 
-def _figures(result: dict, path: str | None) -> dict:
+def _figures(result: dict, path: str | None, for_report: bool) -> dict:
     """Draw each metric column; write it when --figure is given; PNG URIs for the report."""
     from falseclaims.figures.output import save_figure
     from falseclaims.figures.table import ranked_intervals
@@ -120,8 +121,9 @@ def _figures(result: dict, path: str | None) -> dict:
             fig, _ = ranked_intervals(m, title)
             save_figure(fig, out.with_suffix(""), formats=[out.suffix[1:].lower()])
             print(f"figure written to {out}", file=sys.stderr)
-        fig, _ = ranked_intervals(m, title)
-        uris[(ti, mi)] = figure_png(fig)
+        if for_report:
+            fig, _ = ranked_intervals(m, title)
+            uris[(ti, mi)] = figure_png(fig)
     return uris
 
 

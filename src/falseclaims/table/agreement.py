@@ -83,13 +83,20 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
                                                                 x["value"])
         given = check_claim(task, n, a, b, cfg, congruence=float(np.clip(
             emp, 0.0 if task == "classification" else -1.0, 1.0)))["results"][0]["probability"]
+        known_sd = x["p_false_claim"]
+        if task == "segmentation":  # the per-case SDs, the assumed congruence
+            sds = (cmp_.inputs["sd_a"], cmp_.inputs["sd_b"])
+            sds = sds if a == res["methods"][0]["value"] else sds[::-1]
+            known_sd = _median_p(check_claim(task, n, a, b, cfg, sd_a=sds[0], sd_b=sds[1]),
+                                 cfg)
         rows.append({
             "dataset": dataset, "table": name, "task": task, "n": n, "m": res["m"],
             "winner": win, "method": x["method"], "value_winner": res["methods"][0]["value"],
             "value": x["value"], "mean_winner_percase": cmp_.inputs["mean_a"],
             "mean_percase": cmp_.inputs["mean_b"], "p_table": x["p_false_claim"],
             "p_table_low": x["p_band"][0], "p_table_high": x["p_band"][1],
-            "p_table_known_congruence": given, "p_percase": float(cmp_.probability),
+            "p_table_known_congruence": given, "p_table_known_sd": known_sd,
+            "p_percase": float(cmp_.probability),
             "congruence_assumed": float(cfg["congruence"]["paper"][task][
                 headline_assumption(cfg)["congruence_level"]]),
             "congruence_empirical": emp, "sd_winner_imputed": x["sd_winner"],
@@ -102,6 +109,16 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
     table.insert(0, "table", name)
     table.insert(0, "dataset", dataset)
     return pairs, table
+
+
+def _median_p(result: dict, cfg: dict) -> float:
+    level = headline_assumption(cfg)["congruence_level"]
+    return next(r["probability"] for r in result["results"] if r["assumption"] == level)
+
+
+def _agreement(g: pd.DataFrame, column: str) -> float:
+    """Share of pairs where ``column`` >= cutoff agrees with the per-case verdict."""
+    return float(((g[column] >= g["cutoff"]) == g["tied_percase"]).mean())
 
 
 def summarize(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -123,8 +140,8 @@ def summarize(pairs: pd.DataFrame) -> pd.DataFrame:
             "congruence_assumed": float(g["congruence_assumed"].iloc[0])
             if g["task"].nunique() == 1 else float("nan"),
             "share_p_table_above_percase": float((g["p_table"] > g["p_percase"]).mean()),
-            "agreement_known_congruence": float(((g["p_table_known_congruence"] >= g[
-                "cutoff"].iloc[0]) == tp).mean()) if "cutoff" in g else float("nan")})
+            "agreement_known_congruence": _agreement(g, "p_table_known_congruence"),
+            "agreement_known_sd": _agreement(g, "p_table_known_sd")})
     return pd.DataFrame(out)
 
 

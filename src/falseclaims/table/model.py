@@ -57,9 +57,17 @@ def _err(raw: RawTable, text: str) -> TableReadError:
     return TableReadError(f"{raw.source}, {raw.name}: {text}")
 
 
+# a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
+_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
+                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity")
+
+
 def metric_task(header: str, cfg: dict) -> str | None:
-    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None."""
+    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None
+    (also for qualified names such as balanced or top-5 accuracy, surface Dice)."""
     low = header.lower()
+    if _QUALIFIED.search(low):
+        return None
     words = re.findall(r"[a-z]+", low)
     for task in TASKS:
         for spelling in cfg["analysis"]["metrics"][task]:

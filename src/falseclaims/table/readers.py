@@ -267,14 +267,35 @@ def _unwrap(cell: str, name: str) -> tuple[str, int] | None:
     return cell[i:], int(m[1])
 
 
+_ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
+
+
+def _row_pieces(body: str):
+    """(offset, text) of each row: split at ``\\\\`` outside braces (``\\makecell{a\\\\b}``
+    keeps its line break)."""
+    depth, start, i = 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "{" and (i == 0 or body[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and body[i - 1] != "\\":
+            depth -= 1
+        elif ch == "\\" and depth == 0:
+            m = _ROW_END.match(body, i)
+            if m:
+                yield start, body[start:i]
+                start = i = m.end()
+                continue
+            i += 1  # skip the escaped character
+        i += 1
+    yield start, body[start:]
+
+
 def _latex_rows(body: str, first_line: int):
-    pieces = re.split(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline", body)
-    pos, carried = 0, {}
-    for piece in pieces:
-        at = body.find(piece, pos)
+    carried = {}
+    for at, piece in _row_pieces(body):
         lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
         line = first_line + body.count("\n", 0, at + lead)
-        pos = at + len(piece)
         row = _RULES.sub(" ", piece).strip()
         if not row:
             continue
@@ -302,7 +323,8 @@ def _caption(text: str, start: int, end: int) -> str | None:
     for m in re.finditer(r"\\caption\s*(?:\[[^\]]*\])?\{", text):
         if env_start >= 0 and env_start < m.start() < (env_end if env_end >= 0 else len(text)):
             if text.rfind("\\begin{table", 0, m.start()) == env_start:
-                return plain_text(text[m.end() - 1 + 1:_group(text, m.end() - 1) - 1])[:80]
+                brace = m.end() - 1
+                return plain_text(text[brace + 1:_group(text, brace) - 1])[:80]
     return None
 
 
