@@ -59,17 +59,13 @@ rule table_ties:
         results="results/{venue}/validated/results.csv",
         top2="results/{venue}/top2.csv",
     output:
-        ties=report(
-            "results/{venue}/ties.csv",
-            caption=caption("table_ties"),
-            category="{venue}",
-            subcategory="Ties",
-        ),
+        ties="results/{venue}/ties.csv",
         figure_png=report(
             "figures/{venue}/ties.png",
             caption=caption("table_ties"),
-            category="{venue}",
-            subcategory="Ties",
+            category=venue_label_of,
+            subcategory=REPORT_FIGURES,
+            labels={"#": "11", "result": "Methods tied with each paper's winner"},
         ),
         figure_pdf="figures/{venue}/ties.pdf",
         figure_csv="figures/{venue}/ties.csv",
