@@ -8,14 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from falseclaims.percase.checks import (
-    _check_kind,
-    _finish,
-    _line,
-    _lines,
-    _parse_numbers,
-    _require_columns,
-)
+from falseclaims.percase.checks import _check_kind, _finish, _line, _lines, _parse_numbers
+from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LONG_COLUMNS, PerCase
 from falseclaims.percase.text_table import _read_text_table

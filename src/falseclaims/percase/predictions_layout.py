@@ -8,13 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from falseclaims.percase.checks import (
-    _finish,
-    _line,
-    _lines,
-    _parse_numbers,
-    _require_columns,
-)
+from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
 from falseclaims.percase.text_table import _read_text_table
