@@ -242,41 +242,40 @@ def _undefined_source(cfg: dict, block: str, source: str, after_run: str) -> str
     return f"{what} {source!r} is not defined ({defined})"
 
 
+def _resolve_sources(cfg: dict, block: str, what: str, estimated: dict[str, str] | None,
+                     inline, from_yaml) -> dict:
+    """{source: model} for every name in ``<block>.use``: ``inline(source)`` for a source
+    defined in the block, else ``from_yaml(data, source)`` of its estimation-stage YAML."""
+    estimated = estimated or {}
+    out = {}
+    for source in cfg[block]["use"]:
+        if source in cfg[block]:
+            out[source] = inline(source)
+            continue
+        if source not in estimated:
+            raise FalseclaimsInputError(f"{what} {source!r} is neither defined inline "
+                                        "nor produced by the estimation stage")
+        with open(estimated[source], encoding="utf-8") as fh:
+            out[source] = from_yaml(yaml.safe_load(fh), source)
+    return out
+
+
 def congruence_sources(cfg: dict, estimated: dict[str, str] | None = None) -> dict:
     """{source: {task: {q1, median, q3}}} for every source in ``congruence.use``.
 
     Sources defined inline in the ``congruence:`` block are read from the config; the
     others from the estimation stage's YAML files given in ``estimated`` (name -> path).
     """
-    estimated = estimated or {}
-    out = {}
-    for source in cfg["congruence"]["use"]:
-        if source in cfg["congruence"]:
-            out[source] = configured_congruence(cfg, source)
-            continue
-        if source not in estimated:
-            raise FalseclaimsInputError(f"congruence source {source!r} is neither defined inline "
-                                        "nor produced by the estimation stage")
-        with open(estimated[source], encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-        out[source] = {
-            task: {lvl: float(data[task][lvl]) for lvl in CONGRUENCE_LEVELS}
-            for task in TASKS if task in data
-        }
-    return out
+    def from_yaml(data: dict, source: str) -> dict:
+        return {task: {lvl: float(data[task][lvl]) for lvl in CONGRUENCE_LEVELS}
+                for task in TASKS if task in data}
+
+    return _resolve_sources(cfg, "congruence", "congruence source", estimated,
+                            lambda source: configured_congruence(cfg, source), from_yaml)
 
 
 def sd_models(cfg: dict, estimated: dict[str, str] | None = None) -> dict[str, SDModel]:
     """{source: SDModel} for every source in ``sd_model.use`` (inline or estimated)."""
-    estimated = estimated or {}
-    out = {}
-    for source in cfg["sd_model"]["use"]:
-        if source in cfg["sd_model"]:
-            out[source] = sd_model_from_config(cfg, source)
-            continue
-        if source not in estimated:
-            raise FalseclaimsInputError(f"SD model source {source!r} is neither defined inline "
-                                        "nor produced by the estimation stage")
-        with open(estimated[source], encoding="utf-8") as fh:
-            out[source] = SDModel.from_dict(yaml.safe_load(fh), source=source)
-    return out
+    return _resolve_sources(cfg, "sd_model", "SD model source", estimated,
+                            lambda source: sd_model_from_config(cfg, source),
+                            lambda data, source: SDModel.from_dict(data, source=source))
