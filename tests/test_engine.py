@@ -69,7 +69,7 @@ def test_task_aliases_and_errors():
         falseclaims.probability("cls", 100, 0.8, 0.7, sd_a=0.1)
     with pytest.raises(ValueError, match=r"^n \(test-set size\) must be at least 2; got 1$"):
         falseclaims.probability("cls", 1, 0.8, 0.7)
-    with pytest.raises(ValueError, match=r"got 87 at index 1$"):
+    with pytest.raises(ValueError, match=r"^a must lie in \[0, 1\].*got 87 at index 1$"):
         falseclaims.probability("cls", 100, [0.8, 87.0], 0.7)
 
 

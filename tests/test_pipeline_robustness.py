@@ -50,7 +50,11 @@ def write_config(work, cfg):
 
 
 def snakemake(work, *args, timeout=900):
-    """Run Snakemake in ``work``; targets go first (``--quiet`` takes an optional value)."""
+    """Run Snakemake in ``work``; targets go first (``--quiet`` takes an optional value).
+    A dry run gets ``--quiet host``, replacing the default profile's quiet list, so that it
+    lists the planned jobs and why."""
+    if "-n" in args and "--quiet" not in args:
+        args = (*args, "--quiet", "host")
     return subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=work,
                           capture_output=True, text=True, timeout=timeout)
 

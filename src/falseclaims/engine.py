@@ -10,6 +10,7 @@ and level. Pass ``config=`` (a dict or a YAML path merged over the defaults) to 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -175,7 +176,15 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
     Segmentation: ``sd_a``/``sd_b`` are the per-case SDs; None (or NaN entries) are imputed
     from ``sd_model`` (default: the config's headline SD model) at ``sd_level``.
     """
-    task = resolve_task(task)
+    try:
+        return _probability(resolve_task(task), n, a, b, congruence, sd_a, sd_b, sd_model,
+                            sd_level, congruence_level, config)
+    except ValueError as exc:  # the closed forms name a, b as acc_a / mean_a ...
+        raise ValueError(re.sub(r"\b(?:acc|mean)_([ab])\b", r"\1", str(exc))) from None
+
+
+def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
+                 congruence_level, config) -> ClaimProbability:
     c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
