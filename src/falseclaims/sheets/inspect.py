@@ -77,10 +77,14 @@ def _score_header(t) -> float:
     return len(texty) - 0.5 * len(t.headerless) - 0.1 * t.header_row
 
 
+HEADER_SEARCH_ROWS = 1000  # XLSX rows read while looking for the header row
+
+
 def _find_header(path: Path, sheet: str | None, max_row: int = 10):
     best = None
     for r in range(1, max_row + 1):
-        t = read_raw_table(path, sheet, r)
+        # candidates judged on their first rows (a workbook of 10^6 rows is read once)
+        t = read_raw_table(path, sheet, r, max_rows=HEADER_SEARCH_ROWS)
         if any("not found" in p.expected or "a sheet of" in p.expected
                or "readable" in p.expected or "expands" in p.expected for p in t.problems):
             return t
@@ -91,7 +95,7 @@ def _find_header(path: Path, sheet: str | None, max_row: int = 10):
             best = (s, t)
         if not t.headerless and len(t.header) >= 2 and s == len(t.header) - 0.1 * r:
             break  # every column named by text: no need to read the file again
-    return best[1] if best else read_raw_table(path, sheet, 1)
+    return read_raw_table(path, sheet, best[1].header_row if best else 1)
 
 
 def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:

@@ -121,9 +121,10 @@ class ColumnRows(Sequence):
 
 
 def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
-               display: str | None = None) -> RawTable:
+               display: str | None = None, max_rows: int | None = None) -> RawTable:
     """Read one table. Problems (missing file or sheet, merged headers, ...) are collected
-    on the returned table rather than raised, so that every problem is reported at once."""
+    on the returned table rather than raised, so that every problem is reported at once.
+    ``max_rows``: an XLSX sheet's rows beyond it are left out (a quick look)."""
     path = Path(path)
     shown = display or str(path)
     if not path.is_file():
@@ -134,7 +135,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
     if suffix in EXCEL_SUFFIXES:
         from falseclaims.sheets.xlsx_table import read_xlsx_table
 
-        return read_xlsx_table(path, shown, sheet, header_row)
+        return read_xlsx_table(path, shown, sheet, header_row, max_rows)
     if suffix in TEXT_SUFFIXES:
         return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet)
     t = RawTable(shown, sheet, [], [])

@@ -51,7 +51,8 @@ def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
     return True
 
 
-def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
+def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int,
+                    max_rows: int | None = None) -> RawTable:
     t = RawTable(shown, sheet, [], [])
     if not _xlsx_size_ok(path, t):
         return t
@@ -77,6 +78,8 @@ def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) 
         if not _fill_merged(t, grid, sc.merged, header_row):
             return t
         cells = [(r, c, v) for (r, c), v in grid.items()]
+    if max_rows is not None:
+        cells = [(r, c, v) for r, c, v in cells if r <= max_rows]
     return _finish_sparse(t, cells, header_row)
 
 
