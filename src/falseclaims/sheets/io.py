@@ -30,7 +30,8 @@ from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
-from falseclaims.sheets.textguard import binary_problem, looks_tab_separated, text_ok
+from falseclaims.sheets.textguard import (binary_problem, first_lines, looks_tab_separated,
+                                          text_ok)
 from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
@@ -121,9 +122,10 @@ class ColumnRows(Sequence):
 
 
 def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int = 1,
-               display: str | None = None) -> RawTable:
+               display: str | None = None, max_rows: int | None = None) -> RawTable:
     """Read one table. Problems (missing file or sheet, merged headers, ...) are collected
-    on the returned table rather than raised, so that every problem is reported at once."""
+    on the returned table rather than raised, so that every problem is reported at once.
+    ``max_rows``: the lines (rows of an XLSX sheet) beyond it are left out (a quick look)."""
     path = Path(path)
     shown = display or str(path)
     if not path.is_file():
@@ -134,9 +136,9 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
     if suffix in EXCEL_SUFFIXES:
         from falseclaims.sheets.xlsx_table import read_xlsx_table
 
-        return read_xlsx_table(path, shown, sheet, header_row)
+        return read_xlsx_table(path, shown, sheet, header_row, max_rows)
     if suffix in TEXT_SUFFIXES:
-        return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet)
+        return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet, max_rows)
     t = RawTable(shown, sheet, [], [])
     t.problem(None, None, path.suffix, "a .csv, .tsv or .xlsx file")
     return t
@@ -260,7 +262,8 @@ def semicolon_separated(header: str) -> bool:
     return header.count(";") > header.count(",")
 
 
-def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawTable:
+def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
+               max_rows: int | None = None) -> RawTable:
     t = RawTable(shown, None, [], [])
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
@@ -278,6 +281,7 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet) -> RawT
     del raw
     if not text_ok(t, text):
         return t
+    text = text if max_rows is None else first_lines(text, max_rows)
     if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
         sep = ";"
         t.note(None, None, None, "';'-separated file (header has more ';' than ',')")

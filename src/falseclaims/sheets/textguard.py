@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_ROWS", "binary_problem", "control_problem", "looks_tab_separated",
-           "too_many_rows", "text_ok"]
+           "too_many_rows", "text_ok", "first_lines"]
 
 MAX_ROWS = 1_048_576  # records of a text sheet: Excel's own limit of rows
 # bytes no text file holds (NUL and the C0 controls other than tab, LF, CR; DEL)
@@ -63,3 +63,13 @@ def text_ok(t, text: str) -> bool:
                                     f"this file has {n:,} lines")
         return False
     return True
+
+
+def first_lines(text: str, n: int) -> str:
+    """The first ``n`` lines of ``text`` (a quick look at a large file)."""
+    pos = -1
+    for _ in range(n):
+        pos = text.find("\n", pos + 1)
+        if pos < 0:
+            return text
+    return text[:pos + 1]

@@ -18,6 +18,7 @@ beyond ``MAX_ROWS`` or a column beyond ``MAX_COLUMNS`` stops the reading with on
 from __future__ import annotations
 
 import posixpath
+from array import array
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -39,12 +40,22 @@ class UncomputedFormula(str):
 
 @dataclass
 class SheetCells:
+    """The cells of a sheet that hold a value, in the order of the file, as three parallel
+    arrays (~24 bytes a cell besides the values; a dict keyed by (row, column) would take
+    ~150)."""
+
     sheet: str
-    cells: dict[tuple[int, int], object] = field(default_factory=dict)  # (row, col0) -> value
+    rows: array = field(default_factory=lambda: array("l"))
+    cols: array = field(default_factory=lambda: array("l"))  # 0-based
+    values: list = field(default_factory=list)
     percent: set[tuple[int, int]] = field(default_factory=set)  # numbers in a '%' format
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col0) -> "=..."
     merged: list[str] = field(default_factory=list)  # "A2:A4"
     too_big: str | None = None  # set when a row or column limit stopped the reading
+
+    def as_dict(self) -> dict[tuple[int, int], object]:
+        """{(row, column): value}; a cell given twice keeps its last value."""
+        return dict(zip(zip(self.rows, self.cols), self.values))
 
 
 def _local(name: str) -> str:
@@ -255,7 +266,9 @@ class _SheetReader:
                 value = UncomputedFormula(text)
         if value is None:
             return
-        self.out.cells[key] = value
+        self.out.rows.append(self.row)
+        self.out.cols.append(self.col)
+        self.out.values.append(value)
         if isinstance(value, (int, float)) and style < len(self.formats) \
                 and "%" in self.formats[style]:
             self.out.percent.add(key)

@@ -51,7 +51,8 @@ def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
     return True
 
 
-def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) -> RawTable:
+def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int,
+                    max_rows: int | None = None) -> RawTable:
     t = RawTable(shown, sheet, [], [])
     if not _xlsx_size_ok(path, t):
         return t
@@ -69,12 +70,27 @@ def read_xlsx_table(path: Path, shown: str, sheet: str | None, header_row: int) 
     if sc.too_big:
         t.problem(None, None, None, sc.too_big)
         return t
-    grid = dict(sc.cells)  # merged ranges are filled in: the cached cells stay as read
     t.formulas = sc.formulas
-    if not _fill_merged(t, grid, sc.merged, header_row):
-        return t
     t.percent_format = dict.fromkeys(sc.percent, True)
-    return _finish_sparse(t, grid, header_row)
+    cells = _Cells(sc.rows, sc.cols, sc.values)
+    if sc.merged:  # filled in a copy: the remembered cells stay as read
+        grid = sc.as_dict()
+        if not _fill_merged(t, grid, sc.merged, header_row):
+            return t
+        cells = [(r, c, v) for (r, c), v in grid.items()]
+    if max_rows is not None:
+        cells = [(r, c, v) for r, c, v in cells if r <= max_rows]
+    return _finish_sparse(t, cells, header_row)
+
+
+class _Cells:
+    """(row, column, value) of parallel arrays, iterable more than once."""
+
+    def __init__(self, rows, cols, values):
+        self.rows, self.cols, self.values = rows, cols, values
+
+    def __iter__(self):
+        return zip(self.rows, self.cols, self.values)
 
 
 def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) -> bool:
@@ -106,29 +122,31 @@ def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) ->
     return True
 
 
-def _finish_sparse(t: RawTable, grid: dict, header_row: int) -> RawTable:
-    """:func:`_finish` for sparse ``{(row, column): value}`` cells: only the columns with a
-    cell from the header row down become columns, and only rows with a cell become rows;
-    the empty rows in between are noted one by one up to ``MAX_EMPTY_ROW_NOTES``, else in
-    one note."""
-    cols = sorted({c for (r, c) in grid if r >= header_row})
+def _finish_sparse(t: RawTable, cells, header_row: int) -> RawTable:
+    """:func:`_finish` for sparse ``(row, column, value)`` cells (iterated twice): only
+    the columns with a cell from the header row down become columns, and only rows with a
+    cell become rows; the empty rows in between are noted one by one up to
+    ``MAX_EMPTY_ROW_NOTES``, else in one note."""
+    cols = sorted({c for r, c, _ in cells if r >= header_row})
     pos = {c: k for k, c in enumerate(cols)}
     t.percent_format = {(r, pos[c]): v for (r, c), v in t.percent_format.items() if c in pos}
     t.formulas = {(r, pos[c]): f for (r, c), f in t.formulas.items() if c in pos}
-    by_row: dict[int, list] = {}
-    for (r, c), v in grid.items():
+    dense: dict[int, list] = {}
+    for r, c, v in cells:
         if r >= header_row:
-            by_row.setdefault(r, [None] * len(cols))[pos[c]] = v
-    rows = sorted(by_row)
+            line = dense.get(r)
+            if line is None:
+                line = dense[r] = [None] * len(cols)
+            line[pos[c]] = v
+    rows = sorted(dense)
     last = rows[-1] if rows else header_row
     gaps = (last - header_row + 1) - len(rows)
     if gaps > MAX_EMPTY_ROW_NOTES:
         t.note(None, None, None, f"{gaps:,} empty rows between rows {header_row} and "
                                  f"{last} skipped")
-        dense = [(r, by_row[r]) for r in rows]
-        if not rows or rows[0] != header_row:
-            dense.insert(0, (header_row, []))
+        grid = [(header_row, dense.get(header_row, []))] + [
+            (r, dense[r]) for r in rows if r != header_row]
     else:
-        dense = [(r, by_row.get(r, [])) for r in range(header_row, last + 1)]
-    del by_row
-    return _finish(t, dense, header_row, positions=cols)
+        grid = [(r, dense.get(r, [])) for r in range(header_row, last + 1)]
+    del dense
+    return _finish(t, grid, header_row, positions=cols)
