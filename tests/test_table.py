@@ -86,13 +86,13 @@ def test_every_pair_equals_check(cfg):
 
 def test_cli_json_equals_cli_check(capsys):
     assert main(["table", str(LEADERBOARD), "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["result"]
     m = out["tables"][0]["metrics"][0]
     assert m["m"] == 20 and m["n"] == 1512 and m["winner"] == "ResNet-50"
     for x in m["methods"][1:4]:
         assert main(["check", "--task", "classification", "--n", "1512", "--a",
                      str(m["methods"][0]["value"]), "--b", str(x["value"]), "--json"]) == 0
-        ref = json.loads(capsys.readouterr().out)
+        ref = json.loads(capsys.readouterr().out)["result"]
         assert x["p_false_claim"] == _median(ref)
 
 
@@ -278,7 +278,7 @@ def test_table_option_picks_one_table(tmp_path, capsys):
                  "## Test\n\n| Method | Accuracy |\n|---|---|\n| A | 0.91 |\n| B | 0.80 |\n",
                  encoding="utf-8")
     assert main(["table", str(f), "--n", "200", "--table", "test", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["result"]
     assert [t["table"] for t in out["tables"]] == ["Test"]
     assert main(["table", str(f), "--n", "200", "--table", "3"]) == 2
     assert "matches none of ['Val', 'Test']" in capsys.readouterr().err

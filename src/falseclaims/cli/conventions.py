@@ -46,6 +46,13 @@ exit codes: 0 every assumption found a size; 1 some did not (the message says wh
   falseclaims sota --m 1e3 --n 3e3 --p 0.9 --json
 
 """ + _CODES_0_2,
+    "table": """examples:
+  falseclaims table data/example/tables/latex_segmentation.tex --n 120
+  falseclaims table data/example/tables/leaderboard_20.md --report report_table.html
+  falseclaims table --dir my_tables/ --n 500 --csv claims.csv
+
+exit codes: 0 every table read; 1 some tables or files could not be read (each listed with
+its reason); 2 bad arguments, or nothing readable in a single FILE""",
     "sheet": """examples:
   falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
   falseclaims sheet check --venue miccai2023 --config config/config.yaml

@@ -8,7 +8,6 @@ read, 1 some tables or files not read (listed with the reason), 2 bad usage or i
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -90,8 +89,8 @@ def run(args) -> int:
         from falseclaims.table.report import html_report
         write_html(html_report(result, figures), args.report)
     if args.json:
-        json.dump({"command": "table", **result}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        from falseclaims.cli.envelope import emit, inputs_of
+        emit("table", inputs_of(args), result)
     elif args.dir:
         print(_batch_text(result))
     else:
