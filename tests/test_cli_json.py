@@ -33,6 +33,7 @@ COMMANDS = {
     "sheet inspect": ["sheet", "inspect", str(EX / "venue_c_synthetic_messy.xlsx")],
     "sheet check": ["sheet", "check", "--venue", "venue_b_synthetic", "--config",
                     str(CONFIG)],
+    "table": ["table", str(EX / "tables" / "leaderboard_20.md")],
 }
 
 
