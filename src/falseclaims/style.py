@@ -52,8 +52,12 @@ SOURCE_COLOURS = {
     "touchstone": PALETTE["green"],
     "isic2018": PALETTE["purple"],
     "sklearn": PALETTE["vermillion"],
+    # the alternative SD models fitted on the same MSD pairs (segmentation only)
+    "msd_anchored": PALETTE["skyblue"],
+    "msd_ols": PALETTE["purple"],
+    "msd_gamma_log": PALETTE["gray"],
 }
-SPARE_COLOURS = [PALETTE[k] for k in ("skyblue", "black", "gray", "yellow")]
+SPARE_COLOURS = [PALETTE[k] for k in ("yellow", "black")]
 # opacity of every scatter/strip marker (overlaps show density); the PNG palette keeps each
 # named colour at this opacity on white (figures.output), so markers keep their hue
 MARKER_ALPHA = 0.6

@@ -15,7 +15,8 @@ from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import LEVEL_LABELS, Headline, numeric, panel_letter, \
     require_columns
-from falseclaims.style import CYCLE, LEVEL_STYLES, PALETTE, figure, level_dashes, no_data
+from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
+    source_colours
 
 __all__ = ["figS10_sd_sensitivity"]
 
@@ -57,8 +58,9 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
     fig, axes = figure("double" if len(panels) > 1 else "single", height=82,
                        ncols=len(panels), squeeze=False, sharey=True)
     sources = list(dict.fromkeys(data["sd_source"]))
-    colours = {s: (PALETTE["black"] if s == headline.sd_source else CYCLE[j % len(CYCLE)])
-               for j, s in enumerate(sources)}
+    # the headline model in black; the others in their colour of every figure
+    others = source_colours([s for s in sources if s != headline.sd_source])
+    colours = {s: PALETTE["black"] if s == headline.sd_source else others[s] for s in sources}
     sizes = {s: 1.4 if s == headline.sd_source else 1.1 for s in sources}
     n = int(data["n_papers"].max()) if len(data) else 0
     titles = {"a": f"{headline.sd_source} (headline): Q1, mean, Q3",
