@@ -7,7 +7,7 @@ import pytest
 from falseclaims.config import congruence_sources, sd_models
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 from falseclaims.pipeline import read_table, write_table
-from falseclaims.survey.assumptions import assign_congruence, impute_sd
+from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.probabilities import (
     compact_probabilities,
@@ -17,6 +17,7 @@ from falseclaims.survey.probabilities import (
     read_probabilities,
     summarize,
 )
+from falseclaims.survey.sd_imputation import impute_sd
 
 
 def paper(pid, task="classification", **kw):

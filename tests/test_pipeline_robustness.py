@@ -17,7 +17,7 @@ import repo_copy
 import yaml
 
 import venue_fixtures as vf
-from falseclaims.survey.eligibility import TOP2_COLUMNS
+from falseclaims.survey.top2 import TOP2_COLUMNS
 from falseclaims.pipeline import read_table
 from falseclaims.survey.probabilities import (PROB_COLUMNS, PROB_TABLE_COLUMNS,
                                               read_probabilities)

@@ -21,8 +21,8 @@ from falseclaims.config import congruence_sources, sd_models
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.pipeline import read_table, run_step, write_table
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.survey.assumptions import assign_congruence, impute_sd
-from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, TOP2_COLUMNS, select_papers
+from falseclaims.survey.congruence_assignment import assign_congruence
+from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, select_papers
 from falseclaims.survey.probabilities import (
     PROB_COLUMNS,
     compute_compact_probabilities,
@@ -31,6 +31,8 @@ from falseclaims.survey.probabilities import (
     read_probabilities,
     summarize,
 )
+from falseclaims.survey.sd_imputation import impute_sd
+from falseclaims.survey.top2 import TOP2_COLUMNS
 
 SUMMARY_COLUMNS = ["venue", "task", "congruence_source", "congruence_level", "sd_source",
                    "sd_level", "cutoff", "n_papers", "n_above", "share_above"]

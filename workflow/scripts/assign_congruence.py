@@ -1,6 +1,6 @@
 from falseclaims.config import congruence_sources
 from falseclaims.pipeline import read_table, run_step, write_table
-from falseclaims.survey.assumptions import assign_congruence
+from falseclaims.survey.congruence_assignment import assign_congruence
 
 
 def main(smk):

@@ -1,6 +1,6 @@
 from falseclaims.config import sd_models
 from falseclaims.pipeline import read_table, run_step, write_table
-from falseclaims.survey.assumptions import impute_sd
+from falseclaims.survey.sd_imputation import impute_sd
 
 
 def main(smk):

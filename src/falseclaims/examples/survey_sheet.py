@@ -45,6 +45,14 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.examples.sampling import quantile_sizes, stratified
+from falseclaims.examples.survey_papers import (
+    DELTA_MEAN,
+    DELTA_MEDIAN,
+    PAPER_COLUMNS,
+    TaskDraws,
+    paper_results,
+    paper_row,
+)
 from falseclaims.sd_model import SDModel
 from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
 from falseclaims.examples.workbook import save_reproducible
@@ -85,16 +93,11 @@ TASK_SPECS = {
                     "MedNeXt", "SegFormer", "UNet++", "CoTr"],
     },
 }
-DELTA_MEDIAN, DELTA_MEAN = 0.01, 0.02  # [Christodoulou2025], Fig S9
 CLAIMS_SHARE, BOLD_SHARE = 0.85, 0.83  # "> 80%" ([Christodoulou2025], Fig 3)
 NONE_SHARE = 0.55  # "over half of the papers did not report any uncertainty" (Suppl. A)
 MEDIAN_CONGRUENCE = 0.67  # [Christodoulou2025], Methods (both tasks)
 N_CANDIDATE_DRAWS = 8  # independent draws of the eligible papers; the best-matching is kept
 RHO_GRID = np.round(np.linspace(-0.95, 0.95, 39), 3)
-
-PAPER_COLUMNS = ["paper_id", "title", "task", "in_scope", "claims_outperformance", "bold_best",
-                 "statistical_test", "values_only_in_figures", "split", "cv_folds", "n_train",
-                 "n_val", "n_test", "uncertainty", "metrics_reported"]
 RESULT_COLUMNS = ["paper_id", "method", "metric", "value", "sd", "sd_over", "n_test"]
 
 
@@ -145,13 +148,33 @@ def _choose_coupling(task, spec, draws: list[_Draws], sd_model) -> tuple[float, 
     return best[1], best[2]
 
 
-def _yn(x: bool) -> str:
-    return "yes" if x else "no"
-
-
 def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDModel):
-    """Papers and results rows of one task."""
-    p = spec["prefix"]
+    """Papers and results rows of one task.
+
+    The draws are made in a fixed order (categories, eligible values, papers without the
+    primary metric, practices, uncertainty, sizes, then paper by paper), so a seed gives
+    byte-identical example files."""
+    cats = _categories(task, spec, rng)
+    ids = [f"{spec['prefix']}-{i + 1:03d}" for i in range(len(cats))]
+    n_el, a_el, b_el, rho = _eligible_values(task, spec, rng, sd_model)
+    no_primary = _without_primary(cats, spec, rng)
+    claims, bold, stat = _practices(cats, spec, rng)
+    uncertainty = _uncertainty(cats, spec, rng)
+    eligible_idx = [i for i, c in enumerate(cats) if c == "eligible"]
+    eligible = {i: (n_el[j], a_el[j], b_el[j]) for j, i in enumerate(eligible_idx)}
+    t = TaskDraws(task, spec, sd_model, eligible, no_primary, claims, bold, stat, uncertainty,
+              sizes_u=stratified(rng, len(cats)))
+    papers, results = [], []
+    for i, (pid, cat) in enumerate(zip(ids, cats)):
+        row, primary_name, metrics = paper_row(t, i, pid, cat, rng)
+        papers.append(row)
+        if cat not in ("out_of_scope", "figures_only"):
+            results += paper_results(t, i, row, cat, primary_name, metrics, rng)
+    return papers, results, rho
+
+
+def _categories(task: str, spec: dict, rng) -> list[str]:
+    """Category of every paper of the task (exact counts), in a random order."""
     in_scope = spec["in_scope"]
     n_out = spec["found"] - in_scope
     cats = (["eligible"] * spec["eligible"] + ["figures_only"] * spec["figures_only"]
@@ -161,134 +184,45 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
         raise AssertionError(f"{task}: categories add up to {len(cats)}, not {in_scope}")
     cats = ["out_of_scope"] * n_out + cats
     order = rng.permutation(len(cats))
-    cats = [cats[i] for i in order]
-    ids = [f"{p}-{i + 1:03d}" for i in range(len(cats))]
+    return [cats[i] for i in order]
 
-    # eligible papers: coupled (n, delta) with rho matched to the published share
-    k = spec["eligible"]
-    lo, hi = spec["value_range"]
+
+def _eligible_values(task: str, spec: dict, rng, sd_model: SDModel):
+    """(n, a, b, rho) of the eligible papers: coupled (n, delta), rho matched to the
+    published shares."""
     from scipy import stats
 
+    k = spec["eligible"]
+    lo, hi = spec["value_range"]
     draws = [_Draws(stats.norm.ppf(stratified(rng, k)), rng.standard_normal(k),
                     lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k))
              for _ in range(N_CANDIDATE_DRAWS)]
     rho, pick_draw = _choose_coupling(task, spec, draws, sd_model)
     n_el, a_el, b_el = _couple(draws[pick_draw], rho, spec)
+    return n_el, a_el, b_el, rho
 
-    # in-scope papers without primary metric: fill the 1 - primary_share quota, first from
-    # the few-methods branch (half of it), then from CV-only / unclear / figures-only papers
-    n_no_primary = int(round(in_scope * (1 - spec["primary_share"])))
+
+def _without_primary(cats: list[str], spec: dict, rng) -> set[int]:
+    """In-scope papers without the primary metric: the 1 - primary_share quota, first from
+    the few-methods branch (half of it), then from CV-only / unclear / figures-only papers."""
+    n_no_primary = int(round(spec["in_scope"] * (1 - spec["primary_share"])))
     few = [i for i, c in enumerate(cats) if c == "few_methods"]
     no_primary = set(few[: len(few) // 2 + 1])
     pool = [i for i, c in enumerate(cats) if c in ("cv_only", "unclear", "figures_only")]
     pool = list(rng.permutation(pool))
     while len(no_primary) < n_no_primary and pool:
         no_primary.add(int(pool.pop()))
+    return no_primary
 
-    # reporting practices among in-scope papers (exact counts)
+
+def _practices(cats: list[str], spec: dict, rng) -> tuple[set, set, set]:
+    """Papers that claim outperformance, bold the best, run a test (exact in-scope counts)."""
     scoped = [i for i, c in enumerate(cats) if c != "out_of_scope"]
-    def pick(share):
-        return set(rng.choice(scoped, size=int(round(share * in_scope)), replace=False).tolist())
-    claims, bold, stat = pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec["statistical_test"])
 
-    uncertainty = _uncertainty(cats, spec, rng)
-    eligible_idx = [i for i, c in enumerate(cats) if c == "eligible"]
-    papers, results = [], []
-    el_pos = {i: j for j, i in enumerate(eligible_idx)}
-    sizes_u = stratified(rng, len(cats))
-    for i, (pid, cat) in enumerate(zip(ids, cats)):
-        row = dict.fromkeys(PAPER_COLUMNS)
-        row.update(paper_id=pid, task=task,
-                   title=f"Synthetic {task} paper {pid} (not a real publication)")
-        if cat == "out_of_scope":
-            row["in_scope"] = "no"
-            papers.append(row)
-            continue
-        row.update(in_scope="yes", claims_outperformance=_yn(i in claims),
-                   bold_best=_yn(i in bold), statistical_test=_yn(i in stat),
-                   values_only_in_figures=_yn(cat == "figures_only"))
-        # split
-        if cat == "cv_only":
-            split = "cv_only"
-        elif cat == "unclear":
-            split = "unclear"
-        else:
-            split = rng.choice(["train_test", "train_val_test", "cv_plus_test"],
-                               p=[0.35, 0.45, 0.20])
-        row["split"] = str(split)
-        if i in el_pos:
-            n_test = int(n_el[el_pos[i]])
-        else:
-            n_test = int(quantile_sizes(np.array([sizes_u[i]]), spec["n_quartiles"],
-                                         spec["n_range"])[0])
-        if split in ("cv_only", "cv_plus_test"):
-            row["cv_folds"] = int(rng.choice([3, 4, 5, 5, 5, 10]))
-        if split == "unclear":
-            pass  # sizes unknown
-        elif split == "cv_only":
-            k_f = row["cv_folds"]
-            total = n_test * k_f  # Fig S8: test = N/k, train = (k-1)N/k
-            row.update(n_train=total - n_test, n_test=n_test)
-        else:
-            row["n_train"] = int(round(n_test * rng.uniform(2.0, 6.0)))
-            if split == "train_val_test":
-                row["n_val"] = int(round(n_test * rng.uniform(0.3, 1.0)))
-            row["n_test"] = n_test
-        if cat == "no_n_test":
-            row["n_test"] = None
-        # uncertainty
-        u = uncertainty.get(i, "none")
-        if u == "sd_other":
-            u = str(rng.choice(["sd_runs", "sd_unclear"]
-                               + (["sd_cv"] * 2 if row["cv_folds"] else [])))
-        row["uncertainty"] = u
-        # metrics
-        has_primary = i not in no_primary
-        others = [m for m, s in spec["other_metrics"].items() if rng.uniform() < s]
-        if not has_primary and not others:
-            others = [next(iter(spec["other_metrics"]))]
-        alias = rng.uniform() < 0.1
-        primary_name = spec["primary_alias"] if alias else spec["primary"]
-        metrics = ([primary_name] if has_primary else []) + others
-        row["metrics_reported"] = ";".join(metrics)
-        papers.append(row)
-        if cat == "figures_only":
-            continue
-        # results: the two top methods and 1-6 weaker ones
-        if i in el_pos:
-            a, b = float(a_el[el_pos[i]]), float(b_el[el_pos[i]])
-        else:
-            lo_v, hi_v = spec["value_range"]
-            a = round(float(lo_v + (hi_v - lo_v) * rng.beta(*spec["value_beta"])), 3)
-            b = round(a - float(np.clip(DELTA_MEDIAN * np.exp(1.18 * rng.standard_normal()),
-                                        0, 0.2)), 3)
-        n_methods = int(rng.integers(3, 9))
-        base_names = list(rng.choice(spec["methods"], size=n_methods - 1, replace=False))
-        names = ["Ours"] + [str(x) for x in base_names]
-        gaps = np.concatenate([[0.0, a - b], a - b + np.cumsum(rng.uniform(0.002, 0.04,
-                                                                           n_methods - 2))])
-        prim_vals = np.round(np.maximum(a - gaps, 0.2), 3)
-        if rng.uniform() < 0.08 and i not in el_pos:
-            names[0], names[1] = names[1], names[0]  # proposed method not the best
-        per_method_n = i in el_pos and rng.uniform() < 0.15
-        sd_over = {"sd_test": "test", "sd_cv": "cv", "sd_runs": "runs",
-                   "sd_unclear": "unclear"}.get(u)
-        for j, name in enumerate(names):
-            for metric in metrics:
-                is_primary = metric == primary_name
-                if is_primary and cat == "few_methods" and j > 0:
-                    continue  # the primary metric for one method only
-                v = _metric_value(metric, float(prim_vals[j]), rng) if not is_primary \
-                    else float(prim_vals[j])
-                sd = None
-                if sd_over is not None:
-                    sd = _metric_sd(task, metric, v, sd_over, sd_model, rng)
-                results.append({
-                    "paper_id": pid, "method": name, "metric": metric, "value": v,
-                    "sd": sd, "sd_over": sd_over if sd is not None else None,
-                    "n_test": row["n_test"] if per_method_n else None,
-                })
-    return papers, results, rho
+    def pick(share):
+        size = int(round(share * spec["in_scope"]))
+        return set(rng.choice(scoped, size=size, replace=False).tolist())
+    return pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec["statistical_test"])
 
 
 def _uncertainty(cats: list[str], spec: dict, rng) -> dict[int, str]:
@@ -311,29 +245,6 @@ def _uncertainty(cats: list[str], spec: dict, rng) -> dict[int, str]:
     out = dict.fromkeys(sd_test, "sd_test")
     out.update(zip(rest, kinds))
     return out
-
-
-def _metric_value(metric: str, primary: float, rng) -> float:
-    """A plausible value of a secondary metric, loosely tied to the primary one."""
-    if metric in ("hd", "hd95", "asd", "mssd"):
-        scale = {"hd": 25.0, "hd95": 12.0, "asd": 3.0, "mssd": 30.0}[metric]
-        return round(float(scale * (1.2 - primary) * rng.uniform(0.6, 1.6)), 2)
-    if metric == "iou":
-        return round(primary / (2 - primary), 3)  # IoU = DSC / (2 - DSC)
-    if metric == "ece":
-        return round(float(rng.uniform(0.02, 0.15)), 3)
-    if metric == "kappa":
-        return round(float(np.clip(2 * primary - 1 + rng.normal(0, 0.05), -1, 1)), 3)
-    return round(float(np.clip(primary + rng.normal(0, 0.04), 0.3, 0.999)), 3)
-
-
-def _metric_sd(task, metric, value, sd_over, sd_model: SDModel, rng) -> float:
-    if metric in ("hd", "hd95", "asd", "mssd"):
-        return round(value * float(rng.uniform(0.4, 1.2)), 2)
-    if sd_over == "test" and task == "segmentation":
-        return round(float(sd_model.predict(min(value, 1.0))[0] * rng.uniform(0.6, 1.4)), 3)
-    # SD over folds / runs: small spread of the mean
-    return round(float(rng.uniform(0.003, 0.03)), 3)
 
 
 def generate_survey(seed: int = 20230708, sd_model: SDModel | None = None):

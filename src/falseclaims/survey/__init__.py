@@ -1,2 +1,2 @@
-"""The survey analysis: eligibility and top-2 selection, the assumptions attached to every
-paper (SD imputation, congruence), probabilities and their summaries."""
+"""The survey analysis, one module per stage: eligibility, top-2 selection, SD imputation,
+congruence assignment, probabilities and their summaries."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from falseclaims.survey.top2 import select_top2, top2_table
 from falseclaims.tasks import TASKS
 
 STEPS = (
@@ -47,10 +48,6 @@ REASON_STEP = {
     "top2_test_sizes_differ": "test_size",
 }
 EXCLUSION_COLUMNS = ["venue", "paper_id", "task", "step", "reason", "detail"]
-TOP2_COLUMNS = [
-    "venue", "paper_id", "task", "metric", "method_a", "method_b", "value_a", "value_b",
-    "delta", "tie", "n_test", "sd_a_reported", "sd_b_reported", "sd_a_over", "sd_b_over",
-]
 
 
 @dataclass(frozen=True)
@@ -87,51 +84,10 @@ def primary_metric_rows(papers: pd.DataFrame, results: pd.DataFrame,
     return res.sort_values(["paper_id", "value"], ascending=[True, False], kind="mergesort")
 
 
-def _top2_table(rows: pd.DataFrame, papers: pd.DataFrame) -> pd.DataFrame:
-    first = rows.groupby("paper_id", sort=True).nth(0).set_index("paper_id")
-    second = rows.groupby("paper_id", sort=True).nth(1).set_index("paper_id")
-    ids = second.index
-    first = first.loc[ids]
-    p = papers.set_index("paper_id").loc[ids]
-    n_a = pd.to_numeric(first["n_test"], errors="coerce") if "n_test" in first else np.nan
-    n_b = pd.to_numeric(second["n_test"], errors="coerce") if "n_test" in second else np.nan
-    out = pd.DataFrame(
-        {
-            "venue": p["venue"].to_numpy() if "venue" in p else "",
-            "paper_id": ids,
-            "task": p["task"].to_numpy(),
-            "metric": first["metric"].to_numpy(),
-            "method_a": first["method"].to_numpy(),
-            "method_b": second["method"].to_numpy(),
-            "value_a": first["value"].to_numpy(dtype=float),
-            "value_b": second["value"].to_numpy(dtype=float),
-            "n_a": np.asarray(n_a, dtype=float),
-            "n_b": np.asarray(n_b, dtype=float),
-            "n_paper": pd.to_numeric(p["n_test"], errors="coerce").to_numpy(dtype=float),
-            "sd_a_reported": pd.to_numeric(first.get("sd"), errors="coerce"),
-            "sd_b_reported": pd.to_numeric(second.get("sd"), errors="coerce"),
-            "sd_a_over": first.get("sd_over"),
-            "sd_b_over": second.get("sd_over"),
-        }
-    )
-    out["delta"] = out["value_a"] - out["value_b"]
-    out["tie"] = out["delta"] == 0
-    return out.reset_index(drop=True)
-
-
-def _resolve_n(top2: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
-    """Test size per paper: per-method sizes of A and B when given, else the paper's."""
-    n_a, n_b, n_paper = top2["n_a"], top2["n_b"], top2["n_paper"]
-    differ = n_a.notna() & n_b.notna() & (n_a != n_b)
-    n = n_a.fillna(n_b).fillna(n_paper)
-    detail = np.where(differ, "per-method n_test: A " + n_a.astype(str) + ", B " +
-                      n_b.astype(str), "")
-    return n, differ, pd.Series(detail, index=top2.index)
-
-
 def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
                   venue: str = "") -> Selection:
-    """Apply the eligibility criteria and pick the top-2 methods of every eligible paper."""
+    """Apply the eligibility criteria; the top-2 methods of every eligible paper come from
+    ``survey.top2`` (the last criteria are read from the selected pair)."""
     papers = papers.copy()
     if "venue" not in papers:
         papers["venue"] = venue
@@ -168,21 +124,18 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
          n_methods.astype(str) + " method(s) with the primary metric")
 
     candidates = papers.loc[reason.isna(), "paper_id"]
-    top2 = _top2_table(rows[rows["paper_id"].isin(candidates)], papers)
-    n, differ, n_detail = _resolve_n(top2)
-    top2["n_test"] = n
+    top2 = select_top2(rows[rows["paper_id"].isin(candidates)], papers)
+    n, differ = top2["n_test"], top2["n_test_differs"]
     by_id = papers.set_index("paper_id").index
     missing_n = pd.Series(by_id.isin(top2.loc[n.isna(), "paper_id"]), index=papers.index)
     mark(missing_n, "missing_test_size", "no n_test for the paper or its top-2 methods")
     differ_ids = top2.loc[differ & n.notna(), "paper_id"]
     mark(pd.Series(by_id.isin(differ_ids), index=papers.index), "top2_test_sizes_differ",
-         papers["paper_id"].map(dict(zip(top2["paper_id"], n_detail))))
+         papers["paper_id"].map(dict(zip(top2["paper_id"], top2["n_test_detail"]))))
 
     keep = reason.isna()
     eligible = papers[keep].reset_index(drop=True)
-    top2 = top2[top2["paper_id"].isin(eligible["paper_id"])].copy()
-    top2["n_test"] = top2["n_test"].round().astype("Int64")
-    top2 = top2[TOP2_COLUMNS].sort_values("paper_id", kind="mergesort").reset_index(drop=True)
+    top2 = top2_table(top2, eligible["paper_id"])
 
     excl = papers.loc[~keep, ["venue", "paper_id", "task"]].copy()
     excl["reason"] = reason[~keep].to_numpy()
