@@ -479,10 +479,14 @@ def test_each_source_has_one_colour_in_every_figure(survey):
                    ("paper", "msd", "touchstone", "isic2018", "sklearn"))) == 5
     fig, _ = figures.fig5_venue_facets({"v1": survey["curves"]}, HEAD)
     assert set().union(*(hexes(ax.lines) for ax in fig.axes)) == {fixed["paper"], fixed["msd"]}
-    fig, _ = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
-    # msd_reference keeps MSD's colour; a source without one gets the first spare colour
-    assert hexes(fig.axes[0].lines) == {fixed["msd_reference"],
-                                        style.SPARE_COLOURS[0].lower()}
+    fig, data = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    # the headline SD model is black (panel a, as the paper draws it); every other SD model
+    # is drawn in its colour of every figure (panel b), a source without one in a spare colour
+    assert hexes(fig.axes[0].lines) == {"#000000"}
+    others = [s for s in dict.fromkeys(data["sd_source"]) if s != HEAD.sd_source]
+    if len(fig.axes) > 1 and others:
+        want = {c.lower() for c in style.source_colours(others).values()} | {"#000000"}
+        assert hexes(fig.axes[1].lines) == want
     pairs = pd.DataFrame({"source": np.repeat(["sklearn", "msd"], 20),
                           "kind": "classification", "congruence": np.linspace(0.3, 0.9, 40)})
     fig, _ = estimation.plot_congruence_ecdf(pairs, None)
