@@ -87,11 +87,11 @@ def test_study_on_the_shipped_data_matches_docs(cfg):
     s = out["summary"].set_index("dataset")
     assert s.loc["touchstone", "tables"] == 9 and s.loc["isic2018", "tables"] == 2
     assert s.loc["all", "pairs"] == 166
-    assert int(out["pairs"]["agree"].sum()) == 160
+    assert int(out["pairs"]["agree"].sum()) == 158
     assert (s.loc["all", "tied_both"], s.loc["all", "tied_table_only"],
-            s.loc["all", "tied_percase_only"]) == (16, 1, 5)
+            s.loc["all", "tied_percase_only"]) == (14, 1, 7)
     assert s.loc["all", "tier1_equal_tables"] == 5
-    assert round(s.loc["all", "agreement_known_congruence"], 3) == 0.928
+    assert round(s.loc["all", "agreement_known_congruence"], 3) == 0.922
     assert round(s.loc["all", "agreement_known_sd"], 3) == 0.940
 
 
