@@ -289,3 +289,27 @@ def test_fast_pivot_and_sort_equal_pandas():
     dup = pd.concat([sub, sub.iloc[:1]])
     with pytest.raises(ValueError):
         model._pivot(dup, np.r_[values, 0.5])
+
+
+@pytest.mark.parametrize("name", ["classification", "segmentation"])
+def test_gzip_file_reads_like_the_plain_file(tmp_path, name):
+    """A per-case file compressed with gzip (``.csv.gz``) gives the same cases and values
+    as the plain file, with a note; the fast path leaves it to the careful reader."""
+    import gzip
+    import shutil
+    from pathlib import Path
+
+    from falseclaims.examples.percase_files import FILES
+    from falseclaims.percase.readers import read_percase
+
+    plain = Path(__file__).resolve().parents[1] / "data" / "example" / FILES[name]
+    packed = tmp_path / (plain.name + ".gz")
+    with open(plain, "rb") as src, gzip.open(packed, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    a, b = read_percase(plain), read_percase(packed)
+    assert a.kind == b.kind and a.classes == b.classes
+    cols = ["case_id", "method", "value"]
+    left = a.table[cols].astype(str).sort_values(cols).reset_index(drop=True)
+    right = b.table[cols].astype(str).sort_values(cols).reset_index(drop=True)
+    assert left.equals(right)
+    assert any("gzip" in n for n in b.notes)

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import model as r
+from falseclaims.percase.text_table import is_gzip
 from falseclaims.sheets.io import semicolon_separated
 
 __all__ = ["read_clean"]
@@ -33,8 +34,8 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
     """The :class:`PerCase` of a clean file, or None when the careful reader is needed."""
     p = Path(path)
     if not p.is_file() or p.suffix.lower() in (".tsv", ".tab", ".xlsx", ".xlsm", ".xls",
-                                               ".ods"):
-        return None
+                                               ".ods") or is_gzip(p):
+        return None  # the careful reader handles these
     with open(p, "rb") as fh:
         first = fh.readline()
     if first[:2] in (b"\xff\xfe", b"\xfe\xff"):

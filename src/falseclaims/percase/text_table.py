@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import operator
 import os
 import re
@@ -17,13 +18,26 @@ _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"
 _NOT_UTF8 = "UTF-8 or UTF-16 text (save the file as 'CSV UTF-8')"
 
 
+def is_gzip(path: PathLike) -> bool:
+    """True for a gzip-compressed file (by its magic bytes, whatever its name)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def text_suffix(path: PathLike) -> str:
+    """The suffix that names the text format: '.tsv' for both 'x.tsv' and 'x.tsv.gz'."""
+    p = Path(path)
+    return (Path(p.stem).suffix if p.suffix.lower() == ".gz" else p.suffix).lower()
+
+
 def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
 
     The separator is a tab for .tsv/.tab, else ',' or ';' (a header with more ';' than ',',
     as the sheet reader decides); in a ';'-separated file decimal commas (0,85) are read as
     points (not in id or label columns). Such changes are listed in ``df.attrs["notes"]``.
-    ``nrows=0`` reads the header only.
+    ``nrows=0`` reads the header only. A gzip-compressed file (``.csv.gz``) is read
+    decompressed.
     """
     p = Path(path)
     if not p.is_file():
@@ -33,17 +47,22 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
         raise PerCaseValidationError([Problem(file, None, None, None,
                                               "a CSV file; save the workbook as 'CSV UTF-8'")])
     notes = []
-    with open(p, "rb") as fh:
+    gz = is_gzip(p)
+    opener = gzip.open if gz else open
+    suffix = text_suffix(p)
+    if gz:
+        notes.append(f"{file}: gzip-compressed, read decompressed")
+    with opener(p, "rb") as fh:
         utf16 = fh.read(2) in (b"\xff\xfe", b"\xfe\xff")  # BOM of "Unicode text" exports
     encoding = "utf-16" if utf16 else "utf-8-sig"
     if utf16:
         notes.append(f"{file}: read as UTF-16 (byte order mark)")
     try:
-        with open(p, encoding=encoding, newline="") as fh:
+        with opener(p, "rt", encoding=encoding, newline="") as fh:
             header = fh.readline()
     except UnicodeDecodeError:
         raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
-    if p.suffix.lower() in (".tsv", ".tab"):
+    if suffix in (".tsv", ".tab"):
         sep = "\t"
     elif semicolon_separated(header):
         sep = ";"
@@ -52,7 +71,7 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
         sep = ","
     try:
         df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
-                         encoding=encoding, nrows=nrows)
+                         encoding=encoding, nrows=nrows, compression="gzip" if gz else None)
     except pd.errors.EmptyDataError as exc:
         raise PerCaseValidationError([Problem(file, None, None, None, "a header row")]) from exc
     except UnicodeDecodeError:
