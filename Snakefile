@@ -11,8 +11,10 @@ min_version("9.0")
 
 # the config files read as strict YAML first: a key given twice or a tag such as
 # !!python/object is refused in one line naming the line
-from falseclaims.config import check_config_files
+from falseclaims.config import check_config_files, quiet_scheduler
 from falseclaims.config_validation import ConfigError
+
+quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
 
 try:
     check_config_files(["config/config.yaml", *workflow.overwrite_configfiles])

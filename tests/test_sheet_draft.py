@@ -228,10 +228,10 @@ def test_drafted_config_runs_under_snakemake_alone(repo_root, tmp_path):
     import subprocess
     import sys
 
-    from test_pipeline_robustness import IGNORE, small_config, write_config
+    from repo_copy import copy_repo
+    from test_pipeline_robustness import small_config, write_config
 
-    work = tmp_path / "repo"
-    shutil.copytree(repo_root, work, ignore=IGNORE)
+    work = copy_repo(tmp_path / "repo", repo_root)
     cfg = small_config(work, yaml.safe_load((work / "config" / "config.yaml").read_text())
                        ["venues"])  # the examples stay defined (light settings, for speed)
     write_config(work, cfg)

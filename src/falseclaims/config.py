@@ -182,6 +182,26 @@ class ReportText(str):
         return report_category(str(self))
 
 
+class _SchedulerChatter:
+    """A logging filter: Snakemake's scheduler says "Select jobs to execute..." and "Execute
+    N jobs..." before every job (two lines per job, a third of a run's console); each job's
+    own one-line summary and the errors stay."""
+
+    def filter(self, record) -> bool:
+        msg = record.getMessage()
+        return not (msg == "Select jobs to execute..."
+                    or (msg.startswith("Execute ") and msg.endswith(" jobs...")))
+
+
+def quiet_scheduler() -> None:
+    """Drop the scheduler's per-job lines from the console (the Snakefile calls it)."""
+    import logging
+
+    logger = logging.getLogger("snakemake.logging")
+    if not any(isinstance(f, _SchedulerChatter) for f in logger.filters):
+        logger.addFilter(_SchedulerChatter())
+
+
 def where_to_look(cfg: dict) -> str:
     """The last line of a successful pipeline run: where the headline and the report are."""
     venues = list(cfg.get("venues") or {})
