@@ -224,7 +224,6 @@ def test_design_only_sheet_runs_without_results(tmp_path, capsys):
 def test_drafted_config_runs_under_snakemake_alone(repo_root, tmp_path):
     """`inspect --write` then `snakemake --configfile DRAFT.yaml`, the draft unedited: only
     the drafted venue runs (run_venues), its papers counted once each."""
-    import shutil
     import subprocess
     import sys
 
