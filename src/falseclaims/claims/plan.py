@@ -107,6 +107,23 @@ def _check_grid(hi: int) -> np.ndarray:
     return np.unique(np.concatenate([geo, near]))
 
 
+def _bisect(prob, target: float, n_max: int) -> tuple[bool, int]:
+    """(found, n): doubling then bisection for the first n with prob(n) <= target, assuming
+    P(n) non-increasing (checked afterwards by the caller); n = n_max when not found."""
+    lo, hi = 1, 2  # lo has P > target (or lo = 1, "no size"), hi has P <= target
+    while hi < n_max and float(prob(hi)) > target:
+        lo, hi = hi, min(2 * hi, n_max)
+    found = float(prob(hi)) <= target
+    if found:
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if float(prob(mid)) <= target:
+                hi = mid
+            else:
+                lo = mid
+    return found, hi
+
+
 def smallest_n(task: str, delta: float, level: float, congruence: float,
                target: float = 0.05, sd_model: SDModel | None = None, n_max: int = 10**7,
                sd_level: str = "mean", linear_limit: int = 2 * 10**7) -> PlanResult:
@@ -139,18 +156,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
         "target": target, "n_max": n_max, "probability_at_n_max": p_max,
     }
 
-    # bracket: lo has P > target (or lo = 1, "no size"), hi has P <= target
-    lo, hi = 1, 2
-    while hi < n_max and float(prob(hi)) > target:
-        lo, hi = hi, min(2 * hi, n_max)
-    found_bracket = float(prob(hi)) <= target
-    if found_bracket:
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if float(prob(mid)) <= target:
-                hi = mid
-            else:
-                lo = mid
+    found_bracket, hi = _bisect(prob, target, n_max)
     check_upto = hi if found_bracket else n_max
     grid = _check_grid(check_upto)
     grid = grid[grid <= n_max]

@@ -31,7 +31,7 @@ from pathlib import Path
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
 from falseclaims.sheets.textguard import (binary_problem, first_lines, looks_tab_separated,
-                                          text_ok)
+                                          text_encoding, text_ok)
 from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
@@ -271,7 +271,7 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
     if raw[:4] == b"PK\x03\x04":  # a workbook under a text name (before UTF-16 sniffing)
         t.problem(None, None, None, binary_problem(raw))
         return t
-    encoding = _encoding(raw, t)
+    encoding = text_encoding(raw, t)
     if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
         return _finish(t, [], header_row)
     if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
@@ -455,32 +455,6 @@ def _finish_text(t: RawTable, grid: list, same: dict, header_row: int) -> RawTab
     long_cells = any(len(c) > MAX_CELL_CHARS for c in same)
     del same
     return _finish(t, grid, header_row, long_cells)
-
-
-def _encoding(raw: bytes, t: RawTable) -> tuple[str, str] | None:
-    """(encoding, errors) of a text file: UTF-8 (with or without BOM), UTF-16 (BOM or NUL
-    bytes), else Windows-1252 (noted); None (a problem) when it is none of these."""
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        t.note(None, None, None, "file is UTF-16 (byte-order mark); decoded as UTF-16")
-        return "utf-16", "strict"
-    head = raw[:4096]
-    if head and head.count(b"\x00") > len(head) // 4:
-        enc = "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
-        try:
-            raw.decode(enc)
-        except UnicodeDecodeError:
-            t.problem(None, None, None, "a text file in UTF-8 (this one holds NUL bytes: "
-                                        "UTF-16 or binary?); save it as CSV UTF-8")
-            return None
-        t.note(None, None, None, f"file is UTF-16 without byte-order mark; decoded as {enc}")
-        return enc, "strict"
-    try:
-        raw.decode("utf-8-sig")
-        return "utf-8-sig", "strict"
-    except UnicodeDecodeError:
-        t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
-                                 "to avoid this)")
-        return "cp1252", "replace"
 
 
 def _keep_columns(t, header_cells, has_data, positions=None) -> list[tuple[int, str]]:

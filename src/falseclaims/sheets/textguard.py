@@ -1,4 +1,4 @@
-"""Checks of a text sheet before it is split into cells: binary files, control
+"""Checks of a text sheet before it is split into cells: its encoding, binary files, control
 characters, a tab-separated file named ``.csv``, a quote that is never closed, and more
 records than a sheet may hold. Each gives one line naming what and where."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_ROWS", "binary_problem", "control_problem", "looks_tab_separated",
-           "too_many_rows", "text_ok", "first_lines"]
+           "too_many_rows", "text_ok", "first_lines", "text_encoding"]
 
 MAX_ROWS = 1_048_576  # records of a text sheet: Excel's own limit of rows
 # bytes no text file holds (NUL and the C0 controls other than tab, LF, CR; DEL)
@@ -73,3 +73,29 @@ def first_lines(text: str, n: int) -> str:
         if pos < 0:
             return text
     return text[:pos + 1]
+
+
+def text_encoding(raw: bytes, t) -> tuple[str, str] | None:
+    """(encoding, errors) of a text file: UTF-8 (with or without BOM), UTF-16 (BOM or NUL
+    bytes), else Windows-1252 (noted); None (a problem) when it is none of these."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        t.note(None, None, None, "file is UTF-16 (byte-order mark); decoded as UTF-16")
+        return "utf-16", "strict"
+    head = raw[:4096]
+    if head and head.count(b"\x00") > len(head) // 4:
+        enc = "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+        try:
+            raw.decode(enc)
+        except UnicodeDecodeError:
+            t.problem(None, None, None, "a text file in UTF-8 (this one holds NUL bytes: "
+                                        "UTF-16 or binary?); save it as CSV UTF-8")
+            return None
+        t.note(None, None, None, f"file is UTF-16 without byte-order mark; decoded as {enc}")
+        return enc, "strict"
+    try:
+        raw.decode("utf-8-sig")
+        return "utf-8-sig", "strict"
+    except UnicodeDecodeError:
+        t.note(None, None, None, "file is not UTF-8; read as Windows-1252 (save as UTF-8 "
+                                 "to avoid this)")
+        return "cp1252", "replace"
