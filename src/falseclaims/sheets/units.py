@@ -48,122 +48,152 @@ def _fmt(x: float) -> str:
 def convert_units(records: list[dict], table: RawTable, units: str, where: str,
                   value_col="value", sd_col="sd") -> str:
     """Convert values (and SDs) to fractions in place; returns the units used for unmarked
-    values ('fraction', 'percent' or 'refused')."""
+    values ('fraction', 'percent' or 'refused'). Three steps: detect (which values carry a
+    percent mark, which metrics are on a fraction scale), decide (the units of unmarked
+    values: declared, or detected by ``auto``), apply (divide by 100, with a note each)."""
+    _refuse_marks_off_fraction_scale(records, table, value_col, sd_col)
     frac = [r for r in records if r.get(value_col) is not None and r.get("metric")
             and metric_scale(r["metric"]) == "fraction"]
+    unmarked = [r for r in frac if not _marked(r, value_col)]
+    decided = _decide_auto(frac, unmarked, table, where, value_col) if units == "auto" \
+        else units
+    if decided == "refused":
+        return decided
+    if units == "percent":
+        refused = _check_declared_percent(unmarked, table, where, value_col)
+        if refused is not None:
+            return refused
+    for r in frac:
+        if value_col not in r.get("_bad", ()):
+            _apply_units(r, table, units, decided, value_col, sd_col)
+    return decided
+
+
+def _marked(r: dict, value_col: str) -> bool:
+    """A value written with '%' or in an XLSX cell formatted as percent."""
+    m = r.get(f"_m_{value_col}")
+    return (m is not None and m.percent_sign) or bool(r.get(f"_xlpct_{value_col}"))
+
+
+def _refuse_marks_off_fraction_scale(records: list[dict], table: RawTable, value_col: str,
+                                     sd_col: str) -> None:
+    """A '%' on a metric that is not a fraction (a distance, kappa) is a cell problem."""
     for r in records:
         if r.get(value_col) is None or not r.get("metric"):
             continue
         scale = metric_scale(r["metric"])
-        if scale != "fraction":
-            m = r.get(f"_m_{value_col}")
-            if (m is not None and m.percent_sign) or r.get(f"_pct_{sd_col}"):
-                col = value_col if (m is not None and m.percent_sign) else sd_col
-                what = ("is a distance, not a fraction" if scale == "distance" else
-                        "lies in [-1, 1] and is never converted from percent")
-                table.problem(r["_row"], r["_their"].get(col, col), r[col],
-                              f"no '%' sign: {r['metric']!r} {what}", cell=True)
-                r.setdefault("_bad", set()).add(col)
-    def marked(r):
+        if scale == "fraction":
+            continue
         m = r.get(f"_m_{value_col}")
-        return (m is not None and m.percent_sign) or bool(r.get(f"_xlpct_{value_col}"))
+        if (m is not None and m.percent_sign) or r.get(f"_pct_{sd_col}"):
+            col = value_col if (m is not None and m.percent_sign) else sd_col
+            what = ("is a distance, not a fraction" if scale == "distance" else
+                    "lies in [-1, 1] and is never converted from percent")
+            table.problem(r["_row"], r["_their"].get(col, col), r[col],
+                          f"no '%' sign: {r['metric']!r} {what}", cell=True)
+            r.setdefault("_bad", set()).add(col)
 
-    unmarked = [r for r in frac if not marked(r)]
-    decided = units
-    if units == "auto":
-        small = [r for r in unmarked if abs(r[value_col]) <= 1]
-        large = [r for r in unmarked if abs(r[value_col]) > 1]
-        # XLSX percent-formatted cells store unambiguous fractions; only '%' text counts here
-        pct_cells = [r for r in frac if r.get(f"_m_{value_col}") is not None
-                     and r[f"_m_{value_col}"].percent_sign]
-        if small and large and len(small) != len(large):
-            decided = "percent" if len(large) > len(small) else "fraction"
-            minority = small if decided == "percent" else large
-            majority = large if decided == "percent" else small
-            for r in minority:
-                table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
-                    r, value_col, majority, decided, "units: auto"), cell=True)
-                r.setdefault("_bad", set()).add(value_col)
-            table.note(None, _col(majority[0], value_col), None,
-                       f"units auto-detected as {decided}: {len(majority)} of "
-                       f"{len(unmarked)} unmarked fraction-scale values say so")
-        elif small and large:
-            decided = "refused"
-            table.problem(None, _col(small[0], value_col), None, _refusal(
-                f"values <= 1 (e.g. row {small[0]['_row']}: {_fmt(small[0][value_col])}) "
-                f"and values > 1 (e.g. row {large[0]['_row']}: {_fmt(large[0][value_col])})",
-                where))
-        elif small and pct_cells:
-            decided = "refused"
-            table.problem(None, _col(small[0], value_col), None, _refusal(
-                f"unmarked values <= 1 (e.g. row {small[0]['_row']}: "
-                f"{_fmt(small[0][value_col])}) next to percent cells (e.g. row "
-                f"{pct_cells[0]['_row']})", where))
-        elif large and not small:
-            decided = "percent"
-            table.note(None, _col(large[0], value_col), None,
-                       f"units auto-detected as percent: all {len(large)} unmarked "
-                       "fraction-scale values are > 1")
-        elif not large:
-            decided = "fraction"
-            if small:
-                table.note(None, _col(small[0], value_col), None,
-                           f"units auto-detected as fraction: all {len(small)} unmarked "
-                           "fraction-scale values are <= 1")
-    if decided == "refused":
+
+def _decide_auto(frac: list[dict], unmarked: list[dict], table: RawTable, where: str,
+                 value_col: str) -> str:
+    """``units: auto``: percent or fraction from the unmarked values, a minority flagged
+    as implausible; 'refused' when both kinds are equally common or next to '%' cells."""
+    small = [r for r in unmarked if abs(r[value_col]) <= 1]
+    large = [r for r in unmarked if abs(r[value_col]) > 1]
+    # XLSX percent-formatted cells store unambiguous fractions; only '%' text counts here
+    pct_cells = [r for r in frac if r.get(f"_m_{value_col}") is not None
+                 and r[f"_m_{value_col}"].percent_sign]
+    if small and large and len(small) != len(large):
+        decided = "percent" if len(large) > len(small) else "fraction"
+        minority = small if decided == "percent" else large
+        majority = large if decided == "percent" else small
+        for r in minority:
+            table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+                r, value_col, majority, decided, "units: auto"), cell=True)
+            r.setdefault("_bad", set()).add(value_col)
+        table.note(None, _col(majority[0], value_col), None,
+                   f"units auto-detected as {decided}: {len(majority)} of "
+                   f"{len(unmarked)} unmarked fraction-scale values say so")
         return decided
-    if units == "percent":
-        small = [r for r in unmarked if abs(r[value_col]) <= 1]
-        large = [r for r in unmarked if abs(r[value_col]) > 1]
-        if small and large:
-            for r in small:
-                table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
-                    r, value_col, large, "percent", "units: percent"), cell=True)
-                r.setdefault("_bad", set()).add(value_col)
-        elif small:  # a whole column of fractions declared percent: /100 would be silent
-            return _all_fractions(table, small, value_col, where)
-    for r in frac:
-        if value_col in r.get("_bad", ()):
-            continue
-        m = r.get(f"_m_{value_col}")
-        sign = m is not None and m.percent_sign
-        xl = bool(r.get(f"_xlpct_{value_col}"))
-        if sign:
-            why = "'%' sign"
-        elif xl:
-            why = None
-            table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
-                       "XLSX cell formatted as percent: its stored fraction is used")
-        elif decided == "percent":
-            why = f"units: {'percent' if units == 'percent' else 'auto -> percent'}"
-        else:
-            why = None
-        value_pct = why is not None
-        if value_pct:
-            new = round(r[value_col] / 100.0, 12)
-            table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
-                       f"{_fmt(r[value_col])} read as {_fmt(new)} (percent: {why})")
-            r[value_col] = new
-        sd = r.get(sd_col)
-        if sd is None:
-            continue
-        in_cell = r.get(f"_sd_in_cell_{sd_col}", False)
-        if in_cell:
-            sd_pct, sd_why = value_pct, why
-        elif r.get(f"_pct_{sd_col}"):
-            sd_pct, sd_why = True, "'%' sign"
-        elif r.get(f"_xlpct_{sd_col}"):
-            sd_pct, sd_why = False, None
-            table.note(r["_row"], _col(r, sd_col), _fmt(sd),
-                       "XLSX cell formatted as percent: its stored fraction is used")
-        else:
-            sd_pct, sd_why = value_pct, "the row's value is percent"
-        if sd_pct:
-            new = round(sd / 100.0, 12)
-            table.note(r["_row"], _col(r, value_col if in_cell else sd_col), _fmt(sd),
-                       f"SD {_fmt(sd)} read as {_fmt(new)} (percent: {sd_why})")
-            r[sd_col] = new
-    return decided
+    if small and large:
+        table.problem(None, _col(small[0], value_col), None, _refusal(
+            f"values <= 1 (e.g. row {small[0]['_row']}: {_fmt(small[0][value_col])}) "
+            f"and values > 1 (e.g. row {large[0]['_row']}: {_fmt(large[0][value_col])})",
+            where))
+        return "refused"
+    if small and pct_cells:
+        table.problem(None, _col(small[0], value_col), None, _refusal(
+            f"unmarked values <= 1 (e.g. row {small[0]['_row']}: "
+            f"{_fmt(small[0][value_col])}) next to percent cells (e.g. row "
+            f"{pct_cells[0]['_row']})", where))
+        return "refused"
+    if large:
+        table.note(None, _col(large[0], value_col), None,
+                   f"units auto-detected as percent: all {len(large)} unmarked "
+                   "fraction-scale values are > 1")
+        return "percent"
+    if small:
+        table.note(None, _col(small[0], value_col), None,
+                   f"units auto-detected as fraction: all {len(small)} unmarked "
+                   "fraction-scale values are <= 1")
+    return "fraction"
+
+
+def _check_declared_percent(unmarked: list[dict], table: RawTable, where: str,
+                            value_col: str) -> str | None:
+    """``units: percent``: values <= 1 among values > 1 are implausible cells; a whole
+    column of values <= 1 is refused (dividing it by 100 would be silent)."""
+    small = [r for r in unmarked if abs(r[value_col]) <= 1]
+    large = [r for r in unmarked if abs(r[value_col]) > 1]
+    if small and large:
+        for r in small:
+            table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+                r, value_col, large, "percent", "units: percent"), cell=True)
+            r.setdefault("_bad", set()).add(value_col)
+    elif small:
+        return _all_fractions(table, small, value_col, where)
+    return None
+
+
+def _apply_units(r: dict, table: RawTable, units: str, decided: str, value_col: str,
+                 sd_col: str) -> None:
+    """Divide one row's value (and its SD) by 100 where percent, with a note each."""
+    m = r.get(f"_m_{value_col}")
+    if m is not None and m.percent_sign:
+        why = "'%' sign"
+    elif r.get(f"_xlpct_{value_col}"):
+        why = None
+        table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+                   "XLSX cell formatted as percent: its stored fraction is used")
+    elif decided == "percent":
+        why = f"units: {'percent' if units == 'percent' else 'auto -> percent'}"
+    else:
+        why = None
+    value_pct = why is not None
+    if value_pct:
+        new = round(r[value_col] / 100.0, 12)
+        table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+                   f"{_fmt(r[value_col])} read as {_fmt(new)} (percent: {why})")
+        r[value_col] = new
+    sd = r.get(sd_col)
+    if sd is None:
+        return
+    in_cell = r.get(f"_sd_in_cell_{sd_col}", False)
+    if in_cell:
+        sd_pct, sd_why = value_pct, why
+    elif r.get(f"_pct_{sd_col}"):
+        sd_pct, sd_why = True, "'%' sign"
+    elif r.get(f"_xlpct_{sd_col}"):
+        sd_pct, sd_why = False, None
+        table.note(r["_row"], _col(r, sd_col), _fmt(sd),
+                   "XLSX cell formatted as percent: its stored fraction is used")
+    else:
+        sd_pct, sd_why = value_pct, "the row's value is percent"
+    if sd_pct:
+        new = round(sd / 100.0, 12)
+        table.note(r["_row"], _col(r, value_col if in_cell else sd_col), _fmt(sd),
+                   f"SD {_fmt(sd)} read as {_fmt(new)} (percent: {sd_why})")
+        r[sd_col] = new
 
 
 def _all_fractions(table: RawTable, small: list[dict], col: str, where: str) -> str:
