@@ -4,36 +4,16 @@ report's number format. References are hand counts, scipy and statsmodels."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
+from test_percase_cli import BIN, CLS, SEG, _json, _run  # one runner for percase
+
 from falseclaims.cli import main
-from falseclaims.examples.percase_files import FILES
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.report import number
-
-EX = Path(__file__).resolve().parents[1] / "data" / "example"
-SEG = EX / FILES["segmentation"]
-CLS = EX / FILES["classification"]
-BIN = EX / FILES["binary"]
-
-
-def _run(capsys, *argv):
-    code = main(["percase", *argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def _json(capsys, *argv):
-    code, out, err = _run(capsys, *argv, "--json", "--bootstrap", "300")
-    assert code == 0, err
-    doc = json.loads(out)  # the envelope of every command (docs/cli.md)
-    return {**doc["result"], "notes": doc["notes"]}
 
 
 # ---------------------------------------------------------------- per-class McNemar
