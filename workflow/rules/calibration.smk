@@ -11,7 +11,12 @@ from falseclaims.calibration.grid import resolve_grid
 CALIBRATION = resolve_grid(config["calibration"])
 CALIBRATION_CHUNKS = list(range(int(CALIBRATION["chunks"])))
 CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
-CALIBRATION_FIGURES = ["curves", "truth", "ece"]
+# figure name: (order, title) in the report
+CALIBRATION_FIGURES = {
+    "curves": ("01", "Calibration curves"),
+    "truth": ("02", "The simulated truth"),
+    "ece": ("03", "Expected calibration error"),
+}
 
 
 rule calibration_simulate:
@@ -59,8 +64,8 @@ rule calibration_figures:
             "figures/calibration",
             "Calibration",
             {
-                f"calibration_{name}": (f"calibration_{name}", "Figures")
-                for name in CALIBRATION_FIGURES
+                f"calibration_{name}": (f"calibration_{name}", "Figures", label)
+                for name, label in CALIBRATION_FIGURES.items()
             },
         ),
         bins="results/calibration/bins.csv",

@@ -70,9 +70,21 @@ rule estimation_figures:
             "figures/estimation",
             EST_CATEGORY,
             {
-                "congruence_ecdf": ("estimation_congruence_ecdf", "Congruence"),
-                "congruence_by_task": ("estimation_congruence_by_task", "Congruence"),
-                "sd_models": ("estimation_sd_models", "SD model"),
+                "congruence_ecdf": (
+                    "estimation_congruence_ecdf",
+                    "Congruence",
+                    ("01", "Congruence of every source (ECDF)"),
+                ),
+                "congruence_by_task": (
+                    "estimation_congruence_by_task",
+                    "Congruence",
+                    ("02", "Congruence by task"),
+                ),
+                "sd_models": (
+                    "estimation_sd_models",
+                    "SD model",
+                    ("03", "SD of per-case DSC against mean DSC"),
+                ),
             },
         ),
         congruence_summary=report(

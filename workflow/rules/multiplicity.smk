@@ -29,12 +29,29 @@ rule multiplicity_simulate_dependent:
         "../scripts/multiplicity_simulate_dependent.py"
 
 
+# caption, subcategory and (order, title): listed as the figures of [Mollersen2023]
 MULT_FIGURES = {
-    "pmf_single_vs_best": ("multiplicity_pmf", "Figures"),
-    "cdf_best": ("multiplicity_cdf", "Figures"),
-    "dependent_hist": ("multiplicity_dependent", "Figures"),
-    "pmf_best": ("multiplicity_pmf_best", "Figures"),
-    "replicate_failures": ("multiplicity_replicate", "Figures"),
+    "pmf_single_vs_best": (
+        "multiplicity_pmf",
+        "Figures",
+        ("01", "Fig 1: one classifier at p and at its upper limit"),
+    ),
+    "cdf_best": ("multiplicity_cdf", "Figures", ("02", "Fig 2: cdf of the best of m")),
+    "pmf_best": (
+        "multiplicity_pmf_best",
+        "Figures",
+        ("03", "Fig 3: pmf of the best of m"),
+    ),
+    "replicate_failures": (
+        "multiplicity_replicate",
+        "Figures",
+        ("04", "Fig 4: failures of 1000 classifiers in one replicate"),
+    ),
+    "dependent_hist": (
+        "multiplicity_dependent",
+        "Figures",
+        ("05", "Dependent classifiers: the best of m"),
+    ),
 }
 
 
