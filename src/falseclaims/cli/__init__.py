@@ -91,6 +91,18 @@ def check_report_path(path: str | None) -> None:
         raise UsageError(f"--report {path}: not writable")
 
 
+def output_options(p: argparse.ArgumentParser, config: bool = True,
+                   report: bool = True) -> None:
+    """The options every command words alike: --config, --json (the envelope of
+    docs/cli.md) and --report."""
+    if config:
+        p.add_argument("--config", help=CONFIG_HELP)
+    p.add_argument("--json", action="store_true",
+                   help="write one JSON object (the envelope of docs/cli.md) instead of text")
+    if report:
+        p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="falseclaims",
@@ -148,20 +160,6 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
         sys.exit(2)
 
     parser.error = error
-
-
-def repeated_option(argv: list[str]) -> str | None:
-    """The first ``--option`` given twice (argparse keeps the last one silently)."""
-    seen = set()
-    for token in argv:
-        if token == "--":
-            break
-        if token.startswith("--") and len(token) > 2:
-            name = token.split("=", 1)[0]
-            if name in seen:
-                return name
-            seen.add(name)
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

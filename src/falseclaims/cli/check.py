@@ -7,7 +7,8 @@ for segmentation, the SDs) are assumed from config. See docs/percase.md.
 from __future__ import annotations
 
 
-from falseclaims.cli import CONFIG_HELP, TASK_HELP, check_congruence, check_count, check_report_path, task
+from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path,
+                             output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import load_config
 from falseclaims.percase.verdict import interpret, probability_text, verdict
@@ -31,9 +32,7 @@ def register(sub) -> None:
     p.add_argument("--decimals", type=int,
                    help="decimals the values were reported with: adds the probability range "
                         "over the rounding interval")
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--json", action="store_true", help="write JSON instead of text")
-    p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+    output_options(p)
     p.set_defaults(handler=run)
 
 

@@ -10,7 +10,7 @@ Holm-adjusted p-values. See docs/percase.md.
 from __future__ import annotations
 
 
-from falseclaims.cli import CONFIG_HELP, UsageError, check_report_path, count
+from falseclaims.cli import UsageError, check_report_path, count, output_options
 from falseclaims.config import load_config
 from falseclaims.percase.layouts import LAYOUTS
 from falseclaims.percase.verdict import probability_text
@@ -61,9 +61,7 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
     p.add_argument("--bootstrap", type=count, metavar="B",
                    help="bootstrap resamples (default from config)")
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--json", action="store_true", help="write JSON instead of text")
-    p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+    output_options(p)
     p.set_defaults(handler=run)
 
 

@@ -9,7 +9,8 @@ not (the message says which), 2 for bad arguments.
 from __future__ import annotations
 
 
-from falseclaims.cli import CONFIG_HELP, TASK_HELP, UsageError, check_congruence, check_count, task
+from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_count,
+                             output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
 from falseclaims.tasks import TASKS
@@ -43,8 +44,7 @@ def register(sub) -> None:
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
                    help="segmentation: config SD model source (default first of sd_model.use)")
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    output_options(p, report=False)
     p.set_defaults(handler=run)
 
 

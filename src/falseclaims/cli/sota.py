@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from falseclaims.cli import UsageError, count
+from falseclaims.cli import UsageError, count, output_options
 from falseclaims.cli.conventions import MAX_N
 
 
@@ -31,7 +31,7 @@ def register(sub) -> None:
     parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="two-sided level of the intervals (default 0.05)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    output_options(parser, config=False, report=False)
     parser.set_defaults(handler=run)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from falseclaims.cli import CONFIG_HELP, UsageError, check_report_path, count
+from falseclaims.cli import UsageError, check_report_path, count, output_options
 from falseclaims.config import load_config
 from falseclaims.tasks import TASKS
 
@@ -45,12 +45,10 @@ def register(sub) -> None:
                    help="what the ± values are SDs over: only per-case SDs over the test set "
                         "(config analysis.use_reported_sd_over) are used, as in the survey; "
                         "otherwise SDs are imputed (default unclear)")
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--json", action="store_true", help="write JSON instead of text")
+    output_options(p)
     p.add_argument("--csv", metavar="FILE.csv", help="also write one row per claim as CSV")
     p.add_argument("--figure", metavar="PATH", help="ranked interval figure (.png, .pdf or "
                    ".svg); several metric columns: PATH_1, PATH_2, ...")
-    p.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     p.set_defaults(handler=run)
 
 
