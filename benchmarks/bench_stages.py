@@ -77,7 +77,7 @@ done(**cpu)
 """,
     "sheet validation, 10^5 papers (read_venue + writing the 3 tables)": """
 from falseclaims.sheets import read_venue
-from falseclaims.pipeline import write_table
+from falseclaims.table_io import write_table
 v = {"label": "big", "papers": "{data}/big_papers.csv", "results": "{data}/big_results.csv",
      "layout": "long", "units": "auto", "columns": {}}
 s = read_venue(v, base_dir=".", venue="big")
@@ -86,7 +86,7 @@ for name in ("papers", "results", "notes"):
 done(rows=len(s.results))
 """,
     "probabilities stage, 10^5 papers (compute + write)": """
-from falseclaims.pipeline import read_table, write_table
+from falseclaims.table_io import read_table, write_table
 try:
     from falseclaims.survey.probabilities import compute_probabilities
 except ImportError:

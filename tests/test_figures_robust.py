@@ -10,7 +10,7 @@ from falseclaims import figures
 from falseclaims.figures import percase as pf
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
-from falseclaims.pipeline import read_table
+from falseclaims.table_io import read_table
 from falseclaims.style import NO_DATA
 
 HEAD = figures.Headline("paper", "median", "msd_reference", "mean")

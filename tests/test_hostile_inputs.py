@@ -20,7 +20,8 @@ import yaml
 from falseclaims.cli import main
 from falseclaims.config import read_yaml
 from falseclaims.config_validation import ConfigError, schema_path, validate
-from falseclaims.pipeline import run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import write_table
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.sheets import io as sheets_io
 from falseclaims.sheets.io import read_raw_table

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.pipeline import read_table, write_table
+from falseclaims.table_io import read_table, write_table
 from falseclaims.survey.probabilities import curves, read_for_shares, summarize
 
 

@@ -19,7 +19,8 @@ import yaml
 import venue_fixtures as vf
 from falseclaims.config import congruence_sources, sd_models
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table, write_table
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, select_papers

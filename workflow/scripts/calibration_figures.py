@@ -4,7 +4,8 @@ from falseclaims import style
 from falseclaims.calibration.metrics import summarize
 from falseclaims.figures import calibration as cf
 from falseclaims.figures.output import write_figure
-from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table, write_table
 
 
 def main(smk):

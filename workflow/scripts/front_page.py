@@ -2,7 +2,8 @@
 from pathlib import Path
 
 from falseclaims.figures.common import Headline
-from falseclaims.pipeline import read_table, run_step
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table
 from falseclaims.survey.front_page import front_page_html
 
 

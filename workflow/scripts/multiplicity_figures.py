@@ -6,7 +6,8 @@ from falseclaims.figures.multiplicity import (best_pmf_figure, cdf_figure, depen
                                               pmf_figure, replicate_figure)
 from falseclaims.figures.output import write_figure
 from falseclaims.multiplicity.tables import sota_table
-from falseclaims.pipeline import read_table, run_step
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table
 
 
 def main(smk):

@@ -1,7 +1,9 @@
 """Every number the paper's text states, for one venue (numbers.csv and its report page)."""
 from pathlib import Path
 
-from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.pipeline import run_step
+
+from falseclaims.table_io import read_table, write_table
 from falseclaims.survey.front_page import numbers_html
 from falseclaims.survey.numbers import venue_numbers
 

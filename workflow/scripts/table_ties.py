@@ -2,7 +2,8 @@
 
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.table import ties_figure
-from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table, write_table
 from falseclaims.style import configure
 from falseclaims.table.survey import paper_ties
 

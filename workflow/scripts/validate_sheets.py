@@ -1,4 +1,5 @@
-from falseclaims.pipeline import run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import write_table
 from falseclaims.sheets import read_venue
 
 

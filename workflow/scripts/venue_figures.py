@@ -8,7 +8,8 @@ from falseclaims.figures.common import Headline
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.lookup import venue_multipliers
 from falseclaims.figures.venue import metric_tables, venue_figures
-from falseclaims.pipeline import read_table, run_step, write_table
+from falseclaims.pipeline import run_step
+from falseclaims.table_io import read_table, write_table
 from falseclaims.survey.front_page import metric_tables_html
 from falseclaims.survey.probabilities import read_probabilities
 

@@ -127,7 +127,7 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
 def _write_csv(result: dict, path: str) -> None:
     import pandas as pd
 
-    from falseclaims.pipeline import write_table
+    from falseclaims.table_io import write_table
     from falseclaims.table.report import BATCH_COLUMNS, batch_rows
 
     write_table(pd.DataFrame(batch_rows(result), columns=BATCH_COLUMNS), path)

@@ -15,7 +15,7 @@ from falseclaims.estimation.congruence_sources import (
     per_task_quartiles,
 )
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
-from falseclaims.pipeline import read_table, write_table, write_yaml
+from falseclaims.table_io import read_table, write_table, write_yaml
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 

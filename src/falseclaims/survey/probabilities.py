@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.pipeline import read_table
+from falseclaims.table_io import read_table
 from falseclaims.engine import probability
 
 KEYS = ["congruence_source", "congruence_level", "sd_source", "sd_level"]
@@ -51,7 +51,7 @@ def read_probabilities(path, top2=None, congruence=None, sds=None) -> pd.DataFra
     """Read probabilities.csv; given top2.csv, congruence.csv and sd_imputed.csv (paths or
     frames), return the full table with every input per row (:func:`join_inputs`). Readers
     of the table (summaries, figures) use this, so they work with either layout."""
-    from falseclaims.pipeline import read_table
+    from falseclaims.table_io import read_table
 
     def frame(x):
         return x if isinstance(x, pd.DataFrame) else read_table(x)
