@@ -36,6 +36,7 @@ include: "workflow/rules/estimation.smk"
 include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
 include: "workflow/rules/table.smk"
+include: "workflow/rules/targets.smk"
 
 
 # the one list of light rules: they run on the submitting machine under a cluster profile
@@ -63,33 +64,11 @@ localrules:
     table_ties,
 
 
+# every final target (built in workflow/rules/targets.smk)
 rule all:
     default_target: True
     input:
         ALL_TARGETS,
-
-
-# named targets for the parts: `snakemake survey` (every venue's tables and figures and the
-# venue comparison), `snakemake estimation`, `snakemake calibration`, `snakemake multiplicity`
-rule survey:
-    input:
-        SURVEY_TARGETS,
-        FIGURE_TARGETS,
-
-
-rule estimation:
-    input:
-        ESTIMATION_TARGETS,
-
-
-rule calibration:
-    input:
-        CALIBRATION_TARGETS,
-
-
-rule multiplicity:
-    input:
-        MULTIPLICITY_TARGETS,
 
 
 # the run's last line says where to look (at exit: after Snakemake's own closing lines)

@@ -30,6 +30,8 @@ __all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "validate", "config_probl
 # cost ~0.07 s per process.
 
 SCHEMA_DIR = Path(str(resources.files("falseclaims") / "schemas"))
+# renamed keys, (block, old): new; a config still using an old key is refused naming the new
+RENAMED_KEYS = {("analysis", "curve_grid"): "exceedance_grid", ("figures", "threshold"): "cutoff"}
 _JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
                "integer": "a whole number", "boolean": "true or false", "null": "null"}
 
@@ -185,7 +187,10 @@ def validate(config: dict, schema: str | Path, source: str = "config") -> dict:
     if not isinstance(config, dict):
         raise ConfigError([f"expected a mapping of blocks at the top level, got "
                            f"{_show(config)}"], source)
-    problems = config_problems(config, schema)
+    problems = [f"{block}.{old} was renamed {block}.{new}: rename it in your config"
+                for (block, old), new in RENAMED_KEYS.items()
+                if isinstance(config.get(block), dict) and old in config[block]]
+    problems = problems or config_problems(config, schema)
     if not problems:  # what a schema cannot say: quartile order, SD curves, known sources
         from falseclaims.config_checks import semantic_problems
 

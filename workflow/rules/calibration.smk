@@ -10,13 +10,6 @@ from falseclaims.calibration.grid import resolve_grid
 # calibration.grid (quick | full) resolved: the sizes the jobs simulate
 CALIBRATION = resolve_grid(config["calibration"])
 CALIBRATION_CHUNKS = list(range(int(CALIBRATION["chunks"])))
-CALIBRATION_TABLES = ["bins", "cells", "curve", "ece", "ece_by_n"]
-# figure name: (order, title) in the report
-CALIBRATION_FIGURES = {
-    "curves": ("01", "Calibration curves"),
-    "truth": ("02", "The simulated truth"),
-    "ece": ("03", "Expected calibration error"),
-}
 
 
 rule calibration_simulate:
@@ -45,36 +38,28 @@ rule calibration_simulate:
 
 
 # merging the chunks (summing additive counts) and the figures in one job: one process start
-# instead of two (figure_outputs: workflow/rules/figures.smk)
+# instead of two (the figures: falseclaims.figures.registry; figure_outputs: common.smk)
 rule calibration_figures:
     input:
         bins=expand(
-            "results/calibration/chunks/{task}/chunk{chunk}_bins.csv",
+            rules.calibration_simulate.output.bins,
             task=TASKS,
             chunk=CALIBRATION_CHUNKS,
         ),
         cells=expand(
-            "results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
+            rules.calibration_simulate.output.cells,
             task=TASKS,
             chunk=CALIBRATION_CHUNKS,
         ),
     output:
-        **figure_outputs(
-            [f"calibration_{name}" for name in CALIBRATION_FIGURES],
-            "figures/calibration",
-            "Calibration",
-            {
-                f"calibration_{name}": (f"calibration_{name}", "Figures", label)
-                for name, label in CALIBRATION_FIGURES.items()
-            },
-        ),
+        **figure_outputs("calibration_figures"),
         bins="results/calibration/bins.csv",
         cells="results/calibration/cells.csv",
         curve="results/calibration/curve.csv",
         ece=report(
             "results/calibration/ece.csv",
             caption=caption("calibration_ece_table"),
-            category="Calibration",
+            category=scope_category("calibration"),
             subcategory="Tables",
         ),
         ece_by_n="results/calibration/ece_by_n.csv",
@@ -91,13 +76,3 @@ rule calibration_figures:
         congruence_shift=config["calibration"]["congruence_shift"],
     script:
         "../scripts/calibration_figures.py"
-
-
-CALIBRATION_TARGETS = expand(
-    "results/calibration/{table}.csv", table=CALIBRATION_TABLES
-) + expand(
-    "figures/calibration/calibration_{name}.{ext}",
-    name=CALIBRATION_FIGURES,
-    ext=["pdf", "png", "csv"],
-)
-ALL_TARGETS.extend(CALIBRATION_TARGETS)

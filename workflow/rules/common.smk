@@ -6,6 +6,13 @@ from pathlib import Path
 
 from falseclaims.config import report_category, run_venues, venue_label, where_to_look
 from falseclaims.config_validation import ConfigError, schema_path, validate
+from falseclaims.figures.registry import (
+    REPORT_FIGURES,
+    REPORT_NUMBERS,
+    REPORT_SELECTION,
+    SCOPES,
+    figures_of,
+)
 from falseclaims.tasks import TASKS
 
 # YAML reads a key like 2023 as a number; venue keys are names (and output folders)
@@ -26,9 +33,6 @@ except ValueError as _exc:
 # every venue gets its display label here, so captions and scripts read `label` as is
 for _venue in VENUES:
     config["venues"][_venue]["label"] = venue_label(config, _venue)
-
-# every rules file appends its final outputs here; `rule all` requests them
-ALL_TARGETS = []
 
 # Which ready job runs first (same outputs, less time with a core idle at the end): the heads
 # of the long serial chains (the estimated congruence and SD every venue reads, the dependent
@@ -87,35 +91,37 @@ def estimated_sd_files(wildcards=None):
     }
 
 
-# report subcategories of a venue, in the order of the menu (sorted by name): the numbers
-# first, then the figures and tables in the paper's order (their "#" label)
-REPORT_NUMBERS = "1 · Numbers stated in the paper"
-REPORT_FIGURES = "2 · Figures and tables"
-REPORT_SELECTION = "3 · Selection"
-
-
 def venue_label_of(wildcards):
     """Report category of a venue's results: its label, not its key."""
     return report_category(config["venues"][wildcards.venue]["label"])
 
 
-def figure_outputs(names, folder, category, report_info):
-    """Outputs of a job drawing several figures: {name_png: report(...), name_pdf, name_csv}
-    per figure name; ``report_info[name]`` = (caption file stem, report subcategory) or
-    (caption stem, subcategory, (order, title)): the report lists such a figure by its
-    ``labels`` (order "01", title "Fig 3: reporting practices") instead of its path. The
-    PNG is in the report; the PDF and the CSV (the data) only in ``folder``."""
+def scope_category(scope):
+    """Report category of a scope of the figure registry (a venue's: its label)."""
+    return SCOPES[scope][1] or venue_label_of
+
+
+def figure_outputs(job):
+    """Outputs of a job drawing figures, from the figure registry
+    (falseclaims.figures.registry): {name_png: report(...), name_pdf, name_csv} per figure.
+    The PNG is in the report with its caption, listed by its labels (order "01", title
+    "Fig 3: reporting practices") when it has them; the PDF and the CSV (the data) beside it.
+    """
     out = {}
-    for name in names:
-        cap, sub, *label = report_info[name]
-        labels = {"#": label[0][0], "result": label[0][1]} if label else None
-        out[f"{name}_png"] = report(
-            f"{folder}/{name}.png",
-            caption=caption(cap),
-            category=category,
-            subcategory=sub,
-            labels=labels,
+    for fig in figures_of(job):
+        paths = fig.paths()
+        out[f"{fig.name}_png"] = report(
+            paths["png"],
+            caption=caption(fig.caption),
+            category=scope_category(fig.scope),
+            subcategory=fig.subcategory,
+            labels=fig.labels,
         )
-        out[f"{name}_pdf"] = f"{folder}/{name}.pdf"
-        out[f"{name}_csv"] = f"{folder}/{name}.csv"
+        out[f"{fig.name}_pdf"] = paths["pdf"]
+        out[f"{fig.name}_csv"] = paths["csv"]
     return out
+
+
+def outputs(*rule_outputs, **wildcards):
+    """Every file of these rules' outputs, expanded over ``wildcards`` (targets.smk)."""
+    return expand([str(f) for out in rule_outputs for f in out], **wildcards)

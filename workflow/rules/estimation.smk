@@ -1,12 +1,20 @@
 # Congruence and SD models estimated from open per-case data (docs/estimation.md).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation
-# (figure_outputs: workflow/rules/common.smk).
+# (the figures: falseclaims.figures.registry; figure_outputs: workflow/rules/common.smk).
 from falseclaims.estimation.inputs import source_input_files
 
 EST = config.get("estimation", {})
 CONGRUENCE_SOURCES = list(EST.get("congruence_sources", {}))
 SD_SOURCES = list(EST.get("sd_sources", {}))
-EST_CATEGORY = "Congruence and SD estimation"
+EST_CATEGORY = scope_category("estimation")
+ESTIMATION_FIGURE_SD_SOURCES = [
+    s
+    for s in [
+        EST.get("figures", {}).get("sd_reference"),
+        *EST.get("figures", {}).get("sd_compare", []),
+    ]
+    if s
+]
 
 
 rule estimation_congruence:
@@ -57,36 +65,12 @@ rule estimation_sd:
 rule estimation_figures:
     input:
         congruence_pairs=expand(
-            "results/estimation/congruence/{source}_pairs.csv",
-            source=CONGRUENCE_SOURCES,
+            rules.estimation_congruence.output.pairs, source=CONGRUENCE_SOURCES
         ),
-        sd_pairs=expand(
-            "results/estimation/sd_model/{source}_mean_sd.csv", source=SD_SOURCES
-        ),
-        sd_models=expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES),
+        sd_pairs=expand(rules.estimation_sd.output.pairs, source=SD_SOURCES),
+        sd_models=expand(rules.estimation_sd.output.model, source=SD_SOURCES),
     output:
-        **figure_outputs(
-            ["congruence_ecdf", "congruence_by_task", "sd_models"],
-            "figures/estimation",
-            EST_CATEGORY,
-            {
-                "congruence_ecdf": (
-                    "estimation_congruence_ecdf",
-                    "Congruence",
-                    ("01", "Congruence of every source (ECDF)"),
-                ),
-                "congruence_by_task": (
-                    "estimation_congruence_by_task",
-                    "Congruence",
-                    ("02", "Congruence by task"),
-                ),
-                "sd_models": (
-                    "estimation_sd_models",
-                    "SD model",
-                    ("03", "SD of per-case DSC against mean DSC"),
-                ),
-            },
-        ),
+        **figure_outputs("estimation_figures"),
         congruence_summary=report(
             "results/estimation/congruence_summary.csv",
             caption=caption("estimation_congruence_summary"),
@@ -111,22 +95,9 @@ rule estimation_figures:
         sd_sources=SD_SOURCES,
         sd_reference=EST.get("figures", {}).get("sd_reference"),
         sd_compare=EST.get("figures", {}).get("sd_compare", []),
-        sd_model=config["sd_model"],
+        # only the SD sources the figure draws (reference and compared models)
+        sd_model=config_subset(
+            *(("sd_model", s) for s in ESTIMATION_FIGURE_SD_SOURCES)
+        ).get("sd_model", {}),
     script:
         "../scripts/estimation_figures.py"
-
-
-ESTIMATION_TARGETS = (
-    expand("results/estimation/congruence/{source}.yaml", source=CONGRUENCE_SOURCES)
-    + expand("results/estimation/sd_model/{source}.yaml", source=SD_SOURCES)
-    + [
-        "results/estimation/congruence_summary.csv",
-        "results/estimation/sd_model_summary.csv",
-    ]
-    + expand(
-        "figures/estimation/{name}.{ext}",
-        name=["congruence_ecdf", "congruence_by_task", "sd_models"],
-        ext=["pdf", "png", "csv"],
-    )
-)
-ALL_TARGETS.extend(ESTIMATION_TARGETS)

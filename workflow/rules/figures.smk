@@ -2,87 +2,33 @@
 # several venues, a comparison in figures/comparison/. One job per venue draws them all
 # (the start-up of a Python process with matplotlib costs more than most figures). Each
 # figure: PDF + PNG + the data behind it as CSV; every PNG is in the report with its
-# caption. Logic: falseclaims.figures; style: config `style:`.
+# caption. The figures: falseclaims.figures.registry (figure_outputs: common.smk).
+# Logic: falseclaims.figures; style: config `style:`.
 from falseclaims.config import (
     ConfigParam,
     ReportText,
     configured_congruence,
     headline_assumption,
 )
-from falseclaims.figures.names import VENUE_FIGURES
 
-# caption file, report subcategory and (order, title) of each figure: the report lists a
-# venue's figures in the paper's order (Figs 3-6, then the supplementary ones)
-FIGURE_REPORT = {
-    "fig3_reporting_practices": (
-        "fig3_reporting_practices",
-        REPORT_FIGURES,
-        ("01", "Fig 3: reporting practices"),
-    ),
-    "fig4_delta_vs_size": (
-        "fig4_delta_vs_size",
-        REPORT_FIGURES,
-        ("02", "Fig 4: difference vs test-set size"),
-    ),
-    "fig5_cumulative": (
-        "fig5_cumulative",
-        REPORT_FIGURES,
-        ("03", "Fig 5: share of papers above each cutoff"),
-    ),
-    "fig6_lookup_classification": (
-        "fig6_lookup",
-        REPORT_FIGURES,
-        ("04", "Fig 6a: look-up grid, classification"),
-    ),
-    "fig6_lookup_segmentation": (
-        "fig6_lookup",
-        REPORT_FIGURES,
-        ("05", "Fig 6b: look-up grid, segmentation"),
-    ),
-    "fig5_congruence_sources": (
-        "fig5_congruence_sources",
-        REPORT_FIGURES,
-        ("03b", "Fig 5 companion: congruence sources compared"),
-    ),
-    "figS9_delta_distribution": (
-        "figS9_delta_distribution",
-        REPORT_FIGURES,
-        ("06", "Fig S3/S9: differences of the top two"),
-    ),
-    "figS7_uncertainty": (
-        "figS7_uncertainty",
-        REPORT_FIGURES,
-        ("07", "Fig S7: reporting of uncertainty"),
-    ),
-    "figS8_split_sizes": (
-        "figS8_split_sizes",
-        REPORT_FIGURES,
-        ("08", "Fig S8: train, validation and test sizes"),
-    ),
-    "figS10_sd_sensitivity": (
-        "figS10_sd_sensitivity",
-        REPORT_FIGURES,
-        ("10", "Fig S10: sensitivity to the imputed SD"),
-    ),
-    "flow_diagram": ("flow_diagram", REPORT_SELECTION, ("01", "Selection flow")),
-}
 HEADLINE = headline_assumption(config)
+# the figures draw only the headline SD model (Fig 6 segmentation): editing another source
+# of sd_model: leaves them as they are
+FIGURE_SD_SOURCES = [HEADLINE["sd_source"]]
 
 
 rule venue_figures:
     input:
-        papers="results/{venue}/validated/papers.csv",
-        flow="results/{venue}/flow.csv",
-        top2="results/{venue}/top2.csv",
-        probabilities="results/{venue}/probabilities.csv",
+        papers=rules.validate_sheets.output.papers,
+        flow=rules.eligibility.output.flow,
+        top2=rules.eligibility.output.top2,
+        probabilities=rules.probabilities.output.probabilities,
         # Fig 4 reads probabilities.csv joined with its inputs (read_probabilities)
-        congruence="results/{venue}/congruence.csv",
-        sds="results/{venue}/sd_imputed.csv",
-        curves="results/{venue}/curves.csv",
+        congruence=rules.assign_congruence.output.congruence,
+        sds=rules.impute_sd.output.sds,
+        exceedance=rules.summarize.output.exceedance,
     output:
-        **figure_outputs(
-            VENUE_FIGURES, "figures/{venue}", venue_label_of, FIGURE_REPORT
-        ),
+        **figure_outputs("venue_figures"),
         metrics=report(
             "figures/{venue}/tables_metrics.html",
             caption=caption("tables_metrics"),
@@ -113,7 +59,12 @@ rule venue_figures:
             configured_congruence(config, config["lookup_grid"]["congruence_source"]),
             f"congruence {config['lookup_grid']['congruence_source']}",
         ),
-        sd_model=ConfigParam(config["sd_model"], "sd_model"),
+        sd_model=ConfigParam(
+            config_subset(*(("sd_model", s) for s in FIGURE_SD_SOURCES)).get(
+                "sd_model", {}
+            ),
+            "sd_model " + ", ".join(FIGURE_SD_SOURCES),
+        ),
         planner=ConfigParam(config["planner"], "planner"),
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     script:
@@ -122,30 +73,14 @@ rule venue_figures:
 
 rule venue_comparison:
     input:
-        curves=expand("results/{venue}/curves.csv", venue=VENUES),
-        summaries=expand("results/{venue}/summary.csv", venue=VENUES),
+        exceedance=expand(rules.summarize.output.exceedance, venue=VENUES),
+        summaries=expand(rules.summarize.output.summary, venue=VENUES),
     output:
-        **figure_outputs(
-            ["fig5_venues", "fig5_venue_facets"],
-            "figures/comparison",
-            "Venue comparison",
-            {
-                "fig5_venues": (
-                    "fig5_venues",
-                    "Fig 5",
-                    ("01", "Fig 5: headline curve per venue"),
-                ),
-                "fig5_venue_facets": (
-                    "fig5_venue_facets",
-                    "Fig 5",
-                    ("02", "Fig 5 of every venue"),
-                ),
-            },
-        ),
+        **figure_outputs("venue_comparison"),
         table=report(
             "figures/comparison/venue_comparison.csv",
             caption=caption("venue_comparison"),
-            category="Venue comparison",
+            category=scope_category("comparison"),
             subcategory="Headline shares",
             labels={"#": "01", "result": "Headline shares per venue (CSV)"},
         ),
@@ -163,36 +98,6 @@ rule venue_comparison:
         ),
         style=ConfigParam(config["style"], "style"),
         headline=HEADLINE,
-        threshold=config["figures"]["threshold"],
+        cutoff=config["figures"]["cutoff"],
     script:
         "../scripts/venue_comparison.py"
-
-
-FIGURE_TARGETS = expand(
-    "figures/{venue}/{name}.{ext}",
-    venue=VENUES,
-    name=VENUE_FIGURES,
-    ext=["pdf", "png", "csv"],
-)
-FIGURE_TARGETS += expand(
-    "figures/{venue}/{table}",
-    venue=VENUES,
-    table=[
-        "tables_metrics.csv",
-        "tableS1_metrics_classification.tex",
-        "tableS2_metrics_segmentation.tex",
-        "fig6_multipliers.csv",
-    ],
-)
-if len(VENUES) > 1:
-    FIGURE_TARGETS += expand(
-        "figures/comparison/{name}.{ext}",
-        name=["fig5_venues", "fig5_venue_facets"],
-        ext=["pdf", "png", "csv"],
-    )
-    FIGURE_TARGETS += [
-        "figures/comparison/venue_comparison.csv",
-        "figures/comparison/venue_comparison.tex",
-    ]
-
-ALL_TARGETS.extend(FIGURE_TARGETS)

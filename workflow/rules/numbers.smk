@@ -6,10 +6,10 @@ from falseclaims.config import ConfigParam, ReportText
 
 rule numbers:
     input:
-        papers="results/{venue}/validated/papers.csv",
-        flow="results/{venue}/flow.csv",
-        top2="results/{venue}/top2.csv",
-        summary="results/{venue}/summary.csv",
+        papers=rules.validate_sheets.output.papers,
+        flow=rules.eligibility.output.flow,
+        top2=rules.eligibility.output.top2,
+        summary=rules.summarize.output.summary,
     output:
         csv="results/{venue}/numbers.csv",
         html=report(
@@ -45,9 +45,9 @@ rule numbers:
 
 rule front_page:
     input:
-        expand("results/{venue}/numbers.csv", venue=VENUES),
+        expand(rules.numbers.output.csv, venue=VENUES),
     output:
-        report(
+        page=report(
             "results/front_page.html",
             caption=caption("front_page"),
             category="Headline (all venues)",
@@ -68,9 +68,3 @@ rule front_page:
         headline=HEADLINE,
     script:
         "../scripts/front_page.py"
-
-
-ALL_TARGETS.extend(
-    expand("results/{venue}/numbers.{ext}", venue=VENUES, ext=["csv", "html"])
-)
-ALL_TARGETS.append("results/front_page.html")

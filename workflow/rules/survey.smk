@@ -25,8 +25,8 @@ rule validate_sheets:
 
 rule eligibility:
     input:
-        papers="results/{venue}/validated/papers.csv",
-        results="results/{venue}/validated/results.csv",
+        papers=rules.validate_sheets.output.papers,
+        results=rules.validate_sheets.output.results,
     output:
         eligible="results/{venue}/eligible.csv",
         exclusions=report(
@@ -54,10 +54,10 @@ rule eligibility:
 
 rule impute_sd:
     input:
-        top2="results/{venue}/top2.csv",
+        top2=rules.eligibility.output.top2,
         estimated=lambda wc: list(estimated_sd_files().values()),
     output:
-        "results/{venue}/sd_imputed.csv",
+        sds="results/{venue}/sd_imputed.csv",
     log:
         "logs/{venue}/impute_sd.log",
     benchmark:
@@ -77,10 +77,10 @@ rule impute_sd:
 
 rule assign_congruence:
     input:
-        top2="results/{venue}/top2.csv",
+        top2=rules.eligibility.output.top2,
         estimated=lambda wc: list(estimated_congruence_files().values()),
     output:
-        "results/{venue}/congruence.csv",
+        congruence="results/{venue}/congruence.csv",
     log:
         "logs/{venue}/assign_congruence.log",
     benchmark:
@@ -100,13 +100,13 @@ rule assign_congruence:
 
 rule probabilities:
     input:
-        top2="results/{venue}/top2.csv",
-        congruence="results/{venue}/congruence.csv",
-        sds="results/{venue}/sd_imputed.csv",
+        top2=rules.eligibility.output.top2,
+        congruence=rules.assign_congruence.output.congruence,
+        sds=rules.impute_sd.output.sds,
     output:
         # not embedded in the report: at ~1 MB it would be a fifth of it (Fig 5's caption
         # points here)
-        "results/{venue}/probabilities.csv",
+        probabilities="results/{venue}/probabilities.csv",
     log:
         "logs/{venue}/probabilities.log",
     benchmark:
@@ -120,12 +120,13 @@ rule probabilities:
 
 rule summarize:
     input:
-        "results/{venue}/probabilities.csv",
+        rules.probabilities.output.probabilities,
     output:
         # not embedded in the report (it keeps under 4 MB): drawn as Fig 5 and Fig S10, the
         # headline rows of every venue are the venue comparison table; Fig 5's caption points here
         summary="results/{venue}/summary.csv",
-        curves="results/{venue}/curves.csv",
+        # the exceedance curves: share of papers above each cutoff of analysis.exceedance_grid
+        exceedance="results/{venue}/exceedance.csv",
     log:
         "logs/{venue}/summarize.log",
     benchmark:
@@ -135,14 +136,6 @@ rule summarize:
         "../../envs/falseclaims.yaml"
     params:
         cutoffs=config["analysis"]["cutoffs"],
-        curve_grid=config["analysis"]["curve_grid"],
+        exceedance_grid=config["analysis"]["exceedance_grid"],
     script:
         "../scripts/summarize.py"
-
-
-SURVEY_TARGETS = expand(
-    "results/{venue}/{table}.csv",
-    venue=VENUES,
-    table=["exclusions", "flow", "probabilities", "summary", "curves"],
-)
-ALL_TARGETS.extend(SURVEY_TARGETS)

@@ -2,7 +2,6 @@
 # ties among the reported methods of each survey paper. Logic in falseclaims.table.
 
 TAB_RES = "results/table_agreement"
-TAB_FIG = "figures/table_agreement"
 # the first SD source defined inline: what `falseclaims check` uses outside the pipeline
 TAB_SD = next(s for s in config["sd_model"]["use"] if s in config["sd_model"])
 
@@ -12,22 +11,15 @@ rule table_agreement:
         touchstone=config["table_agreement"]["touchstone"],
         isic=config["table_agreement"]["isic"],
     output:
+        **figure_outputs("table_agreement"),
         pairs=f"{TAB_RES}/pairs.csv",
         tables=f"{TAB_RES}/tables.csv",
         summary=report(
             f"{TAB_RES}/summary.csv",
             caption=caption("table_agreement"),
-            category="Table mode",
+            category=scope_category("table"),
             subcategory="Agreement",
         ),
-        figure_png=report(
-            f"{TAB_FIG}/agreement.png",
-            caption=caption("table_agreement"),
-            category="Table mode",
-            subcategory="Agreement",
-        ),
-        figure_pdf=f"{TAB_FIG}/agreement.pdf",
-        figure_csv=f"{TAB_FIG}/agreement.csv",
     log:
         "logs/table_agreement/table_agreement.log",
     benchmark:
@@ -55,20 +47,12 @@ TIE_VENUES = [v for v in VENUES if config["venues"][v].get("layout", "long") == 
 
 rule table_ties:
     input:
-        eligible="results/{venue}/eligible.csv",
-        results="results/{venue}/validated/results.csv",
-        top2="results/{venue}/top2.csv",
+        eligible=rules.eligibility.output.eligible,
+        results=rules.validate_sheets.output.results,
+        top2=rules.eligibility.output.top2,
     output:
+        **figure_outputs("table_ties"),
         ties="results/{venue}/ties.csv",
-        figure_png=report(
-            "figures/{venue}/ties.png",
-            caption=caption("table_ties"),
-            category=venue_label_of,
-            subcategory=REPORT_FIGURES,
-            labels={"#": "11", "result": "Methods tied with each paper's winner"},
-        ),
-        figure_pdf="figures/{venue}/ties.pdf",
-        figure_csv="figures/{venue}/ties.csv",
     log:
         "logs/{venue}/table_ties.log",
     benchmark:
@@ -87,10 +71,3 @@ rule table_ties:
         },
     script:
         "../scripts/table_ties.py"
-
-
-ALL_TARGETS.extend(
-    [f"{TAB_RES}/summary.csv", f"{TAB_FIG}/agreement.png"]
-    + expand("results/{venue}/ties.csv", venue=TIE_VENUES)
-    + expand("figures/{venue}/ties.png", venue=TIE_VENUES)
-)

@@ -18,7 +18,7 @@ def main(smk):
     for name in ("pairs", "tables", "summary"):
         write_table(out[name], smk.output[name])
     fig, data = agreement_figure(out["pairs"], configured_congruence(p.cfg, "paper"))
-    write_figure(fig, data, smk.output.figure_png)
+    write_figure(fig, data, smk.output.agreement_png)
 
 
 run_step(snakemake, main)  # noqa: F821

@@ -14,7 +14,7 @@ def main(smk):
                       read_table(smk.input.top2), smk.params.cfg)
     write_table(ties, smk.output.ties)
     fig, data = ties_figure(ties, smk.params.label)
-    write_figure(fig, data, smk.output.figure_png)
+    write_figure(fig, data, smk.output.ties_png)
 
 
 run_step(snakemake, main)  # noqa: F821

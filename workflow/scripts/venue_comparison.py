@@ -4,6 +4,7 @@ from pathlib import Path
 
 from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
+from falseclaims.figures.registry import figures_of
 from falseclaims.pipeline import run_step
 from falseclaims.table_io import read_table, write_table
 
@@ -12,12 +13,11 @@ def main(smk):
     p = smk.params
     style.configure(p.style)
     headline = figures.Headline(**p.headline)
-    curves = {v: read_table(f) for v, f in zip(p.venues, smk.input.curves)}
+    exceedance = {v: read_table(f) for v, f in zip(p.venues, smk.input.exceedance)}
     summaries = {v: read_table(f) for v, f in zip(p.venues, smk.input.summaries)}
-    write_figure(*figures.fig5_venues(curves, headline, p.labels, p.threshold),
-                 smk.output.fig5_venues_png)
-    write_figure(*figures.fig5_venue_facets(curves, headline, p.labels, p.threshold),
-                 smk.output.fig5_venue_facets_png)
+    for fig in figures_of("venue_comparison"):  # Fig 5 per venue, facets
+        write_figure(*fig.function(exceedance, headline, p.labels, p.cutoff),
+                     smk.output[f"{fig.name}_png"])
     table = figures.venue_comparison(summaries, headline, p.labels)
     write_table(table, smk.output.table)
     Path(smk.output.tex).write_text(figures.venue_comparison_latex(table, headline),

@@ -17,13 +17,13 @@ from falseclaims.survey.probabilities import read_probabilities
 def main(smk):
     p = smk.params
     style.configure(p.style)
-    tables = {k: read_table(smk.input[k]) for k in ("papers", "flow", "top2", "curves")}
+    tables = {k: read_table(smk.input[k]) for k in ("papers", "flow", "top2", "exceedance")}
     tables["probabilities"] = read_probabilities(smk.input.probabilities, tables["top2"],
                                                  smk.input.congruence, smk.input.sds)
     figs = p.figures
     sd_model = sd_model_from_config({"sd_model": p.sd_model}, p.headline["sd_source"])
     made = venue_figures(
-        tables, headline=Headline(**p.headline), threshold=figs["threshold"],
+        tables, headline=Headline(**p.headline), cutoff=figs["cutoff"],
         size_categories=figs["size_categories"], seed=p.seed,
         populations=figs["populations"], lookup_grid=p.lookup_grid,
         lookup_congruence=p.lookup_congruence, sd_model=sd_model, planner=p.planner,

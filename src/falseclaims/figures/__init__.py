@@ -1,7 +1,9 @@
 """Every figure of the project, one module per family:
 
 - survey figures and tables of [Christodoulou2025]: ``practices``, ``sizes``, ``flow``,
-  ``deltas``, ``probabilities``, ``sd_sensitivity``, ``sources``, ``lookup``, ``tables``; ``venue`` draws all of one venue;
+  ``deltas``, ``delta_vs_size``, ``exceedance``, ``sd_sensitivity``, ``sources``, ``lookup``,
+  ``tables``; ``venue`` draws all of one venue (the figures :mod:`~falseclaims.figures.registry`
+  declares);
 - ``estimation`` (congruence and SD models from per-case data), ``multiplicity`` (best of m),
   ``calibration`` (calibration study), ``percase`` (figures embedded in the single-claim
   HTML report, which returns figures only: their data is the report's CSV download).
@@ -25,8 +27,9 @@ _WHERE = {
     "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
     "venue_multipliers": "lookup",
     "fig3_reporting_practices": "practices", "figS7_uncertainty": "practices",
-    "fig4_delta_vs_size": "probabilities", "fig5_cumulative": "probabilities",
-    "fig5_venues": "probabilities", "fig5_venue_facets": "probabilities", "figS10_sd_sensitivity": "sd_sensitivity",
+    "fig4_delta_vs_size": "delta_vs_size", "fig5_exceedance": "exceedance",
+    "fig5_venues": "exceedance", "fig5_venue_facets": "exceedance",
+    "figS10_sd_sensitivity": "sd_sensitivity",
     "figS8_split_sizes": "sizes", "split_sizes": "sizes",
     "fig5_congruence_sources": "sources", "clamp_shares": "sources",
     "metric_frequency": "tables", "metric_table_latex": "tables",

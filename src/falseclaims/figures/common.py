@@ -61,7 +61,7 @@ def _sd_mask(df: pd.DataFrame, sd_source: str, sd_level: str) -> pd.Series:
 
 
 def select_headline(df: pd.DataFrame, headline: Headline, name: str = "table") -> pd.DataFrame:
-    """Rows of probabilities / summary / curves under the headline assumption."""
+    """Rows of probabilities / summary / exceedance under the headline assumption."""
     require_columns(df, ["task", "congruence_source", "congruence_level", "sd_source",
                          "sd_level"], name)
     mask = (

@@ -4,7 +4,7 @@ Panel a is the paper's figure ([Christodoulou2025], Fig S10): the headline SD mo
 first of ``sd_model.use``, the gamma GLM by default) at Q1, mean and Q3 of its prediction
 interval. Panel b sets the other SD models of ``sd_model.use`` (anchored and OLS quadratics,
 log link, estimated sources) beside it, each at its mean imputed SD, with the headline mean
-in black for reference; their Q1/Q3 rows stay in ``curves.csv``.
+in black for reference; their Q1/Q3 rows stay in ``exceedance.csv``.
 """
 
 from __future__ import annotations
@@ -15,24 +15,23 @@ from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import LEVEL_LABELS, Headline, numeric, panel_letter, \
     require_columns
+from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
 
 __all__ = ["figS10_sd_sensitivity"]
 
-CURVE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
-              "cutoff", "n_papers", "n_above", "share_above"]
-NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
 LEVELS = ["q1", "mean", "q3"]
 
 
-def _panel_data(curves: pd.DataFrame, headline: Headline) -> pd.DataFrame:
+def _panel_data(exceedance: pd.DataFrame, headline: Headline) -> pd.DataFrame:
     """Rows drawn, with ``panel``: a = headline model at every level, b = every SD model at
     its mean (the headline's mean drawn again as the reference)."""
-    seg = curves[(curves["task"] == "segmentation")
-                 & (curves["congruence_source"] == headline.congruence_source)
-                 & (curves["congruence_level"] == headline.congruence_level)][CURVE_KEYS]
-    seg = numeric(seg, NUMBERS)
+    e = exceedance
+    seg = e[(e["task"] == "segmentation")
+            & (e["congruence_source"] == headline.congruence_source)
+            & (e["congruence_level"] == headline.congruence_level)][EXCEEDANCE_KEYS]
+    seg = numeric(seg, EXCEEDANCE_NUMBERS)
     a = seg[seg["sd_source"] == headline.sd_source].assign(panel="a")
     b = seg[seg["sd_level"] == "mean"].assign(panel="b")
     if (b["sd_source"] == headline.sd_source).all():
@@ -49,11 +48,12 @@ def _draw(ax, d, colours, levels, sizes):
                  estimator=None, units=None, drawstyle="steps-post", legend=False, ax=ax)
 
 
-def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: float = 0.05):
+def figS10_sd_sensitivity(exceedance: pd.DataFrame, headline: Headline,
+                          cutoff: float = 0.05):
     """Fig S10: % of segmentation papers above each cutoff at the headline congruence;
     a: headline SD model at Q1 / mean / Q3, b: the alternative SD models at their mean."""
-    require_columns(curves, CURVE_KEYS, "curves")
-    data = _panel_data(curves, headline)
+    require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
+    data = _panel_data(exceedance, headline)
     panels = ["a", "b"] if (data["panel"] == "b").any() else ["a"]
     fig, axes = figure("double" if len(panels) > 1 else "single", height=82,
                        ncols=len(panels), squeeze=False, sharey=True)
@@ -76,7 +76,7 @@ def figS10_sd_sensitivity(curves: pd.DataFrame, headline: Headline, threshold: f
             levels = [lvl for lvl in LEVELS if lvl in set(d["sd_level"])]
             _draw(ax, d, colours, levels, sizes)
             ax.set_xlim(0, float(d["cutoff"].max()))
-        ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
+        ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
         ax.set_ylim(0, 100)
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")

@@ -27,7 +27,7 @@ from falseclaims.figures.common import (
     require_columns,
     select_sd_headline,
 )
-from falseclaims.figures.probabilities import CURVE_KEYS, CURVE_NUMBERS
+from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
 
@@ -74,12 +74,14 @@ def clamp_label(source: str, shares: pd.DataFrame) -> str:
     return f"{source}: clamped for {span}, mostly to {bound}"
 
 
-def fig5_congruence_sources(curves: pd.DataFrame, probabilities: pd.DataFrame,
-                            headline: Headline, threshold: float = 0.05):
+def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFrame,
+                            headline: Headline, cutoff: float = 0.05):
     """Every congruence source side by side (see module docstring); segmentation at the
-    headline SD. Data: the curves with the clamping counts of their (task, source, level)."""
-    require_columns(curves, CURVE_KEYS, "curves")
-    data = numeric(select_sd_headline(curves, headline)[CURVE_KEYS], CURVE_NUMBERS)
+    headline SD. Data: the exceedance curves with the clamping counts of their (task, source,
+    level)."""
+    require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
+    data = numeric(select_sd_headline(exceedance, headline)[EXCEEDANCE_KEYS],
+                   EXCEEDANCE_NUMBERS)
     shares = clamp_shares(probabilities, headline)
     data = data.merge(shares, on=KEYS, how="left", validate="m:1")
     data[CLAMP_COLUMNS[:-1]] = data[CLAMP_COLUMNS[:-1]].fillna(0).astype(int)
@@ -100,7 +102,7 @@ def fig5_congruence_sources(curves: pd.DataFrame, probabilities: pd.DataFrame,
             d = data[(data["task"] == task) & (data["congruence_level"] == lvl)]
             if i == 0:
                 ax.set_title(f"{LEVEL_LABELS.get(lvl, lvl)} congruence")
-            _panel(ax, d, sources, colours, dashes[lvl], lvl, threshold,
+            _panel(ax, d, sources, colours, dashes[lvl], lvl, cutoff,
                    float(data["cutoff"].max()) if len(data) else 1.0)
             if j == 0:
                 n = int(d["n_papers"].max()) if len(d) else 0
@@ -121,8 +123,8 @@ CLAMP_NOTE = ("congruence source; clamped: share of classification papers whose 
               "(range over Q1, median, Q3; a segmentation correlation is never moved)")
 
 
-def _panel(ax, d, sources, colours, dash, lvl, threshold, x_max) -> None:
-    """One task x level: a step line per source (seaborn), the threshold in gray."""
+def _panel(ax, d, sources, colours, dash, lvl, cutoff, x_max) -> None:
+    """One task x level: a step line per source (seaborn), the cutoff in gray."""
     ax.set_ylim(0, 100)
     if d.empty:
         no_data(ax)
@@ -139,7 +141,7 @@ def _panel(ax, d, sources, colours, dash, lvl, threshold, x_max) -> None:
         line.set_linewidth(1.0 + HALO * (len(drawn) - 1 - k))
         if dash:  # the level's line style, as in Fig 5
             line.set_dashes(dash)
-    ax.axvline(threshold, color=PALETTE["gray"], lw=0.6, zorder=0)
+    ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
     ax.set_xlim(0, x_max)
     ax.set_ylim(0, 100)
     ax.set_xlabel("")

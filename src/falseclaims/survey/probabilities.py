@@ -140,13 +140,13 @@ def _share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
-# what summarize and curves read of probabilities.csv
+# what summarize and exceedance_curve read of probabilities.csv
 SHARE_COLUMNS = ["venue", "task", *KEYS, "probability"]
 
 
 def read_for_shares(path) -> pd.DataFrame:
-    """The columns of probabilities.csv that :func:`summarize` and :func:`curves` use, the
-    texts as categoricals (10^6 rows: a third of the memory of the whole table)."""
+    """The columns of probabilities.csv that :func:`summarize` and :func:`exceedance_curve`
+    use, the texts as categoricals (10^6 rows: a third of the memory of the whole table)."""
     return read_table(path, columns=SHARE_COLUMNS, categories=SHARE_COLUMNS[:-1])
 
 
@@ -155,7 +155,8 @@ def summarize(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
     return _share_above(probs, cutoffs)
 
 
-def curves(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
-    """Share above every cutoff on a dense grid in [0, 0.5] (Fig 5 / Fig S10)."""
+def exceedance_curve(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
+    """The exceedance curve: the share of papers whose probability exceeds each cutoff of a
+    dense grid in [0, 0.5] (``analysis.exceedance_grid``; Fig 5 / Fig S10)."""
     cut = np.round(np.linspace(grid["start"], grid["stop"], int(grid["num"])), 10)
     return _share_above(probs, cut)
