@@ -206,25 +206,21 @@ def test_report_files_of_documented_commands_are_git_ignored():
 
 
 def test_every_venue_figure_is_documented_captioned_and_in_the_report():
-    """Each figure of `figures.names.VENUE_FIGURES` (Fig 5, its companion "congruence sources
-    compared", Fig 6, ...) has a row in docs/figures.md, a report entry in
-    workflow/rules/figures.smk and the caption file that entry names."""
-    from falseclaims.figures.names import VENUE_FIGURES
+    """Each figure a venue job draws (Fig 5, its companion "congruence sources compared",
+    Fig 6, ...) has a row in docs/figures.md and its caption file; the report entries come
+    from the same registry (tests/test_figure_registry.py)."""
+    from falseclaims.figures.registry import figures_of
 
     docs = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
-    rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text(encoding="utf-8")
     rows = [line for line in docs.splitlines() if line.startswith("| ")]
     missing = []
-    for name in VENUE_FIGURES:
-        if not any(f"`{name}`" in row for row in rows):
-            missing.append(f"{name}: no row in docs/figures.md")
-        entry = re.search(rf'"{name}": \(\s*"(\w+)",', rules)
-        if entry is None:
-            missing.append(f"{name}: no FIGURE_REPORT entry")
-        elif not (ROOT / "workflow" / "report" / f"{entry.group(1)}.rst").is_file():
-            missing.append(f"{name}: no caption {entry.group(1)}.rst")
+    for fig in figures_of("venue_figures"):
+        if not any(f"/{fig.name}`" in row for row in rows):
+            missing.append(f"{fig.name}: no row in docs/figures.md")
+        if not (ROOT / "workflow" / "report" / f"{fig.caption}.rst").is_file():
+            missing.append(f"{fig.name}: no caption {fig.caption}.rst")
     assert not missing, "; ".join(missing)
-    assert "fig5_congruence_sources" in VENUE_FIGURES
+    assert "fig5_congruence_sources" in [f.name for f in figures_of("venue_figures")]
 
 
 def test_documented_fig6_levels_are_the_config_defaults():

@@ -310,7 +310,7 @@ def curves_two_sources():
 
 
 def test_fig5_legend_is_one_row_of_the_papers_congruence_levels(curves_two_sources):
-    fig, _ = figures.fig5_cumulative(curves_two_sources, HEAD)
+    fig, _ = figures.fig5_exceedance(curves_two_sources, HEAD)
     legend, entries = _legend_entry_positions(fig)
     texts = [e for e in entries if e[0]]
     assert [t for t, _, _ in texts] == ["congruence (paper):", "Q1", "median", "Q3"]
@@ -319,7 +319,7 @@ def test_fig5_legend_is_one_row_of_the_papers_congruence_levels(curves_two_sourc
 
 
 def test_curve_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_two_sources):
-    from falseclaims.figures.probabilities import _curve_panels, _n_title
+    from falseclaims.figures.exceedance import _curve_panels, _n_title
     data = curves_two_sources[curves_two_sources.sd_source.isin(["none", "msd_reference"])
                               & curves_two_sources.sd_level.isin(["none", "mean"])]
     fig = _curve_panels(data, "congruence_source", "congruence_level",

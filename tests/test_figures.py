@@ -37,7 +37,7 @@ def _papers(rows):
 
 
 def test_fig5_shares_equal_a_direct_count(survey):
-    fig, data = figures.fig5_cumulative(survey["curves"], HEAD)
+    fig, data = figures.fig5_exceedance(survey["curves"], HEAD)
     prob = survey["prob"]
     for (task, src, lvl), g in data.groupby(["task", "congruence_source", "congruence_level"]):
         p = prob[(prob.task == task) & (prob.congruence_source == src)
@@ -129,7 +129,7 @@ def test_figS10_headline_model_at_three_levels_and_the_others_at_their_mean(surv
 
 
 def test_fig4_uses_headline_rows_and_threshold(survey):
-    _, data = figures.fig4_delta_vs_size(survey["prob"], HEAD, threshold=0.05)
+    _, data = figures.fig4_delta_vs_size(survey["prob"], HEAD, cutoff=0.05)
     assert len(data) == len(survey["top2"])  # one row per paper
     assert (data["above_threshold"] == (data["probability"] > 0.05)).all()
     assert set(data["congruence_level"]) == {"median"}

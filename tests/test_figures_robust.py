@@ -26,7 +26,7 @@ def _tables(tasks):
     t2 = fx.top2(n=(5, 7))
     prob = fx.probabilities(t2, sources=("paper", "msd"), sd_sources=("msd_reference",))
     tables = {"papers": fx.papers(n=(8, 9)), "flow": fx.flow(), "top2": t2,
-              "probabilities": prob, "curves": fx.curves(prob, np.linspace(0, 0.5, 11))}
+              "probabilities": prob, "exceedance": fx.curves(prob, np.linspace(0, 0.5, 11))}
     keep = {"papers": tasks or ("classification", "segmentation"),
             "flow": tasks or ("classification", "segmentation")}
     return {k: t[t["task"].isin(keep.get(k, tasks))].reset_index(drop=True)
@@ -39,7 +39,7 @@ def _texts(fig) -> list[str]:
 
 def _render(tables):
     return {name: (fig, data) for name, fig, data in venue_figures(
-        tables, headline=HEAD, threshold=0.05, size_categories=(50, 500), seed=1,
+        tables, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
         populations=POPULATIONS, lookup_grid=GRID,
         lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
         planner={"target": 0.05, "n_max": 10**6}, venue_label="V")}
@@ -50,7 +50,7 @@ def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
     made = _render(_tables((task,)))
     assert list(made) == list(VENUE_FIGURES)
     other = "segmentation" if task == "classification" else "classification"
-    analysed = ["figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative"]
+    analysed = ["figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance"]
     if task == "classification":
         analysed.append("figS10_sd_sensitivity")  # segmentation only: all empty
     for name in analysed:
@@ -58,7 +58,7 @@ def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
         assert NO_DATA in _texts(fig), name
         assert not (data["task"] == other).any()
     if task == "segmentation":  # left panel empty: labels move to the drawn panel
-        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_cumulative"):
+        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_exceedance"):
             ax = made[name][0].axes[1]
             assert ax.yaxis.get_tick_params()["labelleft"], name
             assert name == "fig3_reporting_practices" or (
@@ -70,7 +70,7 @@ def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
 
 def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path):
     made = _render(_tables(()))
-    for name in ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_cumulative",
+    for name in ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance",
                  "figS10_sd_sensitivity"):
         fig, data = made[name]
         assert _texts(fig).count(NO_DATA) >= 1, name
@@ -92,7 +92,7 @@ def test_header_only_csvs_are_drawn(tmp_path):
     tables["top2"] = tables["top2"].iloc[0:0].astype(str)
     made = _render(tables)
     assert NO_DATA in _texts(made["figS9_delta_distribution"][0])
-    assert made["fig5_cumulative"][1].empty
+    assert made["fig5_exceedance"][1].empty
 
 
 def test_venue_without_papers_in_scope():
@@ -154,7 +154,7 @@ def test_log_axis_ticks_are_plain_text(tmp_path):
 def test_figures_are_byte_identical_on_a_rerun(tmp_path):
     """seaborn figures and the seeded jitter give the same PDF, PNG and CSV bytes."""
     t = _tables(("classification", "segmentation"))
-    draw = {"fig5": lambda: figures.fig5_cumulative(t["curves"], HEAD),
+    draw = {"fig5": lambda: figures.fig5_exceedance(t["exceedance"], HEAD),
             "fig4": lambda: figures.fig4_delta_vs_size(t["probabilities"], HEAD),
             "figS8": lambda: figures.figS8_split_sizes(t["papers"], seed=3),
             "figS9": lambda: figures.figS9_delta_distribution(t["top2"], seed=3)}

@@ -120,7 +120,7 @@ def test_odd_venues_run_end_to_end(odd_run):
     work, proc = odd_run
     assert proc.returncode == 0, proc.stderr[-6000:]
     for venue in ODD_VENUES:
-        assert (work / "figures" / venue / "fig5_cumulative.png").is_file()
+        assert (work / "figures" / venue / "fig5_exceedance.png").is_file()
     assert (work / "figures" / "comparison" / "venue_comparison.csv").is_file()
 
 
@@ -159,7 +159,7 @@ def test_unchanged_config_plans_nothing(built):
     (("sd_model", "msd_reference", "b1"), {"impute_sd", "probabilities"},
      {"validate_sheets", "eligibility", "assign_congruence"}),
     # the summary grid is read by summarize only: the selection and probabilities stay
-    (("analysis", "curve_grid", "start"), {"summarize"},
+    (("analysis", "exceedance_grid", "start"), {"summarize"},
      {"validate_sheets", "eligibility", "impute_sd", "assign_congruence", "probabilities"}),
 ])
 def test_config_edit_plans_the_dependent_jobs(built, edit, rerun, kept):

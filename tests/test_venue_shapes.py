@@ -28,7 +28,7 @@ from falseclaims.survey.probabilities import (
     PROB_COLUMNS,
     compute_compact_probabilities,
     compute_probabilities,
-    curves,
+    exceedance_curve,
     read_probabilities,
     summarize,
 )
@@ -71,8 +71,9 @@ def run_venue(root, name, venue_cfg, cfg):
     tables.update(papers=papers, sds=sds, congruence=cong, probabilities=probs,
                   summary=_roundtrip(summarize(probs, cfg["analysis"]["cutoffs"]),
                                      out / "summary.csv"),
-                  curves=_roundtrip(curves(probs, cfg["analysis"]["curve_grid"]),
-                                    out / "curves.csv"))
+                  exceedance=_roundtrip(
+                      exceedance_curve(probs, cfg["analysis"]["exceedance_grid"]),
+                      out / "exceedance.csv"))
     return tables
 
 
@@ -83,7 +84,7 @@ def test_no_eligible_paper_gives_empty_tables_with_headers(tmp_path, cfg, make):
     assert len(t["top2"]) == 0 and list(t["top2"].columns) == TOP2_COLUMNS
     assert len(t["probabilities"]) == 0 and list(t["probabilities"].columns) == PROB_COLUMNS
     assert len(t["summary"]) == 0 and list(t["summary"].columns) == SUMMARY_COLUMNS
-    assert len(t["curves"]) == 0 and list(t["curves"].columns) == SUMMARY_COLUMNS
+    assert len(t["exceedance"]) == 0 and list(t["exceedance"].columns) == SUMMARY_COLUMNS
     # nobody is silently lost: every paper is in exclusions.csv with a reason
     assert list(t["exclusions"].columns) == EXCLUSION_COLUMNS
     assert sorted(t["exclusions"]["paper_id"]) == sorted(t["papers"]["paper_id"])

@@ -20,18 +20,15 @@ Names are resolved lazily so a pipeline job imports only the figure module it us
 
 import importlib
 
+from falseclaims.figures.registry import FIGURES
+
+# name: module; the survey figures' drawing functions from the registry, then helpers
 _WHERE = {
+    **{f.draw.rsplit(".", 1)[1]: f.draw.rsplit(".", 1)[0] for f in FIGURES
+       if f.job in ("venue_figures", "venue_comparison")},
     "Headline": "common",
-    "figS9_delta_distribution": "deltas",
-    "flow_diagram": "flow",
-    "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
-    "venue_multipliers": "lookup",
-    "fig3_reporting_practices": "practices", "figS7_uncertainty": "practices",
-    "fig4_delta_vs_size": "delta_vs_size", "fig5_exceedance": "exceedance",
-    "fig5_venues": "exceedance", "fig5_venue_facets": "exceedance",
-    "figS10_sd_sensitivity": "sd_sensitivity",
-    "figS8_split_sizes": "sizes", "split_sizes": "sizes",
-    "fig5_congruence_sources": "sources", "clamp_shares": "sources",
+    "lookup_data": "lookup", "observed_medians": "lookup", "venue_multipliers": "lookup",
+    "split_sizes": "sizes", "clamp_shares": "sources",
     "metric_frequency": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",
 }
