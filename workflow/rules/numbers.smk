@@ -30,7 +30,10 @@ rule numbers:
             config_subset(
                 "analysis",
                 "congruence",
-                "sd_model",
+                # the headline SD model only (Fig 6 multipliers): the other sources do not
+                # change the numbers
+                ("sd_model", "use"),
+                *(("sd_model", s) for s in FIGURE_SD_SOURCES),
                 "lookup_grid",
                 "planner",
                 "numbers",
