@@ -29,10 +29,10 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/estimation.smk"
 include: "workflow/rules/survey.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/numbers.smk"
-include: "workflow/rules/estimation.smk"
 include: "workflow/rules/multiplicity.smk"
 include: "workflow/rules/calibration.smk"
 include: "workflow/rules/table.smk"

@@ -76,16 +76,19 @@ def caption(name):
 
 
 def estimated_congruence_files(wildcards=None):
+    """{source: fit} of the congruence sources in use estimated by the pipeline (rules of
+    estimation.smk, included before the survey)."""
     return {
-        s: f"results/estimation/congruence/{s}.yaml"
+        s: rules.estimation_congruence.output.summary.format(source=s)
         for s in config["congruence"]["use"]
         if s not in config["congruence"]
     }
 
 
 def estimated_sd_files(wildcards=None):
+    """{source: fit} of the SD sources in use estimated by the pipeline."""
     return {
-        s: f"results/estimation/sd_model/{s}.yaml"
+        s: rules.estimation_sd.output.model.format(source=s)
         for s in config["sd_model"]["use"]
         if s not in config["sd_model"]
     }
