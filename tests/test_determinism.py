@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def survey_targets(cfg: dict) -> list[str]:
     return [f"results/{venue}/{name}.csv" for venue in cfg["venues"]
-            for name in ("probabilities", "summary", "curves")]
+            for name in ("probabilities", "summary", "exceedance")]
 
 
 def figure_targets(cfg: dict) -> list[str]:

@@ -12,8 +12,8 @@ from falseclaims.config import (
 )
 
 HEADLINE = headline_assumption(config)
-# the figures draw only the headline SD model (Fig 6 segmentation): editing another source
-# of sd_model: leaves them as they are
+# the figures draw only the headline SD model (Fig 6 segmentation): editing another
+# sd_model source leaves them as they are
 FIGURE_SD_SOURCES = [HEADLINE["sd_source"]]
 
 
