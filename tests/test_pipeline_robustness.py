@@ -94,7 +94,7 @@ def odd_run(repo_root, tmp_path_factory):
 def test_odd_venue_tables_have_their_headers(odd_run, venue):
     work, _ = odd_run
     res = work / "results" / venue
-    for name in ("exclusions", "flow", "top2", "probabilities", "summary", "curves"):
+    for name in ("exclusions", "flow", "top2", "probabilities", "summary", "exceedance"):
         assert (res / f"{name}.csv").is_file(), f"{venue}: {name}.csv was not made"
     assert list(read_table(res / "probabilities.csv").columns) == PROB_TABLE_COLUMNS
     probs = read_probabilities(res / "probabilities.csv", res / "top2.csv",
