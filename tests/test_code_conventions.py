@@ -50,6 +50,12 @@ def test_only_the_engine_calls_the_closed_forms():
     assert ruff_codes(CLOSED_FORM, "tests/test_planted.py") == []
 
 
+def test_the_library_does_not_import_the_command_line():
+    code = "from falseclaims.cli import CONFIG_HELP\n\nHELP = CONFIG_HELP\n"
+    assert ruff_codes(code, "src/falseclaims/examples/planted.py") == ["TID251"]
+    assert ruff_codes(code, "src/falseclaims/cli/planted.py") == []
+
+
 def test_no_private_attribute_of_another_object():
     code = ("class Reader:\n    def __init__(self, wb):\n        self._wb = wb\n\n"
             "    def path(self):\n        return self._wb._archive\n")
