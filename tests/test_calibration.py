@@ -22,9 +22,9 @@ from falseclaims.calibration.simulation import (
 from falseclaims.calibration.metrics import (
     binomial_interval,
     calibration_curve,
+    calibration_tables,
     expected_calibration_error,
     merge_bins,
-    summarize,
 )
 from falseclaims.config import load_config
 
@@ -178,7 +178,7 @@ def test_flat_prior_is_too_optimistic_when_truth_is_concentrated(cfg):
     assert row["signed_error"] < -0.15
 
 
-def test_summarize_tables(cfg, settings):
+def test_calibration_tables(cfg, settings):
     from falseclaims.calibration.simulation import cell_summary
 
     bins, cells = [], []
@@ -188,7 +188,7 @@ def test_summarize_tables(cfg, settings):
         df = predict(settings, df[~df["tie"]]).assign(ties=int(df["tie"].sum()))
         bins.append(bin_comparisons(df, settings.bins))
         cells.append(cell_summary(df))
-    out = summarize(bins, cells, cfg)
+    out = calibration_tables(bins, cells, cfg)
     assert set(out) == {"bins", "cells", "curve", "ece", "ece_by_n"}
     assert set(out["ece"]["condition"]) == set(conditions_for("segmentation"))
     assert (out["curve"]["observed_lo"] <= out["curve"]["observed"]).all()

@@ -4,7 +4,6 @@ import itertools
 import json
 import re
 
-import numpy as np
 import pytest
 
 from falseclaims.cli import main

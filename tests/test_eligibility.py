@@ -11,11 +11,11 @@ from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.probabilities import (
     compact_probabilities,
-    compute_compact_probabilities,
     compute_probabilities,
+    iter_compact_probabilities,
     join_inputs,
     read_probabilities,
-    summarize,
+    share_above,
 )
 from falseclaims.survey.sd_imputation import impute_sd
 
@@ -133,7 +133,7 @@ def test_survey_stages_end_to_end(tables, config):
     assert seg.sd_b == pytest.approx(model.predict(0.84)[0])
     assert seg.probability == pytest.approx(prob_false_claim_segmentation(
         40, 0.85, 0.84, 0.05, seg.sd_b, 0.67).probability)
-    summ = summarize(probs, [0.05, 0.3])
+    summ = share_above(probs, [0.05, 0.3])
     direct = (probs.groupby(["task", "congruence_level", "sd_level"]).probability
               .apply(lambda p: (p > 0.05).mean()))
     got = summ[summ.cutoff == 0.05].set_index(["task", "congruence_level", "sd_level"])
@@ -168,10 +168,11 @@ def test_compact_probabilities_join_back_to_the_full_table(tables, config, tmp_p
     assert read_probabilities(paths["full"]).equals(read_table(paths["full"]))
     # computed a few papers at a time: the same table
     for per in (1, 2, 100):
-        assert compute_compact_probabilities(top2, cong, sds, per).equals(
+        parts = iter_compact_probabilities(top2, cong, sds, per)
+        assert pd.concat(list(parts), ignore_index=True).equals(
             compact_probabilities(full).reset_index(drop=True))
     # the summaries only need the compact columns
-    assert summarize(probs, [0.05]).equals(summarize(read_table(paths["full"]), [0.05]))
+    assert share_above(probs, [0.05]).equals(share_above(read_table(paths["full"]), [0.05]))
 
 
 def test_classification_congruence_clamped_per_paper(config):

@@ -10,7 +10,13 @@ import pandas as pd
 import pytest
 
 from falseclaims.config import load_config, read_yaml, sd_model_from_config
-from falseclaims.examples.survey_sheet import TASK_SPECS, csv_paths, headline_check, write_survey
+from falseclaims.engine import probability
+from falseclaims.examples.survey_sheet import (
+    MEDIAN_CONGRUENCE,
+    TASK_SPECS,
+    csv_paths,
+    write_survey,
+)
 from falseclaims.examples.survey_sheet import main as example_data_main
 from falseclaims.examples.venue_b import (
     VENUE_B_CONFIG,
@@ -73,6 +79,47 @@ def test_published_counts(generated):
         test_split = p.split.isin(["train_test", "train_val_test", "cv_plus_test"]).sum()
         assert test_split / spec["in_scope"] == pytest.approx(
             {"classification": 0.65, "segmentation": 0.76}[task], abs=0.03)
+
+
+def headline_check(papers: pd.DataFrame, results: pd.DataFrame, sd_model) -> dict:
+    """Top-2 of the eligible papers and share above 5% / 30% (median congruence, mean SD).
+
+    A deliberately small re-implementation for checking the generator; the pipeline's own
+    eligibility lives in falseclaims.survey.eligibility.
+    """
+    out = {}
+    primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}
+    for task, names in primary.items():
+        p = papers[(papers.task == task) & (papers.in_scope == "yes")
+                   & (papers.values_only_in_figures == "no")
+                   & papers.split.isin(["train_test", "train_val_test", "cv_plus_test"])
+                   & papers.n_test.notna()]
+        r = results[results.paper_id.isin(p.paper_id) & results.metric.isin(names)]
+        r = r.sort_values(["paper_id", "value"], ascending=[True, False])
+        top = r.groupby("paper_id").head(2)
+        counts = top.groupby("paper_id").size()
+        top = top[top.paper_id.isin(counts[counts == 2].index)]
+        a = top.groupby("paper_id").nth(0).set_index("paper_id")
+        b = top.groupby("paper_id").nth(1).set_index("paper_id")
+        n = p.set_index("paper_id").loc[a.index, "n_test"].astype(float).to_numpy()
+        va, vb = a.value.to_numpy(float), b.value.to_numpy(float)
+        if task == "segmentation":
+            sda = np.where(a.sd_over.eq("test").to_numpy(dtype=bool), a.sd.to_numpy(float),
+                           sd_model.predict(va)[0])
+            sdb = np.where(b.sd_over.eq("test").to_numpy(dtype=bool), b.sd.to_numpy(float),
+                           sd_model.predict(vb)[0])
+        else:
+            sda = sdb = None
+        prob = np.asarray(probability(task, n, va, vb, congruence=MEDIAN_CONGRUENCE,
+                                      sd_model=sd_model, sd_level="mean", sd_a=sda,
+                                      sd_b=sdb).probability)
+        delta = va - vb
+        out[task] = {"eligible": int(len(a)), "above_5pct": float(np.mean(prob > 0.05)),
+                     "above_30pct": float(np.mean(prob > 0.30)),
+                     "delta_median": float(np.median(delta)), "delta_mean": float(delta.mean()),
+                     "ties": int(np.sum(delta == 0)),
+                     "n_test_quartiles": tuple(float(x) for x in np.percentile(n, [25, 50, 75]))}
+    return out
 
 
 def test_headline_marginals(generated):

@@ -52,7 +52,9 @@ def _dirichlet_double_integral(n, a, b, c):
 
     def inner(p2):
         top = min(p2, 1 - p2)
-        f = lambda p1: p1 ** (al[0] - 1) * p2 ** (al[1] - 1) * (1 - p1 - p2) ** (al[2] - 1)
+        def f(p1):
+            return p1 ** (al[0] - 1) * p2 ** (al[1] - 1) * (1 - p1 - p2) ** (al[2] - 1)
+
         return mp.quad(f, [0, top])
 
     return float(norm * mp.quad(inner, [0, 0.25, 0.5, 1]))
@@ -73,7 +75,10 @@ def test_closed_form_matches_mpmath_at_large_n(n):
     # 1-D quadrature of the Beta(al, be) density in log space, split at the mode
     mode = (al - 1) / (al + be - 2)
     logb = mp.loggamma(al) + mp.loggamma(be) - mp.loggamma(al + be)
-    dens = lambda t: mp.e ** ((al - 1) * mp.log(t) + (be - 1) * mp.log(1 - t) - logb)
+
+    def dens(t):
+        return mp.e ** ((al - 1) * mp.log(t) + (be - 1) * mp.log(1 - t) - logb)
+
     width = 12 * mp.sqrt(al * be / ((al + be) ** 2 * (al + be + 1)))
     pts = [max(mp.mpf(0), mode - width), mode - width / 3, mode, mp.mpf("0.5")]
     pts = sorted(p for p in pts if p <= 0.5)

@@ -1,4 +1,4 @@
-"""summarize/curves read only their columns of probabilities.csv, texts as categoricals:
+"""share_above/curves read only their columns of probabilities.csv, texts as categoricals:
 the same shares as from the whole table, also with missing keys and unsorted rows."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.table_io import read_table, write_table
-from falseclaims.survey.probabilities import exceedance_curve, read_for_shares, summarize
+from falseclaims.survey.probabilities import exceedance_curve, read_for_shares, share_above
 
 
 def test_shares_from_categorical_columns_equal_the_whole_table(tmp_path):
@@ -27,7 +27,8 @@ def test_shares_from_categorical_columns_equal_the_whole_table(tmp_path):
     write_table(probs, path)
     whole, part = read_table(path), read_for_shares(path)
     assert part.memory_usage(deep=True).sum() < whole.memory_usage(deep=True).sum() / 2
-    for f, arg in ((summarize, [0.05, 0.1, 0.25]), (exceedance_curve, {"start": 0, "stop": 0.5, "num": 11})):
+    for f, arg in ((share_above, [0.05, 0.1, 0.25]),
+                   (exceedance_curve, {"start": 0, "stop": 0.5, "num": 11})):
         assert f(part, arg).to_csv(index=False) == f(whole, arg).to_csv(index=False)
     # the missing keys form their own groups (not dropped)
-    assert summarize(part, [0.1])["sd_source"].isna().any()
+    assert share_above(part, [0.1])["sd_source"].isna().any()

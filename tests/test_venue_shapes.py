@@ -26,11 +26,11 @@ from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, select_papers
 from falseclaims.survey.probabilities import (
     PROB_COLUMNS,
-    compute_compact_probabilities,
+    compact_probabilities,
     compute_probabilities,
     exceedance_curve,
     read_probabilities,
-    summarize,
+    share_above,
 )
 from falseclaims.survey.sd_imputation import impute_sd
 from falseclaims.survey.top2 import TOP2_COLUMNS
@@ -66,10 +66,11 @@ def run_venue(root, name, venue_cfg, cfg):
                      out / "sd_imputed.csv")
     cong = _roundtrip(assign_congruence(top2, congruence_sources(cfg)), out / "congruence.csv")
     # probabilities.csv holds the compact table; readers join the inputs back
-    _roundtrip(compute_compact_probabilities(top2, cong, sds), out / "probabilities.csv")
+    _roundtrip(compact_probabilities(compute_probabilities(top2, cong, sds)),
+               out / "probabilities.csv")
     probs = read_probabilities(out / "probabilities.csv", top2, cong, sds)
     tables.update(papers=papers, sds=sds, congruence=cong, probabilities=probs,
-                  summary=_roundtrip(summarize(probs, cfg["analysis"]["cutoffs"]),
+                  summary=_roundtrip(share_above(probs, cfg["analysis"]["cutoffs"]),
                                      out / "summary.csv"),
                   exceedance=_roundtrip(
                       exceedance_curve(probs, cfg["analysis"]["exceedance_grid"]),

@@ -80,16 +80,24 @@ def _out(x: np.ndarray):
     return x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x
 
 
+def _result(cls, **fields):
+    """A result dataclass whose 0-d array fields are Python scalars (:func:`_out`)."""
+    return cls(**{name: _out(value) for name, value in fields.items()})
+
+
+def _bounds(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Feasible range of p11 given accuracies a and b: [max(a + b - 1, 0), min(a, b)]."""
+    return np.maximum(a + b - 1.0, 0.0), np.minimum(a, b)
+
+
 def classification_congruence_bounds(acc_a, acc_b):
     """Feasible range of the both-correct proportion p11 given two accuracies.
 
     Returns ``(lower, upper)`` with lower = max(acc_a + acc_b - 1, 0) and
     upper = min(acc_a, acc_b) ([Christodoulou2025], Supplementary C).
     """
-    a = _check_unit_interval("acc_a", acc_a)
-    b = _check_unit_interval("acc_b", acc_b)
-    lower = np.maximum(a + b - 1.0, 0.0)
-    upper = np.minimum(a, b)
+    lower, upper = _bounds(_check_unit_interval("acc_a", acc_a),
+                           _check_unit_interval("acc_b", acc_b))
     return _out(lower), _out(upper)
 
 
@@ -116,8 +124,7 @@ def _classification_inputs(n, acc_a, acc_b, congruence):
     b = _check_unit_interval("acc_b", acc_b)
     c = _check_unit_interval("congruence", congruence)
     n, a, b, c = np.broadcast_arrays(n, a, b, c)
-    lower = np.maximum(a + b - 1.0, 0.0)
-    upper = np.minimum(a, b)
+    lower, upper = _bounds(a, b)
     used = np.clip(c, lower, upper)
     clamped = used != c
     x1 = n * (a - used)
@@ -140,15 +147,8 @@ def prob_false_claim_classification(n, acc_a, acc_b, congruence) -> Classificati
 
     prob = special.betainc(x1 + 1.0, x2 + 1.0, 0.5)
     prob = np.where(a == b, 0.5, prob)
-    return ClassificationResult(
-        probability=_out(prob),
-        congruence_used=_out(used),
-        clamped=_out(clamped),
-        lower=_out(lower),
-        upper=_out(upper),
-        x1=_out(x1),
-        x2=_out(x2),
-    )
+    return _result(ClassificationResult, probability=prob, congruence_used=used,
+                   clamped=clamped, lower=lower, upper=upper, x1=x1, x2=x2)
 
 
 def prob_false_claim_classification_mc(
@@ -233,9 +233,5 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
     prob = np.where(ma == mb, 0.5, prob)
     statistic = np.where(degenerate, np.where(mb > ma, np.inf, -np.inf), statistic)
     statistic = np.where(ma == mb, 0.0, statistic)
-    return SegmentationResult(
-        probability=_out(prob),
-        sd_diff=_out(sd_diff),
-        statistic=_out(statistic),
-        degenerate=_out(degenerate),
-    )
+    return _result(SegmentationResult, probability=prob, sd_diff=sd_diff,
+                   statistic=statistic, degenerate=degenerate)

@@ -1,7 +1,7 @@
 """Calibration tables (the chunks merged by summing additive counts), then the calibration
 curves, calibration per truth distribution, and the ECE dot plot."""
 from falseclaims import style
-from falseclaims.calibration.metrics import summarize
+from falseclaims.calibration.metrics import calibration_tables
 from falseclaims.figures import calibration as cf
 from falseclaims.figures.output import write_figure
 from falseclaims.pipeline import run_step
@@ -10,7 +10,7 @@ from falseclaims.table_io import read_table, write_table
 
 def main(smk):
     p, out = smk.params, smk.output
-    tables = summarize([read_table(path) for path in smk.input.bins],
+    tables = calibration_tables([read_table(path) for path in smk.input.bins],
                        [read_table(path) for path in smk.input.cells], p.cfg)
     for name, table in tables.items():
         write_table(table, out[name])

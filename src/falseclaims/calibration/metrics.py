@@ -120,7 +120,7 @@ def expected_calibration_error(bins: pd.DataFrame,
     return g.drop(columns=["w_abs", "w_signed", "w_pred", "w_floor"])
 
 
-def summarize(bin_tables: list[pd.DataFrame], cell_tables: list[pd.DataFrame],
+def calibration_tables(bin_tables: list[pd.DataFrame], cell_tables: list[pd.DataFrame],
               cfg: dict) -> dict[str, pd.DataFrame]:
     """Merge chunk tables and derive the study's tables.
 

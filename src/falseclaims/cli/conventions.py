@@ -134,6 +134,11 @@ def _value(argv, i, token, action) -> str:
     return argv[i] if i < len(argv) else "?"
 
 
+def limit_text(value: int) -> str:
+    """A limit as a help text or message writes it: 10**k as "10^k", others as "12,345"."""
+    return f"10^{len(str(value)) - 1}" if str(value).strip("0") == "1" else f"{value:,}"
+
+
 def bounded_count(lo: int, hi: int = MAX_N):
     """argparse type: a whole number (1e6 and 1_000_000 accepted) in [lo, hi]."""
     from falseclaims.cli import count
@@ -141,9 +146,8 @@ def bounded_count(lo: int, hi: int = MAX_N):
     def parse(text: str) -> int:
         value = count(text)
         if not lo <= value <= hi:
-            top = f"10^{len(str(hi)) - 1}" if str(hi).strip("0") == "1" else f"{hi:,}"
             raise argparse.ArgumentTypeError(
-                f"expected a whole number between {lo:,} and {top}; got {text}")
+                f"expected a whole number between {lo:,} and {limit_text(hi)}; got {text}")
         return value
 
     parse.__name__ = "count"

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from falseclaims.cli import UsageError, count, output_options
-from falseclaims.cli.conventions import MAX_N
+from falseclaims.cli.conventions import MAX_N, limit_text
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
 # core) while real benchmarks are far smaller
 MAX_M = 10**15
-
-
-def power_of_ten(value: int) -> str:
-    """10**k written for a help text or message: "10^k"."""
-    return f"10^{len(str(value)) - 1}"
 
 
 def register(sub) -> None:
@@ -25,9 +20,9 @@ def register(sub) -> None:
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
     )
     parser.add_argument("--m", required=True, type=count,
-                        help=f"number of classifiers (1 to {power_of_ten(MAX_M)})")
+                        help=f"number of classifiers (1 to {limit_text(MAX_M)})")
     parser.add_argument("--n", required=True, type=count,
-                        help=f"test-set size (1 to {power_of_ten(MAX_N)})")
+                        help=f"test-set size (1 to {limit_text(MAX_N)})")
     parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="two-sided level of the intervals (default 0.05)")
@@ -35,11 +30,13 @@ def register(sub) -> None:
     parser.set_defaults(handler=run)
 
 
-def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+def best_of_m_summary(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
+    """The numbers `falseclaims sota` prints: mean and SD of the best of m, the
+    single-classifier interval and the multiplicity-adjusted upper limit."""
     if not 1 <= m <= MAX_M:
-        raise UsageError(f"--m must be between 1 and {power_of_ten(MAX_M)}; got {m:.4g}")
+        raise UsageError(f"--m must be between 1 and {limit_text(MAX_M)}; got {m:.4g}")
     if not 1 <= n <= MAX_N:
-        raise UsageError(f"--n must be between 1 and {power_of_ten(MAX_N)} (larger test sets take "
+        raise UsageError(f"--n must be between 1 and {limit_text(MAX_N)} (larger test sets take "
                          f"minutes and gigabytes); got {n:.4g}")
     from falseclaims.claims.check import validate_fraction
     validate_fraction("--p", p)  # 80 -> "looks like a percentage; ... e.g. 0.8"
@@ -56,7 +53,7 @@ def summarize(m: int, n: int, p: float, alpha: float = 0.05) -> dict:
 
 
 def run(args) -> int:
-    out = summarize(args.m, args.n, args.p, args.alpha)
+    out = best_of_m_summary(args.m, args.n, args.p, args.alpha)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("sota", inputs_of(args), out)

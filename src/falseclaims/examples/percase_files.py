@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from falseclaims.cli import CONFIG_HELP
 from falseclaims.config import load_config
 
 __all__ = ["FILES", "binary_with_scores", "classification", "segmentation", "write_examples"]
@@ -99,7 +98,9 @@ def write_examples(cfg: dict, out_dir: str | Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--config", help=CONFIG_HELP)
+    ap.add_argument("--config", help="config file whose claim_check.examples block sets the "
+                    "sizes, method effects and seed; found and merged over the packaged "
+                    "defaults as by the falseclaims commands (config/README.md)")
     ap.add_argument("--out", default="data/example", help="output folder")
     args = ap.parse_args(argv)
     for p in write_examples(load_config(args.config), args.out):

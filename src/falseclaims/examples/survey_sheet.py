@@ -58,7 +58,7 @@ from falseclaims.examples.venue_b import VENUE_B_SEED, write_venue_b
 from falseclaims.examples.workbook import save_reproducible
 from falseclaims.engine import probability
 
-__all__ = ["TASK_SPECS", "generate_survey", "write_survey", "headline_check", "main"]
+__all__ = ["TASK_SPECS", "generate_survey", "write_survey", "main"]
 
 # [Christodoulou2025] marginals; the eligible-branch split of the non-eligible papers is our choice
 # (the paper gives only the totals), made so that the test-set shares come out at 65%/76%.
@@ -265,47 +265,6 @@ def generate_survey(seed: int = 20230708, sd_model: SDModel | None = None):
     rdf = pd.DataFrame(results, columns=RESULT_COLUMNS)
     rdf["n_test"] = rdf["n_test"].astype("Int64")
     return pdf, rdf, info
-
-
-def headline_check(papers: pd.DataFrame, results: pd.DataFrame, sd_model: SDModel) -> dict:
-    """Top-2 of the eligible papers and share above 5% / 30% (median congruence, mean SD).
-
-    A deliberately small re-implementation for checking the generator; the pipeline's own
-    eligibility lives in falseclaims.survey.eligibility.
-    """
-    out = {}
-    primary = {"classification": ("accuracy", "acc"), "segmentation": ("dsc", "dice")}
-    for task, names in primary.items():
-        p = papers[(papers.task == task) & (papers.in_scope == "yes")
-                   & (papers.values_only_in_figures == "no")
-                   & papers.split.isin(["train_test", "train_val_test", "cv_plus_test"])
-                   & papers.n_test.notna()]
-        r = results[results.paper_id.isin(p.paper_id) & results.metric.isin(names)]
-        r = r.sort_values(["paper_id", "value"], ascending=[True, False])
-        top = r.groupby("paper_id").head(2)
-        counts = top.groupby("paper_id").size()
-        top = top[top.paper_id.isin(counts[counts == 2].index)]
-        a = top.groupby("paper_id").nth(0).set_index("paper_id")
-        b = top.groupby("paper_id").nth(1).set_index("paper_id")
-        n = p.set_index("paper_id").loc[a.index, "n_test"].astype(float).to_numpy()
-        va, vb = a.value.to_numpy(float), b.value.to_numpy(float)
-        if task == "segmentation":
-            sda = np.where(a.sd_over.eq("test").to_numpy(dtype=bool), a.sd.to_numpy(float),
-                           sd_model.predict(va)[0])
-            sdb = np.where(b.sd_over.eq("test").to_numpy(dtype=bool), b.sd.to_numpy(float),
-                           sd_model.predict(vb)[0])
-            prob = _probabilities(task, n, va, vb, sd_model, sda, sdb)
-        else:
-            prob = _probabilities(task, n, va, vb, sd_model)
-        delta = va - vb
-        out[task] = {"eligible": int(len(a)), "above_5pct": float(np.mean(prob > 0.05)),
-                     "above_30pct": float(np.mean(prob > 0.30)),
-                     "delta_median": float(np.median(delta)), "delta_mean": float(delta.mean()),
-                     "ties": int(np.sum(delta == 0)),
-                     "n_test_quartiles": tuple(float(x) for x in np.percentile(n, [25, 50, 75]))}
-    return out
-
-
 
 
 def _about_rows(seed: int, info: dict) -> list[list[str]]:

@@ -1,5 +1,5 @@
 """Figures of the calibration study. Each function takes the tidy tables of
-:func:`falseclaims.calibration.metrics.summarize` and returns ``(figure, data)``."""
+:func:`falseclaims.calibration.metrics.calibration_tables` and returns ``(figure, data)``."""
 
 from __future__ import annotations
 

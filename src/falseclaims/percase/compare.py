@@ -57,7 +57,7 @@ def rank_methods(values: pd.DataFrame) -> pd.DataFrame:
 def segmentation_inputs(x, y) -> dict:
     """n, means, per-case SDs (ddof=1) and the Pearson r of two methods' per-case DSC
     (r from :func:`falseclaims.percase.congruence.pearson_pairs`)."""
-    x, y = pt._paired(x, y)
+    x, y = pt.paired_arrays(x, y)
     pair = pearson_pairs(pd.DataFrame({"a": x, "b": y}), min_cases=3).iloc[0]
     return {"n": int(x.size), "mean_a": float(x.mean()), "mean_b": float(y.mean()),
             "sd_a": float(pair["sd_a"]), "sd_b": float(pair["sd_b"]),
@@ -98,7 +98,7 @@ def bootstrap_mean_difference(x, y, resamples: int, seed: int, level: float = 0.
     below the Monte Carlo error of a sampled interval at such n. Then ``method`` is
     :data:`APPROXIMATE` (docs/percase.md, "Bootstrap interval").
     """
-    x, y = pt._paired(x, y)
+    x, y = pt.paired_arrays(x, y)
     if int(resamples) < 100:
         raise ValueError(f"bootstrap resamples must be >= 100; got {resamples!r}")
     if not 0 < level < 1:
@@ -183,9 +183,6 @@ class PairComparison:
     x: np.ndarray | None = None      # per-case values of A (DSC or correctness)
     y: np.ndarray | None = None
     case_ids: list | None = None
-
-    def tests_table(self) -> pd.DataFrame:
-        return pt.as_table(self.tests)
 
 
 def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: int,

@@ -95,7 +95,8 @@ class TestResult:
         return asdict(self)
 
 
-def _paired(x, y) -> tuple[np.ndarray, np.ndarray]:
+def paired_arrays(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """x and y as 1-D float arrays of one length, finite, at least 2 cases (else ValueError)."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if x.ndim != 1 or x.shape != y.shape:
@@ -213,7 +214,7 @@ def sign_test(x, y) -> TestResult:
     Ties (zero differences) are dropped. Statistic: the number of positive differences.
     On 0/1 correctness it equals the exact McNemar test.
     """
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     d = x - y
     pos, neg = int((d > 0).sum()), int((d < 0).sum())
     n = pos + neg
@@ -225,7 +226,7 @@ def sign_test(x, y) -> TestResult:
 
 def paired_t(x, y) -> TestResult:
     """Paired t-test of mean difference 0 (scipy.stats.ttest_rel)."""
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     d = x - y
     if np.all(d == d[0]):
         return TestResult("paired_t", float("nan"), float("nan"),
@@ -243,7 +244,7 @@ def wilcoxon(x, y) -> TestResult:
 
     Statistic: the smaller of the positive- and negative-rank sums (scipy's two-sided T).
     """
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     d = x - y
     nz = int((d != 0).sum())
     if nz == 0:
@@ -258,7 +259,7 @@ def wilcoxon(x, y) -> TestResult:
 
 def shapiro_differences(x, y) -> TestResult:
     """Shapiro-Wilk normality test of the paired differences (checks the t-test's assumption)."""
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     d = x - y
     if d.size < 3 or np.ptp(d) == 0:
         return TestResult("shapiro_wilk", float("nan"), float("nan"), "n >= 3",
@@ -279,7 +280,7 @@ def f_test_variances(x, y) -> TestResult:
     Assumes two independent normal samples; paired values violate independence, see
     :func:`pitman_morgan` for the paired version.
     """
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     va, vb = np.var(x, ddof=1), np.var(y, ddof=1)
     df = x.size - 1
     if np.ptp(x) == 0 or np.ptp(y) == 0:  # exact: np.var of equal floats can be 1e-33
@@ -294,7 +295,7 @@ def f_test_variances(x, y) -> TestResult:
 
 def bartlett(x, y) -> TestResult:
     """Bartlett's test of equal variances (scipy.stats.bartlett); normal-theory like F."""
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     if np.ptp(x) == 0 or np.ptp(y) == 0:
         return TestResult("bartlett", float("nan"), float("nan"),
                           "independent normal samples",
@@ -306,7 +307,7 @@ def bartlett(x, y) -> TestResult:
 
 def levene(x, y) -> TestResult:
     """Levene's test with median centring (Brown-Forsythe), robust to non-normality."""
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     assumption = "independent samples; robust to non-normality"
     dev = [np.abs(v - np.median(v)) for v in (x, y)]
     if np.ptp(dev[0]) == 0 and np.ptp(dev[1]) == 0:
@@ -325,7 +326,7 @@ def pitman_morgan(x, y) -> TestResult:
     Var(x) = Var(y) iff corr(x + y, x - y) = 0, tested with t = r sqrt(n-2)/sqrt(1-r^2)
     on n - 2 df (Pitman 1939, Morgan 1939).
     """
-    x, y = _paired(x, y)
+    x, y = paired_arrays(x, y)
     n = x.size
     s, d = x + y, x - y
     if np.ptp(x) == 0 or np.ptp(y) == 0:

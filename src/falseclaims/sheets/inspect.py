@@ -19,12 +19,12 @@ import yaml
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
-
-ALL_COLUMNS = {**WIDE, **RESULTS}
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
+
+ALL_COLUMNS = {**WIDE, **RESULTS}
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 

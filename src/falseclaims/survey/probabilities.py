@@ -115,15 +115,9 @@ def iter_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
             sds[sds["paper_id"].isin(chunk)]))
 
 
-def compute_compact_probabilities(top2: pd.DataFrame, congruence: pd.DataFrame,
-                                  sds: pd.DataFrame, papers_per_chunk: int = 2_000
-                                  ) -> pd.DataFrame:
-    """The table of probabilities.csv (:func:`iter_compact_probabilities` joined)."""
-    return pd.concat(list(iter_compact_probabilities(top2, congruence, sds, papers_per_chunk)),
-                     ignore_index=True)
-
-
-def _share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
+def share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
+    """Share of papers whose probability exceeds each cutoff, per venue, task and assumption
+    (at the configured cutoffs: the headline numbers of summary.csv)."""
     cut = np.asarray(cutoffs, dtype=float)
     group = ["venue", "task", *KEYS]
     frames = []
@@ -140,23 +134,18 @@ def _share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
-# what summarize and exceedance_curve read of probabilities.csv
+# what share_above and exceedance_curve read of probabilities.csv
 SHARE_COLUMNS = ["venue", "task", *KEYS, "probability"]
 
 
 def read_for_shares(path) -> pd.DataFrame:
-    """The columns of probabilities.csv that :func:`summarize` and :func:`exceedance_curve`
+    """The columns of probabilities.csv that :func:`share_above` and :func:`exceedance_curve`
     use, the texts as categoricals (10^6 rows: a third of the memory of the whole table)."""
     return read_table(path, columns=SHARE_COLUMNS, categories=SHARE_COLUMNS[:-1])
-
-
-def summarize(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
-    """Share of papers whose probability exceeds each cutoff (the headline numbers)."""
-    return _share_above(probs, cutoffs)
 
 
 def exceedance_curve(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
     """The exceedance curve: the share of papers whose probability exceeds each cutoff of a
     dense grid in [0, 0.5] (``analysis.exceedance_grid``; Fig 5 / Fig S10)."""
     cut = np.round(np.linspace(grid["start"], grid["stop"], int(grid["num"])), 10)
-    return _share_above(probs, cut)
+    return share_above(probs, cut)

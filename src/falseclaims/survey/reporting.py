@@ -55,7 +55,7 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
             continue
         for col, label in PRACTICES.items():
             v = sub[col].astype("boolean")
-            yes, no = int((v == True).sum()), int((v == False).sum())
+            yes, no = int(v.eq(True).sum()), int(v.eq(False).sum())
             rows.append({
                 "venue": sub["venue"].iloc[0], "task": task, "practice": col, "label": label,
                 "population": which, "n_papers": n, "n_yes": yes, "n_no": no,

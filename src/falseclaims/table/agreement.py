@@ -24,7 +24,7 @@ from falseclaims.percase.compare import compare_pair
 from falseclaims.table.analysis import analyse_column
 from falseclaims.table.model import MetricColumn
 
-__all__ = ["agreement_study", "printed_table", "study_tables", "summarize"]
+__all__ = ["agreement_study", "agreement_summary", "printed_table", "study_tables"]
 
 BOOTSTRAP = 100  # compare_pair always draws a bootstrap interval; unused here, keep it small
 
@@ -121,7 +121,7 @@ def _agreement(g: pd.DataFrame, column: str) -> float:
     return float(((g[column] >= g["cutoff"]) == g["tied_percase"]).mean())
 
 
-def summarize(pairs: pd.DataFrame) -> pd.DataFrame:
+def agreement_summary(pairs: pd.DataFrame) -> pd.DataFrame:
     """Agreement on "tied with the winner" per dataset and overall."""
     out = []
     groups = [(d, g) for d, g in pairs.groupby("dataset", sort=True)] + [("all", pairs)]
@@ -158,4 +158,4 @@ def agreement_study(touchstone_dir, isic_dir, cfg: dict, decimals: int,
     pairs = pd.concat(pairs, ignore_index=True)
     pairs["cutoff"] = cutoff
     return {"pairs": pairs, "tables": pd.concat(tables, ignore_index=True),
-            "summary": summarize(pairs)}
+            "summary": agreement_summary(pairs)}

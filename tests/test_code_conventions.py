@@ -1,0 +1,111 @@
+"""Conventions of docs/architecture.md ("Conventions checked by tools").
+
+Most are ruff rules in pyproject.toml, run by .ci/run over the tree; here planted code shows
+that the configuration really refuses what it should (and lets the exceptions through).
+Sizes have no ruff rule (ruff has no module- or function-length check), so they are
+measured here: modules under 500 lines, functions under 80.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TREES = ("src", "workflow", "tests", "benchmarks", "tools")
+MAX_MODULE_LINES, MAX_FUNCTION_LINES = 500, 80
+
+
+def _ruff() -> str:
+    exe = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if not Path(exe).exists():
+        pytest.skip("ruff not installed (pip install -e '.[test]')")
+    return exe
+
+
+def ruff_codes(code: str, path: str) -> list[str]:
+    """The rule codes ruff reports for ``code`` as if it were the file ``path``."""
+    res = subprocess.run([_ruff(), "check", "--no-cache", "--output-format", "json",
+                          "--stdin-filename", path, "-"], input=code, cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode in (0, 1), res.stderr
+    return sorted(d["code"] for d in json.loads(res.stdout))
+
+
+CLOSED_FORM = ("from falseclaims.stats import prob_false_claim_classification\n"
+               "from falseclaims import stats\n\n"
+               "a = prob_false_claim_classification(10, 0.9, 0.8, 0.7)\n"
+               "b = stats.prob_false_claim_segmentation(10, 0.9, 0.8, 0.1, 0.1, 0.5)\n")
+
+
+def test_only_the_engine_calls_the_closed_forms():
+    assert ruff_codes(CLOSED_FORM, "src/falseclaims/survey/planted.py") == ["TID251"] * 2
+    assert ruff_codes(CLOSED_FORM, "src/falseclaims/engine.py") == []
+    assert ruff_codes(CLOSED_FORM, "tests/test_planted.py") == []
+
+
+def test_the_library_does_not_import_the_command_line():
+    code = "from falseclaims.cli import CONFIG_HELP\n\nHELP = CONFIG_HELP\n"
+    assert ruff_codes(code, "src/falseclaims/examples/planted.py") == ["TID251"]
+    assert ruff_codes(code, "src/falseclaims/cli/planted.py") == []
+
+
+def test_no_private_attribute_of_another_object():
+    code = ("class Reader:\n    def __init__(self, wb):\n        self._wb = wb\n\n"
+            "    def path(self):\n        return self._wb._archive\n")
+    assert ruff_codes(code, "src/falseclaims/sheets/planted.py") == ["SLF001"]
+    assert ruff_codes(code.replace("._archive", ".archive"),
+                      "src/falseclaims/sheets/planted.py") == []
+
+
+def test_unused_import_and_complexity_are_refused():
+    assert ruff_codes("import numpy as np\n", "src/falseclaims/planted.py") == ["F401"]
+    branches = "".join(f"    if x == {i}:\n        return {i}\n" for i in range(20))
+    code = f"def f(x):\n{branches}    return -1\n"
+    assert ruff_codes(code, "src/falseclaims/planted.py") == ["C901"]  # complexity 21
+    assert ruff_codes(code.replace("    if x == 19:\n        return 19\n", ""),
+                      "src/falseclaims/planted.py") == []
+
+
+def test_figure_labels_keep_their_capitals_other_names_do_not():
+    assert ruff_codes("def figS7_uncertainty():\n    pass\n", "src/falseclaims/x.py") == []
+    assert ruff_codes("def drawFigure():\n    pass\n", "src/falseclaims/x.py") == ["N802"]
+
+
+def oversized(paths, root: Path = ROOT) -> list[str]:
+    """Modules of MAX_MODULE_LINES lines or more, functions of more than MAX_FUNCTION_LINES."""
+    out = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(root).as_posix()
+        if len(text.splitlines()) >= MAX_MODULE_LINES:
+            out.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                length = node.end_lineno - first + 1
+                if length > MAX_FUNCTION_LINES:
+                    out.append(f"{name}:{node.lineno} {node.name}: {length} lines")
+    return out
+
+
+def test_modules_and_functions_are_short():
+    paths = sorted(p for tree in TREES for p in (ROOT / tree).rglob("*.py")
+                   if not {".venv", "__pycache__"} & set(p.parts))
+    assert len(paths) > 100
+    assert oversized(paths) == []
+
+
+def test_size_check_finds_a_long_function_and_module(tmp_path):
+    long_function = "def f():\n" + "    x = 1\n" * MAX_FUNCTION_LINES
+    (tmp_path / "a.py").write_text(long_function)
+    (tmp_path / "b.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (tmp_path / "c.py").write_text("def f():\n" + "    x = 1\n" * (MAX_FUNCTION_LINES - 1))
+    found = oversized(sorted(tmp_path.glob("*.py")), tmp_path)
+    assert found == ["a.py:1 f: 81 lines", "b.py: 500 lines"]
