@@ -22,15 +22,17 @@ from falseclaims.sheets.inspect import SheetGuess, table_kind
 
 __all__ = ["draft_config", "Draft"]
 
-_STAT_RULES = {r"(?i)^(no|none|n/?a|-|no test|not (reported|done|tested)|n\.?r\.?)$": "no",
+_STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|mentioned)|"
+               r"n\.?r\.?)$": "no",
                r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
                r"permutation|anova|friedman|signific|yes": "yes"}
 _SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
                 r"(?i)\d+\s*-?\s*folds?|cross": "cv_only",
                 r"(?i)train\s*/\s*val\s*/\s*test": "train_val_test",
                 r"(?i)hold-?out|train\s*/\s*test": "train_test"}
+DRAFT_RULES = {"statistical_test": _STAT_RULES, "split": _SPLIT_RULES}  # read by inspect
 _METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
-                (r"acc", "accuracy", "classification")]
+                (r"\bacc(uracy)?\b", "accuracy", "classification")]
 
 
 class Draft:
@@ -78,6 +80,9 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         values["split"] = dict(_SPLIT_RULES)
     elif roles & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
+    for c in g.columns:  # rules proposed by inspect (task words in free-text task cells)
+        if c.values and c.role in WIDE:
+            values.setdefault(c.role, dict(c.values))
     if values:
         block["values"] = values
     cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns

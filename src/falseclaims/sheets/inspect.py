@@ -18,13 +18,14 @@ import yaml
 
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
+from falseclaims.sheets import roles as checks
 from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
-
-ALL_COLUMNS = {**WIDE, **RESULTS}
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
+
+ALL_COLUMNS = {**WIDE, **RESULTS}
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 
@@ -32,29 +33,43 @@ __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_p
 # headers ("test", "soa", "train ") count, and a training or validation size is matched
 # before the test size so that it never becomes n_test
 _NAME_HINTS = [
-    (r"^(notes?|comments?|remarks?|year|link|doi|url)\b|\b(notes?|comments?)$", "(ignore)"),
-    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author)\b",
-     "paper_id"),
+    (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
+     r"\b(notes?|comments?)$", "(ignore)"),
+    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
+     r"dois?)\b", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
+    (r"metrics\b", "metrics_reported"),
     (r"metric|measure", "metric"),
     (r"fold", "cv_folds"),
+    (r"cross.?valid|\bcv\b", "split"),
     (r"stat|p.?val|signific|hypothesis", "statistical_test"),
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
+    # a data set's size is not the test set's: listed, never n_test
+    (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
+     r"scans|volumes)\b", "(data size)"),
     (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
     (r"scope", "in_scope"),
     (r"uncertain|\bstd\b|\bsd\b|\bci\b|confidence|error bar", "uncertainty"),
     (r"other|compared|baselines", "values_compared"),
-    (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second|competitor|previous",
-     "value_best_prior"),
-    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|acc|\bnew\b|\bmethod\b",
-     "value_proposed"),
+    (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second.?best|2nd|"
+     r"competitor|previous", "value_best_prior"),
+    (r"^(model|approach|algorithm)s?$", "method"),
+    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|\bacc(uracy)?\b|\bnew\b|"
+     r"\bmethod\b", "value_proposed"),
 ]
+# headers under which text cells are a method's name (else text under a result header is
+# not a value: listed, ignored)
+_NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\b(soa|sota|sta)\b|"
+                             r"state.of.the.art|prior|runner|second.?best|competitor|previous",
+                             re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
+_BOOL_ROLES = ("in_scope", "claims_outperformance", "bold_best", "statistical_test",
+               "values_only_in_figures")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
 
 
@@ -70,6 +85,8 @@ class ColumnGuess:
     big: float | None = None  # share of metric values > 1
     kind: str = ""  # the role the cells alone suggest
     split_sizes: bool = False  # cells like "898/500/200"
+    unique: bool = False  # no two cells alike
+    values: dict = field(default_factory=dict)  # values: rules the draft should carry
 
 
 @dataclass
@@ -94,6 +111,7 @@ def _kinds(cells_: list) -> tuple[int, int, int]:
     return len(filled), len(filled) - nums, nums
 
 
+FIT_SHARE = 0.8  # share of a category column's distinct cells read for the header to count
 HEADER_SEARCH_ROWS = 1000  # rows (lines) read while looking for the header row
 ROLE_SAMPLE = 20_000  # values of a column the role guess looks at
 
@@ -119,6 +137,8 @@ def _find_header(path: Path, sheet: str | None, header_row: int | None = None,
 def _detect(path: Path, sheet: str | None, look: int = 12):
     # judged on the first rows (a sheet of 10^6 rows is read in full once, afterwards)
     g = read_raw_table(path, sheet, 1, max_rows=HEADER_SEARCH_ROWS)
+    if g.problems:  # the first lines cut a quoted multi-line cell: look at the whole file
+        g = read_raw_table(path, sheet, 1)
     if not g.header:
         return 1, 1, [], []
     grid = [(1, [None if h in g.headerless else h for h in g.header])]
@@ -157,7 +177,9 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
         hints.append("cells like '78.50/66.45': cells: {<col>: {split: '/', parts: [...]}}")
     if any(re.fullmatch(r"[\d.,]+\s+-\s*[\d.,]+", t) for t in texts):
         hints.append("cells like '70.49 -1.25': cells: {<col>: {cell_pattern: value_sd}}")
-    if any(";" in t and re.search(r"\d", t) for t in texts):
+    if texts and sum(checks.is_doi(t) for t in texts) >= 0.8 * len(texts):
+        return "text", "DOIs (an id)", [], None
+    if checks.named_values(texts):
         return "values_compared", "';'-separated names with numbers", hints, None
     sizes = measures = 0
     big = 0
@@ -170,7 +192,8 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
         try:
             m = cells.parse_measure(v)
         except CellError:
-            two = re.match(r"^\s*([\d.,]+)\s*(?:/|\s-|\()", str(v))
+            two = re.match(r"^\s*([\d.,]+)\s*(?:/\s*[\d.]|\s-|\()", str(v))
+            two = None if checks.is_doi(str(v)) else two
             m = cells.Measure(float(two[1].replace(",", "."))) if two else None
         if m is not None:
             measures += 1
@@ -281,9 +304,10 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
+    texts = [clean_text(v) if isinstance(v, str) else str(v) for v in vals]
     if role == "paper_id":
-        hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
-                                  for v in vals])
+        hints += _id_hints(name, texts)
+    role, why, sure, rules = _fit(role, why, sure, texts)
     split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
@@ -300,7 +324,27 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         if len(ex) == 3:
             break
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
-                       split_sizes)
+                       split_sizes, len(set(texts)) == len(texts), rules)
+
+
+def _fit(role: str, why: str, sure: bool, texts: list[str]):
+    """(role, why, sure, values: rules) once the cells of a category or yes/no column are
+    read: a header word is not enough when most cells are not our categories."""
+    if role not in ENUMS and role not in _BOOL_ROLES:
+        return role, why, sure, {}
+    from falseclaims.sheets.draft import DRAFT_RULES  # the rules the draft writes
+
+    rules = DRAFT_RULES.get(role, {})
+    share, bad = checks.fit_categories(role, texts, rules)
+    if share >= FIT_SHARE:
+        return role, why, sure and share == 1, {}
+    if role == "task":
+        share2, _ = checks.fit_categories(role, texts, checks.TASK_WORDS)
+        if share2 >= FIT_SHARE:
+            return role, why + f"; task read from words in the cells (values: rules; " \
+                f"e.g. {bad!r})", False, dict(checks.TASK_WORDS)
+    return "(ignore)", why + f"; most cells are not {role} values (e.g. {bad!r}): map them " \
+        f"with values: {{{role}: {{regex: value}}}}", False, {}
 
 
 def _as_read(vals: list) -> list:
@@ -327,9 +371,16 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
+    if ours == "(data size)":
+        return "(ignore)", why + " (a data set's size: map it to n_test only if it is the " \
+            "test set's)", False
     if ours in _TEXT_TWIN and not numeric:
+        if not _NAMES_A_METHOD.search(name):
+            return "(ignore)", why + " (text under a result header: not a value)", False
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
+        if numeric_share < 0.5:
+            return "(ignore)", why + " (a size header over text cells)", False
         return ours, why + " (but not all whole numbers)", False
     if ours == "values_compared" and from_cells not in ("values_compared",):
         return "(ignore)", why + " (not 'name value; name value' cells)", False
@@ -339,6 +390,8 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
 def _settle_roles(guesses: list[ColumnGuess]) -> None:
     """One column per role; a size column without a header word is the test size only
     when it is the sheet's one size column."""
+    checks.settle_ids(guesses)
+    checks.settle_methods(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}
     for g in guesses:
@@ -349,6 +402,7 @@ def _settle_roles(guesses: list[ColumnGuess]) -> None:
             g.role, g.sure = "(ignore)", False
         elif g.role in WIDE:
             taken[g.role] = g
+    checks.settle_single_value(guesses)
 
 
 def table_kind(g: SheetGuess) -> str:
