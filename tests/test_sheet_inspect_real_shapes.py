@@ -137,3 +137,71 @@ def test_long_results_sheet_with_model_codes_and_free_text_tasks(tmp_path):
     assert main(["sheet", "inspect", str(tmp_path / "r.csv"), "--write", out]) == 0
     results = yaml.safe_load(open(out))["venues"]["my_venue"]["columns"]["results"]
     assert results["Model"] == "method" and results["Result"] == "value"
+
+
+def test_metric_named_value_columns_are_paired_by_metric(tmp_path):
+    """A screening-and-charting sheet: a group row over snake_case names, inclusion flags
+    of three screening stages, one column per (model, metric) for the best model and for
+    the best of each comparator family, metric cells holding several values, the same
+    model named as best and as best comparator, and a row of totals under the table."""
+    group = ["", "", "", "TA screening", "FR screening", "ML methods", "", "", "", "", "",
+             "", "", "", ""]
+    names = ["PMID", "Title", "Authors", "Include_TA", "Include_FR", "Training_size",
+             "Testing_size", "Best_performing_name", "Best_performing_AUROC",
+             "Best_performing_Sensitivity", "Best_comparator_Rule",
+             "Best_comparator_Rule_Sensitivity", "Best_comparator_traditional",
+             "Best_comparator_traditional_AUROC", "Best_comparator_traditional_Sensitivity"]
+    rows = [group, names,
+            ["101", "T1", "Kim", "1", "1", "1000 notes", "250 notes", "CNN", "0.91", "0.8",
+             "ICD codes", "0.7", "SVM", "0.88", "0.75"],
+            ["102", "T2", "Kim", "1", "1", "300 patients", "100 patients", "BERT", "",
+             "0.9;0.8", "Keyword matching", "0.6", "Random forest", "", "0.85"],
+            ["103", "T3", "Wu", "1", "0", "", "", "", "", "", "", "", "", "", ""],
+            ["104", "T4", "Ng", "0", "", "", "", "", "", "", "", "", "", "", ""],
+            ["105", "T5", "Li", "1", "1", "50 notes", "20 notes", "SVM", "0.8", "0.7",
+             "", "", "SVM", "0.8", "0.7"],
+            ["", "", "", "4", "3", "", "", "", "", "", "", "", "", "", ""]]
+    path = _csv(tmp_path / "chart.csv", rows)
+    g = inspect_sheet(path)
+    roles = _roles(g)
+    assert roles["PMID"] == "paper_id" and roles["Authors"] == "(ignore)"
+    # the last screening stage decides who is in scope
+    assert roles["FR screening Include_FR"] == "in_scope"
+    assert roles["TA screening Include_TA"] == "(ignore)"
+    # one metric's pair (most filled): the comparator is never the proposed value
+    assert roles["Best_performing_Sensitivity"] == "value_proposed"
+    assert roles["Best_comparator_traditional_Sensitivity"] == "value_best_prior"
+    others = ["Best_performing_AUROC", "Best_comparator_Rule_Sensitivity",
+              "Best_comparator_traditional_AUROC"]
+    assert {n: roles[n] for n in others} == {n: "(ignore)" for n in others}
+    # 'SVM' is both the best model and the best comparator in row 7: names not used
+    assert roles["Best_performing_name"] == roles["Best_comparator_traditional"] == "(ignore)"
+    # sizes written with what they count ("250 notes") are not read as sizes: listed
+    assert roles["ML methods Training_size"] == roles["Testing_size"] == "(ignore)"
+    assert g.metric == ("sensitivity", "classification") and g.idless_rows == [8]
+    d = draft_config(g, "ehr", str(path))
+    assert not d.problems
+    block = d.config["venues"]["ehr"]
+    assert "in_scope" not in block["constants"]  # an empty flag is not "in scope"
+    s = read_venue(block, ".", "ehr")
+    assert sorted(s.papers["paper_id"]) == ["101", "102", "103", "104", "105"]
+    p = s.papers.set_index("paper_id")
+    assert list(p["in_scope"].astype("boolean").fillna(False)) == [True, True, False, False,
+                                                                   True]
+    assert set(s.results["paper_id"]) == {"101", "105"}  # '0.9;0.8' is not one value
+    assert set(s.results["metric"]) == {"sensitivity"}
+
+
+def test_same_names_kept_when_they_differ(tmp_path):
+    rows = [["Paper", "Task", "Best_performing_name", "Best_performing_DSC",
+             "Best_comparator_name", "Best_comparator_DSC", "Best_comparator_HD95",
+             "Best_performing_HD95"],
+            ["a", "segmentation", "nnU-Net", "0.91", "U-Net", "0.89", "4.1", "3.9"],
+            ["b", "segmentation", "Swin", "0.85", "TransUNet", "0.84", "5.0", "4.2"]]
+    g = inspect_sheet(_csv(tmp_path / "n.csv", rows))
+    roles = _roles(g)
+    assert roles["Best_performing_name"] == "name_proposed"
+    assert roles["Best_comparator_name"] == "name_best_prior"
+    assert roles["Best_performing_DSC"] == "value_proposed"
+    assert roles["Best_comparator_DSC"] == "value_best_prior"
+    assert g.metric == ("dsc", "segmentation")

@@ -94,6 +94,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                        f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
     block["constants"] = {"in_scope": True, "values_only_in_figures": False,
                           **_metric_constants(g, roles, remarks)}
+    if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
+        del block["constants"]["in_scope"]
     return block, remarks
 
 
@@ -121,6 +123,10 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
+    if ids and g.idless_rows:
+        skips[_key(ids[0], g)] = "^$"
+        remarks.append("rows without a paper id holding numbers only (totals?) skipped "
+                       "(skip_rows_where): " + "; ".join(f"row {r}" for r in g.idless_rows))
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
@@ -132,6 +138,14 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
 
 def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     out = {}
+    if g.metric and "metric" not in roles:  # the metric the paired value headers name
+        out["metric"] = g.metric[0]
+        remarks.append(f"no metric column: constants metric: {g.metric[0]} (the value "
+                       "columns' headers name it)")
+        if g.metric[1] and "task" not in roles:
+            out["task"] = g.metric[1]
+            remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
+        return out
     text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
     for rx, metric, task in _METRIC_TASK:
         if re.search(rx, text):

@@ -36,7 +36,7 @@ _NAME_HINTS = [
     (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
      r"\b(notes?|comments?)$", "(ignore)"),
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
-     r"dois?)\b", "paper_id"),
+     r"dois?|pmc?id|pubmed)\b", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
@@ -53,23 +53,22 @@ _NAME_HINTS = [
     (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
-    (r"scope", "in_scope"),
+    (r"scope|^includ|\binclude", "in_scope"),
     (r"uncertain|\bstd\b|\bsd\b|\bci\b|confidence|error bar", "uncertainty"),
     (r"other|compared|baselines", "values_compared"),
     (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second.?best|2nd|"
-     r"competitor|previous", "value_best_prior"),
+     r"competitor|comparator|previous", "value_best_prior"),
     (r"^(model|approach|algorithm)s?$", "method"),
     (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|\bacc(uracy)?\b|\bnew\b|"
      r"\bmethod\b", "value_proposed"),
 ]
 # headers under which text cells are a method's name (else text under a result header is
 # not a value: listed, ignored)
-_NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\b(soa|sota|sta)\b|"
-                             r"state.of.the.art|prior|runner|second.?best|competitor|previous",
+_NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\bname\b|\b(soa|sota|sta)\b|"
+                             r"state.of.the.art|prior|runner|second.?best|competitor|"
+                             r"comparator|previous",
                              re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
-_BOOL_ROLES = ("in_scope", "claims_outperformance", "bold_best", "statistical_test",
-               "values_only_in_figures")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
 
 
@@ -86,6 +85,8 @@ class ColumnGuess:
     kind: str = ""  # the role the cells alone suggest
     split_sizes: bool = False  # cells like "898/500/200"
     unique: bool = False  # no two cells alike
+    named: bool = False  # the role comes from a header word
+    filled: int = 0  # cells not missing
     values: dict = field(default_factory=dict)  # values: rules the draft should carry
 
 
@@ -101,6 +102,8 @@ class SheetGuess:
     title_rows: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     text_rows: list[tuple[int, str]] = field(default_factory=list)  # free-text rows
+    metric: tuple[str, str | None] | None = None  # (metric, task) named by value headers
+    idless_rows: list[int] = field(default_factory=list)  # no id, numbers only (totals)
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -111,7 +114,6 @@ def _kinds(cells_: list) -> tuple[int, int, int]:
     return len(filled), len(filled) - nums, nums
 
 
-FIT_SHARE = 0.8  # share of a category column's distinct cells read for the header to count
 HEADER_SEARCH_ROWS = 1000  # rows (lines) read while looking for the header row
 ROLE_SAMPLE = 20_000  # values of a column the role guess looks at
 
@@ -267,7 +269,8 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
         raise ValueError("; ".join(str(p) for p in t.problems))
     skip_rows(t, None, "")  # repeated headers and formula rows
     guesses = [_guess_column(t, k, name) for k, name in enumerate(t.header)]
-    _settle_roles(guesses)
+    metric = _settle_roles(guesses)
+    checks.drop_same_names(t, guesses)
     shares = [g.big for g in guesses if g.big is not None and g.role.startswith("value")]
     units = "auto"
     if shares:
@@ -278,7 +281,9 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                  if width >= 4 and sum(not is_missing(c) for c in row) == 1
                  and not is_missing(row[0]) and isinstance(row[0], str)]
     return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
-                      getattr(t, "header_rows", 1), titles, warns, text_rows)
+                      getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
+                      checks.idless_rows(t, guesses))
+
 
 
 def _guess_column(t, k: int, name: str) -> ColumnGuess:
@@ -286,20 +291,22 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if len(vals) > ROLE_SAMPLE:  # evenly spaced: a guess needs no 10^6 parses
         vals = vals[::-(-len(vals) // ROLE_SAMPLE)]
     role, why, hints, big = _role_from_cells(_as_read(vals))
-    from_cells = role
+    from_cells, named = role, False
     sure = role not in ("n_test", "text", "category")
-    label = name.lower().strip()
+    label = name.lower().replace("_", " ").strip()
     key = cells._enum_key(name)
     headerless = name in t.headerless
     if key in ALL_COLUMNS and not headerless:
         role, why, sure = key, f"header {name!r} is our column name", True
     elif not headerless:
-        low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower().strip()
+        low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower()
+        low = low.replace("_", " ").strip()
         # the lower row of a two-row header names the column more precisely
         for text in ([low] if low else []) + [label]:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
                 role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals))
+                named = True
                 break
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
@@ -307,7 +314,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     texts = [clean_text(v) if isinstance(v, str) else str(v) for v in vals]
     if role == "paper_id":
         hints += _id_hints(name, texts)
-    role, why, sure, rules = _fit(role, why, sure, texts)
+    role, why, sure, rules = checks.fit_role(role, why, sure, texts)
     split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
@@ -324,27 +331,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         if len(ex) == 3:
             break
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
-                       split_sizes, len(set(texts)) == len(texts), rules)
-
-
-def _fit(role: str, why: str, sure: bool, texts: list[str]):
-    """(role, why, sure, values: rules) once the cells of a category or yes/no column are
-    read: a header word is not enough when most cells are not our categories."""
-    if role not in ENUMS and role not in _BOOL_ROLES:
-        return role, why, sure, {}
-    from falseclaims.sheets.draft import DRAFT_RULES  # the rules the draft writes
-
-    rules = DRAFT_RULES.get(role, {})
-    share, bad = checks.fit_categories(role, texts, rules)
-    if share >= FIT_SHARE:
-        return role, why, sure and share == 1, {}
-    if role == "task":
-        share2, _ = checks.fit_categories(role, texts, checks.TASK_WORDS)
-        if share2 >= FIT_SHARE:
-            return role, why + f"; task read from words in the cells (values: rules; " \
-                f"e.g. {bad!r})", False, dict(checks.TASK_WORDS)
-    return "(ignore)", why + f"; most cells are not {role} values (e.g. {bad!r}): map them " \
-        f"with values: {{{role}: {{regex: value}}}}", False, {}
+                       split_sizes, unique=len(set(texts)) == len(texts), values=rules,
+                       named=named or key in ALL_COLUMNS, filled=len(vals))
 
 
 def _as_read(vals: list) -> list:
@@ -387,15 +375,18 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     return ours, why, True
 
 
-def _settle_roles(guesses: list[ColumnGuess]) -> None:
+def _settle_roles(guesses: list[ColumnGuess]):
     """One column per role; a size column without a header word is the test size only
     when it is the sheet's one size column."""
     checks.settle_ids(guesses)
     checks.settle_methods(guesses)
+    checks.settle_in_scope(guesses)
+    metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}
-    for g in guesses:
-        if g.role == "n_test" and not g.sure and len(sizes) > 1:
+    # a role named by a header word before one guessed from the cells alone
+    for g in sorted(guesses, key=lambda g: not g.named):
+        if g.role == "n_test" and not g.named and len(sizes) > 1:
             g.role, g.why = "(ignore)", g.why + "; several size columns: which is the test size?"
         if g.role in taken and g.role in WIDE:
             g.why += f"; role already given to column {taken[g.role].letter}"
@@ -403,6 +394,7 @@ def _settle_roles(guesses: list[ColumnGuess]) -> None:
         elif g.role in WIDE:
             taken[g.role] = g
     checks.settle_single_value(guesses)
+    return metric
 
 
 def table_kind(g: SheetGuess) -> str:
