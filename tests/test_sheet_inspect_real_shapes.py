@@ -63,19 +63,19 @@ def _design_rows():
     papers = [["Driving Game (GTA)", "Internal Recordings", "216", "Standard",
                "Leave-One-Session-Out", "Train: 92%\nValid: 8%\nTest: N/A", "Accuracy",
                "No", "95.31%"],
-              ["Motor Imagery", "BCI Competition IV - I;\nInternal Recordings", "1400",
+              ["Motor Imagery", "Public set A;\nInternal Recordings", "1400",
                "Greedy Layer-wise training", "No", "16520 training samples\n15458 test",
                "Accuracy\nCohen's kappa", "t-test on Cohen's kappa", "Test set: ~89.8%"],
-              ["Sleep", "Sleep-EDF", "N/M", "Standard", "10-fold", "80/20", "RMSE", "N/M",
+              ["Sleep", "Public set B", "N/M", "Standard", "10-fold", "80/20", "RMSE", "N/M",
                "RMSE is lower for proposed"],
-              ["Resting state", "Bonn; Freiburg", "59; 32", "1) Train SAE\n2) Fine-tune",
+              ["Resting state", "Set C; Set D", "59; 32", "1) Train SAE\n2) Fine-tune",
                "Train-Valid-Test", "N/M", "F1", "ANOVA", "0.93"]]
     out = [group, names]
-    authors = ["Kim & Lee", "Wu, Ng & Li", "Kim & Lee", "Roy & Faubert"]
+    authors = ["Kim & Lee", "Wu, Ng & Li", "Kim & Lee", "Ode & Pym"]
     for i, p in enumerate(papers):
         out.append(["", f"A title {i}", str(2016 + i), authors[i], ["Private", "Public"][i % 2],
                     *p, ["Reader A", "Reader B"][i % 2], "\n".join(["Small data"] * 3),
-                    '"It was notably difficult;\n see 3.2"', f"Author{2016 + i}"])
+                    '"Hard to label;\n see 3.2"', f"Author{2016 + i}"])
     return out
 
 
