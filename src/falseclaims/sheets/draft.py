@@ -22,15 +22,17 @@ from falseclaims.sheets.inspect import SheetGuess, table_kind
 
 __all__ = ["draft_config", "Draft"]
 
-_STAT_RULES = {r"(?i)^(no|none|n/?a|-|no test|not (reported|done|tested)|n\.?r\.?)$": "no",
+_STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|mentioned)|"
+               r"n\.?r\.?)$": "no",
                r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
                r"permutation|anova|friedman|signific|yes": "yes"}
 _SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
                 r"(?i)\d+\s*-?\s*folds?|cross": "cv_only",
                 r"(?i)train\s*/\s*val\s*/\s*test": "train_val_test",
                 r"(?i)hold-?out|train\s*/\s*test": "train_test"}
+DRAFT_RULES = {"statistical_test": _STAT_RULES, "split": _SPLIT_RULES}  # read by inspect
 _METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
-                (r"acc", "accuracy", "classification")]
+                (r"\bacc(uracy)?\b", "accuracy", "classification")]
 
 
 class Draft:
@@ -78,6 +80,9 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         values["split"] = dict(_SPLIT_RULES)
     elif roles & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
+    for c in g.columns:  # rules proposed by inspect (task words in free-text task cells)
+        if c.values and c.role in WIDE:
+            values.setdefault(c.role, dict(c.values))
     if values:
         block["values"] = values
     cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
@@ -89,6 +94,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                        f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
     block["constants"] = {"in_scope": True, "values_only_in_figures": False,
                           **_metric_constants(g, roles, remarks)}
+    if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
+        del block["constants"]["in_scope"]
     return block, remarks
 
 
@@ -116,6 +123,10 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
+    if ids and g.idless_rows:
+        skips[_key(ids[0], g)] = "^$"
+        remarks.append("rows without a paper id holding numbers only (totals?) skipped "
+                       "(skip_rows_where): " + "; ".join(f"row {r}" for r in g.idless_rows))
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
@@ -127,6 +138,14 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
 
 def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     out = {}
+    if g.metric and "metric" not in roles:  # the metric the paired value headers name
+        out["metric"] = g.metric[0]
+        remarks.append(f"no metric column: constants metric: {g.metric[0]} (the value "
+                       "columns' headers name it)")
+        if g.metric[1] and "task" not in roles:
+            out["task"] = g.metric[1]
+            remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
+        return out
     text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
     for rx, metric, task in _METRIC_TASK:
         if re.search(rx, text):

@@ -18,6 +18,7 @@ import yaml
 
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
+from falseclaims.sheets import roles as checks
 from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.errors import CellError, Problem
 from falseclaims.sheets.io import read_raw_table
@@ -32,28 +33,41 @@ __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_p
 # headers ("test", "soa", "train ") count, and a training or validation size is matched
 # before the test size so that it never becomes n_test
 _NAME_HINTS = [
-    (r"^(notes?|comments?|remarks?|year|link|doi|url)\b|\b(notes?|comments?)$", "(ignore)"),
-    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author)\b",
-     "paper_id"),
+    (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
+     r"\b(notes?|comments?)$", "(ignore)"),
+    (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
+     r"dois?|pmc?id|pubmed)\b", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
+    (r"metrics\b", "metrics_reported"),
     (r"metric|measure", "metric"),
     (r"fold", "cv_folds"),
+    (r"cross.?valid|\bcv\b", "split"),
     (r"stat|p.?val|signific|hypothesis", "statistical_test"),
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
+    # a data set's size is not the test set's: listed, never n_test
+    (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
+     r"scans|volumes)\b", "(data size)"),
     (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
-    (r"scope", "in_scope"),
+    (r"scope|^includ|\binclude", "in_scope"),
     (r"uncertain|\bstd\b|\bsd\b|\bci\b|confidence|error bar", "uncertainty"),
     (r"other|compared|baselines", "values_compared"),
-    (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second|competitor|previous",
-     "value_best_prior"),
-    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|acc|\bnew\b|\bmethod\b",
-     "value_proposed"),
+    (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second.?best|2nd|"
+     r"competitor|comparator|previous", "value_best_prior"),
+    (r"^(model|approach|algorithm)s?$", "method"),
+    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|\bacc(uracy)?\b|\bnew\b|"
+     r"\bmethod\b", "value_proposed"),
 ]
+# headers under which text cells are a method's name (else text under a result header is
+# not a value: listed, ignored)
+_NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\bname\b|\b(soa|sota|sta)\b|"
+                             r"state.of.the.art|prior|runner|second.?best|competitor|"
+                             r"comparator|previous",
+                             re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
 
@@ -70,6 +84,10 @@ class ColumnGuess:
     big: float | None = None  # share of metric values > 1
     kind: str = ""  # the role the cells alone suggest
     split_sizes: bool = False  # cells like "898/500/200"
+    unique: bool = False  # no two cells alike
+    named: bool = False  # the role comes from a header word
+    filled: int = 0  # cells not missing
+    values: dict = field(default_factory=dict)  # values: rules the draft should carry
 
 
 @dataclass
@@ -84,6 +102,8 @@ class SheetGuess:
     title_rows: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     text_rows: list[tuple[int, str]] = field(default_factory=list)  # free-text rows
+    metric: tuple[str, str | None] | None = None  # (metric, task) named by value headers
+    idless_rows: list[int] = field(default_factory=list)  # no id, numbers only (totals)
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -119,6 +139,8 @@ def _find_header(path: Path, sheet: str | None, header_row: int | None = None,
 def _detect(path: Path, sheet: str | None, look: int = 12):
     # judged on the first rows (a sheet of 10^6 rows is read in full once, afterwards)
     g = read_raw_table(path, sheet, 1, max_rows=HEADER_SEARCH_ROWS)
+    if g.problems:  # the first lines cut a quoted multi-line cell: look at the whole file
+        g = read_raw_table(path, sheet, 1)
     if not g.header:
         return 1, 1, [], []
     grid = [(1, [None if h in g.headerless else h for h in g.header])]
@@ -157,7 +179,9 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
         hints.append("cells like '78.50/66.45': cells: {<col>: {split: '/', parts: [...]}}")
     if any(re.fullmatch(r"[\d.,]+\s+-\s*[\d.,]+", t) for t in texts):
         hints.append("cells like '70.49 -1.25': cells: {<col>: {cell_pattern: value_sd}}")
-    if any(";" in t and re.search(r"\d", t) for t in texts):
+    if texts and sum(checks.is_doi(t) for t in texts) >= 0.8 * len(texts):
+        return "text", "DOIs (an id)", [], None
+    if checks.named_values(texts):
         return "values_compared", "';'-separated names with numbers", hints, None
     sizes = measures = 0
     big = 0
@@ -170,7 +194,8 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
         try:
             m = cells.parse_measure(v)
         except CellError:
-            two = re.match(r"^\s*([\d.,]+)\s*(?:/|\s-|\()", str(v))
+            two = re.match(r"^\s*([\d.,]+)\s*(?:/\s*[\d.]|\s-|\()", str(v))
+            two = None if checks.is_doi(str(v)) else two
             m = cells.Measure(float(two[1].replace(",", "."))) if two else None
         if m is not None:
             measures += 1
@@ -244,7 +269,8 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
         raise ValueError("; ".join(str(p) for p in t.problems))
     skip_rows(t, None, "")  # repeated headers and formula rows
     guesses = [_guess_column(t, k, name) for k, name in enumerate(t.header)]
-    _settle_roles(guesses)
+    metric = _settle_roles(guesses)
+    checks.drop_same_names(t, guesses)
     shares = [g.big for g in guesses if g.big is not None and g.role.startswith("value")]
     units = "auto"
     if shares:
@@ -255,7 +281,9 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                  if width >= 4 and sum(not is_missing(c) for c in row) == 1
                  and not is_missing(row[0]) and isinstance(row[0], str)]
     return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
-                      getattr(t, "header_rows", 1), titles, warns, text_rows)
+                      getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
+                      checks.idless_rows(t, guesses))
+
 
 
 def _guess_column(t, k: int, name: str) -> ColumnGuess:
@@ -263,27 +291,30 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if len(vals) > ROLE_SAMPLE:  # evenly spaced: a guess needs no 10^6 parses
         vals = vals[::-(-len(vals) // ROLE_SAMPLE)]
     role, why, hints, big = _role_from_cells(_as_read(vals))
-    from_cells = role
+    from_cells, named = role, False
     sure = role not in ("n_test", "text", "category")
-    label = name.lower().strip()
+    label = name.lower().replace("_", " ").strip()
     key = cells._enum_key(name)
     headerless = name in t.headerless
     if key in ALL_COLUMNS and not headerless:
         role, why, sure = key, f"header {name!r} is our column name", True
     elif not headerless:
-        low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower().strip()
+        low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower()
+        low = low.replace("_", " ").strip()
         # the lower row of a two-row header names the column more precisely
         for text in ([low] if low else []) + [label]:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
                 role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals))
+                named = True
                 break
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
+    texts = [clean_text(v) if isinstance(v, str) else str(v) for v in vals]
     if role == "paper_id":
-        hints += _id_hints(name, [clean_text(v) if isinstance(v, str) else str(v)
-                                  for v in vals])
+        hints += _id_hints(name, texts)
+    role, why, sure, rules = checks.fit_role(role, why, sure, texts)
     split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
@@ -300,7 +331,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         if len(ex) == 3:
             break
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
-                       split_sizes)
+                       split_sizes, unique=len(set(texts)) == len(texts), values=rules,
+                       named=named or key in ALL_COLUMNS, filled=len(vals))
 
 
 def _as_read(vals: list) -> list:
@@ -327,28 +359,42 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
+    if ours == "(data size)":
+        return "(ignore)", why + " (a data set's size: map it to n_test only if it is the " \
+            "test set's)", False
     if ours in _TEXT_TWIN and not numeric:
+        if not _NAMES_A_METHOD.search(name):
+            return "(ignore)", why + " (text under a result header: not a value)", False
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
+        if numeric_share < 0.5:
+            return "(ignore)", why + " (a size header over text cells)", False
         return ours, why + " (but not all whole numbers)", False
     if ours == "values_compared" and from_cells not in ("values_compared",):
         return "(ignore)", why + " (not 'name value; name value' cells)", False
     return ours, why, True
 
 
-def _settle_roles(guesses: list[ColumnGuess]) -> None:
+def _settle_roles(guesses: list[ColumnGuess]):
     """One column per role; a size column without a header word is the test size only
     when it is the sheet's one size column."""
+    checks.settle_ids(guesses)
+    checks.settle_methods(guesses)
+    checks.settle_in_scope(guesses)
+    metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}
-    for g in guesses:
-        if g.role == "n_test" and not g.sure and len(sizes) > 1:
+    # a role named by a header word before one guessed from the cells alone
+    for g in sorted(guesses, key=lambda g: not g.named):
+        if g.role == "n_test" and not g.named and len(sizes) > 1:
             g.role, g.why = "(ignore)", g.why + "; several size columns: which is the test size?"
         if g.role in taken and g.role in WIDE:
             g.why += f"; role already given to column {taken[g.role].letter}"
             g.role, g.sure = "(ignore)", False
         elif g.role in WIDE:
             taken[g.role] = g
+    checks.settle_single_value(guesses)
+    return metric
 
 
 def table_kind(g: SheetGuess) -> str:

@@ -1,0 +1,260 @@
+"""Checks of ``sheet inspect``'s column roles against the cells and against each other.
+
+A header word proposes a role (``inspect._NAME_HINTS``); these checks keep it only where the
+cells agree, so that a real sheet's draft never maps a column to a field it would fill
+wrongly: a category column whose cells are not our categories (``Task/Paradigm: Motor
+Imagery``), a size header over text cells (``Training procedure: Standard``), the name of a
+paper's one method (``method`` in a sheet of one row per paper), a result column without a
+second value to compare it with, or a DOI column next to a better id.
+"""
+
+from __future__ import annotations
+
+import re
+
+from falseclaims.sheets import cells
+from falseclaims.sheets.cells import clean_text, is_missing
+from falseclaims.sheets.columns import ALIASES, ENUMS
+from falseclaims.sheets.errors import CellError
+
+__all__ = ["TASK_WORDS", "DOI", "is_doi", "named_values", "fit_categories", "settle_ids",
+           "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
+           "settle_names", "settle_in_scope", "fit_role", "idless_rows", "drop_same_names",
+           "FIT_SHARE"]
+
+DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?10\.\d{4,9}/\S+$", re.I)
+# task words of free-text task cells ("seizure detection", "sleep staging"): the rule is
+# written into the draft's values: and listed as unsure
+TASK_WORDS = {r"(?i)segment": "segmentation",
+              r"(?i)classif|detect|recogni|diagnos|staging|grading|predict|identif|"
+              r"discriminat": "classification"}
+FIT_SHARE = 0.8  # share of a category column's cells read for its header word to count
+_BOOLS = ("in_scope", "claims_outperformance", "bold_best", "statistical_test",
+          "values_only_in_figures")
+_VALUES = ("value_proposed", "value_best_prior", "values_compared")
+# "U-Net 78.2" / "nnU-Net: 80.1 ± 1.2": a name, then a number at the end
+# (a value has decimals or a % sign: "track 1", "59; 32" are no values)
+_NAMED_NUMBER = re.compile(r"[A-Za-z].*?[\s:=(]\s*[+-]?(?:\d*[.,]\d+\s*%?|\d+\s*%)\s*"
+                           r"(?:(?:±|\+/-|\+-)\s*\d+(?:[.,]\d+)?\s*%?)?\)?$")
+
+
+def is_doi(text: str) -> bool:
+    return bool(DOI.match(clean_text(text)))
+
+
+def named_values(texts: list[str]) -> bool:
+    """';'-separated cells where every part is a method name followed by its value (not
+    lists of data sets, channel counts or quotations that happen to hold ';')."""
+    listed = [t for t in texts if ";" in t]
+    if not listed:
+        return False
+    good = sum(all(_NAMED_NUMBER.search(p.strip()) for p in t.split(";") if p.strip())
+               for t in listed)
+    return good >= 0.5 * len(listed)
+
+
+def _reads(text: str, role: str, rules: dict) -> bool:
+    if any(re.search(rx, text) for rx in rules):
+        return True
+    try:
+        if role in _BOOLS:
+            return cells.parse_bool(text)[0] is not None
+        return cells.parse_enum(text, ENUMS[role], ALIASES.get(role))[0] is not None
+    except CellError:
+        return False
+
+
+def fit_categories(role: str, texts: list[str], rules: dict) -> tuple[float, str | None]:
+    """(share of the cells that ``role`` reads, with ``rules`` as ``values:``; the first
+    text it does not read). Counted over cells: one stray cell (a total under the table)
+    does not outweigh a column of yes/no."""
+    filled = [t for t in texts if not cells.is_missing(t)]
+    if not filled:
+        return 1.0, None
+    reads = {t: _reads(t, role, rules) for t in dict.fromkeys(filled)}
+    bad = [t for t in filled if not reads[t]]
+    return 1 - len(bad) / len(filled), (bad[0] if bad else None)
+
+
+def settle_ids(guesses: list) -> None:
+    """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
+    ``Paper``) before authors or a DOI."""
+    ids = [g for g in guesses if g.role == "paper_id"]
+    if len(ids) < 2:
+        return
+    weak = re.compile(r"author|doi|url|link", re.I)
+    best = max(ids, key=lambda g: (g.unique, not weak.search(g.name), -ids.index(g)))
+    for g in ids:
+        if g is not best:
+            g.role, g.sure = "(ignore)", False
+            g.why += f"; column {best.letter} {best.name!r} is the paper id"
+
+
+def settle_methods(guesses: list) -> None:
+    """A ``method`` column is the long layout's only where a paper fills several rows;
+    in a sheet of one row per paper it names the paper's method (``name_proposed``)."""
+    ids = [g for g in guesses if g.role == "paper_id"]
+    for g in guesses:
+        if g.role == "method" and (not ids or ids[0].unique):
+            g.role = "name_proposed"
+            g.why += "; one row per paper: the name of the paper's method"
+
+
+def settle_single_value(guesses: list) -> None:
+    """A result column without a second value per paper (no state-of-the-art, runner-up
+    or compared-methods column) gives no comparison: the sheet runs as a study-design
+    sheet, and the column is listed with what to map."""
+    roles = {g.role for g in guesses}
+    if "value_proposed" not in roles or roles & {"value_best_prior", "values_compared",
+                                                  "method"}:  # a method column: long layout
+        return
+    for g in guesses:
+        if g.role == "value_proposed":
+            g.role, g.sure = "(ignore)", False
+            g.why += ("; one value per paper and no state-of-the-art or runner-up column: "
+                      "no comparison to assess (map a second value column to "
+                      "value_best_prior, or a long results table, to get probabilities)")
+
+
+# metric named in a value column's header ("Best_performing_AUROC"): (regex, metric, task);
+# the task only where the metric implies it (F1 is used for both)
+_METRIC_WORDS = [(r"\b(auroc|auc|roc auc)\b", "auc", "classification"),
+                 (r"\b(f1|f ?score|f ?measure)\b", "f1", None),
+                 (r"\b(dice|dsc)\b", "dsc", "segmentation"),
+                 (r"\b(iou|jaccard)\b", "iou", "segmentation"),
+                 (r"\bacc(uracy)?\b", "accuracy", "classification"),
+                 (r"\b(ppv|precision)\b", "ppv", "classification"),
+                 (r"\b(sensitivity|recall|tpr)\b", "sensitivity", "classification"),
+                 (r"\b(specificity|tnr)\b", "specificity", "classification"),
+                 (r"\bnpv\b", "npv", "classification")]
+
+
+def header_metric(name: str) -> tuple[str, str | None] | None:
+    """(metric, task or None) a header names, e.g. 'Best comparator DL AUROC' -> auc."""
+    text = re.sub(r"[_\W]+", " ", name.lower())
+    return next(((m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)), None)
+
+
+def settle_metric_pairs(guesses: list) -> tuple[str, str | None] | None:
+    """Value columns whose headers name a metric (one pair of columns per metric, several
+    comparators): the proposed and the prior column of one metric, the metric whose pair
+    has the most filled cells; every other value column is listed. (metric, task) or None."""
+    named = [g for g in guesses if g.named and g.role in ("value_proposed", "value_best_prior")
+             and header_metric(g.name)]
+    by: dict = {}
+    for g in named:
+        by.setdefault(header_metric(g.name), {}).setdefault(g.role, []).append(g)
+    pairs = {m: d for m, d in by.items() if len(d) == 2}
+    if not pairs:
+        return None
+    best = max(pairs, key=lambda m: (min(max(g.filled for g in pairs[m][r])
+                                         for r in pairs[m]), -list(by).index(m)))
+    chosen = [max(pairs[best][r], key=lambda g: g.filled) for r in pairs[best]]
+    why = (f"; value columns paired by the metric their headers name: {best[0]} "
+           f"({chosen[0].name!r} vs {chosen[1].name!r}, the pair with most filled cells)")
+    for g in guesses:
+        if g.role in ("value_proposed", "value_best_prior") and g not in chosen:
+            g.role, g.sure = "(ignore)", False
+            g.why += why
+    settle_names(guesses, chosen)
+    for g in chosen:
+        if len(pairs[best][g.role]) > 1:
+            g.sure = False
+            others = ", ".join(repr(o.name) for o in pairs[best][g.role] if o is not g)
+            g.why += f"; chosen among columns of one role and metric (also {others})"
+    return best
+
+
+def settle_names(guesses: list, chosen: list) -> None:
+    """The method-name column of each chosen value column is the one whose header is the
+    value header without its metric ('Best_comparator_traditional' for
+    'Best_comparator_traditional_AUROC', 'Best_performing_name' for 'Best_performing_AUROC')."""
+    def stem(name):
+        words = re.sub(r"[_\W]+", " ", name.lower()).split()
+        return [w for w in words if not header_metric(w) and w not in ("name", "model",
+                                                                        "method")]
+    for value in chosen:
+        twin = "name_" + value.role.removeprefix("value_")
+        match = sorted((g for g in guesses if g.kind in ("text", "category")
+                        and g is not value and stem(g.name) == stem(value.name)),
+                       key=lambda g: "name" not in g.name.lower())  # '_name' before '_model'
+        match = [g for g in match if stem(g.name)]
+        if not match:
+            continue
+        for g in guesses:
+            if g.role == twin and g is not match[0]:
+                g.role, g.sure = "(ignore)", False
+                g.why += f"; the name of {value.name!r} is in column {match[0].letter}"
+        match[0].role = twin
+        match[0].why += f"; names the method of {value.name!r}"
+
+
+def settle_in_scope(guesses: list) -> None:
+    """Several inclusion columns (title/abstract, then full-text screening): the last stage
+    decides, the one filled for the fewest rows."""
+    inc = [g for g in guesses if g.role == "in_scope" and g.named]
+    if len(inc) < 2:
+        return
+    last = min(inc, key=lambda g: (g.filled, -inc.index(g)))
+    for g in inc:
+        if g is not last:
+            g.role, g.sure = "(ignore)", False
+            g.why += (f"; column {last.letter} {last.name!r} is the last screening stage "
+                      "(filled for the fewest rows): in_scope")
+
+
+def fit_role(role: str, why: str, sure: bool, texts: list[str]):
+    """(role, why, sure, values: rules) once the cells of a category or yes/no column are
+    read: a header word is not enough when most cells are not our categories."""
+    if role not in ENUMS and role not in _BOOLS:
+        return role, why, sure, {}
+    from falseclaims.sheets.draft import DRAFT_RULES  # the rules the draft writes
+
+    rules = DRAFT_RULES.get(role, {})
+    share, bad = fit_categories(role, texts, rules)
+    if share >= FIT_SHARE:
+        return role, why, sure and share == 1, {}
+    if role == "task":
+        share2, _ = fit_categories(role, texts, TASK_WORDS)
+        if share2 >= FIT_SHARE:
+            return role, why + f"; task read from words in the cells (values: rules; " \
+                f"e.g. {bad!r})", False, dict(TASK_WORDS)
+    return "(ignore)", why + f"; most cells are not {role} values (e.g. {bad!r}): map them " \
+        f"with values: {{{role}: {{regex: value}}}}", False, {}
+
+
+def idless_rows(t, guesses: list) -> list[int]:
+    """Rows without a paper id holding numbers only (a row of totals under the table)."""
+    ids = [k for k, g in enumerate(guesses) if g.role == "paper_id"]
+    if not ids:
+        return []
+    out = []
+    for r, row in t.rows:
+        filled = [c for c in row if not is_missing(c)]
+        if is_missing(row[ids[0]]) and filled and not any(_is_text(c) for c in filled):
+            out.append(r)
+    return out
+
+
+def _is_text(c) -> bool:
+    return not isinstance(c, (int, float)) and not re.fullmatch(r"[\d.,%\s/±()+-]+", str(c))
+
+
+def drop_same_names(t, guesses: list) -> None:
+    """Method names left unmapped when a row names the same method in both name columns
+    (the best model is also the best of the comparators): the two results rows would
+    collide; the values are read as 'proposed' and 'best_prior'."""
+    at = {g.role: k for k, g in enumerate(guesses)
+          if g.role in ("name_proposed", "name_best_prior")}
+    if len(at) < 2:
+        return
+    a, b = at["name_proposed"], at["name_best_prior"]
+    same = [r for r, row in t.rows if not cells.is_missing(row[a])
+            and clean_text(str(row[a])).lower() == clean_text(str(row[b])).lower()]
+    if same:
+        for k in (a, b):
+            guesses[k].role, guesses[k].sure = "(ignore)", False
+            guesses[k].why += (f"; rows {', '.join(map(str, same[:3]))}"
+                               f"{' ...' if len(same) > 3 else ''} name the same method in "
+                               "both name columns: names not used (methods read as "
+                               "'proposed' and 'best_prior')")
