@@ -19,6 +19,7 @@ import yaml
 
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess, table_kind
+from falseclaims.sheets.repeats import repeat_runs
 
 __all__ = ["draft_config", "Draft"]
 
@@ -98,18 +99,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     ids = [c for c in g.columns if c.role == "paper_id"]
     if not ids:
         block["id"] = "row"
-    elif any(h.startswith("repeated ids in consecutive") for h in ids[0].hints):
-        block["group_rows_by_id"] = True
-        remarks.append(f"unsure: ids repeat in consecutive rows of column {ids[0].name!r}: "
-                       "read as one paper over several rows (group_rows_by_id: true; its "
-                       "first row with both values is used, the others are noted); if they "
-                       "are different papers, write id: '{" + ids[0].name + "}' instead")
-    elif any(h.startswith("repeated ids") for h in ids[0].hints):
-        block["id"] = "{" + _key(ids[0], g) + "}"
-        del mapping[_key(ids[0], g)]  # read by id: (an ignored column could not be)
-        remarks.append(f"unsure: ids repeat in column {ids[0].name!r} (not in consecutive "
-                       "rows): read as different papers, numbered ' (2)', ... (id:); if a "
-                       "paper fills several rows, write group_rows_by_id: true instead")
+    else:
+        _repeats(g, ids[0], mapping, block, remarks, long=False)
     skips = {}
     if ids and g.text_rows:
         first = _key(g.columns[0], g)
@@ -123,6 +114,56 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
+
+
+def _repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
+             long: bool) -> None:
+    """Repeated ids: consecutive rows of one paper are grouped (group_rows_by_id), rows
+    the evidence shows to be different papers get their own id (sheets/repeats.py)."""
+    name = idc.name
+    runs = repeat_runs(g)
+    scattered = any(h.startswith("repeated ids:") for h in idc.hints)
+    if not runs and not scattered:
+        return
+    different = [r for r in runs if r.verdict == "different"]
+    if not long and (scattered or len(different) == len(runs)):
+        block["id"] = "{" + _key(idc, g) + "}"
+        del mapping[_key(idc, g)]  # read by id: (an ignored column could not be)
+        for r in different:
+            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
+                           f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
+                           "(id:)")
+        if scattered:
+            remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
+                           "rows): read as different papers, numbered ' (2)', ... (id:); if "
+                           "a paper fills several rows, write group_rows_by_id: true instead")
+        return
+    block["group_rows_by_id"] = True
+    overrides = block.setdefault("cell_overrides", {})
+    for r in runs:
+        rows = ", ".join(map(str, r.rows))
+        if r.verdict == "same":
+            remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
+                           f"several rows ({r.evidence}); group_rows_by_id: true uses one "
+                           "comparison, the other rows are noted")
+        elif r.verdict == "unsure":
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of column {name!r}"
+                           f" ({r.evidence}): read as one paper over several rows "
+                           "(group_rows_by_id: true; one comparison used, the others "
+                           "noted); if they are different papers, give each its own id "
+                           "(cell_overrides)")
+        elif long:
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of the papers table "
+                           f"but look like different papers ({r.evidence}): give each its "
+                           "own id in both tables; read as one paper meanwhile")
+        else:
+            for k, row in enumerate(r.later, start=2):
+                overrides[f"{idc.letter}{row}"] = f"{r.pid} ({k})"
+            remarks.append(f"ids {r.pid!r} repeat in rows {rows} of column {name!r} but "
+                           f"are different papers ({r.evidence}): the later rows get their "
+                           "own id (cell_overrides)")
+    if not overrides:
+        del block["cell_overrides"]
 
 
 def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:

@@ -23,7 +23,9 @@ from falseclaims.sheets.plain import frame_of_columns, plain_results
 from falseclaims.sheets.prepare import (
     apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
 )
-from falseclaims.sheets.rows import fold_name, generate_ids, group_paper_rows, resolve_column, skip_rows
+from falseclaims.sheets.rows import (
+    fold_name, generate_ids, group_long_rows, group_paper_rows, resolve_column, skip_rows,
+)
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
@@ -63,9 +65,6 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
     skip_rules = cfg.get("skip_rows_where") or {}
-    if cfg.get("group_rows_by_id") and cfg["layout"] == "long":
-        raise ValueError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
-                         "layout already holds one papers row per paper)")
     if cfg.get("id") == "row" and cfg["layout"] == "long":
         raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
                          "results rows to their papers); use a template such as "
@@ -150,6 +149,8 @@ def _read_long(cfg: dict, base: Path, where: str, venue: str):
     paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
     plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
     rrecs = [] if plain is not None or rparsed is None else rparsed.records()
+    if cfg.get("group_rows_by_id"):
+        precs, rrecs = group_long_rows(precs, rrecs, ptab, rtab)
     return ptab, rtab, precs, rrecs, plain
 
 
