@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 from falseclaims.sheets.columns import WIDE
-from falseclaims.sheets.inspect import SheetGuess, table_kind
+from falseclaims.sheets.inspect import SheetGuess
 from falseclaims.sheets.repeats import repeat_runs
 
 __all__ = ["draft_config", "Draft"]
@@ -139,6 +139,9 @@ def _repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
                            "a paper fills several rows, write group_rows_by_id: true instead")
         return
     block["group_rows_by_id"] = True
+    if scattered:
+        remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive rows): "
+                       "read as one paper (group_rows_by_id: true)")
     overrides = block.setdefault("cell_overrides", {})
     for r in runs:
         rows = ", ".join(map(str, r.rows))
@@ -182,38 +185,70 @@ def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     return out
 
 
-def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None) -> Draft:
-    """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue."""
-    from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import draft_venue, group_problems
+def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,
+                 other: SheetGuess | None = None) -> Draft:
+    """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue.
+    A papers or results table of the long layout is drafted with its other table
+    (``other``, else found by :func:`draft_long.find_other_table`)."""
+    from falseclaims.sheets.draft_long import find_other_table, long_block, long_kind
 
-    if table_kind(g) == "results":  # a results table of the long layout: papers to name
-        text = draft_venue(g, venue)
-        return Draft(text, yaml.safe_load(text), ["a long-layout table: name the other "
-                                                  "table (papers/results) in the block"], [])
     shown = file or str(g.file)
+    kind = long_kind(g)
+    if kind in ("papers", "results") and other is None:
+        other = find_other_table(g)
+    if kind in ("papers", "results") and other is not None:
+        pg, rg = (g, other) if kind == "papers" else (other, g)
+        same = Path(other.file) == Path(g.file)
+        other_shown = shown if same else (str(Path(other.file).resolve())
+                                          if Path(shown).is_absolute() else str(other.file))
+        pfile, rfile = (shown, other_shown) if kind == "papers" else (other_shown, shown)
+        block, remarks, problems = long_block(pg, rg, venue, pfile, rfile)
+        remarks.insert(0, f"layout long: papers {pfile}" + (f" (sheet {pg.sheet!r})"
+                       if pg.sheet else "") + f", results {rfile}" +
+                       (f" (sheet {rg.sheet!r})" if rg.sheet else ""))
+        trial = dict(block, papers=str(Path(pg.file).resolve()),
+                     results=str(Path(rg.file).resolve()))
+        return _finish(block, trial, venue, shown, remarks, problems)
+    if kind == "results":  # no papers table found: the block names what is missing
+        from falseclaims.sheets.inspect import draft_venue
+
+        text = draft_venue(g, venue)
+        return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
+                                                  "no papers table found (another sheet, a "
+                                                  "file named alike, or --other-table)"], [])
     block, remarks = _block(g, venue, shown)
-    if table_kind(g) == "papers":
+    if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
-                       "need results (if they are in another table: layout: long)")
-    trial = dict(block, papers=str(Path(g.file).resolve()))
-    problems = []
+                       "need results (if they are in another table: --other-table)")
+    return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
+                   remarks, [])
+
+
+def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
+            problems: list[str]) -> Draft:
+    """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
+    cells are unreadable) and write the config text with the remarks as comments."""
+    from falseclaims.sheets import SheetValidationError, read_venue
+    from falseclaims.sheets.inspect import group_problems
+
+    read_problems = []
     for attempt in ("stop", "exclude"):
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
             s = read_venue(trial, base_dir=".", venue=venue)
         except SheetValidationError as exc:
-            problems = group_problems(exc.problems, 2)
+            read_problems = group_problems(exc.problems, 2)
             continue
         except ValueError as exc:
-            problems = [str(exc)]
+            read_problems = [str(exc)]
             continue
-        problems = []
+        read_problems = []
         remarks += _read_remarks(s)
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
+    problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}
     head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
             "#   snakemake --cores 2 --configfile THIS_FILE",

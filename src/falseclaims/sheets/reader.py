@@ -15,6 +15,7 @@ from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
+from falseclaims.sheets.digest import digest
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
@@ -29,7 +30,7 @@ from falseclaims.sheets.rows import (
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import NO_RESULTS, check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
 
@@ -168,26 +169,6 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
         wrecs = group_paper_rows(wrecs, wtab)
     precs, rrecs = wide_to_long(wrecs, wtab, has_results)
     return wtab, precs, rrecs
-
-
-def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
-           top: int = 6) -> str:
-    """A few lines for the log: papers found, results rows, and the notes that change
-    results counted by kind (the full list is notes.csv)."""
-    n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
-    changes = notes[notes["kind"] == "changes results"]["note"]
-    lines = [f"venue {venue or '(unnamed)'}: {papers['paper_id'].nunique()} papers found"
-             + (f" ({n_bad} excluded for an invalid cell)" if n_bad else "")
-             + f", {len(results)} results rows; {len(changes)} notes change results, "
-             f"{len(notes) - len(changes)} informational (validated/notes.csv)"]
-    if changes.str.startswith("no result columns").any():
-        lines.append(f"  {NO_RESULTS}")
-    kinds = (changes.str.replace(r"'[^']*'", "…", regex=True)
-             .str.replace(r"\s*[(:;{].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
-                                                                    regex=True).str.strip())
-    for kind, n in kinds[kinds != ""].value_counts().head(top).items():
-        lines.append(f"  {n} x {kind}")
-    return "\n".join(lines)
 
 
 def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:

@@ -116,9 +116,10 @@ def repeat_runs(g) -> list[Run]:
     return out
 
 
-def repeated_methods(g) -> list[tuple[str, list[int]]]:
-    """Results table of the long layout: the (paper id, rows) whose method and metric
-    repeat (one block of method rows per data set?); [] when none or no such columns."""
+def repeated_methods(g) -> list[tuple[str, list[int], list[int]]]:
+    """Results table of the long layout: (paper id, rows first holding a method and
+    metric, rows repeating them) where a paper's method and metric repeat (one block of
+    method rows per data set?); [] when none or without id and method columns."""
     from falseclaims.sheets.inspect import _find_header
     from falseclaims.sheets.rows import fold_name, skip_rows
 
@@ -129,11 +130,13 @@ def repeated_methods(g) -> list[tuple[str, list[int]]]:
     skip_rows(t, None, "")
     i, m, x = roles["paper_id"], roles["method"], roles.get("metric")
     seen: dict = {}
-    out: dict[str, list[int]] = {}
+    out: dict[str, tuple[list[int], list[int]]] = {}
     for rownum, cells in t.rows:
         pid = _text(cells[i])
         key = (pid, fold_name(_text(cells[m])), "" if x is None else _text(cells[x]).lower())
         if pid and key in seen:
-            out.setdefault(pid, [seen[key]]).append(rownum)
+            first, again = out.setdefault(pid, ([], []))
+            first.append(seen[key])
+            again.append(rownum)
         seen.setdefault(key, rownum)
-    return list(out.items())
+    return [(p, sorted(set(a)), b) for p, (a, b) in out.items()]
