@@ -13,7 +13,6 @@ import yaml
 
 from falseclaims.cli import main
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.digest import digest, digest_html, digest_kinds
 from falseclaims.sheets.draft import draft_config
 from falseclaims.sheets.inspect import inspect_sheet
 from long_sheet import PAPERS, RESULTS, write_long_sheet
@@ -167,6 +166,8 @@ def test_venue_c_two_nguyen_papers_drafted_apart(capsys):
 
 
 def test_notes_digest_page_matches_the_log_digest():
+    from falseclaims.sheets.digest import digest, digest_html, digest_kinds
+
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["venues"]
     vc = cfg["venue_c_synthetic"]
     s = read_venue(vc, ROOT, "venue_c_synthetic")
@@ -186,8 +187,51 @@ def test_notes_digest_page_matches_the_log_digest():
 
 
 def test_digest_kinds_of_no_notes():
+    from falseclaims.sheets.digest import digest_kinds
+
     notes = pd.DataFrame({"note": pd.Series([], dtype="string"),
                           "kind": pd.Series([], dtype="string"),
                           "row": pd.Series([], dtype="Int64"),
                           "column": pd.Series([], dtype="string")})
     assert digest_kinds(notes).empty
+
+
+@pytest.mark.pipeline
+def test_drafted_long_workbook_runs_and_the_report_shows_the_digest(repo_root, tmp_path,
+                                                                   monkeypatch):
+    """`inspect --write` on a long-layout workbook, then `snakemake --configfile DRAFT`
+    unedited and `snakemake --report`: the papers are counted once each and the venue's
+    notes digest is the first entry of its Selection."""
+    import json
+    import re
+    import subprocess
+    import sys
+
+    from repo_copy import copy_repo
+    from test_pipeline_robustness import small_config, write_config
+
+    work = copy_repo(tmp_path / "repo", repo_root)
+    shipped = yaml.safe_load((work / "config" / "config.yaml").read_text())
+    cfg = small_config(work, shipped["venues"])
+    cfg["estimation"]["congruence_sources"] = shipped["estimation"]["congruence_sources"]
+    write_config(work, cfg)  # light settings, every source a report caption names
+    write_long_sheet(work / "data" / "survey.xlsx")
+    monkeypatch.chdir(work)  # the sheet's path is written as given in the checkout
+    assert main(["sheet", "inspect", "data/survey.xlsx", "--venue", "mine", "--write",
+                 "mine.yaml"]) == 0
+    for args in (["--cores", "2", "--quiet"], ["--report", "report.html"]):
+        proc = subprocess.run([sys.executable, "-m", "snakemake", *args, "--configfile",
+                               "mine.yaml"], cwd=work, capture_output=True, text=True,
+                              timeout=1200)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+    flow = pd.read_csv(work / "results" / "mine" / "flow.csv")
+    found = flow[flow.step == "found"].set_index("task")["n_papers"].to_dict()
+    assert found == {"classification": 2, "segmentation": 3}  # Kim 2023 once
+    page = (work / "results" / "mine" / "validated" / "notes_digest.html").read_text()
+    assert "5 papers found" in page and "further results row of paper" in page
+    report = (work / "report.html").read_text(encoding="utf-8")
+    entry = re.search(r'"results/mine/validated/notes_digest\.html": (\{.*?"labels": '
+                      r'\{.*?\})', report)
+    assert entry, "the digest is not in the report"
+    labels = json.loads(entry.group(1) + "}")["labels"]
+    assert labels == {"#": "00", "result": "Notes that change results (digest)"}
