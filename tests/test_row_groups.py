@@ -146,6 +146,11 @@ def test_same_id_over_data_sets_is_one_paper_and_mixed_runs(tmp_path):
     assert sorted(s.papers["paper_id"]) == ["Kim 2023", "Li 2022", "Li 2022 (2)"]
     assert any("one paper over several rows (column 'Notes' holds 'dataset 1' and "
                "'dataset 2'" in r for r in remarks)
+    # written by hand, grouping rows with different titles says so
+    hand = {k: v for k, v in block.items() if k != "cell_overrides"}
+    s = read_venue(hand, ".", "v")
+    li = s.notes[s.notes["note"].str.contains("have different titles")]
+    assert list(li["row"]) == [5] and list(li["kind"]) == ["changes results"]
     # no evidence either way: one paper, listed as unsure
     rows = [["Ng 2024", "", "segmentation", "dice", "0.8", "0.7", "10", ""],
             ["Ng 2024", "", "segmentation", "dice", "0.6", "0.5", "10", ""]]

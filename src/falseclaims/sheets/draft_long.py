@@ -85,7 +85,7 @@ def find_other_table(g: SheetGuess, other_file: str | None = None,
     for path, sheet in cands:
         try:
             other = inspect_sheet(path, sheet)
-        except ValueError:
+        except (ValueError, IndexError, KeyError):  # not a table: the next candidate
             continue
         if long_kind(other) == want or (other_file or other_sheet):
             return other

@@ -196,6 +196,7 @@ def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
         rows = groups[key]
         used = next((r for r in rows if complete(r)), rows[0])
         out.append(used)
+        _note_titles(rows, table, key)
         for r in rows:
             if r is not used:
                 unused.add(_rownum(r))
@@ -205,6 +206,22 @@ def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
                            "with both values; config group_rows_by_id)")
     _release_unused(table, unused)
     return out
+
+
+def _note_titles(rows: list, table: RawTable, key) -> None:
+    """Grouped rows whose titles differ: different papers sharing an id? (noted; the
+    draft gives them their own ids, sheets/repeats.py)."""
+    titles = {}
+    for r in rows:
+        t = r.get("title")
+        if isinstance(t, str) and t.strip():
+            titles.setdefault(" ".join(t.split()).casefold(), (t, _rownum(r)))
+    if len(titles) > 1:
+        (a, ra), (b, rb) = list(titles.values())[:2]
+        table.note(rb, "title", b, f"rows {ra} and {rb} of paper {key!r} have different "
+                   f"titles ({a!r}, {b!r}) but are read as one paper (group_rows_by_id): "
+                   "if they are different papers, the comparison of one is not used; give "
+                   "each its own id (cell_overrides)")
 
 
 def _blocks(rows: list) -> list[list]:
@@ -275,6 +292,7 @@ def group_long_rows(precs: list[dict], rrecs: list[dict], ptab: RawTable,
             used = next((r for r in rows if not _is_bad(r)), rows[0])
             why = "its first readable papers row"
         pout.append(used)
+        _note_titles(rows, ptab, key)
         for r in rows:
             if r is not used:
                 punused.add(_rownum(r))
