@@ -10,7 +10,7 @@ def main(smk):
     write_table(sheets.papers, smk.output.papers)
     write_table(sheets.results, smk.output.results)
     write_table(sheets.notes, smk.output.notes)
-    label = smk.params.venue_cfg.get("label") or smk.wildcards.venue
+    label = smk.params.venue_cfg["label"]  # filled by common.smk (config.venue_label)
     with open(smk.output.digest, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(digest_html(smk.wildcards.venue, label, sheets.papers, sheets.results,
                              sheets.notes))
