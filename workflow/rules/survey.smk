@@ -9,6 +9,14 @@ rule validate_sheets:
         papers="results/{venue}/validated/papers.csv",
         results="results/{venue}/validated/results.csv",
         notes="results/{venue}/validated/notes.csv",
+        # the notes that change results, by kind: first among the venue's Selection entries
+        digest=report(
+            "results/{venue}/validated/notes_digest.html",
+            caption=caption("notes_digest"),
+            category=venue_label_of,
+            subcategory=REPORT_SELECTION,
+            labels={"#": "00", "result": "Notes that change results (digest)"},
+        ),
     log:
         "logs/{venue}/validate_sheets.log",
     benchmark:

@@ -1,6 +1,7 @@
 from falseclaims.pipeline import run_step
 from falseclaims.table_io import write_table
 from falseclaims.sheets import read_venue
+from falseclaims.sheets.digest import digest_html
 
 
 def main(smk):
@@ -9,6 +10,10 @@ def main(smk):
     write_table(sheets.papers, smk.output.papers)
     write_table(sheets.results, smk.output.results)
     write_table(sheets.notes, smk.output.notes)
+    label = smk.params.venue_cfg["label"]  # filled by common.smk (config.venue_label)
+    with open(smk.output.digest, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(digest_html(smk.wildcards.venue, label, sheets.papers, sheets.results,
+                             sheets.notes))
 
 
 run_step(snakemake, main)  # noqa: F821

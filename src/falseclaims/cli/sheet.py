@@ -36,6 +36,12 @@ def register(sub) -> None:
     i.add_argument("--header-rows", type=int, choices=(1, 2),
                    help="2: rows N-1 and N form the header (names combined); with "
                         "--header-row")
+    i.add_argument("--other-table", metavar="FILE",
+                   help="long layout: the other table (results for a papers table, papers "
+                        "for a results table); default: another sheet of the workbook or a "
+                        "file named alike with 'papers'/'results' swapped")
+    i.add_argument("--other-sheet", metavar="NAME",
+                   help="the sheet of --other-table (or of FILE) holding the other table")
     i.add_argument("--write", metavar="DRAFT.yaml",
                    help="write a complete config (run_venues + this venue) that "
                         "`snakemake --configfile DRAFT.yaml` runs")
@@ -75,9 +81,16 @@ def run_inspect(args) -> int:
         g = inspect_sheet(args.file, args.sheet, args.header_row, args.header_rows)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    other = None
+    if args.other_table or args.other_sheet:
+        from falseclaims.sheets.draft_long import find_other_table
+        if args.other_table and not Path(args.other_table).is_file():
+            raise UsageError(f"no such file: {args.other_table}")
+        other = find_other_table(g, args.other_table, args.other_sheet)
     # sheet paths in a config are relative to the checkout Snakemake runs in
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
-    d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file)
+    d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
+                     other)
     if args.write:
         Path(args.write).write_text(d.text, encoding="utf-8")
     if args.json:

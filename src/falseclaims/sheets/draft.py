@@ -18,7 +18,8 @@ from pathlib import Path
 import yaml
 
 from falseclaims.sheets.columns import WIDE
-from falseclaims.sheets.inspect import SheetGuess, table_kind
+from falseclaims.sheets.inspect import SheetGuess
+from falseclaims.sheets.repeats import repeat_runs
 
 __all__ = ["draft_config", "Draft"]
 
@@ -105,18 +106,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     ids = [c for c in g.columns if c.role == "paper_id"]
     if not ids:
         block["id"] = "row"
-    elif any(h.startswith("repeated ids in consecutive") for h in ids[0].hints):
-        block["group_rows_by_id"] = True
-        remarks.append(f"unsure: ids repeat in consecutive rows of column {ids[0].name!r}: "
-                       "read as one paper over several rows (group_rows_by_id: true; its "
-                       "first row with both values is used, the others are noted); if they "
-                       "are different papers, write id: '{" + ids[0].name + "}' instead")
-    elif any(h.startswith("repeated ids") for h in ids[0].hints):
-        block["id"] = "{" + _key(ids[0], g) + "}"
-        del mapping[_key(ids[0], g)]  # read by id: (an ignored column could not be)
-        remarks.append(f"unsure: ids repeat in column {ids[0].name!r} (not in consecutive "
-                       "rows): read as different papers, numbered ' (2)', ... (id:); if a "
-                       "paper fills several rows, write group_rows_by_id: true instead")
+    else:
+        _repeats(g, ids[0], mapping, block, remarks, long=False)
     skips = {}
     if ids and g.text_rows:
         first = _key(g.columns[0], g)
@@ -134,6 +125,59 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
+
+
+def _repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
+             long: bool) -> None:
+    """Repeated ids: consecutive rows of one paper are grouped (group_rows_by_id), rows
+    the evidence shows to be different papers get their own id (sheets/repeats.py)."""
+    name = idc.name
+    runs = repeat_runs(g)
+    scattered = any(h.startswith("repeated ids:") for h in idc.hints)
+    if not runs and not scattered:
+        return
+    different = [r for r in runs if r.verdict == "different"]
+    if not long and (scattered or len(different) == len(runs)):
+        block["id"] = "{" + _key(idc, g) + "}"
+        del mapping[_key(idc, g)]  # read by id: (an ignored column could not be)
+        for r in different:
+            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
+                           f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
+                           "(id:)")
+        if scattered:
+            remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
+                           "rows): read as different papers, numbered ' (2)', ... (id:); if "
+                           "a paper fills several rows, write group_rows_by_id: true instead")
+        return
+    block["group_rows_by_id"] = True
+    if scattered:
+        remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive rows): "
+                       "read as one paper (group_rows_by_id: true)")
+    overrides = block.setdefault("cell_overrides", {})
+    for r in runs:
+        rows = ", ".join(map(str, r.rows))
+        if r.verdict == "same":
+            remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
+                           f"several rows ({r.evidence}); group_rows_by_id: true uses one "
+                           "comparison, the other rows are noted")
+        elif r.verdict == "unsure":
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of column {name!r}"
+                           f" ({r.evidence}): read as one paper over several rows "
+                           "(group_rows_by_id: true; one comparison used, the others "
+                           "noted); if they are different papers, give each its own id "
+                           "(cell_overrides)")
+        elif long:
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of the papers table "
+                           f"but look like different papers ({r.evidence}): give each its "
+                           "own id in both tables; read as one paper meanwhile")
+        else:
+            for k, row in enumerate(r.later, start=2):
+                overrides[f"{idc.letter}{row}"] = f"{r.pid} ({k})"
+            remarks.append(f"ids {r.pid!r} repeat in rows {rows} of column {name!r} but "
+                           f"are different papers ({r.evidence}): the later rows get their "
+                           "own id (cell_overrides)")
+    if not overrides:
+        del block["cell_overrides"]
 
 
 def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
@@ -160,38 +204,70 @@ def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     return out
 
 
-def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None) -> Draft:
-    """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue."""
-    from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import draft_venue, group_problems
+def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,
+                 other: SheetGuess | None = None) -> Draft:
+    """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue.
+    A papers or results table of the long layout is drafted with its other table
+    (``other``, else found by :func:`draft_long.find_other_table`)."""
+    from falseclaims.sheets.draft_long import find_other_table, long_block, long_kind
 
-    if table_kind(g) == "results":  # a results table of the long layout: papers to name
-        text = draft_venue(g, venue)
-        return Draft(text, yaml.safe_load(text), ["a long-layout table: name the other "
-                                                  "table (papers/results) in the block"], [])
     shown = file or str(g.file)
+    kind = long_kind(g)
+    if kind in ("papers", "results") and other is None:
+        other = find_other_table(g)
+    if kind in ("papers", "results") and other is not None:
+        pg, rg = (g, other) if kind == "papers" else (other, g)
+        same = Path(other.file) == Path(g.file)
+        other_shown = shown if same else (str(Path(other.file).resolve())
+                                          if Path(shown).is_absolute() else str(other.file))
+        pfile, rfile = (shown, other_shown) if kind == "papers" else (other_shown, shown)
+        block, remarks, problems = long_block(pg, rg, venue, pfile, rfile)
+        remarks.insert(0, f"layout long: papers {pfile}" + (f" (sheet {pg.sheet!r})"
+                       if pg.sheet else "") + f", results {rfile}" +
+                       (f" (sheet {rg.sheet!r})" if rg.sheet else ""))
+        trial = dict(block, papers=str(Path(pg.file).resolve()),
+                     results=str(Path(rg.file).resolve()))
+        return _finish(block, trial, venue, shown, remarks, problems)
+    if kind == "results":  # no papers table found: the block names what is missing
+        from falseclaims.sheets.inspect import draft_venue
+
+        text = draft_venue(g, venue)
+        return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
+                                                  "no papers table found (another sheet, a "
+                                                  "file named alike, or --other-table)"], [])
     block, remarks = _block(g, venue, shown)
-    if table_kind(g) == "papers":
+    if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
-                       "need results (if they are in another table: layout: long)")
-    trial = dict(block, papers=str(Path(g.file).resolve()))
-    problems = []
+                       "need results (if they are in another table: --other-table)")
+    return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
+                   remarks, [])
+
+
+def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
+            problems: list[str]) -> Draft:
+    """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
+    cells are unreadable) and write the config text with the remarks as comments."""
+    from falseclaims.sheets import SheetValidationError, read_venue
+    from falseclaims.sheets.inspect import group_problems
+
+    read_problems = []
     for attempt in ("stop", "exclude"):
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
             s = read_venue(trial, base_dir=".", venue=venue)
         except SheetValidationError as exc:
-            problems = group_problems(exc.problems, 2)
+            read_problems = group_problems(exc.problems, 2)
             continue
         except ValueError as exc:
-            problems = [str(exc)]
+            read_problems = [str(exc)]
             continue
-        problems = []
+        read_problems = []
         remarks += _read_remarks(s)
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
+    problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}
     head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
             "#   snakemake --cores 2 --configfile THIS_FILE",

@@ -15,6 +15,7 @@ from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
+from falseclaims.sheets.digest import digest
 from falseclaims.sheets.errors import Problem, SheetValidationError
 from falseclaims.sheets.io import RawTable, read_raw_table
 from falseclaims.sheets.lenient import exclude_bad_cells
@@ -23,11 +24,13 @@ from falseclaims.sheets.plain import frame_of_columns, plain_results
 from falseclaims.sheets.prepare import (
     apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
 )
-from falseclaims.sheets.rows import fold_name, generate_ids, group_paper_rows, resolve_column, skip_rows
+from falseclaims.sheets.rows import (
+    fold_name, generate_ids, group_long_rows, group_paper_rows, resolve_column, skip_rows,
+)
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
 from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import NO_RESULTS, check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
 
@@ -63,9 +66,6 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"
     skip_rules = cfg.get("skip_rows_where") or {}
-    if cfg.get("group_rows_by_id") and cfg["layout"] == "long":
-        raise ValueError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
-                         "layout already holds one papers row per paper)")
     if cfg.get("id") == "row" and cfg["layout"] == "long":
         raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
                          "results rows to their papers); use a template such as "
@@ -150,6 +150,8 @@ def _read_long(cfg: dict, base: Path, where: str, venue: str):
     paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
     plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
     rrecs = [] if plain is not None or rparsed is None else rparsed.records()
+    if cfg.get("group_rows_by_id"):
+        precs, rrecs = group_long_rows(precs, rrecs, ptab, rtab)
     return ptab, rtab, precs, rrecs, plain
 
 
@@ -167,26 +169,6 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
         wrecs = group_paper_rows(wrecs, wtab)
     precs, rrecs = wide_to_long(wrecs, wtab, has_results)
     return wtab, precs, rrecs
-
-
-def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
-           top: int = 6) -> str:
-    """A few lines for the log: papers found, results rows, and the notes that change
-    results counted by kind (the full list is notes.csv)."""
-    n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
-    changes = notes[notes["kind"] == "changes results"]["note"]
-    lines = [f"venue {venue or '(unnamed)'}: {papers['paper_id'].nunique()} papers found"
-             + (f" ({n_bad} excluded for an invalid cell)" if n_bad else "")
-             + f", {len(results)} results rows; {len(changes)} notes change results, "
-             f"{len(notes) - len(changes)} informational (validated/notes.csv)"]
-    if changes.str.startswith("no result columns").any():
-        lines.append(f"  {NO_RESULTS}")
-    kinds = (changes.str.replace(r"'[^']*'", "…", regex=True)
-             .str.replace(r"\s*[(:;{].*$", "", regex=True).str.replace(r"\d+(\.\d+)?", "N",
-                                                                    regex=True).str.strip())
-    for kind, n in kinds[kinds != ""].value_counts().head(top).items():
-        lines.append(f"  {n} x {kind}")
-    return "\n".join(lines)
 
 
 def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:

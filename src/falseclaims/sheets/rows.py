@@ -10,7 +10,8 @@ import re
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.io import ColumnRows, RawTable, col_letter
 
-__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name"]
+__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name",
+           "group_paper_rows", "group_long_rows"]
 
 _LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
 
@@ -150,23 +151,44 @@ def fold_name(name):
     return " ".join(name.split()).casefold() if isinstance(name, str) else name
 
 
+# records are read through these three (one place to change when records are typed)
+def _rownum(r) -> int:
+    return r["_row"]
+
+
+def _is_bad(r, col: str | None = None) -> bool:
+    """An unreadable cell in the row (in column ``col``, when given)."""
+    bad = r.get("_bad") or ()
+    return col in bad if col else bool(bad)
+
+
+def _their_id(r) -> str:
+    return r["_their"].get("paper_id", "paper_id")
+
+
+def _by_paper(records: list) -> tuple[list, dict]:
+    """(paper keys in sheet order, {key: its records}); a row without an id is its own."""
+    groups: dict = {}
+    order = []
+    for rec in records:
+        pid = rec.get("paper_id")
+        key = pid if pid is not None else ("row", _rownum(rec))
+        if key not in groups:
+            order.append(key)
+        groups.setdefault(key, []).append(rec)
+    return order, groups
+
+
 def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
     """``group_rows_by_id: true`` (wide layout): the rows sharing a paper id are one paper
     (one row per data set, say). The paper contributes the comparison of its first row,
     in sheet order, whose cells are readable and that has both a proposed and a best-prior
     value (or compared values), else its first row; each other row is noted with the row
     used, so every row is accounted for."""
-    groups: dict = {}
-    order = []
-    for rec in records:
-        pid = rec.get("paper_id")
-        key = pid if pid is not None else ("row", rec["_row"])
-        if key not in groups:
-            order.append(key)
-        groups.setdefault(key, []).append(rec)
+    order, groups = _by_paper(records)
 
     def complete(r):
-        return r.get("value_proposed") is not None and not r.get("_bad") and (
+        return r.get("value_proposed") is not None and not _is_bad(r) and (
             r.get("value_best_prior") is not None or r.get("values_compared"))
 
     out, unused = [], set()
@@ -174,15 +196,112 @@ def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
         rows = groups[key]
         used = next((r for r in rows if complete(r)), rows[0])
         out.append(used)
+        _note_titles(rows, table, key)
         for r in rows:
             if r is not used:
-                unused.add(r["_row"])
-                table.note(r["_row"], r["_their"].get("paper_id", "paper_id"), key,
+                unused.add(_rownum(r))
+                table.note(_rownum(r), _their_id(r), key,
                            f"further row of paper {key!r} not used: a paper contributes one "
-                           f"comparison, that of row {used['_row']} (its first readable row "
+                           f"comparison, that of row {_rownum(used)} (its first readable row "
                            "with both values; config group_rows_by_id)")
     _release_unused(table, unused)
     return out
+
+
+def _note_titles(rows: list, table: RawTable, key) -> None:
+    """Grouped rows whose titles differ: different papers sharing an id? (noted; the
+    draft gives them their own ids, sheets/repeats.py)."""
+    titles = {}
+    for r in rows:
+        t = r.get("title")
+        if isinstance(t, str) and t.strip():
+            titles.setdefault(" ".join(t.split()).casefold(), (t, _rownum(r)))
+    if len(titles) > 1:
+        (a, ra), (b, rb) = list(titles.values())[:2]
+        table.note(rb, "title", b, f"rows {ra} and {rb} of paper {key!r} have different "
+                   f"titles ({a!r}, {b!r}) but are read as one paper (group_rows_by_id): "
+                   "if they are different papers, the comparison of one is not used; give "
+                   "each its own id (cell_overrides)")
+
+
+def _blocks(rows: list) -> list[list]:
+    """A paper's results rows cut into comparisons (one per data set, say): a new block
+    starts where a method (case and spaces ignored) and metric repeat in the block."""
+    blocks, seen = [], set()
+    for r in rows:
+        key = (fold_name(r.get("method")), r.get("metric"))
+        if not blocks or key in seen:
+            blocks.append([])
+            seen = set()
+        blocks[-1].append(r)
+        seen.add(key)
+    return blocks
+
+
+def _compares(block: list) -> bool:
+    """Two methods with a readable value for one metric: a comparison."""
+    valued: dict = {}
+    for r in block:
+        if r.get("value") is not None and not _is_bad(r, "value"):
+            valued[r.get("metric")] = valued.get(r.get("metric"), 0) + 1
+    return any(n >= 2 for n in valued.values())
+
+
+def _span(rows: list) -> str:
+    nums = [_rownum(r) for r in rows]
+    return f"row {nums[0]}" if len(nums) == 1 else f"rows {min(nums)}-{max(nums)}"
+
+
+def group_long_rows(precs: list[dict], rrecs: list[dict], ptab: RawTable,
+                    rtab: RawTable) -> tuple[list[dict], list[dict]]:
+    """``group_rows_by_id: true`` (long layout): the papers rows sharing an id are one
+    paper, and its results rows (one per method) are cut into blocks, a new block where
+    a method and metric repeat (one block per data set, say). The paper contributes one
+    comparison: its first block, in sheet order, with two methods valued for one metric,
+    else its first block. Its papers row is the one in the same position as that block
+    when the paper has as many papers rows as blocks, else its first readable row. Every
+    other row of both tables is noted with the rows used."""
+    rorder, rgroups = _by_paper(rrecs)
+    used_block: dict = {}
+    rout, runused = [], set()
+    for key in rorder:
+        blocks = _blocks(rgroups[key])
+        k = next((i for i, b in enumerate(blocks) if _compares(b)), 0)
+        used_block[key] = (k, len(blocks))
+        rout += blocks[k]
+        for i, b in enumerate(blocks):
+            if i == k:
+                continue
+            for r in b:
+                runused.add(_rownum(r))
+                rtab.note(_rownum(r), _their_id(r), key,
+                          f"further results row of paper {key!r} not used: a paper "
+                          f"contributes one comparison, that of {_span(blocks[k])} (block "
+                          f"{k + 1} of {len(blocks)}: a block ends where a method and metric "
+                          "repeat; its first with two methods valued; config "
+                          "group_rows_by_id)")
+    rout.sort(key=_rownum)
+    porder, pgroups = _by_paper(precs)
+    pout, punused = [], set()
+    for key in porder:
+        rows = pgroups[key]
+        k, n = used_block.get(key, (0, 0))
+        if len(rows) > 1 and len(rows) == n:
+            used, why = rows[k], f"the papers row of results block {k + 1} of {n}"
+        else:
+            used = next((r for r in rows if not _is_bad(r)), rows[0])
+            why = "its first readable papers row"
+        pout.append(used)
+        _note_titles(rows, ptab, key)
+        for r in rows:
+            if r is not used:
+                punused.add(_rownum(r))
+                ptab.note(_rownum(r), _their_id(r), key,
+                          f"further papers row of paper {key!r} not used: the paper is "
+                          f"row {_rownum(used)} ({why}; config group_rows_by_id)")
+    _release_unused(ptab, punused)
+    _release_unused(rtab, runused)
+    return pout, rout
 
 
 def _release_unused(table: RawTable, unused: set[int]) -> None:

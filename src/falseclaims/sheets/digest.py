@@ -1,0 +1,99 @@
+"""The per-venue digest of the notes that change results: a few lines for the log of
+``validate_sheets`` and ``sheet check``, and the same counts as an HTML page of the
+Snakemake report (``results/{venue}/validated/notes_digest.html``). The full list is
+``notes.csv``; the digest groups the notes that change results by kind (quoted values and
+numbers blanked) with one example each."""
+
+from __future__ import annotations
+
+import jinja2
+import pandas as pd
+
+from falseclaims.sheets.wide import NO_RESULTS
+
+__all__ = ["digest", "digest_kinds", "digest_html"]
+
+
+def _counts(papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame) -> dict:
+    n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
+    changes = int((notes["kind"] == "changes results").sum())
+    return {"papers": int(papers["paper_id"].nunique()), "excluded": n_bad,
+            "results": len(results), "changes": changes, "informational": len(notes) - changes}
+
+
+def digest_kinds(notes: pd.DataFrame, top: int | None = 6) -> pd.DataFrame:
+    """The notes that change results grouped by kind, most frequent first: columns
+    ``kind``, ``n`` and the first note of the kind (``example``, ``row``, ``column``)."""
+    changes = notes[notes["kind"] == "changes results"]
+    kinds = (changes["note"].str.replace(r"'[^']*'", "…", regex=True)
+             .str.replace(r"\s*[(:;{].*$", "", regex=True)
+             .str.replace(r"\d+(\.\d+)?", "N", regex=True).str.strip())
+    keep = kinds.fillna("") != ""
+    frame = pd.DataFrame({"kind": kinds[keep], "example": changes["note"][keep],
+                          "row": changes["row"][keep], "column": changes["column"][keep]})
+    n = frame.groupby("kind", sort=False).size().rename("n")
+    first = frame.drop_duplicates("kind").set_index("kind")
+    out = first.join(n).reset_index()
+    # most frequent first; ties in sheet order (a stable sort, as value_counts)
+    out = out.sort_values("n", ascending=False, kind="stable").reset_index(drop=True)
+    out = out[["kind", "n", "example", "row", "column"]]
+    return out if top is None else out.head(top)
+
+
+def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
+           top: int = 6) -> str:
+    """A few lines for the log: papers found, results rows, and the notes that change
+    results counted by kind (the full list is notes.csv)."""
+    c = _counts(papers, results, notes)
+    lines = [f"venue {venue or '(unnamed)'}: {c['papers']} papers found"
+             + (f" ({c['excluded']} excluded for an invalid cell)" if c["excluded"] else "")
+             + f", {c['results']} results rows; {c['changes']} notes change results, "
+             f"{c['informational']} informational (validated/notes.csv)"]
+    if notes["note"][notes["kind"] == "changes results"].str.startswith(
+            "no result columns").any():
+        lines.append(f"  {NO_RESULTS}")
+    for kind, n in digest_kinds(notes, top)[["kind", "n"]].itertuples(index=False):
+        lines.append(f"  {n} x {kind}")
+    return "\n".join(lines)
+
+
+_ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+_PAGE = _ENV.from_string("""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ label }}: notes that change results</title>
+<style>body { font-family: sans-serif; margin: 1rem; }
+table { border-collapse: collapse; font-size: 0.8rem; }
+th, td { border-bottom: 1px solid #ccc; padding: 0.15rem 0.4rem; text-align: left;
+  vertical-align: top; }
+td.n { text-align: right; }</style></head>
+<body>
+<h3>{{ label }}: what reading the sheet changed</h3>
+<p>{{ c.papers }} papers found{% if c.excluded %} ({{ c.excluded }} excluded for an invalid
+cell){% endif %}, {{ c.results }} results rows; <b>{{ c.changes }} notes change results</b>,
+{{ c.informational }} informational (every note: <code>results/{{ venue }}/validated/notes.csv</code>).</p>
+{% if no_results %}<p><b>{{ no_results }}</b></p>{% endif %}
+{% if kinds %}
+<table>
+<tr><th>Notes that change results, by kind</th><th>Count</th><th>First one (row, column)</th></tr>
+{% for k in kinds %}
+<tr><td>{{ k.kind }}</td><td class="n">{{ k.n }}</td><td>{{ k.example }}{% if k.row is not none %} (row {{ k.row }}{% if k.column %}, column {{ k.column }}{% endif %}){% endif %}</td></tr>
+{% endfor %}
+</table>
+{% else %}
+<p>No note changes a result.</p>
+{% endif %}
+</body></html>
+""")
+
+
+def digest_html(venue: str, label: str, papers: pd.DataFrame, results: pd.DataFrame,
+                notes: pd.DataFrame) -> str:
+    """The digest as a page of the Snakemake report (every kind, not only the first six;
+    all text escaped)."""
+    kinds = digest_kinds(notes, None)
+    rows = [{"kind": k, "n": int(n), "example": e,
+             "row": None if pd.isna(r) else int(r), "column": None if pd.isna(c) else c}
+            for k, n, e, r, c in kinds.itertuples(index=False)]
+    changes = notes["note"][notes["kind"] == "changes results"]
+    return _PAGE.render(venue=venue, label=label or venue, c=_counts(papers, results, notes),
+                        kinds=rows, no_results=NO_RESULTS if changes.str.startswith(
+                            "no result columns").any() else "")

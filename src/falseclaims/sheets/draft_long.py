@@ -1,0 +1,189 @@
+"""The long layout in ``sheet inspect --write``: a papers table and a results table (one row
+per paper x method x metric). When the inspected table is one of the two, the other is
+looked for (another sheet of the workbook, a file named alike with "papers" and "results"
+swapped, or ``--other-table``) and both are drafted into one venue block.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import OrderedDict
+from pathlib import Path
+
+from falseclaims.sheets.columns import PAPERS, RESULTS
+from falseclaims.sheets.inspect import SheetGuess, inspect_sheet, table_kind
+from falseclaims.sheets.repeats import repeated_methods
+
+__all__ = ["long_kind", "find_other_table", "long_block"]
+
+_METHOD = re.compile(r"(?i)\b(methods?|models?|approach(es)?|networks?|algorithms?|"
+                     r"architectures?|baselines?|compared)\b")
+_TEXTY = ("text", "category", "name_proposed", "name_best_prior", "(ignore)",
+          "values_compared", "method")
+_RESULT_ROLE = {"value_proposed": "value", "value": "value", "sd_proposed": "sd",
+                "sd": "sd", "sd_over": "sd_over", "n_test": "n_test", "metric": "metric",
+                "paper_id": "paper_id", "method": "method"}
+
+
+def results_roles(g: SheetGuess) -> dict[int, str]:
+    """{column index: results column} of a results table (one role per column, the first
+    column with a role keeps it)."""
+    out: dict[int, str] = {}
+    for k, c in enumerate(g.columns):
+        role = _RESULT_ROLE.get(c.role)
+        if role is None and c.kind in _TEXTY and _METHOD.search(c.name):
+            role = "method"
+            c.why, c.sure = f"header {c.name!r} names the methods", True
+        if role is None and c.role == "uncertainty" and c.kind == "value_proposed":
+            role = "sd"  # numbers under an "SD" header
+        if role and role not in out.values():
+            out[k] = role
+    return out
+
+
+def long_kind(g: SheetGuess) -> str:
+    """table_kind, and 'results' for a table with a method column (a header such as
+    "Model" or "Method") and a value column."""
+    kind = table_kind(g)
+    if kind == "wide" and {"method", "value"} <= set(results_roles(g).values()) and not any(
+            c.role == "value_best_prior" for c in g.columns):
+        return "results"
+    return kind
+
+
+def _candidates(path: Path, sheet: str | None) -> list[tuple[Path, str | None]]:
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        from falseclaims.sheets.xlsx import _workbook
+
+        try:
+            with zipfile.ZipFile(path) as z:
+                names = [n for n, _, ws in _workbook(z)[0] if ws]
+        except (zipfile.BadZipFile, KeyError, OSError, ValueError):
+            return []
+        first = names[0] if names else None
+        return [(path, n) for n in names if n != (sheet or first)]
+    out = []
+    for a, b in (("papers", "results"), ("results", "papers")):
+        name = re.sub(a, b, path.name, flags=re.I)
+        if name != path.name and (path.parent / name).is_file():
+            out.append((path.parent / name, None))
+    return out
+
+
+def find_other_table(g: SheetGuess, other_file: str | None = None,
+                     other_sheet: str | None = None) -> SheetGuess | None:
+    """The other table of a long-layout survey (results for a papers table, papers for a
+    results table), or None."""
+    want = "results" if long_kind(g) == "papers" else "papers"
+    if other_file is not None or other_sheet is not None:
+        path = Path(other_file or g.file)
+        cands = [(path, other_sheet)] if other_sheet or path != Path(g.file) else \
+            _candidates(path, g.sheet)
+    else:
+        cands = _candidates(Path(g.file), g.sheet)
+    for path, sheet in cands:
+        try:
+            other = inspect_sheet(path, sheet)
+        except (ValueError, IndexError, KeyError):  # not a table: the next candidate
+            continue
+        if long_kind(other) == want or (other_file or other_sheet):
+            return other
+    return None
+
+
+def _mapping(g: SheetGuess, roles: dict[int, str], ours: dict, remarks: list[str],
+             table: str) -> OrderedDict:
+    from falseclaims.sheets.draft import _key
+
+    mapping = OrderedDict()
+    for k, c in enumerate(g.columns):
+        if not c.letter:
+            continue
+        role = roles.get(k)
+        mapping[_key(c, g)] = role if role in ours else "ignore"
+        if role in ours and not c.sure or (role is None and c.role not in ("(ignore)",)):
+            remarks.append(f"unsure: {table} column {c.letter} {c.name!r} -> "
+                           f"{mapping[_key(c, g)]} ({c.why}; e.g. "
+                           f"{' | '.join(e[:20] for e in c.examples)})")
+    return mapping
+
+
+def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: str
+               ) -> tuple[dict, list[str], list[str]]:
+    """(venue block, remarks, problems) of a long-layout survey."""
+    from falseclaims.sheets.draft import _SPLIT_RULES, _STAT_RULES, _metric_constants, _repeats
+
+    remarks, problems = [], []
+    proles = {k: c.role for k, c in enumerate(pg.columns) if c.role in PAPERS}
+    rroles = results_roles(rg)
+    block = {"label": venue, "papers": pfile}
+    if pg.sheet:
+        block["papers_sheet"] = pg.sheet
+    block["results"] = rfile
+    if rg.sheet:
+        block["results_sheet"] = rg.sheet
+    block.update({"layout": "long", "units": rg.units})
+    if pg.header_row != 1:
+        block["header_row"] = pg.header_row
+    if pg.header_rows == 2:
+        block["header_rows"] = 2
+    if (pg.header_row, pg.header_rows) != (rg.header_row, rg.header_rows):
+        problems.append(f"the papers header is row {pg.header_row}, the results header row "
+                        f"{rg.header_row}: header_row applies to both tables; move one")
+    pmap = _mapping(pg, proles, PAPERS, remarks, "papers")
+    rmap = _mapping(rg, rroles, RESULTS, remarks, "results")
+    for what, roles in (("papers", proles), ("results", rroles)):
+        if "paper_id" not in roles.values():
+            problems.append(f"no paper id column found in the {what} table: map the column "
+                            f"that links the two tables to paper_id (columns: {what}:)")
+    for missing in ("method", "value"):
+        if missing not in rroles.values():
+            problems.append(f"no {missing} column found in the results table: map it "
+                            f"(columns: results:)")
+    pid = next((pg.columns[k] for k, r in proles.items() if r == "paper_id"), None)
+    if pid is not None:
+        _repeats(pg, pid, pmap, block, remarks, long=True)
+    again = repeated_methods(_with_roles(rg, rroles))
+    if again:
+        block["group_rows_by_id"] = True
+        shown = "; ".join(f"{p!r} rows {', '.join(map(str, b))} repeat rows "
+                          f"{', '.join(map(str, a))}" for p, a, b in again[:3])
+        remarks.append(f"a method and metric repeat within a paper in the results table "
+                       f"({shown}{'; ...' if len(again) > 3 else ''}): one block of rows "
+                       "per data set? group_rows_by_id: true uses each paper's first block "
+                       "with two methods valued, the other rows are noted")
+    block["columns"] = {"papers": dict(pmap), "results": dict(rmap)}
+    values = {}
+    if "statistical_test" in proles.values():
+        values["statistical_test"] = dict(_STAT_RULES)
+    if "split" in proles.values():
+        values["split"] = dict(_SPLIT_RULES)
+    elif set(proles.values()) & {"n_train", "n_val", "n_test"}:
+        block["derive"] = {"split": "from_sizes"}
+    if values:
+        block["values"] = values
+    value = next((rg.columns[k] for k, r in rroles.items() if r == "value"), None)
+    if value is not None and any("cell_pattern: value_sd" in h for h in value.hints):
+        block["cells"] = {"value": {"cell_pattern": "value_sd"}}
+    constants = {c: v for c, v in (("in_scope", True), ("values_only_in_figures", False))
+                 if c not in proles.values()}
+    if constants:
+        remarks.append(f"no {' or '.join(constants)} column in the papers table: "
+                       f"constants {constants} (every paper in scope, values in the text)")
+    roles = set(proles.values()) | set(rroles.values())
+    constants.update(_metric_constants(rg, roles, remarks))
+    if constants:
+        block["constants"] = constants
+    return block, remarks, problems
+
+
+def _with_roles(g: SheetGuess, roles: dict[int, str]) -> SheetGuess:
+    """A copy of the guesses with the results roles (for repeated_methods)."""
+    from copy import copy
+
+    out = copy(g)
+    out.columns = [copy(c) for c in g.columns]
+    for k, c in enumerate(out.columns):
+        c.role = roles.get(k, "(ignore)")
+    return out

@@ -1,0 +1,142 @@
+"""Repeated paper ids in consecutive rows: one paper over several rows, or different papers
+that share a short reference ("Li 2022" twice)? ``sheet inspect --write`` decides from the
+evidence in the rows, in this order:
+
+1. an identifying column (a title, DOI, URL, PubMed/arXiv id, journal, year or authors
+   column) holding two different filled values: **different papers**;
+2. a column naming data sets (header "data set", "dataset", "cohort", ... or cells such as
+   "dataset 1", "cohort B") holding different values: **one paper** over its data sets;
+3. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
+   face) holding different values: **different papers** (one paper's data sets share its
+   design; a test-set size or a value may differ between data sets and is no evidence);
+4. otherwise **unsure**: drafted as one paper and listed as unsure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from falseclaims.sheets.cells import clean_text, is_missing
+
+__all__ = ["Run", "repeat_runs"]
+
+_IDENTIFYING = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv|journal|"
+                          r"^year$|\bauthors?\b|first author")
+_DATASET_HEADER = re.compile(r"(?i)data\s*-?sets?|cohort|\bcent(er|re)s?\b|\bsites?\b|"
+                             r"\borgans?\b|\bstructures?\b|\btargets?\b")
+_DATASET_CELL = re.compile(r"(?i)^(?:data\s*-?set|cohort|cent(?:er|re)|site|organ)\s*\S+|"
+                           r"\bdata\s*-?set\b")
+_DESIGN = ("task", "split", "statistical_test", "uncertainty", "in_scope",
+           "claims_outperformance", "bold_best", "values_only_in_figures")
+
+
+@dataclass
+class Run:
+    """Consecutive rows (sheet row numbers) sharing the id ``pid``, and the verdict:
+    "different" papers, the "same" paper, or "unsure"; ``evidence`` says why."""
+
+    pid: str
+    rows: list[int]
+    verdict: str
+    evidence: str
+    later: list[int] = field(default_factory=list)  # rows after the first
+
+
+def _text(v) -> str:
+    return "" if is_missing(v) else clean_text(str(v))
+
+
+def _differs(cells: list) -> tuple[str, str] | None:
+    """Two different filled values of one column (case and spaces ignored), else None."""
+    seen: dict[str, str] = {}
+    for c in cells:
+        t = _text(c)
+        if t:
+            seen.setdefault(" ".join(t.split()).casefold(), t)
+    vals = list(seen.values())
+    return (vals[0], vals[1]) if len(vals) > 1 else None
+
+
+def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
+    """(verdict, evidence) for the rows of one run; ``columns`` are the ColumnGuesses."""
+    def column_cells(j):
+        return [r[j] for r in rows]
+
+    def say(c, pair):
+        return f"column {c.name!r} holds {pair[0]!r} and {pair[1]!r}"
+
+    for j, c in enumerate(columns):
+        if j != id_col and (c.role == "title" or _IDENTIFYING.search(c.name)):
+            pair = _differs(column_cells(j))
+            if pair:
+                return "different", say(c, pair)
+    for j, c in enumerate(columns):
+        cells_ = column_cells(j)
+        if j == id_col or c.role.startswith(("value", "n_")):
+            continue
+        named = _DATASET_HEADER.search(c.name) or all(
+            _DATASET_CELL.search(_text(x)) for x in cells_ if _text(x))
+        pair = _differs(cells_) if named else None
+        if pair and any(_text(x) for x in cells_):
+            return "same", say(c, pair) + " (data sets of one paper)"
+    for j, c in enumerate(columns):
+        if j != id_col and c.role in _DESIGN:
+            pair = _differs(column_cells(j))
+            if pair:
+                return "different", say(c, pair) + f" (its {c.role.replace('_', ' ')})"
+    return "unsure", "no title, DOI, data-set or study-design column tells them apart"
+
+
+def repeat_runs(g) -> list[Run]:
+    """The runs of consecutive rows sharing a paper id in the sheet of ``g`` (a
+    SheetGuess), each with its verdict; [] without an id column."""
+    from falseclaims.sheets.inspect import _find_header
+    from falseclaims.sheets.rows import skip_rows
+
+    id_cols = [k for k, c in enumerate(g.columns) if c.role == "paper_id"]
+    if not id_cols:
+        return []
+    t, _, _ = _find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    k = id_cols[0]
+    out: list[Run] = []
+    run: list = []
+    for rownum, cells in [*t.rows, (None, None)]:
+        pid = _text(cells[k]) if cells is not None else ""
+        if run and pid == _text(run[0][1][k]):
+            run.append((rownum, cells))
+            continue
+        if len(run) > 1:
+            verdict, why = _verdict([c for _, c in run], g.columns, k)
+            nums = [r for r, _ in run]
+            out.append(Run(_text(run[0][1][k]), nums, verdict, why, nums[1:]))
+        run = [(rownum, cells)] if pid and not re.fullmatch(r"\d{4}", pid) else []
+    return out
+
+
+def repeated_methods(g) -> list[tuple[str, list[int], list[int]]]:
+    """Results table of the long layout: (paper id, rows first holding a method and
+    metric, rows repeating them) where a paper's method and metric repeat (one block of
+    method rows per data set?); [] when none or without id and method columns."""
+    from falseclaims.sheets.inspect import _find_header
+    from falseclaims.sheets.rows import fold_name, skip_rows
+
+    roles = {c.role: k for k, c in reversed(list(enumerate(g.columns)))}
+    if "paper_id" not in roles or "method" not in roles:
+        return []
+    t, _, _ = _find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    i, m, x = roles["paper_id"], roles["method"], roles.get("metric")
+    seen: dict = {}
+    out: dict[str, tuple[list[int], list[int]]] = {}
+    for rownum, cells in t.rows:
+        pid = _text(cells[i])
+        key = (pid, fold_name(_text(cells[m])), "" if x is None else _text(cells[x]).lower())
+        if pid and key in seen:
+            first, again = out.setdefault(pid, ([], []))
+            first.append(seen[key])
+            again.append(rownum)
+        seen.setdefault(key, rownum)
+    return [(p, sorted(set(a)), b) for p, (a, b) in out.items()]
