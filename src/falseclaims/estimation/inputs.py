@@ -20,10 +20,10 @@ def read_input_table(path, columns: Mapping[str, str] | None = None):
     one text-table policy (:mod:`falseclaims.textio`: gzip, encodings, separators, decimal
     commas): every cell as stripped text, notes in ``df.attrs["notes"]``. ``columns``:
     {their column: ours}, as a source's ``columns:`` in config."""
-    from falseclaims.percase.text_table import _read_text_table  # pandas
+    from falseclaims.percase.text_table import read_text_table  # pandas
 
     roles = {ours: their for their, ours in (columns or {}).items()}
-    return _read_text_table(path, columns=roles or None)
+    return read_text_table(path, columns=roles or None)
 
 
 def resolve(base: Path, p: str) -> Path:

@@ -123,7 +123,7 @@ def _layout_columns(layout: str, columns: dict[str, str] | None) -> dict:
 def _task_mismatch(path: str, task: str, columns: dict[str, str] | None = None) -> str | None:
     """A one-line message when a Claims Reloaded file holds the other task's results."""
     try:
-        head = readers._read_text_table(Path(path), nrows=200, columns=columns)
+        head = readers.read_text_table(Path(path), nrows=200, columns=columns)
     except Exception:  # the reader's own error is the better message then
         return None
     algs = [c for c in head.columns if str(c).startswith("alg_")]

@@ -14,7 +14,7 @@ from falseclaims.percase.checks import _check_kind, _finish, _line, _lines, _par
 from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import _read_text_table, column_mapping
+from falseclaims.percase.text_table import read_text_table, column_mapping
 
 PathLike = str | os.PathLike
 
@@ -40,7 +40,7 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
         if clean is not None:
             return clean
     file = str(path)
-    df = _read_text_table(path, columns=columns)
+    df = read_text_table(path, columns=columns)
     if kind is None:
         kind = "classification" if "ground_truth" in df.columns else "segmentation"
     need = ["case_id"] + (["ground_truth"] if kind == "classification" else [])

@@ -12,7 +12,7 @@ from falseclaims.percase.checks import _check_kind, _finish, _line, _lines, _par
 from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LONG_COLUMNS, PerCase
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import read_text_table
 
 PathLike = str | os.PathLike
 
@@ -31,7 +31,7 @@ def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | 
     """
     _check_kind(kind)
     file = str(path)
-    df = _read_text_table(path, columns=columns)
+    df = read_text_table(path, columns=columns)
     if kind is None:
         kind = "classification" if "ground_truth" in df.columns else "segmentation"
     need = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])

@@ -40,7 +40,7 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import ROLES, _read_text_table, column_mapping
+from falseclaims.percase.text_table import ROLES, read_text_table, column_mapping
 from falseclaims.percase.wide_layout import read_wide_per_method
 
 __all__ = [
@@ -70,7 +70,7 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
-    header = _read_text_table(p, nrows=0, columns=columns).columns
+    header = read_text_table(p, nrows=0, columns=columns).columns
     if {"case_id", "method", "value"} <= set(header):
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):

@@ -16,7 +16,7 @@ from falseclaims import textio
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.textio import is_gzip, text_suffix
 
-__all__ = ["ROLES", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
+__all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
            "parse_columns_option"]
 
 PathLike = str | os.PathLike
@@ -70,7 +70,7 @@ def parse_columns_option(text: str) -> dict[str, str]:
     return mapping
 
 
-def _read_text_table(path: PathLike, nrows: int | None = None,
+def read_text_table(path: PathLike, nrows: int | None = None,
                      columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
 
