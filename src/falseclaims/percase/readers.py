@@ -78,7 +78,8 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     raise ValueError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
-        "(case_id[, ground_truth], alg_*)"
+        "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
+        "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
     )
 
 
