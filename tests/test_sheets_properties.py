@@ -136,8 +136,8 @@ def _outcome(tmp_path, cfg):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sheet=nearly_plain_sheet())
 def test_fast_paths_equal_the_general_path(tmp_path, sheet, monkeypatch):
-    import falseclaims.sheets.io as io_mod
     import falseclaims.sheets.reader as reader_mod
+    import falseclaims.textio as io_mod  # the text reader's fast paths
 
     papers, results, units, extra = sheet
     cfg = _write(tmp_path, papers, results)

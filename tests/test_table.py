@@ -258,7 +258,8 @@ def test_tsv_semicolon_and_n_column(cfg, tmp_path):
     g.write_text("Model;Acc (%)\nA;91,2\nB;90.5\n", encoding="utf-8")
     t = interpret(read_tables(g)[0], cfg, n=100)
     assert t.metrics[0].values == [0.912, 0.905]
-    assert "1 decimal comma(s) read as points" in t.notes[0]
+    assert "1 decimal comma(s) read as decimal point(s)" in t.notes[1]
+    assert "';'-separated" in t.notes[0]
 
 
 def test_dir_report_lists_unreadable(tmp_path, capsys):

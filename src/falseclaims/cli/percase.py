@@ -35,6 +35,10 @@ def register(sub) -> None:
     p.add_argument("--layout", default="auto", choices=LAYOUTS,
                    help="file layout (default auto: recognised from the header; "
                         "docs/percase.md lists the layouts)")
+    p.add_argument("--columns", metavar="ROLE=COLUMN,...",
+                   help="the file's own column names for the roles it holds, e.g. "
+                        "case_id=ID,ground_truth=label,alg_a=pred_A (roles: case_id, "
+                        "ground_truth, task, method, metric, value, alg_<method>)")
     p.add_argument("--labels", help="ground-truth file for the predictions layout")
     p.add_argument("--subtask", help="which task/structure of the file (long and wide "
                                      "layouts with several)")
@@ -83,7 +87,8 @@ def run(args) -> int:
     inp = load_inputs(args.files, args.task, layout=args.layout, labels=args.labels,
                       subtask=args.subtask, metric=args.metric, scores=args.scores,
                       positive=args.positive, case_mismatch=args.case_mismatch,
-                      classes=_classes(args.classes), units=args.units)
+                      classes=_classes(args.classes), units=args.units,
+                      columns=_columns(args.columns))
     result, cmp_, ranking, pairs, omnibus = run_author(
         inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
         alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
@@ -110,6 +115,19 @@ def run(args) -> int:
         if args.report:
             print(f"report written to {args.report}")
     return 0
+
+
+def _columns(text: str | None) -> dict[str, str] | None:
+    """--columns ROLE=COLUMN,... as {role: column}; a malformed item or an unknown role
+    (with a suggestion) is a usage error."""
+    if text is None:
+        return None
+    from falseclaims.percase.text_table import parse_columns_option
+
+    try:
+        return parse_columns_option(text)
+    except ValueError as exc:
+        raise UsageError(f"--columns: {exc}") from None
 
 
 def _classes(text: str | None) -> list[str] | None:

@@ -36,7 +36,7 @@ from falseclaims.percase.congruence import (
     pairwise_congruence,
     quartiles_block,
 )
-from falseclaims.estimation.inputs import SOURCE_TYPES, source_input_files
+from falseclaims.estimation.inputs import SOURCE_TYPES, read_input_table, source_input_files
 from falseclaims.estimation.inputs import glob_files as _glob
 from falseclaims.estimation.inputs import resolve as _resolve
 from falseclaims.percase.readers import (
@@ -64,7 +64,7 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     with a note, so it is counted but not used.
     """
     file = str(path)
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    df = read_input_table(path)
     missing = [c for c in MSD_COLUMNS if c not in df.columns]
     if missing:
         raise PerCaseValidationError([Problem(file, None, c, None, "an MSD column")
@@ -112,18 +112,7 @@ def prepared_table(spec: Mapping, base: Path, tmp: Path, one_metric: bool = True
     if not path.is_file():
         raise FileNotFoundError(f"per-case file not found: {path}")
     name = path.name[:-3] if gz else path.name
-    sep = "\t" if Path(name).suffix.lower() in (".tsv", ".tab") else None
-    try:
-        df = pd.read_csv(path, sep=sep, engine="python", dtype=str, keep_default_na=False,
-                         compression="gzip" if gz else None, encoding="utf-8-sig")
-    except (UnicodeDecodeError, OSError, EOFError) as exc:
-        raise ValueError(f"{path}: not a readable {'gzip ' if gz else ''}text table "
-                         f"({type(exc).__name__}: {exc})") from None
-    missing = [c for c in mapping if c not in df.columns]
-    if missing:
-        raise ValueError(f"{path}: columns {missing} named in the source's columns: are not "
-                         f"in the file (found: {', '.join(df.columns)})")
-    df = df.rename(columns=mapping)
+    df = read_input_table(path, mapping)
     if spec["type"] == "long" and "metric" in df.columns and (one_metric or spec.get("metric")):
         df = _one_metric(df, spec, path)
     elif not (gz or mapping):

@@ -15,6 +15,17 @@ SOURCE_TYPES = ("msd_pairwise", "wide_per_method", "predictions_with_labels", "l
                 "claims_reloaded", "sklearn")
 
 
+def read_input_table(path, columns: Mapping[str, str] | None = None):
+    """An estimation input table (per-case file, (mean, SD) table, MSD pairwise r) under the
+    one text-table policy (:mod:`falseclaims.textio`: gzip, encodings, separators, decimal
+    commas): every cell as stripped text, notes in ``df.attrs["notes"]``. ``columns``:
+    {their column: ours}, as a source's ``columns:`` in config."""
+    from falseclaims.percase.text_table import read_text_table  # pandas
+
+    roles = {ours: their for their, ours in (columns or {}).items()}
+    return read_text_table(path, columns=roles or None)
+
+
 def resolve(base: Path, p: str) -> Path:
     q = Path(p)
     return q if q.is_absolute() else base / q

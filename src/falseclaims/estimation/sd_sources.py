@@ -24,6 +24,7 @@ import pandas as pd
 
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.estimation.congruence_sources import load_percase
+from falseclaims.estimation.inputs import read_input_table
 from falseclaims.percase.readers import PerCaseValidationError, Problem
 from falseclaims.sd_model import SDFit, fit_sd_model
 
@@ -41,7 +42,7 @@ def _table_pairs(spec: Mapping, base: Path) -> pd.DataFrame:
     cols = {k: spec.get(f"{k}_column", d) for k, d in
             (("task", "task"), ("method", "method"), ("mean", "mean_dsc"), ("sd", "sd_dsc"),
              ("n", "n_cases"))}
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    df = read_input_table(path)
     problems = [Problem(file, None, c, None, "a column of the (mean, SD) table")
                 for c in cols.values() if c not in df.columns]
     if problems:

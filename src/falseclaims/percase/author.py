@@ -54,14 +54,16 @@ def _pick(options: list[str], given: str | None, what: str, flag: str) -> str:
 
 def _read(files: list[str], task: str, layout: str, labels: str | None,
           case_mismatch: str, classes: list[str] | None = None,
-          units: str = "fraction", subtask: str | None = None) -> tuple[readers.PerCase, str]:
+          units: str = "fraction", subtask: str | None = None,
+          columns: dict[str, str] | None = None) -> tuple[readers.PerCase, str]:
     if layout == "auto":
         if labels is not None:
             layout = "predictions"
         elif len(files) > 1:
             layout = "wide_per_method"
         else:
-            layout = readers.detect_layout(files[0])
+            layout = readers.detect_layout(files[0], columns=columns)
+    named = _layout_columns(layout, columns)
     if layout in ("long", "claims_reloaded") and len(files) != 1:
         raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")
     if layout == "predictions" and labels is None:
@@ -75,20 +77,20 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
     compared = None if subtask is None else [subtask]
     if layout == "long":
         pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch,
-                               compared_tasks=compared, **by_task)
+                               compared_tasks=compared, **by_task, **named)
     elif layout == "claims_reloaded":
         pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
-                                          **by_task)
+                                          **by_task, **named)
     elif layout == "wide_per_method":
         if task != "segmentation":
             raise ValueError("layout 'wide_per_method' holds segmentation results")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
-                                          compared_tasks=compared)
+                                          compared_tasks=compared, **named)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
         pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch,
-                                                  classes=classes)
+                                                  classes=classes, **named)
     else:
         raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
     if pc.kind != task:
@@ -96,10 +98,32 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
     return pc, layout
 
 
-def _task_mismatch(path: str, task: str) -> str | None:
+# the column roles of the layouts whose readers name their columns by keyword
+_KEYWORDS = {"wide_per_method": {"case_id": "case_column"},
+             "predictions": {"case_id": "case_column", "value": "prediction_column",
+                             "ground_truth": "label_column"}}
+
+
+def _layout_columns(layout: str, columns: dict[str, str] | None) -> dict:
+    """The reader keywords of a column mapping ({role: column in the file}): ``columns``
+    for the one-file layouts, the case/label/prediction column names for the others."""
+    if not columns:
+        return {}
+    readers.column_mapping(columns)  # unknown roles refused with a suggestion
+    if layout not in _KEYWORDS:
+        return {"columns": dict(columns)}
+    keys = _KEYWORDS[layout]
+    other = [r for r in columns if r not in keys]
+    if other:
+        raise ValueError(f"layout {layout!r} maps only the column role(s) "
+                         f"{', '.join(keys)}; got {', '.join(other)}")
+    return {keys[r]: c for r, c in columns.items()}
+
+
+def _task_mismatch(path: str, task: str, columns: dict[str, str] | None = None) -> str | None:
     """A one-line message when a Claims Reloaded file holds the other task's results."""
     try:
-        head = readers._read_text_table(Path(path), nrows=200)
+        head = readers.read_text_table(Path(path), nrows=200, columns=columns)
     except Exception:  # the reader's own error is the better message then
         return None
     algs = [c for c in head.columns if str(c).startswith("alg_")]
@@ -160,8 +184,11 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
                 labels: str | None = None, subtask: str | None = None,
                 metric: str | None = None, scores: str | None = None,
                 positive: str | None = None, case_mismatch: str = "error",
-                classes: list[str] | None = None, units: str = "fraction") -> AuthorInputs:
-    """Read and validate the per-case input and return the wide tables the comparison uses."""
+                classes: list[str] | None = None, units: str = "fraction",
+                columns: dict[str, str] | None = None) -> AuthorInputs:
+    """Read and validate the per-case input and return the wide tables the comparison uses.
+    ``columns``: {role: column in the file} for files that name their columns differently
+    (``{"case_id": "ID", "ground_truth": "label", "alg_a": "pred_A"}``; docs/percase.md)."""
     if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
@@ -171,9 +198,11 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
         if not Path(f).is_file():
             raise FileNotFoundError(f"per-case file not found: {f}")
     try:
-        pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask)
+        pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask,
+                           columns)
     except readers.PerCaseValidationError as exc:
-        hint = _task_mismatch(files[0], task) if layout in ("auto", "claims_reloaded") else None
+        hint = (_task_mismatch(files[0], task, columns)
+                if layout in ("auto", "claims_reloaded") else None)
         if hint:
             raise ValueError(hint) from None
         if not any(p.expected.startswith(readers.CASE_SET_EXPECTED) for p in exc.problems):

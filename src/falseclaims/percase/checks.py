@@ -12,6 +12,7 @@ import pandas as pd
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import DSC_METRICS, LONG_COLUMNS, UNITS, PerCase, _codes
 from falseclaims.tasks import TASKS
+from falseclaims.textio import DECIMAL_COMMA, DECIMAL_COMMA_EXPECTED
 
 PathLike = str | os.PathLike
 
@@ -43,7 +44,10 @@ def _parse_numbers(
     if not allow_empty:
         bad |= cells == ""
     for i in np.flatnonzero(bad.to_numpy()):
-        problems.append(Problem(file, _line(cells.index[i]), column, cells.iloc[i], "a number"))
+        cell = cells.iloc[i]
+        # left by the text reader only in a ','-separated file (textio's policy)
+        expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell) else "a number")
+        problems.append(Problem(file, _line(cells.index[i]), column, cell, expected))
     return num
 
 

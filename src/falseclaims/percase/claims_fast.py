@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import model as r
-from falseclaims.percase.text_table import is_gzip
-from falseclaims.sheets.io import semicolon_separated
+from falseclaims.percase.text_table import mapping_note
+from falseclaims.textio import is_gzip, looks_tab_separated, semicolon_separated
 
 __all__ = ["read_clean"]
 
@@ -30,8 +30,10 @@ _SORTED = slice(None)  # row order of ids that are already sorted
 
 
 def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
-               metric: str | None, min_methods: int, units: str) -> r.PerCase | None:
-    """The :class:`PerCase` of a clean file, or None when the careful reader is needed."""
+               metric: str | None, min_methods: int, units: str,
+               rename: dict[str, str] | None = None) -> r.PerCase | None:
+    """The :class:`PerCase` of a clean file, or None when the careful reader is needed.
+    ``rename``: {column in the file: role} (the column mapping)."""
     p = Path(path)
     if not p.is_file() or p.suffix.lower() in (".tsv", ".tab", ".xlsx", ".xlsm", ".xls",
                                                ".ods") or is_gzip(p):
@@ -44,13 +46,17 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
         header_line = first.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
-    if semicolon_separated(header_line):
+    if semicolon_separated(header_line) or looks_tab_separated(header_line):
         return None
     try:
         raw = list(pd.read_csv(p, nrows=0, encoding="utf-8-sig").columns)
     except (ValueError, UnicodeDecodeError):
         return None
     names = [str(c).strip() for c in raw]
+    if rename:
+        if any(c not in names for c in rename):
+            return None
+        names = [rename.get(c, c) for c in names]
     if kind is None:
         kind = "classification" if "ground_truth" in names else "segmentation"
     need = ["case_id"] + (["ground_truth"] if kind == "classification" else [])
@@ -84,7 +90,7 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
     if order is not _SORTED:
         ids = ids[order]
     methods = sorted(alg, key=lambda c: c[len("alg_"):])
-    notes: list[str] = []
+    notes: list[str] = [f"{p}: {mapping_note(rename)}"] if rename else []
     if numeric:
         values = df[methods].to_numpy(dtype=float)  # cases x methods
         del df

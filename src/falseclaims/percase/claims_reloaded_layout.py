@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -14,7 +14,7 @@ from falseclaims.percase.checks import _check_kind, _finish, _line, _lines, _par
 from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import read_text_table, column_mapping
 
 PathLike = str | os.PathLike
 
@@ -22,7 +22,8 @@ PathLike = str | os.PathLike
 def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",
                          classes: Sequence[str] | None = None, metric: str | None = None,
                          case_mismatch: str = "error", min_methods: int = 2,
-                         units: str = "fraction") -> PerCase:
+                         units: str = "fraction",
+                         columns: Mapping[str, str] | None = None) -> PerCase:
     """Claims Reloaded upload layout ([ClaimsReloaded]).
 
     Segmentation: ``case_id, alg_<name>...`` with DSC in [0, 1]. Classification:
@@ -30,14 +31,16 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
     presence of ``ground_truth`` unless given. Method names drop the ``alg_`` prefix. Every
     cell must be filled: a missing result is a problem, not a silent omission. Clean files
     take a fast typed read (:mod:`falseclaims.percase.claims_fast`) with the same result.
+    ``columns``: {role: column in the file} (``{"case_id": "ID", "alg_a": "pred_A"}``).
     """
     _check_kind(kind)
     if case_mismatch in ("error", "intersect"):  # one row per case: no mismatch possible
-        clean = claims_fast.read_clean(path, kind, task, classes, metric, min_methods, units)
+        clean = claims_fast.read_clean(path, kind, task, classes, metric, min_methods, units,
+                                       column_mapping(columns))
         if clean is not None:
             return clean
     file = str(path)
-    df = _read_text_table(path)
+    df = read_text_table(path, columns=columns)
     if kind is None:
         kind = "classification" if "ground_truth" in df.columns else "segmentation"
     need = ["case_id"] + (["ground_truth"] if kind == "classification" else [])

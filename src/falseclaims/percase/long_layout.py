@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,24 +12,26 @@ from falseclaims.percase.checks import _check_kind, _finish, _line, _lines, _par
 from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LONG_COLUMNS, PerCase
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import read_text_table
 
 PathLike = str | os.PathLike
 
 
 def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | None = None,
               case_mismatch: str = "error", min_methods: int = 2,
-              units: str = "fraction", compared_tasks: Sequence[str] | None = None) -> PerCase:
+              units: str = "fraction", compared_tasks: Sequence[str] | None = None,
+              columns: Mapping[str, str] | None = None) -> PerCase:
     """Long table ``case_id, task, method, metric, value[, ground_truth]``.
 
     The kind is classification when a ``ground_truth`` column is present (then ``value``
     holds predicted labels), else segmentation (numeric values; DSC-like metrics in [0, 1]).
     Empty values are problems: a long table lists only results that exist. Case sets must
     agree only within the ``compared_tasks`` when given (default: every task).
+    ``columns``: {role: column in the file} for a file naming its columns differently.
     """
     _check_kind(kind)
     file = str(path)
-    df = _read_text_table(path)
+    df = read_text_table(path, columns=columns)
     if kind is None:
         kind = "classification" if "ground_truth" in df.columns else "segmentation"
     need = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])

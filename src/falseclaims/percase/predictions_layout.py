@@ -11,7 +11,7 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import read_text_table
 from falseclaims.percase.wide_layout import _method_paths
 
 PathLike = str | os.PathLike
@@ -39,7 +39,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     tables, origins, scores = [], [], []
     score_cols_ref = None
     for method, file in files.items():
-        df = _read_text_table(file)
+        df = read_text_table(file)
         notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column, prediction_column], file)
         if miss:
@@ -91,7 +91,7 @@ def _read_truth(labels: PathLike, case_column: str, label_column: str,
                 problems: list[Problem]) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     """The label file indexed by case id, the line of each case, and the reading notes."""
     label_file = str(labels)
-    lab = _read_text_table(labels)
+    lab = read_text_table(labels)
     problems += _require_columns(lab, [case_column, label_column], label_file)
     if problems:
         raise PerCaseValidationError(problems)

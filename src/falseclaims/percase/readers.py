@@ -14,6 +14,9 @@ Every reader returns a :class:`PerCase`:
 Supported layouts (`docs/percase.md`):
 
 - long table ``case_id, task, method, metric, value[, ground_truth]`` (:func:`read_long`);
+  a file that names these columns differently is read with ``columns={role: its column}``
+  (``{"case_id": "ID", "ground_truth": "label", "alg_a": "pred_A"}``), also for the
+  Claims Reloaded layout;
 - wide per-method files, one file per method with a case column and one column per task,
   as in Touchstone (:func:`read_wide_per_method`);
 - Claims Reloaded CSVs ([ClaimsReloaded]): segmentation ``case_id, alg_*``, classification
@@ -37,7 +40,7 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import ROLES, read_text_table, column_mapping
 from falseclaims.percase.wide_layout import read_wide_per_method
 
 __all__ = [
@@ -54,17 +57,20 @@ __all__ = [
     "DSC_METRICS",
     "LABEL_METRIC",
     "CASE_SET_EXPECTED",
+    "ROLES",
+    "column_mapping",
 ]
 
 PathLike = str | os.PathLike
 
 
-def detect_layout(path: PathLike) -> str:
-    """``long`` or ``claims_reloaded`` from a single file's header."""
+def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
+    """``long`` or ``claims_reloaded`` from a single file's header (after the column
+    mapping ``columns``, {role: column in the file}, when given)."""
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
-    header = _read_text_table(p, nrows=0).columns
+    header = read_text_table(p, nrows=0, columns=columns).columns
     if {"case_id", "method", "value"} <= set(header):
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):
@@ -72,14 +78,16 @@ def detect_layout(path: PathLike) -> str:
     raise ValueError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
-        "(case_id[, ground_truth], alg_*)"
+        "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
+        "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
     )
 
 
 def read_percase(path: PathLike, layout: str = "auto", **kwargs) -> PerCase:
-    """Read a single per-case file (``long`` or ``claims_reloaded``; ``auto`` detects)."""
+    """Read a single per-case file (``long`` or ``claims_reloaded``; ``auto`` detects).
+    ``columns={role: column in the file}`` maps a file's own column names to the roles."""
     if layout == "auto":
-        layout = detect_layout(path)
+        layout = detect_layout(path, kwargs.get("columns"))
     if layout == "long":
         return read_long(path, **kwargs)
     if layout == "claims_reloaded":

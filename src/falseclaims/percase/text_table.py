@@ -1,43 +1,83 @@
-"""Per-case CSV/TSV files read as text: encoding and separator policy, ids kept as text."""
+"""Per-case CSV/TSV files read as text under :mod:`falseclaims.textio`'s policy (gzip,
+encodings, separators, decimal commas, notes), ids kept as text, and the column mapping
+that lets a file name its columns its own way (``--columns case_id=ID,...``)."""
 
 from __future__ import annotations
 
-import gzip
-import operator
+import difflib
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from falseclaims import textio
 from falseclaims.percase.errors import PerCaseValidationError, Problem
-from falseclaims.sheets.io import semicolon_separated
+from falseclaims.textio import is_gzip, text_suffix
+
+__all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
+           "parse_columns_option"]
 
 PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
-_NOT_UTF8 = "UTF-8 or UTF-16 text (save the file as 'CSV UTF-8')"
+# the columns a per-case layout names (docs/percase.md); alg_<name> is a method's column
+ROLES = ("case_id", "ground_truth", "task", "method", "metric", "value")
+_ALG = re.compile(r"alg_\S+")
 
 
-def is_gzip(path: PathLike) -> bool:
-    """True for a gzip-compressed file (by its magic bytes, whatever its name)."""
-    with open(path, "rb") as fh:
-        return fh.read(2) == b"\x1f\x8b"
+def column_mapping(columns: Mapping[str, str] | None) -> dict[str, str] | None:
+    """``{role: column in the file}`` checked and turned into ``{column: role}`` (the form
+    the readers rename with). A role that is not one of :data:`ROLES` or ``alg_<name>`` is
+    refused with a suggestion; two roles on one column, or one role twice, are refused."""
+    if not columns:
+        return None
+    out: dict[str, str] = {}
+    for role, column in columns.items():
+        role, column = str(role).strip(), str(column).strip()
+        if role not in ROLES and not _ALG.fullmatch(role):
+            near = difflib.get_close_matches(role, ROLES, n=1, cutoff=0.5)
+            raise ValueError(f"unknown per-case column role {role!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else "")
+                             + f" (roles: {', '.join(ROLES)}, alg_<method>)")
+        if not column:
+            raise ValueError(f"column role {role!r} maps to an empty column name")
+        if column in out:
+            raise ValueError(f"column {column!r} mapped twice ({out[column]!r} and {role!r})")
+        out[column] = role
+    return out
 
 
-def text_suffix(path: PathLike) -> str:
-    """The suffix that names the text format: '.tsv' for both 'x.tsv' and 'x.tsv.gz'."""
-    p = Path(path)
-    return (Path(p.stem).suffix if p.suffix.lower() == ".gz" else p.suffix).lower()
+def mapping_note(rename: Mapping[str, str]) -> str:
+    """The note of a file read through a column mapping ({column: role})."""
+    return "columns renamed by the column mapping: " + ", ".join(
+        f"{c!r} as {r!r}" for c, r in rename.items())
 
 
-def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
+def parse_columns_option(text: str) -> dict[str, str]:
+    """``"case_id=ID,ground_truth=label"`` as ``{role: column}`` (checked by
+    :func:`column_mapping`); a malformed item raises ValueError naming it."""
+    mapping: dict[str, str] = {}
+    for item in text.split(","):
+        role, eq, column = item.partition("=")
+        if not eq or not role.strip() or not column.strip():
+            raise ValueError(f"item {item.strip()!r}: expected ROLE=COLUMN, e.g. "
+                             "case_id=ID")
+        if role.strip() in mapping:
+            raise ValueError(f"role {role.strip()!r} given twice")
+        mapping[role.strip()] = column.strip()
+    column_mapping(mapping)
+    return mapping
+
+
+def read_text_table(path: PathLike, nrows: int | None = None,
+                     columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
 
-    The separator is a tab for .tsv/.tab, else ',' or ';' (a header with more ';' than ',',
-    as the sheet reader decides); in a ';'-separated file decimal commas (0,85) are read as
-    points (not in id or label columns). Such changes are listed in ``df.attrs["notes"]``.
-    ``nrows=0`` reads the header only. A gzip-compressed file (``.csv.gz``) is read
-    decompressed.
+    Read by :func:`falseclaims.textio.read_frame`; decimal commas (0,85) in columns other
+    than ids and labels follow its policy. ``columns`` ({role: column in the file}) renames
+    the file's columns to the roles first. Notes (``"<file>: <note>"``) are in
+    ``df.attrs["notes"]``. ``nrows=0`` reads the header only.
     """
     p = Path(path)
     if not p.is_file():
@@ -46,66 +86,28 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
         raise PerCaseValidationError([Problem(file, None, None, None,
                                               "a CSV file; save the workbook as 'CSV UTF-8'")])
-    notes = []
-    gz = is_gzip(p)
-    opener = gzip.open if gz else open
-    suffix = text_suffix(p)
-    if gz:
-        notes.append(f"{file}: gzip-compressed, read decompressed")
-    with opener(p, "rb") as fh:
-        utf16 = fh.read(2) in (b"\xff\xfe", b"\xfe\xff")  # BOM of "Unicode text" exports
-    encoding = "utf-16" if utf16 else "utf-8-sig"
-    if utf16:
-        notes.append(f"{file}: read as UTF-16 (byte order mark)")
+    rename = column_mapping(columns)
     try:
-        with opener(p, "rt", encoding=encoding, newline="") as fh:
-            header = fh.readline()
-    except UnicodeDecodeError:
-        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
-    if suffix in (".tsv", ".tab"):
-        sep = "\t"
-    elif semicolon_separated(header):
-        sep = ";"
-        notes.append(f"{file}: ';'-separated (the header has more ';' than ',')")
-    else:
-        sep = ","
-    try:
-        df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
-                         encoding=encoding, nrows=nrows, compression="gzip" if gz else None)
-    except pd.errors.EmptyDataError as exc:
-        raise PerCaseValidationError([Problem(file, None, None, None, "a header row")]) from exc
-    except UnicodeDecodeError:
-        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
-    except pd.errors.ParserError as exc:
-        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
-        if m is None:
-            raise PerCaseValidationError([Problem(file, None, None, None,
-                                                  f"a readable CSV table ({exc})")]) from None
-        shown = "tab" if sep == "\t" else repr(sep)
-        raise PerCaseValidationError([Problem(
-            file, int(m[2]), None, f"{m[3]} fields",
-            f"{m[1]} fields like the header (a {shown} inside a value? quote the value)")]
-        ) from None
-    df.columns = [str(c).strip() for c in df.columns]
-    for c in df.columns:
-        df[c] = _stripped(df[c])
-        if sep == ";" and c not in _TEXT_COLUMNS:
-            decimal = df[c].str.fullmatch(r"[+-]?\d*,\d+")
-            if decimal.any():
-                df[c] = df[c].where(~decimal, df[c].str.replace(",", ".", regex=False))
-                notes.append(f"{file}: column {c!r}: {int(decimal.sum())} decimal comma(s) "
-                             "read as decimal point(s)")
-    df.attrs["notes"] = notes
+        df, sep, notes = textio.read_frame(p, nrows=nrows)
+    except textio.TextProblem as exc:
+        raise PerCaseValidationError([Problem(file, exc.row, None, exc.value,
+                                              exc.expected)]) from None
+    if rename:
+        missing = [c for c in rename if c not in df.columns]
+        if missing:
+            raise PerCaseValidationError([Problem(
+                file, None, None, None,
+                f"a column {missing[0]!r} (mapped to {rename[missing[0]]!r} by the column "
+                f"mapping); the file's columns are {', '.join(map(repr, df.columns))}")])
+        named = [rename.get(c, c) for c in df.columns]
+        twice = sorted({c for c in named if named.count(c) > 1})
+        if twice:
+            raise PerCaseValidationError([Problem(
+                file, None, twice[0], None,
+                f"one column {twice[0]!r}: the file has it and the column mapping maps "
+                "another column to it")])
+        df.columns = named
+        notes.append(mapping_note(rename))
+    textio.decimal_commas(df, [c for c in df.columns if c not in _TEXT_COLUMNS], sep, notes)
+    df.attrs["notes"] = [f"{file}: {n}" for n in notes]
     return df
-
-
-def _stripped(col: pd.Series) -> pd.Series:
-    """``col.str.strip()``, rebuilt only when a cell changes (str.strip returns the same
-    object for a clean cell; most files have no padding, and rebuilding costs)."""
-    vals = col.to_numpy(dtype=object)
-    out = list(map(str.strip, vals))  # cells are str (read with dtype=str, no NA filter)
-    if all(map(operator.is_, vals, out)):
-        return col
-    return pd.Series(out, index=col.index, dtype=col.dtype)
-
-

@@ -11,7 +11,7 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
-from falseclaims.percase.text_table import _read_text_table
+from falseclaims.percase.text_table import read_text_table
 
 PathLike = str | os.PathLike
 
@@ -50,7 +50,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     tables, origins = [], []
     expected_tasks = list(tasks) if tasks is not None else None
     for method, file in files.items():
-        df = _read_text_table(file)
+        df = read_text_table(file)
         notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column], file)
         if miss:

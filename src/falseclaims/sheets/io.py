@@ -21,24 +21,22 @@ summarising problem. Columns with values but no header are kept under the name
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import methodcaller
 from pathlib import Path
 
+from falseclaims import textio
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.errors import Problem
-from falseclaims.sheets.textguard import (binary_problem, first_lines, looks_tab_separated,
-                                          text_encoding, text_ok)
+from falseclaims.sheets.textguard import first_lines, text_ok
 from falseclaims.sheets.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
            "col_letter", "MAX_CELL_CHARS", "MAX_XLSX_BYTES", "UncomputedFormula"]
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
-TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+TEXT_SUFFIXES = textio.SEPARATORS  # also gzip-compressed: x.csv.gz
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 MAX_XLSX_BYTES = 512 * 2**20     # uncompressed size of all parts of a workbook
 MAX_PROBLEMS_PER_COLUMN = 100    # listed one by one; the rest in one summarising problem
@@ -132,7 +130,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
         t = RawTable(shown, sheet, [], [])
         t.problem(None, None, None, f"an existing file (not found: {path})")
         return t
-    suffix = path.suffix.lower()
+    suffix = textio.text_suffix(path)
     if suffix in EXCEL_SUFFIXES:
         from falseclaims.sheets.xlsx_table import read_xlsx_table
 
@@ -256,71 +254,55 @@ def col_letter(j: int) -> str:
     return f"column {s}"
 
 
-def semicolon_separated(header: str) -> bool:
-    """A CSV header with more ';' than ',' is ';'-separated (spreadsheets in locales with a
-    decimal comma write such files). Shared with the per-case readers."""
-    return header.count(";") > header.count(",")
-
-
 def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
                max_rows: int | None = None) -> RawTable:
+    """A CSV/TSV sheet under :mod:`falseclaims.textio`'s policy (gzip, encodings and
+    separators, noted), then the sheet's own checks (control characters, row limit)."""
     t = RawTable(shown, None, [], [])
     if sheet:
         t.note(None, None, sheet, f"sheet name {sheet!r} ignored: a text file has one table")
-    raw = path.read_bytes()
-    if raw[:4] == b"PK\x03\x04":  # a workbook under a text name (before UTF-16 sniffing)
-        t.problem(None, None, None, binary_problem(raw))
-        return t
-    encoding = text_encoding(raw, t)
-    if encoding is None:  # unreadable: no rows (the header problem follows, as for "")
-        return _finish(t, [], header_row)
-    if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
-        t.problem(None, None, None, bad)
-        return t
+    notes: list[str] = []
+    try:
+        raw = textio.read_bytes(path, notes)
+        if raw[:4] == b"PK\x03\x04":  # a workbook under a text name (before UTF-16 sniffing)
+            raise textio.TextProblem(textio.binary_problem(raw))
+    except textio.TextProblem as exc:
+        return _text_problem(t, notes, exc)
+    try:
+        encoding = textio.encoding_of(raw, notes)
+    except textio.TextProblem as exc:  # unreadable: no rows (the header problem follows)
+        return _finish(_text_problem(t, notes, exc), [], header_row)
+    if not encoding[0].startswith("utf-16") and (bad := textio.binary_problem(raw)):
+        return _text_problem(t, notes, textio.TextProblem(bad))
     text = raw.decode(*encoding)
     del raw
     if not text_ok(t, text):
-        return t
+        return _text_problem(t, notes, None)
     text = text if max_rows is None else first_lines(text, max_rows)
-    if sep == "," and semicolon_separated(text.split("\n", 1)[0]):
-        sep = ";"
-        t.note(None, None, None, "';'-separated file (header has more ';' than ',')")
-    elif sep == "," and looks_tab_separated(text.split("\n", 1)[0]):
-        sep = "\t"
-        t.note(None, None, None, "file named .csv looks tab-separated (header has more tabs "
-                                 "than ',' and ';'); read as tab-separated")
+    if sep == ",":
+        sep = textio.sniff_separator(text.split("\n", 1)[0], ".csv", notes)
+    _text_problem(t, notes, None)
     odd_quotes = text.count('"') % 2 == 1
     same: dict[str, str] = {}
-    split = _split_columns(text, sep, same)
+    split = textio.split_records(text, sep, same)
+    if split is not None and split[0] == "columns":
+        del text
+        if _finish_columns(t, *split[1:], same, header_row):
+            return t
+        grid = list(zip(split[1], map(list, zip(*split[2]))))
+        del split
+        return _finish_text(t, grid, same, header_row)
     if split is not None:
         del text
-        if _finish_columns(t, *split, same, header_row):
-            return t
-        grid = list(zip(split[0], map(list, zip(*split[1]))))
-        del split
-    else:
-        grid = _split_plain(text, sep, same)
-        del text
-    if grid is not None:
-        return _finish_text(t, grid, same, header_row)
-    # streamed from the file (a StringIO of the text would hold 4 bytes per character), and
-    # one str object per distinct cell text: sheets repeat ids, metric names, enums and
-    # values, and 10^6 result rows would otherwise hold ~7 x 10^6 separate strings
-    grid = []
-    with open(path, encoding=encoding[0], errors=encoding[1], newline="") as fh:
-        reader = csv.reader(fh, delimiter=sep)
-        start = end = 0
-        try:
-            # a row's number is its record number (csv line numbers count physical lines)
-            for i, row in enumerate(reader, start=1):
-                grid.append((i, [same.setdefault(c, c) for c in row]))
-                start, end = end + 1, reader.line_num
-        except csv.Error as exc:  # e.g. a field over csv.field_size_limit() characters
-            t.problem(reader.line_num, None, None,
-                      f"a readable {'CSV' if sep != chr(9) else 'TSV'} record (line "
-                      f"{reader.line_num}: {exc}; cells may hold at most {MAX_CELL_CHARS} "
-                      "characters)")
-            return t
+        return _finish_text(t, split[1], same, header_row)
+    del text
+    grid: list = []
+    try:
+        start, end = textio.csv_records(path, encoding, sep, same, grid,
+                                        f"; cells may hold at most {MAX_CELL_CHARS} characters")
+    except textio.TextProblem as exc:
+        t.problem(exc.row, None, None, exc.expected)
+        return t
     if odd_quotes and end > start and grid and any("\n" in c for c in grid[-1][1]):
         t.problem(len(grid), None, None,
                   f"a closing quote: the '\"' opened in the record from line {start} is never "
@@ -329,64 +311,14 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
     return _finish_text(t, grid, same, header_row)
 
 
-def _plain_lines(text: str) -> list[str] | None:
-    """The records of a text without quote characters (None: quotes, mixed line ends or
-    NUL bytes, read by the csv module)."""
-    if '"' in text or "\x00" in text:
-        return None
-    if "\r" in text:
-        crlf = text.count("\r\n")
-        if text.count("\r") != crlf or text.count("\n") != crlf:
-            return None  # mixed line ends
-        lines = text.split("\r\n")
-    else:
-        lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the terminator of the last record
-    if lines and max(map(len, lines)) > csv.field_size_limit():
-        return None
-    return lines
-
-
-def _split_columns(text: str, sep: str, same: dict) -> tuple[list, list] | None:
-    """(row numbers, columns) of a quote-free text whose records all have one width and no
-    blank line (else None), split in blocks of about 1 MB with str methods: no list per
-    row, and no string per line for the whole file at once."""
-    if '"' in text or "\x00" in text:
-        return None
-    nl = "\n"
-    if "\r" in text:
-        crlf = text.count("\r\n")
-        if text.count("\r") != crlf or text.count("\n") != crlf:
-            return None  # mixed line ends
-        nl = "\r\n"
-    end = len(text) - len(nl) if text.endswith(nl) else len(text)
-    if end <= 0:
-        return None
-    limit = csv.field_size_limit()
-    columns: list[list] | None = None
-    setdefault = same.setdefault
-    n = pos = 0
-    while pos <= end:
-        stop = text.find(nl, min(pos + (1 << 20), end), end)
-        stop = end if stop < 0 else stop
-        chunk = text[pos:stop]
-        lines = chunk.split(nl)
-        if columns is None:
-            width = lines[0].count(sep) + 1
-            columns = [[] for _ in range(width)]
-        if "" in lines or max(map(len, lines)) > limit \
-                or not all(map((width - 1).__eq__, map(methodcaller("count", sep), lines))):
-            return None
-        n += len(lines)
-        del lines
-        flat = chunk.replace(nl, sep).split(sep) if nl != sep else chunk.split(sep)
-        del chunk
-        for j, col in enumerate(columns):
-            part = flat[j::width]
-            col.extend(map(setdefault, part, part))
-        pos = stop + len(nl)
-    return list(range(1, n + 1)), columns
+def _text_problem(t: RawTable, notes: list[str], exc) -> RawTable:
+    """The text reader's notes (emptied) and problem, if any, on the sheet's table."""
+    for text in notes:
+        t.note(None, None, None, text)
+    notes.clear()
+    if exc is not None:
+        t.problem(exc.row, None, None, exc.expected)
+    return t
 
 
 def _finish_columns(t: RawTable, rownums: list, columns: list, same: dict,
@@ -422,25 +354,6 @@ def _finish_columns(t: RawTable, rownums: list, columns: list, same: dict,
         cols = [[c for i, c in enumerate(col) if i not in drop] for col in cols]
     t.rows = ColumnRows(nums, cols)
     return True
-
-
-def _split_plain(text: str, sep: str, same: dict) -> list | None:
-    """Records of a text without quote characters, split with str methods: exactly what
-    ``csv.reader`` returns for such a text (one record per line, no escapes), 5x faster.
-    None when the text has quotes, mixed line ends, NUL bytes or a field longer
-    than the csv module accepts (the csv module reads it, or reports the problem)."""
-    lines = _plain_lines(text)
-    if lines is None:
-        return None
-    setdefault = same.setdefault
-    grid = []
-    for i, line in enumerate(lines, start=1):
-        if line:
-            cells = line.split(sep)
-            grid.append((i, list(map(setdefault, cells, cells))))
-        else:
-            grid.append((i, []))  # csv.reader: an empty line is an empty record
-    return grid
 
 
 def _finish_text(t: RawTable, grid: list, same: dict, header_row: int) -> RawTable:

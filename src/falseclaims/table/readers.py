@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from falseclaims import textio
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import parse_cell, plain_text
 
@@ -41,11 +42,12 @@ class RawTable:
 
 
 def table_format(path) -> str | None:
-    return FORMATS.get(Path(path).suffix.lower())
+    return FORMATS.get(textio.text_suffix(path))
 
 
 def read_tables(path) -> list[RawTable]:
-    """Every table of ``path`` (format from the extension)."""
+    """Every table of ``path`` (format from the extension; text files under
+    :mod:`falseclaims.textio`'s policy: gzip, encodings, separators, decimal commas)."""
     p = Path(path)
     fmt = table_format(p)
     if fmt is None:
@@ -55,13 +57,16 @@ def read_tables(path) -> list[RawTable]:
         raise TableReadError(f"{p}: file not found")
     if fmt == "xlsx":
         return _read_xlsx(p)
+    notes: list[str] = []
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TableReadError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        text, _ = textio.decode(textio.read_bytes(p, notes), notes)
+    except textio.TextProblem as exc:
+        raise TableReadError(f"{p}: expected {exc.expected}") from None
     reader = {"csv": _read_delimited, "tsv": _read_delimited, "markdown": _read_markdown,
               "latex": _read_latex}[fmt]
     tables = reader(text, str(p), fmt)
+    for t in tables:
+        t.notes[:0] = notes
     if not tables:
         what = {"markdown": "no pipe table (a header row, then a |---| row)",
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
@@ -104,19 +109,21 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     if not any(line.strip() for line in lines):
         return []
     first = next(line for line in lines if line.strip())
-    delim = "\t" if fmt == "tsv" else (";" if first.count(";") > first.count(",") else ",")
+    notes: list[str] = []
+    delim = textio.sniff_separator(first, ".tsv" if fmt == "tsv" else ".csv", notes)
     rows, where, commas = [], [], 0
     for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
         if any(c.strip() for c in row):
             cells = [c.strip() for c in row]
-            if delim == ";":  # decimal commas: 85,3 -> 85.3 (noted)
+            if delim != ",":  # decimal commas: 85,3 -> 85.3 (noted; textio's policy)
                 fixed = [_DECIMAL_COMMA.sub(r"\1.\2", c) for c in cells]
                 commas += sum(a != b for a, b in zip(cells, fixed))
                 cells = fixed
             rows.append(cells)
             where.append(f"line {i}")
     name = Path(source).stem
-    notes = [f"{commas} decimal comma(s) read as points (';'-separated file)"] if commas else []
+    if commas:
+        notes.append(textio.decimal_note(commas))
     return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
 
 
