@@ -35,22 +35,8 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
     """The :class:`PerCase` of a clean file, or None when the careful reader is needed.
     ``rename``: {column in the file: role} (the column mapping)."""
     p = Path(path)
-    if not p.is_file() or p.suffix.lower() in (".tsv", ".tab", ".xlsx", ".xlsm", ".xls",
-                                               ".ods") or is_gzip(p):
-        return None  # the careful reader handles these
-    with open(p, "rb") as fh:
-        first = fh.readline()
-    if first[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return None
-    try:
-        header_line = first.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    if semicolon_separated(header_line) or looks_tab_separated(header_line):
-        return None
-    try:
-        raw = list(pd.read_csv(p, nrows=0, encoding="utf-8-sig").columns)
-    except (ValueError, UnicodeDecodeError):
+    raw = _clean_header(p)
+    if raw is None:
         return None
     names = [str(c).strip() for c in raw]
     if rename:
@@ -114,6 +100,28 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
                      classes=tuple(classes) if classes is not None else None,
                      scores=None, notes=tuple(notes), wide=wide)
 
+
+
+def _clean_header(p: Path) -> list | None:
+    """The header of a plain UTF-8, comma-separated file, or None (the careful reader then
+    handles the file: TSV, workbooks, gzip, UTF-16, other separators)."""
+    if not p.is_file() or p.suffix.lower() in (".tsv", ".tab", ".xlsx", ".xlsm", ".xls",
+                                               ".ods") or is_gzip(p):
+        return None
+    with open(p, "rb") as fh:
+        first = fh.readline()
+    if first[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return None
+    try:
+        header_line = first.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if semicolon_separated(header_line) or looks_tab_separated(header_line):
+        return None
+    try:
+        return list(pd.read_csv(p, nrows=0, encoding="utf-8-sig").columns)
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 def long_table(w: r.Wide) -> pd.DataFrame:
     """The careful reader's long table of a wide file: rows by method, then case id."""
