@@ -44,8 +44,8 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
         raise FileNotFoundError(f"per-case file not found: {p}")
     file = str(p)
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
-        raise PerCaseValidationError([Problem(file, None, None, None,
-                                              "a CSV file; save the workbook as 'CSV UTF-8'")])
+        raise PerCaseValidationError([Problem(
+            file, expected="a CSV file; save the workbook as 'CSV UTF-8'")])
     notes = []
     gz = is_gzip(p)
     opener = gzip.open if gz else open
@@ -61,7 +61,7 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
         with opener(p, "rt", encoding=encoding, newline="") as fh:
             header = fh.readline()
     except UnicodeDecodeError:
-        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
+        raise PerCaseValidationError([Problem(file, expected=_NOT_UTF8)]) from None
     if suffix in (".tsv", ".tab"):
         sep = "\t"
     elif semicolon_separated(header):
@@ -73,18 +73,18 @@ def _read_text_table(path: PathLike, nrows: int | None = None) -> pd.DataFrame:
         df = pd.read_csv(p, sep=sep, dtype=str, keep_default_na=False, na_filter=False,
                          encoding=encoding, nrows=nrows, compression="gzip" if gz else None)
     except pd.errors.EmptyDataError as exc:
-        raise PerCaseValidationError([Problem(file, None, None, None, "a header row")]) from exc
+        raise PerCaseValidationError([Problem(file, expected="a header row")]) from exc
     except UnicodeDecodeError:
-        raise PerCaseValidationError([Problem(file, None, None, None, _NOT_UTF8)]) from None
+        raise PerCaseValidationError([Problem(file, expected=_NOT_UTF8)]) from None
     except pd.errors.ParserError as exc:
         m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
         if m is None:
-            raise PerCaseValidationError([Problem(file, None, None, None,
-                                                  f"a readable CSV table ({exc})")]) from None
+            raise PerCaseValidationError([Problem(
+                file, expected=f"a readable CSV table ({exc})")]) from None
         shown = "tab" if sep == "\t" else repr(sep)
         raise PerCaseValidationError([Problem(
-            file, int(m[2]), None, f"{m[3]} fields",
-            f"{m[1]} fields like the header (a {shown} inside a value? quote the value)")]
+            file, row=int(m[2]), value=f"{m[3]} fields",
+            expected=f"{m[1]} fields like the header (a {shown} inside a value? quote the value)")]
         ) from None
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:

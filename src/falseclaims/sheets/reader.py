@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims.config_validation import config_problems, schema_path
-from falseclaims.errors import FalseclaimsInputError
+from falseclaims.config_validation import ConfigError, config_problems, schema_path
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
@@ -48,8 +47,7 @@ def check_venue_config(venue_cfg: dict, venue: str = "") -> None:
     check and messages as the pipeline's config validation)."""
     problems = config_problems({venue or "venue": venue_cfg}, schema_path("venues"))
     if problems:
-        raise FalseclaimsInputError("invalid venue configuration:\n  - "
-                                    + "\n  - ".join(f"config venues.{p}" for p in problems))
+        raise ConfigError([f"venues.{p}" for p in problems], "config")
 
 
 def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
