@@ -160,13 +160,13 @@ def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
     order = []
     for rec in records:
         pid = rec.get("paper_id")
-        key = pid if pid is not None else ("row", rec["_row"])
+        key = pid if pid is not None else ("row", rec.row)
         if key not in groups:
             order.append(key)
         groups.setdefault(key, []).append(rec)
 
     def complete(r):
-        return r.get("value_proposed") is not None and not r.get("_bad") and (
+        return r.get("value_proposed") is not None and not r.bad and (
             r.get("value_best_prior") is not None or r.get("values_compared"))
 
     out, unused = [], set()
@@ -176,10 +176,10 @@ def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
         out.append(used)
         for r in rows:
             if r is not used:
-                unused.add(r["_row"])
-                table.note(r["_row"], r["_their"].get("paper_id", "paper_id"), key,
+                unused.add(r.row)
+                table.note(r.row, r.name("paper_id"), key,
                            f"further row of paper {key!r} not used: a paper contributes one "
-                           f"comparison, that of row {used['_row']} (its first readable row "
+                           f"comparison, that of row {used.row} (its first readable row "
                            "with both values; config group_rows_by_id)")
     _release_unused(table, unused)
     return out
