@@ -91,5 +91,5 @@ class FalseclaimsInputError(ValueError):
         elif isinstance(problems, Problem):
             problems = [problems]
         self.problems: list[Problem] = list(problems)
-        self.hint = hint
+        self.subject, self.context, self.hint = subject, context, hint
         super().__init__(format_problems(self.problems, subject, context, hint))

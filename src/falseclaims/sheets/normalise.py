@@ -19,14 +19,16 @@ from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measu
 __all__ = ["map_columns", "parse_records", "parse_columns", "parse_cell", "Parsed"]
 
 
+# kinds whose parser takes the raw cell alone and gives (value, notes)
+_PLAIN_KINDS = {"id": cells.parse_text, "text": cells.parse_text, "bool": cells.parse_bool,
+                "size": cells.parse_size, "list": cells.parse_list}
+
+
 def parse_cell(kind: str, column: str, raw):
     """(value, extra, notes) for one cell; raises CellError. ``extra`` holds the Measure
     of metric cells or the percent-sign flag of plain numbers."""
-    if kind == "id":
-        value, notes = cells.parse_text(raw)
-        return value, None, notes
-    if kind == "text":
-        value, notes = cells.parse_text(raw)
+    if kind in _PLAIN_KINDS:
+        value, notes = _PLAIN_KINDS[kind](raw)
         return value, None, notes
     if kind == "metric":
         value, notes = cells.parse_text(raw)
@@ -36,21 +38,11 @@ def parse_cell(kind: str, column: str, raw):
     if kind == "enum":
         value, notes = cells.parse_enum(raw, ENUMS[column], ALIASES.get(column))
         return value, None, notes
-    if kind == "bool":
-        value, notes = cells.parse_bool(raw)
-        return value, None, notes
-    if kind == "size":
-        value, notes = cells.parse_size(raw)
-        return value, None, notes
-    if kind == "list":
-        value, notes = cells.parse_list(raw)
-        return value, None, notes
     if kind == "measure":
         m = cells.parse_measure(raw)
         return (None if m is None else m.value), m, (() if m is None else m.notes)
     if kind == "number":
-        value, pct, notes = cells.parse_number(raw)
-        return value, pct, notes
+        return cells.parse_number(raw)
     if kind == "compared":
         value, notes = parse_compared(raw, None)
         return value, None, notes
