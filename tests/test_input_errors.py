@@ -66,6 +66,14 @@ def _bad_cell(tmp_path):
     return lambda: parse_size("abc")
 
 
+def _binary_sheet(tmp_path):
+    from falseclaims.sheets.inspect import inspect_sheet
+
+    path = tmp_path / "s.csv"
+    path.write_bytes(b"\x00\x01binary")
+    return lambda: inspect_sheet(path)
+
+
 def _long_layout_grouped(tmp_path):
     return lambda: read_venue({"papers": "p.csv", "results": "r.csv", "layout": "long",
                                "group_rows_by_id": True}, base_dir=tmp_path, venue="v")
@@ -74,6 +82,7 @@ def _long_layout_grouped(tmp_path):
 READERS = {"sheets": (_bad_sheet, SheetValidationError),
            "sheets: venue config": (_long_layout_grouped, FalseclaimsInputError),
            "sheets: cell": (_bad_cell, CellError),
+           "sheets: inspect": (_binary_sheet, SheetValidationError),
            "per-case": (_bad_percase, PerCaseValidationError),
            "config: schema": (_bad_config, ConfigError),
            "config: file": (_missing_config, ConfigError),
