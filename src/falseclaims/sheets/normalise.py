@@ -343,11 +343,11 @@ def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, requi
                for row, vals in zip(rownums, zip(*(map(itemgetter(1), parsed[c])
                                                    for c in cols)))]
     for col in measure_cols:
-        for rec, cell in zip(records, parsed[col]):
-            rec.measures[col] = cell[2]
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[2] is not None):
+            records[i].set_measure(col, parsed[col][i][2])
     for col in (c for c, k in spec.items() if k == "number"):
         for i in _rows_where(parsed[col], uniq[col], lambda c: c[2]):
-            records[i].percent = records[i].percent | {col}
+            records[i].mark("percent", col)
     for col in (c for c in measure_cols if c in rules):
         for i in _rows_where(parsed[col], uniq[col], lambda c: isinstance(c[2], list)):
             records[i].parts = {**(records[i].parts or {}), col: rules[col]}
@@ -364,7 +364,7 @@ def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, requi
 def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required, const_vals,
                  rules) -> SheetRecord:
     """One record of a row holding bad or XLSX-percent cells."""
-    rec = SheetRecord(rownum, their, {})
+    rec = SheetRecord(rownum, their)
     for col, kind_ in spec.items():
         ok, value, extra, _ = parsed[col][i]
         if not ok:
@@ -373,13 +373,13 @@ def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required, const
             continue
         rec[col] = value
         if kind_ == "measure":
-            rec.measures[col] = extra
+            rec.set_measure(col, extra)
             if isinstance(extra, list):
                 rec.parts = {**(rec.parts or {}), col: rules[col]}
         elif kind_ == "number" and extra:
-            rec.percent = rec.percent | {col}
+            rec.mark("percent", col)
         if col in idx and pct_cells.get((rownum, idx[col])):
-            rec.xlsx_percent = rec.xlsx_percent | {col}
+            rec.mark("xlsx_percent", col)
     for col in required:
         if col not in idx and col not in const_vals:
             rec.mark_bad(col)

@@ -38,7 +38,7 @@ def attach_cell_sd(records: list[SheetRecord], table: RawTable, value_col="value
                           f"no SD here, or the same SD as in the value cell ({m.sd:g})")
             continue
         rec[sd_col] = m.sd
-        rec.sd_in_cell = rec.sd_in_cell | {sd_col}
+        rec.mark("sd_in_cell", sd_col)
 
 
 def _fmt(x: float) -> str:

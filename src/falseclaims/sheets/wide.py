@@ -12,8 +12,6 @@ split-size outputs apply to it; probabilities need results (noted once).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from falseclaims.sheets.columns import PAPERS, WIDE_METHODS
 from falseclaims.sheets.io import RawTable
 from falseclaims.sheets.records import SheetRecord
@@ -50,7 +48,7 @@ def wide_to_long(records: list[SheetRecord], table: RawTable,
     papers, results = [], []
     for rec in records:
         papers.append(SheetRecord(rec.row, rec.their, {c: rec.get(c) for c in PAPERS},
-                                  bad=frozenset(c for c in rec.bad if c in PAPERS)))
+                                  bad=[c for c in rec.bad if c in PAPERS]))
         if not has_results:
             continue
         for method in WIDE_METHODS:
@@ -86,13 +84,15 @@ def _method_record(rec: SheetRecord, method: str) -> SheetRecord:
     their = {c: rec.name(own.get(c, c)) for c in
              ("paper_id", "method", "metric", "value", "sd", "sd_over", "n_test")}
     parts = rec.parts and rec.parts.get(own["value"])
-    return SheetRecord(
-        rec.row, their, values, measures={"value": rec.measure(own["value"])},
-        percent=frozenset({"sd"} if own["sd"] in rec.percent else ()),
-        xlsx_percent=frozenset(c for c in ("value", "sd") if own[c] in rec.xlsx_percent),
+    out = SheetRecord(
+        rec.row, their, values,
+        percent=["sd"] if own["sd"] in rec.percent else [],
+        xlsx_percent=[c for c in ("value", "sd") if own[c] in rec.xlsx_percent],
         parts={"value": parts} if parts else None,
-        bad=frozenset({c for c in _SHARED if c in rec.bad}
-                      | {c for c in ("value", "sd", "n_test") if own[c] in rec.bad}))
+        bad=[c for c in _SHARED if c in rec.bad]
+        + [c for c in ("value", "sd", "n_test") if own[c] in rec.bad])
+    out.set_measure("value", rec.measure(own["value"]))
+    return out
 
 
 def _compared_record(rec: SheetRecord, name: str, m) -> SheetRecord:
@@ -101,8 +101,9 @@ def _compared_record(rec: SheetRecord, name: str, m) -> SheetRecord:
               "value": m.value, "sd": None, "sd_over": rec.get("sd_over"), "n_test": None}
     their = {c: rec.name(c if c in _SHARED or c == "n_test" else "values_compared")
              for c in ("paper_id", "method", "metric", "value", "sd", "sd_over", "n_test")}
-    return SheetRecord(rec.row, their, values, measures={"value": m},
-                       bad=frozenset(c for c in _SHARED if c in rec.bad))
+    out = SheetRecord(rec.row, their, values, bad=[c for c in _SHARED if c in rec.bad])
+    out.set_measure("value", m)
+    return out
 
 
 def expand_parts(records: list[SheetRecord], table: RawTable) -> list[SheetRecord]:
@@ -121,8 +122,9 @@ def expand_parts(records: list[SheetRecord], table: RawTable) -> list[SheetRecor
             continue
         sds = rec.get("sd")
         for k, part in enumerate(rule.parts):
-            new = replace(rec, values=dict(rec.values), measures=dict(rec.measures))
-            new["value"], new.measures["value"] = rec["value"][k], rec.measure("value")[k]
+            new = rec.clone()
+            new["value"] = rec["value"][k]
+            new.set_measure("value", rec.measure("value")[k])
             new["sd"] = sds[k] if isinstance(sds, list) else sds
             if part:
                 target = rule.suffix_on
