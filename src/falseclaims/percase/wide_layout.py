@@ -24,7 +24,8 @@ def _method_paths(paths) -> dict[str, str]:
         for p in paths:
             name = Path(p).stem
             if name in out:
-                raise PerCaseValidationError(f"two files give method name {name!r}: {out[name]} and {p}")
+                raise PerCaseValidationError(f"two files give method name {name!r}: "
+                                             f"{out[name]} and {p}")
             out[name] = str(p)
     if not out:
         raise ValueError("no per-method files given")

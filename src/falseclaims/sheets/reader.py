@@ -64,12 +64,13 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     where = f"config venues.{venue}" if venue else "the venue's config"
     skip_rules = cfg.get("skip_rows_where") or {}
     if cfg.get("group_rows_by_id") and cfg["layout"] == "long":
-        raise FalseclaimsInputError(f"{where}: group_rows_by_id needs layout: wide_top2 (the long "
-                         "layout already holds one papers row per paper)")
+        raise FalseclaimsInputError(f"{where}: group_rows_by_id needs layout: wide_top2 "
+                                    "(the long layout already holds one papers row per paper)")
     if cfg.get("id") == "row" and cfg["layout"] == "long":
-        raise FalseclaimsInputError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
-                         "results rows to their papers); use a template such as "
-                         "\"{Authors} {Year}\" naming columns of both tables")
+        raise FalseclaimsInputError(f"{where}: id: row needs layout: wide_top2 (row numbers "
+                                    "cannot link results rows to their papers); use a "
+                                    "template such as \"{Authors} {Year}\" naming columns of "
+                                    "both tables")
     if cfg["layout"] == "long":
         ptab, rtab, precs, rrecs, plain = _read_long(cfg, Path(base_dir), where, venue)
         tables = [ptab, rtab]
