@@ -220,8 +220,8 @@ def test_run_step_input_error_is_one_block_without_traceback(tmp_path, capsys):
     from falseclaims.sheets.errors import Problem
 
     def bad(_):
-        raise SheetValidationError([Problem("sheet.csv", None, 3, "value", "abc",
-                                            "a number")], venue="v")
+        raise SheetValidationError([Problem("sheet.csv", row=3, column="value", value="abc",
+                                            expected="a number")], venue="v")
 
     with pytest.raises(SystemExit) as info:
         run_step(smk, bad)

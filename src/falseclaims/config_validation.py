@@ -21,7 +21,7 @@ from urllib.request import url2pathname
 
 import yaml
 
-from falseclaims.errors import FalseclaimsInputError
+from falseclaims.errors import FalseclaimsInputError, Problem
 
 __all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "validate", "config_problems"]
 
@@ -37,12 +37,13 @@ _JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "numb
 
 
 class ConfigError(FalseclaimsInputError):
-    """A config that does not match its schema; ``problems`` holds one line per problem."""
+    """A config that does not match its schema: one :class:`Problem` per line of
+    ``problems`` (a key path and what is wrong), located in ``source``."""
 
-    def __init__(self, problems: list[str], source: str = "config"):
-        self.problems = list(problems)
+    def __init__(self, problems: str | list[str], source: str = "config"):
         self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems))
+        lines = [problems] if isinstance(problems, str) else problems
+        super().__init__([Problem(source, message=line) for line in lines], subject=source)
 
 
 def schema_path(name: str) -> Path:

@@ -67,7 +67,7 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     df = read_input_table(path)
     missing = [c for c in MSD_COLUMNS if c not in df.columns]
     if missing:
-        raise PerCaseValidationError([Problem(file, None, c, None, "an MSD column")
+        raise PerCaseValidationError([Problem(file, column=c, expected="an MSD column")
                                       for c in missing])
     problems = []
     r = pd.to_numeric(df["pearson_r"].where(df["pearson_r"] != ""), errors="coerce")
@@ -77,10 +77,12 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
                                   ("phase", phase, False)):
         bad = num.isna() & ((df[col] != "") | (not allow_empty))
         for i in np.flatnonzero(bad.to_numpy()):
-            problems.append(Problem(file, int(i) + 2, col, df[col].iloc[i], "a number"))
+            problems.append(Problem(file, row=int(i) + 2, column=col, value=df[col].iloc[i],
+                                    expected="a number"))
     bad = r.notna() & ((r < -1) | (r > 1))
     for i in np.flatnonzero(bad.to_numpy()):
-        problems.append(Problem(file, int(i) + 2, "pearson_r", r.iloc[i], "r in [-1, 1]"))
+        problems.append(Problem(file, row=int(i) + 2, column="pearson_r", value=r.iloc[i],
+                                expected="r in [-1, 1]"))
     if problems:
         raise PerCaseValidationError(problems)
     keep = np.ones(len(df), bool) if phases is None else phase.isin(list(phases)).to_numpy()

@@ -43,7 +43,7 @@ def _table_pairs(spec: Mapping, base: Path) -> pd.DataFrame:
             (("task", "task"), ("method", "method"), ("mean", "mean_dsc"), ("sd", "sd_dsc"),
              ("n", "n_cases"))}
     df = read_input_table(path)
-    problems = [Problem(file, None, c, None, "a column of the (mean, SD) table")
+    problems = [Problem(file, column=c, expected="a column of the (mean, SD) table")
                 for c in cols.values() if c not in df.columns]
     if problems:
         raise PerCaseValidationError(problems)
@@ -52,13 +52,14 @@ def _table_pairs(spec: Mapping, base: Path) -> pd.DataFrame:
         col = cols[key]
         num = pd.to_numeric(df[col], errors="coerce")
         for i in np.flatnonzero(num.isna().to_numpy()):
-            problems.append(Problem(file, int(i) + 2, col, df[col].iloc[i], "a number"))
+            problems.append(Problem(file, row=int(i) + 2, column=col, value=df[col].iloc[i],
+                                    expected="a number"))
         out[key] = num
     bad = out["mean"].notna() & ((out["mean"] < 0) | (out["mean"] > 1))
     bad |= out["sd"].notna() & (out["sd"] < 0)
     for i in np.flatnonzero(bad.to_numpy()):
-        problems.append(Problem(file, int(i) + 2, None, None,
-                                "mean DSC in [0, 1] and SD >= 0 (fractions, not percent)"))
+        problems.append(Problem(file, row=int(i) + 2,
+                                expected="mean DSC in [0, 1] and SD >= 0 (fractions, not percent)"))
     if problems:
         raise PerCaseValidationError(problems)
     return pd.DataFrame({"task": df[cols["task"]], "method": df[cols["method"]],

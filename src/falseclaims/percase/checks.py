@@ -29,7 +29,7 @@ def _lines(index: pd.Index) -> np.ndarray:
 def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[Problem]:
     missing = [c for c in cols if c not in df.columns]
     return [
-        Problem(file, None, c, None, f"a column named {c!r} (found {list(df.columns)})")
+        Problem(file, column=c, expected=f"a column named {c!r} (found {list(df.columns)})")
         for c in missing
     ]
 
@@ -47,7 +47,8 @@ def _parse_numbers(
         cell = cells.iloc[i]
         # left by the text reader only in a ','-separated file (textio's policy)
         expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell) else "a number")
-        problems.append(Problem(file, _line(cells.index[i]), column, cell, expected))
+        problems.append(Problem(file, row=_line(cells.index[i]), column=column,
+                                value=cell, expected=expected))
     return num
 
 
@@ -66,16 +67,15 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
     files = ", ".join(sorted(origin.loc[dsc.index, "file"].unique()))
     top = 100.0 if units == "percent" else 1.0
     if units == "percent" and (dsc <= 1).all():
-        problems.append(Problem(files, None, None, f"all {len(dsc)} DSC values <= 1",
-                                "percent with --units percent; values look like fractions: "
-                                "drop --units percent"))
+        problems.append(Problem(files, value=f"all {len(dsc)} DSC values <= 1",
+                                expected="percent with --units percent; values look like "
+                                "fractions: drop --units percent"))
         return
     if (units == "fraction" and dsc.between(0, 100).all()
             and (dsc > 1).sum() >= 0.5 * max(1, (dsc > 0).sum())):
-        problems.append(Problem(files, None, None,
-                                f"{int((dsc > 1).sum())} of {len(dsc)} DSC values > 1 "
+        problems.append(Problem(files, value=f"{int((dsc > 1).sum())} of {len(dsc)} DSC values > 1 "
                                 f"(max {dsc.max():g})",
-                                "fractions in [0, 1]; values look like percent: divide by "
+                                expected="fractions in [0, 1]; values look like percent: divide by "
                                 "100 or pass --units percent"))
         return
     bad = is_dsc & v.notna() & ((v < 0) | (v > top))
@@ -83,7 +83,8 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
             else "a DSC in [0, 1] (fractions, not percent)")
     for i in np.flatnonzero(bad.to_numpy()):
         o = origin.iloc[i]
-        problems.append(Problem(o["file"], o["row"], o["column"], float(v.iloc[i]), what))
+        problems.append(Problem(o["file"], row=o["row"], column=o["column"],
+                                value=float(v.iloc[i]), expected=what))
     if units == "percent" and not bad.any():
         table.loc[dsc.index, "value"] = dsc / 100.0
         notes.append(f"{len(dsc)} DSC value(s) in percent divided by 100 (--units percent)")
@@ -100,9 +101,9 @@ def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[
     for i in np.flatnonzero(dup.to_numpy()):
         o = origin.iloc[i]
         r = table.iloc[i]
-        problems.append(Problem(o["file"], o["row"], "case_id", r["case_id"],
-                                f"each case once per task/method/metric (duplicate for method "
-                                f"{r['method']!r}, task {r['task']!r})"))
+        problems.append(Problem(o["file"], row=o["row"], column="case_id", value=r["case_id"],
+                                expected="each case once per task/method/metric (duplicate "
+                                f"for method {r['method']!r}, task {r['task']!r})"))
 
 
 CASE_SET_EXPECTED = "the same case ids for every method"
@@ -134,8 +135,8 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
             msg = (f"method {method!r}, task {task!r}, metric {metric!r} lacks "
                    f"{len(missing)} case(s) that other methods have: {shown}")
             if case_mismatch == "error":
-                problems.append(Problem(files.get(method, "?"), None, None, None,
-                                        f"{CASE_SET_EXPECTED} ({msg})"))
+                problems.append(Problem(files.get(method, "?"),
+                                        expected=f"{CASE_SET_EXPECTED} ({msg})"))
             else:
                 notes.append(msg + "; pairs use the cases both methods have")
 
@@ -157,10 +158,10 @@ def _check_methods(table: pd.DataFrame, file: str, problems: list[Problem],
     for task, sub in table.groupby("task", sort=True):
         n = sub["method"].nunique()
         if n < min_methods:
-            problems.append(Problem(file, None, "method", sorted(sub["method"].unique()),
-                                    f"at least {min_methods} methods for task {task!r}"))
+            problems.append(Problem(file, column="method", value=sorted(sub["method"].unique()),
+                                    expected=f"at least {min_methods} methods for task {task!r}"))
     if table.empty:
-        problems.append(Problem(file, None, None, None, "at least one result row"))
+        problems.append(Problem(file, expected="at least one result row"))
 
 
 def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[str],
@@ -174,8 +175,8 @@ def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[s
             column = o["column"] if col == "value" else o.get("gt_column", "ground_truth")
             row = o["row"] if col == "value" else o.get("gt_row", o["row"])
             file = o["file"] if col == "value" else o.get("gt_file", o["file"])
-            problems.append(Problem(file, row, column, table[col].iloc[i],
-                                    f"a {what} in the class set {{{shown}}}"))
+            problems.append(Problem(file, row=row, column=column, value=table[col].iloc[i],
+                                    expected=f"a {what} in the class set {{{shown}}}"))
 
 
 def _scores_as_labels(table: pd.DataFrame, files: Mapping[str, str],
@@ -190,9 +191,9 @@ def _scores_as_labels(table: pd.DataFrame, files: Mapping[str, str],
     if len(fractional) == 0 or len(fractional) < 0.5 * len(predicted):
         return False
     file = ", ".join(sorted(set(files.values()))) if files else "?"
-    problems.append(Problem(file, None, None, f"{len(fractional):,} distinct predicted values "
+    problems.append(Problem(file, value=f"{len(fractional):,} distinct predicted values "
                             f"such as {fractional.iloc[0]!r}",
-                            "predicted labels (classes of the ground truth such as "
+                            expected="predicted labels (classes of the ground truth such as "
                             f"{sorted(truth)[0]!r}); these look like scores or probabilities: "
                             "threshold them into labels, or give them with --scores FILE "
                             "(DeLong test of the AUCs) next to a file of predicted labels"))
@@ -225,7 +226,8 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
         if (table["case_id"] == "").any():
             for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
                 o = origin.iloc[i]
-                problems.append(Problem(o["file"], o["row"], "case_id", "", "a case id"))
+                problems.append(Problem(o["file"], row=o["row"], column="case_id", value="",
+                                        expected="a case id"))
         code = _codes(table, order, sort=True)  # the checks below leave the keys alone
         _check_duplicates(table, origin, problems, code)
         if kind == "segmentation":

@@ -47,19 +47,18 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
     problems = _require_columns(df, need, file)
     alg = [c for c in df.columns if c.startswith("alg_")]
     if len(alg) < min_methods:
-        problems.append(Problem(file, None, "alg_*", alg,
-                                f"at least {min_methods} method columns named alg_<name>"))
+        problems.append(Problem(file, column="alg_*", value=alg,
+                                expected=f"at least {min_methods} method columns named alg_<name>"))
     other = [c for c in df.columns if c not in need and c not in alg]
     for c in other:
-        problems.append(Problem(file, None, c, None,
-                                "only case_id, " + ("ground_truth, " if kind == "classification"
-                                                    else "") + "and alg_* columns"))
+        gt = "ground_truth, " if kind == "classification" else ""
+        problems.append(Problem(file, column=c, expected=f"only case_id, {gt}and alg_* columns"))
     if problems:
         raise PerCaseValidationError(problems)
     names = {c: c[len("alg_"):] for c in alg}
     for c, n in names.items():
         if n == "":
-            problems.append(Problem(file, None, c, None, "a method name after 'alg_'"))
+            problems.append(Problem(file, column=c, expected="a method name after 'alg_'"))
     metric = (metric or ("dsc" if kind == "segmentation" else LABEL_METRIC)).lower()
     tables, origins = [], []
     for c in alg:
@@ -68,7 +67,8 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
         else:
             value = df[c]
             for i in np.flatnonzero((value == "").to_numpy()):
-                problems.append(Problem(file, _line(df.index[i]), c, "", "a predicted label"))
+                problems.append(Problem(file, row=_line(df.index[i]), column=c, value="",
+                                        expected="a predicted label"))
         part = pd.DataFrame({"case_id": df["case_id"].to_numpy(), "task": task,
                              "method": names[c], "metric": metric, "value": value.to_numpy()})
         if kind == "classification":
@@ -78,16 +78,17 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
                                      "column": c, "gt_column": "ground_truth"}))
     if kind == "classification":
         for i in np.flatnonzero((df["ground_truth"] == "").to_numpy()):
-            problems.append(Problem(file, _line(df.index[i]), "ground_truth", "",
-                                    "a ground-truth label"))
+            problems.append(Problem(file, row=_line(df.index[i]), column="ground_truth", value="",
+                                    expected="a ground-truth label"))
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
     if not problems:
         # one row per case in this layout: repeated ids are duplicates of the whole row
         dup = df["case_id"].duplicated()
         for i in np.flatnonzero(dup.to_numpy()):
-            problems.append(Problem(file, _line(df.index[i]), "case_id", df["case_id"].iloc[i],
-                                    "each case id once"))
+            problems.append(Problem(file, row=_line(df.index[i]), column="case_id",
+                                    value=df["case_id"].iloc[i],
+                                    expected="each case id once"))
     files = {n: file for n in names.values()}
     return _finish(kind, table, origin, files, problems, list(df.attrs["notes"]),
                    classes=classes, case_mismatch=case_mismatch, min_methods=min_methods,

@@ -43,21 +43,22 @@ def read_long(path: PathLike, kind: str | None = None, classes: Sequence[str] | 
                            "column": "value"})
     for col in ("task", "method", "metric"):
         for i in np.flatnonzero((table[col] == "").to_numpy()):
-            problems.append(Problem(file, _line(df.index[i]), col, "", f"a non-empty {col}"))
+            problems.append(Problem(file, row=_line(df.index[i]), column=col, value="",
+                                    expected=f"a non-empty {col}"))
     table["metric"] = table["metric"].str.lower()
     if kind == "segmentation":
         table["value"] = _parse_numbers(df["value"], file, "value", problems, allow_empty=False)
     else:
         for col in ("value", "ground_truth"):
             for i in np.flatnonzero((table[col] == "").to_numpy()):
-                problems.append(Problem(file, _line(df.index[i]), col, "",
-                                        "a label (empty cells are not allowed)"))
+                problems.append(Problem(file, row=_line(df.index[i]), column=col, value="",
+                                        expected="a label (empty cells are not allowed)"))
         # one truth per case and task, whatever the method
         if not problems:
             n_truth = table.groupby(["task", "case_id"])["ground_truth"].nunique()
             for (task, case), k in n_truth[n_truth > 1].items():
-                problems.append(Problem(file, None, "ground_truth", case,
-                                        f"one ground truth per case in task {task!r} "
+                problems.append(Problem(file, column="ground_truth", value=case,
+                                        expected=f"one ground truth per case in task {task!r} "
                                         f"(found {k} different labels)"))
         origin["gt_column"] = "ground_truth"
     files = {m: file for m in table["method"].unique()}

@@ -49,17 +49,19 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
         if score_cols_ref is None:
             score_cols_ref = score_cols
         elif score_cols != score_cols_ref:
-            problems.append(Problem(file, None, None, score_cols,
-                                    f"the same score columns as the other files "
+            problems.append(Problem(file, value=score_cols,
+                                    expected=f"the same score columns as the other files "
                                     f"{score_cols_ref}"))
         for i in np.flatnonzero((df[prediction_column] == "").to_numpy()):
-            problems.append(Problem(file, _line(df.index[i]), prediction_column, "",
-                                    "a predicted label"))
+            problems.append(Problem(file, row=_line(df.index[i]), column=prediction_column,
+                                    value="",
+                                    expected="a predicted label"))
         cases = df[case_column]
         unknown = ~cases.isin(truth.index)
         for i in np.flatnonzero(unknown.to_numpy()):
-            problems.append(Problem(file, _line(df.index[i]), case_column, cases.iloc[i],
-                                    f"a case listed in the label file {label_file}"))
+            problems.append(Problem(file, row=_line(df.index[i]), column=case_column,
+                                    value=cases.iloc[i],
+                                    expected=f"a case listed in the label file {label_file}"))
         gt = cases.map(truth[label_column]).fillna("").astype(str)
         tables.append(pd.DataFrame({"case_id": cases.to_numpy(), "task": task,
                                     "method": method, "metric": LABEL_METRIC,
@@ -97,11 +99,11 @@ def _read_truth(labels: PathLike, case_column: str, label_column: str,
         raise PerCaseValidationError(problems)
     dup = lab[case_column].duplicated()
     for i in np.flatnonzero(dup.to_numpy()):
-        problems.append(Problem(label_file, _line(lab.index[i]), case_column,
-                                lab[case_column].iloc[i], "each case id once"))
+        problems.append(Problem(label_file, row=_line(lab.index[i]), column=case_column,
+                                value=lab[case_column].iloc[i], expected="each case id once"))
     for i in np.flatnonzero((lab[label_column] == "").to_numpy()):
-        problems.append(Problem(label_file, _line(lab.index[i]), label_column, "",
-                                "a ground-truth label"))
+        problems.append(Problem(label_file, row=_line(lab.index[i]), column=label_column, value="",
+                                expected="a ground-truth label"))
     truth = lab.drop_duplicates(case_column).set_index(case_column)
     truth_row = pd.Series([_line(i) for i in truth.index.map(
         dict(zip(lab[case_column], lab.index)).get)], index=truth.index)

@@ -75,7 +75,7 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
-    raise ValueError(
+    raise PerCaseValidationError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "

@@ -84,27 +84,25 @@ def read_text_table(path: PathLike, nrows: int | None = None,
         raise FileNotFoundError(f"per-case file not found: {p}")
     file = str(p)
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
-        raise PerCaseValidationError([Problem(file, None, None, None,
-                                              "a CSV file; save the workbook as 'CSV UTF-8'")])
+        raise PerCaseValidationError([Problem(
+            file, expected="a CSV file; save the workbook as 'CSV UTF-8'")])
     rename = column_mapping(columns)
     try:
         df, sep, notes = textio.read_frame(p, nrows=nrows)
     except textio.TextProblem as exc:
-        raise PerCaseValidationError([Problem(file, exc.row, None, exc.value,
-                                              exc.expected)]) from None
+        raise PerCaseValidationError([Problem(
+            file, row=exc.row, value=exc.value, expected=exc.expected)]) from None
     if rename:
         missing = [c for c in rename if c not in df.columns]
         if missing:
             raise PerCaseValidationError([Problem(
-                file, None, None, None,
-                f"a column {missing[0]!r} (mapped to {rename[missing[0]]!r} by the column "
+                file, expected=f"a column {missing[0]!r} (mapped to {rename[missing[0]]!r} by the column "
                 f"mapping); the file's columns are {', '.join(map(repr, df.columns))}")])
         named = [rename.get(c, c) for c in df.columns]
         twice = sorted({c for c in named if named.count(c) > 1})
         if twice:
             raise PerCaseValidationError([Problem(
-                file, None, twice[0], None,
-                f"one column {twice[0]!r}: the file has it and the column mapping maps "
+                file, column=twice[0], expected=f"one column {twice[0]!r}: the file has it and the column mapping maps "
                 "another column to it")])
         df.columns = named
         notes.append(mapping_note(rename))

@@ -24,7 +24,8 @@ def _method_paths(paths) -> dict[str, str]:
         for p in paths:
             name = Path(p).stem
             if name in out:
-                raise ValueError(f"two files give method name {name!r}: {out[name]} and {p}")
+                raise PerCaseValidationError(f"two files give method name {name!r}: "
+                                             f"{out[name]} and {p}")
             out[name] = str(p)
     if not out:
         raise ValueError("no per-method files given")
@@ -62,12 +63,12 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         missing_tasks = [t for t in expected_tasks if t not in cols]
         extra = [t for t in cols if t not in expected_tasks]
         for t in missing_tasks:
-            problems.append(Problem(file, None, t, None,
-                                    f"task column {t!r} like the other methods' files"))
+            problems.append(Problem(file, column=t,
+                                    expected=f"task column {t!r} like the other methods' files"))
         if extra and tasks is None:
             for t in extra:
-                problems.append(Problem(file, None, t, None,
-                                        f"only the task columns {expected_tasks}"))
+                problems.append(Problem(file, column=t,
+                                        expected=f"only the task columns {expected_tasks}"))
         use = [t for t in expected_tasks if t in cols]
         long = df.melt(id_vars=[case_column], value_vars=use, var_name="task",
                        value_name="cell", ignore_index=False)

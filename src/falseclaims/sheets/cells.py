@@ -106,6 +106,12 @@ def _reject_nonscalar(raw, expected: str) -> None:
         raise CellError(f"{expected} (the cell holds a date/time; format it as text/number)")
 
 
+def _empty(raw, expected: str) -> bool:
+    """True for an empty cell; a date/time cell is refused (it cannot be ``expected``)."""
+    _reject_nonscalar(raw, expected)
+    return is_missing(raw)
+
+
 def parse_text(raw) -> tuple[str | None, tuple[str, ...]]:
     """Free text: cleaned; numbers from XLSX that are integral lose their '.0'."""
     if is_missing(raw):
@@ -118,8 +124,7 @@ def parse_text(raw) -> tuple[str | None, tuple[str, ...]]:
 
 def parse_bool(raw) -> tuple[bool | None, tuple[str, ...]]:
     expected = "yes/no, true/false, y/n or 1/0"
-    _reject_nonscalar(raw, expected)
-    if is_missing(raw):
+    if _empty(raw, expected):
         return None, ()
     if isinstance(raw, bool):
         return raw, ()
@@ -143,8 +148,7 @@ def _parse_bool_str(raw: str) -> tuple[bool | None, tuple[str, ...]]:
 def parse_size(raw) -> tuple[int | None, tuple[str, ...]]:
     """A non-negative count such as a test-set size (range checks come later)."""
     expected = "a whole number (e.g. 1234 or 1,234)"
-    _reject_nonscalar(raw, expected)
-    if is_missing(raw):
+    if _empty(raw, expected):
         return None, ()
     if isinstance(raw, bool):
         raise CellError(expected)
@@ -223,8 +227,7 @@ def parse_number(raw) -> tuple[float | None, bool, tuple[str, ...]]:
 
 def parse_measure(raw) -> Measure | None:
     expected = "a number, optionally with '± SD', '(SD)' or '%'"
-    _reject_nonscalar(raw, expected)
-    if is_missing(raw):
+    if _empty(raw, expected):
         return None
     if isinstance(raw, bool):
         raise CellError(expected)

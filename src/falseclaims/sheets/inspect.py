@@ -20,7 +20,7 @@ from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets import roles as checks
 from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
-from falseclaims.sheets.errors import CellError, Problem
+from falseclaims.sheets.errors import CellError, Problem, SheetValidationError
 from falseclaims.sheets.io import read_raw_table
 from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.rows import skip_rows
@@ -266,7 +266,7 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     path = Path(path)
     t, titles, warns = _find_header(path, sheet, header_row, header_rows)
     if t.problems and not t.header:
-        raise ValueError("; ".join(str(p) for p in t.problems))
+        raise SheetValidationError(t.problems)
     skip_rows(t, None, "")  # repeated headers and formula rows
     guesses = [_guess_column(t, k, name) for k, name in enumerate(t.header)]
     metric = _settle_roles(guesses)

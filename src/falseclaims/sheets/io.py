@@ -73,7 +73,8 @@ class RawTable:
             return
         if cell:
             self.cell_problems.add(len(self.problems))
-        self.problems.append(Problem(self.file, self.sheet, row, column, value, expected))
+        self.problems.append(Problem(self.file, sheet=self.sheet, row=row, column=column,
+                                     value=value, expected=expected))
 
     def _over_cap(self, row, column) -> bool:
         """True (the problem is counted in one summary) past ``MAX_PROBLEMS_PER_COLUMN``
@@ -85,9 +86,9 @@ class RawTable:
             return False
         first = row if first is None else first
         extra = n - self.problem_cap
-        summary = Problem(self.file, self.sheet, None, column, None,
-                          f"the cells above fixed: {extra:,} more problem(s) in this column "
-                          f"(rows {first}-{row}) not listed one by one")
+        summary = Problem(self.file, sheet=self.sheet, column=column,
+                          expected=f"the cells above fixed: {extra:,} more problem(s) in this "
+                          f"column (rows {first}-{row}) not listed one by one")
         if k is None:
             k = len(self.problems)
             self.problems.append(summary)

@@ -11,19 +11,20 @@ from __future__ import annotations
 import pandas as pd
 
 from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.records import SheetRecord
 
 __all__ = ["exclude_bad_cells"]
 
 
-def _row_ids(records: list[dict], need_task: bool = False) -> dict[int, str]:
+def _row_ids(records: list[SheetRecord], need_task: bool = False) -> dict[int, str]:
     # a paper without a readable task has no place in the per-task flow: its problems stop
-    return {r["_row"]: r.get("paper_id") for r in records
-            if r.get("paper_id") is not None and "paper_id" not in r.get("_bad", ())
-            and not (need_task and (r.get("task") is None or "task" in r.get("_bad", ())))}
+    return {r.row: r.get("paper_id") for r in records
+            if r.get("paper_id") is not None and "paper_id" not in r.bad
+            and not (need_task and (r.get("task") is None or "task" in r.bad))}
 
 
-def exclude_bad_cells(papers: pd.DataFrame, results: pd.DataFrame, precs: list[dict],
-                      rrecs: list[dict], ptab: RawTable, rtab: RawTable):
+def exclude_bad_cells(papers: pd.DataFrame, results: pd.DataFrame, precs: list[SheetRecord],
+                      rrecs: list[SheetRecord], ptab: RawTable, rtab: RawTable):
     """Turn cell problems into exclusions; returns (papers, results)."""
     detail: dict[str, list[str]] = {}
     bad_result_rows: set[int] = set()

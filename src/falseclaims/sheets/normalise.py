@@ -12,20 +12,23 @@ from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
 from falseclaims.sheets.errors import CellError
 from falseclaims.sheets.io import ColumnRows, RawTable, UncomputedFormula
+from falseclaims.sheets.records import SheetRecord
 from falseclaims.sheets.rows import column_ref
 from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
 
 __all__ = ["map_columns", "parse_records", "parse_columns", "parse_cell", "Parsed"]
 
 
+# kinds whose parser takes the raw cell alone and gives (value, notes)
+_PLAIN_KINDS = {"id": cells.parse_text, "text": cells.parse_text, "bool": cells.parse_bool,
+                "size": cells.parse_size, "list": cells.parse_list}
+
+
 def parse_cell(kind: str, column: str, raw):
     """(value, extra, notes) for one cell; raises CellError. ``extra`` holds the Measure
     of metric cells or the percent-sign flag of plain numbers."""
-    if kind == "id":
-        value, notes = cells.parse_text(raw)
-        return value, None, notes
-    if kind == "text":
-        value, notes = cells.parse_text(raw)
+    if kind in _PLAIN_KINDS:
+        value, notes = _PLAIN_KINDS[kind](raw)
         return value, None, notes
     if kind == "metric":
         value, notes = cells.parse_text(raw)
@@ -35,21 +38,11 @@ def parse_cell(kind: str, column: str, raw):
     if kind == "enum":
         value, notes = cells.parse_enum(raw, ENUMS[column], ALIASES.get(column))
         return value, None, notes
-    if kind == "bool":
-        value, notes = cells.parse_bool(raw)
-        return value, None, notes
-    if kind == "size":
-        value, notes = cells.parse_size(raw)
-        return value, None, notes
-    if kind == "list":
-        value, notes = cells.parse_list(raw)
-        return value, None, notes
     if kind == "measure":
         m = cells.parse_measure(raw)
         return (None if m is None else m.value), m, (() if m is None else m.notes)
     if kind == "number":
-        value, pct, notes = cells.parse_number(raw)
-        return value, pct, notes
+        return cells.parse_number(raw)
     if kind == "compared":
         value, notes = parse_compared(raw, None)
         return value, None, notes
@@ -123,8 +116,8 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
 
 def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
                   where: str, values: dict | None = None, rules: dict | None = None,
-                  release_rows: bool = False) -> list[dict]:
-    """One dict per data row (see :func:`parse_columns`)."""
+                  release_rows: bool = False) -> list[SheetRecord]:
+    """One record per data row (see :func:`parse_columns`)."""
     parsed = parse_columns(table, kind, idx, their, constants, where, values, rules,
                            release_rows)
     return [] if parsed is None else parsed.records()
@@ -133,11 +126,10 @@ def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants:
 def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
                   where: str, values: dict | None = None, rules: dict | None = None,
                   release_rows: bool = False) -> "Parsed | None":
-    """One dict per data row: our columns -> parsed values (None when missing).
+    """One record per data row: our columns -> parsed values (None when missing).
 
-    Keys starting with "_" carry provenance: ``_row`` (spreadsheet row), ``_their`` (our ->
-    their column names), ``_m_<col>`` (Measure of metric cells), ``_pct_<col>`` (percent
-    sign in a number cell) and ``_xlpct_<col>`` (XLSX cell formatted as percent).
+    Each :class:`~falseclaims.sheets.records.SheetRecord` also carries the spreadsheet row,
+    the user's column names, the Measures of metric cells and the percent marks.
     ``values``/``rules``: the venue's per-column value maps and cell rules
     (falseclaims.sheets.rules); a split cell gives a list of values and Measures.
     ``release_rows``: empty ``table.rows`` once the cells are parsed (the raw rows of 10^6
@@ -335,37 +327,30 @@ class Parsed:
     def values(self, col: str) -> list:
         return list(map(itemgetter(1), self.cells[col]))
 
-    def records(self) -> list[dict]:
+    def records(self) -> list[SheetRecord]:
         return _records(self.rownums, self.their, self.spec, self.idx, self.cells,
                         self.uniq, self.bad_rows, self.pct_cells, self.required,
                         self.const_vals, self.rules)
 
 
 def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, required,
-             const_vals, rules) -> list[dict]:
-    # fast path: rows without a bad cell or an XLSX percent cell share one key layout;
-    # a "_pct_" flag is stored only where True and "_parts_" only for split cells (both are
-    # read with .get), which keeps a results record at 10 keys, the largest dict of the
-    # smallest size (~270 bytes, not 460)
-    keys, columns, pct, split = ["_row", "_their"], [rownums, [their] * len(rownums)], [], []
-    for col, kind_ in spec.items():
-        keys.append(col)
-        columns.append(list(map(itemgetter(1), parsed[col])))
-        if kind_ == "measure":
-            keys.append(f"_m_{col}")
-            columns.append(list(map(itemgetter(2), parsed[col])))
-            if col in rules:
-                split.append(col)
-        elif kind_ == "number":
-            pct.append(col)
-    records = [dict(zip(keys, vals)) for vals in zip(*columns)]
-    del columns
-    for col in pct:
+             const_vals, rules) -> list[SheetRecord]:
+    # fast path: rows without a bad cell or an XLSX percent cell; the flags ('%' sign,
+    # split cell) are set only where they apply, found once per distinct parse result
+    cols = list(spec)
+    measure_cols = [c for c, k in spec.items() if k == "measure"]
+    records = [SheetRecord(row, their, dict(zip(cols, vals)))
+               for row, vals in zip(rownums, zip(*(map(itemgetter(1), parsed[c])
+                                                   for c in cols)))]
+    for col in measure_cols:
+        for i in _rows_where(parsed[col], uniq[col], lambda c: c[2] is not None):
+            records[i].set_measure(col, parsed[col][i][2])
+    for col in (c for c, k in spec.items() if k == "number"):
         for i in _rows_where(parsed[col], uniq[col], lambda c: c[2]):
-            records[i][f"_pct_{col}"] = True
-    for col in split:
+            records[i].mark("percent", col)
+    for col in (c for c in measure_cols if c in rules):
         for i in _rows_where(parsed[col], uniq[col], lambda c: isinstance(c[2], list)):
-            records[i][f"_parts_{col}"] = rules[col]
+            records[i].parts = {**(records[i].parts or {}), col: rules[col]}
     pct_rows = {r for (r, _j), flag in pct_cells.items() if flag}
     special = set(bad_rows)
     if pct_rows:
@@ -377,30 +362,30 @@ def _records(rownums, their, spec, idx, parsed, uniq, bad_rows, pct_cells, requi
 
 
 def _slow_record(rownum, their, spec, idx, parsed, i, pct_cells, required, const_vals,
-                 rules) -> dict:
-    """One record with the exact key layout of a row holding bad or XLSX-percent cells."""
-    rec = {"_row": rownum, "_their": their}
+                 rules) -> SheetRecord:
+    """One record of a row holding bad or XLSX-percent cells."""
+    rec = SheetRecord(rownum, their)
     for col, kind_ in spec.items():
         ok, value, extra, _ = parsed[col][i]
         if not ok:
             rec[col] = None
-            rec.setdefault("_bad", set()).add(col)
+            rec.mark_bad(col)
             continue
         rec[col] = value
         if kind_ == "measure":
-            rec[f"_m_{col}"] = extra
+            rec.set_measure(col, extra)
             if isinstance(extra, list):
-                rec[f"_parts_{col}"] = rules[col]
-        elif kind_ == "number":
-            rec[f"_pct_{col}"] = bool(extra)
+                rec.parts = {**(rec.parts or {}), col: rules[col]}
+        elif kind_ == "number" and extra:
+            rec.mark("percent", col)
         if col in idx and pct_cells.get((rownum, idx[col])):
-            rec[f"_xlpct_{col}"] = True
+            rec.mark("xlsx_percent", col)
     for col in required:
         if col not in idx and col not in const_vals:
-            rec.setdefault("_bad", set()).add(col)
+            rec.mark_bad(col)
             continue
-        if rec.get(col) is None and col not in rec.get("_bad", ()):
-            rec.setdefault("_bad", set()).add(col)
+        if rec.get(col) is None:
+            rec.mark_bad(col)
     return rec
 
 

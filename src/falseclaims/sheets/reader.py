@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims.config_validation import config_problems, schema_path
+from falseclaims.config_validation import ConfigError, config_problems, schema_path
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sheets.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
@@ -24,6 +24,7 @@ from falseclaims.sheets.plain import frame_of_columns, plain_results
 from falseclaims.sheets.prepare import (
     apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
 )
+from falseclaims.sheets.records import SheetRecord
 from falseclaims.sheets.rows import (
     fold_name, generate_ids, group_long_rows, group_paper_rows, resolve_column, skip_rows,
 )
@@ -51,8 +52,7 @@ def check_venue_config(venue_cfg: dict, venue: str = "") -> None:
     check and messages as the pipeline's config validation)."""
     problems = config_problems({venue or "venue": venue_cfg}, schema_path("venues"))
     if problems:
-        raise FalseclaimsInputError("invalid venue configuration:\n  - "
-                                    + "\n  - ".join(f"config venues.{p}" for p in problems))
+        raise ConfigError([f"venues.{p}" for p in problems], "config")
 
 
 def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
@@ -67,9 +67,10 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     where = f"config venues.{venue}" if venue else "the venue's config"
     skip_rules = cfg.get("skip_rows_where") or {}
     if cfg.get("id") == "row" and cfg["layout"] == "long":
-        raise ValueError(f"{where}: id: row needs layout: wide_top2 (row numbers cannot link "
-                         "results rows to their papers); use a template such as "
-                         "\"{Authors} {Year}\" naming columns of both tables")
+        raise FalseclaimsInputError(f"{where}: id: row needs layout: wide_top2 (row numbers "
+                                    "cannot link results rows to their papers); use a "
+                                    "template such as \"{Authors} {Year}\" naming columns of "
+                                    "both tables")
     if cfg["layout"] == "long":
         ptab, rtab, precs, rrecs, plain = _read_long(cfg, Path(base_dir), where, venue)
         tables = [ptab, rtab]
@@ -171,11 +172,11 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
     return wtab, precs, rrecs
 
 
-def _note_unused_sds(results: pd.DataFrame, rrecs: list[dict], rtab: RawTable) -> None:
+def _note_unused_sds(results: pd.DataFrame, rrecs: list[SheetRecord], rtab: RawTable) -> None:
     """A reported SD is used only when it is over the test set (analysis
     use_reported_sd_over); one whose sd_over is unknown would be replaced silently."""
     unused = results[results["sd"].notna() & results["sd_over"].isna()]
-    their = {(r["_row"], r.get("method")): r["_their"].get("sd", "sd") for r in rrecs}
+    their = {(r.row, r.get("method")): r.name("sd") for r in rrecs}
     for row, method, sd in zip(unused["source_row"], unused["method"], unused["sd"]):
         rtab.note(int(row), their.get((row, method), "sd"), f"{sd:g}",
                   f"reported SD {sd:g} not used (an SD is imputed): sd_over is unknown; if it "
@@ -242,30 +243,30 @@ def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
                           f"a metric value or SD column in {where} cells: ({', '.join(ok)})")
 
 
-def _frame(records: list[dict], spec: dict, out_cols: list[str], table: RawTable,
+def _frame(records: list[SheetRecord], spec: dict, out_cols: list[str], table: RawTable,
            venue: str) -> pd.DataFrame:
     data = {c: [r.get(c) for r in records] for c in spec if c in out_cols}
-    return frame_of_columns(data, [r["_row"] for r in records], spec, out_cols, table, venue)
+    return frame_of_columns(data, [r.row for r in records], spec, out_cols, table, venue)
 
 
-def _check_schema(df: pd.DataFrame, records: list[dict], table: RawTable, schema: dict):
+def _check_schema(df: pd.DataFrame, records: list[SheetRecord], table: RawTable, schema: dict):
     for i, col, value, expected in check_table(df, schema):
         if i is None:  # a column-level contract breach: a bug here, not in the sheet
             raise AssertionError(f"normalised table breaks its schema: {col}: {expected}")
         rec = records[i]
-        if col in rec.get("_bad", ()):
+        if col in rec.bad:
             continue  # already reported when the cell was parsed
-        table.problem(rec["_row"], rec["_their"].get(col, col), value, expected, cell=True)
+        table.problem(rec.row, rec.name(col), value, expected, cell=True)
 
 
-def _check_n_test(rec: dict, table: RawTable) -> None:
+def _check_n_test(rec: SheetRecord, table: RawTable) -> None:
     """n_test >= 2, the paper named (the probability of a false claim needs two cases)."""
     n = rec.get("n_test")
-    if isinstance(n, int) and n < 2 and "n_test" not in rec.get("_bad", ()):
-        table.problem(rec["_row"], rec["_their"].get("n_test", "n_test"), n,
+    if isinstance(n, int) and n < 2 and "n_test" not in rec.bad:
+        table.problem(rec.row, rec.name("n_test"), n,
                       f"a test set of at least 2 cases (paper {rec.get('paper_id')!r}: the "
                       "probability of a false claim needs n_test >= 2)", cell=True)
-        rec.setdefault("_bad", set()).add("n_test")
+        rec.mark_bad("n_test")
 
 
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
@@ -277,44 +278,43 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
         if pid is None:
             continue
         if pid in first:
-            ptab.problem(rec["_row"], rec["_their"].get("paper_id", "paper_id"), pid,
+            ptab.problem(rec.row, rec.name("paper_id"), pid,
                          f"a unique paper_id (duplicate of row {first[pid]})")
-            rec.setdefault("_bad", set()).add("paper_id")
-            dup_rows.add(rec["_row"])
+            rec.mark_bad("paper_id")
+            dup_rows.add(rec.row)
         else:
-            first[pid] = rec["_row"]
+            first[pid] = rec.row
         _check_n_test(rec, ptab)
         split, folds = rec.get("split"), rec.get("cv_folds")
         if split in ("cv_only", "cv_plus_test") and folds is not None and folds < 2:
-            ptab.problem(rec["_row"], rec["_their"].get("cv_folds", "cv_folds"), folds,
+            ptab.problem(rec.row, rec.name("cv_folds"), folds,
                          f"at least 2 folds for split {split!r}", cell=True)
-            rec.setdefault("_bad", set()).add("cv_folds")
+            rec.mark_bad("cv_folds")
     seen: dict[tuple, tuple] = {}
     for rec in rrecs:
-        their = rec["_their"]
         method = rec.get("method")
         # 'Ours' and 'ours ' are one method written twice: refused like an exact repeat
         key = (rec.get("paper_id"), fold_name(method), rec.get("metric"))
         if None not in key:
-            if key in seen and rtab is ptab and rec["_row"] in dup_rows:
+            if key in seen and rtab is ptab and rec.row in dup_rows:
                 pass  # the duplicate paper id of this row is the one problem
             elif key in seen:
                 row, name = seen[key]
                 same = "" if name == method else (
                     f", as {name!r} once case and spaces are ignored")
-                rtab.problem(rec["_row"], their.get("method", "method"), method,
+                rtab.problem(rec.row, rec.name("method"), method,
                              f"one row per paper x method x metric (paper {key[0]!r}, "
                              f"metric {key[2]!r} already in row {row}{same})")
             else:
-                seen[key] = (rec["_row"], method)
+                seen[key] = (rec.row, method)
         _check_n_test(rec, rtab)
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
-            if "paper_id" not in rec.get("_bad", ()):
-                rtab.problem(rec["_row"], their.get("paper_id", "paper_id"), rec["paper_id"],
+            if "paper_id" not in rec.bad:
+                rtab.problem(rec.row, rec.name("paper_id"), rec["paper_id"],
                              f"a paper_id listed in the papers table ({ptab.file}"
                              + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
         if rec.get("metric") and rec.get("value") is not None \
-                and "value" not in rec.get("_bad", ()):
+                and "value" not in rec.bad:
             scale = metric_scale(rec["metric"])
             lo, hi, text = SCALE_RANGES[scale]
             v = rec["value"]
@@ -322,13 +322,13 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                 hint = "" if scale != "signed" else (
                     " (kappa/MCC are never converted from percent"
                     + (f"; if {v:g} is percent, write {v / 100:.10g})" if abs(v) <= 100 else ")"))
-                rtab.problem(rec["_row"], their.get("value", "value"), v,
+                rtab.problem(rec.row, rec.name("value"), v,
                              f"{text} for metric {rec['metric']!r}{hint}", cell=True)
-                rec.setdefault("_bad", set()).add("value")
+                rec.mark_bad("value")
             sd = rec.get("sd")
             if sd is not None and sd >= 0 and scale != "distance" and sd > 1:
                 what = ("fraction-scale metric {!r} (after unit conversion)"
                         if scale == "fraction" else "metric {!r} on [-1, 1]")
-                rtab.problem(rec["_row"], their.get("sd", "sd"), sd,
+                rtab.problem(rec.row, rec.name("sd"), sd,
                              f"an SD <= 1 for the {what.format(rec['metric'])}", cell=True)
-                rec.setdefault("_bad", set()).add("sd")
+                rec.mark_bad("sd")

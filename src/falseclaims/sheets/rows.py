@@ -9,6 +9,7 @@ import re
 
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.io import ColumnRows, RawTable, col_letter
+from falseclaims.sheets.records import SheetRecord
 
 __all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name",
            "group_paper_rows", "group_long_rows"]
@@ -151,19 +152,17 @@ def fold_name(name):
     return " ".join(name.split()).casefold() if isinstance(name, str) else name
 
 
-# records are read through these three (one place to change when records are typed)
-def _rownum(r) -> int:
-    return r["_row"]
+def _rownum(r: SheetRecord) -> int:
+    return r.row
 
 
-def _is_bad(r, col: str | None = None) -> bool:
+def _is_bad(r: SheetRecord, col: str | None = None) -> bool:
     """An unreadable cell in the row (in column ``col``, when given)."""
-    bad = r.get("_bad") or ()
-    return col in bad if col else bool(bad)
+    return col in r.bad if col else bool(r.bad)
 
 
-def _their_id(r) -> str:
-    return r["_their"].get("paper_id", "paper_id")
+def _their_id(r: SheetRecord) -> str:
+    return r.name("paper_id")
 
 
 def _by_paper(records: list) -> tuple[list, dict]:
@@ -179,7 +178,7 @@ def _by_paper(records: list) -> tuple[list, dict]:
     return order, groups
 
 
-def group_paper_rows(records: list[dict], table: RawTable) -> list[dict]:
+def group_paper_rows(records: list[SheetRecord], table: RawTable) -> list[SheetRecord]:
     """``group_rows_by_id: true`` (wide layout): the rows sharing a paper id are one paper
     (one row per data set, say). The paper contributes the comparison of its first row,
     in sheet order, whose cells are readable and that has both a proposed and a best-prior
@@ -252,8 +251,8 @@ def _span(rows: list) -> str:
     return f"row {nums[0]}" if len(nums) == 1 else f"rows {min(nums)}-{max(nums)}"
 
 
-def group_long_rows(precs: list[dict], rrecs: list[dict], ptab: RawTable,
-                    rtab: RawTable) -> tuple[list[dict], list[dict]]:
+def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: RawTable,
+                    rtab: RawTable) -> tuple[list[SheetRecord], list[SheetRecord]]:
     """``group_rows_by_id: true`` (long layout): the papers rows sharing an id are one
     paper, and its results rows (one per method) are cut into blocks, a new block where
     a method and metric repeat (one block per data set, say). The paper contributes one

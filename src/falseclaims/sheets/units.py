@@ -22,30 +22,30 @@ from __future__ import annotations
 
 from falseclaims.sheets.columns import metric_scale
 from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.records import SheetRecord
 
 __all__ = ["attach_cell_sd", "convert_units"]
 
 
-def attach_cell_sd(records: list[dict], table: RawTable, value_col="value", sd_col="sd"):
+def attach_cell_sd(records: list[SheetRecord], table: RawTable, value_col="value", sd_col="sd"):
     """Move an SD written in the value cell ("0.85 ± 0.03") into the sd field."""
     for rec in records:
-        m = rec.get(f"_m_{value_col}")
+        m = rec.measure(value_col)
         if m is None or m.sd is None:
             continue
-        their = rec["_their"]
         if rec.get(sd_col) is not None and abs(rec[sd_col] - m.sd) > 1e-12:
-            table.problem(rec["_row"], their.get(sd_col, sd_col), rec[sd_col],
+            table.problem(rec.row, rec.name(sd_col), rec[sd_col],
                           f"no SD here, or the same SD as in the value cell ({m.sd:g})")
             continue
         rec[sd_col] = m.sd
-        rec[f"_sd_in_cell_{sd_col}"] = True
+        rec.mark("sd_in_cell", sd_col)
 
 
 def _fmt(x: float) -> str:
     return f"{x:.10g}"
 
 
-def convert_units(records: list[dict], table: RawTable, units: str, where: str,
+def convert_units(records: list[SheetRecord], table: RawTable, units: str, where: str,
                   value_col="value", sd_col="sd") -> str:
     """Convert values (and SDs) to fractions in place; returns the units used for unmarked
     values ('fraction', 'percent' or 'refused'). Three steps: detect (which values carry a
@@ -64,18 +64,23 @@ def convert_units(records: list[dict], table: RawTable, units: str, where: str,
         if refused is not None:
             return refused
     for r in frac:
-        if value_col not in r.get("_bad", ()):
+        if value_col not in r.bad:
             _apply_units(r, table, units, decided, value_col, sd_col)
     return decided
 
 
-def _marked(r: dict, value_col: str) -> bool:
+def _percent_sign(r: SheetRecord, value_col: str) -> bool:
+    """A value written with '%'."""
+    m = r.measure(value_col)
+    return m is not None and m.percent_sign
+
+
+def _marked(r: SheetRecord, value_col: str) -> bool:
     """A value written with '%' or in an XLSX cell formatted as percent."""
-    m = r.get(f"_m_{value_col}")
-    return (m is not None and m.percent_sign) or bool(r.get(f"_xlpct_{value_col}"))
+    return _percent_sign(r, value_col) or value_col in r.xlsx_percent
 
 
-def _refuse_marks_off_fraction_scale(records: list[dict], table: RawTable, value_col: str,
+def _refuse_marks_off_fraction_scale(records: list[SheetRecord], table: RawTable, value_col: str,
                                      sd_col: str) -> None:
     """A '%' on a metric that is not a fraction (a distance, kappa) is a cell problem."""
     for r in records:
@@ -84,48 +89,46 @@ def _refuse_marks_off_fraction_scale(records: list[dict], table: RawTable, value
         scale = metric_scale(r["metric"])
         if scale == "fraction":
             continue
-        m = r.get(f"_m_{value_col}")
-        if (m is not None and m.percent_sign) or r.get(f"_pct_{sd_col}"):
-            col = value_col if (m is not None and m.percent_sign) else sd_col
+        if _percent_sign(r, value_col) or sd_col in r.percent:
+            col = value_col if _percent_sign(r, value_col) else sd_col
             what = ("is a distance, not a fraction" if scale == "distance" else
                     "lies in [-1, 1] and is never converted from percent")
-            table.problem(r["_row"], r["_their"].get(col, col), r[col],
+            table.problem(r.row, r.name(col), r[col],
                           f"no '%' sign: {r['metric']!r} {what}", cell=True)
-            r.setdefault("_bad", set()).add(col)
+            r.mark_bad(col)
 
 
-def _decide_auto(frac: list[dict], unmarked: list[dict], table: RawTable, where: str,
+def _decide_auto(frac: list[SheetRecord], unmarked: list[SheetRecord], table: RawTable, where: str,
                  value_col: str) -> str:
     """``units: auto``: percent or fraction from the unmarked values, a minority flagged
     as implausible; 'refused' when both kinds are equally common or next to '%' cells."""
     small = [r for r in unmarked if abs(r[value_col]) <= 1]
     large = [r for r in unmarked if abs(r[value_col]) > 1]
     # XLSX percent-formatted cells store unambiguous fractions; only '%' text counts here
-    pct_cells = [r for r in frac if r.get(f"_m_{value_col}") is not None
-                 and r[f"_m_{value_col}"].percent_sign]
+    pct_cells = [r for r in frac if _percent_sign(r, value_col)]
     if small and large and len(small) != len(large):
         decided = "percent" if len(large) > len(small) else "fraction"
         minority = small if decided == "percent" else large
         majority = large if decided == "percent" else small
         for r in minority:
-            table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+            table.problem(r.row, _col(r, value_col), _fmt(r[value_col]), _implausible(
                 r, value_col, majority, decided, "units: auto"), cell=True)
-            r.setdefault("_bad", set()).add(value_col)
+            r.mark_bad(value_col)
         table.note(None, _col(majority[0], value_col), None,
                    f"units auto-detected as {decided}: {len(majority)} of "
                    f"{len(unmarked)} unmarked fraction-scale values say so")
         return decided
     if small and large:
         table.problem(None, _col(small[0], value_col), None, _refusal(
-            f"values <= 1 (e.g. row {small[0]['_row']}: {_fmt(small[0][value_col])}) "
-            f"and values > 1 (e.g. row {large[0]['_row']}: {_fmt(large[0][value_col])})",
+            f"values <= 1 (e.g. row {small[0].row}: {_fmt(small[0][value_col])}) "
+            f"and values > 1 (e.g. row {large[0].row}: {_fmt(large[0][value_col])})",
             where))
         return "refused"
     if small and pct_cells:
         table.problem(None, _col(small[0], value_col), None, _refusal(
-            f"unmarked values <= 1 (e.g. row {small[0]['_row']}: "
+            f"unmarked values <= 1 (e.g. row {small[0].row}: "
             f"{_fmt(small[0][value_col])}) next to percent cells (e.g. row "
-            f"{pct_cells[0]['_row']})", where))
+            f"{pct_cells[0].row})", where))
         return "refused"
     if large:
         table.note(None, _col(large[0], value_col), None,
@@ -139,7 +142,7 @@ def _decide_auto(frac: list[dict], unmarked: list[dict], table: RawTable, where:
     return "fraction"
 
 
-def _check_declared_percent(unmarked: list[dict], table: RawTable, where: str,
+def _check_declared_percent(unmarked: list[SheetRecord], table: RawTable, where: str,
                             value_col: str) -> str | None:
     """``units: percent``: values <= 1 among values > 1 are implausible cells; a whole
     column of values <= 1 is refused (dividing it by 100 would be silent)."""
@@ -147,23 +150,22 @@ def _check_declared_percent(unmarked: list[dict], table: RawTable, where: str,
     large = [r for r in unmarked if abs(r[value_col]) > 1]
     if small and large:
         for r in small:
-            table.problem(r["_row"], _col(r, value_col), _fmt(r[value_col]), _implausible(
+            table.problem(r.row, _col(r, value_col), _fmt(r[value_col]), _implausible(
                 r, value_col, large, "percent", "units: percent"), cell=True)
-            r.setdefault("_bad", set()).add(value_col)
+            r.mark_bad(value_col)
     elif small:
         return _all_fractions(table, small, value_col, where)
     return None
 
 
-def _apply_units(r: dict, table: RawTable, units: str, decided: str, value_col: str,
+def _apply_units(r: SheetRecord, table: RawTable, units: str, decided: str, value_col: str,
                  sd_col: str) -> None:
     """Divide one row's value (and its SD) by 100 where percent, with a note each."""
-    m = r.get(f"_m_{value_col}")
-    if m is not None and m.percent_sign:
+    if _percent_sign(r, value_col):
         why = "'%' sign"
-    elif r.get(f"_xlpct_{value_col}"):
+    elif value_col in r.xlsx_percent:
         why = None
-        table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+        table.note(r.row, _col(r, value_col), _fmt(r[value_col]),
                    "XLSX cell formatted as percent: its stored fraction is used")
     elif decided == "percent":
         why = f"units: {'percent' if units == 'percent' else 'auto -> percent'}"
@@ -172,52 +174,52 @@ def _apply_units(r: dict, table: RawTable, units: str, decided: str, value_col: 
     value_pct = why is not None
     if value_pct:
         new = round(r[value_col] / 100.0, 12)
-        table.note(r["_row"], _col(r, value_col), _fmt(r[value_col]),
+        table.note(r.row, _col(r, value_col), _fmt(r[value_col]),
                    f"{_fmt(r[value_col])} read as {_fmt(new)} (percent: {why})")
         r[value_col] = new
     sd = r.get(sd_col)
     if sd is None:
         return
-    in_cell = r.get(f"_sd_in_cell_{sd_col}", False)
+    in_cell = sd_col in r.sd_in_cell
     if in_cell:
         sd_pct, sd_why = value_pct, why
-    elif r.get(f"_pct_{sd_col}"):
+    elif sd_col in r.percent:
         sd_pct, sd_why = True, "'%' sign"
-    elif r.get(f"_xlpct_{sd_col}"):
+    elif sd_col in r.xlsx_percent:
         sd_pct, sd_why = False, None
-        table.note(r["_row"], _col(r, sd_col), _fmt(sd),
+        table.note(r.row, _col(r, sd_col), _fmt(sd),
                    "XLSX cell formatted as percent: its stored fraction is used")
     else:
         sd_pct, sd_why = value_pct, "the row's value is percent"
     if sd_pct:
         new = round(sd / 100.0, 12)
-        table.note(r["_row"], _col(r, value_col if in_cell else sd_col), _fmt(sd),
+        table.note(r.row, _col(r, value_col if in_cell else sd_col), _fmt(sd),
                    f"SD {_fmt(sd)} read as {_fmt(new)} (percent: {sd_why})")
         r[sd_col] = new
 
 
-def _all_fractions(table: RawTable, small: list[dict], col: str, where: str) -> str:
+def _all_fractions(table: RawTable, small: list[SheetRecord], col: str, where: str) -> str:
     """Refuse `units: percent` for a column whose unmarked values are all <= 1."""
     table.problem(None, _col(small[0], col), None, (
         f"values in percent (units: percent in {where}), but all {len(small)} unmarked "
-        f"fraction-scale values are <= 1 (e.g. row {small[0]['_row']}: "
+        f"fraction-scale values are <= 1 (e.g. row {small[0].row}: "
         f"{_fmt(small[0][col])}): they are fractions; declare `units: fraction` (or "
         "`units: auto`) for the venue"))
     return "refused"
 
 
-def _col(rec: dict, col: str) -> str:
-    return rec["_their"].get(col, col)
+def _col(rec: SheetRecord, col: str) -> str:
+    return rec.name(col)
 
 
-def _implausible(rec: dict, col: str, others: list[dict], unit: str, why: str) -> str:
+def _implausible(rec: SheetRecord, col: str, others: list[SheetRecord], unit: str, why: str) -> str:
     e = others[0]
     if unit == "percent":
         return (f"a value in percent like the other {len(others)} values (e.g. row "
-                f"{e['_row']}: {_fmt(e[col])}; {why}); {_fmt(rec[col])} looks like a "
+                f"{e.row}: {_fmt(e[col])}; {why}); {_fmt(rec[col])} looks like a "
                 f"fraction: write {_fmt(100 * rec[col])}, or '{_fmt(rec[col])}%' if it "
                 "really is below 1 %")
-    return (f"a fraction like the other {len(others)} values (e.g. row {e['_row']}: "
+    return (f"a fraction like the other {len(others)} values (e.g. row {e.row}: "
             f"{_fmt(e[col])}; {why}); {_fmt(rec[col])} looks like percent: write "
             f"{_fmt(rec[col] / 100)} or add a '%' sign, or declare `units: fraction` or "
             "`units: percent` for the venue")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from falseclaims.sheets.columns import PAPERS, WIDE_METHODS
 from falseclaims.sheets.io import RawTable
+from falseclaims.sheets.records import SheetRecord
 
 __all__ = ["wide_to_long", "check_wide_columns", "expand_parts", "NO_RESULTS"]
 
@@ -42,97 +43,94 @@ def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) 
     return True
 
 
-def wide_to_long(records: list[dict], table: RawTable,
-                 has_results: bool = True) -> tuple[list[dict], list[dict]]:
+def wide_to_long(records: list[SheetRecord], table: RawTable,
+                 has_results: bool = True) -> tuple[list[SheetRecord], list[SheetRecord]]:
     papers, results = [], []
     for rec in records:
-        their = rec["_their"]
-        p = {c: rec.get(c) for c in PAPERS}
-        p["_row"], p["_their"] = rec["_row"], their
-        p["_bad"] = {c for c in rec.get("_bad", ()) if c in PAPERS}
-        papers.append(p)
+        papers.append(SheetRecord(rec.row, rec.their, {c: rec.get(c) for c in PAPERS},
+                                  bad=[c for c in rec.bad if c in PAPERS]))
         if not has_results:
             continue
-        bad = rec.get("_bad", set())
         for method in WIDE_METHODS:
-            vcol, scol, ncol = f"value_{method}", f"sd_{method}", f"n_test_{method}"
-            if rec.get(vcol) is None:
-                if vcol not in bad:
-                    table.note(rec["_row"], their.get(vcol, vcol), None,
+            if rec.get(f"value_{method}") is None:
+                if f"value_{method}" not in rec.bad:
+                    table.note(rec.row, rec.name(f"value_{method}"), None,
                                f"no {method} value; no results row for it")
                 continue
             if rec.get("metric") is None:
-                if "metric" not in bad:
-                    table.problem(rec["_row"], their.get("metric", "metric"), None,
+                if "metric" not in rec.bad:
+                    table.problem(rec.row, rec.name("metric"), None,
                                   "a metric name (the row has values)")
                 continue
-            results.append({
-                "paper_id": rec.get("paper_id"),
-                "method": rec.get(f"name_{method}") or method,
-                "metric": rec["metric"],
-                "value": rec[vcol],
-                "sd": rec.get(scol),
-                "sd_over": rec.get("sd_over"),
-                "n_test": rec.get(ncol),
-                "_row": rec["_row"],
-                "_their": {"paper_id": their.get("paper_id", "paper_id"),
-                           "method": their.get(f"name_{method}", f"name_{method}"),
-                           "metric": their.get("metric", "metric"),
-                           "value": their.get(vcol, vcol), "sd": their.get(scol, scol),
-                           "sd_over": their.get("sd_over", "sd_over"),
-                           "n_test": their.get(ncol, ncol)},
-                "_m_value": rec.get(f"_m_{vcol}"),
-                "_pct_sd": rec.get(f"_pct_{scol}", False),
-                "_xlpct_value": rec.get(f"_xlpct_{vcol}", False),
-                "_xlpct_sd": rec.get(f"_xlpct_{scol}", False),
-                "_parts_value": rec.get(f"_parts_{vcol}"),
-                "_bad": {c for c in ("paper_id", "metric", "sd_over") if c in bad}
-                | ({"value"} if vcol in bad else set()) | ({"sd"} if scol in bad else set())
-                | ({"n_test"} if ncol in bad else set()),
-            })
+            results.append(_method_record(rec, method))
         for name, m in rec.get("values_compared") or ():
             if rec.get("metric") is None:
                 break
-            results.append({
-                "paper_id": rec.get("paper_id"), "method": name, "metric": rec["metric"],
-                "value": m.value, "sd": None, "sd_over": rec.get("sd_over"),
-                "n_test": None, "_row": rec["_row"], "_m_value": m,
-                "_bad": {c for c in ("paper_id", "metric", "sd_over") if c in bad},
-                "_their": {"paper_id": their.get("paper_id", "paper_id"),
-                           "method": their.get("values_compared", "values_compared"),
-                           "metric": their.get("metric", "metric"),
-                           "value": their.get("values_compared", "values_compared"),
-                           "sd": their.get("values_compared", "values_compared"),
-                           "sd_over": their.get("sd_over", "sd_over"),
-                           "n_test": their.get("n_test", "n_test")},
-            })
+            results.append(_compared_record(rec, name, m))
     return papers, results
 
 
-def expand_parts(records: list[dict], table: RawTable) -> list[dict]:
+# the results columns of a wide row that keep their name: paper_id, metric, sd_over
+_SHARED = ("paper_id", "metric", "sd_over")
+
+
+def _method_record(rec: SheetRecord, method: str) -> SheetRecord:
+    """The results row of the proposed or best-prior method of a wide row."""
+    own = {"value": f"value_{method}", "sd": f"sd_{method}", "n_test": f"n_test_{method}",
+           "method": f"name_{method}"}
+    values = {"paper_id": rec.get("paper_id"), "method": rec.get(own["method"]) or method,
+              "metric": rec["metric"], "value": rec[own["value"]], "sd": rec.get(own["sd"]),
+              "sd_over": rec.get("sd_over"), "n_test": rec.get(own["n_test"])}
+    their = {c: rec.name(own.get(c, c)) for c in
+             ("paper_id", "method", "metric", "value", "sd", "sd_over", "n_test")}
+    parts = rec.parts and rec.parts.get(own["value"])
+    out = SheetRecord(
+        rec.row, their, values,
+        percent=["sd"] if own["sd"] in rec.percent else [],
+        xlsx_percent=[c for c in ("value", "sd") if own[c] in rec.xlsx_percent],
+        parts={"value": parts} if parts else None,
+        bad=[c for c in _SHARED if c in rec.bad]
+        + [c for c in ("value", "sd", "n_test") if own[c] in rec.bad])
+    out.set_measure("value", rec.measure(own["value"]))
+    return out
+
+
+def _compared_record(rec: SheetRecord, name: str, m) -> SheetRecord:
+    """One results row of a values_compared cell ("UNet 78.2; nnU-Net 80.1")."""
+    values = {"paper_id": rec.get("paper_id"), "method": name, "metric": rec["metric"],
+              "value": m.value, "sd": None, "sd_over": rec.get("sd_over"), "n_test": None}
+    their = {c: rec.name(c if c in _SHARED or c == "n_test" else "values_compared")
+             for c in ("paper_id", "method", "metric", "value", "sd", "sd_over", "n_test")}
+    out = SheetRecord(rec.row, their, values, bad=[c for c in _SHARED if c in rec.bad])
+    out.set_measure("value", m)
+    return out
+
+
+def expand_parts(records: list[SheetRecord], table: RawTable) -> list[SheetRecord]:
     """One record per part of a split value cell, " [part]" appended to the metric or the
     method name (noted); an SD cell split the same way pairs up part by part."""
     out = []
     for rec in records:
-        rule = rec.get("_parts_value")
+        rule = rec.parts and rec.parts.get("value")
         if rule is None or not isinstance(rec.get("value"), list):
             if isinstance(rec.get("sd"), list):
-                table.problem(rec["_row"], rec["_their"].get("sd", "sd"), rec["sd"],
+                table.problem(rec.row, rec.name("sd"), rec["sd"],
                               "one SD (the value cell of this row holds one value)", cell=True)
                 rec["sd"] = None
-                rec.setdefault("_bad", set()).add("sd")
+                rec.mark_bad("sd")
             out.append(rec)
             continue
         sds = rec.get("sd")
         for k, part in enumerate(rule.parts):
-            new = dict(rec)
-            new["value"], new["_m_value"] = rec["value"][k], rec["_m_value"][k]
+            new = rec.clone()
+            new["value"] = rec["value"][k]
+            new.set_measure("value", rec.measure("value")[k])
             new["sd"] = sds[k] if isinstance(sds, list) else sds
             if part:
                 target = rule.suffix_on
                 if new.get(target) is not None:
                     new[target] = f"{new[target]} [{part}]"
-                table.note(rec["_row"], rec["_their"].get("value", "value"),
+                table.note(rec.row, rec.name("value"),
                            rec["value"][k], f"part {k + 1} of a {rule.split!r}-separated cell: "
                            f"{target} {new.get(target)!r}")
             out.append(new)

@@ -24,13 +24,15 @@ import zipfile
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
+from falseclaims.errors import FalseclaimsInputError
+
 __all__ = ["MAX_ROWS", "MAX_COLUMNS", "UnreadableWorkbook", "SheetCells", "read_sheet_cells"]
 
 MAX_ROWS = 1_048_576     # Excel's own limit of rows per sheet
 MAX_COLUMNS = 16_384     # Excel's own limit of columns (A..XFD)
 
 
-class UnreadableWorkbook(ValueError):
+class UnreadableWorkbook(FalseclaimsInputError):
     """The workbook's structure cannot be read (one line saying why)."""
 
 
