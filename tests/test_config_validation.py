@@ -227,6 +227,7 @@ def test_pipeline_config_is_merge_over(tmp_path, repo_cfg):
     assert cfg["planner"] == {**repo_cfg["planner"], "target": 0.01}
     assert set(cfg["venues"]) == {*repo_cfg["venues"], "mine"}
     assert config_problems(cfg, schema_path("config")) == []
+    assert pipeline_config(tmp_path / "absent.yaml", given) == given  # Snakemake allows it
 
 
 def test_pipeline_refuses_unknown_key_with_same_message(tmp_path):

@@ -155,8 +155,10 @@ def pipeline_config(defaults: str | os.PathLike, given: dict) -> dict:
     """The pipeline's config: ``given`` (Snakemake's ``--configfile`` files and ``--config``
     values) merged over the file ``defaults`` (config/config.yaml) by :func:`merge_over`, the
     rule of the commands (Snakemake's own merge would mix the example ``methods`` of
-    :data:`REPLACED_MAPPINGS`). Not validated here (``workflow/rules/common.smk`` does)."""
-    return merge_over(read_yaml(defaults), given or {})
+    :data:`REPLACED_MAPPINGS`). Without that file (Snakemake then runs on the given files
+    alone) ``given`` is the config. Not validated here (``workflow/rules/common.smk`` does)."""
+    base = read_yaml(defaults) if Path(defaults).is_file() else {}
+    return merge_over(base, given or {})
 
 
 def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
