@@ -28,7 +28,9 @@ configfile: "config/config.yaml"
 # defaults: config/config.yaml; --configfile / --config merged over it by the commands' rule
 # (falseclaims.config.merge_over; config/README.md, "How defaults are merged")
 if not workflow.config_settings.replace_workflow_config:
-    _merged = pipeline_config("config/config.yaml", workflow.config_settings.overwrite_config)
+    _merged = pipeline_config(
+        "config/config.yaml", workflow.config_settings.overwrite_config
+    )
     config.clear()
     config.update(_merged)
 
