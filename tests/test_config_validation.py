@@ -168,6 +168,26 @@ def test_packaged_defaults_are_the_repo_config():
     assert DEFAULT_CONFIG.resolve() == REPO_CONFIG.resolve()
 
 
+def test_fast_packaged_read_equals_the_strict_read(repo_cfg):
+    """The packaged file is read with libyaml's parser for speed: same content as the strict
+    reader's (read_yaml), which refuses duplicate keys."""
+    from falseclaims.config import _packaged, read_yaml
+    assert _packaged() == read_yaml(DEFAULT_CONFIG) == repo_cfg
+
+
+def test_figure_style_defaults_are_the_config_block(repo_cfg):
+    """Figures drawn outside the pipeline (check/percase/table --figure) use the `style:`
+    block of config/config.yaml, not a copy in code."""
+    import subprocess as sp
+    code = ("import json; from falseclaims import style; "
+            "print(json.dumps(style.settings()))")
+    res = sp.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                 env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert res.returncode == 0, res.stderr
+    import json
+    assert json.loads(res.stdout) == repo_cfg["style"]
+
+
 def test_cli_defaults_are_the_repo_blocks_with_inline_sources(repo_cfg):
     """The commands' defaults: the blocks cli_config requires, from config/config.yaml, with
     `use` reduced to the inline sources (estimated ones exist only in the pipeline)."""
