@@ -251,7 +251,7 @@ def quiet_scheduler() -> None:
 
 def where_to_look(cfg: dict) -> str:
     """The last line of a successful pipeline run: where the headline and the report are."""
-    venues = list(cfg.get("venues") or {})
+    venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"
