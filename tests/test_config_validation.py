@@ -217,9 +217,11 @@ def test_pipeline_merges_partial_config_by_the_cli_rule(tmp_path):
     res = _dry_run(part)
     assert res.returncode != 0
     out = res.stdout + res.stderr
-    assert ("ERROR: config: claim_check.examples.binary.methods: {'only': 1.0} does not have "
-            "enough properties; planner.target: 0.9 is greater than or equal to the maximum "
-            "of 0.5") in out, out
+    assert ("ERROR: 2 problem(s) in config:\n"
+            "  - config: claim_check.examples.binary.methods: {'only': 1.0} does not have "
+            "enough properties\n"
+            "  - config: planner.target: 0.9 is greater than or equal to the maximum of 0.5"
+            ) in out, out
 
 
 def test_pipeline_runs_partial_config_with_other_defaults(tmp_path):
