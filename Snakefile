@@ -11,7 +11,7 @@ min_version("9.0")
 
 # the config files read as strict YAML first: a key given twice or a tag such as
 # !!python/object is refused in one line naming the line
-from falseclaims.config import check_config_files, quiet_scheduler
+from falseclaims.config import check_config_files, pipeline_config, quiet_scheduler
 from falseclaims.config_validation import ConfigError
 
 quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
@@ -23,6 +23,16 @@ except ConfigError as _exc:
 
 
 configfile: "config/config.yaml"
+
+
+# defaults: config/config.yaml; --configfile / --config merged over it by the commands' rule
+# (falseclaims.config.merge_over; config/README.md, "How defaults are merged")
+if not workflow.config_settings.replace_workflow_config:
+    _merged = pipeline_config(
+        "config/config.yaml", workflow.config_settings.overwrite_config
+    )
+    config.clear()
+    config.update(_merged)
 
 
 report: "workflow/report/workflow.rst"

@@ -1,10 +1,12 @@
 """Strict config validation: one function and one set of schemas for the pipeline and the
-CLI; packaged defaults equal to the repository's config."""
+CLI; one source of defaults (config/config.yaml, packaged) merged under the user's file by
+one rule in both."""
 
 from __future__ import annotations
 
 import copy
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +15,9 @@ import pytest
 import yaml
 
 from falseclaims.cli import main
-from falseclaims.config import DEFAULT_CONFIG, load_config, read_yaml
+from falseclaims.config import DEFAULT_CONFIG, cli_defaults, load_config, merge_over
 from falseclaims.config_validation import (
-    SCHEMA_DIR, ConfigError, config_problems, schema_path, validate,
+    SCHEMA_DIR, ConfigError, config_problems, schema_path, schema_required, validate,
 )
 from falseclaims.sheets.columns import PAPERS, RESULTS, WIDE
 
@@ -79,24 +81,49 @@ def test_bad_config_named_with_nearest_key(repo_cfg, change, expected):
     assert len(problems) == 1, problems
 
 
-def test_schema_defaults_fill_blocks(repo_cfg):
+def _schema_defaults(node, where="#"):
+    """Paths of `default:` keywords (a config key named `default` under `properties` is not
+    one)."""
+    if isinstance(node, dict):
+        if "default" in node:
+            yield where
+        for k, v in node.items():
+            if k in ("properties", "patternProperties"):
+                for name, sub in v.items():
+                    yield from _schema_defaults(sub, f"{where}/{k}/{name}")
+            else:
+                yield from _schema_defaults(v, f"{where}/{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _schema_defaults(v, f"{where}/{i}")
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMA_DIR.glob("*.schema.yaml")), ids=lambda p: p.name)
+def test_schemas_hold_no_default_values(path):
+    """Defaults live in config/config.yaml only: a schema `default:` would be a second copy
+    (and the validator no longer fills them in)."""
+    schema = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert list(_schema_defaults(schema)) == [], path.name
+
+
+def test_validation_fills_nothing(repo_cfg):
+    """A key once filled from a schema default is now refused when missing."""
     cfg = copy.deepcopy(repo_cfg)
-    del cfg["estimation"]
     del cfg["planner"]["sd_level"]
-    # without estimated sources, only inline ones can be used (else: unknown source)
-    cfg["congruence"]["use"], cfg["sd_model"]["use"] = ["paper"], ["msd_reference"]
-    validate(cfg, schema_path("config"))
-    assert cfg["estimation"] == {"congruence_sources": {}, "sd_sources": {}}
-    assert cfg["planner"]["sd_level"] == "mean"
+    before = copy.deepcopy(cfg)
+    assert config_problems(cfg, schema_path("config")) == ["planner: missing key 'sd_level'"]
+    assert cfg == before
 
 
-def test_every_block_is_required_or_defaulted(repo_cfg):
-    """Removing any block of config/config.yaml is an error or is filled by a default."""
+def test_every_block_is_required(repo_cfg):
+    """Removing any block of config/config.yaml is an error naming it (the pipeline's config
+    is config/config.yaml with the user's file merged over it, so it has every block)."""
+    assert set(schema_required("config")) == set(repo_cfg)
     for block in repo_cfg:
         cfg = copy.deepcopy(repo_cfg)
         del cfg[block]
         problems = config_problems(cfg, schema_path("config"))
-        assert problems == [f"missing key {block!r}"] or block in cfg, block
+        assert problems == [f"missing key {block!r}"], block
 
 
 def _object_schemas(node, where="#"):
@@ -134,29 +161,99 @@ def test_venue_constants_are_the_sheet_columns():
     assert set(keys) == set(PAPERS) | set(RESULTS) | set(WIDE)
 
 
-def test_packaged_defaults_equal_repo_config(repo_cfg):
-    """falseclaims/default_config.yaml copies blocks of config/config.yaml; `use` lists
-    only the inline sources (estimated ones exist only in the pipeline)."""
-    defaults = read_yaml(DEFAULT_CONFIG)
-    assert set(defaults) == {"seed", "analysis", "congruence", "sd_model", "claim_check",
-                             "planner"}
-    validate(copy.deepcopy(defaults), schema_path("cli_config"))
-    for block, value in defaults.items():
-        repo = repo_cfg[block]
+def test_packaged_defaults_are_the_repo_config():
+    """One file: the package's default_config.yaml is a link to config/config.yaml in the
+    checkout (its content in a wheel: tests/test_wheel.py)."""
+    assert DEFAULT_CONFIG.is_symlink(), "default_config.yaml must link to config/config.yaml"
+    assert DEFAULT_CONFIG.resolve() == REPO_CONFIG.resolve()
+
+
+def test_fast_packaged_read_equals_the_strict_read(repo_cfg):
+    """The packaged file is read with libyaml's parser for speed: same content as the strict
+    reader's (read_yaml), which refuses duplicate keys."""
+    from falseclaims.config import _packaged, read_yaml
+    assert _packaged() == read_yaml(DEFAULT_CONFIG) == repo_cfg
+
+
+def test_figure_style_defaults_are_the_config_block(repo_cfg):
+    """Figures drawn outside the pipeline (check/percase/table --figure) use the `style:`
+    block of config/config.yaml, not a copy in code."""
+    import subprocess as sp
+    code = ("import json; from falseclaims import style; "
+            "print(json.dumps(style.settings()))")
+    res = sp.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                 env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert res.returncode == 0, res.stderr
+    import json
+    assert json.loads(res.stdout) == repo_cfg["style"]
+
+
+def test_cli_defaults_are_the_repo_blocks_with_inline_sources(repo_cfg):
+    """The commands' defaults: the blocks cli_config requires, from config/config.yaml, with
+    `use` reduced to the inline sources (estimated ones exist only in the pipeline)."""
+    defaults = cli_defaults()
+    assert list(defaults) == schema_required("cli_config")
+    assert {"seed", "planner", "claim_check"} <= set(defaults) and "venues" not in defaults
+    assert defaults["congruence"]["use"] == ["paper"]
+    assert defaults["sd_model"]["use"] == ["msd_reference", "msd_anchored", "msd_ols",
+                                           "msd_gamma_log"]
+    for block in defaults:
+        expected = copy.deepcopy(repo_cfg[block])
         if block in ("congruence", "sd_model"):
-            assert value["use"] == [s for s in repo["use"] if s in repo]
-            value, repo = dict(value), {k: v for k, v in repo.items() if k in value}
-            value.pop("use"), repo.pop("use")
-        assert value == repo, block
+            expected["use"] = [s for s in expected["use"] if s in expected]
+        assert defaults[block] == expected, block
+    validate(defaults, schema_path("cli_config"))
+    defaults["planner"]["target"] = 0.2
+    assert cli_defaults()["planner"]["target"] == 0.05  # a fresh copy each call
+
+
+def test_pipeline_merges_partial_config_by_the_cli_rule(tmp_path):
+    """`snakemake --configfile partial.yaml`: nested blocks merged key by key (no missing
+    'n_max'), the user's value validated, and the example methods replaced whole (the rule
+    of merge_over; Snakemake's own merge would keep the default methods: no error)."""
+    part = tmp_path / "partial.yaml"
+    part.write_text("planner: {target: 0.9}\n"
+                    "claim_check: {examples: {binary: {methods: {only: 1.0}}}}\n")
+    res = _dry_run(part)
+    assert res.returncode != 0
+    out = res.stdout + res.stderr
+    assert ("ERROR: config: claim_check.examples.binary.methods: {'only': 1.0} does not have "
+            "enough properties; planner.target: 0.9 is greater than or equal to the maximum "
+            "of 0.5") in out, out
+
+
+def test_pipeline_runs_partial_config_with_other_defaults(tmp_path):
+    part = tmp_path / "partial.yaml"
+    part.write_text("planner: {target: 0.01}\nrun_venues: [venue_b_synthetic]\n")
+    res = _dry_run(part, "--quiet", "host")
+    assert res.returncode == 0, res.stdout + res.stderr
+    venues = set(re.findall(r"venue=(\w+)", res.stdout + res.stderr))
+    assert venues == {"venue_b_synthetic"}, venues
+
+
+def _dry_run(configfile, *args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1",
+                           "--configfile", str(configfile), *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_pipeline_config_is_merge_over(tmp_path, repo_cfg):
+    from falseclaims.config import pipeline_config
+    mine = {"papers": "x.csv", "layout": "wide_top2", "units": "auto"}
+    given = {"planner": {"target": 0.01}, "venues": {"mine": mine}}
+    cfg = pipeline_config(REPO_CONFIG, given)
+    assert cfg == merge_over(repo_cfg, given)
+    assert cfg["planner"] == {**repo_cfg["planner"], "target": 0.01}
+    assert set(cfg["venues"]) == {*repo_cfg["venues"], "mine"}
+    assert config_problems(cfg, schema_path("config")) == []
+    assert pipeline_config(tmp_path / "absent.yaml", given) == given  # Snakemake allows it
 
 
 def test_pipeline_refuses_unknown_key_with_same_message(tmp_path):
     bad = tmp_path / "typo.yaml"
     bad.write_text("anaylsis: {cutoffs: [0.05]}\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    res = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1",
-                          "--configfile", str(bad)], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=300)
+    res = _dry_run(bad)
     assert res.returncode != 0
     out = res.stdout + res.stderr
     assert "ERROR: config: unknown key 'anaylsis' (did you mean 'analysis'?)" in out
@@ -253,15 +350,14 @@ def test_partial_block_overrides_only_its_keys(tmp_path, monkeypatch, capsys, re
     assert main(["plan", "--task", "classification", "--delta", "0.01", "--level", "0.85",
                  "--config", path, "--json"]) == 0
     assert '"target": 0.01' in capsys.readouterr().out
-    assert read_yaml(DEFAULT_CONFIG)["planner"]["target"] == 0.05  # defaults untouched
+    assert cli_defaults()["planner"]["target"] == 0.05  # defaults untouched
 
 
 def test_merge_replaces_lists_and_named_example_methods(repo_cfg):
     """Lists replace the default list (a source list names exactly the sources used);
     named sources are added next to the defaults; an example's methods replace the
     default methods (a mix of both sets would be a different example)."""
-    from falseclaims.config import merge_over
-    defaults = read_yaml(DEFAULT_CONFIG)
+    defaults = cli_defaults()
     mine = {"citation": "x", "classification": {"q1": 0.1, "median": 0.2, "q3": 0.3}}
     cfg = merge_over(defaults, {
         "congruence": {"use": ["mine"], "mine": mine},
@@ -270,7 +366,7 @@ def test_merge_replaces_lists_and_named_example_methods(repo_cfg):
     assert set(cfg["congruence"]) == {"use", "paper", "mine"}
     assert cfg["claim_check"]["examples"]["binary"]["methods"] == {"x": 1.0, "y": 0.5}
     assert cfg["claim_check"]["examples"]["binary"]["n_cases"] == 200
-    assert defaults == read_yaml(DEFAULT_CONFIG)
+    assert defaults == cli_defaults()
 
 
 def test_config_error_is_value_error():
@@ -298,12 +394,11 @@ def test_schemas_resolve_from_a_path_with_spaces(tmp_path, repo_cfg):
         "analysis: unknown key 'cutof' (did you mean 'cutoffs'?)"]
 
 
-def test_config_written_before_max_draws_still_validates(config):
-    """`claim_check.bootstrap.max_draws` came later: older configs get its default."""
-    import copy
-
-    from falseclaims.config_validation import schema_path, validate
-    cfg = copy.deepcopy(config)
+def test_config_written_before_max_draws_still_validates(tmp_path, repo_cfg):
+    """`claim_check.bootstrap.max_draws` came later: an older config file given to a
+    command gets it from config/config.yaml (merged under the file), not from a schema."""
+    cfg = copy.deepcopy(repo_cfg)
     del cfg["claim_check"]["bootstrap"]["max_draws"]
-    validate(cfg, schema_path("config"))
-    assert cfg["claim_check"]["bootstrap"]["max_draws"] == 10**8
+    assert load_config(_write(tmp_path, cfg))["claim_check"]["bootstrap"]["max_draws"] == 10**8
+    assert config_problems(cfg, schema_path("config")) == [
+        "claim_check.bootstrap: missing key 'max_draws'"]

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import falseclaims
-from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+from falseclaims.config import cli_defaults, configured_congruence, sd_model_from_config
 from falseclaims.engine import RESULT_COLUMNS
 from falseclaims.stats import (
     prob_false_claim_classification,
@@ -14,7 +14,7 @@ from falseclaims.stats import (
     prob_false_claim_segmentation,
 )
 
-CFG = load_config(falseclaims.engine.__file__.replace("engine.py", "default_config.yaml"))
+CFG = cli_defaults()  # the engine's defaults: the packaged config/config.yaml
 PAPER = configured_congruence(CFG, "paper")
 
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import tarfile
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -32,15 +35,23 @@ def _dependency_paths() -> list[str]:
             and Path(p).name in ("site-packages", "dist-packages")]
 
 
+def _tree(tmp: Path) -> Path:
+    """A copy of what a build reads, so the build leaves nothing in the checkout; links kept
+    as links (src/falseclaims/default_config.yaml -> ../../config/config.yaml), so the
+    build sees the repository's layout."""
+    tree = tmp / "tree"
+    (tree / "config").mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "LICENSE", "config/config.yaml"):
+        shutil.copy(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "src", tree / "src", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    return tree
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
-    tree = tmp / "tree"  # a copy, so the build leaves nothing in the checkout
-    tree.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "src", tree / "src",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    tree = _tree(tmp)
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "FALSECLAIMS_CONFIG", "PYTHONHOME")}
     _run([sys.executable, "-m", "pip", "wheel", tree, "-w", tmp / "dist", "--no-deps", "-q"],
@@ -57,18 +68,46 @@ def installed(tmp_path_factory):
          tmp, env, timeout=300)
     empty = tmp / "empty"
     empty.mkdir()
-    return env_dir, empty, env
+    return env_dir, empty, env, wheel
 
 
 def test_package_comes_from_the_wheel(installed):
-    env_dir, empty, env = installed
+    env_dir, empty, env, _ = installed
     where = _run([env_dir / "bin" / "python", "-c",
                   "import falseclaims; print(falseclaims.__file__)"], empty, env)
     assert Path(where.strip()).resolve().is_relative_to(env_dir.resolve()), where
 
 
+def test_wheel_holds_the_repo_config(installed):
+    """The one source of defaults: the wheel holds config/config.yaml's bytes as a regular
+    file (the link resolved at build time), and the installed package reads them."""
+    env_dir, empty, env, wheel = installed
+    with zipfile.ZipFile(wheel) as z:
+        info = z.getinfo("falseclaims/default_config.yaml")
+        assert stat.S_ISREG(info.external_attr >> 16), oct(info.external_attr >> 16)
+        assert z.read(info) == (ROOT / "config" / "config.yaml").read_bytes()
+    code = ("from falseclaims.config import DEFAULT_CONFIG as d; "
+            "print(d.is_symlink(), d.read_text(encoding='utf-8') == open("
+            f"{str(ROOT / 'config' / 'config.yaml')!r}, encoding='utf-8').read())")
+    assert _run([env_dir / "bin" / "python", "-c", code], empty, env).split() == ["False",
+                                                                                "True"]
+
+
+def test_sdist_holds_the_repo_config(tmp_path):
+    """An sdist (built from the same layout) holds the content, not the link."""
+    tree = _tree(tmp_path)
+    code = "from setuptools import build_meta as b; print(b.build_sdist(%r))" % str(tmp_path)
+    name = _run([sys.executable, "-c", code], tree,
+                {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}).split()[-1]
+    with tarfile.open(tmp_path / name) as tar:
+        member = tar.getmember(f"{name.removesuffix('.tar.gz')}/src/falseclaims/"
+                               "default_config.yaml")
+        assert member.isfile()
+        assert tar.extractfile(member).read() == (ROOT / "config" / "config.yaml").read_bytes()
+
+
 def test_cli_runs_from_empty_directory(installed, tmp_path):
-    env_dir, empty, env = installed
+    env_dir, empty, env, _ = installed
     cli = env_dir / "bin" / "falseclaims"
     out = _run([cli, "check", "--task", "classification", "--n", "100", "--a", "0.9",
                 "--b", "0.88", "--congruence", "0.8"], empty, env)
@@ -95,7 +134,7 @@ def test_cli_runs_from_empty_directory(installed, tmp_path):
 
 
 def test_installed_cli_refuses_bad_config(installed, tmp_path):
-    env_dir, empty, env = installed
+    env_dir, empty, env, _ = installed
     bad = tmp_path / "bad.yaml"
     bad.write_text("planer: {target: 0.1}\n")
     res = subprocess.run([str(env_dir / "bin" / "falseclaims"), "plan", "--task",

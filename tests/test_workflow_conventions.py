@@ -94,3 +94,7 @@ def test_where_to_look_names_the_headline_and_the_report():
     line = where_to_look({"venues": {"a": {}, "b": {}}})
     assert "results/a/summary.csv" in line and "venue_comparison.csv" in line
     assert "snakemake --report report.html" in line and "\n" not in line
+    # run_venues: only the venues this run made are named
+    line = where_to_look({"venues": {"a": {}, "b": {}}, "run_venues": ["b"]})
+    assert "results/b/summary.csv" in line and "results/a/" not in line
+    assert "venue_comparison.csv" not in line

@@ -1,17 +1,21 @@
 """Loading a config and resolving congruence and SD assumptions from it.
 
-The `falseclaims` commands read, in this order: ``--config FILE``, ``$FALSECLAIMS_CONFIG``,
-``./config/config.yaml`` (a checkout of the repository), else only the defaults shipped with
-the package (``falseclaims/default_config.yaml``). The file is merged over those defaults key
-by key (:func:`merge_over`), so it needs only the keys it changes; the result is validated
-strictly (:mod:`falseclaims.config_validation`), with the same schemas and messages as the
-pipeline. (The pipeline reads config/config.yaml as a whole, without these defaults.)
+Defaults have one source: ``config/config.yaml``, shipped inside the package as
+``falseclaims/default_config.yaml`` (a symbolic link to it in the repository, its content in
+a wheel). Pipeline and commands apply one rule, :func:`merge_over`: the user's file merged
+over those defaults key by key, so it needs only the keys it changes; the result is
+validated strictly (:mod:`falseclaims.config_validation`), with the same schemas and
+messages. The pipeline merges ``--configfile`` / ``--config`` over config/config.yaml
+(:func:`pipeline_config`); the `falseclaims` commands merge ``--config FILE``,
+``$FALSECLAIMS_CONFIG`` or ``./config/config.yaml`` over :func:`cli_defaults` (the blocks
+they read, with only the inline congruence and SD sources).
 """
 
 from __future__ import annotations
 
 import copy
 import os
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -118,14 +122,57 @@ def _replaced(path: str) -> bool:
                for pattern in REPLACED_MAPPINGS)
 
 
+@lru_cache(maxsize=1)
+def _packaged() -> dict:
+    """The packaged config/config.yaml, read once with libyaml's parser when present (5x
+    faster at start-up; the strict reading, duplicate keys refused, is the pipeline's at
+    every run and ``tests/test_config_validation.py``'s)."""
+    with open(DEFAULT_CONFIG, encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+
+
+def packaged_block(name: str) -> dict:
+    """A copy of one block of the packaged config/config.yaml (e.g. ``style`` for figures
+    drawn outside the pipeline)."""
+    return copy.deepcopy(_packaged()[name])
+
+
+def cli_defaults() -> dict:
+    """The defaults of the `falseclaims` commands: the blocks ``cli_config.schema.yaml``
+    requires, taken from the packaged config/config.yaml, with ``congruence.use`` and
+    ``sd_model.use`` reduced to the sources defined inline (estimated sources exist only
+    inside the pipeline). A fresh copy each call."""
+    return copy.deepcopy(_cli_defaults())
+
+
+@lru_cache(maxsize=1)
+def _cli_defaults() -> dict:
+    from falseclaims.config_validation import schema_required
+
+    out = {block: packaged_block(block) for block in schema_required("cli_config")}
+    for block in ("congruence", "sd_model"):
+        out[block]["use"] = [s for s in out[block]["use"] if s in out[block]]
+    return out
+
+
 def load_config(path: str | os.PathLike | None = None) -> dict:
     """The config of the `falseclaims` commands: the file of :func:`find_config` merged over
-    the packaged defaults (:func:`merge_over`), validated strictly."""
-    cfg = read_yaml(DEFAULT_CONFIG)
+    :func:`cli_defaults` (:func:`merge_over`), validated strictly."""
+    cfg = cli_defaults()
     found = find_config(path)
     if found is not None:
         cfg = merge_over(cfg, read_yaml(found))
     return validate(cfg, schema_path("cli_config"), source=str(found or DEFAULT_CONFIG))
+
+
+def pipeline_config(defaults: str | os.PathLike, given: dict) -> dict:
+    """The pipeline's config: ``given`` (Snakemake's ``--configfile`` files and ``--config``
+    values) merged over the file ``defaults`` (config/config.yaml) by :func:`merge_over`, the
+    rule of the commands (Snakemake's own merge would mix the example ``methods`` of
+    :data:`REPLACED_MAPPINGS`). Without that file (Snakemake then runs on the given files
+    alone) ``given`` is the config. Not validated here (``workflow/rules/common.smk`` does)."""
+    base = read_yaml(defaults) if Path(defaults).is_file() else {}
+    return merge_over(base, given or {})
 
 
 def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
@@ -204,7 +251,7 @@ def quiet_scheduler() -> None:
 
 def where_to_look(cfg: dict) -> str:
     """The last line of a successful pipeline run: where the headline and the report are."""
-    venues = list(cfg.get("venues") or {})
+    venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"

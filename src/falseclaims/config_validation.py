@@ -3,14 +3,14 @@
 One function, :func:`validate`, serves the Snakemake pipeline (``workflow/rules/common.smk``)
 and the command line, so both refuse the same configs with the same messages. Schemas are
 JSON Schema (draft 2020-12) in YAML; ``$ref`` between schema files resolves relative to the
-referencing file. Keys a schema marks ``default:`` are filled in when missing (as
-``snakemake.utils.validate`` does). Every problem becomes one line naming the key path, e.g.
+referencing file. Schemas hold no ``default:`` values: the defaults are config/config.yaml
+(merged under the user's file before validation, :mod:`falseclaims.config`), and
+``tests/test_config_validation.py`` refuses a schema that adds one. Every problem becomes one line naming the key path, e.g.
 ``config: unknown key 'anaylsis' (did you mean 'analysis'?)``.
 """
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from functools import lru_cache
@@ -23,7 +23,8 @@ import yaml
 
 from falseclaims.errors import FalseclaimsInputError, Problem
 
-__all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "validate", "config_problems"]
+__all__ = ["SCHEMA_DIR", "ConfigError", "schema_path", "schema_required", "validate",
+           "config_problems"]
 
 # jsonschema and referencing are imported inside the functions that validate: most pipeline
 # jobs import this module (through falseclaims.config) but never validate, and those imports
@@ -49,6 +50,11 @@ class ConfigError(FalseclaimsInputError):
 def schema_path(name: str) -> Path:
     """Path of ``<name>.schema.yaml`` shipped with the package."""
     return SCHEMA_DIR / f"{name}.schema.yaml"
+
+
+def schema_required(name: str) -> list[str]:
+    """The top-level keys ``<name>.schema.yaml`` requires (the blocks a config must have)."""
+    return list(_load(str(schema_path(name))).get("required", []))
 
 
 @lru_cache(maxsize=64)
@@ -85,19 +91,9 @@ def _extra_keys(instance: dict, schema: dict) -> list:
 
 @lru_cache(maxsize=1)
 def _validator_class():
-    """Draft 2020-12 validator that fills ``default:`` values of missing properties first, and
-    reports a misspelt fixed key in a map of named entries (``congruence: {uses: ...}``)
-    as unknown instead of as a malformed entry."""
+    """Draft 2020-12 validator that reports a misspelt fixed key in a map of named entries
+    (``congruence: {uses: ...}``) as unknown instead of as a malformed entry."""
     from jsonschema import Draft202012Validator, ValidationError, validators
-
-    check_properties = Draft202012Validator.VALIDATORS["properties"]
-
-    def properties(validator, props, instance, schema):
-        if isinstance(instance, dict):
-            for key, sub in props.items():
-                if isinstance(sub, dict) and "default" in sub and key not in instance:
-                    instance[key] = copy.deepcopy(sub["default"])
-        yield from check_properties(validator, props, instance, schema)
 
     def additional_properties(validator, extra, instance, schema):
         if not isinstance(instance, dict):
@@ -117,8 +113,7 @@ def _validator_class():
                 yield from validator.descend(instance[key], extra, path=key)
 
     return validators.extend(Draft202012Validator,
-                             {"properties": properties,
-                              "additionalProperties": additional_properties})
+                             {"additionalProperties": additional_properties})
 
 
 def _where(path) -> str:
@@ -159,7 +154,7 @@ def _message(error) -> list[str]:
 
 
 def config_problems(config: dict, schema: str | Path) -> list[str]:
-    """Every problem of ``config`` against the schema file, one line each (fills defaults)."""
+    """Every problem of ``config`` against the schema file, one line each."""
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
@@ -183,8 +178,7 @@ def config_problems(config: dict, schema: str | Path) -> list[str]:
 
 def validate(config: dict, schema: str | Path, source: str = "config") -> dict:
     """Check ``config`` against ``schema`` (a path to a ``*.schema.yaml``); raise
-    :class:`ConfigError` listing every problem. Missing keys with a schema default are
-    filled in place. Returns ``config``."""
+    :class:`ConfigError` listing every problem. Returns ``config`` unchanged."""
     if not isinstance(config, dict):
         raise ConfigError([f"expected a mapping of blocks at the top level, got "
                            f"{_show(config)}"], source)

@@ -117,11 +117,10 @@ def _short(x) -> str:
 
 @lru_cache(maxsize=1)
 def _packaged_config() -> dict:
-    from falseclaims.config import DEFAULT_CONFIG, read_yaml
+    from falseclaims.config import DEFAULT_CONFIG, cli_defaults
     from falseclaims.config_validation import schema_path, validate
 
-    return validate(read_yaml(DEFAULT_CONFIG), schema_path("cli_config"),
-                    source=str(DEFAULT_CONFIG))
+    return validate(cli_defaults(), schema_path("cli_config"), source=str(DEFAULT_CONFIG))
 
 
 def _config(config) -> dict:

@@ -67,33 +67,34 @@ LEVEL_DASHES = {"q1": (1, 1.5), "median": "", "mean": "", "q3": (4, 2)}
 OTHER_DASH = (4, 1.5, 1, 1.5)
 NO_DATA = "no eligible papers"
 
-_SETTINGS = {
-    "single_width_mm": 85.0,
-    "double_width_mm": 175.0,
-    "font_size": 8.0,
-    "dpi": 150,  # PNG for screen and the HTML report; the PDF is vector for print
-    "png_palette": False,  # True: a colour palette (a fraction of the bytes, fewer shades)
-    "png_colours": 32,  # palette size of those PNGs (the named colours are always kept)
-    "formats": ["pdf", "png"],
-    "font_family": "DejaVu Sans",
-}
+_SETTINGS: dict = {}  # the `style:` block of config/config.yaml, read when first needed
+
+
+def _settings() -> dict:
+    """The active settings: the packaged ``style:`` block (the one source of the defaults:
+    figures drawn by the commands use it too), updated by :func:`configure`."""
+    if not _SETTINGS:
+        from falseclaims.config import packaged_block
+
+        _SETTINGS.update(packaged_block("style"))
+    return _SETTINGS
 
 
 def configure(style_cfg: dict | None) -> None:
     """Override defaults with the config's ``style:`` block, then apply."""
     if style_cfg:
-        unknown = set(style_cfg) - set(_SETTINGS)
+        unknown = set(style_cfg) - set(_settings())
         if unknown:
             raise ValueError(f"unknown style keys {sorted(unknown)}; allowed {sorted(_SETTINGS)}")
-        _SETTINGS.update(style_cfg)
+        _settings().update(style_cfg)
     apply_style()
 
 
 def apply_style() -> None:
-    fs = float(_SETTINGS["font_size"])
+    fs = float(_settings()["font_size"])
     plt.rcParams.update(
         {
-            "font.family": _SETTINGS["font_family"],
+            "font.family": _settings()["font_family"],
             "font.size": fs,
             "axes.titlesize": fs + 1,
             "axes.labelsize": fs,
@@ -105,7 +106,7 @@ def apply_style() -> None:
             "axes.spines.right": False,
             "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
             "figure.dpi": 100,
-            "savefig.dpi": _SETTINGS["dpi"],
+            "savefig.dpi": _settings()["dpi"],
             "pdf.fonttype": 42,  # editable text in vector output
             "svg.fonttype": "none",
             "lines.linewidth": 1.2,
@@ -125,7 +126,7 @@ def figure(width: str = "single", height: float | None = None, nrows: int = 1,
     if width not in ("single", "double"):
         raise ValueError(f"width must be 'single' or 'double'; got {width!r}")
     apply_style()
-    w = _SETTINGS[f"{width}_width_mm"] * MM
+    w = _settings()[f"{width}_width_mm"] * MM
     h = (height * MM) if height is not None else w / 1.618 * (nrows if width == "single" else 1)
     kwargs.setdefault("layout", "constrained")
     return plt.subplots(nrows, ncols, figsize=(w, h), **kwargs)
@@ -133,7 +134,7 @@ def figure(width: str = "single", height: float | None = None, nrows: int = 1,
 
 def settings() -> dict:
     """The active style settings (dpi, formats, widths, font)."""
-    return dict(_SETTINGS)
+    return dict(_settings())
 
 
 def source_colours(sources) -> dict[str, str]:

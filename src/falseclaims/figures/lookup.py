@@ -227,7 +227,7 @@ def venue_multipliers(top2: pd.DataFrame, lookup_grid, congruence: dict,
         medians[task] = obs[0] if obs is not None else None
     return size_multipliers(
         medians, {t: lookup_grid[t]["level"] for t in TASKS}, congruence, sd_model=sd_model,
-        delta=lookup_grid.get("multiplier_delta", 0.01), target=planner["target"],
+        delta=lookup_grid["multiplier_delta"], target=planner["target"],
         n_max=planner["n_max"], sd_level=lookup_grid["sd_level"])
 
 

@@ -61,7 +61,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     Raises SheetValidationError listing every problem (file, sheet, row, column, value,
     expected); everything accepted but changed is listed in ``notes``.
     """
-    # a deep copy: validation fills schema defaults into nested blocks (e.g. cells:)
+    # a deep copy: the caller's block (the pipeline's config) is never changed
     cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
     where = f"config venues.{venue}" if venue else "the venue's config"

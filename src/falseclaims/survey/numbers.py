@@ -171,7 +171,7 @@ def _multiplier_rows(median_n: float, venue: str, task: str, cfg: Mapping) -> li
     """The test set that brings P(false claim) to ``planner.target`` at Δ =
     ``numbers.multiplier_delta``, level ``lookup_grid.<task>.level``, the median congruence
     of ``lookup_grid.congruence_source``, over the venue's median test-set size."""
-    delta = cfg.get("numbers", {}).get("multiplier_delta", 0.01)
+    delta = cfg["numbers"]["multiplier_delta"]
     grid = cfg["lookup_grid"]
     congruence = configured_congruence(cfg, grid["congruence_source"])[task]["median"]
     model = None
@@ -180,7 +180,7 @@ def _multiplier_rows(median_n: float, venue: str, task: str, cfg: Mapping) -> li
     plan = smallest_n(task, delta, grid[task]["level"], congruence,
                       target=cfg["planner"]["target"], sd_model=model,
                       n_max=cfg["planner"]["n_max"],
-                      sd_level=cfg["planner"].get("sd_level", "mean"))
+                      sd_level=cfg["planner"]["sd_level"])
     where = (f"delta {delta:g}, winner at {grid[task]['level']:g}, median congruence "
              f"{congruence:g} ({grid['congruence_source']}), target {cfg['planner']['target']:g}")
     n = plan.n if plan.found else np.nan
@@ -192,12 +192,12 @@ def _multiplier_rows(median_n: float, venue: str, task: str, cfg: Mapping) -> li
 
 def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
     """The paper's value of each number (config ``numbers.paper``) for the compared venues."""
-    block = cfg.get("numbers", {})
+    block = cfg["numbers"]
     rows["paper_value"] = ""
     rows["paper_source"] = ""
-    if venue not in block.get("compare_venues", []):
+    if venue not in block["compare_venues"]:
         return rows
-    for name, per_task in block.get("paper", {}).items():
+    for name, per_task in block["paper"].items():
         for task, value in per_task.items():
             if name not in DESCRIPTIONS and not re.fullmatch(r"share_above_[0-9.]+", name):
                 raise ValueError(f"config numbers.paper.{name}.{task}: no such number; "
