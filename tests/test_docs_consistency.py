@@ -234,3 +234,103 @@ def test_documented_fig6_levels_are_the_config_defaults():
     docs = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
     assert f"`lookup_grid.classification.level: {cls:g}`" in docs
     assert f"`lookup_grid.segmentation.level: {seg:g}`" in docs
+
+
+# --- the data contracts of docs/architecture.md against the headers the library writes
+
+SURVEY_TABLES = ("validated/papers.csv", "validated/results.csv", "validated/notes.csv",
+                 "eligible.csv", "exclusions.csv", "flow.csv", "top2.csv", "sd_imputed.csv",
+                 "congruence.csv", "probabilities.csv", "summary.csv", "exceedance.csv",
+                 "numbers.csv")
+
+
+def documented_columns(doc: str) -> dict[str, list[str]]:
+    """{file: columns} of the table under "### Survey tables: columns": the first
+    backticked list of a row, or the columns of the file named by "same as `...`"."""
+    section = _sections(doc, "###")["Survey tables: columns"]
+    rows = re.findall(r"^\| `([^`]+)` \| (.+) \|$", section, re.M)
+    out, same = {}, {}
+    for name, cell in rows:
+        if cell.startswith("same as "):
+            same[name] = re.match(r"same as `([^`]+)`", cell).group(1)
+        else:
+            out[name] = [c.strip() for c in re.match(r"`([^`]+)`", cell).group(1).split(",")]
+    return {**out, **{name: out[other] for name, other in same.items()}}
+
+
+def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[str]]:
+    """The survey chain of workflow/rules/survey.smk and numbers.smk on a small venue, each
+    table written with write_table as the rules' scripts do; the header of each file."""
+    from falseclaims.config import congruence_sources, sd_models
+    from falseclaims.sheets import read_venue
+    from falseclaims.survey.congruence_assignment import assign_congruence
+    from falseclaims.survey.eligibility import select_papers
+    from falseclaims.survey.numbers import venue_numbers
+    from falseclaims.survey.probabilities import (exceedance_curve, iter_compact_probabilities,
+                                                  read_for_shares, share_above)
+    from falseclaims.survey.sd_imputation import impute_sd
+    from falseclaims.table_io import read_table, write_table, write_table_parts
+
+    out = root / "results"
+    sheets = read_venue(venue_cfg, base_dir=root, venue="mini")
+    for name in ("papers", "results", "notes"):
+        write_table(getattr(sheets, name), out / "validated" / f"{name}.csv")
+    sel = select_papers(read_table(out / "validated" / "papers.csv"),
+                        read_table(out / "validated" / "results.csv"), cfg["analysis"],
+                        venue="mini")
+    for name in ("eligible", "exclusions", "flow", "top2"):
+        write_table(getattr(sel, name), out / f"{name}.csv")
+    top2 = read_table(out / "top2.csv")
+    write_table(impute_sd(top2, sd_models(cfg), cfg["analysis"]["use_reported_sd_over"]),
+                out / "sd_imputed.csv")
+    write_table(assign_congruence(top2, congruence_sources(cfg)), out / "congruence.csv")
+    write_table_parts(iter_compact_probabilities(top2, read_table(out / "congruence.csv"),
+                                                 read_table(out / "sd_imputed.csv")),
+                      out / "probabilities.csv")
+    probs = read_for_shares(out / "probabilities.csv")
+    write_table(share_above(probs, cfg["analysis"]["cutoffs"]), out / "summary.csv")
+    write_table(exceedance_curve(probs, cfg["analysis"]["exceedance_grid"]),
+                out / "exceedance.csv")
+    tables = {"papers": read_table(out / "validated" / "papers.csv"),
+              **{k: read_table(out / f"{k}.csv") for k in ("flow", "top2", "summary")}}
+    write_table(venue_numbers(tables, cfg, "mini"), out / "numbers.csv")
+    return {name: (out / name).read_text(encoding="utf-8").splitlines()[0].split(",")
+            for name in SURVEY_TABLES}
+
+
+def test_documented_survey_columns_are_the_written_headers(tmp_path, config):
+    """Every contract table of "### Survey tables: columns" has exactly the header the
+    library functions write (a small venue of both tasks run through the survey stages),
+    and the sheet tables' columns are those of their schemas."""
+    import venue_fixtures as vf
+
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented = documented_columns(doc)
+    assert sorted(documented) == sorted(SURVEY_TABLES)
+    cfg = {**config, "congruence": {**config["congruence"], "use": ["paper"]},
+           "sd_model": {**config["sd_model"], "use": ["msd_reference"]}}
+    papers = ["c1,Cls A,classification,yes,no,train_test,500",
+              "c2,Cls B,classification,yes,no,cv_only,",
+              "s1,Seg A,segmentation,yes,no,train_test,40",
+              "s2,Seg B,segmentation,yes,no,train_val_test,120"]
+    results = ["c1,Ours,accuracy,0.91,,,", "c1,ViT,accuracy,0.90,,,",
+               "c2,Ours,accuracy,0.8,,,", "c2,X,accuracy,0.7,,,",
+               "s1,Ours,dsc,0.85,0.05,test,", "s1,U-Net,dsc,0.83,,,",
+               "s2,Ours,dsc,0.78,,,", "s2,U-Net,dsc,0.775,,,"]
+    written = _survey_headers(tmp_path, cfg, vf.write_long(tmp_path, "mini", papers, results))
+    wrong = {name: {"documented": documented[name], "written": written[name]}
+             for name in SURVEY_TABLES if documented[name] != written[name]}
+    assert not wrong, f"docs/architecture.md columns differ from the written headers: {wrong}"
+    for name in ("papers", "results"):
+        schema = yaml.safe_load((PACKAGE / "schemas" / f"{name}.schema.yaml")
+                                .read_text(encoding="utf-8"))
+        assert documented[f"validated/{name}.csv"] == schema["required"], name
+
+
+def test_documented_columns_parser_sees_a_wrong_column():
+    """The parser above reads what the page says: a column renamed in the text is seen."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    wrong = doc.replace("`venue, task, step, label, n_papers`", "`venue, task, step, n_papers`")
+    assert wrong != doc
+    assert documented_columns(wrong)["flow.csv"] == ["venue", "task", "step", "n_papers"]
+    assert documented_columns(doc)["exceedance.csv"] == documented_columns(doc)["summary.csv"]
