@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.sheets import io as sheets_io
+from falseclaims.sheets import xlsx_table
 from falseclaims.sheets.rules import compile_rules, read_ruled_measure
 
 ANALYSIS = {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
@@ -435,7 +436,7 @@ def test_utf16_file_detected(tmp_path, encoding):
 
 def test_xlsx_zip_bomb_refused_before_parsing(tmp_path, monkeypatch):
     _xlsx(tmp_path / "w.xlsx", [HEAD, *ROWS])
-    monkeypatch.setattr(sheets_io, "MAX_XLSX_BYTES", 1000)
+    monkeypatch.setattr(xlsx_table, "MAX_XLSX_BYTES", 1000)
 
     def no_parse(*a, **k):  # the size check must come first
         raise AssertionError("workbook parsed")

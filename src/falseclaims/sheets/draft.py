@@ -19,21 +19,10 @@ import yaml
 
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess
-from falseclaims.sheets.repeats import repeat_runs
+from falseclaims.sheets.draft_parts import column_key, draft_repeats, metric_constants
+from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 
 __all__ = ["draft_config", "Draft"]
-
-_STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|mentioned)|"
-               r"n\.?r\.?)$": "no",
-               r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
-               r"permutation|anova|friedman|signific|yes": "yes"}
-_SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
-                r"(?i)\d+\s*-?\s*folds?|cross": "cv_only",
-                r"(?i)train\s*/\s*val\s*/\s*test": "train_val_test",
-                r"(?i)hold-?out|train\s*/\s*test": "train_test"}
-DRAFT_RULES = {"statistical_test": _STAT_RULES, "split": _SPLIT_RULES}  # read by inspect
-_METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
-                (r"\bacc(uracy)?\b", "accuracy", "classification")]
 
 
 class Draft:
@@ -43,16 +32,12 @@ class Draft:
         self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
 
 
-def _key(c, g: SheetGuess) -> str:
-    return f"@{c.letter}" if c.name == f"column {c.letter}" or not c.name else c.name
-
-
 def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     remarks = []
     mapping, split_cells = OrderedDict(), {}
     roles = {c.role for c in g.columns}
     for c in g.columns:
-        key = _key(c, g)
+        key = column_key(c, g)
         if c.split_sizes:
             split_cells[key] = ["n_train", "n_val", "n_test"]
         if c.role in WIDE and c.letter:
@@ -76,9 +61,9 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     block["columns"] = {"wide": dict(mapping)}
     values = {}
     if "statistical_test" in roles:
-        values["statistical_test"] = dict(_STAT_RULES)
+        values["statistical_test"] = dict(STAT_RULES)
     if "split" in roles:
-        values["split"] = dict(_SPLIT_RULES)
+        values["split"] = dict(SPLIT_RULES)
     elif roles & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
     for c in g.columns:  # rules proposed by inspect (task words in free-text task cells)
@@ -94,7 +79,7 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         remarks.append("cells holding a mean and an SD ('70.49 -1.25'): cells: "
                        f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
     block["constants"] = {"in_scope": True, "values_only_in_figures": False,
-                          **_metric_constants(g, roles, remarks)}
+                          **metric_constants(g, roles, remarks)}
     if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
         del block["constants"]["in_scope"]
     return block, remarks
@@ -107,101 +92,24 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     if not ids:
         block["id"] = "row"
     else:
-        _repeats(g, ids[0], mapping, block, remarks, long=False)
+        draft_repeats(g, ids[0], mapping, block, remarks, long=False)
     skips = {}
     if ids and g.text_rows:
-        first = _key(g.columns[0], g)
+        first = column_key(g.columns[0], g)
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
     if ids and g.idless_rows:
-        skips[_key(ids[0], g)] = "^$"
+        skips[column_key(ids[0], g)] = "^$"
         remarks.append("rows without a paper id holding numbers only (totals?) skipped "
                        "(skip_rows_where): " + "; ".join(f"row {r}" for r in g.idless_rows))
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
-                skips[_key(c, g)] = (skips.get(_key(c, g), "") + "|" if _key(c, g) in skips
+                skips[column_key(c, g)] = (skips.get(column_key(c, g), "") + "|" if column_key(c, g) in skips
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
-
-
-def _repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
-             long: bool) -> None:
-    """Repeated ids: consecutive rows of one paper are grouped (group_rows_by_id), rows
-    the evidence shows to be different papers get their own id (sheets/repeats.py)."""
-    name = idc.name
-    runs = repeat_runs(g)
-    scattered = any(h.startswith("repeated ids:") for h in idc.hints)
-    if not runs and not scattered:
-        return
-    different = [r for r in runs if r.verdict == "different"]
-    if not long and (scattered or len(different) == len(runs)):
-        block["id"] = "{" + _key(idc, g) + "}"
-        del mapping[_key(idc, g)]  # read by id: (an ignored column could not be)
-        for r in different:
-            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
-                           f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
-                           "(id:)")
-        if scattered:
-            remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
-                           "rows): read as different papers, numbered ' (2)', ... (id:); if "
-                           "a paper fills several rows, write group_rows_by_id: true instead")
-        return
-    block["group_rows_by_id"] = True
-    if scattered:
-        remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive rows): "
-                       "read as one paper (group_rows_by_id: true)")
-    overrides = block.setdefault("cell_overrides", {})
-    for r in runs:
-        rows = ", ".join(map(str, r.rows))
-        if r.verdict == "same":
-            remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
-                           f"several rows ({r.evidence}); group_rows_by_id: true uses one "
-                           "comparison, the other rows are noted")
-        elif r.verdict == "unsure":
-            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of column {name!r}"
-                           f" ({r.evidence}): read as one paper over several rows "
-                           "(group_rows_by_id: true; one comparison used, the others "
-                           "noted); if they are different papers, give each its own id "
-                           "(cell_overrides)")
-        elif long:
-            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of the papers table "
-                           f"but look like different papers ({r.evidence}): give each its "
-                           "own id in both tables; read as one paper meanwhile")
-        else:
-            for k, row in enumerate(r.later, start=2):
-                overrides[f"{idc.letter}{row}"] = f"{r.pid} ({k})"
-            remarks.append(f"ids {r.pid!r} repeat in rows {rows} of column {name!r} but "
-                           f"are different papers ({r.evidence}): the later rows get their "
-                           "own id (cell_overrides)")
-    if not overrides:
-        del block["cell_overrides"]
-
-
-def _metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
-    out = {}
-    if g.metric and "metric" not in roles:  # the metric the paired value headers name
-        out["metric"] = g.metric[0]
-        remarks.append(f"no metric column: constants metric: {g.metric[0]} (the value "
-                       "columns' headers name it)")
-        if g.metric[1] and "task" not in roles:
-            out["task"] = g.metric[1]
-            remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
-        return out
-    text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
-    for rx, metric, task in _METRIC_TASK:
-        if re.search(rx, text):
-            if "metric" not in roles:
-                out["metric"] = metric
-                remarks.append(f"no metric column: constants metric: {metric} (a header "
-                               "names it); change it if wrong")
-            if "task" not in roles:
-                out["task"] = task
-                remarks.append(f"no task column: constants task: {task} (from the metric)")
-            break
-    return out
 
 
 def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from falseclaims.sheets.columns import PAPERS, RESULTS
 from falseclaims.sheets.inspect import SheetGuess, inspect_sheet, table_kind
+from falseclaims.sheets.draft_parts import column_key, draft_repeats, metric_constants
+from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.repeats import repeated_methods
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
@@ -94,17 +96,16 @@ def find_other_table(g: SheetGuess, other_file: str | None = None,
 
 def _mapping(g: SheetGuess, roles: dict[int, str], ours: dict, remarks: list[str],
              table: str) -> OrderedDict:
-    from falseclaims.sheets.draft import _key
 
     mapping = OrderedDict()
     for k, c in enumerate(g.columns):
         if not c.letter:
             continue
         role = roles.get(k)
-        mapping[_key(c, g)] = role if role in ours else "ignore"
+        mapping[column_key(c, g)] = role if role in ours else "ignore"
         if role in ours and not c.sure or (role is None and c.role not in ("(ignore)",)):
             remarks.append(f"unsure: {table} column {c.letter} {c.name!r} -> "
-                           f"{mapping[_key(c, g)]} ({c.why}; e.g. "
+                           f"{mapping[column_key(c, g)]} ({c.why}; e.g. "
                            f"{' | '.join(e[:20] for e in c.examples)})")
     return mapping
 
@@ -112,7 +113,6 @@ def _mapping(g: SheetGuess, roles: dict[int, str], ours: dict, remarks: list[str
 def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: str
                ) -> tuple[dict, list[str], list[str]]:
     """(venue block, remarks, problems) of a long-layout survey."""
-    from falseclaims.sheets.draft import _SPLIT_RULES, _STAT_RULES, _metric_constants, _repeats
 
     remarks, problems = [], []
     proles = {k: c.role for k, c in enumerate(pg.columns) if c.role in PAPERS}
@@ -143,7 +143,7 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
                             f"(columns: results:)")
     pid = next((pg.columns[k] for k, r in proles.items() if r == "paper_id"), None)
     if pid is not None:
-        _repeats(pg, pid, pmap, block, remarks, long=True)
+        draft_repeats(pg, pid, pmap, block, remarks, long=True)
     again = repeated_methods(_with_roles(rg, rroles))
     if again:
         block["group_rows_by_id"] = True
@@ -156,9 +156,9 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     block["columns"] = {"papers": dict(pmap), "results": dict(rmap)}
     values = {}
     if "statistical_test" in proles.values():
-        values["statistical_test"] = dict(_STAT_RULES)
+        values["statistical_test"] = dict(STAT_RULES)
     if "split" in proles.values():
-        values["split"] = dict(_SPLIT_RULES)
+        values["split"] = dict(SPLIT_RULES)
     elif set(proles.values()) & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
     if values:
@@ -172,7 +172,7 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
         remarks.append(f"no {' or '.join(constants)} column in the papers table: "
                        f"constants {constants} (every paper in scope, values in the text)")
     roles = set(proles.values()) | set(rroles.values())
-    constants.update(_metric_constants(rg, roles, remarks))
+    constants.update(metric_constants(rg, roles, remarks))
     if constants:
         block["constants"] = constants
     return block, remarks, problems

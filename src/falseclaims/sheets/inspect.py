@@ -118,7 +118,7 @@ HEADER_SEARCH_ROWS = 1000  # rows (lines) read while looking for the header row
 ROLE_SAMPLE = 20_000  # values of a column the role guess looks at
 
 
-def _find_header(path: Path, sheet: str | None, header_row: int | None = None,
+def find_header(path: Path, sheet: str | None, header_row: int | None = None,
                  header_rows: int | None = None):
     """(table, title rows, warnings): the header row after the title rows, combined with
     the row below when that row holds only names too (a two-row header)."""
@@ -264,7 +264,7 @@ def _is_measure(v) -> bool:
 def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | None = None,
                   header_rows: int | None = None) -> SheetGuess:
     path = Path(path)
-    t, titles, warns = _find_header(path, sheet, header_row, header_rows)
+    t, titles, warns = find_header(path, sheet, header_row, header_rows)
     if t.problems and not t.header:
         raise SheetValidationError(t.problems)
     skip_rows(t, None, "")  # repeated headers and formula rows

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text, is_missing
+from falseclaims.sheets.inspect import find_header
+from falseclaims.sheets.rows import fold_name, skip_rows
 
 __all__ = ["Run", "repeat_runs"]
 
@@ -92,13 +94,11 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
 def repeat_runs(g) -> list[Run]:
     """The runs of consecutive rows sharing a paper id in the sheet of ``g`` (a
     SheetGuess), each with its verdict; [] without an id column."""
-    from falseclaims.sheets.inspect import _find_header
-    from falseclaims.sheets.rows import skip_rows
 
     id_cols = [k for k, c in enumerate(g.columns) if c.role == "paper_id"]
     if not id_cols:
         return []
-    t, _, _ = _find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     skip_rows(t, None, "")
     k = id_cols[0]
     out: list[Run] = []
@@ -120,13 +120,11 @@ def repeated_methods(g) -> list[tuple[str, list[int], list[int]]]:
     """Results table of the long layout: (paper id, rows first holding a method and
     metric, rows repeating them) where a paper's method and metric repeat (one block of
     method rows per data set?); [] when none or without id and method columns."""
-    from falseclaims.sheets.inspect import _find_header
-    from falseclaims.sheets.rows import fold_name, skip_rows
 
     roles = {c.role: k for k, c in reversed(list(enumerate(g.columns)))}
     if "paper_id" not in roles or "method" not in roles:
         return []
-    t, _, _ = _find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     skip_rows(t, None, "")
     i, m, x = roles["paper_id"], roles["method"], roles.get("metric")
     seen: dict = {}

@@ -15,6 +15,7 @@ import re
 from falseclaims.sheets import cells
 from falseclaims.sheets.cells import clean_text, is_missing
 from falseclaims.sheets.columns import ALIASES, ENUMS
+from falseclaims.sheets.draft_rules import DRAFT_RULES
 from falseclaims.sheets.errors import CellError
 
 __all__ = ["TASK_WORDS", "DOI", "is_doi", "named_values", "fit_categories", "settle_ids",
@@ -208,7 +209,6 @@ def fit_role(role: str, why: str, sure: bool, texts: list[str]):
     read: a header word is not enough when most cells are not our categories."""
     if role not in ENUMS and role not in _BOOLS:
         return role, why, sure, {}
-    from falseclaims.sheets.draft import DRAFT_RULES  # the rules the draft writes
 
     rules = DRAFT_RULES.get(role, {})
     share, bad = fit_categories(role, texts, rules)

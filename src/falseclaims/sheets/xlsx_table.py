@@ -8,8 +8,7 @@ import zipfile
 from pathlib import Path
 
 from falseclaims.sheets.cells import clean_text
-from falseclaims.sheets import io as _io
-from falseclaims.sheets.io import RawTable, _finish
+from falseclaims.sheets.raw_table import RawTable, finish_table
 from falseclaims.sheets.xlsx import UnreadableWorkbook, read_sheet_cells
 
 __all__ = ["read_xlsx_table", "MAX_MERGED_ROWS", "MAX_EMPTY_ROW_NOTES"]
@@ -31,8 +30,11 @@ def _cells(path: Path, sheet: str | None):
     return _LAST[key]
 
 
+MAX_XLSX_BYTES = 512 * 2**20  # uncompressed size of all parts of a workbook
+
+
 def _max_bytes() -> int:
-    return _io.MAX_XLSX_BYTES  # read at call time (tests lower it)
+    return MAX_XLSX_BYTES  # read at call time (tests lower it)
 
 
 def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
@@ -123,7 +125,7 @@ def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) ->
 
 
 def _finish_sparse(t: RawTable, cells, header_row: int) -> RawTable:
-    """:func:`_finish` for sparse ``(row, column, value)`` cells (iterated twice): only
+    """:func:`finish_table` for sparse ``(row, column, value)`` cells (iterated twice): only
     the columns with a cell from the header row down become columns, and only rows with a
     cell become rows; the empty rows in between are noted one by one up to
     ``MAX_EMPTY_ROW_NOTES``, else in one note."""
@@ -149,4 +151,4 @@ def _finish_sparse(t: RawTable, cells, header_row: int) -> RawTable:
     else:
         grid = [(r, dense.get(r, [])) for r in range(header_row, last + 1)]
     del dense
-    return _finish(t, grid, header_row, positions=cols)
+    return finish_table(t, grid, header_row, positions=cols)

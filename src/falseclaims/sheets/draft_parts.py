@@ -1,0 +1,92 @@
+"""Parts of a drafted venue block shared by the wide draft (:mod:`falseclaims.sheets.draft`)
+and the long-layout draft (:mod:`falseclaims.sheets.draft_long`): the key a column is
+mapped by, repeated ids, the metric and task constants."""
+
+from __future__ import annotations
+
+import re
+
+from falseclaims.sheets.draft_rules import METRIC_TASK
+from falseclaims.sheets.inspect import SheetGuess
+from falseclaims.sheets.repeats import repeat_runs
+
+
+def column_key(c, g: SheetGuess) -> str:
+    return f"@{c.letter}" if c.name == f"column {c.letter}" or not c.name else c.name
+
+
+def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
+             long: bool) -> None:
+    """Repeated ids: consecutive rows of one paper are grouped (group_rows_by_id), rows
+    the evidence shows to be different papers get their own id (sheets/repeats.py)."""
+    name = idc.name
+    runs = repeat_runs(g)
+    scattered = any(h.startswith("repeated ids:") for h in idc.hints)
+    if not runs and not scattered:
+        return
+    different = [r for r in runs if r.verdict == "different"]
+    if not long and (scattered or len(different) == len(runs)):
+        block["id"] = "{" + column_key(idc, g) + "}"
+        del mapping[column_key(idc, g)]  # read by id: (an ignored column could not be)
+        for r in different:
+            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
+                           f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
+                           "(id:)")
+        if scattered:
+            remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
+                           "rows): read as different papers, numbered ' (2)', ... (id:); if "
+                           "a paper fills several rows, write group_rows_by_id: true instead")
+        return
+    block["group_rows_by_id"] = True
+    if scattered:
+        remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive rows): "
+                       "read as one paper (group_rows_by_id: true)")
+    overrides = block.setdefault("cell_overrides", {})
+    for r in runs:
+        rows = ", ".join(map(str, r.rows))
+        if r.verdict == "same":
+            remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
+                           f"several rows ({r.evidence}); group_rows_by_id: true uses one "
+                           "comparison, the other rows are noted")
+        elif r.verdict == "unsure":
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of column {name!r}"
+                           f" ({r.evidence}): read as one paper over several rows "
+                           "(group_rows_by_id: true; one comparison used, the others "
+                           "noted); if they are different papers, give each its own id "
+                           "(cell_overrides)")
+        elif long:
+            remarks.append(f"unsure: ids {r.pid!r} repeat in rows {rows} of the papers table "
+                           f"but look like different papers ({r.evidence}): give each its "
+                           "own id in both tables; read as one paper meanwhile")
+        else:
+            for k, row in enumerate(r.later, start=2):
+                overrides[f"{idc.letter}{row}"] = f"{r.pid} ({k})"
+            remarks.append(f"ids {r.pid!r} repeat in rows {rows} of column {name!r} but "
+                           f"are different papers ({r.evidence}): the later rows get their "
+                           "own id (cell_overrides)")
+    if not overrides:
+        del block["cell_overrides"]
+
+
+def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
+    out = {}
+    if g.metric and "metric" not in roles:  # the metric the paired value headers name
+        out["metric"] = g.metric[0]
+        remarks.append(f"no metric column: constants metric: {g.metric[0]} (the value "
+                       "columns' headers name it)")
+        if g.metric[1] and "task" not in roles:
+            out["task"] = g.metric[1]
+            remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
+        return out
+    text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
+    for rx, metric, task in METRIC_TASK:
+        if re.search(rx, text):
+            if "metric" not in roles:
+                out["metric"] = metric
+                remarks.append(f"no metric column: constants metric: {metric} (a header "
+                               "names it); change it if wrong")
+            if "task" not in roles:
+                out["task"] = task
+                remarks.append(f"no task column: constants task: {task} (from the metric)")
+            break
+    return out
