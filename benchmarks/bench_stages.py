@@ -66,12 +66,15 @@ for task in ("classification", "segmentation"):
 done(chunks=chunks)
 """,
     "congruence estimation, every configured source (CPU per source in notes)": """
-from falseclaims.estimation.stages import run_congruence
+from falseclaims.estimation.stages import estimate_congruence
+from falseclaims.table_io import write_table, write_yaml
 cpu = {}
 for name, spec in cfg["estimation"]["congruence_sources"].items():
     t = time.process_time()
-    run_congruence(name, spec, cfg["seed"], "{out}/" + name + "_pairs.csv",
-                   "{out}/" + name + ".yaml", "{out}/" + name + "_q.csv")
+    pairs, quartiles, summary = estimate_congruence(name, spec, cfg["seed"])
+    write_table(pairs, "{out}/" + name + "_pairs.csv")
+    write_table(quartiles, "{out}/" + name + "_q.csv")
+    write_yaml(summary, "{out}/" + name + ".yaml")
     cpu[name] = round(time.process_time() - t, 1)
 done(**cpu)
 """,

@@ -12,7 +12,8 @@ from falseclaims.config import congruence_sources, load_config
 from falseclaims.estimation.congruence_sources import congruence_pairs, congruence_summary
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.estimation.sklearn_models import train_and_predict
-from falseclaims.estimation.stages import run_congruence, run_sd_fit
+from falseclaims.estimation.stages import estimate_congruence, fit_sd_model
+from falseclaims.table_io import write_table, write_yaml
 from falseclaims.percase.congruence import (
     congruence_quartiles,
     pairwise_congruence,
@@ -185,13 +186,15 @@ def test_config_block_validates_and_rejects_typos():
         jsonschema.validate(bad, schema)
 
 
-def test_run_congruence_on_user_file_feeds_survey_config(tmp_path):
+def test_estimate_congruence_on_user_file_feeds_survey_config(tmp_path):
     user = write(tmp_path, "mine.csv", "case_id,ground_truth,alg_A,alg_B,alg_C\n"
                  "1,1,1,1,1\n2,1,1,0,1\n3,0,0,0,1\n4,0,1,1,0\n5,1,0,1,1\n")
     spec = {"type": "claims_reloaded", "path": str(user), "citation": "my data"}
     out = {k: tmp_path / f"mine{s}" for k, s in
            (("pairs", "_pairs.csv"), ("summary", ".yaml"), ("quartiles", "_q.csv"))}
-    summary = run_congruence("mine", spec, 1, out["pairs"], out["summary"], out["quartiles"])
+    pairs_df, quartiles, summary = estimate_congruence("mine", spec, 1)
+    write_table(pairs_df, out["pairs"])
+    write_yaml(summary, out["summary"])
     data = yaml.safe_load(out["summary"].read_text())
     assert data == summary and list(data) == ["source", "citation", "classification"]
     pairs = pd.read_csv(out["pairs"])
@@ -202,7 +205,7 @@ def test_run_congruence_on_user_file_feeds_survey_config(tmp_path):
     assert got["mine"] == {"classification": data["classification"]}
 
 
-def test_run_sd_fit_on_wide_files(tmp_path):
+def test_fit_sd_model_on_wide_files(tmp_path):
     rng = np.random.default_rng(0)
     for j in range(3):
         mu = 0.55 + 0.15 * j
@@ -212,7 +215,9 @@ def test_run_sd_fit_on_wide_files(tmp_path):
         df.to_csv(tmp_path / f"M{j}.csv", index=False)
     spec = {"type": "wide_per_method", "glob": str(tmp_path / "M*.csv"), "form": "anchored",
             "floor": 0.005, "citation": "synthetic"}
-    d = run_sd_fit("syn", spec, tmp_path / "p.csv", tmp_path / "m.yaml")
+    pairs_df, d = fit_sd_model("syn", spec)
+    write_table(pairs_df, tmp_path / "p.csv")
+    write_yaml(d, tmp_path / "m.yaml")
     pairs = pd.read_csv(tmp_path / "p.csv")
     assert len(pairs) == 9 and d["n"] == 9 and d["loto_mae"] is not None
     direct = pd.read_csv(tmp_path / "M0.csv")["t2"]

@@ -98,3 +98,17 @@ def test_where_to_look_names_the_headline_and_the_report():
     line = where_to_look({"venues": {"a": {}, "b": {}}, "run_venues": ["b"]})
     assert "results/b/summary.csv" in line and "results/a/" not in line
     assert "venue_comparison.csv" not in line
+
+
+def test_scripts_write_tables_only_through_table_io():
+    """One writer for every table (fixed float format, byte-identical reruns): no script
+    calls DataFrame.to_csv / to_parquet / yaml.dump itself."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "workflow" / "scripts").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("to_csv", "to_parquet",
+                                                                 "safe_dump", "dump"):
+                offenders.append(f"{path.name}:{node.lineno} {node.attr}")
+    assert offenders == []

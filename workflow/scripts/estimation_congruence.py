@@ -1,10 +1,14 @@
-from falseclaims.estimation.stages import run_congruence
+from falseclaims.estimation.stages import estimate_congruence
 from falseclaims.pipeline import run_step
+from falseclaims.table_io import write_table, write_yaml
 
 
 def main(smk):
-    run_congruence(smk.wildcards.source, smk.params.spec, smk.params.seed, smk.output.pairs,
-                   smk.output.summary, smk.output.quartiles)
+    pairs, quartiles, summary = estimate_congruence(smk.wildcards.source, smk.params.spec,
+                                                    smk.params.seed)
+    write_table(pairs, smk.output.pairs)
+    write_table(quartiles, smk.output.quartiles)
+    write_yaml(summary, smk.output.summary)
 
 
 run_step(snakemake, main)  # noqa: F821

@@ -1,9 +1,12 @@
-from falseclaims.estimation.stages import run_sd_fit
+from falseclaims.estimation.stages import fit_sd_model
 from falseclaims.pipeline import run_step
+from falseclaims.table_io import write_table, write_yaml
 
 
 def main(smk):
-    run_sd_fit(smk.wildcards.source, smk.params.spec, smk.output.pairs, smk.output.model)
+    pairs, model = fit_sd_model(smk.wildcards.source, smk.params.spec)
+    write_table(pairs, smk.output.pairs)
+    write_yaml(model, smk.output.model)
 
 
 run_step(snakemake, main)  # noqa: F821

@@ -7,12 +7,12 @@ from falseclaims.figures.multiplicity import (best_pmf_figure, cdf_figure, depen
 from falseclaims.figures.output import write_figure
 from falseclaims.multiplicity.tables import sota_table
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table
+from falseclaims.table_io import read_table, write_table
 
 
 def main(smk):
     p, out = smk.params, smk.output
-    sota_table(p.grid, p.alpha, p.published).to_csv(out.sota_table, index=False)
+    write_table(sota_table(p.grid, p.alpha, p.published), out.sota_table)
     style.configure(p.style)
     ex, dep = p.example, p.dependent
     write_figure(*pmf_figure(ex["m"], ex["n"], ex["p"], p.alpha), out.pmf_single_vs_best_png)

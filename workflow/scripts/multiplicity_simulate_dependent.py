@@ -4,6 +4,7 @@ replicate's per-classifier failures.
 [Mollersen2023], Sec. 4, Figs 4-5."""
 from falseclaims.multiplicity.tables import dependent_simulation, replicate_table
 from falseclaims.pipeline import run_step
+from falseclaims.table_io import write_table
 
 
 def main(smk):
@@ -12,11 +13,12 @@ def main(smk):
     draws, summary = dependent_simulation(ex["m"], ex["n"], ex["p"], dep["rho"], dep["reps"],
                                           list(smk.params.seed), dep["reference"],
                                           cfg["alpha"])
-    draws.to_csv(smk.output.draws, index=False)
-    summary.to_csv(smk.output.summary, index=False)
+    write_table(draws, smk.output.draws)
+    write_table(summary, smk.output.summary)
     # one replicate ([Mollersen2023], Fig 4): its own seed stream below the simulation's
-    replicate_table(ex["m"], ex["n"], ex["p"], dep["rho"], list(smk.params.seed) + [1],
-                    dep["reference"]).to_csv(smk.output.replicate, index=False)
+    write_table(replicate_table(ex["m"], ex["n"], ex["p"], dep["rho"],
+                                list(smk.params.seed) + [1], dep["reference"]),
+                smk.output.replicate)
 
 
 run_step(snakemake, main)  # noqa: F821
