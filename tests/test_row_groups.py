@@ -112,6 +112,33 @@ def test_draft_finds_the_results_file_named_alike(tmp_path):
     assert len(s.papers) == 2 and len(s.results) == 4
 
 
+def test_draft_of_tables_with_different_header_rows_runs(tmp_path):
+    """A papers file with a group row above its header (a shape of a public review's
+    extraction files) beside a results file whose header is row 1: each table keeps its own
+    header row (results_header_row), and the drafted block reads both."""
+    papers = _csv(tmp_path / "review_papers.csv",
+                  [["Origin", "", "Design", ""], ["Paper", "Task", "Test", "Split"],
+                   ["a", "classification", "100", "train/test"],
+                   ["b", "classification", "200", "train/test"]])
+    _csv(tmp_path / "review_results.csv",
+         [["Paper", "Method", "Metric", "Value"], ["a", "ours", "acc", "0.9"],
+          ["a", "cnn", "acc", "0.8"], ["b", "ours", "acc", "0.7"], ["b", "cnn", "acc", "0.6"]])
+    d = draft_config(inspect_sheet(papers), "v")
+    block = d.config["venues"]["v"]
+    assert (block.get("header_row"), block.get("results_header_row")) == (2, 1), block
+    assert not d.problems, d.problems
+    s = read_venue(block, ".", "v")
+    assert list(s.papers["paper_id"]) == ["a", "b"] and len(s.results) == 4
+
+
+def test_results_header_row_absent_means_the_papers_header_row(tmp_path):
+    from falseclaims.sheets.reader import header_of
+
+    assert header_of({"header_row": 3, "header_rows": 2}, "results") == (3, 2)
+    assert header_of({"header_row": 3, "results_header_row": 1}, "results") == (1, 1)
+    assert header_of({"header_row": 3, "results_header_row": 1}, "papers") == (3, 1)
+
+
 WIDE_HEAD = ["Paper", "Title", "Task", "Metric", "Ours", "SOTA", "Test", "Notes"]
 
 

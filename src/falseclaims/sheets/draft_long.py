@@ -128,9 +128,10 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
         block["header_row"] = pg.header_row
     if pg.header_rows == 2:
         block["header_rows"] = 2
-    if (pg.header_row, pg.header_rows) != (rg.header_row, rg.header_rows):
-        problems.append(f"the papers header is row {pg.header_row}, the results header row "
-                        f"{rg.header_row}: header_row applies to both tables; move one")
+    if rg.header_row != pg.header_row:
+        block["results_header_row"] = rg.header_row
+    if rg.header_rows != pg.header_rows:
+        block["results_header_rows"] = rg.header_rows
     pmap = _mapping(pg, proles, PAPERS, remarks, "papers")
     rmap = _mapping(rg, rroles, RESULTS, remarks, "results")
     for what, roles in (("papers", proles), ("results", rroles)):

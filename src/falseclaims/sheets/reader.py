@@ -107,17 +107,28 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     return Sheets(papers=papers, results=results, notes=notes)
 
 
+def header_of(cfg: dict, kind: str) -> tuple[int, int]:
+    """(header row, header rows) of the venue's ``kind`` table: the long layout's results
+    table may have its own (``results_header_row`` / ``results_header_rows``; absent: the
+    papers table's)."""
+    row, rows = int(cfg.get("header_row") or 1), int(cfg.get("header_rows") or 1)
+    if kind == "results":
+        row = int(cfg.get("results_header_row") or row)
+        rows = int(cfg.get("results_header_rows") or rows)
+    return row, rows
+
+
 def _read_table(cfg: dict, base: Path, file_key: str, kind: str, where: str, venue: str):
     """A raw table after the venue's row and column steps, and its {their: ours} mapping."""
     sheet = cfg.get(f"{file_key}_sheet")
-    header_row = int(cfg.get("header_row") or 1)
+    header_row, header_rows = header_of(cfg, kind)
     path = base / cfg[file_key]
     t = read_raw_table(path, sheet, header_row, display=str(cfg[file_key]))
     if cfg.get("on_bad_cell", "stop") == "exclude":
         t.problem_cap = None  # each bad cell excludes its paper: every one is needed
     if kind != "results":
         _say_header_only(t, venue)
-    if cfg.get("header_rows", 1) == 2 and t.header:
+    if header_rows == 2 and t.header:
         combine_header(t, path, sheet, header_row)
     apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
     skip_rows(t, cfg.get("skip_rows_where") or {}, where)
