@@ -19,7 +19,9 @@ import yaml
 
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess
-from falseclaims.sheets.draft_parts import column_key, draft_repeats, metric_constants
+from falseclaims.sheets.draft_parts import (
+    column_key, draft_repeats, metric_constants, where_and_header,
+)
 from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 
 __all__ = ["draft_config", "Draft"]
@@ -48,13 +50,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
             remarks.append(f"unsure: column {c.letter} {c.name!r} -> {mapping.get(key, c.role)}"
                            f" ({c.why}; e.g. {' | '.join(e[:20] for e in c.examples)})")
     block = {"label": venue, "papers": file}
-    if g.sheet:
-        block["papers_sheet"] = g.sheet
+    where_and_header(block, g)
     block.update({"layout": "wide_top2", "units": g.units})
-    if g.header_row != 1:
-        block["header_row"] = g.header_row
-    if g.header_rows == 2:
-        block["header_rows"] = 2
     _ids_and_skips(g, mapping, block, remarks)
     if split_cells:
         block["split_cells"] = split_cells

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from falseclaims.sheets.columns import PAPERS, RESULTS
 from falseclaims.sheets.inspect import SheetGuess, inspect_sheet, table_kind
-from falseclaims.sheets.draft_parts import column_key, draft_repeats, metric_constants
+from falseclaims.sheets.draft_parts import (
+    column_key, draft_repeats, metric_constants, where_and_header,
+)
 from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.repeats import repeated_methods
 
@@ -118,16 +120,11 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     proles = {k: c.role for k, c in enumerate(pg.columns) if c.role in PAPERS}
     rroles = results_roles(rg)
     block = {"label": venue, "papers": pfile}
-    if pg.sheet:
-        block["papers_sheet"] = pg.sheet
+    where_and_header(block, pg)
     block["results"] = rfile
     if rg.sheet:
         block["results_sheet"] = rg.sheet
     block.update({"layout": "long", "units": rg.units})
-    if pg.header_row != 1:
-        block["header_row"] = pg.header_row
-    if pg.header_rows == 2:
-        block["header_rows"] = 2
     if rg.header_row != pg.header_row:
         block["results_header_row"] = rg.header_row
     if rg.header_rows != pg.header_rows:

@@ -90,3 +90,13 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
                 remarks.append(f"no task column: constants task: {task} (from the metric)")
             break
     return out
+
+
+def where_and_header(block: dict, g: SheetGuess, sheet_key: str = "papers_sheet") -> None:
+    """The sheet name and, when not the defaults, the header row(s) of ``g`` in ``block``."""
+    if g.sheet:
+        block[sheet_key] = g.sheet
+    if g.header_row != 1:
+        block["header_row"] = g.header_row
+    if g.header_rows == 2:
+        block["header_rows"] = 2

@@ -165,6 +165,14 @@ def _their_id(r: SheetRecord) -> str:
     return r.name("paper_id")
 
 
+def _note_unused(rows: list, used, table: RawTable, key, unused: set, text: str) -> None:
+    """Every row of a paper but ``used`` noted with ``text`` and added to ``unused``."""
+    for r in rows:
+        if r is not used:
+            unused.add(_rownum(r))
+            table.note(_rownum(r), _their_id(r), key, text)
+
+
 def _by_paper(records: list) -> tuple[list, dict]:
     """(paper keys in sheet order, {key: its records}); a row without an id is its own."""
     groups: dict = {}
@@ -196,13 +204,10 @@ def group_paper_rows(records: list[SheetRecord], table: RawTable) -> list[SheetR
         used = next((r for r in rows if complete(r)), rows[0])
         out.append(used)
         _note_titles(rows, table, key)
-        for r in rows:
-            if r is not used:
-                unused.add(_rownum(r))
-                table.note(_rownum(r), _their_id(r), key,
-                           f"further row of paper {key!r} not used: a paper contributes one "
-                           f"comparison, that of row {_rownum(used)} (its first readable row "
-                           "with both values; config group_rows_by_id)")
+        _note_unused(rows, used, table, key, unused,
+                     f"further row of paper {key!r} not used: a paper contributes one "
+                     f"comparison, that of row {_rownum(used)} (its first readable row "
+                     "with both values; config group_rows_by_id)")
     _release_unused(table, unused)
     return out
 
@@ -292,12 +297,9 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
             why = "its first readable papers row"
         pout.append(used)
         _note_titles(rows, ptab, key)
-        for r in rows:
-            if r is not used:
-                punused.add(_rownum(r))
-                ptab.note(_rownum(r), _their_id(r), key,
-                          f"further papers row of paper {key!r} not used: the paper is "
-                          f"row {_rownum(used)} ({why}; config group_rows_by_id)")
+        _note_unused(rows, used, ptab, key, punused,
+                     f"further papers row of paper {key!r} not used: the paper is "
+                     f"row {_rownum(used)} ({why}; config group_rows_by_id)")
     _release_unused(ptab, punused)
     _release_unused(rtab, runused)
     return pout, rout
