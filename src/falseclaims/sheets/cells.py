@@ -298,10 +298,12 @@ def parse_enum(raw, allowed: tuple[str, ...], aliases: dict[str, str] | None = N
 
 
 def parse_list(raw) -> tuple[str | None, tuple[str, ...]]:
-    """A list of metric names separated by ';', ',' or '|' -> lower-case, ';'-joined."""
+    """A list of metric names separated by ';', ',', '|' or line breaks -> lower-case,
+    ';'-joined."""
     if is_missing(raw):
         return None, ()
-    s = clean_text(raw)
+    # line breaks separate items too (cleaning would fold them into spaces)
+    s = clean_text(re.sub(r"\s*[\r\n\u2028\u2029]+\s*", ";", str(raw)))
     parts = [clean_text(p).lower() for p in re.split(r"[;,|]", s)]
     parts = [p for p in parts if p]
     if not parts:
