@@ -416,4 +416,15 @@ def _read(kind: str, col: str, raw, value_map, rule):
         return ([v for v, _, _ in parts], any(e for _, e, _ in parts),
                 ((note,) if note else ()) + tuple(n for _, _, ns in parts for n in ns))
     value, extra, notes = parse_cell(kind, col, mapped)
+    if note and _reads_as(kind, col, raw, value):
+        note = None  # the rule changed nothing ('No' -> 'no'): not worth a note
     return value, extra, ((note,) if note else ()) + tuple(notes)
+
+
+def _reads_as(kind: str, col: str, raw, value) -> bool:
+    """True if ``raw`` reads as ``value`` without the venue's values: rule."""
+    try:
+        plain = parse_cell(kind, col, raw)[0]
+    except CellError:
+        return False
+    return type(plain) is type(value) and plain == value

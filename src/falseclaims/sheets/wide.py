@@ -53,7 +53,7 @@ def wide_to_long(records: list[SheetRecord], table: RawTable,
             continue
         for method in WIDE_METHODS:
             if rec.get(f"value_{method}") is None:
-                if f"value_{method}" not in rec.bad:
+                if f"value_{method}" not in rec.bad and not _excluded_before(rec):
                     table.note(rec.row, rec.name(f"value_{method}"), None,
                                f"no {method} value; no results row for it")
                 continue
@@ -68,6 +68,14 @@ def wide_to_long(records: list[SheetRecord], table: RawTable,
                 break
             results.append(_compared_record(rec, name, m))
     return papers, results
+
+
+def _excluded_before(rec: SheetRecord) -> bool:
+    """A paper excluded before its values count (out of scope or in_scope not recorded,
+    values only in figures, an invalid cell): its exclusion reason says enough, no notes
+    about its missing values."""
+    return rec.get("in_scope") in (None, False) or rec.get("values_only_in_figures") is True \
+        or bool(rec.bad)
 
 
 # the results columns of a wide row that keep their name: paper_id, metric, sd_over
