@@ -111,3 +111,35 @@ def test_out_of_scope_papers_get_no_missing_value_notes(tmp_path):
     missing = s.notes[s.notes["note"].str.contains(r"^no \w+ value", regex=True)]
     assert missing["row"].tolist() == [2]
     assert "best_prior" in missing["note"].iloc[0]
+
+
+@pytest.mark.parametrize("raw, value, unit", [
+    ("462 patients", 462, "patients"), ("1,200 images", 1200, "images"),
+    ("n=50", 50, "n="), ("N = 1 200 scans", 1200, "scans"), ("3 studies", 3, "studies")])
+def test_size_written_with_what_it_counts(tmp_path, raw, value, unit):
+    rows = [["paper_id", "task", "n_train", "n_test"], ["a", "classification", raw, raw]]
+    cfg = {"papers": _csv(tmp_path / "n.csv", rows), "layout": "wide_top2",
+           "units": "fraction"}
+    s = read_venue(cfg, tmp_path, "n")
+    assert s.papers[["n_train", "n_test"]].iloc[0].tolist() == [value, value]
+    notes = s.notes[s.notes["note"].str.contains(f"read as {value} ", regex=False)]
+    assert len(notes) == 2 and notes["note"].str.contains(unit, regex=False).all()
+    assert (notes["kind"] == "informational").all()
+
+
+@pytest.mark.parametrize("raw", ["30 folds", "12 mm", "462 pts?", "70/30 patients"])
+def test_size_with_another_word_is_still_a_bad_cell(tmp_path, raw):
+    rows = [["paper_id", "task", "n_test"], ["a", "classification", raw]]
+    cfg = {"papers": _csv(tmp_path / "n.csv", rows), "layout": "wide_top2",
+           "units": "fraction"}
+    with pytest.raises(SheetValidationError, match="n_test"):
+        read_venue(cfg, tmp_path, "n")
+
+
+def test_cv_folds_is_not_a_counted_size(tmp_path):
+    rows = [["paper_id", "task", "split", "cv_folds"],
+            ["a", "classification", "cv_only", "5 patients"]]
+    cfg = {"papers": _csv(tmp_path / "f.csv", rows), "layout": "wide_top2",
+           "units": "fraction"}
+    with pytest.raises(SheetValidationError, match="cv_folds"):
+        read_venue(cfg, tmp_path, "f")

@@ -24,9 +24,17 @@ _PLAIN_KINDS = {"id": cells.parse_text, "text": cells.parse_text, "bool": cells.
                 "size": cells.parse_size, "list": cells.parse_list}
 
 
+# size columns of a data set, which sheets write with what they count ("462 patients")
+COUNTED_SIZES = frozenset({"n_train", "n_val", "n_test", "n_test_proposed",
+                           "n_test_best_prior"})
+
+
 def parse_cell(kind: str, column: str, raw):
     """(value, extra, notes) for one cell; raises CellError. ``extra`` holds the Measure
     of metric cells or the percent-sign flag of plain numbers."""
+    if kind == "size" and column in COUNTED_SIZES:
+        value, notes = cells.parse_size(raw, counted=True)
+        return value, None, notes
     if kind in _PLAIN_KINDS:
         value, notes = _PLAIN_KINDS[kind](raw)
         return value, None, notes
