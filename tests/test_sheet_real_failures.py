@@ -96,6 +96,19 @@ def test_values_rule_that_changes_nothing_is_not_noted(tmp_path):
     assert len(notes) == 1 and "'N/M' read as 'no'" in notes[0]
 
 
+def test_values_rule_on_a_category_keeps_notes_beyond_case_folding(tmp_path):
+    """'CV_ONLY' -> 'cv_only' is case folding (no note); 'cross-validation' -> 'cv_only'
+    would be noted without the rule too (an alias), so the rule's note stays."""
+    rows = [["paper_id", "task", "split"], ["a", "classification", "CV_ONLY"],
+            ["b", "classification", "cross-validation"]]
+    cfg = {"papers": _csv(tmp_path / "c.csv", rows), "layout": "wide_top2",
+           "units": "fraction", "values": {"split": {"(?i)cv|cross": "cv_only"}}}
+    s = read_venue(cfg, tmp_path, "c")
+    assert s.papers["split"].tolist() == ["cv_only", "cv_only"]
+    notes = _rule_notes(s)
+    assert len(notes) == 1 and "'cross-validation' read as 'cv_only'" in notes[0]
+
+
 def test_out_of_scope_papers_get_no_missing_value_notes(tmp_path):
     """A paper out of scope (or with values only in figures) is excluded for that: no
     'no proposed value' notes for it; an in-scope paper's missing value is still noted."""

@@ -430,9 +430,12 @@ def _read(kind: str, col: str, raw, value_map, rule):
 
 
 def _reads_as(kind: str, col: str, raw, value) -> bool:
-    """True if ``raw`` reads as ``value`` without the venue's values: rule."""
+    """True if ``raw`` reads as ``value`` without the venue's values: rule, with no note
+    but case folding (a rule that does more than an alias would keeps its note)."""
     try:
-        plain = parse_cell(kind, col, raw)[0]
+        plain, _, notes = parse_cell(kind, col, raw)
     except CellError:
         return False
-    return type(plain) is type(value) and plain == value
+    folded = f"{raw!r} read as {value!r}"
+    return type(plain) is type(value) and plain == value and all(
+        n == folded and clean_text(str(raw)).lower() == value for n in notes)
