@@ -128,7 +128,8 @@ def test_out_of_scope_papers_get_no_missing_value_notes(tmp_path):
 
 @pytest.mark.parametrize("raw, value, unit", [
     ("462 patients", 462, "patients"), ("1,200 images", 1200, "images"),
-    ("n=50", 50, "n="), ("N = 1 200 scans", 1200, "scans"), ("3 studies", 3, "studies")])
+    ("n=50", 50, "n="), ("N = 1 200 scans", 1200, "scans"), ("3 studies", 3, "studies"),
+    ("2544 patient visits", 2544, "patient visits")])
 def test_size_written_with_what_it_counts(tmp_path, raw, value, unit):
     rows = [["paper_id", "task", "n_train", "n_test"], ["a", "classification", raw, raw]]
     cfg = {"papers": _csv(tmp_path / "n.csv", rows), "layout": "wide_top2",
@@ -140,7 +141,8 @@ def test_size_written_with_what_it_counts(tmp_path, raw, value, unit):
     assert (notes["kind"] == "informational").all()
 
 
-@pytest.mark.parametrize("raw", ["30 folds", "12 mm", "462 pts?", "70/30 patients"])
+@pytest.mark.parametrize("raw", ["30 folds", "12 mm", "462 pts?", "70/30 patients", "546 patients (RA)",
+                                 "100-500 patients", "5 big folds"])
 def test_size_with_another_word_is_still_a_bad_cell(tmp_path, raw):
     rows = [["paper_id", "task", "n_test"], ["a", "classification", raw]]
     cfg = {"papers": _csv(tmp_path / "n.csv", rows), "layout": "wide_top2",

@@ -153,10 +153,11 @@ COUNTED_NOUNS = (
     "individuals?", "persons?", "people", "women", "men", "child(?:ren)?", "mammograms?",
     "radiographs?", "x-rays?", "visits?", "encounters?", "admissions?", "tumou?rs?",
     "specimens?", "biopsies", "biopsy", "cells?", "sequences?", "series", "trials?",
-    "epochs?", "segments?", "sessions?", "notes?", "reports?")
+    "epochs?", "segments?", "sessions?", "notes?", "reports?", "documents?", "sentences?",
+    "events?", "surger(?:y|ies)", "procedures?", "pairs?")
 _RE_COUNTED = re.compile(
-    r"^(?:n\s*[=:]\s*(?P<n>\d[\d, '_]*)(?:\s+(?P<u1>[a-z-]+))?"
-    r"|(?P<v>\d[\d, '_]*?)\s*(?P<u2>[a-z-]+))\.?$", re.I)
+    r"^(?:n\s*[=:]\s*(?P<n>\d[\d, '_]*)(?:\s+(?P<u1>[a-z-]+(?: [a-z-]+)?))?"
+    r"|(?P<v>\d[\d, '_]*?)\s*(?P<u2>[a-z-]+(?: [a-z-]+)?))\.?$", re.I)
 _RE_NOUN = re.compile(r"(?:%s)" % "|".join(COUNTED_NOUNS), re.I)
 
 
@@ -166,8 +167,8 @@ def _counted(s: str) -> tuple[str, str, str] | None:
     m = _RE_COUNTED.match(s)
     if m is None:
         return None
-    unit = m["u1"] or m["u2"]
-    if unit is not None and not _RE_NOUN.fullmatch(unit):
+    unit = m["u1"] or m["u2"]  # "patients" or "patient visits": the last word counts
+    if unit is not None and not _RE_NOUN.fullmatch(unit.split()[-1]):
         return None
     return (m["n"] or m["v"]).strip(), unit or "n=", s
 
