@@ -15,7 +15,8 @@ Rules (documented in data/README.md, "Messy cells"):
 * Sizes (integers): digits, optionally grouped in thousands by ",", " ", "'" or "_" with
   groups of exactly three digits after a non-zero leading group ("1,234", "1 234"). "0,853",
   "12,5" and "1.234" are rejected: a size is an integer, and a "." could be a decimal point
-  or a European thousands separator.
+  or a European thousands separator. In the data-set size columns (``counted``) a size may
+  be written with what it counts: "462 patients", "1,200 images", "n=50" (noted).
 """
 
 from __future__ import annotations
