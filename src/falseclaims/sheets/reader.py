@@ -168,7 +168,8 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
                           release_rows=True)
     if cfg.get("group_rows_by_id"):
         wrecs = group_paper_rows(wrecs, wtab)
-    precs, rrecs = wide_to_long(wrecs, wtab, has_results)
+    scoped = "in_scope" in widx or "in_scope" in constants
+    precs, rrecs = wide_to_long(wrecs, wtab, has_results, scoped)
     return wtab, precs, rrecs
 
 
