@@ -158,3 +158,14 @@ def test_cv_folds_is_not_a_counted_size(tmp_path):
            "units": "fraction"}
     with pytest.raises(SheetValidationError, match="cv_folds"):
         read_venue(cfg, tmp_path, "f")
+
+
+def test_sheet_without_in_scope_keeps_missing_value_notes(tmp_path):
+    """No in_scope column and no constant: every paper is 'in_scope not recorded', but the
+    sheet is not set up yet, so its missing values are still noted."""
+    rows = [["paper_id", "task", "metric", "value_proposed", "value_best_prior"],
+            ["a", "classification", "accuracy", "0.9", ""]]
+    cfg = {"papers": _csv(tmp_path / "u.csv", rows), "layout": "wide_top2",
+           "units": "fraction"}
+    s = read_venue(cfg, tmp_path, "u")
+    assert s.notes["note"].str.contains("no best_prior value").sum() == 1
