@@ -150,7 +150,8 @@ def test_value_maps_turn_free_text_into_categories(tmp_path):
              values=values)
     assert s.papers["split"].tolist() == ["cv_only", "train_val_test", "train_test"]
     assert s.papers["statistical_test"].tolist() == [True, True, False]
-    assert len(notes(s, "(values: ")) == 6
+    # 'No' -> False reads so without the rule too: no note for it
+    assert len(notes(s, "(values: ")) == 5
     # a text no expression matches is still refused, naming the cell
     rows[2][5] = "leave-one-out"
     probs = problems(tmp_path, rows, head=head, mapping={**MAP, "Stat": "statistical_test"},

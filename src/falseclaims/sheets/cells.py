@@ -15,7 +15,8 @@ Rules (documented in data/README.md, "Messy cells"):
 * Sizes (integers): digits, optionally grouped in thousands by ",", " ", "'" or "_" with
   groups of exactly three digits after a non-zero leading group ("1,234", "1 234"). "0,853",
   "12,5" and "1.234" are rejected: a size is an integer, and a "." could be a decimal point
-  or a European thousands separator.
+  or a European thousands separator. In the data-set size columns (``counted``) a size may
+  be written with what it counts: "462 patients", "1,200 images", "n=50" (noted).
 """
 
 from __future__ import annotations
@@ -145,8 +146,38 @@ def _parse_bool_str(raw: str) -> tuple[bool | None, tuple[str, ...]]:
     raise CellError("yes/no, true/false, y/n or 1/0")
 
 
-def parse_size(raw) -> tuple[int | None, tuple[str, ...]]:
-    """A non-negative count such as a test-set size (range checks come later)."""
+# what a data set's size counts, as written after the number ("462 patients")
+COUNTED_NOUNS = (
+    "patients?", "participants?", "subjects?", "cases?", "images?", "scans?", "slides?",
+    "volumes?", "samples?", "stud(?:y|ies)", "eyes?", "lesions?", "nodules?", "exams?",
+    "examinations?", "videos?", "frames?", "patch(?:es)?", "records?", "recordings?",
+    "individuals?", "persons?", "people", "women", "men", "child(?:ren)?", "mammograms?",
+    "radiographs?", "x-rays?", "visits?", "encounters?", "admissions?", "tumou?rs?",
+    "specimens?", "biopsies", "biopsy", "cells?", "sequences?", "series", "trials?",
+    "epochs?", "segments?", "sessions?", "notes?", "reports?", "documents?", "sentences?",
+    "events?", "surger(?:y|ies)", "procedures?", "pairs?")
+_RE_COUNTED = re.compile(
+    r"^(?:n\s*[=:]\s*(?P<n>\d[\d, '_]*)(?:\s+(?P<u1>[a-z-]+(?: [a-z-]+)?))?"
+    r"|(?P<v>\d[\d, '_]*?)\s*(?P<u2>[a-z-]+(?: [a-z-]+)?))\.?$", re.I)
+_RE_NOUN = re.compile(r"(?:%s)" % "|".join(COUNTED_NOUNS), re.I)
+
+
+def _counted(s: str) -> tuple[str, str, str] | None:
+    """(number, unit word or 'n=') of a size written with what it counts ('462 patients',
+    '1,200 images', 'n=50') and the cell, or None."""
+    m = _RE_COUNTED.match(s)
+    if m is None:
+        return None
+    unit = m["u1"] or m["u2"]  # "patients" or "patient visits": the last word counts
+    if unit is not None and not _RE_NOUN.fullmatch(unit.split()[-1]):
+        return None
+    return (m["n"] or m["v"]).strip(), unit or "n=", s
+
+
+def parse_size(raw, counted: bool = False) -> tuple[int | None, tuple[str, ...]]:
+    """A non-negative count such as a test-set size (range checks come later).
+    ``counted``: a data set's size, which may be written with what it counts
+    ('462 patients', 'n=50'): read as the number, with a note naming the unit."""
     expected = "a whole number (e.g. 1234 or 1,234)"
     if _empty(raw, expected):
         return None, ()
@@ -158,7 +189,14 @@ def parse_size(raw) -> tuple[int | None, tuple[str, ...]]:
         if not raw.is_integer():
             raise CellError(expected)
         raw = int(raw)
-    value, notes = (raw, ()) if isinstance(raw, int) else _parse_size_str(str(raw))
+    if isinstance(raw, int):
+        value, notes = raw, ()
+    elif counted and (c := _counted(clean_text(str(raw)))):
+        value, _ = _parse_size_str(c[0])
+        what = "written as n=" if c[1] == "n=" else f"a count of {c[1].lower()}"
+        notes = (f"{c[2]!r} read as {value} ({what})",)
+    else:
+        value, notes = _parse_size_str(str(raw))
     if abs(value) > MAX_SIZE:
         raise CellError(f"a whole number below {MAX_SIZE:.0e} (a count of test cases)")
     return value, notes
@@ -298,10 +336,12 @@ def parse_enum(raw, allowed: tuple[str, ...], aliases: dict[str, str] | None = N
 
 
 def parse_list(raw) -> tuple[str | None, tuple[str, ...]]:
-    """A list of metric names separated by ';', ',' or '|' -> lower-case, ';'-joined."""
+    """A list of metric names separated by ';', ',', '|' or line breaks -> lower-case,
+    ';'-joined."""
     if is_missing(raw):
         return None, ()
-    s = clean_text(raw)
+    # line breaks separate items too (cleaning would fold them into spaces)
+    s = clean_text(re.sub(r"\s*[\r\n\u2028\u2029]+\s*", ";", str(raw)))
     parts = [clean_text(p).lower() for p in re.split(r"[;,|]", s)]
     parts = [p for p in parts if p]
     if not parts:

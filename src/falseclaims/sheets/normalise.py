@@ -24,9 +24,17 @@ _PLAIN_KINDS = {"id": cells.parse_text, "text": cells.parse_text, "bool": cells.
                 "size": cells.parse_size, "list": cells.parse_list}
 
 
+# size columns of a data set, which sheets write with what they count ("462 patients")
+COUNTED_SIZES = frozenset({"n_train", "n_val", "n_test", "n_test_proposed",
+                           "n_test_best_prior"})
+
+
 def parse_cell(kind: str, column: str, raw):
     """(value, extra, notes) for one cell; raises CellError. ``extra`` holds the Measure
     of metric cells or the percent-sign flag of plain numbers."""
+    if kind == "size" and column in COUNTED_SIZES:
+        value, notes = cells.parse_size(raw, counted=True)
+        return value, None, notes
     if kind in _PLAIN_KINDS:
         value, notes = _PLAIN_KINDS[kind](raw)
         return value, None, notes
@@ -416,4 +424,18 @@ def _read(kind: str, col: str, raw, value_map, rule):
         return ([v for v, _, _ in parts], any(e for _, e, _ in parts),
                 ((note,) if note else ()) + tuple(n for _, _, ns in parts for n in ns))
     value, extra, notes = parse_cell(kind, col, mapped)
+    if note and _reads_as(kind, col, raw, value):
+        note = None  # the rule changed nothing ('No' -> 'no'): not worth a note
     return value, extra, ((note,) if note else ()) + tuple(notes)
+
+
+def _reads_as(kind: str, col: str, raw, value) -> bool:
+    """True if ``raw`` reads as ``value`` without the venue's values: rule, with no note
+    but case folding (a rule that does more than an alias would keeps its note)."""
+    try:
+        plain, _, notes = parse_cell(kind, col, raw)
+    except CellError:
+        return False
+    folded = f"{raw!r} read as {value!r}"
+    return type(plain) is type(value) and plain == value and all(
+        n == folded and clean_text(str(raw)).lower() == value for n in notes)

@@ -179,7 +179,8 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
                           release_rows=True)
     if cfg.get("group_rows_by_id"):
         wrecs = group_paper_rows(wrecs, wtab)
-    precs, rrecs = wide_to_long(wrecs, wtab, has_results)
+    scoped = "in_scope" in widx or "in_scope" in constants
+    precs, rrecs = wide_to_long(wrecs, wtab, has_results, scoped)
     return wtab, precs, rrecs
 
 
@@ -280,6 +281,22 @@ def _check_n_test(rec: SheetRecord, table: RawTable) -> None:
         rec.mark_bad("n_test")
 
 
+def _repeated_method(rec: SheetRecord, key: tuple, first: tuple, rtab: RawTable) -> None:
+    """A paper x method x metric given twice: that paper's problem (cell=True, so that
+    on_bad_cell: exclude excludes the paper, not the sheet)."""
+    row, name, column = first
+    method = rec.get("method")
+    same = "" if name == method else f", as {name!r} once case and spaces are ignored"
+    if row == rec.row and column != rec.name("method"):  # wide: both names in one row
+        expected = (f"different method names in columns {column!r} and "
+                    f"{rec.name('method')!r} (paper {key[0]!r}, metric {key[2]!r}: both "
+                    f"{name!r}{same}; the proposed method cannot be its own best prior)")
+    else:
+        expected = (f"one row per paper x method x metric (paper {key[0]!r}, metric "
+                    f"{key[2]!r} already in row {row}{same})")
+    rtab.problem(rec.row, rec.name("method"), method, expected, cell=True)
+
+
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
@@ -310,14 +327,10 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
             if key in seen and rtab is ptab and rec.row in dup_rows:
                 pass  # the duplicate paper id of this row is the one problem
             elif key in seen:
-                row, name = seen[key]
-                same = "" if name == method else (
-                    f", as {name!r} once case and spaces are ignored")
-                rtab.problem(rec.row, rec.name("method"), method,
-                             f"one row per paper x method x metric (paper {key[0]!r}, "
-                             f"metric {key[2]!r} already in row {row}{same})")
+                _repeated_method(rec, key, seen[key], rtab)
+                rec.mark_bad("method")
             else:
-                seen[key] = (rec.row, method)
+                seen[key] = (rec.row, method, rec.name("method"))
         _check_n_test(rec, rtab)
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
             if "paper_id" not in rec.bad:

@@ -43,8 +43,10 @@ def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) 
     return True
 
 
-def wide_to_long(records: list[SheetRecord], table: RawTable,
-                 has_results: bool = True) -> tuple[list[SheetRecord], list[SheetRecord]]:
+def wide_to_long(records: list[SheetRecord], table: RawTable, has_results: bool = True,
+                 scoped: bool = True) -> tuple[list[SheetRecord], list[SheetRecord]]:
+    """``scoped``: the sheet records in_scope (a column or a constant); a paper it puts out
+    of scope gets no notes about missing values."""
     papers, results = [], []
     for rec in records:
         papers.append(SheetRecord(rec.row, rec.their, {c: rec.get(c) for c in PAPERS},
@@ -53,7 +55,7 @@ def wide_to_long(records: list[SheetRecord], table: RawTable,
             continue
         for method in WIDE_METHODS:
             if rec.get(f"value_{method}") is None:
-                if f"value_{method}" not in rec.bad:
+                if f"value_{method}" not in rec.bad and not _excluded_before(rec, scoped):
                     table.note(rec.row, rec.name(f"value_{method}"), None,
                                f"no {method} value; no results row for it")
                 continue
@@ -68,6 +70,15 @@ def wide_to_long(records: list[SheetRecord], table: RawTable,
                 break
             results.append(_compared_record(rec, name, m))
     return papers, results
+
+
+def _excluded_before(rec: SheetRecord, scoped: bool) -> bool:
+    """A paper excluded before its values count (out of scope or its in_scope cell empty,
+    values only in figures, an invalid cell): its exclusion reason says enough, no notes
+    about its missing values. A sheet without in_scope keeps them (its setup is unfinished:
+    the notes show what it will give once in scope)."""
+    return (scoped and rec.get("in_scope") in (None, False)) \
+        or rec.get("values_only_in_figures") is True or bool(rec.bad)
 
 
 # the results columns of a wide row that keep their name: paper_id, metric, sd_over
