@@ -58,7 +58,7 @@ localrules:
     impute_sd,
     assign_congruence,
     probabilities,
-    summarize,
+    exceedance,
     estimation_figures,
     venue_figures,
     numbers,

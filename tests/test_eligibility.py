@@ -9,13 +9,13 @@ from falseclaims.stats import prob_false_claim_classification, prob_false_claim_
 from falseclaims.table_io import read_table, write_table
 from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import select_papers
+from falseclaims.survey.exceedance import share_above
 from falseclaims.survey.probabilities import (
     compact_probabilities,
     compute_probabilities,
     iter_compact_probabilities,
     join_inputs,
     read_probabilities,
-    share_above,
 )
 from falseclaims.survey.sd_imputation import impute_sd
 

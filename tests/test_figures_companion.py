@@ -137,7 +137,7 @@ def _cell(ax, count):
 
 
 def test_agreement_table_names_a_on_x_and_b_on_y_like_the_scatter():
-    ax = pf.agreement_table(TAB, A, B).axes[0]
+    ax = pf.plot_agreement_table(TAB, A, B).axes[0]
     scatter = pf.scatter_a_vs_b([0.8, 0.9, 0.7], [0.7, 0.95, 0.6], A, B).axes[0]
     assert ax.get_xlabel() == f"A ({A})" and ax.get_ylabel() == f"B ({B})"
     assert f"A ({A})" in scatter.get_xlabel() and f"B ({B})" in scatter.get_ylabel()
@@ -150,7 +150,7 @@ def test_agreement_table_names_a_on_x_and_b_on_y_like_the_scatter():
 
 def test_each_role_has_one_colour_in_every_per_case_figure():
     a_rgba, b_rgba = to_rgba(pf.A_COLOUR), to_rgba(pf.B_COLOUR)
-    table = pf.agreement_table(TAB, A, B).axes[0]
+    table = pf.plot_agreement_table(TAB, A, B).axes[0]
     assert to_rgba(_cell(table, 37).get_facecolor()) == a_rgba
     assert to_rgba(_cell(table, 29).get_facecolor()) == b_rgba
     bars = pf.discordance_bars(37, 174, 29, A, B).axes[0].patches

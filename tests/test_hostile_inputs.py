@@ -275,7 +275,7 @@ def test_scientific_notation_as_a_size(tmp_path, cell, expected):
 
 @pytest.mark.parametrize("err", [errno.ENOSPC, errno.EROFS, errno.EACCES])
 def test_environment_errors_are_one_line_not_a_bug(tmp_path, capsys, err):
-    smk = SimpleNamespace(rule="summarize", log=[str(tmp_path / "s.log")], output=["o.csv"],
+    smk = SimpleNamespace(rule="exceedance", log=[str(tmp_path / "s.log")], output=["o.csv"],
                           wildcards=SimpleNamespace(items=lambda: [("venue", "v")]))
 
     def full(_):

@@ -29,7 +29,7 @@ FORBIDDEN = {
     "assign_congruence": SCIPY + PLOTS + NEVER + READER,
     "impute_sd": SCIPY + PLOTS + NEVER + READER,
     "eligibility": SCIPY + PLOTS + NEVER + READER,
-    "summarize": SCIPY + PLOTS + NEVER + READER,
+    "exceedance": SCIPY + PLOTS + NEVER + READER,
     "estimation_congruence": SCIPY + PLOTS + NEVER + READER,
     "estimation_sd": SCIPY + PLOTS + NEVER + READER,
     "probabilities": ("scipy.stats", "scipy.optimize") + PLOTS + NEVER + READER,

@@ -158,8 +158,8 @@ def test_unchanged_config_plans_nothing(built):
      {"validate_sheets", "eligibility", "impute_sd"}),
     (("sd_model", "msd_reference", "b1"), {"impute_sd", "probabilities"},
      {"validate_sheets", "eligibility", "assign_congruence"}),
-    # the summary grid is read by summarize only: the selection and probabilities stay
-    (("analysis", "exceedance_grid", "start"), {"summarize"},
+    # the exceedance grid is read by the exceedance rule only: the selection and probabilities stay
+    (("analysis", "exceedance_grid", "start"), {"exceedance"},
      {"validate_sheets", "eligibility", "impute_sd", "assign_congruence", "probabilities"}),
 ])
 def test_config_edit_plans_the_dependent_jobs(built, edit, rerun, kept):

@@ -27,7 +27,7 @@ HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
 # light rules (reading small tables, plotting): run where Snakemake runs
 LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
-    "probabilities", "summarize", "calibration_figures",
+    "probabilities", "exceedance", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison",
     "multiplicity_figures", "numbers", "front_page", "table_agreement", "table_ties",
 }

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.table_io import read_table, write_table
-from falseclaims.survey.probabilities import exceedance_curve, read_for_shares, share_above
+from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
 
 
 def test_shares_from_categorical_columns_equal_the_whole_table(tmp_path):

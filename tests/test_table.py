@@ -13,8 +13,8 @@ from falseclaims.claims.check import check_claim
 from falseclaims.cli import main
 from falseclaims.config import load_config
 from falseclaims.table.analysis import analyse_table, tiers
-from falseclaims.table.cells import parse_cell
-from falseclaims.table.model import interpret
+from falseclaims.table.cells import parse_printed_cell
+from falseclaims.table.model import interpret_table
 from falseclaims.table.readers import TableReadError, read_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,19 +45,19 @@ def _median(result):
     ("91.2% ± 0.3%", 91.2, 0.3, False, True, 1),
 ])
 def test_cells(raw, value, sd, bold, percent, decimals):
-    c = parse_cell(raw)
+    c = parse_printed_cell(raw)
     assert (c.value, c.sd, c.bold, c.percent, c.decimals) == (value, sd, bold, percent, decimals)
 
 
 @pytest.mark.parametrize("raw", ["-", "n/a", "", "—", "abc"])
 def test_non_numbers(raw):
-    assert parse_cell(raw).value is None
+    assert parse_printed_cell(raw).value is None
 
 
 def test_latex_table_is_read_as_printed(cfg):
     [raw] = read_tables(LATEX)
     assert raw.header == ["Method", "Dice (%) Liver", "Dice (%) Pancreas"]
-    t = interpret(raw, cfg, n=120)
+    t = interpret_table(raw, cfg, n=120)
     assert any("section row" in note for note in t.notes)  # \multicolumn section row
     liver = t.metrics[0]
     assert liver.methods == ["U-Net", "Attention U-Net", "nnU-Net", "UNETR", "Swin UNETR",
@@ -70,7 +70,7 @@ def test_latex_table_is_read_as_printed(cfg):
 
 def test_every_pair_equals_check(cfg):
     """P of the winner against each method is `check` on that pair, number for number."""
-    res = analyse_table(interpret(read_tables(LATEX)[0], cfg, n=120), cfg)
+    res = analyse_table(interpret_table(read_tables(LATEX)[0], cfg, n=120), cfg)
     m = res["metrics"][1]  # pancreas
     assert m["winner"] == "Ours" and m["winner_source"] == "bold"
     win = next(x for x in m["methods"] if x["winner"])
@@ -97,7 +97,7 @@ def test_cli_json_equals_cli_check(capsys):
 
 
 def test_reported_sds_used_only_when_over_the_test_set(cfg):
-    t = interpret(read_tables(LATEX)[0], cfg, n=120)
+    t = interpret_table(read_tables(LATEX)[0], cfg, n=120)
     used = analyse_table(t, cfg, pm_over="test")["metrics"][0]
     x = used["methods"][1]
     ref = check_claim("segmentation", 120, 0.964, x["value"], cfg, sd_a=0.018,
@@ -108,12 +108,12 @@ def test_reported_sds_used_only_when_over_the_test_set(cfg):
 
 
 def test_tier_one_is_the_methods_tied_with_the_winner(cfg):
-    res = analyse_table(interpret(read_tables(LEADERBOARD)[0], cfg), cfg)
+    res = analyse_table(interpret_table(read_tables(LEADERBOARD)[0], cfg), cfg)
     m = res["metrics"][0]
     tied = [x["method"] for x in m["methods"] if not x["winner"] and x["p_false_claim"] >= 0.05]
     assert m["tier1"] == ["ResNet-50"] + tied
     assert sum(len(t) for t in m["tiers"]) == 20
-    strict = analyse_table(interpret(read_tables(LEADERBOARD)[0], cfg), cfg, cutoff=0.2)
+    strict = analyse_table(interpret_table(read_tables(LEADERBOARD)[0], cfg), cfg, cutoff=0.2)
     assert len(strict["metrics"][0]["tier1"]) < len(m["tier1"])
 
 
@@ -126,7 +126,7 @@ def test_bold_below_best_value_is_noted_and_flipped(cfg, tmp_path):
     f = tmp_path / "t.md"
     f.write_text("| Method | Accuracy |\n|---|---|\n| A | **0.850** |\n| B | 0.855 |\n"
                  "| C | 0.800 |\n", encoding="utf-8")
-    m = analyse_table(interpret(read_tables(f)[0], cfg, n=500), cfg)["metrics"][0]
+    m = analyse_table(interpret_table(read_tables(f)[0], cfg, n=500), cfg)["metrics"][0]
     assert m["winner"] == "A" and m["best_value"] == "B"
     assert any("bold marks A" in note for note in m["notes"])
     b = next(x for x in m["methods"] if x["method"] == "B")
@@ -147,7 +147,7 @@ def test_refusals_name_row_and_column(cfg, tmp_path, text, expected):
     f = tmp_path / "bad.md"
     f.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="bad.md") as exc:
-        interpret(read_tables(f)[0], cfg, n=100)
+        interpret_table(read_tables(f)[0], cfg, n=100)
     assert expected in str(exc.value)
 
 
@@ -155,8 +155,8 @@ def test_unknown_metric_with_task_is_analysed(cfg, tmp_path):
     f = tmp_path / "t.csv"
     f.write_text("Method,Liver,n\nA,0.95,50\nB,0.93,50\n", encoding="utf-8")
     with pytest.raises(ValueError, match="give --task"):
-        interpret(read_tables(f)[0], cfg)
-    t = interpret(read_tables(f)[0], cfg, task="segmentation")
+        interpret_table(read_tables(f)[0], cfg)
+    t = interpret_table(read_tables(f)[0], cfg, task="segmentation")
     assert t.n == 50 and t.metrics[0].task_source == "--task"
 
 
@@ -172,7 +172,7 @@ def test_xlsx_bold_font_and_percent_format(cfg, tmp_path):
     ws["B3"].font = openpyxl.styles.Font(bold=True)
     f = tmp_path / "t.xlsx"
     wb.save(f)
-    m = interpret(read_tables(f)[0], cfg).metrics[0]
+    m = interpret_table(read_tables(f)[0], cfg).metrics[0]
     assert m.values == [0.912, 0.905, 0.871] and m.units == "percent"
     assert m.bold == [False, True, False] and m.decimals == [3, 3, 3]
 
@@ -252,11 +252,11 @@ def test_unsupported_file(tmp_path):
 def test_tsv_semicolon_and_n_column(cfg, tmp_path):
     f = tmp_path / "t.tsv"
     f.write_text("Model\tDSC\tN\nA\t0.912 ± 0.05\t80\nB\t0.905 ± 0.06\t80\n", encoding="utf-8")
-    t = interpret(read_tables(f)[0], cfg)
+    t = interpret_table(read_tables(f)[0], cfg)
     assert t.n == 80 and t.n_source == "column 'N'" and t.metrics[0].sds == [0.05, 0.06]
     g = tmp_path / "t.csv"
     g.write_text("Model;Acc (%)\nA;91,2\nB;90.5\n", encoding="utf-8")
-    t = interpret(read_tables(g)[0], cfg, n=100)
+    t = interpret_table(read_tables(g)[0], cfg, n=100)
     assert t.metrics[0].values == [0.912, 0.905]
     assert "1 decimal comma(s) read as decimal point(s)" in t.notes[1]
     assert "';'-separated" in t.notes[0]

@@ -24,13 +24,12 @@ from falseclaims.table_io import read_table, write_table
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, select_papers
+from falseclaims.survey.exceedance import exceedance_curve, share_above
 from falseclaims.survey.probabilities import (
     PROB_COLUMNS,
     compact_probabilities,
     compute_probabilities,
-    exceedance_curve,
     read_probabilities,
-    share_above,
 )
 from falseclaims.survey.sd_imputation import impute_sd
 from falseclaims.survey.top2 import TOP2_COLUMNS

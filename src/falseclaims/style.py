@@ -162,8 +162,8 @@ def level_dashes(levels) -> dict:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def power_of_ten(exponent: int) -> str:
-    """``10³`` in plain text (mathtext is off)."""
+def decade_label(exponent: int) -> str:
+    """The tick label of a decade: ``10³`` in plain text (mathtext is off)."""
     return "10" + str(int(exponent)).translate(_SUPERSCRIPT)
 
 
@@ -171,7 +171,7 @@ def log_ticks(axis) -> None:
     """Decade ticks labelled 10⁰, 10¹, ... on a log-scaled axis (``ax.xaxis``/``ax.yaxis``)."""
     axis.set_major_locator(LogLocator(base=10))
     axis.set_major_formatter(FuncFormatter(
-        lambda v, _pos: power_of_ten(round(math.log10(v))) if v > 0 else ""))
+        lambda v, _pos: decade_label(round(math.log10(v))) if v > 0 else ""))
     axis.set_minor_formatter(FuncFormatter(lambda v, _pos: _minor_label(axis, v)))
 
 

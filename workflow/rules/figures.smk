@@ -26,7 +26,7 @@ rule venue_figures:
         # Fig 4 reads probabilities.csv joined with its inputs (read_probabilities)
         congruence=rules.assign_congruence.output.congruence,
         sds=rules.impute_sd.output.sds,
-        exceedance=rules.summarize.output.exceedance,
+        exceedance=rules.exceedance.output.exceedance,
     output:
         **figure_outputs("venue_figures"),
         metrics=report(
@@ -73,8 +73,8 @@ rule venue_figures:
 
 rule venue_comparison:
     input:
-        exceedance=expand(rules.summarize.output.exceedance, venue=VENUES),
-        summaries=expand(rules.summarize.output.summary, venue=VENUES),
+        exceedance=expand(rules.exceedance.output.exceedance, venue=VENUES),
+        summaries=expand(rules.exceedance.output.summary, venue=VENUES),
     output:
         **figure_outputs("venue_comparison"),
         table=report(

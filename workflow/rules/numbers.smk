@@ -9,7 +9,7 @@ rule numbers:
         papers=rules.validate_sheets.output.papers,
         flow=rules.eligibility.output.flow,
         top2=rules.eligibility.output.top2,
-        summary=rules.summarize.output.summary,
+        summary=rules.exceedance.output.summary,
     output:
         csv="results/{venue}/numbers.csv",
         html=report(

@@ -126,7 +126,7 @@ rule probabilities:
         "../scripts/probabilities.py"
 
 
-rule summarize:
+rule exceedance:
     input:
         rules.probabilities.output.probabilities,
     output:
@@ -136,9 +136,9 @@ rule summarize:
         # the exceedance curves: share of papers above each cutoff of analysis.exceedance_grid
         exceedance="results/{venue}/exceedance.csv",
     log:
-        "logs/{venue}/summarize.log",
+        "logs/{venue}/exceedance.log",
     benchmark:
-        "logs/benchmarks/summarize/{venue}.tsv"
+        "logs/benchmarks/exceedance/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
     conda:
         "../../envs/falseclaims.yaml"
@@ -146,4 +146,4 @@ rule summarize:
         cutoffs=config["analysis"]["cutoffs"],
         exceedance_grid=config["analysis"]["exceedance_grid"],
     script:
-        "../scripts/summarize.py"
+        "../scripts/exceedance.py"

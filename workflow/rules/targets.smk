@@ -8,7 +8,7 @@
 
 SURVEY_TARGETS = outputs(
     rules.eligibility.output,
-    rules.summarize.output,
+    rules.exceedance.output,
     rules.venue_figures.output,
     venue=VENUES,
 )

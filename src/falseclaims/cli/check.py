@@ -11,7 +11,7 @@ from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_rep
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import load_config
-from falseclaims.percase.verdict import interpret, probability_text, verdict
+from falseclaims.percase.verdict import interpretation_text, probability_text, verdict
 from falseclaims.tasks import TASKS
 
 
@@ -50,7 +50,7 @@ def run(args) -> int:
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
-    result["interpretation"] = interpret(main["probability"], cfg)
+    result["interpretation"] = interpretation_text(main["probability"], cfg)
     if args.report:
         _write_report(args, result, cfg, block)
     if args.json:

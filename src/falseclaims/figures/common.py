@@ -9,7 +9,6 @@ import pandas as pd
 
 from falseclaims.config import headline_assumption
 from falseclaims.survey.eligibility import unreadable
-from falseclaims.tasks import TASKS  # noqa: F401 (the figure modules import it from here)
 
 TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}

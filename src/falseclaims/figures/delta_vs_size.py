@@ -12,7 +12,6 @@ from matplotlib.lines import Line2D
 from falseclaims.figures.common import (
     METRIC_NAMES,
     TASK_LABELS,
-    TASKS,
     Headline,
     floor_for_markers,
     numeric,
@@ -21,6 +20,7 @@ from falseclaims.figures.common import (
     select_headline,
 )
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, log_ticks, no_data
+from falseclaims.tasks import TASKS
 
 FIG4_MARKER = 14  # dot area, pt^2
 FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",

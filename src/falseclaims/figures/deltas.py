@@ -12,13 +12,13 @@ from matplotlib.lines import Line2D
 from falseclaims.figures.common import (
     METRIC_NAMES,
     TASK_LABELS,
-    TASKS,
     floor_for_markers,
     numeric,
     panel_letter,
     require_columns,
 )
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data
+from falseclaims.tasks import TASKS
 
 
 def size_category_labels(edges) -> list[str]:

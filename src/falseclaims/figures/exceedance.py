@@ -11,7 +11,6 @@ from matplotlib.lines import Line2D
 from falseclaims.figures.common import (
     LEVEL_LABELS,
     TASK_LABELS,
-    TASKS,
     Headline,
     label_first_drawn,
     numeric,
@@ -32,6 +31,7 @@ from falseclaims.style import (
     source_colours,
 )
 from falseclaims.style import settings as figure_settings
+from falseclaims.tasks import TASKS
 
 EXCEEDANCE_KEYS = ["venue", "task", "congruence_source", "congruence_level", "sd_source", "sd_level",
               "cutoff", "n_papers", "n_above", "share_above"]

@@ -47,7 +47,7 @@ def scatter_a_vs_b(x, y, a: str, b: str):
     return fig
 
 
-def agreement_table(tab, a: str, b: str):
+def plot_agreement_table(tab, a: str, b: str):
     """2x2 agreement table (classification) as an annotated grid.
 
     ``tab``: rows A correct / wrong, columns B correct / wrong. Drawn like the segmentation
@@ -242,7 +242,7 @@ def probability_vs_congruence(grid, prob, marks: list[dict], task: str):
     return fig
 
 
-def rounding_box(a_grid, b_grid, prob, a: float, b: float, decimals: int):
+def plot_rounding_box(a_grid, b_grid, prob, a: float, b: float, decimals: int):
     """Probability over the rounding box of both reported values (``--decimals``)."""
     fig, ax = style.figure("single", height=70)
     mesh = ax.pcolormesh(a_grid, b_grid, prob, shading="nearest", cmap="viridis")

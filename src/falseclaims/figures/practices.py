@@ -9,7 +9,6 @@ from matplotlib.patches import Patch
 from falseclaims.figures.common import (
     NO_PAPERS,
     TASK_LABELS,
-    TASKS,
     label_first_drawn,
     panel_letter,
 )
@@ -24,6 +23,7 @@ from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7
     practices_data,
     uncertainty_data,
 )
+from falseclaims.tasks import TASKS
 
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
 

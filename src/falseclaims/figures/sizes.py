@@ -22,13 +22,13 @@ import seaborn as sns
 from falseclaims.figures.common import (
     NO_PAPERS,
     TASK_LABELS,
-    TASKS,
     label_first_drawn,
     panel_letter,
     population,
     require_columns,
 )
-from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data, power_of_ten
+from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
+from falseclaims.tasks import TASKS
 
 SETS = ("train", "val", "test")
 SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
@@ -142,6 +142,6 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
     if data["size"].notna().any():
         lo, hi = ax0.get_ylim()
         ticks = np.arange(np.floor(lo), np.ceil(hi) + 1)
-        ax0.set_yticks(ticks, [power_of_ten(t) for t in ticks])
+        ax0.set_yticks(ticks, [decade_label(t) for t in ticks])
         ax0.set_ylim(lo, hi)
     return fig, data

@@ -20,7 +20,6 @@ from matplotlib.lines import Line2D
 from falseclaims.figures.common import (
     LEVEL_LABELS,
     TASK_LABELS,
-    TASKS,
     Headline,
     numeric,
     panel_letter,
@@ -30,6 +29,7 @@ from falseclaims.figures.common import (
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
+from falseclaims.tasks import TASKS
 
 CLAMP_COLUMNS = ["n_rows", "n_clamped", "n_clamped_upper", "n_clamped_lower",
                  "share_clamped"]

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from falseclaims.figures.common import TASKS, Headline
+from falseclaims.figures.common import Headline
 from falseclaims.figures.delta_vs_size import fig4_delta_vs_size
 from falseclaims.figures.deltas import figS9_delta_distribution
 from falseclaims.figures.exceedance import fig5_exceedance
@@ -24,6 +24,7 @@ from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.sources import fig5_congruence_sources
 from falseclaims.figures.tables import metric_frequency, metric_table_latex
 from falseclaims.sd_model import SDModel
+from falseclaims.tasks import TASKS
 
 __all__ = ["VENUE_FIGURES", "metric_tables", "venue_figures"]
 

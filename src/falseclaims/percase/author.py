@@ -21,7 +21,7 @@ from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, 
                                          rank_methods)
 from falseclaims.percase.omnibus import friedman_omnibus
 from falseclaims.percase.paired_tests import LARGE_N, labels_for
-from falseclaims.percase.verdict import interpret, level
+from falseclaims.percase.verdict import interpretation_text, level
 from falseclaims.tasks import TASKS
 
 __all__ = ["AuthorInputs", "LAYOUTS", "load_inputs", "run_author"]
@@ -348,7 +348,7 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
         "chosen_pair": chosen,
         "sd_a": i.get("sd_a"), "sd_b": i.get("sd_b"),
         "probability": cmp_.probability,
-        "interpretation": interpret(cmp_.probability, cfg, a, b),
+        "interpretation": interpretation_text(cmp_.probability, cfg, a, b),
         "level": level(cmp_.probability, cfg),
         "difference_interval": cmp_.interval,
         "tests": tests,

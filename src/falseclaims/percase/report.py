@@ -23,7 +23,7 @@ import pandas as pd
 import falseclaims
 from falseclaims.figures import percase as rf
 from falseclaims.percase.paired_tests import label_of, labels_for
-from falseclaims.percase.verdict import interpret, level, probability_text
+from falseclaims.percase.verdict import interpretation_text, level, probability_text
 
 __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
@@ -118,8 +118,8 @@ def _figure(uri: str, caption: str, alt: str, wide: bool = False) -> dict:
 
 def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "") -> dict:
     return {"colour": LEVEL_COLOURS[level(prob, cfg)], "a": a, "b": b,
-            "probability": probability_text(prob), "sentence": interpret(prob, cfg, a, b),
-            "extra": extra}
+            "probability": probability_text(prob),
+            "sentence": interpretation_text(prob, cfg, a, b), "extra": extra}
 
 
 def write_html(text: str, path: str | Path) -> Path:
@@ -192,7 +192,7 @@ def _pair_figures(cmp) -> list[dict]:
     else:
         tab = np.array([[inp["both_correct"], inp["only_a"]],
                         [inp["only_b"], inp["both_wrong"]]])
-        figs = [_figure(figure_png(rf.agreement_table(tab, a, b)),
+        figs = [_figure(figure_png(rf.plot_agreement_table(tab, a, b)),
                         "2×2 agreement table of per-case correctness; only the discordant cells "
                         "inform McNemar's test and the probability.", "agreement table"),
                 _figure(figure_png(rf.discordance_bars(
@@ -347,7 +347,7 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
             "Probability across the feasible congruence range; dots mark the assumptions.",
             "probability against congruence"))
     if box is not None:
-        figs.append(_figure(figure_png(rf.rounding_box(
+        figs.append(_figure(figure_png(rf.plot_rounding_box(
             box["a_grid"], box["b_grid"], box["probability"], result["a"], result["b"],
             result["decimals"])),
             "Probability (median assumption) over all true values that round to the reported "

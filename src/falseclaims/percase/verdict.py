@@ -50,7 +50,8 @@ def verdict(probability: float, cfg: dict | None = None) -> str:
     return LABELS[level(probability, cfg)]
 
 
-def interpret(probability: float, cfg: dict | None = None, a: str = "A", b: str = "B") -> str:
+def interpretation_text(probability: float, cfg: dict | None = None, a: str = "A",
+                        b: str = "B") -> str:
     """One sentence for a report or the terminal."""
     t = thresholds(cfg)
     p = float(probability)

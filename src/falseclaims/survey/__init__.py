@@ -1,2 +1,2 @@
 """The survey analysis, one module per stage: eligibility, top-2 selection, SD imputation,
-congruence assignment, probabilities and their summaries."""
+congruence assignment, probabilities, exceedance (the shares above the cutoffs)."""

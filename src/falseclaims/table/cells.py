@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Cell", "MISSING", "clean", "parse_cell", "plain_text"]
+__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text"]
 
 MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
            "\\", "?"}
@@ -92,7 +92,7 @@ def _number(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
-def parse_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
+def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
     """Parse one cell; a non-numeric, non-missing cell gives ``Cell(raw)`` with value None.
 
     ``bold``/``underline``: marks known from outside the text (a spreadsheet's font)."""

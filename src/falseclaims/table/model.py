@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from falseclaims.table.cells import Cell, clean, parse_cell, plain_text
+from falseclaims.table.cells import Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.tasks import TASKS
 
-__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret", "metric_task"]
+__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
@@ -80,7 +80,7 @@ def metric_task(header: str, cfg: dict) -> str | None:
 
 
 def _cells(raw: RawTable, j: int) -> list[Cell]:
-    return [parse_cell(r[j], bold=bool(raw.bold[i][j]) if raw.bold else False)
+    return [parse_printed_cell(r[j], bold=bool(raw.bold[i][j]) if raw.bold else False)
             for i, r in enumerate(raw.rows)]
 
 
@@ -173,7 +173,7 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     for i, r in enumerate(raw.rows):
         name0 = plain_text(str(r[method_j]))
         rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
-        numbers = any(parse_cell(c).numeric for k, c in enumerate(r) if k != method_j)
+        numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
         if not numbers and all(t in ("", name0) for t in rest):  # a heading across the row
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
             label = label[:40]
@@ -196,9 +196,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                     else [], raw.notes)
 
 
-def interpret(raw: RawTable, cfg: dict, *, n: int | None = None, task: str | None = None,
-              units: str = "auto", metrics: list[str] | None = None,
-              n_fallback: bool = False) -> ResultsTable:
+def interpret_table(raw: RawTable, cfg: dict, *, n: int | None = None,
+                    task: str | None = None, units: str = "auto",
+                    metrics: list[str] | None = None,
+                    n_fallback: bool = False) -> ResultsTable:
     """Methods (rows) and metric columns of ``raw``; see the module doc. ``n_fallback``:
     ``n`` only for a table without an n column (else a differing n column is an error)."""
     if units not in UNITS:

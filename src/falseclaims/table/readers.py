@@ -17,7 +17,7 @@ from pathlib import Path
 
 from falseclaims import textio
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.table.cells import parse_cell, plain_text
+from falseclaims.table.cells import parse_printed_cell, plain_text
 
 __all__ = ["FORMATS", "RawTable", "TableReadError", "read_tables", "table_format"]
 
@@ -75,7 +75,7 @@ def read_tables(path) -> list[RawTable]:
 
 
 def _is_number_row(cells: list) -> bool:
-    return any(parse_cell(c).numeric for c in cells[1:])
+    return any(parse_printed_cell(c).numeric for c in cells[1:])
 
 
 def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0) -> RawTable:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.model import interpret
+from falseclaims.table.model import interpret_table
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -48,8 +48,8 @@ def _select(tables, wanted: str | None, path):
 
 
 def _analyse(raw, cfg, opt: Options) -> dict:
-    table = interpret(raw, cfg, n=opt.n, task=opt.task, units=opt.units, metrics=opt.metrics,
-                      n_fallback=opt.n_fallback)
+    table = interpret_table(raw, cfg, n=opt.n, task=opt.task, units=opt.units,
+                            metrics=opt.metrics, n_fallback=opt.n_fallback)
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 

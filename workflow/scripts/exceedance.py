@@ -1,6 +1,6 @@
 from falseclaims.pipeline import run_step
 from falseclaims.table_io import write_table
-from falseclaims.survey.probabilities import exceedance_curve, read_for_shares, share_above
+from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
 
 
 def main(smk):
