@@ -266,8 +266,8 @@ def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[st
     from falseclaims.survey.congruence_assignment import assign_congruence
     from falseclaims.survey.eligibility import select_papers
     from falseclaims.survey.numbers import venue_numbers
-    from falseclaims.survey.probabilities import (exceedance_curve, iter_compact_probabilities,
-                                                  read_for_shares, share_above)
+    from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
+    from falseclaims.survey.probabilities import iter_compact_probabilities
     from falseclaims.survey.sd_imputation import impute_sd
     from falseclaims.table_io import read_table, write_table, write_table_parts
 
