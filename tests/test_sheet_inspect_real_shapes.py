@@ -102,12 +102,13 @@ def test_grouped_two_row_header_and_study_design_columns(tmp_path, monkeypatch):
     assert roles["Performance metrics"] == "metrics_reported"
     assert roles["Statistical analysis of performance"] == "statistical_test"
     d = draft_config(g, "eeg", str(path))
-    # no task column and no metric header: the draft names the one edit it needs, and
-    # takes no task from 'Dataset accessibility' ('acc')
-    assert "task" not in d.config["venues"]["eeg"].get("constants", {})
-    assert any("'task'" in p for p in d.problems)
+    # no usable task column: the task comes from the metrics the papers report (accuracy:
+    # classification; no segmentation metric), listed as unsure, never from the word 'acc'
+    # in 'Dataset accessibility'; the draft runs as written
     block = d.config["venues"]["eeg"]
-    block["constants"]["task"] = "classification"
+    assert block["constants"]["task"] == "classification" and not d.problems
+    why = next(r for r in d.remarks if "no usable task column" in r)
+    assert why.startswith("unsure:") and "'Performance metrics'" in why and "2 of 4" in why
     s = read_venue(block, ".", "eeg")
     assert sorted(s.papers["paper_id"]) == [f"Author{y}" for y in range(2016, 2020)]
     assert list(s.papers.sort_values("paper_id")["statistical_test"]) == [False, True, False,
@@ -205,3 +206,24 @@ def test_same_names_kept_when_they_differ(tmp_path):
     assert roles["Best_performing_DSC"] == "value_proposed"
     assert roles["Best_comparator_DSC"] == "value_best_prior"
     assert g.metric == ("dsc", "segmentation")
+
+
+def _sheet_with_metrics(tmp_path, metrics):
+    rows = [["Paper", "Paradigm", "Metric", "Ours", "SOTA", "Test"]]
+    for i, m in enumerate(metrics):
+        rows.append([f"P{i}", "motor imagery", m, "0.9", "0.8", str(100 + i)])
+    return inspect_sheet(_csv(tmp_path / "w.csv", rows))
+
+
+def test_task_from_the_metric_cells_only_when_they_name_one_task(tmp_path):
+    """A free-text task column ('motor imagery') is no task of ours: the draft takes the
+    task from the metric cells when they name metrics of one task only, else it leaves the
+    task to the user (STILL TO FIX) rather than guess."""
+    d = draft_config(_sheet_with_metrics(tmp_path, ["accuracy", "accuracy", "kappa"]), "v")
+    assert d.config["venues"]["v"]["constants"]["task"] == "classification", d.remarks
+    assert any("names a classification metric in 2 of 3 rows" in r for r in d.remarks)
+    s = read_venue(d.config["venues"]["v"], ".", "v")
+    assert len(s.papers) == 3
+    mixed = draft_config(_sheet_with_metrics(tmp_path, ["accuracy", "dice"]), "v")
+    assert "task" not in mixed.config["venues"]["v"].get("constants", {})
+    assert not any("no usable task column" in r for r in mixed.remarks)

@@ -20,7 +20,7 @@ import yaml
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess
 from falseclaims.sheets.draft_parts import (
-    column_key, draft_repeats, metric_constants, where_and_header,
+    column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 
@@ -77,6 +77,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                        f"{{{', '.join(cells_)}: {{cell_pattern: value_sd}}}}")
     block["constants"] = {"in_scope": True, "values_only_in_figures": False,
                           **metric_constants(g, roles, remarks)}
+    if "task" not in block["constants"]:
+        block["constants"].update(task_from_metric_cells(g, roles, remarks))
     if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
         del block["constants"]["in_scope"]
     return block, remarks

@@ -14,7 +14,7 @@ from pathlib import Path
 from falseclaims.sheets.columns import PAPERS, RESULTS
 from falseclaims.sheets.inspect import SheetGuess, inspect_sheet, table_kind
 from falseclaims.sheets.draft_parts import (
-    column_key, draft_repeats, metric_constants, where_and_header,
+    column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.repeats import repeated_methods
@@ -171,6 +171,8 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
                        f"constants {constants} (every paper in scope, values in the text)")
     roles = set(proles.values()) | set(rroles.values())
     constants.update(metric_constants(rg, roles, remarks))
+    if "task" not in constants:
+        constants.update(task_from_metric_cells(_with_roles(rg, rroles), roles, remarks))
     if constants:
         block["constants"] = constants
     return block, remarks, problems

@@ -5,9 +5,11 @@ mapped by, repeated ids, the metric and task constants."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from pathlib import Path
 
 from falseclaims.sheets.draft_rules import METRIC_TASK
-from falseclaims.sheets.inspect import SheetGuess
+from falseclaims.sheets.inspect import SheetGuess, find_header
 from falseclaims.sheets.repeats import repeat_runs
 
 
@@ -100,3 +102,28 @@ def where_and_header(block: dict, g: SheetGuess, sheet_key: str = "papers_sheet"
         block["header_row"] = g.header_row
     if g.header_rows == 2:
         block["header_rows"] = 2
+
+
+def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
+    """``{task: ...}`` for a sheet without a usable task column whose metric (or
+    metrics-reported) cells name metrics of one task only (accuracy: classification; Dice,
+    IoU, Hausdorff: segmentation), else ``{}``. Safe to guess: a paper is analysed only on
+    its task's primary metric (``analysis.metrics``), so a paper compared on another metric
+    is left out, not misread; the guess is listed as unsure."""
+    column = next((k for k, c in enumerate(g.columns)
+                   if c.role in ("metric", "metrics_reported")), None)
+    if "task" in roles or column is None:
+        return {}
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    counts: Counter = Counter()
+    for _, cells in t.rows:
+        text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
+        counts.update({task for rx, _, task in METRIC_TASK if re.search(rx, text)})
+    if len(counts) != 1:
+        return {}
+    (task, n), = counts.items()
+    remarks.append(f"unsure: no usable task column: constants task: {task} (column "
+                   f"{g.columns[column].name!r} names a {task} metric in {n} of {len(t.rows)} "
+                   "rows and no metric of another task); papers compared on another metric "
+                   "are left out by analysis.metrics")
+    return {"task": task}
