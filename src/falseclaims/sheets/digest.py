@@ -16,9 +16,11 @@ __all__ = ["digest", "digest_kinds", "digest_html"]
 
 def _counts(papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame) -> dict:
     n_bad = int(papers["invalid_cell"].notna().sum()) if "invalid_cell" in papers else 0
-    changes = int((notes["kind"] == "changes results").sum())
+    changes = notes["note"][notes["kind"] == "changes results"]
     return {"papers": int(papers["paper_id"].nunique()), "excluded": n_bad,
-            "results": len(results), "changes": changes, "informational": len(notes) - changes}
+            "results": len(results), "changes": len(changes),
+            "informational": len(notes) - len(changes),
+            "no_results": bool(changes.str.startswith("no result columns").any())}
 
 
 def digest_kinds(notes: pd.DataFrame, top: int | None = 6) -> pd.DataFrame:
@@ -49,40 +51,16 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
              + (f" ({c['excluded']} excluded for an invalid cell)" if c["excluded"] else "")
              + f", {c['results']} results rows; {c['changes']} notes change results, "
              f"{c['informational']} informational (validated/notes.csv)"]
-    if notes["note"][notes["kind"] == "changes results"].str.startswith(
-            "no result columns").any():
+    if c["no_results"]:
         lines.append(f"  {NO_RESULTS}")
     for kind, n in digest_kinds(notes, top)[["kind", "n"]].itertuples(index=False):
         lines.append(f"  {n} x {kind}")
     return "\n".join(lines)
 
 
-_ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
-_PAGE = _ENV.from_string("""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ label }}: notes that change results</title>
-<style>body { font-family: sans-serif; margin: 1rem; }
-table { border-collapse: collapse; font-size: 0.8rem; }
-th, td { border-bottom: 1px solid #ccc; padding: 0.15rem 0.4rem; text-align: left;
-  vertical-align: top; }
-td.n { text-align: right; }</style></head>
-<body>
-<h3>{{ label }}: what reading the sheet changed</h3>
-<p>{{ c.papers }} papers found{% if c.excluded %} ({{ c.excluded }} excluded for an invalid
-cell){% endif %}, {{ c.results }} results rows; <b>{{ c.changes }} notes change results</b>,
-{{ c.informational }} informational (every note: <code>results/{{ venue }}/validated/notes.csv</code>).</p>
-{% if no_results %}<p><b>{{ no_results }}</b></p>{% endif %}
-{% if kinds %}
-<table>
-<tr><th>Notes that change results, by kind</th><th>Count</th><th>First one (row, column)</th></tr>
-{% for k in kinds %}
-<tr><td>{{ k.kind }}</td><td class="n">{{ k.n }}</td><td>{{ k.example }}{% if k.row is not none %} (row {{ k.row }}{% if k.column %}, column {{ k.column }}{% endif %}){% endif %}</td></tr>
-{% endfor %}
-</table>
-{% else %}
-<p>No note changes a result.</p>
-{% endif %}
-</body></html>
-""")
+# the page is package data (falseclaims/templates), like the other HTML pages
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("falseclaims", "templates"),
+                          autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
 
 def digest_html(venue: str, label: str, papers: pd.DataFrame, results: pd.DataFrame,
@@ -93,7 +71,7 @@ def digest_html(venue: str, label: str, papers: pd.DataFrame, results: pd.DataFr
     rows = [{"kind": k, "n": int(n), "example": e,
              "row": None if pd.isna(r) else int(r), "column": None if pd.isna(c) else c}
             for k, n, e, r, c in kinds.itertuples(index=False)]
-    changes = notes["note"][notes["kind"] == "changes results"]
-    return _PAGE.render(venue=venue, label=label or venue, c=_counts(papers, results, notes),
-                        kinds=rows, no_results=NO_RESULTS if changes.str.startswith(
-                            "no result columns").any() else "")
+    c = _counts(papers, results, notes)
+    return _ENV.get_template("notes_digest.html.j2").render(
+        venue=venue, label=label or venue, c=c, kinds=rows,
+        no_results=NO_RESULTS if c["no_results"] else "")

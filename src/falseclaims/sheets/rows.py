@@ -152,25 +152,17 @@ def fold_name(name):
     return " ".join(name.split()).casefold() if isinstance(name, str) else name
 
 
-def _rownum(r: SheetRecord) -> int:
-    return r.row
-
-
 def _is_bad(r: SheetRecord, col: str | None = None) -> bool:
     """An unreadable cell in the row (in column ``col``, when given)."""
     return col in r.bad if col else bool(r.bad)
-
-
-def _their_id(r: SheetRecord) -> str:
-    return r.name("paper_id")
 
 
 def _note_unused(rows: list, used, table: RawTable, key, unused: set, text: str) -> None:
     """Every row of a paper but ``used`` noted with ``text`` and added to ``unused``."""
     for r in rows:
         if r is not used:
-            unused.add(_rownum(r))
-            table.note(_rownum(r), _their_id(r), key, text)
+            unused.add(r.row)
+            table.note(r.row, r.name("paper_id"), key, text)
 
 
 def _by_paper(records: list) -> tuple[list, dict]:
@@ -179,7 +171,7 @@ def _by_paper(records: list) -> tuple[list, dict]:
     order = []
     for rec in records:
         pid = rec.get("paper_id")
-        key = pid if pid is not None else ("row", _rownum(rec))
+        key = pid if pid is not None else ("row", rec.row)
         if key not in groups:
             order.append(key)
         groups.setdefault(key, []).append(rec)
@@ -206,7 +198,7 @@ def group_paper_rows(records: list[SheetRecord], table: RawTable) -> list[SheetR
         _note_titles(rows, table, key)
         _note_unused(rows, used, table, key, unused,
                      f"further row of paper {key!r} not used: a paper contributes one "
-                     f"comparison, that of row {_rownum(used)} (its first readable row "
+                     f"comparison, that of row {used.row} (its first readable row "
                      "with both values; config group_rows_by_id)")
     _release_unused(table, unused)
     return out
@@ -219,7 +211,7 @@ def _note_titles(rows: list, table: RawTable, key) -> None:
     for r in rows:
         t = r.get("title")
         if isinstance(t, str) and t.strip():
-            titles.setdefault(" ".join(t.split()).casefold(), (t, _rownum(r)))
+            titles.setdefault(" ".join(t.split()).casefold(), (t, r.row))
     if len(titles) > 1:
         (a, ra), (b, rb) = list(titles.values())[:2]
         table.note(rb, "title", b, f"rows {ra} and {rb} of paper {key!r} have different "
@@ -252,7 +244,7 @@ def _compares(block: list) -> bool:
 
 
 def _span(rows: list) -> str:
-    nums = [_rownum(r) for r in rows]
+    nums = [r.row for r in rows]
     return f"row {nums[0]}" if len(nums) == 1 else f"rows {min(nums)}-{max(nums)}"
 
 
@@ -277,14 +269,14 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
             if i == k:
                 continue
             for r in b:
-                runused.add(_rownum(r))
-                rtab.note(_rownum(r), _their_id(r), key,
+                runused.add(r.row)
+                rtab.note(r.row, r.name("paper_id"), key,
                           f"further results row of paper {key!r} not used: a paper "
                           f"contributes one comparison, that of {_span(blocks[k])} (block "
                           f"{k + 1} of {len(blocks)}: a block ends where a method and metric "
                           "repeat; its first with two methods valued; config "
                           "group_rows_by_id)")
-    rout.sort(key=_rownum)
+    rout.sort(key=lambda r: r.row)
     porder, pgroups = _by_paper(precs)
     pout, punused = [], set()
     for key in porder:
@@ -299,7 +291,7 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
         _note_titles(rows, ptab, key)
         _note_unused(rows, used, ptab, key, punused,
                      f"further papers row of paper {key!r} not used: the paper is "
-                     f"row {_rownum(used)} ({why}; config group_rows_by_id)")
+                     f"row {used.row} ({why}; config group_rows_by_id)")
     _release_unused(ptab, punused)
     _release_unused(rtab, runused)
     return pout, rout
