@@ -4,7 +4,8 @@ Most are ruff rules in pyproject.toml, run by .ci/run over the tree; here plante
 that the configuration really refuses what it should (and lets the exceptions through).
 Function length has no ruff rule, so it is measured here: functions under 80 lines. Modules
 have no line limit: a module is as large as its one concern needs, and none is split only
-to satisfy a count.
+to satisfy a count. Import structure (layers, no cycle) is import-linter's:
+tests/test_import_contracts.py.
 """
 
 from __future__ import annotations
@@ -109,78 +110,3 @@ def test_size_check_finds_a_long_function(tmp_path):
     (tmp_path / "c.py").write_text("def f():\n" + "    x = 1\n" * (MAX_FUNCTION_LINES - 1))
     found = oversized(sorted(tmp_path.glob("*.py")), tmp_path)
     assert found == ["a.py:1 f: 81 lines"]
-
-
-def _import_graph() -> dict[str, set[str]]:
-    """Module -> the src modules it imports, at module level or inside a function (package
-    ``__init__`` files left out: they re-export names lazily)."""
-    root = ROOT / "src"
-    mods = {}
-    for f in root.rglob("*.py"):
-        name = ".".join(f.relative_to(root).with_suffix("").parts)
-        if f.name != "__init__.py":
-            mods[name] = f
-    graph = {m: set() for m in mods}
-    for m, f in mods.items():
-        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            elif isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            else:
-                continue
-            graph[m].update(t for t in targets if t in mods and t != m)
-    return graph
-
-
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan, iterative)."""
-    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = counter[0]
-        counter[0] += 1
-        stack.append(start)
-        on.add(start)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = counter[0]
-                    counter[0] += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(graph[w]))))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1:
-                    out.append(sorted(comp))
-    return out
-
-
-def test_cycle_finder_sees_a_cycle():
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _cycles({"a": {"b"}, "b": set()}) == []
-
-
-def test_no_import_cycle():
-    """No two modules import each other, directly or through others, not even inside a
-    function (docs/architecture.md, "Import structure")."""
-    graph = _import_graph()
-    assert len(graph) > 100
-    assert _cycles(graph) == []
