@@ -1,5 +1,5 @@
 """Definitions that must exist once: the task list, the venue-label rule, the headline
-assumption. A second copy drifts; these scans fail when one reappears."""
+assumption, the levels of the congruence and SD assumptions. A second copy drifts; these scans fail when one reappears."""
 
 import re
 from pathlib import Path
@@ -41,3 +41,11 @@ def test_metric_scale_ranges_are_defined_once():
         "src/falseclaims/sheets/read/columns.py"]
     assert _hits(re.compile(r"""re\.compile\(r?["'].*(kappa|mcc)""", re.I)) == [
         "src/falseclaims/sheets/read/columns.py"]
+
+
+def test_assumption_levels_are_defined_once():
+    # the congruence quartiles and the SD levels, as a tuple or list of the three names
+    quartiles = re.compile(r"""["']q1["']\s*,\s*["']median["']\s*,\s*["']q3["']""")
+    sd = re.compile(r"""["']q1["']\s*,\s*["']mean["']\s*,\s*["']q3["']""")
+    assert _hits(quartiles) == ["src/falseclaims/levels.py"]
+    assert _hits(sd) == ["src/falseclaims/levels.py"]

@@ -23,10 +23,10 @@ import yaml
 
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.errors import FalseclaimsInputError
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
-CONGRUENCE_LEVELS = ("q1", "median", "q3")
 # mappings whose keys are names the user chooses and whose entries only make sense together:
 # a file giving one of them replaces the default mapping instead of adding to it
 REPLACED_MAPPINGS = ("claim_check.examples.*.methods",)

@@ -11,11 +11,11 @@ after the schema check, so the pipeline and the command line refuse the same con
 
 from __future__ import annotations
 
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.tasks import TASKS
 
 __all__ = ["semantic_problems", "SD_POSITIVE_UP_TO"]
 
-LEVELS = ("q1", "median", "q3")
 SD_POSITIVE_UP_TO = 0.9  # mean DSC; the anchored form vanishes at 1, the OLS fit near 0.94
 
 
@@ -30,7 +30,7 @@ def _congruence(cong: dict, est: dict | None) -> list[str]:
             continue
         for task in TASKS:
             q = src.get(task)
-            if isinstance(q, dict) and all(_number(q.get(k)) for k in LEVELS) \
+            if isinstance(q, dict) and all(_number(q.get(k)) for k in CONGRUENCE_LEVELS) \
                     and not q["q1"] <= q["median"] <= q["q3"]:
                 out.append(f"congruence.{name}.{task}: expected q1 <= median <= q3, got "
                            f"q1 {q['q1']}, median {q['median']}, q3 {q['q3']}")

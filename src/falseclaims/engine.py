@@ -17,11 +17,11 @@ from functools import lru_cache
 import numpy as np
 
 from falseclaims import stats
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.tasks import resolve_task
 
 __all__ = ["ClaimProbability", "probability", "probabilities"]
 
-CONGRUENCE_LEVELS = ("q1", "median", "q3")
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import pandas as pd
 
 import falseclaims
 from falseclaims.figures import percase as rf
+from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.paired_tests import label_of, labels_for
 from falseclaims.percase.verdict import interpretation_text, level, probability_text
 
@@ -297,8 +298,7 @@ def _check_rows(result: dict) -> dict:
         cols += [("P over the rounding interval", True)]
     out = []
     for r in rows:
-        row = [{"q1": "Q1", "median": "median", "q3": "Q3"}.get(r["assumption"],
-                                                              str(r["assumption"])),
+        row = [LEVEL_LABELS.get(r["assumption"], str(r["assumption"])),
                number(r["congruence"]), number(r.get("congruence_used")),
                number(bool(r.get("clamped", r.get("congruence_clamped", False))))]
         if task == "segmentation":

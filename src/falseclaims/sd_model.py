@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-__all__ = ["SDModel", "SDFit", "fit_sd_model", "gamma_quartile_factors", "LEVELS", "FORMS",
-           "LINKS"]
+from falseclaims.levels import SD_LEVELS
 
-LEVELS = ("q1", "mean", "q3")
+__all__ = ["SDModel", "SDFit", "fit_sd_model", "gamma_quartile_factors", "FORMS", "LINKS"]
+
 FORMS = ("gamma", "anchored", "ols")
 LINKS = ("identity", "log")
 
@@ -79,8 +79,8 @@ class SDModel:
 
     def predict(self, mean, level: str = "mean"):
         """Imputed SD at ``level`` (q1, mean or q3 of the 50% PI) and a floored mask."""
-        if level not in LEVELS:
-            raise ValueError(f"SD level must be one of {LEVELS}; got {level!r}")
+        if level not in SD_LEVELS:
+            raise ValueError(f"SD level must be one of {SD_LEVELS}; got {level!r}")
         m = np.asarray(mean, dtype=float)
         if np.isnan(m).any() or (m < 0).any() or (m > 1).any():
             raise ValueError("mean DSC for SD imputation must lie in [0, 1] (fractions)")

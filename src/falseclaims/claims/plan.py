@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from falseclaims.engine import probability
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -219,7 +220,7 @@ def size_multipliers(median_sizes, levels, congruence, *, sd_model: SDModel | No
     rows = []
     for task in tasks:
         median = median_sizes.get(task)
-        for lvl in ("q1", "median", "q3"):
+        for lvl in CONGRUENCE_LEVELS:
             r = smallest_n(task, delta, levels[task], congruence[task][lvl], target=target,
                            sd_model=sd_model if task == "segmentation" else None,
                            n_max=n_max, sd_level=sd_level)

@@ -13,6 +13,7 @@ from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_coun
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+from falseclaims.levels import SD_LEVELS
 from falseclaims.tasks import TASKS
 
 
@@ -40,7 +41,7 @@ def register(sub) -> None:
     p.add_argument("--n-max", type=bounded_count(2), default=None,
                    help="largest test-set size searched, up to 10^9 (default: config "
                         "planner.n_max, 1e7)")
-    p.add_argument("--sd-level", choices=("q1", "mean", "q3"), default=None,
+    p.add_argument("--sd-level", choices=SD_LEVELS, default=None,
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
                    help="segmentation: config SD model source (default first of sd_model.use)")

@@ -21,6 +21,7 @@ from falseclaims.estimation.congruence_sources import (
 )
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.io.table_io import read_table
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -78,7 +79,7 @@ def congruence_table(pairs: pd.DataFrame, paper: Mapping) -> pd.DataFrame:
     table = per_task_quartiles(pairs)
     table = table[table["task"] == "all"].drop(columns="task")
     paper_rows = [{"source": "paper", "kind": k, "n_pairs": pd.NA, "n_undefined": pd.NA,
-                   **{lvl: float(paper[k][lvl]) for lvl in ("q1", "median", "q3")}}
+                   **{lvl: float(paper[k][lvl]) for lvl in CONGRUENCE_LEVELS}}
                   for k in TASKS if k in paper]
     return pd.concat([pd.DataFrame(paper_rows), table], ignore_index=True)
 

@@ -25,13 +25,13 @@ from falseclaims.style import (
     no_data,
     source_colours,
 )
+from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS, SD_LEVELS
 from falseclaims.tasks import TASKS
 
 __all__ = ["plot_congruence_by_task", "plot_congruence_ecdf", "plot_sd_models"]
 
 KIND_TITLES = {"classification": "Classification: p11 (both correct)",
                "segmentation": "Segmentation: Pearson r of per-case DSC"}
-LEVEL_NAMES = {"q1": "Q1", "median": "median", "q3": "Q3"}
 
 
 def _source_colours(sources) -> dict[str, str]:
@@ -45,9 +45,9 @@ PAPER_COLOUR = source_colours(["paper"])["paper"]  # the paper's quartiles, as i
 def _paper_lines(ax, paper: Mapping | None, kind: str) -> None:
     if not paper or kind not in paper:
         return
-    for lvl in ("q1", "median", "q3"):
+    for lvl in CONGRUENCE_LEVELS:
         ax.axvline(paper[kind][lvl], color=PAPER_COLOUR, ls=LEVEL_STYLES[lvl], lw=1.0,
-                   label=f"paper {LEVEL_NAMES[lvl]} ({paper[kind][lvl]:.2f})", zorder=1)
+                   label=f"paper {LEVEL_LABELS[lvl]} ({paper[kind][lvl]:.2f})", zorder=1)
 
 
 def plot_congruence_ecdf(pairs: pd.DataFrame, paper: Mapping | None):
@@ -169,7 +169,7 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
         model = models[source]
         ax.scatter(sub["mean"], sub["sd"], s=5, color=colours[source], alpha=MARKER_ALPHA, lw=0,
                    zorder=2)
-        fit = {lvl: model.predict(m, lvl)[0] for lvl in ("q1", "mean", "q3")}
+        fit = {lvl: model.predict(m, lvl)[0] for lvl in SD_LEVELS}
         ax.fill_between(m, fit["q1"], fit["q3"], color=colours[source], alpha=0.2, lw=0,
                         zorder=1)
         ax.plot(m, fit["mean"], color=PALETTE["black"], lw=1.2, zorder=3)

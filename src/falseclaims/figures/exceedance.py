@@ -8,7 +8,8 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.survey.headline import LEVEL_LABELS, Headline, select_headline, select_sd_headline
+from falseclaims.levels import LEVEL_LABELS
+from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.figures.common import label_first_drawn, panel_letter
 from falseclaims.io.table_io import numeric, require_columns

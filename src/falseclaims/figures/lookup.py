@@ -28,6 +28,7 @@ from matplotlib.patches import Patch, Rectangle
 from falseclaims import stats
 from falseclaims.claims.plan import probability_at, size_multipliers, smallest_n
 from falseclaims.figures.common import METRIC_NAMES
+from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.tasks import TASKS
 from falseclaims.sd_model import SDModel
@@ -35,7 +36,6 @@ from falseclaims.style import BAND_COLOURS, figure
 
 NBSP = "\u00a0"  # a space the footnote is never wrapped at
 CLAMP_MARK = "†"  # a Q1 / Q3 value equal to the median's because both were clamped
-LEVELS = ("q1", "median", "q3")
 
 
 def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
@@ -73,7 +73,7 @@ def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
         for d in delta_grid:
             rec = {"task": task, "n": n, "delta": d, "level": level,
                    "value_a": level, "value_b": level - d}
-            for lvl in LEVELS:
+            for lvl in CONGRUENCE_LEVELS:
                 rec[f"congruence_{lvl}"] = congruence[lvl]
                 rec[f"p_{lvl}"] = float(probability_at(task, n, d, level, congruence[lvl],
                                                        sd_model, sd_level))
@@ -91,7 +91,7 @@ def _clamping(task: str, level: float, delta: float, congruence: dict) -> dict:
     """Congruence used per level (classification: moved into [A + B - 1, min(A, B)]) and
     whether the Q1 / Q3 value equals the median's because both were moved to one bound."""
     out = {}
-    for lvl in LEVELS:
+    for lvl in CONGRUENCE_LEVELS:
         if task == "classification":
             lo, hi = stats.classification_congruence_bounds(level, level - delta)
             used = float(np.clip(congruence[lvl], float(lo), float(hi)))
@@ -207,8 +207,8 @@ def _clamp_note(data: pd.DataFrame) -> str:
     """How many cells had each level's congruence moved into [A + B - 1, min(A, B)], and the
     dagger's meaning."""
     k = len(data)
-    moved = ", ".join(f"{name} in {int(data[f'clamped_{lvl}'].sum())}"
-                      for lvl, name in zip(LEVELS, ("Q1", "median", "Q3")))
+    moved = ", ".join(f"{LEVEL_LABELS[lvl]} in {int(data[f'clamped_{lvl}'].sum())}"
+                      for lvl in CONGRUENCE_LEVELS)
     same = int((data["q1_equals_median_clamped"] | data["q3_equals_median_clamped"]).sum())
     return (f"Congruence (both-correct share) outside [A + B − 1, min(A, B)] is moved to the "
             f"nearer bound, as in the survey: {moved} of {k} cells. {CLAMP_MARK} Q1 (or Q3) "

@@ -13,7 +13,8 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.survey.headline import LEVEL_LABELS, Headline
+from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
+from falseclaims.survey.headline import Headline
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.figures.common import panel_letter
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
@@ -22,7 +23,6 @@ from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_da
 
 __all__ = ["figS10_sd_sensitivity"]
 
-LEVELS = ["q1", "mean", "q3"]
 
 
 def _panel_data(exceedance: pd.DataFrame, headline: Headline) -> pd.DataFrame:
@@ -74,7 +74,7 @@ def figS10_sd_sensitivity(exceedance: pd.DataFrame, headline: Headline,
         if d.empty:
             no_data(ax)
         else:
-            levels = [lvl for lvl in LEVELS if lvl in set(d["sd_level"])]
+            levels = [lvl for lvl in SD_LEVELS if lvl in set(d["sd_level"])]
             _draw(ax, d, colours, levels, sizes)
             ax.set_xlim(0, float(d["cutoff"].max()))
         ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
@@ -95,7 +95,7 @@ def _legend(fig, colours: dict, wide: bool) -> None:
         Line2D([], [], color=c, lw=1.3, label=s) for s, c in colours.items()]
     levels = [Line2D([], [], ls="", label="imputed SD:")] + [
         Line2D([], [], color="black", ls=LEVEL_STYLES[lvl], label=LEVEL_LABELS[lvl])
-        for lvl in LEVELS]
+        for lvl in SD_LEVELS]
     size = max(len(models), len(levels))
     groups = [g + [Line2D([], [], ls="", label="")] * (size - len(g)) for g in (models, levels)]
     if wide:  # one row per group: legends fill column by column

@@ -17,7 +17,8 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.survey.headline import LEVEL_LABELS, Headline, select_sd_headline
+from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+from falseclaims.survey.headline import Headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.figures.common import panel_letter
@@ -86,7 +87,7 @@ def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFram
     colours = source_colours(sources)
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
-    levels = levels or ["q1", "median", "q3"]
+    levels = levels or list(CONGRUENCE_LEVELS)
     fig, axes = figure("double", height=130, nrows=len(TASKS), ncols=len(levels),
                        squeeze=False, sharex=True, sharey=True)
     dashes = level_dashes(levels)

@@ -20,6 +20,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.percase.readers import PerCase
 from falseclaims.stats import classification_congruence_bounds
 
@@ -34,7 +35,6 @@ __all__ = [
 
 PAIR_COLUMNS = ["kind", "task", "metric", "method_a", "method_b", "n", "congruence",
                 "mean_a", "mean_b", "sd_a", "sd_b", "lower", "upper", "note"]
-LEVELS = ("q1", "median", "q3")
 
 
 def pearson_pairs(values: pd.DataFrame, min_cases: int = 3) -> pd.DataFrame:
@@ -169,7 +169,7 @@ def congruence_quartiles(pairs: pd.DataFrame, by: Sequence[str] = ("kind", "task
         rows.append({**dict(zip(by, key)), "n_pairs": int(ok.sum()),
                      "n_undefined": int((~ok).sum()),
                      "q1": float(q[0]), "median": float(q[1]), "q3": float(q[2])})
-    return pd.DataFrame(rows, columns=by + ["n_pairs", "n_undefined", "q1", "median", "q3"])
+    return pd.DataFrame(rows, columns=by + ["n_pairs", "n_undefined", *CONGRUENCE_LEVELS])
 
 
 def quartiles_block(pairs: pd.DataFrame, ndigits: int = 4) -> dict[str, dict[str, float]]:
@@ -180,5 +180,5 @@ def quartiles_block(pairs: pd.DataFrame, ndigits: int = 4) -> dict[str, dict[str
     for _, r in q.iterrows():
         if r["n_pairs"] == 0:
             raise ValueError(f"no pair with a defined congruence for {r['kind']!r}")
-        out[str(r["kind"])] = {lvl: round(float(r[lvl]), ndigits) for lvl in LEVELS}
+        out[str(r["kind"])] = {lvl: round(float(r[lvl]), ndigits) for lvl in CONGRUENCE_LEVELS}
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import CONGRUENCE_LEVELS
+from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.stats import classification_congruence_bounds
 
 

@@ -10,8 +10,8 @@ import pandas as pd
 
 from falseclaims.config import headline_assumption
 from falseclaims.io.table_io import require_columns
+from falseclaims.levels import LEVEL_LABELS
 
-LEVEL_LABELS = {"q1": "Q1", "median": "median", "mean": "mean", "q3": "Q3", "given": "given"}
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.sd_model import LEVELS as SD_LEVELS
+from falseclaims.levels import SD_LEVELS
 from falseclaims.sd_model import SDModel
 
 

@@ -14,12 +14,12 @@ import copy
 
 from falseclaims.claims.check import check_claim
 from falseclaims.config import headline_assumption
+from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
 __all__ = ["PM_OVER", "analyse_column", "analyse_table", "pair_probability", "tiers"]
 
 PM_OVER = ("test", "cv", "runs", "unclear")
-SD_LEVELS = ("q1", "mean", "q3")
 MULTIPLICITY_ALPHA = 0.05  # the default level of `falseclaims sota` ([Mollersen2023], Sec. 3.4)
 
 
