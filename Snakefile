@@ -2,6 +2,7 @@
 # Rules live in workflow/rules/*.smk; all logic in the falseclaims package (src/).
 
 import atexit
+import copy
 import sys
 
 from snakemake.utils import min_version
@@ -9,30 +10,29 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-# the config files read as strict YAML first: a key given twice or a tag such as
+# the defaults read as strict YAML first: a key given twice or a tag such as
 # !!python/object is refused in one line naming the line
-from falseclaims.config import check_config_files, pipeline_config, quiet_scheduler
+from falseclaims.config import check_config_files, quiet_scheduler, replace_whole
 from falseclaims.config_validation import ConfigError
 
 quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
 
 try:
-    check_config_files(["config/config.yaml", *workflow.overwrite_configfiles])
+    check_config_files(["config/config.yaml"])
 except ConfigError as _exc:
     sys.exit(f"ERROR: {_exc}")
+
+# until `configfile:` runs, `config` holds only what --configfile / --config gave
+_given = copy.deepcopy(config)
 
 
 configfile: "config/config.yaml"
 
 
-# defaults: config/config.yaml; --configfile / --config merged over it by the commands' rule
-# (falseclaims.config.merge_over; config/README.md, "How defaults are merged")
-if not workflow.config_settings.replace_workflow_config:
-    _merged = pipeline_config(
-        "config/config.yaml", workflow.config_settings.overwrite_config
-    )
-    config.clear()
-    config.update(_merged)
+# Snakemake merged the given values over config/config.yaml key by key, as the commands do
+# (falseclaims.config.merge_over), except for the mappings the commands replace whole (the
+# example methods): those are replaced here (config/README.md, "How defaults are merged")
+replace_whole(config, _given)
 
 
 report: "workflow/report/workflow.rst"

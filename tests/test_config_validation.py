@@ -240,16 +240,29 @@ def _dry_run(configfile, *args):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_pipeline_config_is_merge_over(tmp_path, repo_cfg):
-    from falseclaims.config import pipeline_config
+def test_snakemake_merge_then_replace_whole_is_merge_over(repo_cfg):
+    """The Snakefile's config: Snakemake's merge of the given values over `configfile:` (what
+    the directive does: the given values, the file merged into them, the given values again),
+    then replace_whole, equals the commands' rule, merge_over; without replace_whole the
+    example methods of both would be mixed."""
+    from snakemake.utils import update_config
+
+    from falseclaims.config import replace_whole
     mine = {"papers": "x.csv", "layout": "wide_top2", "units": "auto"}
-    given = {"planner": {"target": 0.01}, "venues": {"mine": mine}}
-    cfg = pipeline_config(REPO_CONFIG, given)
+    given = {"planner": {"target": 0.01}, "venues": {"mine": mine},
+             "claim_check": {"examples": {"binary": {"methods": {"only": 1.0}}}}}
+    cfg = copy.deepcopy(given)
+    update_config(cfg, copy.deepcopy(repo_cfg))
+    update_config(cfg, copy.deepcopy(given))
+    mixed = cfg["claim_check"]["examples"]["binary"]["methods"]
+    assert set(mixed) == {*repo_cfg["claim_check"]["examples"]["binary"]["methods"], "only"}
+    replace_whole(cfg, given)
     assert cfg == merge_over(repo_cfg, given)
-    assert cfg["planner"] == {**repo_cfg["planner"], "target": 0.01}
+    assert cfg["claim_check"]["examples"]["binary"]["methods"] == {"only": 1.0}
     assert set(cfg["venues"]) == {*repo_cfg["venues"], "mine"}
-    assert config_problems(cfg, schema_path("config")) == []
-    assert pipeline_config(tmp_path / "absent.yaml", given) == given  # Snakemake allows it
+    before = copy.deepcopy(cfg)
+    replace_whole(cfg, {"planner": {"target": 0.02}})  # nothing replaced whole in it
+    assert cfg == before
 
 
 def test_pipeline_refuses_unknown_key_with_same_message(tmp_path):

@@ -5,8 +5,9 @@ Defaults have one source: ``config/config.yaml``, shipped inside the package as
 a wheel). Pipeline and commands apply one rule, :func:`merge_over`: the user's file merged
 over those defaults key by key, so it needs only the keys it changes; the result is
 validated strictly (:mod:`falseclaims.config_validation`), with the same schemas and
-messages. The pipeline merges ``--configfile`` / ``--config`` over config/config.yaml
-(:func:`pipeline_config`); the `falseclaims` commands merge ``--config FILE``,
+messages. In the pipeline Snakemake merges ``--configfile`` / ``--config`` over
+config/config.yaml (its ``configfile:``), which is that rule except where
+:func:`replace_whole` corrects it; the `falseclaims` commands merge ``--config FILE``,
 ``$FALSECLAIMS_CONFIG`` or ``./config/config.yaml`` over :func:`cli_defaults` (the blocks
 they read, with only the inline congruence and SD sources).
 """
@@ -165,14 +166,26 @@ def load_config(path: str | os.PathLike | None = None) -> dict:
     return validate(cfg, schema_path("cli_config"), source=str(found or DEFAULT_CONFIG))
 
 
-def pipeline_config(defaults: str | os.PathLike, given: dict) -> dict:
-    """The pipeline's config: ``given`` (Snakemake's ``--configfile`` files and ``--config``
-    values) merged over the file ``defaults`` (config/config.yaml) by :func:`merge_over`, the
-    rule of the commands (Snakemake's own merge would mix the example ``methods`` of
-    :data:`REPLACED_MAPPINGS`). Without that file (Snakemake then runs on the given files
-    alone) ``given`` is the config. Not validated here (``workflow/rules/common.smk`` does)."""
-    base = read_yaml(defaults) if Path(defaults).is_file() else {}
-    return merge_over(base, given or {})
+def replace_whole(cfg: dict, given: dict) -> None:
+    """Where the commands' rule (:func:`merge_over`) and Snakemake's merge of ``--configfile``
+    over ``configfile:`` (``snakemake.utils.update_config``, mappings key by key) differ: each
+    mapping of :data:`REPLACED_MAPPINGS` that ``given`` holds replaces the one in ``cfg``
+    whole, in place (Snakemake's merge would mix the default and the given example methods).
+    Not validated here (``workflow/rules/common.smk`` does)."""
+    for path, value in _replaced_in(given):
+        target = cfg
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = copy.deepcopy(value)
+
+
+def _replaced_in(given: dict, where: tuple = ()):
+    for key, value in given.items():
+        path = (*where, key)
+        if _replaced(".".join(map(str, path))):
+            yield path, value
+        elif isinstance(value, dict):
+            yield from _replaced_in(value, path)
 
 
 def configured_congruence(cfg: dict, source: str = "paper") -> dict[str, dict[str, float]]:
