@@ -321,7 +321,7 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
         return render(f"web_{kind}.html.j2", kind=kind, pages=PAGES, limits=limits,
                       form=form or {}, outcome=outcome,
                       query=request.query_string.decode("utf-8", "replace"),
-                      result=_result_html(kind, outcome) if outcome else "")
+                      result=Markup(_result_html(kind, outcome)) if outcome else "")
 
     def answer(kind: str, outcome: Outcome) -> Response:
         return jsonify(ok=not outcome.errors, errors=outcome.errors,

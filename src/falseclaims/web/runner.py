@@ -46,7 +46,7 @@ class Answer:
     @property
     def error(self) -> str | None:
         """The command's one-line error, without the ``falseclaims VERB: error:`` prefix."""
-        if self.envelope is not None:
+        if self.code in (0, 1):  # done (1: table/plan answered, with what was not found)
             return None
         for line in self.stderr.splitlines():
             m = _ERROR.match(line.strip())
