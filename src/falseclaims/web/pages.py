@@ -84,7 +84,7 @@ def check_outcome(form, config: str | None) -> Outcome:
 def _check_context(env: dict, config: str | None) -> dict:
     """The sensitivity band, verdict colour, formula and assumptions beside the numbers."""
     from falseclaims.config import configured_congruence, headline_assumption, load_config
-    from falseclaims.percase.report import FORMULAS
+    from falseclaims.report import FORMULAS
     from falseclaims.percase.verdict import thresholds
     from falseclaims.table.analysis import pair_probability
 
@@ -109,7 +109,7 @@ def _check_context(env: dict, config: str | None) -> dict:
 
 def verdict_colour(label: str) -> str:
     """The colour the reports give a verdict, from the verdict as the command words it."""
-    from falseclaims.percase.report import LEVEL_COLOURS
+    from falseclaims.report import LEVEL_COLOURS
     from falseclaims.percase.verdict import LABELS
 
     return LEVEL_COLOURS[{v: k for k, v in LABELS.items()}[label]]
