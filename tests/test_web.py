@@ -267,3 +267,46 @@ def test_serve_refuses_bad_options(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be in [0, 65535]" in capsys.readouterr().err
     assert main(["serve", "--time-limit", "0"]) == 2
+
+
+ISIC = ROOT / "data" / "external" / "isic2018-skin-tone-predictions"
+TOUCHSTONE = ROOT / "data" / "external" / "touchstone-totalsegmentator-dsc"
+
+
+def test_real_isic_predictions_with_labels(client, capsys, tmp_path, monkeypatch):
+    """Three ISIC 2018 prediction files and the ground-truth file, uploaded: the page's
+    answer is the command's. If the command cannot write its report, the page shows the
+    answer without it and the report's error (the same line the command prints)."""
+    preds = [ISIC / f"predictions_01DataShift0{k}Threshold41.csv" for k in (1, 3, 5)]
+    ans = client.post("/api/percase", data={
+        "task": "classification", "positive": "MEL", "files": [_upload(p) for p in preds],
+        "labels": _upload(ISIC / "metadata.csv")},
+        content_type="multipart/form-data").get_json()
+    assert ans["ok"], ans["errors"]
+    for p in [*preds, ISIC / "metadata.csv"]:
+        shutil.copy(p, tmp_path / p.name)
+    monkeypatch.chdir(tmp_path)
+    argv = ["percase", *(p.name for p in preds), "--task=classification", "--positive=MEL",
+            "--labels=metadata.csv", *CONFIG]
+    capsys.readouterr()
+    code = main([*argv, "--json", "--report=percase_report.html"])
+    out, err = capsys.readouterr()
+    if code == 0:
+        assert ans["envelope_text"] == out and ans["report"] and "report-error" not in ans["html"]
+    else:  # the report failed: the page has the answer without it, and the error
+        assert main([*argv, "--json"]) == 0
+        assert ans["envelope_text"] == capsys.readouterr().out
+        assert ans["report"] is None
+        assert f"could not be written: {err.strip().split(': error: ', 1)[1]}" in \
+            ans["html"].replace("&#39;", "'")
+    assert ans["envelope"]["result"]["n"] == 2927
+
+
+def test_message_naming_an_uploaded_file_sits_under_the_file_field(client):
+    """A file the command cannot read: the message names the file first (and suggests
+    --columns), so it belongs to the file field, not to the column-names field."""
+    ans = client.post("/api/percase", data={
+        "task": "segmentation", "files": _upload(TOUCHSTONE / "nnU-Net_U-Net.csv")},
+        content_type="multipart/form-data").get_json()
+    assert list(ans["errors"]) == ["files"]
+    assert ans["errors"]["files"].startswith("nnU-Net_U-Net.csv: cannot tell the layout")

@@ -117,6 +117,19 @@ def _headers(resp: Response) -> Response:
     return resp
 
 
+def _request_log() -> None:
+    """One line per request on the terminal's stderr, bound now: werkzeug would otherwise
+    bind its handler to whatever ``sys.stderr`` is at the first request, which may be the
+    capture of a command running at that moment (:func:`falseclaims.web.runner.run_inline`)."""
+    import logging
+    import sys
+
+    log = logging.getLogger("werkzeug")
+    if not log.handlers:
+        log.addHandler(logging.StreamHandler(sys.__stderr__))
+        log.setLevel(logging.INFO)
+
+
 def _attachment(body: str, name: str, mimetype: str) -> Response:
     return Response(body, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -128,6 +141,7 @@ def serve(port: int = 0, config: str | None = None, max_upload_mb: float = DEFAU
     from werkzeug.serving import make_server
 
     app = create_app(config, max_upload_mb, time_limit)
+    _request_log()
     server = make_server("127.0.0.1", port, app, threaded=True)
     announce(f"falseclaims: serving on http://127.0.0.1:{server.server_port}/ (this computer "
              "only; Ctrl-C stops it)")
