@@ -64,6 +64,13 @@
       const response = live
         ? await fetch("/api/" + kind + "?" + q, { cache: "no-store" })
         : await fetch("/api/" + kind, { method: "POST", body: new FormData(form) });
+      if (!(response.headers.get("Content-Type") || "").startsWith("application/json")) {
+        if (mine !== sequence) return;
+        status.textContent = "the server failed on this input (HTTP " + response.status +
+          "); its terminal shows why";
+        document.body.dataset.state = "failed";
+        return;
+      }
       answer = await response.json();
     } catch (e) {
       if (mine !== sequence) return;
