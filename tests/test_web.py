@@ -310,3 +310,29 @@ def test_message_naming_an_uploaded_file_sits_under_the_file_field(client):
         content_type="multipart/form-data").get_json()
     assert list(ans["errors"]) == ["files"]
     assert ans["errors"]["files"].startswith("nnU-Net_U-Net.csv: cannot tell the layout")
+
+
+def test_plan_grid_cell_equals_check(client, capsys):
+    """A cell of the Fig 6 grid (n = 100, Δ = 0.01 at level 0.85) is what `falseclaims
+    check` says for n = 100, A = 0.85, B = 0.84 under each congruence level (another path
+    through the library: the check command, not the figure's function)."""
+    html = client.get("/api/plan?task=segmentation&delta=0.01&level=0.85").get_json()["html"]
+    head = re.search(r"<thead>(.*?)</thead>", html.split('id="grid"')[1]).group(1)
+    sizes = [int(re.match(r"\d+", h).group(0)) for h in re.findall(r'class="num">([^<]*)<', head)]
+    row = re.search(r'<tr class="mine"><th>0\.01</th>(.*?)</tr>', html).group(1)
+    cells = re.findall(r'>([\d.]+) <span class="small">\(([\d.]+), ([\d.]+)\)</span>', row)
+    median, q1, q3 = cells[sizes.index(100)]
+    cli = _cli(capsys, "check", "--task=segmentation", "--n=100", "--a=0.85", "--b=0.84",
+               "--json")[1]
+    p = {r["assumption"]: r["probability"] for r in cli["result"]["results"]}
+    assert (median, q1, q3) == tuple(f"{100 * p[k]:.1f}" for k in ("median", "q1", "q3"))
+
+
+def test_forms_work_without_script(client):
+    """The per-case form posted to its page (no JavaScript) gets the page with the result;
+    an unknown page is not found."""
+    body = client.post("/percase", data={"task": "segmentation", "files": _upload(SEG)},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    assert 'id="probability">' in body and "<iframe" in body
+    assert client.get("/nothing").status_code == 404
+    assert client.get("/api/nothing").status_code == 404
