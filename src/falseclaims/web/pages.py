@@ -60,21 +60,28 @@ def render(template: str, **context) -> str:
 
 
 # ------------------------------------------------------------------ check
-def check_outcome(form, config: str | None) -> Outcome:
-    out = Outcome()
+def _check_argv(form) -> tuple[list[str], str, str]:
+    """``falseclaims check`` arguments of the form (without output options), the units of
+    the values and why; FieldError for values the command would never see."""
     units = text(form, "units") or "auto"
-    try:
-        values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units)
-    except FieldError as exc:
-        return out.refuse(exc.field, str(exc))
-    argv = ["check", "--json", *_config(config), *options(form, ("task", "n", "congruence"))]
+    values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units)
+    argv = ["check", *options(form, ("task", "n", "congruence"))]
     argv += [f"--{k.replace('_', '-')}={v}" for k, v in values.items()]
     decimals = text(form, "decimals")
     if decimals:
         if unit == "percent" and decimals.isdigit():
             decimals = str(int(decimals) + 2)  # printed 85.2 (%) = 0.852: two more as fraction
         argv.append(f"--decimals={decimals}")
-    ans = run_inline(argv)
+    return argv, unit, why
+
+
+def check_outcome(form, config: str | None) -> Outcome:
+    out = Outcome()
+    try:
+        argv, unit, why = _check_argv(form)
+    except FieldError as exc:
+        return out.refuse(exc.field, str(exc))
+    ans = run_inline([*argv, "--json", *_config(config)])
     if ans.error:
         return out.refuse(field_of(ans.error, option_fields(CHECK_FIELDS)), ans.error)
     out.envelope, out.envelope_text = ans.envelope, ans.stdout
@@ -121,14 +128,10 @@ def check_report(form, config: str | None) -> Outcome:
     out = check_outcome(form, config)
     if out.errors:
         return out
-    inputs = out.envelope["inputs"]
+    argv = _check_argv(form)[0]
     with tempfile.TemporaryDirectory(prefix="falseclaims-web-") as tmp:
         path = os.path.join(tmp, "check_report.html")
-        argv = ["check", *_config(config), f"--report={path}"]
-        for key in CHECK_FIELDS:
-            if inputs.get(key) is not None:
-                argv.append(f"--{key.replace('_', '-')}={inputs[key]}")
-        ans = run_inline(argv)
+        ans = run_inline([*argv, *_config(config), f"--report={path}"])
         if ans.error:
             return out.refuse("form", ans.error)
         out.report = Path(path).read_text(encoding="utf-8")
