@@ -18,7 +18,7 @@ def _exit(capsys, argv):
 
 @pytest.mark.parametrize("argv, expected", [
     (["chek"], "unknown command 'chek'; did you mean 'check'? (commands: check, plan, "
-               "percase, sota, sheet, table)"),
+               "percase, sota, sheet, table, serve)"),
     (["sheet", "inspct", "x.csv"], "unknown command 'inspct'; did you mean 'inspect'?"),
     (["check", "--taks", "cls", "--n", "5", "--a", "0.9", "--b", "0.8"],
      "unknown option --taks; did you mean --task?"),

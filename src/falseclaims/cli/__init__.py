@@ -20,7 +20,7 @@ from pathlib import Path
 
 from falseclaims.cli.conventions import EPILOGS, MAX_N, refuse_unknown_and_repeated
 
-VERBS = ("check", "plan", "percase", "sota", "sheet", "table")
+VERBS = ("check", "plan", "percase", "sota", "sheet", "table", "serve")
 CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
                "with falseclaims (default: $FALSECLAIMS_CONFIG, else ./config/config.yaml if "
                "present; config/README.md)")

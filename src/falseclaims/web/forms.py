@@ -1,0 +1,84 @@
+"""Form fields of the page -> the command line of the same request.
+
+Each page names its fields as the command names its options (``sd_a`` <-> ``--sd-a``), so an
+error of the command lands next to the field it names. Values are passed on as typed
+(``--n=1e3``): the command parses and refuses them. The one thing the page adds is the units
+of the two reported values: typed as percent (a % sign, or units declared percent) they are
+divided by 100 exactly before the command sees them, and auto-detection follows the rule of
+``falseclaims table --units auto`` (docs/table.md): a % sign or values above 1 mean percent,
+a mix of both is refused rather than guessed.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+UNITS = ("auto", "percent", "fraction")
+
+
+class FieldError(ValueError):
+    """Bad input of one form field, shown next to it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def option_fields(names) -> dict[str, str]:
+    """{option name as the command spells it: field name}: ``sd_a`` <-> ``sd-a``."""
+    return {name.replace("_", "-"): name for name in names}
+
+
+def text(form, name: str) -> str:
+    return str(form.get(name, "") or "").strip()
+
+
+def options(form, names) -> list[str]:
+    """``--name=value`` for each non-empty field (the command checks the value)."""
+    return [f"--{n.replace('_', '-')}={text(form, n)}" for n in names if text(form, n)]
+
+
+def _number(raw: str) -> Decimal | None:
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def reported_values(form, names, units: str) -> tuple[dict[str, str], str, str]:
+    """The fields ``names`` as fractions for the command, with the units and why.
+
+    Returns ({field: value as passed on}, units, reason). A value that is not a number is
+    passed on unchanged (the command names what it expected)."""
+    if units not in UNITS:
+        raise FieldError("units", f"units must be one of {', '.join(UNITS)}; got {units!r}")
+    raw = {n: text(form, n) for n in names if text(form, n)}
+    signed = {n for n, v in raw.items() if v.endswith("%")}
+    values = {n: _number(v.rstrip("%").strip()) for n, v in raw.items()}
+    if signed and units == "fraction":
+        first = sorted(signed)[0]
+        raise FieldError(first, f"{raw[first]!r} has a % sign but units are declared fraction")
+    if units != "auto":
+        decided, why = units, f"declared ({units})"
+    elif signed:
+        decided, why = "percent", "detected: a % sign"
+    else:
+        numbers = {n: v for n, v in values.items() if v is not None}
+        big = [n for n, v in numbers.items() if abs(v) > 1]
+        small = [n for n, v in numbers.items() if abs(v) <= 1]
+        if big and small:
+            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but {raw[big[0]]} "
+                                       "as percent; choose units percent or fraction")
+        decided, why = (("percent", "detected: values above 1") if big
+                        else ("fraction", "detected: every value in [0, 1]"))
+    out = {}
+    for n, v in raw.items():
+        number = values[n]
+        if number is None:
+            out[n] = v
+        elif decided == "percent":
+            out[n] = str((number / 100).normalize())
+        else:
+            out[n] = str(number)
+    return out, decided, why
