@@ -104,6 +104,9 @@ def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]
             sub = _subparsers(current)
             if sub is not None and token in sub.choices:
                 current, seen = sub.choices[token], {}
+            elif sub is not None:  # a mistyped command: its options would be unknown here
+                current.error(f"argument {sub.dest}: invalid choice: '{token}' "
+                              f"(choose from {', '.join(sub.choices)})")
             continue
         name = token.split("=", 1)[0]
         action = _resolve(current, name)
