@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shlex
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -249,14 +250,53 @@ def quiet_scheduler() -> None:
         logger.addFilter(_SchedulerChatter())
 
 
-def where_to_look(cfg: dict) -> str:
-    """The last line of a successful pipeline run: where the headline and the report are."""
+def where_to_look(cfg: dict, configfiles=(), with_config: bool = False) -> str:
+    """The last line of a successful pipeline run: where the headline and the report are.
+    The report command carries the run's ``--configfile`` files (``configfiles``; without
+    them the report would describe the default venues) and, ``with_config``, a reminder of
+    its ``--config`` values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"
-    return (f"Done. Headline (share of papers above each cutoff): {where}; figures in "
-            "figures/; the report: run `snakemake --report report.html` and open it.")
+    report = "snakemake --report report.html" + "".join(
+        f" --configfile {shlex.quote(_shown_path(f))}" for f in configfiles)
+    again = " with this run's --config values" if with_config else ""
+    return (f"Done. Every assumption (column headline marks the rows above): {where}; "
+            f"figures in figures/; the report: run `{report}`{again} and open it.")
+
+
+def _shown_path(path) -> str:
+    """``path`` relative to the working directory when under it (as the user typed it)."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[str]:
+    """What a successful pipeline run prints last: the headline of every venue it made (the
+    front page's table, read from ``results/<venue>/numbers.csv`` when that is not older
+    than the venue's summary.csv), then :func:`where_to_look`."""
+    from falseclaims.survey.front_page import headline_text
+    from falseclaims.table_io import read_table
+
+    numbers = {}
+    for venue in run_venues(cfg):
+        path, summary = Path(f"results/{venue}/numbers.csv"), Path(f"results/{venue}/summary.csv")
+        if path.is_file() and (not summary.is_file()
+                               or path.stat().st_mtime >= summary.stat().st_mtime):
+            numbers[venue] = read_table(path)
+    lines = []
+    if numbers:
+        assumption = headline_assumption(cfg)
+        lines.append("Headline: share of analysed papers whose probability of a false claim "
+                     f"is above each cutoff ({assumption['congruence_level']} congruence, "
+                     f"{assumption['congruence_source']}; in brackets the sensitivity range "
+                     "of the report's front page)")
+        lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
+    return [*lines, where_to_look(cfg, configfiles, with_config)]
 
 
 def run_venues(cfg: dict) -> list[str]:
