@@ -37,7 +37,7 @@ Keys in brackets, e.g. [Christodoulou2025], are the references listed in docs/re
 exit codes: 0 every assumption found a size; 1 some did not (the message says which);
 2 bad arguments or input (one line on stderr)""",
     "percase": """examples:
-  falseclaims percase results.csv --task segmentation
+  falseclaims percase results.csv          (the task read from the file, or asked for)
   falseclaims percase preds.csv --task cls --labels truth.csv --all-pairs --report out.html
 
 """ + _CODES_0_2,
