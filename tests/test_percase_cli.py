@@ -177,6 +177,27 @@ def _report(tmp_path, capsys, *argv):
     return path
 
 
+def test_report_names_the_input_in_words(tmp_path, capsys):
+    """The report's inputs say how the file was read in words, not as an option value
+    ("layout claims_reloaded"), and leave out the structure name a one-structure file
+    does not have; a long file with named structures keeps it."""
+    from falseclaims.percase.layouts import LAYOUT_WORDS
+
+    html = _report(tmp_path, capsys, str(SEG), "--task", "segmentation").read_text()
+    inputs = html.split("Inputs", 1)[1].split("Ranking", 1)[0]
+    assert "claims_reloaded" not in inputs and ">layout<" not in inputs
+    assert "one column per method (case_id, alg_&lt;method&gt;)" in inputs
+    assert "structure" not in inputs
+    df = pd.read_csv(SEG).melt(id_vars="case_id", var_name="method", value_name="value")
+    df.insert(1, "task", "liver")
+    df.insert(3, "metric", "dsc")
+    df.to_csv(tmp_path / "long.csv", index=False)
+    html = _report(tmp_path, capsys, str(tmp_path / "long.csv")).read_text()
+    inputs = html.split("Inputs", 1)[1].split("Ranking", 1)[0]
+    assert "one row per case and method" in inputs and "liver" in inputs
+    assert set(LAYOUT_WORDS) == {"long", "claims_reloaded", "wide_per_method", "predictions"}
+
+
 def test_report_self_contained(tmp_path, capsys):
     path = _report(tmp_path, capsys, str(SEG), "--task", "segmentation", "--all-pairs")
     html = path.read_text()

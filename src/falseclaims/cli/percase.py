@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from falseclaims.cli import UsageError, check_report_path, count, output_options, task
 from falseclaims.config import load_config
-from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.layouts import LAYOUT_WORDS, LAYOUTS, SINGLE_STRUCTURE
 from falseclaims.percase.verdict import probability_text
 from falseclaims.tasks import TASKS
 
@@ -97,8 +97,11 @@ def run(args) -> int:
         max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
     if args.report:
         from falseclaims.percase.report import percase_html, write_html
-        meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
-                "task / structure in file": inp.subtask, "metric": inp.metric,
+        meta = {"file(s)": ", ".join(inp.files),
+                "read as": LAYOUT_WORDS.get(inp.layout, inp.layout), "task": inp.task,
+                **({} if inp.subtask == SINGLE_STRUCTURE
+                   else {"structure (task in the file)": inp.subtask}),
+                "metric": inp.metric,
                 "cases compared": result["n"], "methods": len(ranking),
                 "bootstrap": f"{resamples} resamples, seed {seed}"}
         if inp.scores is not None:
