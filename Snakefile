@@ -11,12 +11,7 @@ min_version("9.0")
 
 # the config files read as strict YAML first: a key given twice or a tag such as
 # !!python/object is refused in one line naming the line
-from falseclaims.config import (
-    check_config_files,
-    closing_lines,
-    pipeline_config,
-    quiet_scheduler,
-)
+from falseclaims.config import check_config_files, pipeline_config, quiet_scheduler
 from falseclaims.config_validation import ConfigError
 
 quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
@@ -89,6 +84,8 @@ rule all:
 # the run's last lines give the headline and say where to look, the report command with
 # the run's own --configfile (at exit: after Snakemake's own closing lines)
 onsuccess:
+    from falseclaims.survey.front_page import closing_lines
+
     atexit.register(
         print,
         "\n".join(

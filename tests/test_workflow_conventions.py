@@ -126,8 +126,7 @@ def test_closing_lines_state_the_front_pages_headline(tmp_path, monkeypatch):
 
     import pandas as pd
 
-    from falseclaims.config import closing_lines
-    from falseclaims.survey.front_page import headline_fragment
+    from falseclaims.survey.front_page import closing_lines, headline_fragment
 
     monkeypatch.chdir(tmp_path)
     rows = []

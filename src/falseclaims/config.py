@@ -275,30 +275,6 @@ def _shown_path(path) -> str:
         return str(p)
 
 
-def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[str]:
-    """What a successful pipeline run prints last: the headline of every venue it made (the
-    front page's table, read from ``results/<venue>/numbers.csv`` when that is not older
-    than the venue's summary.csv), then :func:`where_to_look`."""
-    from falseclaims.survey.front_page import headline_text
-    from falseclaims.table_io import read_table
-
-    numbers = {}
-    for venue in run_venues(cfg):
-        path, summary = Path(f"results/{venue}/numbers.csv"), Path(f"results/{venue}/summary.csv")
-        if path.is_file() and (not summary.is_file()
-                               or path.stat().st_mtime >= summary.stat().st_mtime):
-            numbers[venue] = read_table(path)
-    lines = []
-    if numbers:
-        assumption = headline_assumption(cfg)
-        lines.append("Headline: share of analysed papers whose probability of a false claim "
-                     f"is above each cutoff ({assumption['congruence_level']} congruence, "
-                     f"{assumption['congruence_source']}; in brackets the sensitivity range "
-                     "of the report's front page)")
-        lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
-    return [*lines, where_to_look(cfg, configfiles, with_config)]
-
-
 def run_venues(cfg: dict) -> list[str]:
     """The venues the pipeline runs: ``run_venues`` when given (each a key of ``venues``),
     else every venue. ``snakemake --configfile my.yaml`` merges ``my.yaml`` over

@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 import jinja2
 import pandas as pd
 from markupsafe import escape
 
+from falseclaims.config import headline_assumption, run_venues, venue_label, where_to_look
 from falseclaims.figures.common import TASK_LABELS
+from falseclaims.table_io import read_table
 
 FRAGMENT = "<!-- falseclaims front page -->"
 _STYLE = """
@@ -236,3 +239,24 @@ def metric_tables_html(freq: pd.DataFrame, label: str) -> str:
         f"<p>No papers in {escape(label)}.</p>"
     return _PAGE.render(title=f"Tables S1/S2, {label}", style=_STYLE, body=body,
                         fragment_marker=FRAGMENT)
+
+
+def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[str]:
+    """What a successful pipeline run prints last: the headline of every venue it made (the
+    front page's table, read from ``results/<venue>/numbers.csv`` when that is not older
+    than the venue's summary.csv), then :func:`~falseclaims.config.where_to_look`."""
+    numbers = {}
+    for venue in run_venues(cfg):
+        path, summary = Path(f"results/{venue}/numbers.csv"), Path(f"results/{venue}/summary.csv")
+        if path.is_file() and (not summary.is_file()
+                               or path.stat().st_mtime >= summary.stat().st_mtime):
+            numbers[venue] = read_table(path)
+    lines = []
+    if numbers:
+        assumption = headline_assumption(cfg)
+        lines.append("Headline: share of analysed papers whose probability of a false claim "
+                     f"is above each cutoff ({assumption['congruence_level']} congruence, "
+                     f"{assumption['congruence_source']}; in brackets the sensitivity range "
+                     "of the report's front page)")
+        lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
+    return [*lines, where_to_look(cfg, configfiles, with_config)]
