@@ -164,7 +164,7 @@ def test_summary_marks_the_headline_rows():
     task and cutoff; False on the sensitivity analyses."""
     import pandas as pd
 
-    from falseclaims.figures.common import Headline
+    from falseclaims.survey.headline import Headline
     from falseclaims.survey.exceedance import mark_headline, share_above
 
     rows = []

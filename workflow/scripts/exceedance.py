@@ -1,12 +1,12 @@
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
-from falseclaims.figures.common import Headline
+from falseclaims.io.table_io import write_table
 from falseclaims.survey.exceedance import (
     exceedance_curve,
     mark_headline,
     read_for_shares,
     share_above,
 )
+from falseclaims.survey.headline import Headline
 
 
 def main(smk):

@@ -96,7 +96,7 @@ def run(args) -> int:
         alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
         max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
     if args.report:
-        from falseclaims.percase.report import percase_html, write_html
+        from falseclaims.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files),
                 "read as": LAYOUT_WORDS.get(inp.layout, inp.layout), "task": inp.task,
                 **({} if inp.subtask == SINGLE_STRUCTURE

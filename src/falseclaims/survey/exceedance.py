@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.figures.common import Headline, select_headline
+from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.survey.probabilities import KEYS
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 
 
 def share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
