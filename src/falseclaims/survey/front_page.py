@@ -20,6 +20,7 @@ from markupsafe import escape
 
 from falseclaims.config import headline_assumption, run_venues, venue_label, where_to_look
 from falseclaims.io.table_io import read_table
+from falseclaims.survey.headline import Headline
 from falseclaims.tasks import TASK_LABELS
 
 FRAGMENT = "<!-- falseclaims front page -->"
@@ -253,10 +254,10 @@ def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[
             numbers[venue] = read_table(path)
     lines = []
     if numbers:
-        assumption = headline_assumption(cfg)
+        # the assumption in the front page's words
+        assumption = Headline(**headline_assumption(cfg)).describe("segmentation")
         lines.append("Headline: share of analysed papers whose probability of a false claim "
-                     f"is above each cutoff ({assumption['congruence_level']} congruence, "
-                     f"{assumption['congruence_source']}; in brackets the sensitivity range "
+                     f"is above each cutoff ({assumption}; in brackets the sensitivity range "
                      "of the report's front page)")
         lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
     return [*lines, where_to_look(cfg, configfiles, with_config)]
