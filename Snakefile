@@ -81,6 +81,19 @@ rule all:
         ALL_TARGETS,
 
 
-# the run's last line says where to look (at exit: after Snakemake's own closing lines)
+# the run's last lines give the headline and say where to look, the report command with
+# the run's own --configfile (at exit: after Snakemake's own closing lines)
 onsuccess:
-    atexit.register(print, where_to_look(config), file=sys.stderr)
+    from falseclaims.survey.front_page import closing_lines
+
+    atexit.register(
+        print,
+        "\n".join(
+            closing_lines(
+                config,
+                workflow.overwrite_configfiles,
+                bool(workflow.config_settings.config),
+            )
+        ),
+        file=sys.stderr,
+    )

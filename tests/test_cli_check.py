@@ -80,11 +80,52 @@ def test_text_has_interpretation_line(capsys):
     assert out.strip().splitlines()[-1].startswith("Weak claim")
 
 
+@pytest.mark.parametrize("task", ["classification", "segmentation"])
+def test_b_ahead_is_computed_as_the_api_computes_it_with_a_note(capsys, task):
+    """B's value the higher: `check` and `falseclaims.probability` give the same number (the
+    claim "A beats B" under the swap rule of docs/method.md: 1 - P of "B beats A", checked
+    against the closed forms with A and B exchanged) and the same note; the verdict says B
+    leads instead of refusing (CLI) or answering silently (API)."""
+    import falseclaims
+
+    res = _json(capsys, "--task", task, "--n", "500", "--a", "0.85", "--b", "0.86")
+    api = falseclaims.probability(task, n=500, a=0.85, b=0.86)
+    med = next(r for r in res["results"] if r["assumption"] == "median")
+    assert med["probability"] == pytest.approx(api.probability, rel=1e-7)
+    c = configured_congruence(CFG, "paper")[task]["median"]
+    if task == "classification":
+        swapped = prob_false_claim_classification(500, 0.86, 0.85, c).probability
+    else:
+        sd_b, _ = sd_model_from_config(CFG).predict(0.86, "mean")
+        sd_a, _ = sd_model_from_config(CFG).predict(0.85, "mean")
+        swapped = prob_false_claim_segmentation(500, 0.86, 0.85, sd_b, sd_a, c).probability
+    assert api.probability == pytest.approx(1 - float(swapped), rel=1e-9)
+    assert api.probability > 0.5
+    lead = [t for t in res["notes"] if t.startswith("B leads")]
+    assert len(lead) == 1 and lead[0] in api.notes()
+    assert res["verdict"] == "B leads"
+    code, out, _ = _run(capsys, "--task", task, "--n", "500", "--a", "0.85", "--b", "0.86")
+    assert code == 0 and out.count("B leads") == 2  # the note and the verdict line
+    assert out.strip().splitlines()[-1].startswith("B leads: ")
+
+
+def test_rows_clamped_to_one_value_say_so(capsys):
+    """q1 and median both moved to the feasible bound 0.71 print the same probability: the
+    rows say they were clamped to the same value; a row clamped alone keeps "(clamped)"."""
+    _, out, _ = _run(capsys, "--task", "cls", "--n", "500", "--a", "0.86", "--b", "0.85")
+    rows = {line.split()[0]: line for line in out.splitlines()[2:5]}
+    assert rows["q1"].endswith("(clamped to the same feasible value)")
+    assert rows["median"].endswith("(clamped to the same feasible value)")
+    assert "clamped" not in rows["q3"]
+    _, out, _ = _run(capsys, "--task", "cls", "--n", "500", "--a", "0.9", "--b", "0.8",
+                     "--congruence", "0.5")
+    assert out.splitlines()[2].endswith("  (clamped)")
+
+
 @pytest.mark.parametrize("argv, pattern", [
     (["--task", "segmentation", "--n", "62", "--a", "85.3", "--b", "0.84"], r"0\.853"),
     (["--task", "segmentation", "--n", "62", "--a", "0.85", "--b", "84"], r"0\.84"),
     (["--task", "classification", "--n", "1", "--a", "0.9", "--b", "0.8"], r"--n"),
-    (["--task", "classification", "--n", "10", "--a", "0.7", "--b", "0.8"], r"swap"),
     (["--task", "classification", "--n", "10", "--a", "0.9", "--b", "0.8", "--sd-a", "0.1"],
      r"segmentation only"),
     (["--task", "segmentation", "--n", "10", "--a", "0.9", "--b", "0.8", "--congruence", "2"],

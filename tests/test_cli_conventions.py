@@ -20,6 +20,11 @@ def _exit(capsys, argv):
     (["chek"], "unknown command 'chek'; did you mean 'check'? (commands: check, plan, "
                "percase, sota, sheet, table, serve)"),
     (["sheet", "inspct", "x.csv"], "unknown command 'inspct'; did you mean 'inspect'?"),
+    # a mistyped command followed by options: the command is named, not its options
+    (["chek", "--task", "cls", "--n", "500", "--a", "0.85", "--b", "0.84"],
+     "unknown command 'chek'; did you mean 'check'?"),
+    (["sheet", "inspct", "--units", "percent", "x.csv"],
+     "unknown command 'inspct'; did you mean 'inspect'?"),
     (["check", "--taks", "cls", "--n", "5", "--a", "0.9", "--b", "0.8"],
      "unknown option --taks; did you mean --task?"),
     (["plan", "--task", "cls", "--delta", "0.01", "--levl", "0.9"],

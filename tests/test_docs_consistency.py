@@ -266,7 +266,9 @@ def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[st
     from falseclaims.survey.congruence_assignment import assign_congruence
     from falseclaims.survey.eligibility import select_papers
     from falseclaims.survey.numbers import venue_numbers
-    from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
+    from falseclaims.survey.headline import Headline
+    from falseclaims.survey.exceedance import (exceedance_curve, mark_headline,
+                                               read_for_shares, share_above)
     from falseclaims.survey.probabilities import iter_compact_probabilities
     from falseclaims.survey.sd_imputation import impute_sd
     from falseclaims.io.table_io import read_table, write_table, write_table_parts
@@ -288,7 +290,8 @@ def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[st
                                                  read_table(out / "sd_imputed.csv")),
                       out / "probabilities.csv")
     probs = read_for_shares(out / "probabilities.csv")
-    write_table(share_above(probs, cfg["analysis"]["cutoffs"]), out / "summary.csv")
+    write_table(mark_headline(share_above(probs, cfg["analysis"]["cutoffs"]),
+                              Headline.from_config(cfg)), out / "summary.csv")
     write_table(exceedance_curve(probs, cfg["analysis"]["exceedance_grid"]),
                 out / "exceedance.csv")
     tables = {"papers": read_table(out / "validated" / "papers.csv"),
@@ -333,7 +336,7 @@ def test_documented_columns_parser_sees_a_wrong_column():
     wrong = doc.replace("`venue, task, step, label, n_papers`", "`venue, task, step, n_papers`")
     assert wrong != doc
     assert documented_columns(wrong)["flow.csv"] == ["venue", "task", "step", "n_papers"]
-    assert documented_columns(doc)["exceedance.csv"] == documented_columns(doc)["summary.csv"]
+    assert documented_columns(doc)["exceedance.csv"] == documented_columns(doc)["summary.csv"][:-1]
 
 
 def test_architecture_package_diagram_is_drawn_from_the_imports():

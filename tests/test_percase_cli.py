@@ -121,11 +121,81 @@ def test_long_layout(tmp_path, capsys):
     assert res_long["ranking"] == res_wide["ranking"]
 
 
+@pytest.mark.parametrize("path, task", [(BIN, "classification"), (CLS, "classification"),
+                                        (SEG, "segmentation")])
+def test_task_read_from_the_input(capsys, path, task):
+    """Without --task: 0/1 or label predictions beside a ground_truth column are
+    classification (no note: nothing was assumed); scores in [0, 1] without one are
+    segmentation, with a note saying so. The result equals the run with --task given."""
+    inferred = _json(capsys, str(path))
+    given = _json(capsys, str(path), "--task", task)
+    assert inferred["task"] == task
+    assert inferred["probability"] == given["probability"]
+    assert inferred["ranking"] == given["ranking"]
+    said = [n for n in inferred["notes"] if n.startswith("task: ")]
+    if task == "segmentation":
+        assert len(said) == 1 and "scores in [0, 1]" in said[0] and "--task" in said[0]
+        assert inferred["notes"] == [*said, *given["notes"]]
+    else:
+        assert not said and inferred["notes"] == given["notes"]
+
+
+def test_task_inferred_for_the_long_layout(tmp_path, capsys):
+    df = pd.read_csv(SEG).melt(id_vars="case_id", var_name="method", value_name="value")
+    df.insert(1, "task", "liver")
+    df.insert(3, "metric", "dsc")
+    df.to_csv(tmp_path / "long.csv", index=False)
+    res = _json(capsys, str(tmp_path / "long.csv"))
+    assert res["task"] == "segmentation" and "the value column are scores" in res["notes"][0]
+
+
+@pytest.mark.parametrize("rows, why", [
+    (["1,1,0", "2,0,1", "3,1,1", "4,0,0"], "hold only 0 and 1 and there is no ground_truth"),
+    (["1,81,70", "2,90,71", "3,88,60", "4,70,60"], "percent? (--task segmentation --units"),
+    (["1,cat,dog", "2,dog,dog", "3,cat,cat", "4,dog,cat"], "hold text (labels?)"),
+    (["1,1.5,0.5", "2,0.4,0.2", "3,0.1,0.3", "4,2.0,0.6"], None),
+])
+def test_task_asked_for_when_the_input_does_not_tell(tmp_path, capsys, rows, why):
+    """0/1 without a ground truth, percent-looking numbers, labels without a ground truth,
+    and (with a ground_truth column) scores instead of labels: one line asking for --task."""
+    header = "case_id,alg_a,alg_b"
+    if why is None:  # scores beside a ground truth
+        header, rows = "case_id,ground_truth,alg_a,alg_b", [
+            f"{r.split(',')[0]},1,{','.join(r.split(',')[1:])}" for r in rows]
+        why = "hold scores such as 1.5, not predicted labels"
+    p = tmp_path / "x.csv"
+    p.write_text("\n".join([header, *rows]) + "\n")
+    code, _, err = _run(capsys, str(p))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{p}: cannot tell the task" in err and why in err and "give --task" in err
+
+
 def _report(tmp_path, capsys, *argv):
     path = tmp_path / "report.html"
     code, out, err = _run(capsys, *argv, "--bootstrap", "300", "--report", str(path))
     assert code == 0, err
     return path
+
+
+def test_report_names_the_input_in_words(tmp_path, capsys):
+    """The report's inputs say how the file was read in words, not as an option value
+    ("layout claims_reloaded"), and leave out the structure name a one-structure file
+    does not have; a long file with named structures keeps it."""
+    from falseclaims.percase.layouts import LAYOUT_WORDS
+
+    html = _report(tmp_path, capsys, str(SEG), "--task", "segmentation").read_text()
+    inputs = html.split("Inputs", 1)[1].split("Ranking", 1)[0]
+    assert "claims_reloaded" not in inputs and ">layout<" not in inputs
+    assert "one column per method (case_id, alg_&lt;method&gt;)" in inputs
+    assert "structure" not in inputs
+    df = pd.read_csv(SEG).melt(id_vars="case_id", var_name="method", value_name="value")
+    df.insert(1, "task", "liver")
+    df.insert(3, "metric", "dsc")
+    df.to_csv(tmp_path / "long.csv", index=False)
+    html = _report(tmp_path, capsys, str(tmp_path / "long.csv")).read_text()
+    inputs = html.split("Inputs", 1)[1].split("Ranking", 1)[0]
+    assert "one row per case and method" in inputs and "liver" in inputs
+    assert set(LAYOUT_WORDS) == {"long", "claims_reloaded", "wide_per_method", "predictions"}
 
 
 def test_report_self_contained(tmp_path, capsys):

@@ -138,3 +138,30 @@ def test_cli_exit_2_on_bad_arguments(capsys):
                  "--congruence", "0.1", "--config", str(CONFIG)])
     assert code == 2
     assert "level - delta" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("task", ["classification", "segmentation"])
+def test_cli_warns_when_delta_is_beyond_the_plausibility_threshold(capsys, tmp_path, task):
+    """`plan --delta 0.5` still answers, with a note naming the threshold of config
+    plausibility.max_delta (0.3 shipped); at the threshold no note; a config raising the
+    threshold silences it, so the number comes from the config."""
+    import yaml
+
+    from falseclaims.config import load_config
+
+    limit = load_config()["plausibility"]["max_delta"][task]
+    assert limit == 0.3
+    base = ["plan", "--task", task, "--level", "0.9"]
+    assert main([*base, "--delta", "0.5"]) == 0
+    out = capsys.readouterr().out
+    notes = [line for line in out.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and "delta 0.5 is beyond 0.3 (config " \
+        f"plausibility.max_delta.{task})" in notes[0]
+    assert main([*base, "--delta", "0.5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == [notes[0].removeprefix("note: ")]
+    main([*base, "--delta", str(limit)])
+    assert "note:" not in capsys.readouterr().out
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml.safe_dump({"plausibility": {"max_delta": {task: 0.6}}}))
+    main([*base, "--delta", "0.5", "--config", str(cfg)])
+    assert "note:" not in capsys.readouterr().out

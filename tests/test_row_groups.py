@@ -205,17 +205,46 @@ def test_notes_digest_page_matches_the_log_digest():
     s = read_venue(vc, ROOT, "venue_c_synthetic")
     kinds = digest_kinds(s.notes, None)
     changes = s.notes[s.notes["kind"] == "changes results"]
-    assert kinds["n"].sum() == len(changes) and kinds["n"].is_monotonic_decreasing
+    subjects = changes.drop_duplicates(["row", "column", "value", "note"])
+    assert kinds["n"].sum() <= len(subjects) and kinds["n"].is_monotonic_decreasing
+    # a paper excluded for several invalid cells counts once: the digest's count is the
+    # number of excluded papers that the first line and `sheet check` state
+    excluded = int(s.papers["invalid_cell"].notna().sum())
+    assert kinds.set_index("kind").loc["paper excluded", "n"] == excluded == 3
     text = digest("venue_c_synthetic", s.papers, s.results, s.notes)
     page = digest_html("venue_c_synthetic", "Venue <C>", s.papers, s.results, s.notes)
     assert "Venue &lt;C&gt;" in page and "<C>" not in page  # escaped
     assert f"{s.papers['paper_id'].nunique()} papers found" in text
     assert f"{s.papers['paper_id'].nunique()} papers found" in page
     assert f"<b>{len(changes)} notes change results</b>" in page
-    for kind, n in kinds[["kind", "n"]].head(6).itertuples(index=False):
-        assert f"  {n} x {kind}" in text
+    for kind, n, example in kinds[["kind", "n", "example"]].head(6).itertuples(index=False):
+        assert (f"  {n} x {kind}" if n > 1 else f"  {example}") in text
+        assert "  1 x " not in text
         assert f'<td class="n">{n}</td>' in page
     assert page.count("<tr>") == len(kinds) + 1  # every kind, not only the first six
+
+
+def test_digest_counts_papers_not_notes_and_says_a_single_note_in_full():
+    """Three invalid cells of one paper are three notes and one excluded paper: the digest
+    says 1 paper (the note itself, not "1 x ..."), two papers "2 x paper excluded"."""
+    from falseclaims.sheets.read.digest import digest
+
+    def note(pid, cell):
+        return {"row": pd.NA, "column": "paper_id", "value": pid, "kind": "changes results",
+                "note": f"paper excluded (on_bad_cell: exclude): row 3, column '{cell}'"}
+
+    notes = pd.DataFrame([note("p1", c) for c in ("Ours", "SOTA", "Test")]
+                         + [{"row": pd.NA, "column": "value", "value": pd.NA,
+                             "kind": "changes results",
+                             "note": "units auto-detected as fraction: all 9 values <= 1"}])
+    papers = pd.DataFrame({"paper_id": ["p1", "p2"], "invalid_cell": ["x", None]})
+    results = pd.DataFrame({"paper_id": ["p2"]})
+    lines = digest("v", papers, results, notes).splitlines()
+    assert "(1 excluded for an invalid cell)" in lines[0]
+    assert lines[1:] == ["  paper excluded (on_bad_cell: exclude): row 3, column 'Ours'",
+                         "  units auto-detected as fraction: all 9 values <= 1"]
+    two = pd.concat([notes, pd.DataFrame([note("p2", "Ours")])], ignore_index=True)
+    assert "  2 x paper excluded" in digest("v", papers, results, two).splitlines()
 
 
 def test_digest_kinds_of_no_notes():

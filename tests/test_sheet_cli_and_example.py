@@ -125,6 +125,30 @@ def test_sheet_check_on_the_messy_example(capsys):
     assert "1 repeated header row skipped" in out and "1 formula row skipped" in out
 
 
+@pytest.mark.parametrize("on_bad_cell", ["stop", "exclude"])
+def test_sheet_check_says_first_that_percent_values_contradict_units_fraction(
+        tmp_path, capsys, on_bad_cell):
+    """The messy example (percent values) with `units: fraction`: not "OK" with every paper
+    excluded, and not a problem per cell, but one line saying the values look like percent
+    and the units key is likely wrong; its counts are those of the sheet (146 of 147
+    unmarked values above 1, one of them written as a fraction)."""
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    venue = cfg["venues"]["venue_c_synthetic"]
+    venue.update(units="fraction", on_bad_cell=on_bad_cell,
+                 papers=str(ROOT / venue["papers"]))
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"venues": {"c": venue}}))
+    assert main(["sheet", "check", "--venue", "c", "--config", str(tmp_path / "c.yaml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # stop: the two other unreadable cells of the sheet are listed after it
+    assert out[0] == f"venue 'c': {1 if on_bad_cell == 'exclude' else 3} problem(s)", out
+    assert "column 'Ours': 1 problem(s)" in out[1]
+    assert out[2].startswith("  expected values as fractions (units: fraction in ")
+    assert "but 146 of 147 unmarked fraction-scale values lie in (1, 100] (e.g. row 3: " \
+           "84.27): they look like percent, so the units key is likely wrong" in out[2]
+    assert "sheet: got" not in "\n".join(out)  # a problem of the whole column has no cell
+    assert "expected a fraction in [0, 1]" not in "\n".join(out)  # said once, not per cell
+
+
 def test_sheet_inspect_recognises_a_results_table(capsys):
     sheet = ROOT / "data" / "example" / "miccai2023_synthetic_sheet.xlsx"
     assert main(["sheet", "inspect", str(sheet), "--sheet", "results"]) == 0

@@ -100,6 +100,96 @@ def test_where_to_look_names_the_headline_and_the_report():
     assert "venue_comparison.csv" not in line
 
 
+def test_the_report_hint_keeps_the_runs_configfile(tmp_path, monkeypatch):
+    """After `snakemake --configfile mine.yaml` the hint builds the report of that config
+    (without it Snakemake would report the default venues): the file as the user named it
+    (relative to the working directory), quoted for the shell, and --config mentioned."""
+    from falseclaims.config import where_to_look
+
+    monkeypatch.chdir(tmp_path)
+    cfg = {"venues": {"a": {}}}
+    line = where_to_look(cfg, [tmp_path / "mine.yaml", tmp_path / "my dir" / "b.yaml"])
+    assert "`snakemake --report report.html --configfile mine.yaml --configfile " \
+           "'my dir/b.yaml'`" in line
+    assert "--config values" not in line
+    assert "this run's --config values" in where_to_look(cfg, [], True)
+    assert "`snakemake --report report.html`" in where_to_look(cfg)
+
+
+def test_closing_lines_state_the_front_pages_headline(tmp_path, monkeypatch):
+    """The closing lines give, per venue and task, the papers and the share above each
+    cutoff with the range exactly as the front page states them (its HTML, rendered from the
+    same numbers.csv); a numbers.csv older than its summary.csv (a partial run) is not
+    printed."""
+    import html
+    import os
+
+    import pandas as pd
+
+    from falseclaims.survey.front_page import closing_lines, headline_fragment
+
+    monkeypatch.chdir(tmp_path)
+    rows = []
+    for task, n, shares in (("classification", 43, (36, 24)), ("segmentation", 131, (70, 33))):
+        for cutoff, k, lo, hi in zip((0.05, 0.3), shares, (0.6, 0.2), (0.9, 0.4)):
+            rows.append({"venue": "v", "task": task, "name": f"share_above_{cutoff:g}",
+                         "value": k / n, "unit": "share", "n_population": n, "low": lo,
+                         "high": hi, "paper_value": ""})
+    numbers = pd.DataFrame(rows)
+    (tmp_path / "results" / "v").mkdir(parents=True)
+    (tmp_path / "results" / "v" / "summary.csv").write_text("x\n")
+    numbers.to_csv(tmp_path / "results" / "v" / "numbers.csv", index=False)
+    cfg = {"venues": {"v": {"label": "My venue"}},
+           "congruence": {"use": ["paper"]}, "sd_model": {"use": ["m"]},
+           "analysis": {"headline_congruence": "median", "headline_sd": "mean"}}
+    lines = closing_lines(cfg)
+    assert lines[0].startswith("Headline: ") and \
+        "(median congruence (paper), mean imputed SD (m); in brackets" in lines[0]
+    cls = next(line for line in lines if "classification" in line)
+    seg = next(line for line in lines if "segmentation" in line)
+    assert cls.strip() == ("My venue, classification (43 papers): > 5%: 84% [60%–90%], "
+                           "> 30%: 56% [20%–40%]")
+    assert "(131 papers): > 5%: 53% [60%–90%], > 30%: 25% [20%–40%]" in seg
+    page = html.unescape(headline_fragment({"v": numbers}, {"v": "My venue"}, "x"))
+    for text in ("84% (36)", "60%–90%", "56% (24)", "20%–40%", "53% (70)", "25% (33)"):
+        assert text in page  # the same words on the front page
+    assert lines[-1].startswith("Done.")
+    old = os.stat(tmp_path / "results" / "v" / "summary.csv").st_mtime - 60
+    os.utime(tmp_path / "results" / "v" / "numbers.csv", (old, old))
+    assert len(closing_lines(cfg)) == 1
+
+
+def test_summary_marks_the_headline_rows():
+    """summary.csv's column ``headline``: True on exactly the rows of the headline assumption
+    (one congruence source and level; segmentation also one SD source and level), one per
+    task and cutoff; False on the sensitivity analyses."""
+    import pandas as pd
+
+    from falseclaims.survey.headline import Headline
+    from falseclaims.survey.exceedance import mark_headline, share_above
+
+    rows = []
+    for task, sds in (("classification", [("none", "none")]),
+                      ("segmentation", [("m", "mean"), ("m", "q1"), ("k", "mean")])):
+        for source in ("paper", "other"):
+            for level in ("q1", "median", "q3"):
+                for sd_source, sd_level in sds:
+                    for i, p in enumerate((0.01, 0.2, 0.4)):
+                        rows.append({"venue": "v", "task": task, "paper_id": f"p{i}",
+                                     "congruence_source": source, "congruence_level": level,
+                                     "sd_source": sd_source, "sd_level": sd_level,
+                                     "probability": p})
+    summary = share_above(pd.DataFrame(rows), [0.05, 0.3])
+    marked = mark_headline(summary, Headline("paper", "median", "m", "mean"))
+    assert list(marked.columns) == [*summary.columns, "headline"]
+    head = marked[marked["headline"]]
+    assert len(head) == 4 and set(head["task"]) == {"classification", "segmentation"}
+    assert set(head["congruence_source"]) == {"paper"}
+    assert set(head["congruence_level"]) == {"median"}
+    assert set(zip(head["sd_source"], head["sd_level"])) == {("none", "none"), ("m", "mean")}
+    assert marked["headline"].sum() == 4 and marked["headline"].dtype == bool
+
+
 def test_scripts_write_tables_only_through_table_io():
     """One writer for every table (fixed float format, byte-identical reruns): no script
     calls DataFrame.to_csv / to_parquet / yaml.dump itself."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shlex
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -262,14 +263,29 @@ def quiet_scheduler() -> None:
         logger.addFilter(_SchedulerChatter())
 
 
-def where_to_look(cfg: dict) -> str:
-    """The last line of a successful pipeline run: where the headline and the report are."""
+def where_to_look(cfg: dict, configfiles=(), with_config: bool = False) -> str:
+    """The last line of a successful pipeline run: where the headline and the report are.
+    The report command carries the run's ``--configfile`` files (``configfiles``; without
+    them the report would describe the default venues) and, ``with_config``, a reminder of
+    its ``--config`` values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"
-    return (f"Done. Headline (share of papers above each cutoff): {where}; figures in "
-            "figures/; the report: run `snakemake --report report.html` and open it.")
+    report = "snakemake --report report.html" + "".join(
+        f" --configfile {shlex.quote(_shown_path(f))}" for f in configfiles)
+    again = " with this run's --config values" if with_config else ""
+    return (f"Done. Every assumption (column headline marks the rows above): {where}; "
+            f"figures in figures/; the report: run `{report}`{again} and open it.")
+
+
+def _shown_path(path) -> str:
+    """``path`` relative to the working directory when under it (as the user typed it)."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
 
 
 def run_venues(cfg: dict) -> list[str]:

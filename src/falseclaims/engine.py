@@ -20,7 +20,7 @@ from falseclaims import stats
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.tasks import resolve_task
 
-__all__ = ["ClaimProbability", "probability", "probabilities"]
+__all__ = ["ClaimProbability", "b_leads_note", "probability", "probabilities"]
 
 
 
@@ -70,8 +70,11 @@ class ClaimProbability:
                 if f.name != "feasible"}
 
     def notes(self) -> list[str]:
-        """One sentence per imputation, floor or clamping (scalar results)."""
+        """One sentence per imputation, floor or clamping (scalar results), and one when B's
+        reported value is the higher (:func:`b_leads_note`)."""
         out = []
+        if np.ndim(self.a) == 0 and np.ndim(self.b) == 0 and float(self.b) > float(self.a):
+            out.append(b_leads_note(self.a, self.b))
         if self.task == "segmentation":
             for name, imp, sd, mean in (("A", self.sd_a_imputed, self.sd_a, self.a),
                                         ("B", self.sd_b_imputed, self.sd_b, self.b)):
@@ -94,6 +97,16 @@ class ClaimProbability:
             shown += ("sd_a", "sd_b", "sd_a_imputed", "sd_b_imputed")
         parts = ", ".join(f"{k}={_short(getattr(self, k))}" for k in shown)
         return f"ClaimProbability({parts})"
+
+
+def b_leads_note(a, b, names: tuple[str, str] = ("A", "B")) -> str:
+    """The note of a claim whose runner-up reported the higher value. The probability is
+    still P(A is not truly better than B), A the method the claim names the winner: above
+    0.5 here, and 1 minus the probability of the claim "B beats A" (docs/method.md)."""
+    first, second = names
+    return (f"{second} leads: its reported value {float(b):g} is higher than {first}'s "
+            f"{float(a):g}, so the probability that {first} is not truly better is above 0.5; "
+            f"for the claim '{second} beats {first}' swap the values")
 
 
 def _plain(x):

@@ -29,7 +29,7 @@ from falseclaims.percase.verdict import interpretation_text, level, probability_
 __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
 LEVEL_COLOURS = {"robust": "#009E73", "fragile": "#E69F00", "weak": "#D55E00",
-                 "tie": "#999999"}
+                 "tie": "#999999", "reversed": "#CC79A7"}
 
 # what each analysis cites in the footer (docs/references.md); only what ran is listed
 CITES = {

@@ -4,7 +4,12 @@ import re
 import sys
 from pathlib import Path
 
-from falseclaims.config import report_category, run_venues, venue_label, where_to_look
+from falseclaims.config import (
+    headline_assumption,
+    report_category,
+    run_venues,
+    venue_label,
+)
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.figures.registry import (
     REPORT_FIGURES,

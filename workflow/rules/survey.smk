@@ -144,6 +144,7 @@ rule exceedance:
         "../../envs/falseclaims.yaml"
     params:
         cutoffs=config["analysis"]["cutoffs"],
+        headline=headline_assumption(config),
         exceedance_grid=config["analysis"]["exceedance_grid"],
     script:
         "../scripts/exceedance.py"

@@ -12,6 +12,7 @@ import numpy as np
 
 from falseclaims import stats as fstats
 from falseclaims.engine import probability
+from falseclaims.engine import b_leads_note
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
 from falseclaims.tasks import resolve_task
 
@@ -79,9 +80,6 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     n = int(n)
     a = validate_fraction("--a", a)
     b = validate_fraction("--b", b)
-    if a < b:
-        raise ValueError(f"A is the reported winner: --a ({a:g}) must be >= --b ({b:g}); swap "
-                         "them")
     if task == "classification" and (sd_a is not None or sd_b is not None):
         raise ValueError("--sd-a/--sd-b apply to segmentation only")
     if sd_a is not None:
@@ -111,7 +109,9 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
 
     model = sd_model_from_config(cfg) if task == "segmentation" else None
     level = _sd_level(cfg)
-    notes, results = [], []
+    # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
+    lead = b_leads_note(a, b) if b > a else None
+    notes, results = ([lead] if lead else []), []
     for label, c in levels:
         res = _probability(task, n, a, b, sd_a, sd_b, c, model, level)
         if not results and task == "segmentation":
@@ -127,7 +127,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
                "probability": float(res.probability)}
         if task == "classification":
             row.update(x1=float(res.x1), x2=float(res.x2))
-            notes += [f"{label} {t}" for t in res.notes()]
+            notes += [f"{label} {t}" for t in res.notes() if t != lead]
         else:
             row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
         if decimals is not None:

@@ -27,7 +27,7 @@ from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
-__all__ = ["PlanResult", "probability_at", "size_multipliers", "smallest_n"]
+__all__ = ["PlanResult", "delta_warning", "probability_at", "size_multipliers", "smallest_n"]
 
 _TOL = 1e-12  # rounding slack when checking that P(n) does not increase
 
@@ -86,6 +86,21 @@ def _sds(task, value_a, value_b, sd_model, sd_level):
     sd_a, _ = sd_model.predict(value_a, sd_level)
     sd_b, _ = sd_model.predict(value_b, sd_level)
     return float(sd_a), float(sd_b)
+
+
+def delta_warning(task: str, delta: float, cfg: dict) -> str | None:
+    """A sentence when ``delta`` is beyond what the metric's scale makes plausible between a
+    method and the best prior one (config ``plausibility.max_delta.<task>``, the threshold
+    the sheet checks apply to a paper's proposed - prior), else None. The plan is still
+    computed: its n is that of a difference this large."""
+    limit = float(cfg["plausibility"]["max_delta"][task])
+    if abs(delta) <= limit:
+        return None
+    metric = "accuracy" if task == "classification" else "mean DSC"
+    return (f"delta {delta:g} is beyond {limit:g} (config plausibility.max_delta.{task}): a "
+            f"gain of {100 * delta:g} {metric} points over the best prior method is rarely "
+            "plausible; the test set planned for it is that small because the gap is this "
+            f"large (delta is a difference of fractions: 0.01 = one point)")
 
 
 def probability_at(task: str, n, delta: float, level: float, congruence: float,

@@ -95,6 +95,8 @@ def format_text(result: dict) -> str:
     if ranged:
         head += f"   range over rounding ({result['decimals']} decimals)"
     lines.append(head)
+    # rows clamped to one value print the same probability: said, so it is not read as a slip
+    clamped = [r["congruence_used"] for r in rows if r.get("congruence_clamped")]
     for r in rows:
         line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
         if task == "segmentation":
@@ -104,7 +106,8 @@ def format_text(result: dict) -> str:
             lo, hi = r["probability_range"]
             line += f"   [{probability_text(lo, 4)}, {probability_text(hi, 4)}]"
         if r.get("congruence_clamped"):
-            line += "  (clamped)"
+            line += ("  (clamped to the same feasible value)"
+                     if clamped.count(r["congruence_used"]) > 1 else "  (clamped)")
         lines.append(line)
     for note in result["notes"]:
         lines.append(f"note: {note}")

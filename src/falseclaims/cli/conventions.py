@@ -37,7 +37,7 @@ Keys in brackets, e.g. [Christodoulou2025], are the references listed in docs/re
 exit codes: 0 every assumption found a size; 1 some did not (the message says which);
 2 bad arguments or input (one line on stderr)""",
     "percase": """examples:
-  falseclaims percase results.csv --task segmentation
+  falseclaims percase results.csv          (the task read from the file, or asked for)
   falseclaims percase preds.csv --task cls --labels truth.csv --all-pairs --report out.html
 
 """ + _CODES_0_2,
@@ -104,6 +104,9 @@ def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]
             sub = _subparsers(current)
             if sub is not None and token in sub.choices:
                 current, seen = sub.choices[token], {}
+            elif sub is not None:  # a mistyped command: its options would be unknown here
+                current.error(f"argument {sub.dest}: invalid choice: '{token}' "
+                              f"(choose from {', '.join(sub.choices)})")
             continue
         name = token.split("=", 1)[0]
         action = _resolve(current, name)

@@ -10,9 +10,9 @@ Holm-adjusted p-values. See docs/percase.md.
 from __future__ import annotations
 
 
-from falseclaims.cli import UsageError, check_report_path, count, output_options
+from falseclaims.cli import UsageError, check_report_path, count, output_options, task
 from falseclaims.config import load_config
-from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.layouts import LAYOUT_WORDS, LAYOUTS, SINGLE_STRUCTURE
 from falseclaims.percase.verdict import probability_text
 from falseclaims.tasks import TASKS
 
@@ -29,9 +29,11 @@ def register(sub) -> None:
                    help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
                         "long (case_id, task, method, metric, value[, ground_truth]); several "
                         "files for the wide per-method or predictions layouts")
-    p.add_argument("--task", required=True, choices=TASKS,
+    p.add_argument("--task", choices=TASKS, type=task,
                    help="classification (per-case predicted labels) or segmentation "
-                        "(per-case DSC)")
+                        "(per-case DSC); cls, seg accepted; default: read from the input (a ground_truth column "
+                        "with predicted labels, or per-case scores in [0, 1] with a note), "
+                        "asked for when the input does not tell")
     p.add_argument("--layout", default="auto", choices=LAYOUTS,
                    help="file layout (default auto: recognised from the header; "
                         "docs/percase.md lists the layouts)")
@@ -95,8 +97,11 @@ def run(args) -> int:
         max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
     if args.report:
         from falseclaims.report import percase_html, write_html
-        meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
-                "task / structure in file": inp.subtask, "metric": inp.metric,
+        meta = {"file(s)": ", ".join(inp.files),
+                "read as": LAYOUT_WORDS.get(inp.layout, inp.layout), "task": inp.task,
+                **({} if inp.subtask == SINGLE_STRUCTURE
+                   else {"structure (task in the file)": inp.subtask}),
+                "metric": inp.metric,
                 "cases compared": result["n"], "methods": len(ranking),
                 "bootstrap": f"{resamples} resamples, seed {seed}"}
         if inp.scores is not None:

@@ -79,6 +79,9 @@ def run(args) -> int:
     sd_model = sd_model_from_config(cfg, args.sd_source) if args.task == "segmentation" else None
     if args.delta <= 0:
         raise UsageError(f"--delta must be positive (A beats B); got {args.delta}")
+    from falseclaims.claims.plan import delta_warning
+
+    notes = [w for w in [delta_warning(args.task, args.delta, cfg)] if w]
     results = []
     for label, c in assumptions.items():
         r = smallest_n(args.task, args.delta, args.level, c, target=target, sd_model=sd_model,
@@ -89,7 +92,7 @@ def run(args) -> int:
         emit("plan", inputs_of(args),
              {"task": args.task, "target": target, "n_max": n_max,
               "found": all(r["found"] for r in results), "results": results},
-             [r["message"] for r in results if not r["found"]])
+             notes + [r["message"] for r in results if not r["found"]])
     else:
         r0 = results[0]
         head = (f"{args.task}: A = {r0['a']:g}, B = {r0['b']:g} (delta {args.delta:g}),"
@@ -103,4 +106,6 @@ def run(args) -> int:
             if r["congruence_clamped"]:
                 tag += f" (moved into feasible range: {r['congruence_used']:g})"
             print(f"{tag}: {r['message']}")
+        for note in notes:
+            print(f"note: {note}")
     return 0 if all(r["found"] for r in results) else 1

@@ -150,6 +150,9 @@ def run_check(args) -> int:
     try:
         s = read_venue(venues[args.venue], base_dir=base, venue=args.venue)
     except SheetValidationError as exc:
+        # problems of a whole column (the units key, a missing column) first: they explain
+        # many cells at once
+        exc.problems = sorted(exc.problems, key=lambda p: p.row is not None)
         if args.json:
             from falseclaims.cli.envelope import emit, inputs_of
             emit("sheet check", inputs_of(args),

@@ -74,10 +74,12 @@ def spreadsheet_safe(df: pd.DataFrame, path="") -> pd.DataFrame:
         if out is df:
             out = df.copy(deep=False)
         out[c] = col.astype(object).map(lambda v: neutralise(v) if v in bad else v)
-        logging.getLogger("falseclaims.write_table").warning(
-            "%s: %d distinct text(s) in column %r begin with =, +, -, @, tab or CR; written "
-            "with a leading ' so that a spreadsheet shows them as text (e.g. %r)",
-            path, len(bad), c, sorted(bad)[0][:40])
+        # informational: nothing is wrong with the input (a sheet may quote its own
+        # formulas), and the value is kept; once per file and column
+        logging.getLogger("falseclaims.write_table").info(
+            "%s: %d text(s) in column %r begin with =, +, -, @, tab or CR (e.g. %r); "
+            "written with a leading ' so that a spreadsheet shows them as text, not as a "
+            "formula (informational)", path, len(bad), c, sorted(bad)[0][:40])
     return out
 
 

@@ -180,7 +180,7 @@ def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
     return wide.loc[index], positive
 
 
-def load_inputs(files: list[str], task: str, *, layout: str = "auto",
+def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
                 labels: str | None = None, subtask: str | None = None,
                 metric: str | None = None, scores: str | None = None,
                 positive: str | None = None, case_mismatch: str = "error",
@@ -188,7 +188,20 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
                 columns: dict[str, str] | None = None) -> AuthorInputs:
     """Read and validate the per-case input and return the wide tables the comparison uses.
     ``columns``: {role: column in the file} for files that name their columns differently
-    (``{"case_id": "ID", "ground_truth": "label", "alg_a": "pred_A"}``; docs/percase.md)."""
+    (``{"case_id": "ID", "ground_truth": "label", "alg_a": "pred_A"}``; docs/percase.md).
+    ``task`` None: read from the input (:func:`~falseclaims.percase.task_inference.infer_task`,
+    its note first among the notes)."""
+    inferred = None
+    if task is None:
+        from falseclaims.percase.task_inference import infer_task
+
+        for f in files:
+            if not Path(str(f)).is_file():
+                raise FileNotFoundError(f"per-case file not found: {f}")
+        task, inferred = infer_task(
+            [str(f) for f in files], layout, labels, columns,
+            classification_options=classes is not None or scores is not None
+            or positive is not None, percent=units == "percent")
     if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
@@ -210,7 +223,7 @@ def load_inputs(files: list[str], task: str, *, layout: str = "auto",
         raise readers.PerCaseValidationError(
             exc.problems, hint="--case-mismatch intersect compares the cases every method "
                                "has (docs/percase.md)") from None
-    notes = list(pc.notes)
+    notes = ([inferred] if inferred else []) + list(pc.notes)
     st = _pick(pc.tasks, subtask, "task", "--subtask")
     truth = None
     if task == "segmentation":

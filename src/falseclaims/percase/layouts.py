@@ -2,3 +2,14 @@
 command line lists them without importing the readers."""
 
 LAYOUTS = ("auto", "long", "claims_reloaded", "wide_per_method", "predictions")
+
+# how a report names each layout (the option values are for typing, not for reading)
+LAYOUT_WORDS = {
+    "long": "one row per case and method (case_id, task, method, metric, value)",
+    "claims_reloaded": "one column per method (case_id, alg_<method>), the layout of the "
+                       "Claims Reloaded calculator",
+    "wide_per_method": "one file per method, one column per structure",
+    "predictions": "one file of predicted labels per method, with a ground-truth file",
+}
+# the structure name a one-structure layout gives its cases (nothing to report)
+SINGLE_STRUCTURE = "task"

@@ -10,7 +10,7 @@ from __future__ import annotations
 DEFAULT_THRESHOLDS = {"robust_below": 0.05, "weak_above": 0.30}
 # how the text output and the JSON ``verdict`` name each level (one vocabulary)
 LABELS = {"robust": "Robust claim", "fragile": "Not robust", "weak": "Weak claim",
-          "tie": "No winner"}
+          "tie": "No winner", "reversed": "B leads"}
 
 
 def thresholds(cfg: dict | None) -> dict:
@@ -34,8 +34,11 @@ def probability_text(probability: float, decimals: int = 3) -> str:
 
 
 def level(probability: float, cfg: dict | None = None) -> str:
-    """'robust', 'fragile', 'weak' or 'tie' (equal values)."""
+    """'robust', 'fragile', 'weak', 'tie' (equal values) or 'reversed' (above 0.5: B's
+    value is the higher)."""
     t = thresholds(cfg)
+    if probability > 0.5:
+        return "reversed"
     if probability >= 0.5:
         return "tie"
     if probability < t["robust_below"]:
@@ -58,6 +61,9 @@ def interpretation_text(probability: float, cfg: dict | None = None, a: str = "A
     what = (f"the probability that {b} is truly at least as good as {a} is "
             f"{probability_text(p)}")
     lvl = level(p, cfg)
+    if lvl == "reversed":
+        return (f"{LABELS[lvl]}: {what}, above 0.5: the values favour {b}, so the claim that "
+                f"{a} is better is more likely false than true.")
     if lvl == "tie":
         return (f"{LABELS[lvl]}: {what}; the reported values do not separate the two methods.")
     if lvl == "robust":

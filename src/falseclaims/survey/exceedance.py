@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.survey.probabilities import KEYS
 from falseclaims.io.table_io import read_table
 
@@ -28,6 +29,14 @@ def share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:
         frames.append(frame)
     cols = [*group, "cutoff", "n_papers", "n_above", "share_above"]
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
+
+
+def mark_headline(summary: pd.DataFrame, headline: Headline) -> pd.DataFrame:
+    """``summary`` with a column ``headline``: True on the rows of the headline assumption
+    (:func:`~falseclaims.figures.common.select_headline`, the rows the report's front page
+    and the run's closing lines state), False on the sensitivity analyses."""
+    chosen = select_headline(summary, headline, "summary").index
+    return summary.assign(headline=summary.index.isin(chosen))
 
 
 # what share_above and exceedance_curve read of probabilities.csv

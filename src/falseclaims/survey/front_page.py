@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 import jinja2
 import pandas as pd
 from markupsafe import escape
 
+from falseclaims.config import headline_assumption, run_venues, venue_label, where_to_look
+from falseclaims.io.table_io import read_table
+from falseclaims.survey.headline import Headline
 from falseclaims.tasks import TASK_LABELS
 
 FRAGMENT = "<!-- falseclaims front page -->"
@@ -141,10 +145,13 @@ def numbers_html(numbers: pd.DataFrame, label: str, with_paper: bool) -> str:
     return _PAGE.render(title=label, style=_STYLE, body=body, fragment_marker=FRAGMENT)
 
 
-def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
-                      assumption: str) -> str:
+def headline_table(numbers: Mapping[str, pd.DataFrame],
+                   labels: Mapping[str, str]) -> tuple[list[str], list[dict]]:
     """Per venue and task: analysed papers and the share (count) above each cutoff at the
-    headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``)."""
+    headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``).
+    The cutoffs as text ("5%") and one row per venue and task, its cells in that order; the
+    front page draws it (:func:`headline_fragment`), the pipeline's console prints it
+    (:func:`headline_text`)."""
     cut_names: list[str] = []
     rows = []
     for venue, d in numbers.items():
@@ -157,6 +164,7 @@ def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, 
                     f" ({round(float(r['value']) * int(r['n_population']))})"
                 paper = r.get("paper_value", "")
                 cells[r["name"]] = {"value": _fmt(r["value"], "share") + count,
+                                    "share": _fmt(r["value"], "share"),
                                     "range": _range(r),
                                     "paper": "" if pd.isna(paper) or paper == ""
                                     else _fmt(str(paper), "share")}
@@ -164,10 +172,31 @@ def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, 
             rows.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
                          "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
     for r in rows:
-        r["cells"] = [r["cells"].get(c, {"value": "–", "range": "", "paper": ""})
+        r["cells"] = [r["cells"].get(c, {"value": "–", "share": "–", "range": "",
+                                         "paper": ""})
                       for c in cut_names]
     cutoffs = [f"{100 * float(c.removeprefix('share_above_')):g}%" for c in cut_names]
+    return cutoffs, rows
+
+
+def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
+                      assumption: str) -> str:
+    """The front page's headline table (:func:`headline_table`) as HTML."""
+    cutoffs, rows = headline_table(numbers, labels)
     return _HEADLINE.render(assumption=assumption, cutoffs=cutoffs, rows=rows)
+
+
+def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]) -> list[str]:
+    """The front page's headline table (:func:`headline_table`) as console lines, one per
+    venue and task: papers analysed, the share above each cutoff and its sensitivity range."""
+    cutoffs, rows = headline_table(numbers, labels)
+    out = []
+    for r in rows:
+        shares = ", ".join(f"> {c}: {cell['share']}"
+                           + (f" [{cell['range']}]" if cell["range"] else "")
+                           for c, cell in zip(cutoffs, r["cells"]))
+        out.append(f"  {r['label']}, {r['task'].lower()} ({r['n']} papers): {shares}")
+    return out
 
 
 def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
@@ -211,3 +240,24 @@ def metric_tables_html(freq: pd.DataFrame, label: str) -> str:
         f"<p>No papers in {escape(label)}.</p>"
     return _PAGE.render(title=f"Tables S1/S2, {label}", style=_STYLE, body=body,
                         fragment_marker=FRAGMENT)
+
+
+def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[str]:
+    """What a successful pipeline run prints last: the headline of every venue it made (the
+    front page's table, read from ``results/<venue>/numbers.csv`` when that is not older
+    than the venue's summary.csv), then :func:`~falseclaims.config.where_to_look`."""
+    numbers = {}
+    for venue in run_venues(cfg):
+        path, summary = Path(f"results/{venue}/numbers.csv"), Path(f"results/{venue}/summary.csv")
+        if path.is_file() and (not summary.is_file()
+                               or path.stat().st_mtime >= summary.stat().st_mtime):
+            numbers[venue] = read_table(path)
+    lines = []
+    if numbers:
+        # the assumption in the front page's words
+        assumption = Headline(**headline_assumption(cfg)).describe("segmentation")
+        lines.append("Headline: share of analysed papers whose probability of a false claim "
+                     f"is above each cutoff ({assumption}; in brackets the sensitivity range "
+                     "of the report's front page)")
+        lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
+    return [*lines, where_to_look(cfg, configfiles, with_config)]

@@ -468,6 +468,8 @@ def group_problems(problems: list[Problem], show: int = 3) -> list[str]:
         for items in kinds.values():
             lines.append(f"  expected {items[0].expected}")
             for p in items[:show]:
+                if p.row is None and p.value is None:
+                    continue  # a problem of the whole column: no cell to show
                 at = f"row {p.row}" if p.row is not None else "sheet"
                 got = "(empty)" if p.value is None else repr(p.value)
                 lines.append(f"    {at}: got {got}")

@@ -25,15 +25,20 @@ def _counts(papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame) ->
 
 def digest_kinds(notes: pd.DataFrame, top: int | None = 6) -> pd.DataFrame:
     """The notes that change results grouped by kind, most frequent first: columns
-    ``kind``, ``n`` and the first note of the kind (``example``, ``row``, ``column``)."""
+    ``kind``, ``n`` and the first note of the kind (``example``, ``row``, ``column``).
+    ``n`` counts what the notes are about (a paper excluded for three invalid cells has
+    three notes and counts once), so it agrees with the counts beside it."""
     changes = notes[notes["kind"] == "changes results"]
     kinds = (changes["note"].str.replace(r"'[^']*'", "…", regex=True)
              .str.replace(r"\s*[(:;{].*$", "", regex=True)
              .str.replace(r"\d+(\.\d+)?", "N", regex=True).str.strip())
     keep = kinds.fillna("") != ""
     frame = pd.DataFrame({"kind": kinds[keep], "example": changes["note"][keep],
-                          "row": changes["row"][keep], "column": changes["column"][keep]})
-    n = frame.groupby("kind", sort=False).size().rename("n")
+                          "row": changes["row"][keep], "column": changes["column"][keep],
+                          "value": (changes["value"] if "value" in changes
+                                    else pd.Series(pd.NA, index=changes.index))[keep]})
+    subjects = frame.drop_duplicates(["kind", "row", "column", "value"])
+    n = subjects.groupby("kind", sort=False).size().rename("n")
     first = frame.drop_duplicates("kind").set_index("kind")
     out = first.join(n).reset_index()
     # most frequent first; ties in sheet order (a stable sort, as value_counts)
@@ -53,8 +58,10 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
              f"{c['informational']} informational (validated/notes.csv)"]
     if c["no_results"]:
         lines.append(f"  {NO_RESULTS}")
-    for kind, n in digest_kinds(notes, top)[["kind", "n"]].itertuples(index=False):
-        lines.append(f"  {n} x {kind}")
+    for kind, n, example in digest_kinds(notes, top)[["kind", "n", "example"]].itertuples(
+            index=False):
+        # one: the note itself (a count of 1 reads as a slip); several: counted by kind
+        lines.append(f"  {example}" if n == 1 else f"  {n} x {kind}")
     return "\n".join(lines)
 
 

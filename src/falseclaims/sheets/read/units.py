@@ -63,6 +63,8 @@ def convert_units(records: list[SheetRecord], table: RawTable, units: str, where
         refused = _check_declared_percent(unmarked, table, where, value_col)
         if refused is not None:
             return refused
+    if units == "fraction":
+        _check_declared_fraction(unmarked, table, where, value_col)
     for r in frac:
         if value_col not in r.bad:
             _apply_units(r, table, units, decided, value_col, sd_col)
@@ -156,6 +158,26 @@ def _check_declared_percent(unmarked: list[SheetRecord], table: RawTable, where:
     elif small:
         return _all_fractions(table, small, value_col, where)
     return None
+
+
+def _check_declared_fraction(unmarked: list[SheetRecord], table: RawTable, where: str,
+                             value_col: str) -> None:
+    """``units: fraction`` on a sheet whose unmarked values are mostly in (1, 100]: the
+    values look like percent, so the key is likely wrong; refused in one sheet-level line
+    (read as fractions, every such cell would be a problem of its own, or with
+    ``on_bad_cell: exclude`` an excluded paper)."""
+    small = [r for r in unmarked if abs(r[value_col]) <= 1]
+    large = [r for r in unmarked if 1 < abs(r[value_col]) <= 100]
+    if len(large) <= len(small):
+        return
+    e = large[0]
+    table.problem(None, _col(e, value_col), None, (
+        f"values as fractions (units: fraction in {where}), but {len(large)} of "
+        f"{len(unmarked)} unmarked fraction-scale values lie in (1, 100] (e.g. row {e.row}: "
+        f"{_fmt(e[value_col])}): they look like percent, so the units key is likely wrong; "
+        "declare `units: percent` (or `units: auto`) for the venue"))
+    for r in large:  # said once above, not again cell by cell; '%' cells still convert
+        r.mark_bad(value_col)
 
 
 def _apply_units(r: SheetRecord, table: RawTable, units: str, decided: str, value_col: str,
