@@ -66,6 +66,10 @@ rule venue_figures:
             "sd_model " + ", ".join(FIGURE_SD_SOURCES),
         ),
         planner=ConfigParam(config["planner"], "planner"),
+        # the population of the median test-set size (Fig 6's gray cell, the multipliers)
+        test_set_splits=config["analysis"]["test_set_splits"],
+        # generated to match the paper: Tables S1/S2 say so beside the paper's percentages
+        matched_to_paper=lambda wc: wc.venue in config["numbers"].get("matched_to_paper", []),
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     script:
         "../scripts/venue_figures.py"

@@ -29,7 +29,7 @@ _WHERE = {
     "Headline": "common",
     "lookup_data": "lookup", "observed_medians": "lookup", "venue_multipliers": "lookup",
     "split_sizes": "sizes", "clamp_shares": "sources",
-    "metric_frequency": "tables", "metric_table_latex": "tables",
+    "metric_frequency": "tables", "metric_table": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",
 }
 
