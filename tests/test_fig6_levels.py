@@ -9,13 +9,9 @@ import pytest
 
 from falseclaims import figures, stats
 from falseclaims.claims import plan as planner
-from falseclaims.figures.lookup import (
-    INFERRED_LABEL,
-    TEST_SET_POPULATION,
-    grid_level,
-    observed_medians,
-    distinct_test_sizes,
-)
+from falseclaims.figures.lookup import observed_medians
+from falseclaims.survey.multipliers import INFERRED_LABEL, grid_level
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 
 CONG = fx.CONGRUENCE["paper"]
 SPLITS = ("train_test", "train_val_test", "cv_plus_test")
@@ -42,7 +38,7 @@ def test_inferred_fig6_levels_give_the_papers_8x_and_10x(repo_root):
     import yaml
 
     from falseclaims.config import sd_model_from_config
-    from falseclaims.figures.lookup import venue_multipliers
+    from falseclaims.survey.multipliers import venue_multipliers
     cfg = yaml.safe_load((repo_root / "config" / "config.yaml").read_text(encoding="utf-8"))
     grid, cong = cfg["lookup_grid"], cfg["congruence"][cfg["lookup_grid"]["congruence_source"]]
     inferred = grid["inferred_levels"]

@@ -3,8 +3,8 @@
 Layout of [Christodoulou2025], Fig 6: test-set sizes in columns (small to large, left to
 right), deltas in rows; each cell the probability at the median congruence, with the values
 at Q1 and Q3 congruence in parentheses. Winner A has the metric level of
-:func:`grid_level` (by default the venue's median winner value: the paper does not state
-the level it assumed), runner-up B = level - delta; segmentation SDs are imputed from the
+:func:`falseclaims.survey.multipliers.grid_level` (by default the venue's median winner
+value: the paper does not state the level it assumed), runner-up B = level - delta; segmentation SDs are imputed from the
 SD model at A and B (see :mod:`falseclaims.claims.plan`, which this module also uses for
 the highlight).
 
@@ -12,15 +12,16 @@ Gray highlights: the cell nearest the venue's observed median (n, delta) (neares
 and in delta) on the left, and on its right, in the same row, the smallest size reaching the
 target at that delta, as found by :func:`falseclaims.claims.plan.smallest_n`. That exact size
 is inserted as an extra column (marked ``n*``) when it is not already a grid size. The
-median n is over the papers with a distinct test set (:func:`distinct_test_sizes`, the
+median n is over the papers with a distinct test set
+(:func:`falseclaims.survey.populations.distinct_test_sizes`, the
 paper's "among the papers that employed a test set in their data-splitting strategy"), the
 median delta over the analysed papers.
 
 Classification congruence outside [A + B - 1, min(A, B)] is moved to the nearer bound, as in
 the survey; a Q1 or Q3 value that equals the median's because both were moved to the same
-bound is marked with a dagger. :func:`venue_multipliers`: the smallest sufficient test set
-at Δ = 0.01 as a multiple of the venue's median test set (the paper's "8x" and "10x"); the
-one computation of it (``fig6_multipliers.csv`` and ``numbers.csv`` both use it).
+bound is marked with a dagger. The level (:func:`falseclaims.survey.multipliers.grid_level`)
+and the test-set size multipliers (``fig6_multipliers.csv``,
+:func:`falseclaims.survey.multipliers.venue_multipliers`) are survey numbers.
 """
 
 from __future__ import annotations
@@ -32,19 +33,16 @@ import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
 from falseclaims import stats
-from falseclaims.claims.plan import probability_at, size_multipliers, smallest_n
-from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS, population
-from falseclaims.tasks import TASKS
+from falseclaims.claims.plan import probability_at, smallest_n
+from falseclaims.figures.common import METRIC_NAMES
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
+from falseclaims.tasks import TASK_LABELS
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
 
 NBSP = "\u00a0"  # a space the footnote is never wrapped at
 CLAMP_MARK = "†"  # a Q1 / Q3 value equal to the median's because both were clamped
 LEVELS = ("q1", "median", "q3")
-MEDIAN_WINNER = "median_winner"  # lookup_grid.<task>.level: the venue's median winner value
-INFERRED_LABEL = "level inferred from the paper's 8×/10×; not stated in the paper"
-# the population of the test-set size statistics ([Christodoulou2025], Results)
-TEST_SET_POPULATION = "papers in scope with a distinct test set and its size recorded"
 
 
 def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
@@ -122,7 +120,7 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 congruence_source: str = "paper", level_text: str = ""):
     """Fig 6 for one task: the coloured grid (sizes in columns, deltas in rows, as in the
     paper) with a notes panel stating every assumption; ``level_text`` says where the level
-    comes from (:func:`grid_level`), in the title."""
+    comes from (:func:`falseclaims.survey.multipliers.grid_level`), in the title."""
     data, info = lookup_data(task, n_grid, delta_grid, level, congruence, sd_model, sd_level,
                              observed, target, bands, n_max)
     ns = sorted(data["n"].unique())
@@ -227,64 +225,6 @@ def _clamp_note(data: pd.DataFrame) -> str:
             f"nearer bound, as in the survey: {moved} of {k} cells. {CLAMP_MARK} Q1 (or Q3) "
             f"congruence moved to the same bound as the median, so its P equals the median's "
             f"({same} of {k} cells).")
-
-
-def grid_level(task: str, top2: pd.DataFrame, lookup_grid) -> tuple[float, str]:
-    """The winner's value A of Fig 6 and of the multipliers, and where it comes from:
-    ``lookup_grid.<task>.level`` = ``median_winner`` (default) takes the venue's median
-    winner value over its analysed papers (``top2.csv``), ``fallback_level`` when it has
-    none; a number is used as given. [Christodoulou2025] does not state its level."""
-    spec = lookup_grid[task]["level"]
-    if spec != MEDIAN_WINNER:
-        return float(spec), "configured level"
-    v = pd.to_numeric(top2.loc[top2["task"] == task, "value_a"], errors="coerce").dropna()
-    if v.empty:
-        return (float(lookup_grid[task]["fallback_level"]),
-                "no analysed paper: configured fallback level")
-    return float(v.median()), f"median winner value of the {len(v)} analysed papers"
-
-
-def venue_multipliers(papers: pd.DataFrame, top2: pd.DataFrame, lookup_grid, congruence: dict,
-                      sd_model: SDModel | None, planner, splits, which: str = "in_scope",
-                      venue: str = "") -> pd.DataFrame:
-    """The multipliers of [Christodoulou2025], Results, for one venue: smallest n with
-    P <= ``planner.target`` at Δ = ``lookup_grid.multiplier_delta`` and A =
-    :func:`grid_level`, over the venue's median test-set size (:func:`distinct_test_sizes`: the
-    papers of population ``which`` with a split in ``splits``), per task and congruence
-    level (:func:`falseclaims.claims.plan.size_multipliers`). For a venue listed in
-    ``lookup_grid.inferred_levels.venues``, second rows at the levels inferred from the
-    paper's 8x / 10x (``level_source`` says which)."""
-    sizes = distinct_test_sizes(papers, splits, which)
-    medians = {t: (float(sizes.loc[sizes["task"] == t, "n_test"].median())
-                   if (sizes["task"] == t).any() else None) for t in TASKS}
-    runs = [({t: grid_level(t, top2, lookup_grid) for t in TASKS}, None)]
-    inferred = lookup_grid.get("inferred_levels") or {}
-    if venue in inferred.get("venues", []):
-        runs.append(({t: (float(inferred[t]), INFERRED_LABEL) for t in TASKS}, INFERRED_LABEL))
-    out = []
-    for levels, label in runs:
-        t = size_multipliers(
-            medians, {k: v[0] for k, v in levels.items()}, congruence, sd_model=sd_model,
-            delta=lookup_grid["multiplier_delta"], target=planner["target"],
-            n_max=planner["n_max"], sd_level=lookup_grid["sd_level"])
-        t.insert(3, "level_source", t["task"].map(lambda k: label or levels[k][1]))
-        t["median_population"] = TEST_SET_POPULATION
-        out.append(t)
-    return pd.concat(out, ignore_index=True)
-
-
-def distinct_test_sizes(papers: pd.DataFrame, splits, which: str = "in_scope") -> pd.DataFrame:
-    """Test-set sizes of the papers of population ``which`` whose split has a distinct test
-    set (``splits``: config ``analysis.test_set_splits``) and whose test-set size is
-    recorded: the population of the paper's median and quartiles ("among the papers that
-    employed a test set in their data-splitting strategy", 65% / 76% of the papers).
-    Columns ``paper_id, task, n_test``."""
-    pop = population(papers, which)
-    n = pd.to_numeric(pop["n_test"], errors="coerce")
-    keep = pop["split"].astype("string").isin(list(splits)).fillna(False).astype(bool) \
-        & n.notna() & (n > 0)
-    return pd.DataFrame({"paper_id": pop.loc[keep, "paper_id"], "task": pop.loc[keep, "task"],
-                         "n_test": n[keep].astype(float)}).reset_index(drop=True)
 
 
 def median_size(n: float) -> str:

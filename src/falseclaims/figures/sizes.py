@@ -12,7 +12,7 @@ How sizes are taken from the sheet (``split``, ``cv_folds`` k, ``n_train/n_val/n
 A CV paper without k or without any size keeps a row with ``size`` missing and a ``note``.
 
 A diamond on the test box marks the median test-set size over the papers with a distinct
-test set (:func:`falseclaims.figures.lookup.distinct_test_sizes`): the population of the paper's
+test set (:func:`falseclaims.survey.populations.distinct_test_sizes`): the population of the paper's
 "median 500 / 62 images", which the box (every paper, cross-validation folds included) is
 not.
 """
@@ -24,14 +24,10 @@ import pandas as pd
 
 import seaborn as sns
 
-from falseclaims.figures.common import (
-    NO_PAPERS,
-    TASK_LABELS,
-    label_first_drawn,
-    panel_letter,
-    population,
-    require_columns,
-)
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes, population
+from falseclaims.io.table_io import require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
 from falseclaims.tasks import TASKS
 
@@ -108,7 +104,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
     """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
     points (jitter from ``seed``), one panel per task; with ``test_set_splits`` a diamond at
     the median test-set size of the papers with a distinct test set, named below."""
-    from falseclaims.figures.lookup import TEST_SET_POPULATION, median_size, distinct_test_sizes
+    from falseclaims.figures.lookup import median_size
 
     data = split_sizes(papers, which)
     tested = None if test_set_splits is None else distinct_test_sizes(papers, test_set_splits, which)

@@ -11,19 +11,21 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from falseclaims.figures.common import Headline
+from falseclaims.survey.headline import Headline
 from falseclaims.figures.delta_vs_size import fig4_delta_vs_size
 from falseclaims.figures.deltas import figS9_delta_distribution
 from falseclaims.figures.exceedance import fig5_exceedance
 from falseclaims.figures.flow import flow_diagram
-from falseclaims.figures.lookup import fig6_lookup, grid_level, observed_medians
+from falseclaims.figures.lookup import fig6_lookup, observed_medians
 from falseclaims.figures.practices import fig3_reporting_practices, figS7_uncertainty
 from falseclaims.figures.registry import VENUE_FIGURES, figures_of
 from falseclaims.figures.sd_sensitivity import figS10_sd_sensitivity
 from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.sources import fig5_congruence_sources
-from falseclaims.figures.tables import metric_frequency, metric_table, metric_table_latex
+from falseclaims.survey.populations import metric_frequency
+from falseclaims.figures.tables import metric_table, metric_table_latex
 from falseclaims.sd_model import SDModel
+from falseclaims.survey.multipliers import grid_level
 from falseclaims.tasks import TASKS
 
 __all__ = ["VENUE_FIGURES", "metric_tables", "venue_figures"]

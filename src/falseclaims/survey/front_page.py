@@ -17,7 +17,7 @@ import jinja2
 import pandas as pd
 from markupsafe import escape
 
-from falseclaims.figures.common import TASK_LABELS
+from falseclaims.tasks import TASK_LABELS
 
 FRAGMENT = "<!-- falseclaims front page -->"
 _STYLE = """
@@ -231,7 +231,7 @@ In blue, the paper's percentage ([Christodoulou2025], Table {{ t.name }}), its r
 def metric_tables_html(table: pd.DataFrame, label: str, note: str = "") -> str:
     """Tables S1/S2 (``figures.tables.metric_table``) as a page of the report; ``note``: the
     caveat of a venue generated to match the paper."""
-    from falseclaims.figures.tables import POPULATION_TEXT, TABLE_NAMES
+    from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
 
     tables = []
     for task in [t for t in TASK_LABELS if t in set(table["task"])]:

@@ -17,10 +17,12 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
-from falseclaims.figures.common import Headline, numeric, population, select_headline
-from falseclaims.figures.lookup import TEST_SET_POPULATION, distinct_test_sizes, venue_multipliers
+from falseclaims.survey.headline import Headline, select_headline
+from falseclaims.io.table_io import numeric
+from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
+from falseclaims.survey.multipliers import venue_multipliers
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.survey.reporting import practices_data, uncertainty_data
-from falseclaims.figures.tables import POPULATION_TEXT, metric_frequency
 from falseclaims.tasks import TASKS
 
 NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",
@@ -209,7 +211,7 @@ def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str, task: s
 def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, cfg: Mapping) -> list[dict]:
     """The test set that brings P(false claim) to ``planner.target`` at Δ =
     ``lookup_grid.multiplier_delta`` over the venue's median test-set size, at the median
-    congruence: the rows of :func:`falseclaims.figures.lookup.venue_multipliers` (also
+    congruence: the rows of :func:`falseclaims.survey.multipliers.venue_multipliers` (also
     ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one)."""
     rows = []
     source = cfg["lookup_grid"]["congruence_source"]
