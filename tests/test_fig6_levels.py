@@ -141,7 +141,7 @@ def test_fig6_names_its_colours_as_the_paper_and_states_level_and_population():
     for label in ("red > 10%", "orange 5–10%", "green ≤ 5%"):
         assert label in texts, label
     title = fig.axes[0].get_title(loc="left")
-    assert "A = 0.846 (median winner value of the 43 analysed papers)" in title
+    assert "A = 0.846: median winner value of the 43 analysed papers" in title
     notes = " ".join(texts).replace("\n", " ")
     assert "491.5 over the papers in scope with a distinct test set" in notes.replace(
         "\u00a0", " ")

@@ -150,8 +150,8 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     ax.set_xlabel("Test-set size n")
     ax.set_ylabel(f"Δ {metric} (A minus B)")
     ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim, winner's {metric} "
-                 f"A = {level:.3g}" + (f" ({level_text})" if level_text else "")
-                 + ", runner-up B = A − Δ", loc="left")
+                 f"A = {level:.3g}, runner-up B = A − Δ"
+                 + (f"\nA = {level:.3g}: {level_text}" if level_text else ""), loc="left")
     # named as the paper's caption names them: red (>10%), orange (5-10%), green (<5%)
     handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {100 * bands[1]:g}%"),
                Patch(facecolor=BAND_COLOURS["medium"],

@@ -80,7 +80,7 @@ _PAGE = _ENV.from_string("""<!DOCTYPE html>
 
 def _fmt(value, unit: str) -> str:
     """One number format per unit: shares as whole percent (below 1%: one decimal), counts
-    and sizes as integers, deltas with three decimals, multipliers with one."""
+    and sizes as integers (a median of an even count keeps its .5), deltas with three decimals, multipliers with one."""
     if isinstance(value, str):
         m = re.fullmatch(r"\s*([<>]=?)?\s*([-+0-9.eE]+)\s*", value)
         if not m:
@@ -97,6 +97,8 @@ def _fmt(value, unit: str) -> str:
         return f"{value:.3f}"
     if unit.startswith("x "):
         return f"{value:.1f}×"
+    if unit == "images" and value != int(value):  # a median of an even count: 491.5
+        return f"{value:,.1f}"
     return f"{value:,.0f}" if value == int(value) or abs(value) >= 10 else f"{value:.1f}"
 
 
@@ -218,7 +220,7 @@ def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, st
 _METRICS = _ENV.from_string("""
 {% for t in tables %}
 <h3>Table {{ t.name }}: metrics reported by {{ t.task }} papers of {{ label }}</h3>
-<p>Percentage of the n = {{ t.n }} {{ t.population }}; a paper counts once per metric.{% if t.paper %}
+<p>Percentage of the n = {{ t.n }} {{ t.population }}; a paper counts once per metric. {% if t.paper %}
 In blue, the paper's percentage ([Christodoulou2025], Table {{ t.name }}), its rows in its order.{% endif %}</p>
 {% if note %}<p class="caveat">{{ note }}</p>{% endif %}
 <table class="fc"><tr><th>Metric</th><th>Papers</th><th>Percentage (%)</th>{% if t.paper %}<th class="paper">Paper (%)</th><th>Note</th>{% endif %}</tr>
