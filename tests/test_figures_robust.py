@@ -43,7 +43,8 @@ def _render(tables):
         tables, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
         populations=POPULATIONS, lookup_grid=GRID,
         lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
-        planner={"target": 0.05, "n_max": 10**6}, venue_label="V")}
+        planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
+        test_set_splits=("train_test", "train_val_test", "cv_plus_test"))}
 
 
 @pytest.mark.parametrize("task", ["classification", "segmentation"])

@@ -93,6 +93,11 @@ def test_fig1_draws_the_two_shaded_areas():
     assert len(polys) == 2
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any("0.0161" in t for t in legend) and any("0.0996" in t for t in legend)
+    # the paper's notation, P(p-hat >= p^m | p = upper limit) = 0.0161 ([Mollersen2023], Sec.
+    # 3.4 and Fig 1 caption); its number is the area strictly above p^m, which is shaded
+    red = next(t for t in legend if "0.0161" in t)
+    assert red.startswith("P(≥ adjusted limit | upper limit) = 0.0161")
+    assert not any("P(>" in t for t in legend)
     plt.close(fig)
 
 

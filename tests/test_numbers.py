@@ -13,9 +13,10 @@ from scipy import stats as ss
 
 from falseclaims import figures
 from falseclaims.config import ConfigParam, ReportText, report_category
+from falseclaims.figures.tables import NOT_IN_PAPER, NOT_IN_VENUE
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html, metric_tables_html, numbers_html
-from falseclaims.survey.numbers import venue_numbers
+from falseclaims.survey.numbers import MATCHED_NOTE, SENSITIVITY_RANGES, venue_numbers
 from falseclaims.survey.populations import metric_frequency
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
@@ -33,10 +34,10 @@ CFG = {
                                 "split_sizes": "in_scope", "metrics": "quantitative"},
                 "metric_labels": {"accuracy": "Accuracy", "acc": "Accuracy",
                                   "dsc": "Dice (DSC)", "dice": "Dice (DSC)"}},
-    "lookup_grid": {"congruence_source": "paper", "classification": {"level": 0.85},
-                    "segmentation": {"level": 0.80}},
+    "lookup_grid": {"congruence_source": "paper", "sd_level": "mean", "multiplier_delta": 0.01,
+                    "classification": {"level": 0.85}, "segmentation": {"level": 0.80}},
     "planner": {"target": 0.05, "n_max": 10**6, "sd_level": "mean"},
-    "numbers": {"citation": "paper", "compare_venues": ["v"], "multiplier_delta": 0.01,
+    "numbers": {"citation": "paper", "compare_venues": ["v"],
                 "paper": {"papers_found": {"classification": 133},
                           "share_sd": {"segmentation": 0.47},
                           "share_above_0.05": {"classification": 0.86}}},
@@ -61,6 +62,11 @@ def _papers():
     s = [{"metrics_reported": "dsc;dice", "uncertainty": "sd_test"},
          {"metrics_reported": "hd", "uncertainty": "other"},
          {"metrics_reported": "DSC;iou", "uncertainty": "none"}]
+    # test-set sizes: c2 (cv_only) and c3 (no split) have no distinct test set
+    for r, n in zip(c, (40, 100, pd.NA, 70, 250, 900, 5, 3000)):
+        r.setdefault("n_test", n)
+    for r, n in zip(s, (20, 60, 80)):
+        r.setdefault("n_test", n)
     rows = [base | r | {"paper_id": f"c{i}", "task": "classification"} for i, r in enumerate(c)]
     rows += [base | r | {"paper_id": f"s{i}", "task": "segmentation"} for i, r in enumerate(s)]
     df = pd.DataFrame(rows)
@@ -73,21 +79,25 @@ def _papers():
 
 
 def _top2():
-    rows = [("c0", "classification", 0.02, 50), ("c1", "classification", 0.01, 200),
-            ("c5", "classification", 0.03, 1000), ("s0", "segmentation", 0.004, 30),
-            ("s2", "segmentation", 0.01, 60)]
-    return pd.DataFrame([{"venue": "v", "paper_id": p, "task": t, "delta": d, "n_test": n}
-                         for p, t, d, n in rows])
+    rows = [("c0", "classification", 0.02, 50, 0.90), ("c1", "classification", 0.01, 200, 0.80),
+            ("c5", "classification", 0.03, 1000, 0.86), ("s0", "segmentation", 0.004, 30, 0.70),
+            ("s2", "segmentation", 0.01, 60, 0.76)]
+    return pd.DataFrame([{"venue": "v", "paper_id": p, "task": t, "delta": d, "n_test": n,
+                          "value_a": a} for p, t, d, n, a in rows])
 
 
 def _summary():
-    """Headline share above 5%: classification 2 of 3 (Q1 1 of 3, Q3 3 of 3)."""
+    """Headline share above 5%: classification 2 of 3 (Q1 1 of 3, Q3 3 of 3); segmentation
+    of 4 papers (congruence Q1 / median / Q3 adds 2 / 1 / 0, SD Q1 / mean / Q3 adds 0 / 1 /
+    2): 2 at the headline, 1-3 one factor at a time, 0-4 over all 9 combinations."""
     rows = []
     for level, k in (("q1", 1), ("median", 2), ("q3", 3)):
         rows.append(("classification", "paper", level, "none", "none", 0.05, 3, k))
         rows.append(("classification", "other", level, "none", "none", 0.05, 3, 0))
         for sd, j in (("q1", 0), ("mean", 1), ("q3", 2)):
-            rows.append(("segmentation", "paper", level, "m", sd, 0.05, 2, j))
+            c = {"q1": 2, "median": 1, "q3": 0}[level]
+            rows.append(("segmentation", "paper", level, "m", sd, 0.05, 4, c + j))
+            rows.append(("segmentation", "other", level, "m", sd, 0.05, 4, 4))
     cols = ["task", "congruence_source", "congruence_level", "sd_source", "sd_level",
             "cutoff", "n_papers", "n_above"]
     d = pd.DataFrame(rows, columns=cols)
@@ -127,9 +137,17 @@ def test_counts_and_shares_match_hand_counts(numbers):
     assert v[(c, "share_ci")] == pytest.approx(1 / 3)
     assert numbers.loc[(c, "share_ci"), "n_population"] == 3
     assert v[(s, "n_sd_test")] == 1 and v[(s, "share_sd")] == pytest.approx(1 / 2)
-    # sizes and deltas of the analysed papers (top2)
-    assert v[(c, "test_size_median")] == 200 and v[(s, "test_size_median")] == 45
-    assert numbers.loc[(c, "test_size_median"), ["low", "high"]].tolist() == [50, 1000]
+    # test-set sizes: hand count of the papers in scope with a distinct test set and a
+    # size: c0 40, c1 100, c4 250, c5 900 (cv_plus_test), c7 3000 (values only in figures
+    # but in scope); not c2 (cv_only), c3 (no split), c6 (out of scope)
+    assert (v[(c, "test_size_q1")], v[(c, "test_size_median")], v[(c, "test_size_q3")]) \
+        == (100, 250, 900)
+    assert numbers.loc[(c, "test_size_median"), "n_population"] == 5
+    assert numbers.loc[(c, "test_size_median"), ["low", "high"]].tolist() == [40, 3000]
+    assert "distinct test set" in numbers.loc[(c, "test_size_median"), "population"]
+    assert (v[(s, "test_size_q1")], v[(s, "test_size_median")], v[(s, "test_size_q3")]) \
+        == (40, 60, 70)
+    # deltas of the analysed papers (top2)
     assert v[(c, "delta_mean")] == pytest.approx(0.02)
     assert v[(s, "delta_median")] == pytest.approx(0.007)
 
@@ -139,7 +157,41 @@ def test_headline_share_and_its_sensitivity_range(numbers):
     assert row["value"] == pytest.approx(2 / 3)
     assert (row["low"], row["high"]) == (pytest.approx(1 / 3), pytest.approx(1.0))
     seg = numbers.loc[("segmentation", "share_above_0.05")]  # median congruence, mean SD
-    assert seg["value"] == pytest.approx(0.5) and (seg["low"], seg["high"]) == (0.0, 1.0)
+    assert seg["value"] == pytest.approx(0.5) and (seg["low"], seg["high"]) == (0.25, 0.75)
+    assert seg["range"].startswith("one factor at a time")
+
+
+def _one_at_a_time(summary, task, cutoff):
+    """Independently: the headline source's shares at (congruence Q1/median/Q3, headline
+    SD) and (median congruence, SD Q1/Q3)."""
+    s = summary[(summary.task == task) & (summary.cutoff == cutoff)
+                & (summary.congruence_source == "paper")]
+    if task == "segmentation":
+        s = s[s.sd_source == "m"]
+        s = s[(s.sd_level == "mean") | (s.congruence_level == "median")]
+    return s.share_above.min(), s.share_above.max()
+
+
+@pytest.mark.parametrize("how", ["one_at_a_time", "full_grid"])
+def test_sensitivity_range_recomputed_from_summary(how):
+    papers, summary = _papers(), _summary()
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+              "top2": _top2(), "summary": summary}
+    cfg = CFG | {"numbers": CFG["numbers"] | {"sensitivity_range": how}}
+    d = venue_numbers(tables, cfg, "v").set_index(["task", "name"])
+    for task in ("classification", "segmentation"):
+        row = d.loc[(task, "share_above_0.05")]
+        if how == "one_at_a_time":
+            expected = _one_at_a_time(summary, task, 0.05)
+        else:
+            s = summary[(summary.task == task) & (summary.congruence_source == "paper")]
+            expected = s.share_above.min(), s.share_above.max()
+        assert (row["low"], row["high"]) == pytest.approx(expected), (task, how)
+        assert row["range"] == SENSITIVITY_RANGES[how]
+    seg = d.loc[("segmentation", "share_above_0.05")]
+    assert (seg["low"], seg["high"]) == ((0.25, 0.75) if how == "one_at_a_time" else (0, 1))
 
 
 def _p_cls(n, a, b, c):
@@ -154,14 +206,42 @@ def _p_seg(n, a, b, r):
     return ss.t.cdf(np.sqrt(n) * (b - a) / np.sqrt(sa**2 + sb**2 - 2 * sa * sb * r), n - 1)
 
 
-@pytest.mark.parametrize("task,level,median,p", [("classification", 0.85, 200, _p_cls),
-                                                 ("segmentation", 0.80, 45, _p_seg)])
+@pytest.mark.parametrize("task,level,median,p", [("classification", 0.85, 250, _p_cls),
+                                                 ("segmentation", 0.80, 60, _p_seg)])
 def test_multiplier_is_the_smallest_sufficient_size_over_the_median(numbers, task, level,
                                                                     median, p):
     n = int(numbers.loc[(task, "n_needed"), "value"])
     a, b = level, level - 0.01
     assert p(n, a, b, 0.67) <= 0.05 < p(n - 1, a, b, 0.67)
     assert numbers.loc[(task, "test_size_multiplier"), "value"] == pytest.approx(n / median)
+
+
+def test_multiplier_at_the_median_winner_and_the_inferred_level():
+    """``median_winner``: A = the median winner value of the analysed papers (0.86 of 0.80,
+    0.86, 0.90; 0.73 of 0.70, 0.76); a venue in ``inferred_levels.venues`` gets a second,
+    labelled row at the inferred level, from the same computation as fig6_multipliers."""
+    grid = CFG["lookup_grid"] | {
+        "classification": {"level": "median_winner"}, "segmentation": {"level": "median_winner"},
+        "inferred_levels": {"venues": ["v"], "classification": 0.75, "segmentation": 0.68}}
+    papers = _papers()
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+              "top2": _top2(), "summary": _summary()}
+    d = venue_numbers(tables, CFG | {"lookup_grid": grid}, "v").set_index(["task", "name"])
+    for task, level, inferred, median, p in (("classification", 0.86, 0.75, 250, _p_cls),
+                                             ("segmentation", 0.73, 0.68, 60, _p_seg)):
+        for name, a in (("n_needed", level), ("n_needed_inferred_level", inferred)):
+            n = int(d.loc[(task, name), "value"])
+            assert p(n, a, a - 0.01, 0.67) <= 0.05 < p(n - 1, a, a - 0.01, 0.67), (task, name)
+        assert "median winner value of the" in d.loc[(task, "n_needed"), "population"]
+        assert "not stated in the paper" in d.loc[(task, "n_needed_inferred_level"),
+                                                  "description"]
+        assert d.loc[(task, "test_size_multiplier_inferred_level"), "value"] == pytest.approx(
+            d.loc[(task, "n_needed_inferred_level"), "value"] / median)
+    # not listed: no inferred row
+    other = venue_numbers(tables, CFG | {"lookup_grid": grid}, "w")
+    assert not other["name"].str.contains("inferred").any()
 
 
 def test_paper_values_only_where_configured(numbers):
@@ -261,9 +341,10 @@ def test_report_captions_keep_a_hostile_label_as_text(repo_root):
 
 
 def test_one_task_venue_without_analysed_papers():
-    """A venue with classification papers only and none analysed: counts stay, sizes,
-    deltas and multipliers are empty, the paper's values of absent numbers are skipped and
-    the front page still renders."""
+    """A venue with classification papers only and none analysed: counts stay, deltas are
+    empty, the test-set sizes and the multiplier still come from the papers with a distinct
+    test set, the paper's values of absent numbers are skipped and the front page still
+    renders."""
     papers = _papers()
     papers = papers[papers.task == "classification"]
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
@@ -274,7 +355,10 @@ def test_one_task_venue_without_analysed_papers():
     assert d.loc[("classification", "papers_in_scope"), "value"] == 7
     assert d.loc[("segmentation", "papers_found"), "value"] == 0
     assert d.loc[("classification", "n_sd_test"), "value"] == 0  # recorded: none
-    assert np.isnan(d.loc[("classification", "test_size_multiplier"), "value"])
+    assert np.isnan(d.loc[("classification", "delta_median"), "value"])
+    assert d.loc[("classification", "test_size_multiplier"), "value"] == pytest.approx(
+        d.loc[("classification", "n_needed"), "value"] / 250)
+    assert np.isnan(d.loc[("segmentation", "test_size_multiplier"), "value"])
     assert not d.index.get_level_values("name").str.startswith("share_above").any()
     html = front_page_html({"v": d.reset_index()}, {"v": "V"}, ["v"], "median")
     assert "Classification" in html and "133" in html
@@ -290,3 +374,57 @@ def test_a_sheet_without_metrics_or_uncertainty_gives_no_share(numbers):
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])["value"]
     for name in ("share_primary_metric", "n_sd_test", "share_sd", "share_no_uncertainty"):
         assert np.isnan(d[("classification", name)]), name
+
+
+def test_the_matched_example_says_agreement_is_not_evidence():
+    """Config-driven (``numbers.matched_to_paper``), not tied to a venue name: the caveat
+    stands wherever the paper's value is beside the venue's, and nowhere for others."""
+    papers = _papers()
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+              "top2": _top2(), "summary": _summary()}
+    cfg = CFG | {"numbers": CFG["numbers"] | {"matched_to_paper": ["v"]}}
+    d = venue_numbers(tables, cfg, "v")
+    with_paper = d["paper_value"] != ""
+    assert d.loc[with_paper, "paper_source"].str.contains(MATCHED_NOTE, regex=False).all()
+    assert (d.loc[~with_paper, "paper_source"] == "").all()
+    for html in (numbers_html(d, "V", True), front_page_html({"v": d}, {"v": "V"}, ["v"], "m")):
+        assert MATCHED_NOTE.replace("'", "&#39;") in html
+    plain = venue_numbers(tables, CFG, "v")
+    assert not plain["paper_source"].str.contains(MATCHED_NOTE, regex=False).any()
+    for html in (numbers_html(plain, "V", True),
+                 front_page_html({"v": plain}, {"v": "V"}, ["v"], "m")):
+        assert "generated to match" not in html
+    # the front page names what the range spans
+    assert "one factor at a time" in front_page_html({"v": plain}, {"v": "V"}, ["v"], "m")
+
+
+def test_tables_S1_S2_list_every_row_of_the_paper_in_its_order():
+    """The paper's rows first, in its order, with its percentage; a row the venue lacks has
+    0 papers and a note; the venue's other metrics after, "(none recorded)" last."""
+    paper = {"classification": [{"metric": "Accuracy", "percent": 72.4},
+                                {"metric": "AUC", "percent": 54.5},
+                                {"metric": "Mean Absolute Error (MAE)", "percent": 0.8}],
+             "segmentation": [{"metric": "Dice (DSC)", "percent": 94.8},
+                              {"metric": "Fβ score", "percent": 0.5}]}
+    labels = CFG["figures"]["metric_labels"] | {"auc": "AUC"}
+    table = figures.metric_table(metric_frequency(_papers(), "quantitative", labels),
+                                 paper)
+    c = table[table.task == "classification"]
+    assert c["label"].tolist() == ["Accuracy", "AUC", "Mean Absolute Error (MAE)",
+                                   "(none recorded)"]
+    assert c["paper_percent"].tolist()[:3] == [72.4, 54.5, 0.8]
+    assert np.isnan(c["paper_percent"].iloc[3])
+    mae = c.set_index("label").loc["Mean Absolute Error (MAE)"]
+    assert mae["n_papers_reporting"] == 0 and mae["note"] == NOT_IN_VENUE
+    # "AUC" is listed once by c0 ("AUC"); c7 lists "auc" but reports values only in figures
+    assert c.set_index("label").loc["AUC", "n_papers_reporting"] == 1
+    s = table[table.task == "segmentation"]
+    assert s["label"].tolist() == ["Dice (DSC)", "Fβ score", "hd", "iou"]
+    assert s.set_index("label").loc["hd", "note"] == NOT_IN_PAPER
+    tex = figures.metric_table_latex(table, "segmentation", "V", "An example.")
+    assert r"Fβ score & 0 & 0.0 & 0.5 & no paper of this venue lists it \\" in tex
+    assert "An example." in tex
+    html = metric_tables_html(table, "V", "An example.")
+    assert "Paper (%)" in html and "0.5" in html and "An example." in html

@@ -32,9 +32,10 @@ def test_per_class_mcnemar_by_hand_count():
 
 
 def test_per_class_mcnemar_matches_statsmodels_and_differs_from_overall():
-    """Each class against statsmodels' McNemar on that class's 2x2 table (chi-square with
-    continuity correction when b + c >= 20, exact otherwise, as [Rainio2024] advises). A
-    method that trades specificity for sensitivity: the overall test sees no difference."""
+    """Each class against statsmodels' McNemar on that class's 2x2 table: the p-value is its
+    default (exact binomial, which [Rainio2024] uses), the chi-square beside it its
+    ``exact=False, correction=True``; the exact p is also scipy's binomtest. A method that
+    trades specificity for sensitivity: the overall test sees no difference."""
     tables = pytest.importorskip("statsmodels.stats.contingency_tables")
     rng = np.random.default_rng(11)
     truth = np.array([1] * 300 + [0] * 300)
@@ -43,12 +44,35 @@ def test_per_class_mcnemar_matches_statsmodels_and_differs_from_overall():
     sens, spec = pt.mcnemar_per_class(a, b, truth, 1)
     for res, sel in ((sens, truth == 1), (spec, truth == 0)):
         t = pd.crosstab(a[sel], b[sel]).to_numpy()
-        exact = t[0, 1] + t[1, 0] < 20
-        ref = tables.mcnemar(t, exact=exact, correction=True)
-        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+        assert t[0, 1] + t[1, 0] >= 20  # the chi-square regime: exact must still be primary
+        assert res.pvalue == pytest.approx(tables.mcnemar(t).pvalue, rel=1e-9)
+        assert res.pvalue == pytest.approx(
+            stats.binomtest(int(t[1, 0]), int(t[0, 1] + t[1, 0]), 0.5).pvalue, rel=1e-9)
+        chi2 = tables.mcnemar(t, exact=False, correction=True)
+        assert res.chi2_pvalue == pytest.approx(chi2.pvalue, rel=1e-9)
+        assert res.chi2_statistic == pytest.approx(chi2.statistic, rel=1e-12)
         assert res.pvalue < 1e-4
     overall = pt.mcnemar_exact(int((a & ~b).sum()), int((~a & b).sum()))
     assert overall.pvalue > 0.05
+
+
+@pytest.mark.parametrize("b, c, bound", [(19, 54, 5.07e-5), (50, 77, 0.0207)])
+def test_per_class_mcnemar_reproduces_the_tutorials_published_bounds(b, c, bound):
+    """[Rainio2024] reports p < 5.07e-5 (sensitivity) and p < 0.0207 (specificity) for its
+    binary example. Its Table 3 counts are not in the text available to us: (b, c) here are
+    the discordant counts whose exact p rounds up to those bounds at three significant
+    digits, found by a brute-force search over b + c <= 400 (sensitivity: the only such
+    table whose continuity-corrected chi-square is 6.9e-05, the value a chi-square-only
+    output gave; specificity: the smallest of four such tables).
+    The exact p must land just under the published bound, the chi-square above it."""
+    truth = ["pos"] * (b + c)
+    correct_a = np.array([True] * b + [False] * c + [True])
+    correct_b = np.array([False] * b + [True] * c + [True])
+    res = pt.mcnemar_per_class(correct_a, correct_b, truth + ["neg"], "pos")[0]
+    assert res.pvalue == pytest.approx(stats.binomtest(b, b + c, 0.5).pvalue, rel=1e-12)
+    step = 10.0 ** (np.floor(np.log10(bound)) - 2)  # one unit of the third digit
+    assert bound - step < res.pvalue <= bound
+    assert res.chi2_pvalue > bound
 
 
 def test_binary_file_gets_both_p_values_in_text_json_and_report(tmp_path, capsys):
@@ -64,11 +88,11 @@ def test_binary_file_gets_both_p_values_in_text_json_and_report(tmp_path, capsys
         ok_b = sub["alg_cnn_b"] == sub["ground_truth"]
         b, c = int((ok_a & ~ok_b).sum()), int((~ok_a & ok_b).sum())
         assert tests[key]["n"] == b + c
-        if b + c < 20:
-            expected = stats.binomtest(b, b + c, 0.5).pvalue
-        else:
-            expected = stats.chi2.sf((abs(b - c) - 1) ** 2 / (b + c), 1)
-        assert tests[key]["pvalue"] == pytest.approx(expected, rel=1e-7)  # JSON floats: 8 significant digits
+        # JSON floats: 8 significant digits
+        assert tests[key]["pvalue"] == pytest.approx(stats.binomtest(b, b + c, 0.5).pvalue,
+                                                     rel=1e-7)
+        assert tests[key]["chi2_pvalue"] == pytest.approx(
+            stats.chi2.sf((abs(b - c) - 1) ** 2 / (b + c), 1), rel=1e-7)
     assert "extra" in tests["mcnemar_exact"]["label"]
     code, out, _ = _run(capsys, str(BIN), "--task", "classification", "--bootstrap", "300")
     assert "McNemar, sensitivity (among positives)" in out
@@ -78,6 +102,8 @@ def test_binary_file_gets_both_p_values_in_text_json_and_report(tmp_path, capsys
          str(report))
     html = report.read_text()
     assert "McNemar, sensitivity (among positives)" in html and "positive class" in html
+    assert "(exact); χ² with continuity correction" in html
+    assert "exact; continuity-corrected chi-square p" in out
     # a multi-class file has no per-class McNemar
     assert "mcnemar_sensitivity" not in _json(capsys, str(CLS), "--task",
                                               "classification")["tests"]

@@ -142,8 +142,10 @@ def _tests_table(tests) -> dict:
         stat = float(t.statistic)
         # counts and rank sums are whole numbers: shown as integers
         stat_text = number(stat, count=math.isfinite(stat) and stat.is_integer())
-        rows.append([label, stat_text if computed else "–",
-                     _pvalue(t.pvalue) if computed else "not computed",
+        ptext = _pvalue(t.pvalue) if computed else "not computed"
+        if computed and t.chi2_pvalue is not None:  # per-class McNemar: exact, chi-square beside
+            ptext += f" (exact); χ² with continuity correction {_pvalue(t.chi2_pvalue)}"
+        rows.append([label, stat_text if computed else "–", ptext,
                      "–" if t.n is None else number(t.n, count=True), t.assumption, t.note])
     return _table(TEST_COLUMNS, rows)
 

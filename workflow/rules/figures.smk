@@ -15,6 +15,8 @@ HEADLINE = headline_assumption(config)
 # the figures draw only the headline SD model (Fig 6 segmentation): editing another
 # sd_model source leaves them as they are
 FIGURE_SD_SOURCES = [HEADLINE["sd_source"]]
+# venues generated to match the paper (Tables S1/S2 say so beside the paper's percentages)
+MATCHED_TO_PAPER = config["numbers"].get("matched_to_paper", [])
 
 
 rule venue_figures:
@@ -66,6 +68,9 @@ rule venue_figures:
             "sd_model " + ", ".join(FIGURE_SD_SOURCES),
         ),
         planner=ConfigParam(config["planner"], "planner"),
+        # the population of the median test-set size (Fig 6's gray cell, the multipliers)
+        test_set_splits=config["analysis"]["test_set_splits"],
+        matched_to_paper=lambda wc: wc.venue in MATCHED_TO_PAPER,
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     script:
         "../scripts/venue_figures.py"

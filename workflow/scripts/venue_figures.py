@@ -6,11 +6,12 @@ from falseclaims import style
 from falseclaims.config import sd_model_from_config
 from falseclaims.survey.headline import Headline
 from falseclaims.figures.output import write_figure
-from falseclaims.figures.lookup import venue_multipliers
 from falseclaims.figures.venue import metric_tables, venue_figures
 from falseclaims.pipeline import run_step
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.front_page import metric_tables_html
+from falseclaims.survey.multipliers import venue_multipliers
+from falseclaims.survey.numbers import MATCHED_NOTE
 from falseclaims.survey.probabilities import read_probabilities
 
 
@@ -27,18 +28,22 @@ def main(smk):
         size_categories=figs["size_categories"], seed=p.seed,
         populations=figs["populations"], lookup_grid=p.lookup_grid,
         lookup_congruence=p.lookup_congruence, sd_model=sd_model, planner=p.planner,
-        venue_label=p.venue_label)
+        venue_label=p.venue_label, test_set_splits=p.test_set_splits)
     for name, fig, data in made:
         write_figure(fig, data, smk.output[f"{name}_png"])
+    note = MATCHED_NOTE if p.matched_to_paper else ""
     freq, tex = metric_tables(tables["papers"], figs["populations"]["metrics"],
-                              figs.get("metric_labels"), p.venue_label)
+                              figs.get("metric_labels"), p.venue_label,
+                              figs.get("paper_metric_tables"), note)
     write_table(freq, smk.output.metrics_csv)
-    Path(smk.output.metrics).write_text(metric_tables_html(freq, p.venue_label),
+    Path(smk.output.metrics).write_text(metric_tables_html(freq, p.venue_label, note),
                                         encoding="utf-8")
     for task, text in tex.items():
         Path(smk.output[f"tex_{task}"]).write_text(text, encoding="utf-8")
-    write_table(venue_multipliers(tables["top2"], p.lookup_grid, p.lookup_congruence,
-                                  sd_model, p.planner), smk.output.multipliers)
+    write_table(venue_multipliers(tables["papers"], tables["top2"], p.lookup_grid,
+                                  p.lookup_congruence, sd_model, p.planner, p.test_set_splits,
+                                  figs["populations"]["split_sizes"], smk.wildcards.venue),
+                smk.output.multipliers)
 
 
 run_step(snakemake, main)  # noqa: F821

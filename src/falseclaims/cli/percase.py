@@ -174,8 +174,10 @@ def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
         if t.pvalue != t.pvalue:  # NaN: not computed, say why
             lines.append(f"  {name:<44} {t.note}")
             continue
+        chi2 = ("" if t.chi2_pvalue is None
+                else f" exact; continuity-corrected chi-square p {_p(t.chi2_pvalue)}")
         lines.append(f"  {name:<44} statistic {t.statistic:>10.4g}  p {_p(t.pvalue):>10}"
-                     + (f"  ({t.note})" if t.test.startswith("mcnemar_s") else ""))
+                     + chi2 + (f"  ({t.note})" if t.test.startswith("mcnemar_s") else ""))
     if omnibus is not None:
         lines.extend(_omnibus_lines(omnibus))
     for rec in result["recommendation"]:

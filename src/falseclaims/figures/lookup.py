@@ -2,19 +2,26 @@
 
 Layout of [Christodoulou2025], Fig 6: test-set sizes in columns (small to large, left to
 right), deltas in rows; each cell the probability at the median congruence, with the values
-at Q1 and Q3 congruence in parentheses. Winner A has the configured metric ``level``,
-runner-up B = level - delta; segmentation SDs are imputed from the SD model at A and B (see
-:mod:`falseclaims.claims.plan`, which this module also uses for the highlight).
+at Q1 and Q3 congruence in parentheses. Winner A has the metric level of
+:func:`falseclaims.survey.multipliers.grid_level` (by default the venue's median winner
+value: the paper does not state the level it assumed), runner-up B = level - delta; segmentation SDs are imputed from the
+SD model at A and B (see :mod:`falseclaims.claims.plan`, which this module also uses for
+the highlight).
 
 Gray highlights: the cell nearest the venue's observed median (n, delta) (nearest in log n
 and in delta) on the left, and on its right, in the same row, the smallest size reaching the
 target at that delta, as found by :func:`falseclaims.claims.plan.smallest_n`. That exact size
-is inserted as an extra column (marked ``n*``) when it is not already a grid size.
+is inserted as an extra column (marked ``n*``) when it is not already a grid size. The
+median n is over the papers with a distinct test set
+(:func:`falseclaims.survey.populations.distinct_test_sizes`, the
+paper's "among the papers that employed a test set in their data-splitting strategy"), the
+median delta over the analysed papers.
 
 Classification congruence outside [A + B - 1, min(A, B)] is moved to the nearer bound, as in
 the survey; a Q1 or Q3 value that equals the median's because both were moved to the same
-bound is marked with a dagger. :func:`venue_multipliers`: the smallest sufficient test set
-at Δ = 0.01 as a multiple of the venue's median test set (the paper's "8x" and "10x").
+bound is marked with a dagger. The level (:func:`falseclaims.survey.multipliers.grid_level`)
+and the test-set size multipliers (``fig6_multipliers.csv``,
+:func:`falseclaims.survey.multipliers.venue_multipliers`) are survey numbers.
 """
 
 from __future__ import annotations
@@ -26,11 +33,11 @@ import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
 from falseclaims import stats
-from falseclaims.claims.plan import probability_at, size_multipliers, smallest_n
+from falseclaims.claims.plan import probability_at, smallest_n
 from falseclaims.figures.common import METRIC_NAMES
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.tasks import TASKS
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
 
@@ -110,9 +117,10 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 sd_model: SDModel | None = None, sd_level: str = "mean",
                 observed: tuple[float, float] | None = None, target: float = 0.05,
                 bands=(0.05, 0.10), n_max: int = 10**7, venue_label: str = "",
-                congruence_source: str = "paper"):
+                congruence_source: str = "paper", level_text: str = ""):
     """Fig 6 for one task: the coloured grid (sizes in columns, deltas in rows, as in the
-    paper) with a notes panel stating every assumption."""
+    paper) with a notes panel stating every assumption; ``level_text`` says where the level
+    comes from (:func:`falseclaims.survey.multipliers.grid_level`), in the title."""
     data, info = lookup_data(task, n_grid, delta_grid, level, congruence, sd_model, sd_level,
                              observed, target, bands, n_max)
     ns = sorted(data["n"].unique())
@@ -142,12 +150,14 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     ax.set_xlabel("Test-set size n")
     ax.set_ylabel(f"Δ {metric} (A minus B)")
     ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim, winner's {metric} "
-                 f"A = {level:g}, runner-up B = {level:g} − Δ", loc="left")
-    handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"> {100 * bands[1]:g}%"),
+                 f"A = {level:.3g}, runner-up B = A − Δ"
+                 + (f"\nA = {level:.3g}: {level_text}" if level_text else ""), loc="left")
+    # named as the paper's caption names them: red (>10%), orange (5-10%), green (<5%)
+    handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {100 * bands[1]:g}%"),
                Patch(facecolor=BAND_COLOURS["medium"],
-                     label=f"{100 * bands[0]:g}–{100 * bands[1]:g}%"),
-               Patch(facecolor=BAND_COLOURS["low"], label=f"≤ {100 * bands[0]:g}%"),
-               Patch(facecolor="#C8C8C8", edgecolor="black", label="highlight")]
+                     label=f"orange {100 * bands[0]:g}–{100 * bands[1]:g}%"),
+               Patch(facecolor=BAND_COLOURS["low"], label=f"green ≤ {100 * bands[0]:g}%"),
+               Patch(facecolor="#C8C8C8", edgecolor="black", label="gray: highlight")]
     ax_note.set_axis_off()
     ax_note.text(0.0, 1.0, notes, ha="left", va="top", fontsize="small",
                  transform=ax_note.transAxes)
@@ -189,8 +199,9 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
                  "test-set size n, rows: Δ.")
     if info["observed_cell"] is not None:
         text = (f"Gray: cell nearest the observed medians of {venue_label or 'the venue'} "
-                f"(median{NBSP}n = {median_size(info['observed_n'])}, "
-                f"median{NBSP}Δ = {info['observed_delta']:.3g})")
+                f"(median{NBSP}n = {median_size(info['observed_n'])} over the "
+                f"{TEST_SET_POPULATION}, median{NBSP}Δ = {info['observed_delta']:.3g} over "
+                f"the analysed papers)")
         if plan is not None and plan.found:
             text += (f"; column{NBSP}n* = {plan.n:,}: smallest size with P ≤ {100 * target:g}% at "
                      f"Δ = {info['plan_delta']:g} (median congruence, planner).")
@@ -216,22 +227,6 @@ def _clamp_note(data: pd.DataFrame) -> str:
             f"({same} of {k} cells).")
 
 
-def venue_multipliers(top2: pd.DataFrame, lookup_grid, congruence: dict,
-                      sd_model: SDModel | None, planner) -> pd.DataFrame:
-    """The multipliers of [Christodoulou2025], Results, for one venue: smallest n with
-    P <= ``planner.target`` at Δ = ``lookup_grid.multiplier_delta`` and A = the grid's
-    ``level``, over the venue's median test-set size (``top2.csv``), per task and congruence
-    level (:func:`falseclaims.claims.plan.size_multipliers`)."""
-    medians = {}
-    for task in TASKS:
-        obs = observed_medians(top2, task)
-        medians[task] = obs[0] if obs is not None else None
-    return size_multipliers(
-        medians, {t: lookup_grid[t]["level"] for t in TASKS}, congruence, sd_model=sd_model,
-        delta=lookup_grid["multiplier_delta"], target=planner["target"],
-        n_max=planner["n_max"], sd_level=lookup_grid["sd_level"])
-
-
 def median_size(n: float) -> str:
     """A median test-set size: a whole number when it is one ("2,076"), else with one
     decimal ("1,481.5": the median of an even count of sizes)."""
@@ -245,11 +240,13 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def observed_medians(top2: pd.DataFrame, task: str) -> tuple[float, float] | None:
-    """Median test-set size and median delta of a venue's analysed papers for a task."""
-    d = top2[top2["task"] == task]
-    n = pd.to_numeric(d["n_test"], errors="coerce").dropna()
-    delta = pd.to_numeric(d["delta"], errors="coerce").dropna()
+def observed_medians(papers: pd.DataFrame, top2: pd.DataFrame, task: str, splits,
+                     which: str = "in_scope") -> tuple[float, float] | None:
+    """Median test-set size (over :func:`distinct_test_sizes`) and median delta (over the
+    analysed papers, ``top2.csv``) of a venue for a task."""
+    sizes = distinct_test_sizes(papers, splits, which)
+    n = sizes.loc[sizes["task"] == task, "n_test"]
+    delta = pd.to_numeric(top2.loc[top2["task"] == task, "delta"], errors="coerce").dropna()
     if n.empty or delta.empty:
         return None
     return float(n.median()), float(delta.median())

@@ -19,8 +19,9 @@ def _failure_axis(ax, n: int, label: str = "number of failures z") -> None:
 
 def pmf_figure(m: int, n: int, p: float, alpha: float):
     """[Mollersen2023], Fig 1: pmf of one classifier at p (grey histogram) and at the
-    single-CI upper limit (red curve); shaded: P(above the adjusted limit) (red) and
-    P(at least the expected best) (blue + red)."""
+    single-CI upper limit (red curve); shaded: P(≥ the adjusted limit) as the paper writes it
+    (red: the area strictly above the limit, which is the paper's 0.0161) and P(at least the
+    expected best) (blue + red)."""
     data, mk = pmf_data(m, n, p, alpha)
     grey, red, blue = style.PALETTE["gray"], style.PALETTE["vermillion"], style.PALETTE["skyblue"]
     fig, ax = style.figure("double", height=85)
@@ -33,7 +34,10 @@ def pmf_figure(m: int, n: int, p: float, alpha: float):
     for area, col, text in (
             ("blue", blue, f"P(≥ expected best | upper limit) = {mk['prob_reaches_mean']:.4f} "
                            "(blue + red)"),
-            ("red", red, f"P(> adjusted limit | upper limit) = {mk['prob_beats_upper']:.4f}")):
+            # the paper's notation is >= ([Mollersen2023], Sec. 3.4); its 0.0161 is the area
+            # strictly above p^m (docs/multiplicity.md, "Conventions"), which is shaded
+            ("red", red, f"P(≥ adjusted limit | upper limit) = {mk['prob_beats_upper']:.4f} "
+                         "(as the paper; shaded: strictly above p^m)")):
         sel = upper[upper["area"] == area]
         ax.fill_between(sel["accuracy"], sel["probability"], color=col, lw=0, label=text)
     for x, label, ls, col in (

@@ -10,6 +10,11 @@ How sizes are taken from the sheet (``split``, ``cv_folds`` k, ``n_train/n_val/n
   train = (k-1)N/k, validation = the held-out fold N/k, test = the separate n_test.
 
 A CV paper without k or without any size keeps a row with ``size`` missing and a ``note``.
+
+A diamond on the test box marks the median test-set size over the papers with a distinct
+test set (:func:`falseclaims.survey.populations.distinct_test_sizes`): the population of the paper's
+"median 500 / 62 images", which the box (every paper, cross-validation folds included) is
+not.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import seaborn as sns
 
 from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.survey.populations import population
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes, population
 from falseclaims.io.table_io import require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
 from falseclaims.tasks import TASKS
@@ -94,10 +99,15 @@ def _unplotted_note(n_without: int, n_partial: int) -> str:
     return "\n".join(parts) + " (listed in CSV)" if parts else ""
 
 
-def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0):
+def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0,
+                      test_set_splits=None):
     """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
-    points (jitter from ``seed``), one panel per task."""
+    points (jitter from ``seed``), one panel per task; with ``test_set_splits`` a diamond at
+    the median test-set size of the papers with a distinct test set, named below."""
+    from falseclaims.figures.lookup import median_size
+
     data = split_sizes(papers, which)
+    tested = None if test_set_splits is None else distinct_test_sizes(papers, test_set_splits, which)
     fig, axes = figure("double", height=70, ncols=len(TASKS), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
     for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
@@ -127,6 +137,14 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         ax.set_xlabel("")
         ax.set_ylabel("")
         note = _unplotted_note(skipped["paper_id"].nunique(), partial["paper_id"].nunique())
+        sizes = None if tested is None else tested.loc[tested["task"] == task, "n_test"]
+        if sizes is not None and len(sizes) and "test" in present:
+            med = float(sizes.median())
+            ax.scatter([present.index("test")], [np.log10(med)], marker="D", s=22,
+                       facecolors="white", edgecolors="black", linewidths=0.9, zorder=4)
+            pop = TEST_SET_POPULATION.replace(" with a distinct", "\nwith a distinct")
+            note = (f"◆ median test-set size {median_size(med)} over the {len(sizes)} {pop}"
+                    + ("\n" + note if note else ""))
         if note:
             # below the tick labels: never on top of the data
             ax.annotate(note, xy=(1.0, 0.0), xycoords="axes fraction",

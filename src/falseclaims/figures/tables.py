@@ -11,6 +11,38 @@ from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
 from falseclaims.tasks import TASK_LABELS
 
+NOT_IN_VENUE = "no paper of this venue lists it"
+NOT_IN_PAPER = "not in the paper's table"
+
+
+def metric_table(freq: pd.DataFrame, paper: dict | None = None) -> pd.DataFrame:
+    """Tables S1/S2 as [Christodoulou2025] prints them: per task, every metric row of the
+    paper in the paper's order with its percentage (``paper``: {task: [{metric, percent}]},
+    config ``figures.paper_metric_tables``) beside the venue's; a paper row the venue lacks
+    has 0 papers and a note. Then the venue's metrics the paper does not list, most frequent
+    first, and ``(none recorded)`` last. A task without papers in ``freq`` has no rows."""
+    cols = [*freq.columns, "paper_percent", "note"]
+    rows = []
+    for task in [t for t in TASK_LABELS if t in set(freq["task"])]:
+        d = freq[freq["task"] == task]
+        listed = [(str(p["metric"]), float(p["percent"])) for p in (paper or {}).get(task, [])]
+        first = d.iloc[0]
+        by = {r["label"]: r for r in d.to_dict("records")}
+        for label, pct in listed:
+            r = by.get(label) or {**first.to_dict(), "metric": "", "label": label,
+                                  "n_papers_reporting": 0, "percent": 0.0}
+            rows.append({**r, "paper_percent": pct,
+                         "note": "" if label in by else NOT_IN_VENUE})
+        names = {label for label, _ in listed}
+        rest = [r for r in d.to_dict("records") if r["label"] not in names]
+        rest.sort(key=lambda r: r["label"] == "(none recorded)")  # stable: keeps the order
+        for r in rest:
+            note = "" if r["label"] == "(none recorded)" or not listed else NOT_IN_PAPER
+            rows.append({**r, "paper_percent": None, "note": note})
+    out = pd.DataFrame(rows, columns=cols)
+    return out.astype({"paper_percent": float})
+
+
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
         "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
 
@@ -25,28 +57,40 @@ def _population_text(freq: pd.DataFrame) -> str:
     return POPULATION_TEXT.get(which, which)
 
 
-def metric_table_latex(freq: pd.DataFrame, task: str, venue_label: str = "") -> str:
-    d = freq[freq["task"] == task]
+def metric_table_latex(table: pd.DataFrame, task: str, venue_label: str = "",
+                       note: str = "") -> str:
+    """One of Tables S1/S2 (``table``: :func:`metric_table`) as LaTeX; ``note``: a sentence
+    added to the caption (the synthetic example's caveat)."""
+    d = table[table["task"] == task]
     if d.empty:
         raise ValueError(f"no metric frequencies for task {task!r}")
     n = int(d["n_papers"].iloc[0])
     name = TABLE_NAMES.get(task, "")
+    paper = "paper_percent" in d and d["paper_percent"].notna().any()
     lines = [
         r"\begin{table}[ht]",
         r"\centering",
         (rf"\caption{{Table {name}: how often each metric is reported by "
         rf"{TASK_LABELS[task].lower()} papers{' of ' + _tex_escape(venue_label) if venue_label else ''}"
         rf": percentage of the n = {n} {_tex_escape(_population_text(d))}; a paper counts once "
-        rf"per metric.}}"),
+        rf"per metric."
+        + (" Paper: the percentage of [Christodoulou2025], Table " + name + ", in its order."
+           if paper else "")
+        + (" " + _tex_escape(note) if note else "") + "}"),
         rf"\label{{tab:metrics-{task}}}",
-        r"\begin{tabular}{lrr}",
+        r"\begin{tabular}{lrr" + ("rl" if paper else "") + "}",
         r"\toprule",
-        r"Metric & Papers & Percentage (\%) \\",
+        r"Metric & Papers & Percentage (\%)" + (r" & Paper (\%) & Note" if paper else "")
+        + r" \\",
         r"\midrule",
     ]
     for _, r in d.iterrows():
-        lines.append(f"{_tex_escape(str(r['label']))} & {int(r['n_papers_reporting'])} & "
-                     f"{r['percent']:.1f} \\\\")
+        cells = [_tex_escape(str(r["label"])), str(int(r["n_papers_reporting"])),
+                 f"{r['percent']:.1f}"]
+        if paper:
+            cells += ["" if pd.isna(r["paper_percent"]) else f"{r['paper_percent']:.1f}",
+                      _tex_escape(str(r["note"]))]
+        lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return "\n".join(lines)
 

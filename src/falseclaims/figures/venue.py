@@ -23,8 +23,9 @@ from falseclaims.figures.sd_sensitivity import figS10_sd_sensitivity
 from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.sources import fig5_congruence_sources
 from falseclaims.survey.populations import metric_frequency
-from falseclaims.figures.tables import metric_table_latex
+from falseclaims.figures.tables import metric_table, metric_table_latex
 from falseclaims.sd_model import SDModel
+from falseclaims.survey.multipliers import grid_level
 from falseclaims.tasks import TASKS
 
 __all__ = ["VENUE_FIGURES", "metric_tables", "venue_figures"]
@@ -33,26 +34,31 @@ __all__ = ["VENUE_FIGURES", "metric_tables", "venue_figures"]
 def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
                   cutoff: float, size_categories, seed: int, populations: Mapping,
                   lookup_grid: Mapping, lookup_congruence: Mapping, sd_model: SDModel,
-                  planner: Mapping, venue_label: str
+                  planner: Mapping, venue_label: str, test_set_splits
                   ) -> Iterator[tuple[str, object, pd.DataFrame]]:
     """``tables``: papers (validated), flow, top2, probabilities, exceedance of one venue.
     Draws the figures the registry gives the ``venue_figures`` job, in its order.
 
     ``lookup_congruence``: {task: {q1, median, q3}} of ``lookup_grid.congruence_source``;
-    ``sd_model``: the SD model of the look-up grid (segmentation); ``planner``: target, n_max.
+    ``sd_model``: the SD model of the look-up grid (segmentation); ``planner``: target, n_max;
+    ``test_set_splits``: the splits with a distinct test set (config
+    ``analysis.test_set_splits``: the population of the median test-set size).
     """
     papers, top2, probs = tables["papers"], tables["top2"], tables["probabilities"]
     exceedance = tables["exceedance"]
 
     def lookup(task):
         grid = lookup_grid[task]
+        level, level_text = grid_level(task, top2, lookup_grid)
         return fig6_lookup(
-            task, grid["n"], grid["delta"], grid["level"], lookup_congruence[task],
+            task, grid["n"], grid["delta"], level, lookup_congruence[task],
             sd_model=sd_model if task == "segmentation" else None,
-            sd_level=lookup_grid["sd_level"], observed=observed_medians(top2, task),
+            sd_level=lookup_grid["sd_level"],
+            observed=observed_medians(papers, top2, task, test_set_splits,
+                                      populations["split_sizes"]),
             target=planner["target"], bands=tuple(lookup_grid["bands"]),
             n_max=planner["n_max"], venue_label=venue_label,
-            congruence_source=lookup_grid["congruence_source"])
+            congruence_source=lookup_grid["congruence_source"], level_text=level_text)
 
     # each drawing function with this venue's arguments (task: the registry's, if any)
     calls = {
@@ -60,7 +66,7 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
             papers, populations["practices"]),
         figS7_uncertainty: lambda task: figS7_uncertainty(papers, populations["uncertainty"]),
         figS8_split_sizes: lambda task: figS8_split_sizes(
-            papers, populations["split_sizes"], seed),
+            papers, populations["split_sizes"], seed, test_set_splits),
         flow_diagram: lambda task: flow_diagram(tables["flow"]),
         figS9_delta_distribution: lambda task: figS9_delta_distribution(
             top2, size_categories, seed),
@@ -76,10 +82,13 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
 
 
 def metric_tables(papers: pd.DataFrame, population: str, labels: Mapping | None,
-                  venue_label: str) -> tuple[pd.DataFrame, dict[str, str]]:
-    """Tables S1/S2: the frequency table and one LaTeX table per task (a comment line when
-    the venue has no paper of that task)."""
-    freq = metric_frequency(papers, population, labels)
-    tex = {task: (metric_table_latex(freq, task, venue_label) if (freq["task"] == task).any()
+                  venue_label: str, paper: Mapping | None = None, note: str = ""
+                  ) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Tables S1/S2 (:func:`falseclaims.figures.tables.metric_table`: the paper's rows in its
+    order with its percentages ``paper`` beside the venue's) and one LaTeX table per task (a
+    comment line when the venue has no paper of that task); ``note``: a caption sentence."""
+    table = metric_table(metric_frequency(papers, population, labels), paper)
+    tex = {task: (metric_table_latex(table, task, venue_label, note)
+                  if (table["task"] == task).any()
                   else f"% no {task} papers in {venue_label}\n") for task in TASKS}
-    return freq, tex
+    return table, tex

@@ -349,7 +349,10 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                           level=level_ci, max_draws=max_draws)
     tests = {t.test: {"label": lbl, "statistic": _num(t.statistic),
                       "pvalue": _num(t.pvalue), "n": t.n, "assumption": t.assumption,
-                      "note": t.note} for t, lbl in zip(cmp_.tests, labels_for(cmp_.tests))}
+                      "note": t.note}
+             | ({} if t.chi2_pvalue is None else {"chi2_statistic": _num(t.chi2_statistic),
+                                                  "chi2_pvalue": _num(t.chi2_pvalue)})
+             for t, lbl in zip(cmp_.tests, labels_for(cmp_.tests))}
     i = cmp_.inputs
     out = {
         "task": inp.task, "n": int(i["n"]),

@@ -15,7 +15,8 @@
    (Accuracy or DSC);
 5. ``missing_test_size``: no test-set size for the two top-ranked methods;
    ``top2_test_sizes_differ`` when their per-method sizes disagree (not a paired
-   comparison).
+   comparison). This one is our addition, not a criterion of the paper (which asks only
+   for a test-set size per method); `docs/method.md`, "Eligibility", gives its effect.
 """
 
 from __future__ import annotations

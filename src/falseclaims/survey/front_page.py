@@ -32,6 +32,7 @@ table.fc th:first-child, table.fc td:first-child { text-align: left; }
 table.fc td.text, table.fc td:first-child { text-align: left; white-space: normal; }
 table.fc .range { color: #555; font-size: 0.7rem; white-space: nowrap; }
 table.fc .paper { color: #0072B2; }
+p.caveat { font-size: 0.8rem; color: #8a4b00; }
 """
 # the report centres its content vertically (the top of a long front page would be out of
 # reach) and keeps the description 32 rem wide: top-aligned and wider while it is shown
@@ -43,8 +44,7 @@ _ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
 _HEADLINE = _ENV.from_string("""
 <p><b>Share of analysed papers whose probability of a false claim exceeds each cutoff</b>
-({{ assumption }}); the number of papers in brackets; below, the range over the paper's
-sensitivity analyses (Q1&ndash;Q3 congruence; segmentation also Q1&ndash;Q3 imputed SD) and,
+({{ assumption }}); the number of papers in brackets; below, the range over {{ span }} and,
 in blue, the paper's value where it states one.</p>
 <table class="fc">
 <tr><th>Venue</th><th>Task</th><th>Papers</th>
@@ -55,6 +55,8 @@ in blue, the paper's value where it states one.</p>
 </tr>
 {% endfor %}
 </table>
+{% for note in notes %}<p class="caveat">{{ note }}</p>
+{% endfor %}
 """)
 
 _NUMBERS = _ENV.from_string("""
@@ -82,7 +84,7 @@ _PAGE = _ENV.from_string("""<!DOCTYPE html>
 
 def _fmt(value, unit: str) -> str:
     """One number format per unit: shares as whole percent (below 1%: one decimal), counts
-    and sizes as integers, deltas with three decimals, multipliers with one."""
+    and sizes as integers (a median of an even count keeps its .5), deltas with three decimals, multipliers with one."""
     if isinstance(value, str):
         m = re.fullmatch(r"\s*([<>]=?)?\s*([-+0-9.eE]+)\s*", value)
         if not m:
@@ -99,6 +101,8 @@ def _fmt(value, unit: str) -> str:
         return f"{value:.3f}"
     if unit.startswith("x "):
         return f"{value:.1f}×"
+    if unit == "images" and value != int(value):  # a median of an even count: 491.5
+        return f"{value:,.1f}"
     return f"{value:,.0f}" if value == int(value) or abs(value) >= 10 else f"{value:.1f}"
 
 
@@ -138,10 +142,32 @@ def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
     return _NUMBERS.render(tasks=[TASK_LABELS[t] for t in tasks], rows=rows, paper=with_paper)
 
 
+def matched_note(numbers: pd.DataFrame) -> str:
+    """The caveat of a venue generated to match the paper (``numbers.matched_to_paper``),
+    read from its ``numbers.csv`` (the ``paper_source`` column carries it), else ""."""
+    from falseclaims.survey.numbers import MATCHED_NOTE
+
+    src = numbers.get("paper_source", pd.Series(dtype=object)).fillna("").astype(str)
+    return MATCHED_NOTE if src.str.contains(MATCHED_NOTE, regex=False).any() else ""
+
+
+def _caveat(numbers: pd.DataFrame, label: str) -> str:
+    note = matched_note(numbers)
+    return f'<p class="caveat">{escape(label)}: {escape(note)}</p>' if note else ""
+
+
+def range_label(numbers: pd.DataFrame) -> str:
+    """What the headline shares' low/high span (the ``range`` column of numbers.csv)."""
+    spans = numbers.loc[numbers["name"].str.startswith("share_above_"), "range"]
+    spans = [str(x) for x in dict.fromkeys(spans.dropna()) if str(x)]
+    return "; ".join(spans)
+
+
 def numbers_html(numbers: pd.DataFrame, label: str, with_paper: bool) -> str:
     """A venue's numbers.csv as a page of the report."""
     body = (f"<h3>{escape(label)}: numbers stated in the text of "
-            "[Christodoulou2025]</h3>" + numbers_fragment(numbers, with_paper))
+            "[Christodoulou2025]</h3>" + _caveat(numbers, label)
+            + numbers_fragment(numbers, with_paper))
     return _PAGE.render(title=label, style=_STYLE, body=body, fragment_marker=FRAGMENT)
 
 
@@ -181,9 +207,15 @@ def headline_table(numbers: Mapping[str, pd.DataFrame],
 
 def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
                       assumption: str) -> str:
-    """The front page's headline table (:func:`headline_table`) as HTML."""
+    """The front page's headline table (:func:`headline_table`) as HTML, with what its ranges
+    span and the caveat of a venue generated to match the paper."""
     cutoffs, rows = headline_table(numbers, labels)
-    return _HEADLINE.render(assumption=assumption, cutoffs=cutoffs, rows=rows)
+    spans = list(dict.fromkeys(range_label(d) for d in numbers.values()))
+    span = "; ".join(x for x in spans if x) or "the sensitivity analyses"
+    notes = [f"{labels.get(v, v)}: {matched_note(d)}" for v, d in numbers.items()
+             if matched_note(d)]
+    return _HEADLINE.render(assumption=assumption, cutoffs=cutoffs, rows=rows, span=span,
+                            notes=notes)
 
 
 def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]) -> list[str]:
@@ -208,7 +240,9 @@ def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, st
         if venue in numbers:
             body += (f"<p><b>Numbers stated in the paper's text</b>, "
                      f"{escape(labels.get(venue, venue))} "
-                     "(blue: the paper's value):</p>" + numbers_fragment(numbers[venue], True))
+                     "(blue: the paper's value):</p>"
+                     + _caveat(numbers[venue], labels.get(venue, venue))
+                     + numbers_fragment(numbers[venue], True))
     return _PAGE.render(title="falseclaims: the answer", style=_STYLE + _FRONT_STYLE, body=body,
                         fragment_marker=FRAGMENT)
 
@@ -216,27 +250,34 @@ def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, st
 _METRICS = _ENV.from_string("""
 {% for t in tables %}
 <h3>Table {{ t.name }}: metrics reported by {{ t.task }} papers of {{ label }}</h3>
-<p>Percentage of the n = {{ t.n }} {{ t.population }}; a paper counts once per metric.</p>
-<table class="fc"><tr><th>Metric</th><th>Papers</th><th>Percentage (%)</th></tr>
-{% for r in t.rows %}<tr><td>{{ r.label }}</td><td>{{ r.n_papers_reporting }}</td><td>{{ "%.1f" % r.percent }}</td></tr>
+<p>Percentage of the n = {{ t.n }} {{ t.population }}; a paper counts once per metric. {% if t.paper %}
+In blue, the paper's percentage ([Christodoulou2025], Table {{ t.name }}), its rows in its order.{% endif %}</p>
+{% if note %}<p class="caveat">{{ note }}</p>{% endif %}
+<table class="fc"><tr><th>Metric</th><th>Papers</th><th>Percentage (%)</th>{% if t.paper %}<th class="paper">Paper (%)</th><th>Note</th>{% endif %}</tr>
+{% for r in t.rows %}<tr><td>{{ r.label }}</td><td>{{ r.n_papers_reporting }}</td><td>{{ "%.1f" % r.percent }}</td>{% if t.paper %}<td class="paper">{{ r.paper }}</td><td class="text">{{ r.note }}</td>{% endif %}</tr>
 {% endfor %}</table>
 {% endfor %}
 """)
 
 
-def metric_tables_html(freq: pd.DataFrame, label: str) -> str:
-    """Tables S1/S2 (``survey.populations.metric_frequency``) as a page of the report."""
+def metric_tables_html(table: pd.DataFrame, label: str, note: str = "") -> str:
+    """Tables S1/S2 (``figures.tables.metric_table``) as a page of the report; ``note``: the
+    caveat of a venue generated to match the paper."""
     from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
 
     tables = []
-    for task in [t for t in TASK_LABELS if t in set(freq["task"])]:
-        d = freq[freq["task"] == task]
+    for task in [t for t in TASK_LABELS if t in set(table["task"])]:
+        d = table[table["task"] == task]
         which = str(d["population"].iloc[0])
+        paper = "paper_percent" in d and bool(d["paper_percent"].notna().any())
+        rows = [{**r, "note": r.get("note", "") if isinstance(r.get("note"), str) else "",
+                 "paper": "" if pd.isna(r.get("paper_percent")) else f"{r['paper_percent']:.1f}"}
+                for r in d.to_dict("records")]
         tables.append({"name": TABLE_NAMES[task], "task": TASK_LABELS[task].lower(),
                        "n": int(d["n_papers"].iloc[0]),
-                       "population": POPULATION_TEXT.get(which, which),
-                       "rows": d.to_dict("records")})
-    body = _METRICS.render(tables=tables, label=label) if tables else \
+                       "population": POPULATION_TEXT.get(which, which), "rows": rows,
+                       "paper": paper})
+    body = _METRICS.render(tables=tables, label=label, note=note) if tables else \
         f"<p>No papers in {escape(label)}.</p>"
     return _PAGE.render(title=f"Tables S1/S2, {label}", style=_STYLE, body=body,
                         fragment_marker=FRAGMENT)
@@ -256,8 +297,9 @@ def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[
     if numbers:
         # the assumption in the front page's words
         assumption = Headline(**headline_assumption(cfg)).describe("segmentation")
+        spans = "; ".join(dict.fromkeys(x for x in map(range_label, numbers.values()) if x))
         lines.append("Headline: share of analysed papers whose probability of a false claim "
-                     f"is above each cutoff ({assumption}; in brackets the sensitivity range "
-                     "of the report's front page)")
+                     f"is above each cutoff ({assumption}; in brackets the range over "
+                     f"{spans or 'the sensitivity analyses'}, as the report's front page)")
         lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
     return [*lines, where_to_look(cfg, configfiles, with_config)]

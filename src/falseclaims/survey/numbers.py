@@ -16,16 +16,27 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from falseclaims.claims.plan import smallest_n
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
 from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.io.table_io import numeric
 from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
+from falseclaims.survey.multipliers import venue_multipliers
+from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.survey.reporting import practices_data, uncertainty_data
 from falseclaims.tasks import TASKS
 
 NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",
-                  "n_population", "low", "high", "paper_value", "paper_source"]
+                  "n_population", "low", "high", "range", "paper_value", "paper_source"]
+# what ``low``/``high`` of a headline share span (config ``numbers.sensitivity_range``)
+SENSITIVITY_RANGES = {
+    "one_at_a_time": "one factor at a time: congruence Q1/Q3 at the headline SD; "
+                     "SD Q1/Q3 at the headline congruence (the paper's sensitivity analyses)",
+    "full_grid": "all combinations of congruence Q1/median/Q3 and SD Q1/headline/Q3 "
+                 "(wider than the paper's sensitivity analyses)",
+}
+# printed wherever the paper's value stands beside a venue in ``numbers.matched_to_paper``
+MATCHED_NOTE = ("This example was generated to match these numbers of the paper: agreement "
+                "with them is not evidence that the pipeline reproduces the paper.")
 # how a share or count is described, in the order of the paper's text
 DESCRIPTIONS = {
     "papers_found": "papers found",
@@ -49,14 +60,21 @@ DESCRIPTIONS = {
     "share_ci": "reports a confidence interval",
     "n_needed": "smallest test set with P(false claim) <= target at the multiplier delta",
     "test_size_multiplier": "test set needed / median test-set size",
+    "n_needed_inferred_level": "smallest test set with P(false claim) <= target at the "
+                               "multiplier delta, level inferred from the paper's 8×/10×; "
+                               "not stated in the paper",
+    "test_size_multiplier_inferred_level": "test set needed / median test-set size, level "
+                                           "inferred from the paper's 8×/10×; not stated in "
+                                           "the paper",
 }
 
 
 def _row(venue, task, name, value, unit, pop="", n_pop=None, low=np.nan, high=np.nan,
-         description=None):
+         description=None, span=""):
     return {"venue": venue, "task": task, "name": name,
             "description": description or DESCRIPTIONS[name], "value": value, "unit": unit,
-            "population": pop, "n_population": n_pop, "low": low, "high": high}
+            "population": pop, "n_population": n_pop, "low": low, "high": high,
+            "range": span}
 
 
 def _share(k: int, n: int) -> float:
@@ -95,16 +113,19 @@ def _split_rows(papers, venue, task, which, splits) -> list[dict]:
                  f"{POPULATION_TEXT[which]} where the split is recorded", recorded)]
 
 
-def _size_rows(top2, venue, task) -> list[dict]:
-    """Test-set sizes of the analysed papers: the "median 500 images" the paper multiplies
-    (Results, Fig 6's observed cell) and its quartiles; ``low``/``high`` = the range."""
-    n = pd.to_numeric(top2.loc[top2["task"] == task, "n_test"], errors="coerce").dropna()
+def _size_rows(papers, venue, task, splits, which) -> list[dict]:
+    """Test-set sizes of the papers with a distinct test set ([Christodoulou2025], Results:
+    "among the papers that employed a test set in their data-splitting strategy", the
+    "median 500 images" the paper multiplies) and their quartiles; ``low``/``high`` = the
+    range."""
+    sizes = distinct_test_sizes(papers, splits, which)
+    n = sizes.loc[sizes["task"] == task, "n_test"]
     q1, med, q3 = n.quantile([0.25, 0.5, 0.75]).tolist() if len(n) else [np.nan] * 3
-    pop = "papers analysed"
-    return [_row(venue, task, "test_size_median", med, "images", pop, len(n),
-                 low=n.min() if len(n) else np.nan, high=n.max() if len(n) else np.nan),
-            _row(venue, task, "test_size_q1", q1, "images", pop, len(n)),
-            _row(venue, task, "test_size_q3", q3, "images", pop, len(n))]
+    lo, hi = (n.min(), n.max()) if len(n) else (np.nan, np.nan)
+    return [_row(venue, task, "test_size_median", med, "images", TEST_SET_POPULATION, len(n),
+                 low=lo, high=hi, span="smallest and largest size" if len(n) else ""),
+            _row(venue, task, "test_size_q1", q1, "images", TEST_SET_POPULATION, len(n)),
+            _row(venue, task, "test_size_q3", q3, "images", TEST_SET_POPULATION, len(n))]
 
 
 def _metric_rows(papers, venue, task, which, labels, primary) -> list[dict]:
@@ -148,47 +169,62 @@ def _delta_rows(top2, venue, task) -> list[dict]:
                  "metric units", pop, len(d))]
 
 
-def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str,
-                  task: str) -> list[dict]:
+def sensitivity_band(summary: pd.DataFrame, headline: Headline, task: str,
+                     how: str = "one_at_a_time") -> pd.DataFrame:
+    """The rows of ``summary.csv`` (one task) whose shares span a headline share's range:
+    ``one_at_a_time`` (the paper's sensitivity analyses: congruence Q1/Q3 at the headline SD,
+    and for segmentation SD Q1/Q3 at the headline congruence, plus the headline itself) or
+    ``full_grid`` (every congruence level x SD level of the headline sources)."""
+    if how not in SENSITIVITY_RANGES:
+        raise ValueError(f"config numbers.sensitivity_range: {how!r}; expected one of "
+                         f"{sorted(SENSITIVITY_RANGES)}")
+    s = summary[summary["task"] == task]
+    seg = task == "segmentation"
+    same = (s["congruence_source"] == headline.congruence_source) \
+        & ((s["sd_source"] == headline.sd_source) | (not seg))
+    if how == "full_grid":
+        return s[same]
+    head_c = s["congruence_level"] == headline.congruence_level
+    head_sd = (s["sd_level"] == headline.sd_level) | (not seg)
+    return s[same & (head_c | head_sd)]
+
+
+def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str, task: str,
+                  how: str = "one_at_a_time") -> list[dict]:
     """Share above each cutoff under the headline assumption; ``low``/``high``: the range
-    over the Q1-Q3 congruence of the headline source and (segmentation) the Q1-Q3 SD of the
-    headline SD model: the paper's sensitivity analyses (Fig 5, Fig S10)."""
+    of :func:`sensitivity_band` (``how``), named in the ``range`` column."""
     s = numeric(summary[summary["task"] == task],
                 ["cutoff", "n_papers", "n_above", "share_above"])
     head = select_headline(s, headline, "summary")
-    same = s[(s["congruence_source"] == headline.congruence_source)
-             & ((s["sd_source"] == headline.sd_source) | (task != "segmentation"))]
+    band_rows = sensitivity_band(s, headline, task, how)
     rows = []
     for r in head.sort_values("cutoff").itertuples():
-        band = same.loc[same["cutoff"] == r.cutoff, "share_above"]
+        band = band_rows.loc[band_rows["cutoff"] == r.cutoff, "share_above"]
         rows.append(_row(
             venue, task, f"share_above_{r.cutoff:g}", r.share_above, "share",
             "papers analysed", int(r.n_papers), band.min(), band.max(),
-            description=f"P(false claim) > {100 * r.cutoff:g}% (headline assumption)"))
+            description=f"P(false claim) > {100 * r.cutoff:g}% (headline assumption)",
+            span=SENSITIVITY_RANGES[how]))
     return rows
 
 
-def _multiplier_rows(median_n: float, venue: str, task: str, cfg: Mapping) -> list[dict]:
+def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, cfg: Mapping) -> list[dict]:
     """The test set that brings P(false claim) to ``planner.target`` at Δ =
-    ``numbers.multiplier_delta``, level ``lookup_grid.<task>.level``, the median congruence
-    of ``lookup_grid.congruence_source``, over the venue's median test-set size."""
-    delta = cfg["numbers"]["multiplier_delta"]
-    grid = cfg["lookup_grid"]
-    congruence = configured_congruence(cfg, grid["congruence_source"])[task]["median"]
-    model = None
-    if task == "segmentation":
-        model = sd_model_from_config(cfg, headline_assumption(cfg)["sd_source"])
-    plan = smallest_n(task, delta, grid[task]["level"], congruence,
-                      target=cfg["planner"]["target"], sd_model=model,
-                      n_max=cfg["planner"]["n_max"],
-                      sd_level=cfg["planner"]["sd_level"])
-    where = (f"delta {delta:g}, winner at {grid[task]['level']:g}, median congruence "
-             f"{congruence:g} ({grid['congruence_source']}), target {cfg['planner']['target']:g}")
-    n = plan.n if plan.found else np.nan
-    return [_row(venue, task, "n_needed", n, "images", where),
-            _row(venue, task, "test_size_multiplier",
-                 n / median_n if median_n and np.isfinite(median_n) else np.nan,
-                 "x median test-set size", where)]
+    ``lookup_grid.multiplier_delta`` over the venue's median test-set size, at the median
+    congruence: the rows of :func:`falseclaims.survey.multipliers.venue_multipliers` (also
+    ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one)."""
+    rows = []
+    source = cfg["lookup_grid"]["congruence_source"]
+    t = table[(table["task"] == task) & (table["congruence_level"] == "median")]
+    for r in t.itertuples():
+        suffix = "" if r.Index == t.index[0] else "_inferred_level"
+        where = (f"delta {r.delta:g}, winner at {r.level:.3g} ({r.level_source}), median "
+                 f"congruence {r.congruence:g} ({source}), target {r.target:g}")
+        n = float(r.n_required) if r.found else np.nan
+        rows += [_row(venue, task, f"n_needed{suffix}", n, "images", where),
+                 _row(venue, task, f"test_size_multiplier{suffix}", r.multiplier,
+                      "x median test-set size", f"{where}; median over the {r.median_population}")]
+    return rows
 
 
 def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
@@ -198,6 +234,9 @@ def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
     rows["paper_source"] = ""
     if venue not in block["compare_venues"]:
         return rows
+    source = block.get("citation", "")
+    if venue in block.get("matched_to_paper", []):
+        source = f"{source}. {MATCHED_NOTE}" if source else MATCHED_NOTE
     for name, per_task in block["paper"].items():
         for task, value in per_task.items():
             if name not in DESCRIPTIONS and not re.fullmatch(r"share_above_[0-9.]+", name):
@@ -206,7 +245,7 @@ def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
                                  f"{sorted(DESCRIPTIONS)}")
             hit = (rows["name"] == name) & (rows["task"] == task)  # none: no such papers
             rows.loc[hit, "paper_value"] = str(value)
-            rows.loc[hit, "paper_source"] = block.get("citation", "")
+            rows.loc[hit, "paper_source"] = source
     return rows
 
 
@@ -217,6 +256,12 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     papers, pops = tables["papers"], cfg["figures"]["populations"]
     analysis = cfg["analysis"]
     headline = Headline(**headline_assumption(cfg))
+    grid = cfg["lookup_grid"]
+    multipliers = venue_multipliers(
+        papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),
+        sd_model_from_config(cfg, headline.sd_source), cfg["planner"],
+        analysis["test_set_splits"], pops["split_sizes"], venue)
+    how = cfg["numbers"].get("sensitivity_range", "one_at_a_time")
     rows: list[dict] = []
     for task in TASKS:
         rows += _flow_rows(tables["flow"], venue, task)
@@ -228,12 +273,12 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
                                  [m.lower() for m in analysis["metrics"][task]])
         rows += _split_rows(papers, venue, task, pops["split_sizes"],
                             analysis["test_set_splits"])
-        sizes = _size_rows(tables["top2"], venue, task)
-        rows += sizes
+        rows += _size_rows(papers, venue, task, analysis["test_set_splits"],
+                           pops["split_sizes"])
         rows += _delta_rows(tables["top2"], venue, task)
-        rows += headline_rows(tables["summary"], headline, venue, task)
+        rows += headline_rows(tables["summary"], headline, venue, task, how)
         rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
-        rows += _multiplier_rows(sizes[0]["value"], venue, task, cfg)
+        rows += _multiplier_rows(multipliers, venue, task, cfg)
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
                                       ("paper_value", "paper_source")])
     out["n_population"] = out["n_population"].astype("Int64")

@@ -1,6 +1,7 @@
 """The populations of papers a count is taken over (the boxes of the selection flow
 diagram, so a population has one count everywhere) and the reporting frequency of metrics
-over one of them (Tables S1/S2 of [Christodoulou2025])."""
+over one of them (Tables S1/S2 of [Christodoulou2025]); the papers with a distinct test set,
+over which the paper states its test-set size median and quartiles."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from falseclaims.tasks import TASK_LABELS
 
 TABLE_NAMES = {"classification": "S1", "segmentation": "S2"}
 
+# the population of the test-set size statistics ([Christodoulou2025], Results)
+TEST_SET_POPULATION = "papers in scope with a distinct test set and its size recorded"
 # how a caption names each population (the boxes of the selection flow diagram)
 POPULATION_TEXT = {"all": "papers found", "in_scope": "papers in scope",
                    "quantitative": "papers in scope reporting values in text or tables"}
@@ -81,3 +84,17 @@ def metric_frequency(papers: pd.DataFrame, which: str = "quantitative",
     return pd.DataFrame(rows, columns=["venue", "task", "metric", "label",
                                        "n_papers_reporting", "n_papers", "percent",
                                        "population"])
+
+
+def distinct_test_sizes(papers: pd.DataFrame, splits, which: str = "in_scope") -> pd.DataFrame:
+    """Test-set sizes of the papers of population ``which`` whose split has a distinct test
+    set (``splits``: config ``analysis.test_set_splits``) and whose test-set size is
+    recorded: the population of the paper's median and quartiles ("among the papers that
+    employed a test set in their data-splitting strategy", 65% / 76% of the papers).
+    Columns ``paper_id, task, n_test``."""
+    pop = population(papers, which)
+    n = pd.to_numeric(pop["n_test"], errors="coerce")
+    keep = pop["split"].astype("string").isin(list(splits)).fillna(False).astype(bool) \
+        & n.notna() & (n > 0)
+    return pd.DataFrame({"paper_id": pop.loc[keep, "paper_id"], "task": pop.loc[keep, "task"],
+                         "n_test": n[keep].astype(float)}).reset_index(drop=True)
