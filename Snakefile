@@ -10,15 +10,22 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-# the defaults read as strict YAML first: a key given twice or a tag such as
+# the config files read as strict YAML first: a key given twice or a tag such as
 # !!python/object is refused in one line naming the line
-from falseclaims.config import check_config_files, quiet_scheduler, replace_whole
+from falseclaims.config import (
+    check_config_files,
+    command_line_config,
+    quiet_scheduler,
+    replace_whole,
+)
 from falseclaims.config_validation import ConfigError
 
 quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
 
+# the files given with --configfile, read from the command line's words (documented options)
+_configfiles, _with_config = command_line_config(sys.argv[1:])
 try:
-    check_config_files(["config/config.yaml"])
+    check_config_files(["config/config.yaml", *_configfiles])
 except ConfigError as _exc:
     sys.exit(f"ERROR: {_exc}")
 
@@ -89,11 +96,7 @@ onsuccess:
     atexit.register(
         print,
         "\n".join(
-            closing_lines(
-                config,
-                workflow.overwrite_configfiles,
-                bool(workflow.config_settings.config),
-            )
+            closing_lines(config, _configfiles, _with_config)
         ),
         file=sys.stderr,
     )

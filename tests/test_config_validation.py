@@ -417,3 +417,28 @@ def test_config_written_before_max_draws_still_validates(tmp_path, repo_cfg):
     assert load_config(_write(tmp_path, cfg))["claim_check"]["bootstrap"]["max_draws"] == 10**8
     assert config_problems(cfg, schema_path("config")) == [
         "claim_check.bootstrap: missing key 'max_draws'"]
+
+
+def test_pipeline_refuses_a_configfile_key_given_twice(tmp_path):
+    """A user's --configfile is read strictly like config/config.yaml: Snakemake's own loader
+    would keep the second of two equal keys without a word."""
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("run_venues: [venue_b_synthetic]\nrun_venues: [venue_c_synthetic]\n",
+                     encoding="utf-8")
+    res = _dry_run(twice)
+    out = res.stdout + res.stderr
+    assert res.returncode != 0
+    assert "duplicate key 'run_venues'" in out, out
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--cores", "2"], ([], False)),
+    (["--cores", "2", "--configfile", "a.yaml"], (["a.yaml"], False)),
+    (["--configfiles", "a.yaml", "b.yaml", "--cores", "2"], (["a.yaml", "b.yaml"], False)),
+    (["--configfile", "a.yaml", "--config", "seed=3"], (["a.yaml"], True)),
+    (["-C", "seed=3", "--report", "r.html"], ([], True)),
+])
+def test_command_line_config_reads_the_documented_options(argv, expected):
+    from falseclaims.config import command_line_config
+    assert command_line_config(argv) == expected

@@ -14,6 +14,7 @@ they read, with only the inline congruence and SD sources).
 
 from __future__ import annotations
 
+import argparse
 import copy
 import os
 import shlex
@@ -101,6 +102,18 @@ def check_config_files(paths) -> None:
     for path in paths:
         if Path(path).is_file():
             read_yaml(path)
+
+
+def command_line_config(argv) -> tuple[list[str], bool]:
+    """The ``--configfile`` files and whether ``--config`` values were given, read from the
+    pipeline's own command line (``sys.argv``): Snakemake documents these options, not the
+    attributes of its workflow object that hold them, so the Snakefile reads the words."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument("--configfile", "--configfiles", nargs="+", action="extend",
+                        default=[])
+    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    known, _ = parser.parse_known_args(list(argv))
+    return list(known.configfile), bool(known.config)
 
 
 def merge_over(defaults: dict, given: dict, where: str = "") -> dict:
