@@ -37,11 +37,11 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
-FLOOR = {"tables": 7, "columns": 35, "read": 0, "right": 0,
+FLOOR = {"tables": 8, "columns": 37, "read": 0, "right": 0,
          "direction_and_unit_right": 0, "winner_right": 0}
 # unread columns whose refusal gives no reason at all: never more than this
 CEILING_UNREAD_WITHOUT_REASON = 0
-# the goals of the table-mode issues, printed with the scorecard (not asserted, see above)
+# the corpus goals of table mode, printed with the scorecard (not asserted, see above)
 GOALS = {"direction_and_unit_right": 0.95, "winner_right": 0.80}
 
 
@@ -114,7 +114,7 @@ def test_columns_are_found_per_group_and_merged_groups_are_caught():
 def test_scorecard_never_below_the_floor(scores, capsys):
     with capsys.disabled():
         print("\n" + tc.scorecard(scores))
-        print(f"goals of the table-mode issues (not yet asserted): {GOALS}")
+        print(f"corpus goals (not yet asserted): {GOALS}")
     got = tc.summary(scores)
     low = {k: (got[k], v) for k, v in FLOOR.items() if got[k] < v}
     assert not low, f"fewer than at the last corpus change (measured, floor): {low}"

@@ -115,7 +115,7 @@ def normalise(name: str) -> str:
     text = unicodedata.normalize("NFKD", str(name))
     text = re.sub(r"\\(?:cite[tp]?|ref)\*?\{[^}]*\}", "", text)
     text = re.sub(r"\\[a-zA-Z]+\*?", " ", text)
-    return re.sub(r"[^0-9a-zΩωα-ω]+", "", text.lower())
+    return re.sub(r"[^0-9a-z+Ωωα-ω]+", "", text.lower())
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
@@ -173,7 +173,8 @@ def _tool_columns(result: dict) -> list[tuple[str, dict]]:
         for metric in table.get("metrics", []):
             text = " ".join(str(metric.get(k) or "") for k in
                             ("column", "group", "dataset", "metric_name", "metric"))
-            cols.append((f"{text} {table.get('table', '')}", metric))
+            # the table's number ("tabular 2"), not its caption: a caption names every metric
+            cols.append((f"{text} {str(table.get('table', '')).split(':')[0]}", metric))
     return cols
 
 
@@ -235,7 +236,7 @@ def _reason(result: dict, col: dict) -> str:
     table's refusal, or the CLI's error."""
     for table in result["tables"]:
         for note in table.get("notes", []):
-            if any(_matches(note, [tok]) for tok in col["match"][:1]):
+            if any(_matches(note, [tok]) for tok in _without_group(col) or col["match"]):
                 return str(note)
     reasons = [u.get("reason", "") for u in result["unreadable"]]
     if result.get("error"):
@@ -305,11 +306,15 @@ def score_corpus(*roots: Path) -> list[ColumnScore]:
     return [s for folder in entries(*roots) for s in score_table(folder)]
 
 
+def _counts(rows: list[ColumnScore]) -> dict:
+    return {v: sum(s.verdict == v for s in rows) for v in ("right", "wrong", "unread")}
+
+
 def scorecard(scores: list[ColumnScore]) -> str:
     lines = []
     for table in dict.fromkeys(s.table for s in scores):
         rows = [s for s in scores if s.table == table]
-        counts = {v: sum(s.verdict == v for s in rows) for v in ("right", "wrong", "unread")}
+        counts = _counts(rows)
         lines.append(f"{table}: {counts['right']} right, {counts['wrong']} wrong, "
                      f"{counts['unread']} unread of {len(rows)} ({rows[0].shape})")
         for s in rows:
@@ -317,8 +322,13 @@ def scorecard(scores: list[ColumnScore]) -> str:
                 lines.append(f"  WRONG {s.column}: read as {s.read_as!r}: {s.direction}, "
                              f"{s.unit}, winner {s.winner!r}; expected {s.expected} "
                              f"({', '.join(s.wrong)} wrong)")
-            elif s.verdict == "unread":
-                lines.append(f"  UNREAD {s.column}: {s.reason or '(no reason given)'}")
+        # unread columns sharing one reason (usually the table's refusal) on one line
+        reasons: dict[str, list[str]] = {}
+        for s in rows:
+            if s.verdict == "unread":
+                reasons.setdefault(s.reason or "(no reason given)", []).append(s.column)
+        for reason, cols in reasons.items():
+            lines.append(f"  UNREAD {'; '.join(cols)}: {reason}")
     t = summary(scores)
     cols = max(t["columns"], 1)
     lines.append(
@@ -330,14 +340,51 @@ def scorecard(scores: list[ColumnScore]) -> str:
     return "\n".join(lines)
 
 
+def _source(folder: Path) -> dict:
+    text = (folder / "SOURCE.md").read_text(encoding="utf-8")
+    field = {k: (re.search(rf"^- {k}: (.*)$", text, re.M) or [None, ""])[1].strip()
+             for k in ("repository", "path", "commit", "paper")}
+    field["repository"] = field["repository"].removeprefix("https://github.com/")
+    return field
+
+
+def markdown(scores: list[ColumnScore], *roots: Path) -> str:
+    """The per-table rows of docs/table.md, section "Real tables"."""
+    lines = ["| table | paper (repository, path @ commit) | shape | metric columns | right / "
+             "wrong / unread | in the repository |", "|---|---|---|---|---|---|"]
+    for folder in entries(*roots):
+        rows = [s for s in scores if s.table == folder.name]
+        if not rows:
+            continue
+        src, c = _source(folder), _counts(rows)
+        cited = re.match(r"([^,(]+?),([^(]*?)\((\d{4})\)", src["paper"])
+        several = cited and ("et al" in cited[2] or cited[2].count(",") > 1)
+        paper = (f"{cited[1]}{' et al.' if several else ''} {cited[3]}" if cited
+                 else src["paper"].split(" (")[0])
+        path = re.match(r"`([^`]*)`, lines (\S+)", src["path"])
+        where = f"`{path[1]}` l. {path[2]}" if path else src["path"]
+        metrics = ", ".join(dict.fromkeys(s.column.split(" / ")[-2] if " / " in s.column
+                                          else s.column for s in rows))
+        shape = "; ".join(load_truth(folder)["shapes"][:3])
+        cells = [f"`{folder.name}`", f"{paper}; {src['repository']} {where} @ "
+                 f"{src['commit'][:7]}", shape, f"{len(rows)}: {metrics}",
+                 f"{c['right']} / {c['wrong']} / {c['unread']}",
+                 "yes" if redistributable(folder) else "no (license)"]
+        lines.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--corpus", action="append", type=Path,
                    help=f"folder of table folders (repeatable; default {DEFAULT_CORPUS})")
     p.add_argument("--json", type=Path, help="also write the per-column scores as JSON")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the per-table rows of docs/table.md instead of the scorecard")
     args = p.parse_args(argv)
-    scores = score_corpus(*(args.corpus or [DEFAULT_CORPUS]))
-    print(scorecard(scores))
+    roots = args.corpus or [DEFAULT_CORPUS]
+    scores = score_corpus(*roots)
+    print(markdown(scores, *roots) if args.markdown else scorecard(scores))
     if args.json:
         args.json.write_text(json.dumps({"summary": summary(scores),
                                          "columns": [asdict(s) for s in scores]},
