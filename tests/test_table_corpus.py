@@ -37,7 +37,7 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
-FLOOR = {"tables": 8, "columns": 37, "read": 0, "right": 0,
+FLOOR = {"tables": 11, "columns": 46, "read": 0, "right": 0,
          "direction_and_unit_right": 0, "winner_right": 0}
 # unread columns whose refusal gives no reason at all: never more than this
 CEILING_UNREAD_WITHOUT_REASON = 0
