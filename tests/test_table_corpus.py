@@ -38,7 +38,7 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
 FLOOR = {"tables": 12, "columns": 51, "read": 1, "right": 1,
-         "direction_and_unit_right": 1, "winner_right": 1}
+         "direction_and_unit_right": 1, "winner_right": 1, "unread_reason_names_column": 24}
 # unread columns dropped without any reason (no refusal, no note naming them): never more than
 # measured; today one, the "UAS / LAS" column of two values per cell in calamancy_pipelines
 CEILING_UNREAD_WITHOUT_REASON = 1

@@ -56,6 +56,7 @@ class ColumnScore:
     expected: str = ""   # direction, unit, winner of the truth
     wrong: list = field(default_factory=list)   # which of direction/unit/winner are wrong
     reason: str = ""     # why a column was not read (the tool's words)
+    named: bool = False  # the reason names the column (not only the table)
     after_edit: bool = False
 
 
@@ -269,7 +270,8 @@ def score_table(folder: Path) -> list[ColumnScore]:
             reason = _reason(plain, col)
             if edited is not None and edited.get("error"):
                 reason += f" | with {' '.join(truth['edit_args'])}: {edited['error']}"
-            out.append(ColumnScore(verdict="unread", reason=reason, **base))
+            out.append(ColumnScore(verdict="unread", reason=reason, **base,
+                                   named=_matches(reason, _without_group(col) or col["match"])))
             continue
         direction, unit = tool_direction(metric), metric.get("units")
         winner = str(metric.get("winner") or "")
@@ -285,8 +287,8 @@ def score_table(folder: Path) -> list[ColumnScore]:
 
 
 def summary(scores: list[ColumnScore]) -> dict:
-    """Corpus-level counts: columns, read, direction+unit right, winner right, unread with
-    and without a reason."""
+    """Corpus-level counts: columns, read, direction+unit right, winner right, unread without
+    a reason and unread with a reason that names the column."""
     read = [s for s in scores if s.verdict != "unread"]
     unread = [s for s in scores if s.verdict == "unread"]
     return {
@@ -299,6 +301,7 @@ def summary(scores: list[ColumnScore]) -> dict:
         "winner_right": sum("winner" not in s.wrong for s in read),
         "unread": len(unread),
         "unread_without_reason": sum(not s.reason.strip() for s in unread),
+        "unread_reason_names_column": sum(s.named for s in unread),
     }
 
 
@@ -336,7 +339,8 @@ def scorecard(scores: list[ColumnScore]) -> str:
         f"{t['right']} right; direction and unit right {t['direction_and_unit_right']} "
         f"({t['direction_and_unit_right'] / cols:.0%}), winner right {t['winner_right']} "
         f"({t['winner_right'] / cols:.0%}); {t['unread']} unread, "
-        f"{t['unread_without_reason']} of them without a reason")
+        f"{t['unread_without_reason']} of them without a reason, "
+        f"{t['unread_reason_names_column']} with a reason that names the column")
     return "\n".join(lines)
 
 
