@@ -41,6 +41,8 @@ REDISTRIBUTABLE = ("MIT", "BSD", "Apache", "CC-BY", "CC BY", "CC0")
 DIRECTIONS = ("higher", "lower")
 # units a score in [0, 1] or [0, 100] is read in; every other unit must not be read as one
 SCORE_UNITS = ("percent", "fraction")
+# units of a column ranked as printed, without assuming a scale
+NEUTRAL_UNITS = (None, "", "as printed")
 
 
 @dataclass
@@ -116,7 +118,7 @@ def normalise(name: str) -> str:
     text = unicodedata.normalize("NFKD", str(name))
     text = re.sub(r"\\(?:cite[tp]?|ref)\*?\{[^}]*\}", "", text)
     text = re.sub(r"\\[a-zA-Z]+\*?", " ", text)
-    return re.sub(r"[^0-9a-z+Ωωα-ω]+", "", text.lower())
+    return re.sub(r"[^\w+]+|_", "", text.lower())  # letters of any script, digits, +
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
@@ -139,6 +141,8 @@ def n_args(truth: dict) -> tuple[list[str], str]:
     sizes = {g["group"]: g.get("n") for g in truth["groups"]}
     assumed = truth.get("n_assumed")
     known = {g: n for g, n in sizes.items() if n}
+    if known and assumed and len(known) < len(sizes):  # the groups the paper gives no n
+        known = {g: n or assumed for g, n in sizes.items()}
     if len(set(known.values())) > 1:
         return ["--n", ",".join(f"{g}={n}" for g, n in known.items())], "per group"
     if known:
@@ -149,6 +153,8 @@ def n_args(truth: dict) -> tuple[list[str], str]:
 def run_table(folder: Path, truth: dict, extra: list[str] = ()) -> dict:
     """The tool's JSON result for the table (``tables``, ``unreadable``) or ``error``."""
     args, _ = n_args(truth)
+    # an edit naming a file of the table's folder (--macros statistics.tex) names it by path
+    extra = [str(folder / e) if (folder / e).is_file() else e for e in extra]
     argv = ["table", str(folder / "table.tex"), *args, *extra, "--json"]
     code, out, err = run_cli(argv)
     if code == 2 and args[:1] == ["--n"] and "=" in args[1] and not out.strip():
@@ -198,13 +204,17 @@ def _without_group(col: dict) -> list[str]:
                                                       normalise(a)) for a in t.split("|"))]
 
 
-def find_column(result: dict, col: dict) -> tuple[dict | None, bool]:
+def find_column(result: dict, col: dict, groups: list[str] = ()) -> tuple[dict | None, bool]:
     """The tool's column for a truth column, and whether it was found only without the
-    data-set group (the tool merged the groups: a silent misreading)."""
+    data-set group (the tool merged the groups: a silent misreading). A column the tool put
+    in a group of its own, or whose name holds another group of the table, is not a merge."""
+    others = {normalise(g) for g in groups} - {normalise(col.get("group") or ""), ""}
     for tokens, merged in ((col["match"], False), (_without_group(col), True)):
-        if merged and tokens == col["match"]:
+        if merged and (tokens == col["match"] or not tokens):
             break
-        hits = [m for text, m in _tool_columns(result) if _matches(text, tokens)]
+        hits = [m for text, m in _tool_columns(result) if _matches(text, tokens)
+                and not (merged and (m.get("group") or any(o in normalise(text)
+                                                             for o in others)))]
         if hits:
             # the most specific: the shortest column name among the matches
             return min(hits, key=lambda m: len(str(m.get("column", "")))), merged
@@ -212,18 +222,22 @@ def find_column(result: dict, col: dict) -> tuple[dict | None, bool]:
 
 
 def tool_direction(metric: dict) -> str:
-    if metric.get("direction") in DIRECTIONS:
-        return metric["direction"]
+    if "direction" in metric:  # "higher", "lower", or None when the tool does not know
+        return metric["direction"] if metric["direction"] in DIRECTIONS else "unknown"
     if "lower_better" in metric:
         return "lower" if metric["lower_better"] else "higher"
-    return "higher"  # table mode reads every analysed column as higher-is-better
+    return "higher"  # a table mode without directions reads every column as higher-is-better
 
 
 def unit_right(truth_unit: str, tool_unit: str | None) -> bool:
+    """A unit claimed must be the truth's; a column left "as printed" (ranked without a
+    probability, no scale assumed) is not wrong. A distance or count read as a score in
+    [0, 1] or [0, 100] is."""
+    if tool_unit in NEUTRAL_UNITS:
+        return True
     if truth_unit in SCORE_UNITS:
         return tool_unit == truth_unit
-    # mm, counts, seconds, ...: right unless read as a score in [0, 1] or [0, 100]
-    return tool_unit not in SCORE_UNITS or tool_unit == truth_unit
+    return tool_unit not in SCORE_UNITS
 
 
 def winner_right(truth: dict, col: dict, tool_winner: str | None) -> bool:
@@ -257,11 +271,12 @@ def score_table(folder: Path) -> list[ColumnScore]:
     out = []
     for col in truth["columns"]:
         after_edit = False
-        metric, merged = find_column(plain, col)
+        groups = [g["group"] for g in truth["groups"]]
+        metric, merged = find_column(plain, col, groups)
         if metric is None and truth.get("edit_args"):
             if edited is None:
                 edited = run_table(folder, truth, truth["edit_args"])
-            metric, merged = find_column(edited, col)
+            metric, merged = find_column(edited, col, groups)
             after_edit = metric is not None
         expected = f"{col['direction']}, {col['unit']}, {col['winner']}"
         base = dict(table=truth["id"], column=_describe(col), expected=expected,
