@@ -178,8 +178,9 @@ def _tool_columns(result: dict) -> list[tuple[str, dict]]:
     cols = []
     for table in result["tables"]:
         for metric in table.get("metrics", []):
+            # the n too: a tool may split rows by their n column without naming the groups
             text = " ".join(str(metric.get(k) or "") for k in
-                            ("column", "group", "dataset", "metric_name", "metric"))
+                            ("column", "group", "dataset", "metric_name", "metric", "n"))
             # the table's number ("tabular 2"), not its caption: a caption names every metric
             cols.append((f"{text} {str(table.get('table', '')).split(':')[0]}", metric))
     return cols
