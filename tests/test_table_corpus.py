@@ -37,11 +37,14 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
-FLOOR = {"tables": 12, "columns": 51, "read": 1, "right": 1,
-         "direction_and_unit_right": 1, "winner_right": 1, "unread_reason_names_column": 24}
+FLOOR = {"tables": 13, "columns": 53, "read": 1, "right": 1,
+         "direction_and_unit_right": 1, "winner_right": 1}
 # unread columns dropped without any reason (no refusal, no note naming them): never more than
 # measured; today one, the "UAS / LAS" column of two values per cell in calamancy_pipelines
 CEILING_UNREAD_WITHOUT_REASON = 1
+# unread columns whose reason does not name them (a refusal of the whole table): never more
+# than measured (a ceiling, not a floor: reading more columns lowers it)
+CEILING_UNREAD_NOT_NAMED = 27
 # the corpus goals of table mode, printed with the scorecard (not asserted, see above)
 GOALS = {"direction_and_unit_right": 0.95, "winner_right": 0.80}
 
@@ -120,6 +123,7 @@ def test_scorecard_never_below_the_floor(scores, capsys):
     low = {k: (got[k], v) for k, v in FLOOR.items() if got[k] < v}
     assert not low, f"fewer than at the last corpus change (measured, floor): {low}"
     assert got["unread_without_reason"] <= CEILING_UNREAD_WITHOUT_REASON
+    assert got["unread"] - got["unread_reason_names_column"] <= CEILING_UNREAD_NOT_NAMED
     # the counts are consistent with the per-column verdicts
     assert got["read"] + got["unread"] == got["columns"] == len(scores)
     assert got["right"] <= min(got["direction_and_unit_right"], got["winner_right"])
