@@ -10,7 +10,8 @@ import pandas as pd
 from falseclaims.config import headline_assumption
 from falseclaims.survey.eligibility import unreadable
 
-TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
+TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation",
+               "not_recorded": "Task not recorded"}  # tasks.NOT_RECORDED: design-only sheets
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
 # what an empty reporting-practice panel says (these figures count papers in scope)
 NO_PAPERS = "no papers in scope"

@@ -28,7 +28,7 @@ from falseclaims.figures.common import (
     require_columns,
 )
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import NOT_RECORDED, task_panels
 
 SETS = ("train", "val", "test")
 SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
@@ -48,7 +48,8 @@ def split_sizes(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
         split = None if pd.isna(p["split"]) else str(p["split"])
         k = _num(p["cv_folds"])
         rec = {s: _num(p[f"n_{s}"]) for s in SETS}
-        base = {"venue": p["venue"], "paper_id": p["paper_id"], "task": p["task"],
+        base = {"venue": p["venue"], "paper_id": p["paper_id"],
+                "task": NOT_RECORDED if pd.isna(p["task"]) else p["task"],
                 "split": split, "cv_folds": k}
         out: dict[str, tuple[float | None, str]] = {}
         note = ""
@@ -102,9 +103,10 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
     """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
     points (jitter from ``seed``), one panel per task."""
     data = split_sizes(papers, which)
-    fig, axes = figure("double", height=70, ncols=len(TASKS), sharey=True, squeeze=False)
+    panels = task_panels(data["task"])
+    fig, axes = figure("double", height=70, ncols=len(panels), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         in_task = data[data["task"] == task]
         d = in_task[_plotted(in_task)]
         skipped = in_task[~in_task["paper_id"].isin(d["paper_id"])]
@@ -136,7 +138,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
             ax.annotate(note, xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
-    drawn = [(data["task"] == t).any() for t in TASKS]
+    drawn = [(data["task"] == t).any() for t in panels]
     label_first_drawn(axes[0], drawn, "Number of images (log scale)")
     ax0 = axes[0][0]
     if data["size"].notna().any():

@@ -30,6 +30,7 @@ from falseclaims.sheets.rows import (
 )
 from falseclaims.sheets.rules import compile_rules
 from falseclaims.sheets.schema import check_table, load_schema
+from falseclaims.sheets.sizes import join_sizes
 from falseclaims.sheets.units import attach_cell_sd, convert_units
 from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
 
@@ -151,6 +152,7 @@ def _read_long(cfg: dict, base: Path, where: str, venue: str):
     rtab, rmap = _read_table(cfg, base, "results", "results", where, venue)
     pidx, ptheir = map_columns(ptab, "papers", pmap, where)
     ridx, rtheir = map_columns(rtab, "results", rmap, where)
+    join_sizes(ptab, pidx, ptheir, cfg, base, where)
     prepare_cells(ptab, pidx, ptheir, cfg, "long")
     prepare_cells(rtab, ridx, rtheir, cfg, "long")
     figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
@@ -173,10 +175,11 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
     wtab, wmap = _read_table(cfg, base, "papers", "wide", where, venue)
     widx, wtheir = map_columns(wtab, "wide", wmap, where)
     has_results = check_wide_columns(wtab, widx, constants, where)
+    join_sizes(wtab, widx, wtheir, cfg, base, where)
     prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
     values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
     wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
-                          release_rows=True)
+                          release_rows=True, optional=() if has_results else ("task",))
     if cfg.get("group_rows_by_id"):
         wrecs = group_paper_rows(wrecs, wtab)
     scoped = "in_scope" in widx or "in_scope" in constants
