@@ -117,6 +117,9 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         if skipped.empty and d.empty:
             no_data(ax, NO_PAPERS)
             continue
+        if d.empty:  # papers, none with a size (a study-design sheet without sizes)
+            no_data(ax, f"no sizes recorded\n({skipped['paper_id'].nunique()} papers)")
+            continue
         tidy = d.assign(log_size=np.log10(d["size"].astype(float)),
                         label=d["set"].map(SET_LABELS))
         order = [SET_LABELS[s] for s in present]
@@ -138,7 +141,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
             ax.annotate(note, xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
-    drawn = [(data["task"] == t).any() for t in panels]
+    drawn = [((data["task"] == t) & data["size"].notna()).any() for t in panels]
     label_first_drawn(axes[0], drawn, "Number of images (log scale)")
     ax0 = axes[0][0]
     if data["size"].notna().any():
