@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.survey.top2 import select_top2, top2_table
-from falseclaims.tasks import TASKS, filled_tasks, task_panels
+from falseclaims.tasks import filled_tasks, task_panels
 
 STEPS = (
     ("found", "papers found"),
