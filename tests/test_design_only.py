@@ -73,3 +73,20 @@ def test_the_front_page_says_design_only_with_the_number_of_papers():
     page = front_page_html({"design": numbers}, {"design": "A <design> venue"}, [], "x")
     assert "design-only: 4 papers, no results recorded" in page
     assert "A &lt;design&gt; venue" in page
+
+
+def test_venue_facets_of_venues_without_analysed_papers_say_so():
+    """Several study-design venues in one run: the venue comparison draws a panel saying
+    why it is empty instead of failing (seaborn cannot facet an empty table)."""
+    from falseclaims.figures.exceedance import fig5_venue_facets
+    from falseclaims.survey.headline import Headline
+
+    empty = pd.DataFrame(columns=["venue", "task", "congruence_source", "congruence_level",
+                                  "sd_source", "sd_level", "cutoff", "n_papers", "n_above",
+                                  "share_above"])
+    fig, data = fig5_venue_facets({"a": empty, "b": empty},
+                                  Headline("paper", "median", "msd_reference", "mean"),
+                                  {"a": "Venue A", "b": "Venue B"})
+    assert data.empty
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert texts == ["no analysed papers in any venue (Venue A, Venue B)"]

@@ -4,6 +4,10 @@ data, calibration, pipeline wildcards), and the short names sheets and commands 
 TASKS = ("classification", "segmentation")
 # short names accepted wherever a task is named (sheets, `--task`, the Python API)
 TASK_ALIASES = {"cls": "classification", "class": "classification", "seg": "segmentation"}
+# how figures, tables and pages name each task (and the papers of a study-design sheet
+# that records none, NOT_RECORDED below)
+TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation",
+               "not_recorded": "Task not recorded"}
 
 
 def resolve_task(name) -> str:

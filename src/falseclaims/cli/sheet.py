@@ -71,8 +71,8 @@ def register(sub) -> None:
 
 
 def run_inspect(args) -> int:
-    from falseclaims.sheets.draft import draft_config
-    from falseclaims.sheets.inspect import inspect_sheet
+    from falseclaims.sheets.draft.draft import draft_config
+    from falseclaims.sheets.draft.inspect import inspect_sheet
 
     if not Path(args.file).is_file():
         raise UsageError(f"no such file: {args.file}")
@@ -86,7 +86,7 @@ def run_inspect(args) -> int:
         raise UsageError(str(exc)) from None
     other = None
     if args.other_table or args.other_sheet:
-        from falseclaims.sheets.draft_long import find_other_table
+        from falseclaims.sheets.draft.draft_long import find_other_table
         if args.other_table and not Path(args.other_table).is_file():
             raise UsageError(f"no such file: {args.other_table}")
         other = find_other_table(g, args.other_table, args.other_sheet)
@@ -95,7 +95,7 @@ def run_inspect(args) -> int:
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
                      other)
     if args.sizes:
-        from falseclaims.sheets.sizes_draft import draft_sizes
+        from falseclaims.sheets.draft.sizes_draft import draft_sizes
         d = draft_sizes(d, g, args.sizes, args.venue)
     if args.write:
         Path(args.write).write_text(d.text, encoding="utf-8")
@@ -138,7 +138,7 @@ def run_inspect(args) -> int:
 
 def run_check(args) -> int:
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import group_problems
+    from falseclaims.sheets.draft.inspect import group_problems
 
     if args.show < 1:
         raise UsageError("--show must be at least 1")
@@ -179,7 +179,7 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
-    from falseclaims.sheets.reader import digest
+    from falseclaims.sheets.read.reader import digest
 
     for line in digest(args.venue, s.papers, s.results, s.notes).splitlines()[1:]:
         print(line)  # the notes that change results, by kind (as in the pipeline's log)

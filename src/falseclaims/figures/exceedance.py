@@ -8,17 +8,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import (
-    LEVEL_LABELS,
-    TASK_LABELS,
-    Headline,
-    label_first_drawn,
-    numeric,
-    panel_letter,
-    require_columns,
-    select_headline,
-    select_sd_headline,
-)
+from falseclaims.survey.headline import LEVEL_LABELS, Headline, select_headline, select_sd_headline
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.figures.common import label_first_drawn, panel_letter
+from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
     LEVEL_STYLES,
@@ -166,6 +159,10 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     venues = [labels.get(v, v) for v in exceedance_by_venue]
+    if data.empty:  # no venue has an analysed paper (study-design sheets): nothing to facet
+        fig, axes = figure("double", height=30, squeeze=False)
+        no_data(axes[0][0], "no analysed papers in any venue (" + ", ".join(venues) + ")")
+        return fig, data
     sources = list(dict.fromkeys(data["congruence_source"]))
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]

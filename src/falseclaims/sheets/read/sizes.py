@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from falseclaims.sheets.cells import clean_text, is_missing, parse_size
-from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import read_raw_table
-from falseclaims.sheets.prepare import _add_column, _own_rows
-from falseclaims.sheets.raw_table import RawTable
-from falseclaims.sheets.rows import resolve_column
+from falseclaims.sheets.read.cells import clean_text, is_missing, parse_size
+from falseclaims.sheets.read.errors import CellError
+from falseclaims.io.raw_reader import read_raw_table
+from falseclaims.sheets.read.prepare import _add_column, _own_rows
+from falseclaims.io.raw_table import RawTable
+from falseclaims.sheets.read.rows import resolve_column
 
 __all__ = ["join_sizes", "read_sizes", "dataset_key"]
 
@@ -34,24 +34,26 @@ def dataset_key(name) -> str:
 
 def read_sizes(spec: dict, base: Path, where: str, t: RawTable) -> dict[str, tuple[int, str]]:
     """{data-set key: (size, name as written)} of the sizes table; its problems (a missing
-    file or column, a size that is not a whole number, one name given two sizes) go on
-    ``t`` so that they are reported with the sheet's."""
-    path = base / spec["file"]
-    s = read_raw_table(path, spec.get("sheet"), int(spec.get("header_row") or 1),
+    file or column, a size that is not a whole number, one name given two sizes) name the
+    sizes file and go on ``t``, so that they are reported with the sheet's."""
+    s = read_raw_table(base / spec["file"], spec.get("sheet"), int(spec.get("header_row") or 1),
                        display=str(spec["file"]))
+    out = _sizes(s, spec, where) if s.header and not s.problems else {}
     t.problems.extend(s.problems)
-    if s.problems or not s.header:
-        return {}
+    return {} if s.problems else out
+
+
+def _sizes(s: RawTable, spec: dict, where: str) -> dict[str, tuple[int, str]]:
     cols = {}
     for key, default in (("name", 0), ("size", 1)):
         given = spec.get(key)
         j = resolve_column(s, str(given)) if given is not None else default
         if j is None or j >= len(s.header):
-            t.problem(None, f"sizes.{key}", given,
-                      f"a column of {spec['file']} (named in {where} sizes: {key}); found: "
-                      + ", ".join(s.header))
+            s.problem(None, given, None, f"a column of the sizes table (named in {where} "
+                      f"sizes: {key}); found: " + ", ".join(s.header))
             return {}
         cols[key] = j
+    name_col, size_col = s.header[cols["name"]], s.header[cols["size"]]
     out: dict[str, tuple[int, str]] = {}
     for rownum, cells in s.rows:
         name, raw = cells[cols["name"]], cells[cols["size"]]
@@ -60,17 +62,16 @@ def read_sizes(spec: dict, base: Path, where: str, t: RawTable) -> dict[str, tup
         try:
             size, _ = parse_size(raw, counted=True)
         except CellError as exc:
-            t.problem(rownum, f"{spec['file']}: {s.header[cols['size']]}", raw, str(exc))
+            s.problem(rownum, size_col, raw, exc.expected)
             continue
         if size is None or size < 1:
-            t.problem(rownum, f"{spec['file']}: {s.header[cols['size']]}", raw,
+            s.problem(rownum, size_col, raw,
                       "the test-set size of this data set (a whole number of at least 1)")
             continue
         k = dataset_key(name)
         if k in out and out[k][0] != size:
-            t.problem(rownum, f"{spec['file']}: {s.header[cols['name']]}", name,
-                      f"one size per data set ({out[k][1]!r} has {out[k][0]} above, "
-                      f"this row {size})")
+            s.problem(rownum, name_col, name, f"one size per data set ({out[k][1]!r} has "
+                      f"{out[k][0]} above, this row {size})")
             continue
         out[k] = (size, clean_text(str(name)))
     return out

@@ -1,7 +1,7 @@
 """``falseclaims sheet inspect FILE --sizes SIZES``: draft the join of a sizes table.
 
 The sizes table has one row per data set: a name and the size of its official test split
-(:mod:`falseclaims.sheets.sizes` reads it in the pipeline). The join column of the sheet is
+(:mod:`falseclaims.sheets.read.sizes` reads it in the pipeline). The join column of the sheet is
 the one whose cells name the most data sets of the table (after the same case and spacing
 folding the reader uses), never a column chosen by its header alone; the block gets
 ``sizes: {file, on, name, size}``, the draft is read again as the pipeline reads it and the
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from falseclaims.sheets.cells import is_missing, parse_size
-from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import read_raw_table
-from falseclaims.sheets.sizes import dataset_key
+from falseclaims.sheets.read.cells import is_missing, parse_size
+from falseclaims.sheets.read.errors import CellError
+from falseclaims.io.raw_reader import read_raw_table
+from falseclaims.sheets.read.sizes import dataset_key
 
 __all__ = ["draft_sizes", "sizes_columns"]
 
@@ -55,7 +55,7 @@ def draft_sizes(d, g, sizes_path: str, venue: str):
     a ``sizes:`` join on the sheet's data-set column, re-read as the pipeline reads it. The
     sizes file is written like the sheet's: absolute when the sheet's path is."""
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import find_header
+    from falseclaims.sheets.draft.inspect import find_header
 
     name_col, size_col, names = sizes_columns(sizes_path)
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
@@ -99,7 +99,7 @@ def draft_sizes(d, g, sizes_path: str, venue: str):
 def _text(d, config: dict, remarks: list[str], problems: list[str]):
     """The draft's text rebuilt with the new remarks and block (its first three comment
     lines, the run instructions, kept)."""
-    from falseclaims.sheets.draft import Draft
+    from falseclaims.sheets.draft.draft import Draft
 
     head = d.text.splitlines()[:3]
     head += [f"# {r}" for r in remarks]
