@@ -88,8 +88,8 @@ def join_sizes(t: RawTable, idx: dict, their: dict, cfg: dict, base: Path,
     on = resolve_column(t, str(spec["on"]))
     if on is None:
         t.problem(None, str(spec["on"]), None,
-                  f"a data-set column of the sheet (named in {where} sizes: on); found: "
-                  + ", ".join(t.header))
+                  f"a data-set column of the sheet (named in {where} sizes: on, and not "
+                  "mapped to ignore in columns:); found: " + ", ".join(t.header))
         return
     sizes = read_sizes(spec, base, where, t)
     if not sizes:
