@@ -152,7 +152,7 @@ def _read_long(cfg: dict, base: Path, where: str, venue: str):
     rtab, rmap = _read_table(cfg, base, "results", "results", where, venue)
     pidx, ptheir = map_columns(ptab, "papers", pmap, where)
     ridx, rtheir = map_columns(rtab, "results", rmap, where)
-    join_sizes(ptab, pidx, ptheir, cfg, base, where)
+    join_sizes(ptab, pidx, ptheir, cfg.get("sizes"), base, where)
     prepare_cells(ptab, pidx, ptheir, cfg, "long")
     prepare_cells(rtab, ridx, rtheir, cfg, "long")
     figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
@@ -175,7 +175,7 @@ def _read_wide(cfg: dict, base: Path, where: str, venue: str):
     wtab, wmap = _read_table(cfg, base, "papers", "wide", where, venue)
     widx, wtheir = map_columns(wtab, "wide", wmap, where)
     has_results = check_wide_columns(wtab, widx, constants, where)
-    join_sizes(wtab, widx, wtheir, cfg, base, where)
+    join_sizes(wtab, widx, wtheir, cfg.get("sizes"), base, where)
     prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
     values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
     wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,

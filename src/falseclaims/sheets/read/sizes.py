@@ -77,12 +77,11 @@ def _sizes(s: RawTable, spec: dict, where: str) -> dict[str, tuple[int, str]]:
     return out
 
 
-def join_sizes(t: RawTable, idx: dict, their: dict, cfg: dict, base: Path,
+def join_sizes(t: RawTable, idx: dict, their: dict, spec: dict | None, base: Path,
                where: str) -> None:
-    """Fill empty ``n_test`` cells of ``t`` from the venue's sizes table (no-op without
-    ``sizes:``). ``idx``/``their`` (from map_columns) gain ``n_test`` and ``split``
-    columns when the sheet has none."""
-    spec = cfg.get("sizes")
+    """Fill empty ``n_test`` cells of ``t`` from the venue's sizes table (``spec``: its
+    ``sizes:`` block; no-op without). ``idx``/``their`` (from map_columns) gain ``n_test``
+    and ``split`` columns when the sheet has none."""
     if not spec or not t.header:
         return
     on = resolve_column(t, str(spec["on"]))
