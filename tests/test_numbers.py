@@ -286,6 +286,8 @@ def test_every_metric_of_the_example_sheets_has_a_plain_name(repo_root):
     cfg = yaml.safe_load((repo_root / "config" / "config.yaml").read_text(encoding="utf-8"))
     labels = {k.lower() for k in cfg["figures"]["metric_labels"]}
     for venue, vcfg in cfg["venues"].items():
+        if not str(vcfg["papers"]).startswith("data/example/"):
+            continue  # a real sheet's metric cells are its authors' free text (data/real/)
         papers = read_venue(vcfg, base_dir=repo_root).papers
         found = {m.strip() for v in papers["metrics_reported"].dropna()
                  for m in str(v).split(";") if m.strip()}

@@ -172,3 +172,18 @@ def test_report_front_page_shows_the_headline_numbers(run, tmp_path):
         assert f"{100 * r.value:.0f}% ({round(r.value * r.n_population)})" in screen, r
     for r in head[head.paper_value.notna()].itertuples():  # the paper's 86% / 53% / 58% / 25%
         assert f"{100 * float(r.paper_value):.0f}%" in screen
+
+
+def test_the_real_venue_runs_as_design_only(run):
+    """The default run's real sheet (data/real/dl-eeg-roy2019, study design only) is on the
+    front page as design-only with its 156 papers, and its practice numbers are those
+    counted by hand in the CSV (27 of the 154 papers recording it name a statistical test;
+    tests/test_real_sheets.py)."""
+    page = (run / "results" / "front_page.html").read_text(encoding="utf-8")
+    assert "DL-EEG review (Roy et al. 2019), real sheet" in page
+    assert "design-only: 156 papers, no results recorded" in page
+    numbers = pd.read_csv(run / "results" / "dl_eeg_roy2019" / "numbers.csv").set_index("name")
+    stat = numbers.loc["share_statistical_test"]
+    assert stat["value"] == pytest.approx(27 / 154) and stat["n_population"] == 154
+    assert numbers.loc["design_only", "value"] == 156
+    assert pd.read_csv(run / "results" / "dl_eeg_roy2019" / "eligible.csv").empty

@@ -40,7 +40,8 @@ CYCLE = [PALETTE[k] for k in ("blue", "orange", "green", "vermillion", "purple",
                               "yellow", "black")]
 # traffic-light bands of the paper's Fig 6, in colour-blind-safe tones
 BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#009E73"}
-TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"]}
+TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"],
+                "not_recorded": PALETTE["green"]}  # tasks.NOT_RECORDED: design-only sheets
 # one colour per congruence / SD source, the same in every figure (Fig 5 and its companion,
 # venue facets, estimation figures, Fig S10). An SD model derived from the same data as a
 # congruence source shares its colour (msd_reference: MSD). Sources not named here get the

@@ -7,6 +7,7 @@ from falseclaims.config import ConfigParam, ReportText
 rule numbers:
     input:
         papers=rules.validate_sheets.output.papers,
+        results=rules.validate_sheets.output.results,
         flow=rules.eligibility.output.flow,
         top2=rules.eligibility.output.top2,
         summary=rules.exceedance.output.summary,

@@ -9,7 +9,8 @@ from falseclaims.survey.numbers import venue_numbers
 
 
 def main(smk):
-    tables = {k: read_table(smk.input[k]) for k in ("papers", "flow", "top2", "summary")}
+    tables = {k: read_table(smk.input[k])
+              for k in ("papers", "results", "flow", "top2", "summary")}
     numbers = venue_numbers(tables, smk.params.cfg, smk.wildcards.venue)
     write_table(numbers, smk.output.csv)
     compared = smk.wildcards.venue in smk.params.cfg["numbers"]["compare_venues"]

@@ -42,6 +42,9 @@ def register(sub) -> None:
                         "file named alike with 'papers'/'results' swapped")
     i.add_argument("--other-sheet", metavar="NAME",
                    help="the sheet of --other-table (or of FILE) holding the other table")
+    i.add_argument("--sizes", metavar="SIZES",
+                   help="test-set sizes in another table (CSV/TSV/XLSX, one row per data set: "
+                        "name and size): the draft joins it on the sheet's data-set column")
     i.add_argument("--write", metavar="DRAFT.yaml",
                    help="write a complete config (run_venues + this venue) that "
                         "`snakemake --configfile DRAFT.yaml` runs")
@@ -91,6 +94,9 @@ def run_inspect(args) -> int:
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
                      other)
+    if args.sizes:
+        from falseclaims.sheets.draft.sizes_draft import draft_sizes
+        d = draft_sizes(d, g, args.sizes, args.venue)
     if args.write:
         Path(args.write).write_text(d.text, encoding="utf-8")
     if args.json:

@@ -160,6 +160,10 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     venues = [labels.get(v, v) for v in exceedance_by_venue]
+    if data.empty:  # no venue has an analysed paper (study-design sheets): nothing to facet
+        fig, axes = figure("double", height=30, squeeze=False)
+        no_data(axes[0][0], "no analysed papers in any venue (" + ", ".join(venues) + ")")
+        return fig, data
     sources = list(dict.fromkeys(data["congruence_source"]))
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]

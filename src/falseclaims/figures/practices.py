@@ -19,7 +19,7 @@ from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7
     practices_data,
     uncertainty_data,
 )
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import task_panels
 
 _ANSWER_COLOURS = {"yes": PALETTE["blue"], "no": "#D9D9D9", "not recorded": "#FFFFFF"}
 
@@ -52,11 +52,12 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
     """Fig 3: stacked bars (yes / no) per practice as % of the papers where it is recorded,
     one panel per task; a practice recorded for no paper is a "not recorded" bar."""
     data = practices_data(papers, which)
-    fig, axes = figure("double", height=44, ncols=len(TASKS), sharey=True,
+    panels = task_panels(data["task"])
+    fig, axes = figure("double", height=44, ncols=len(panels), sharey=True,
                        squeeze=False)
-    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     partly = bool((data["n_recorded"] < data["n_papers"]).any())
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task].iloc[::-1]
         panel_letter(ax, i)
         if d.empty:
@@ -126,10 +127,11 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
     data = uncertainty_data(papers, which)
     keys = [key for key in UNCERTAINTY if key in set(data["uncertainty"])]
     labels = [UNCERTAINTY[key] for key in keys]
-    fig, axes = figure("double", height=16 + 6.5 * max(len(labels), 4), ncols=len(TASKS),
+    panels = task_panels(data["task"])
+    fig, axes = figure("double", height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
                        sharey=bool(labels), squeeze=False)
-    label_first_drawn(axes[0], [(data["task"] == t).any() for t in TASKS])
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         panel_letter(ax, i)
         if not (data["task"] == task).any():
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")

@@ -29,7 +29,7 @@ from falseclaims.tasks import TASK_LABELS
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes, population
 from falseclaims.io.table_io import require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import NOT_RECORDED, task_panels
 
 SETS = ("train", "val", "test")
 SET_LABELS = {"train": "Train", "val": "Validation", "test": "Test"}
@@ -49,7 +49,8 @@ def split_sizes(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFrame:
         split = None if pd.isna(p["split"]) else str(p["split"])
         k = _num(p["cv_folds"])
         rec = {s: _num(p[f"n_{s}"]) for s in SETS}
-        base = {"venue": p["venue"], "paper_id": p["paper_id"], "task": p["task"],
+        base = {"venue": p["venue"], "paper_id": p["paper_id"],
+                "task": NOT_RECORDED if pd.isna(p["task"]) else p["task"],
                 "split": split, "cv_folds": k}
         out: dict[str, tuple[float | None, str]] = {}
         note = ""
@@ -108,9 +109,10 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
 
     data = split_sizes(papers, which)
     tested = None if test_set_splits is None else distinct_test_sizes(papers, test_set_splits, which)
-    fig, axes = figure("double", height=70, ncols=len(TASKS), sharey=True, squeeze=False)
+    panels = task_panels(data["task"])
+    fig, axes = figure("double", height=70, ncols=len(panels), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         in_task = data[data["task"] == task]
         d = in_task[_plotted(in_task)]
         skipped = in_task[~in_task["paper_id"].isin(d["paper_id"])]
@@ -120,6 +122,9 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         panel_letter(ax, i)
         if skipped.empty and d.empty:
             no_data(ax, NO_PAPERS)
+            continue
+        if d.empty:  # papers, none with a size (a study-design sheet without sizes)
+            no_data(ax, f"no sizes recorded\n({skipped['paper_id'].nunique()} papers)")
             continue
         tidy = d.assign(log_size=np.log10(d["size"].astype(float)),
                         label=d["set"].map(SET_LABELS))
@@ -150,7 +155,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
             ax.annotate(note, xy=(1.0, 0.0), xycoords="axes fraction",
                         xytext=(0, -22), textcoords="offset points", ha="right", va="top",
                         fontsize="x-small", color=PALETTE["gray"], annotation_clip=False)
-    drawn = [(data["task"] == t).any() for t in TASKS]
+    drawn = [((data["task"] == t) & data["size"].notna()).any() for t in panels]
     label_first_drawn(axes[0], drawn, "Number of images (log scale)")
     ax0 = axes[0][0]
     if data["size"].notna().any():

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.survey.top2 import select_top2, top2_table
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import filled_tasks, task_panels
 
 STEPS = (
     ("found", "papers found"),
@@ -154,8 +154,9 @@ def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "",
     order = [s for s, _ in steps]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else venue
-    for task in TASKS:
-        in_task = (papers["task"] == task).fillna(False).to_numpy(dtype=bool)
+    tasks = filled_tasks(papers["task"])
+    for task in task_panels(tasks):
+        in_task = (tasks == task).to_numpy(dtype=bool)
         for i, (step, label) in enumerate(steps):
             # a paper reaches step i unless it failed at a step <= i
             failed_by_here = failed_at.isin(order[1 : i + 1]).to_numpy()

@@ -50,9 +50,13 @@ in blue, the paper's value where it states one.</p>
 <tr><th>Venue</th><th>Task</th><th>Papers</th>
 {% for c in cutoffs %}<th>P &gt; {{ c }}</th>{% endfor %}</tr>
 {% for r in rows %}
+{% if r.design_only %}
+<tr><td>{{ r.label }}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
+{% else %}
 <tr><td>{{ r.label }}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
 {% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
 </tr>
+{% endif %}
 {% endfor %}
 </table>
 {% for note in notes %}<p class="caveat">{{ note }}</p>
@@ -126,6 +130,7 @@ def _population(g: pd.DataFrame) -> str:
 def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
     """The numbers of one venue as one HTML table: a row per number, a column per task (and
     the paper's value beside it when ``with_paper``)."""
+    numbers = numbers[numbers["name"] != "design_only"]  # said on the front page
     tasks = [t for t in TASK_LABELS if t in set(numbers["task"])]
     rows = []
     for name, g in numbers.groupby("name", sort=False):
@@ -181,6 +186,11 @@ def headline_table(numbers: Mapping[str, pd.DataFrame],
     cut_names: list[str] = []
     rows = []
     for venue, d in numbers.items():
+        design = d[d["name"] == "design_only"]
+        if len(design):  # no results recorded: no share to show, the papers counted
+            rows.append({"label": labels.get(venue, venue), "design_only": True,
+                         "n": int(design["value"].iloc[0]), "cells": {}})
+            continue
         for task in [t for t in TASK_LABELS if t in set(d["task"])]:
             h = d[(d["task"] == task) & d["name"].str.startswith("share_above_")]
             cut_names += [n for n in h["name"] if n not in cut_names]

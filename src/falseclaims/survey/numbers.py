@@ -23,7 +23,7 @@ from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, po
 from falseclaims.survey.multipliers import venue_multipliers
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.survey.reporting import practices_data, uncertainty_data
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import NOT_RECORDED, TASKS, filled_tasks
 
 NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",
                   "n_population", "low", "high", "range", "paper_value", "paper_source"]
@@ -66,6 +66,7 @@ DESCRIPTIONS = {
     "test_size_multiplier_inferred_level": "test set needed / median test-set size, level "
                                            "inferred from the paper's 8×/10×; not stated in "
                                            "the paper",
+    "design_only": "design-only: papers, no results recorded",
 }
 
 
@@ -160,6 +161,17 @@ def _uncertainty_rows(papers, venue, task, which) -> list[dict]:
     ]
 
 
+def _not_recorded_rows(flow, papers, venue, pops, splits) -> list[dict]:
+    """The numbers a paper without a task has: found, in scope, the practices, the split
+    and the uncertainty (no metric, size, delta or probability: they need a task)."""
+    task = NOT_RECORDED
+    filled = papers.assign(task=filled_tasks(papers["task"]))
+    return (_flow_rows(flow, venue, task)[:3]
+            + _practice_rows(filled, venue, task, pops["practices"])
+            + _split_rows(filled, venue, task, pops["split_sizes"], splits)
+            + _uncertainty_rows(filled, venue, task, pops["uncertainty"]))
+
+
 def _delta_rows(top2, venue, task) -> list[dict]:
     d = pd.to_numeric(top2.loc[top2["task"] == task, "delta"], errors="coerce").dropna()
     pop = "papers analysed"
@@ -250,7 +262,8 @@ def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
 
 
 def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) -> pd.DataFrame:
-    """``tables``: papers (validated), flow, top2, summary of one venue; ``cfg``: the config
+    """``tables``: papers (validated), flow, top2, summary (and results: a venue without
+    results rows, a study-design sheet, gets the row ``design_only``) of one venue; ``cfg``: the config
     blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures``, ``lookup_grid``,
     ``planner``, ``numbers``)."""
     papers, pops = tables["papers"], cfg["figures"]["populations"]
@@ -279,6 +292,12 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         rows += headline_rows(tables["summary"], headline, venue, task, how)
         rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
         rows += _multiplier_rows(multipliers, venue, task, cfg)
+    if "results" in tables and tables["results"].empty:  # a study-design sheet
+        rows.append(_row(venue, "", "design_only", len(papers), "papers", "papers found",
+                         len(papers)))
+    if papers["task"].isna().any():  # a study-design sheet recording no task: its practices
+        rows += _not_recorded_rows(tables["flow"], papers, venue, pops,
+                                   analysis["test_set_splits"])
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
                                       ("paper_value", "paper_source")])
     out["n_population"] = out["n_population"].astype("Int64")

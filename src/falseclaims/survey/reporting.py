@@ -9,7 +9,7 @@ import pandas as pd
 
 from falseclaims.survey.populations import population
 from falseclaims.io.table_io import require_columns
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import filled_tasks, task_panels
 
 PRACTICES = {
     "claims_outperformance": "Claims outperformance",
@@ -48,8 +48,9 @@ def practices_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFram
     """
     require_columns(papers, ["venue", "task", *PRACTICES], "papers")
     pop = population(papers, which)
+    pop = pop.assign(task=filled_tasks(pop["task"]))
     rows = []
-    for task in TASKS:
+    for task in task_panels(pop["task"]):
         sub = pop[pop["task"] == task]
         n = len(sub)
         if not n:
@@ -84,7 +85,8 @@ def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFr
         raise ValueError(f"papers: uncertainty values {sorted(unknown)} are not among "
                          f"{[k for k in UNCERTAINTY if k in allowed]}")
     rows = []
-    for task in TASKS:
+    pop = pop.assign(task=filled_tasks(pop["task"]))
+    for task in task_panels(pop["task"]):
         sub = pop[pop["task"] == task]
         if not len(sub):
             continue
@@ -104,3 +106,4 @@ def uncertainty_data(papers: pd.DataFrame, which: str = "in_scope") -> pd.DataFr
                          "n": counts[key], "denominator": den, "n_denominator": sizes[den],
                          "share": counts[key] / sizes[den] if sizes[den] else np.nan})
     return pd.DataFrame(rows, columns=UNCERTAINTY_COLUMNS)
+

@@ -124,16 +124,16 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
 
 def parse_records(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
                   where: str, values: dict | None = None, rules: dict | None = None,
-                  release_rows: bool = False) -> list[SheetRecord]:
+                  release_rows: bool = False, optional: tuple = ()) -> list[SheetRecord]:
     """One record per data row (see :func:`parse_columns`)."""
     parsed = parse_columns(table, kind, idx, their, constants, where, values, rules,
-                           release_rows)
+                           release_rows, optional)
     return [] if parsed is None else parsed.records()
 
 
 def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants: dict,
                   where: str, values: dict | None = None, rules: dict | None = None,
-                  release_rows: bool = False) -> "Parsed | None":
+                  release_rows: bool = False, optional: tuple = ()) -> "Parsed | None":
     """One record per data row: our columns -> parsed values (None when missing).
 
     Each :class:`~falseclaims.sheets.read.records.SheetRecord` also carries the spreadsheet row,
@@ -142,9 +142,12 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
     (falseclaims.sheets.read.rules); a split cell gives a list of values and Measures.
     ``release_rows``: empty ``table.rows`` once the cells are parsed (the raw rows of 10^6
     results are ~250 MB that the records need not share memory with).
+    ``optional``: required columns of ``kind`` this table may lack or leave empty (the task
+    of a study-design sheet, which computes no probability).
     """
     values, rules = values or {}, rules or {}
     spec = SPECS[kind]
+    required = tuple(c for c in REQUIRED[kind] if c not in optional)
     if not table.header:
         return None
     const_vals = {}
@@ -155,7 +158,7 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
             const_vals[col] = parse_cell(spec[col], col, raw)
         except CellError as exc:
             table.problem(None, f"constants.{col}", raw, f"{exc.expected} ({where})")
-    absent = [col for col in REQUIRED[kind] if col not in idx and col not in const_vals]
+    absent = [col for col in required if col not in idx and col not in const_vals]
     for col in absent:
         table.problem(table.header_row, col, None,
                       f"a column {col!r} (required in the {kind} table; rename yours with "
@@ -163,14 +166,18 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
     for col in spec:
         if spec[col] == "compared":
             continue  # an optional alternative to value_best_prior, not a field left empty
-        if col not in idx and col not in const_vals and col not in REQUIRED[kind]:
+        if col in optional and col not in idx and col not in const_vals:
+            table.note(None, col, None, f"column {col!r} absent; left missing: a study-design "
+                       f"sheet needs no {col} (no probability is computed), its papers are "
+                       f"counted under '{col} not recorded'")
+        elif col not in idx and col not in const_vals and col not in REQUIRED[kind]:
             table.note(None, col, None, f"column {col!r} absent; left missing")
     for col, (value, _, _) in const_vals.items():
         table.note(None, col, value, f"constant {col} = {value!r} from config used where the "
                                      "column is absent or empty")
     if absent:  # every row would lack it: the cells are not read (one problem, not 10^6)
         return None
-    return _parse_rows(table, spec, idx, their, const_vals, REQUIRED[kind], values, rules,
+    return _parse_rows(table, spec, idx, their, const_vals, required, values, rules,
                        release_rows)
 
 

@@ -30,6 +30,7 @@ from falseclaims.sheets.read.rows import (
 )
 from falseclaims.sheets.read.rules import compile_rules
 from falseclaims.sheets.read.schema import check_table, load_schema
+from falseclaims.sheets.read.sizes import join_sizes
 from falseclaims.sheets.read.units import attach_cell_sd, convert_units
 from falseclaims.sheets.read.venue import Venue
 from falseclaims.sheets.read.wide import check_wide_columns, expand_parts, wide_to_long
@@ -142,6 +143,7 @@ def _read_long(v: Venue, base: Path, where: str, venue: str):
     rtab, rmap = _read_table(v, base, "results", where, venue)
     pidx, ptheir = map_columns(ptab, "papers", pmap, where)
     ridx, rtheir = map_columns(rtab, "results", rmap, where)
+    join_sizes(ptab, pidx, ptheir, v.sizes, base, where)
     prepare_cells(ptab, pidx, ptheir, v.derive, "long")
     prepare_cells(rtab, ridx, rtheir, v.derive, "long")
     figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
@@ -164,10 +166,11 @@ def _read_wide(v: Venue, base: Path, where: str, venue: str):
     wtab, wmap = _read_table(v, base, "wide", where, venue)
     widx, wtheir = map_columns(wtab, "wide", wmap, where)
     has_results = check_wide_columns(wtab, widx, constants, where)
+    join_sizes(wtab, widx, wtheir, v.sizes, base, where)
     prepare_cells(wtab, widx, wtheir, v.derive, "wide_top2")
     values, rules = compile_rules(v.values, v.cells, wtab, where)
     wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
-                          release_rows=True)
+                          release_rows=True, optional=() if has_results else ("task",))
     if v.group_rows_by_id:
         wrecs = group_paper_rows(wrecs, wtab)
     scoped = "in_scope" in widx or "in_scope" in constants

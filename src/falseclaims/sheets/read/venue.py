@@ -33,6 +33,7 @@ class Venue:
     values: dict | None = None
     cells: dict | None = None
     on_bad_cell: str = "stop"
+    sizes: dict | None = None  # test-set sizes from a second table (sheets/read/sizes.py)
 
     @classmethod
     def from_config(cls, block: dict) -> Venue:
