@@ -219,3 +219,26 @@ def test_check_report_uses_labels_and_cites_only_what_ran(tmp_path, capsys):
     assert "congruence used" in html and "P over the rounding interval" in html
     assert "[Christodoulou2025]" in html
     assert "[Rainio2024]" not in html and "McNemar" not in html  # check runs no classical test
+
+
+def test_critical_difference_diagram_of_methods_with_one_long_prefix():
+    """Three per-method files whose names differ only near their end (the ISIC 2018
+    predictions: predictions_01DataShift0{1,3,5}Threshold41) are three marks on the diagram:
+    cut to one shared label they were one row of the Nemenyi matrix, and scikit-posthocs
+    failed with "truth value of an array is ambiguous"."""
+    import matplotlib.pyplot as plt
+
+    from falseclaims.figures.percase import _distinct_short, critical_difference
+    from falseclaims.percase.omnibus import friedman_omnibus
+
+    names = [f"predictions_01DataShift0{i}Threshold41" for i in (1, 3, 5)]
+    labels = _distinct_short(names)
+    assert len(set(labels.values())) == 3 and all(len(v) < len(n) for n, v in labels.items())
+    assert _distinct_short(["a", "b"]) == {"a": "a", "b": "b"}
+    rng = np.random.default_rng(0)
+    values = pd.DataFrame({n: rng.normal(0.8 + 0.01 * i, 0.05, 60)
+                           for i, n in enumerate(names)})
+    fig = critical_difference(friedman_omnibus(values))
+    texts = {t.get_text() for t in fig.axes[0].texts}
+    assert sum(any(v in t for t in texts) for v in labels.values()) == 3
+    plt.close(fig)

@@ -84,6 +84,21 @@ def _short(name: str, k: int = 18) -> str:
     return name if len(name) <= k else name[: k - 1] + "…"
 
 
+def _distinct_short(names, k: int = 18) -> dict[str, str]:
+    """Labels of at most ``k`` characters where they stay distinct (start … end, so that file
+    names differing near their end, `…Shift01Threshold41` / `…Shift03Threshold41`, stay
+    apart), wider where needed: the diagram keys its marks by label, and two methods under one
+    label would be drawn as one."""
+    names = list(names)
+    for width in range(k, max(map(len, names), default=0) + 1):
+        head = (width - 1) // 2
+        tail = width - 1 - head
+        short = [n if len(n) <= width else f"{n[:head]}…{n[len(n) - tail:]}" for n in names]
+        if len(set(short)) == len(names):
+            return dict(zip(names, short))
+    return {n: n for n in names}
+
+
 def differences_histogram(d, a: str, b: str):
     """Distribution of the paired differences A - B (segmentation)."""
     fig, ax = style.figure("single", height=66)  # the axes of before + a legend row
@@ -265,8 +280,9 @@ def critical_difference(omnibus):
 
     k = len(omnibus.methods)
     fig, ax = style.figure("double", height=28 + 5 * k)
-    ranks = {_short(m): r for m, r in omnibus.mean_ranks.items()}
-    sig = omnibus.nemenyi.rename(index=_short, columns=_short)
+    label = _distinct_short(omnibus.mean_ranks)
+    ranks = {label[m]: r for m, r in omnibus.mean_ranks.items()}
+    sig = omnibus.nemenyi.rename(index=label, columns=label)
     sp.critical_difference_diagram(
         ranks, sig, alpha=omnibus.alpha, ax=ax,
         label_fmt_left="{label} ({rank:.2f})", label_fmt_right="({rank:.2f}) {label}",
