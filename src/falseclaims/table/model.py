@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 from falseclaims.table.cells import Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.tasks import TASKS
+from falseclaims.table.metrics import Kind, classify, kind_from_option, metric_task
 
-__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
+__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "looks_transposed",
+           "metric_task", "row_groups"]
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
@@ -36,6 +37,12 @@ class MetricColumn:
     underline: list[bool]
     where: list[str]
     notes: list[str] = field(default_factory=list)
+    direction: str = "higher"        # "higher" | "lower" is better (of the printed values)
+    direction_source: str = ""
+    n: int | None = None             # this column's test-set size (a data-set group's n)
+    n_source: str = ""
+    group: str = ""                  # the data set (a --n key or a row group)
+    complement: bool = False         # values are 1 - printed (an error rate as accuracy)
 
 
 @dataclass
@@ -57,28 +64,6 @@ def _err(raw: RawTable, text: str) -> TableReadError:
     return TableReadError(f"{raw.source}, {raw.name}: {text}")
 
 
-# a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
-_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
-                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity")
-
-
-def metric_task(header: str, cfg: dict) -> str | None:
-    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None
-    (also for qualified names such as balanced or top-5 accuracy, surface Dice)."""
-    low = header.lower()
-    if _QUALIFIED.search(low):
-        return None
-    words = re.findall(r"[a-z]+", low)
-    for task in TASKS:
-        for spelling in cfg["analysis"]["metrics"][task]:
-            s = spelling.lower()
-            if " " in s and s in " ".join(words):
-                return task
-            if s in words or any(w in (f"m{s}", f"{s}s") for w in words):
-                return task
-    return None
-
-
 def _cells(raw: RawTable, j: int) -> list[Cell]:
     return [parse_printed_cell(r[j], bold=bool(raw.bold[i][j]) if raw.bold else False)
             for i, r in enumerate(raw.rows)]
@@ -93,30 +78,69 @@ def _method_column(raw: RawTable) -> int:
     raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
 
 
-def _n_column(raw: RawTable, used: set[int]) -> tuple[int | None, int | None]:
+MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
+
+
+def _size(raw, text, where, h) -> int | None:
+    """A printed test-set size (``120``, ``1e4``), or None for a missing cell."""
+    t = clean(str(text)).replace(",", "").strip()
+    if t.lower() in ("", "-", "--", "n/a", "na", "–"):
+        return None
+    try:
+        v = float(t)
+    except ValueError:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is not a number"
+                   ) from None
+    if v != v or v != int(v) or v < 2:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is not a whole number "
+                        ">= 2")
+    if v > MAX_N:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is above the limit "
+                        f"of 10^9")
+    return int(v)
+
+
+def _n_group(h: str) -> str | None:
+    """``''`` for an n column of the whole table, the group for ``BTCV n``, else None."""
+    low = h.strip().lower()
+    if _N_HEADERS.match(low):
+        return ""
+    words = low.split()
+    for k in range(1, len(words)):
+        if _N_HEADERS.match(" ".join(words[k:])):
+            return " ".join(h.split()[:k])
+    return None
+
+
+def _n_columns(raw: RawTable, used: set[int]) -> dict[int, tuple[str, int]]:
+    """{column: (group, n)} of the n columns (all rows equal: one test set)."""
+    out = {}
     for j, h in enumerate(raw.header):
-        if j in used or not _N_HEADERS.match(h.strip().lower()):
+        group = _n_group(h) if j not in used else None
+        if group is None:
             continue
-        sizes = set()
-        for i, c in enumerate(_cells(raw, j)):
-            if c.numeric:
-                if c.value != int(c.value) or c.value < 2:
-                    raise _err(raw, f"column {h!r}, {raw.where[i]}: test-set size {c.raw!r} is "
-                                    "not a whole number >= 2")
-                sizes.add(int(c.value))
+        sizes = {v for i, r in enumerate(raw.rows)
+                 if (v := _size(raw, r[j], raw.where[i], h)) is not None}
         if len(sizes) > 1:
             raise _err(raw, f"column {h!r}: test-set sizes differ ({sorted(sizes)}); the "
                             "comparison needs one test set shared by all methods")
         if sizes:
-            return j, sizes.pop()
-    return None, None
+            out[j] = (group, sizes.pop())
+    return out
 
 
 def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     vals = [(cells[i].value, where[i]) for i in idx]
     if units != "auto":
         return units, f"declared (--units {units})"
-    if "%" in h or any(cells[i].percent for i in idx):
+    marked = [i for i in idx if cells[i].percent]
+    if marked and "%" not in h:
+        bare = [i for i in idx if not cells[i].percent and abs(cells[i].value) <= 1]
+        if bare and any(abs(cells[i].value) > 1 for i in marked):
+            raise _err(raw, f"column {h!r}: {cells[bare[0]].raw!r} ({where[bare[0]]}) reads "
+                            f"as a fraction but {cells[marked[0]].raw!r} ({where[marked[0]]}) "
+                            "as percent; give --units percent or --units fraction")
+    if "%" in h or marked:
         return "percent", "detected: a % sign in the header or a cell"
     small = [v for v in vals if abs(v[0]) <= 1]
     big = [v for v in vals if abs(v[0]) > 1]
@@ -129,21 +153,43 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     return "fraction", "detected: every value in [0, 1]"
 
 
-def _column(raw, j, task, task_source, method_j, units) -> MetricColumn:
+def _names(raw, method_j) -> list[str]:
+    return [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+            for r in raw.rows]
+
+
+def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[str]]:
+    """Cells of column j, the rows with a number, method names, notes; a text cell among
+    numbers is refused naming its row."""
     h = raw.header[j]
-    cells = _cells(raw, j)
-    names = [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
-             for r in raw.rows]
-    notes, idx = [], []
+    cells, names = _cells(raw, j), _names(raw, method_j)
+    idx, notes = [], []
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
         elif c.raw.strip() and plain_text(c.raw).lower() not in ("", "-", "n/a", "na", "--"):
+            hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
+                    "that defines it)" if re.fullmatch(r"\\[A-Za-z]+\s*(?:\{\})?",
+                                                       c.raw.strip()) else "")
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
-                            f"{c.raw!r} is not a number")
+                            f"{c.raw!r} is not a number{hint}")
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
     if missing:
         notes.append(f"{len(missing)} method(s) without a value in {h!r}: {missing}")
+    if len(idx) < 2:
+        only = f" ({names[idx[0]]}, {raw.where[idx[0]]})" if idx else ""
+        raise _err(raw, f"column {h!r}: needs at least 2 methods with a value; found "
+                        f"{len(idx)}{only}")
+    for i in idx:
+        if cells[i].ignored:
+            notes.append(f"{names[i]}: {cells[i].ignored!r} in {h!r} ignored")
+    return cells, idx, names, notes
+
+
+def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
+    """A column with a probability model: values as fractions (error rates as 1 - value)."""
+    h = raw.header[j]
+    cells, idx, names, notes = _values(raw, j, method_j)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
     for i in idx:
@@ -151,30 +197,62 @@ def _column(raw, j, task, task_source, method_j, units) -> MetricColumn:
         if not 0.0 <= v <= 1.0:
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{cells[i].raw!r} is outside [0, {scale:g}] ({u})")
-        if cells[i].ignored:
-            notes.append(f"{names[i]}: {cells[i].ignored!r} in {h!r} ignored")
-    if len(idx) < 2:
-        only = f" ({names[idx[0]]}, {raw.where[idx[0]]})" if idx else ""
-        raise _err(raw, f"column {h!r}: needs at least 2 methods with a value; found "
-                        f"{len(idx)}{only}")
+        _check_sd(raw, h, names[i], cells[i], scale)
     extra = 2 if u == "percent" else 0
+    values = [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx]
+    if kind.complement:
+        values = [round(1.0 - v, cells[i].decimals + extra) for v, i in zip(values, idx)]
+        notes.append(f"{h!r} is an error rate: analysed as accuracy = 1 - error rate")
     return MetricColumn(
-        h, j, task, task_source, u, u_source, [names[i] for i in idx],
-        [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx],
+        h, j, kind.task, kind.source, u, u_source, [names[i] for i in idx], values,
         [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
-        [raw.where[i] for i in idx], notes)
+        [raw.where[i] for i in idx], notes, kind.direction, kind.source,
+        complement=kind.complement)
+
+
+def _check_sd(raw, h, name, cell, scale) -> None:
+    """A printed SD larger than a score in [0, 1] can have: by the Bhatia-Davis inequality
+    the variance of a variable in [0, 1] with mean m is at most m (1 - m) [BhatiaDavis2000]
+    (checked with the printed values' rounding in the SD's favour)."""
+    if cell.sd is None:
+        return
+    half = 0.5 * 10.0 ** (-cell.decimals) / scale
+    m, sd = cell.value / scale, cell.sd / scale
+    worst = max(min(m + half, 1.0) * (1 - min(m + half, 1.0)),
+                max(m - half, 0.0) * (1 - max(m - half, 0.0)),
+                0.25 if m - half <= 0.5 <= m + half else 0.0)
+    limit = worst ** 0.5 + 0.5 * 10.0 ** (-_sd_decimals(cell)) / scale
+    if sd > limit + 1e-12:
+        raise _err(raw, f"column {h!r} (method {name!r}): ± {cell.sd:g} is impossible for a "
+                        f"mean of {cell.value:g} on [0, {scale:g}] (an SD there is at most "
+                        f"{worst ** 0.5 * scale:.3g}); is it a range or a variance?")
+
+
+def _sd_decimals(cell: Cell) -> int:
+    m = re.search(r"±\s*[-+]?\d*\.?(\d*)", clean(cell.raw))
+    return len(m[1]) if m else 0
+
+
+def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
+    """A column without a probability model: the printed values, ranked by direction."""
+    h = raw.header[j]
+    cells, idx, names, notes = _values(raw, j, method_j)
+    return MetricColumn(
+        h, j, None, kind.source, "as printed", "no conversion (ranked only)",
+        [names[i] for i in idx], [cells[i].value for i in idx],
+        [cells[i].sd for i in idx], [cells[i].decimals for i in idx],
+        [clean(cells[i].raw) for i in idx], [cells[i].bold for i in idx],
+        [cells[i].underline for i in idx], [raw.where[i] for i in idx], notes,
+        kind.direction, kind.source)
 
 
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
-        name0 = plain_text(str(r[method_j]))
-        rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
-        numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
-        if not numbers and all(t in ("", name0) for t in rest):  # a heading across the row
+        if _is_section(r, method_j):
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
             label = label[:40]
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
@@ -193,15 +271,98 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
         rows.append(r)
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
                     [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
-                    else [], raw.notes)
+                    else [], raw.notes, raw.caption, raw.group)
 
 
-def interpret_table(raw: RawTable, cfg: dict, *, n: int | None = None,
+def _is_section(r, method_j) -> bool:
+    """A heading across the row (``\\multicolumn{5}{l}{BTCV}``): no number, one text."""
+    name0 = plain_text(str(r[method_j]))
+    rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
+    numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
+    return not numbers and all(t in ("", name0) for t in rest)
+
+
+def row_groups(raw: RawTable) -> list[RawTable]:
+    """A table whose body is split by section rows into data sets or metrics (the same
+    methods again under each heading) -> one table per section; else ``[raw]`` (section
+    rows such as "Transformer-based" that group different methods stay one table)."""
+    try:
+        method_j = _method_column(raw)
+    except TableReadError:
+        return [raw]
+    blocks, label, cur = [], None, []
+    for i, r in enumerate(raw.rows):
+        if _is_section(r, method_j):
+            if cur:
+                blocks.append((label, cur))
+            label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r
+                                           if plain_text(str(c))))[:60]
+            cur = []
+        else:
+            cur.append(i)
+    if cur:
+        blocks.append((label, cur))
+    names = [{plain_text(str(raw.rows[i][method_j])) for i in rows} for _, rows in blocks]
+    if len(blocks) < 2 or any(lab is None for lab, _ in blocks) or not all(
+            len(a & names[0]) * 2 >= len(a) for a in names[1:]):
+        return [raw]
+    out = []
+    for lab, rows in blocks:
+        out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                            [raw.rows[i] for i in rows], [raw.where[i] for i in rows],
+                            [raw.bold[i] for i in rows] if raw.bold else [],
+                            raw.notes + [f"rows under the heading {lab!r} (a row group: the "
+                                         "same methods under each heading)"],
+                            raw.caption, lab))
+    return out
+
+
+def looks_transposed(raw: RawTable, cfg: dict) -> bool:
+    """Metrics as rows: most names of the first column are metrics, no header cell is."""
+    if not raw.rows or not raw.header:
+        return False
+    firsts = [plain_text(str(r[0])) for r in raw.rows if plain_text(str(r[0]))]
+    rows_metric = sum(classify(t, cfg).known for t in firsts)
+    cols_metric = sum(classify(h, cfg).known for h in raw.header[1:] if h)
+    return bool(firsts) and rows_metric * 2 > len(firsts) and cols_metric == 0
+
+
+def _group_of(h: str, raw: RawTable, keys) -> str | None:
+    """The one ``--n`` key named by the column header, else by the row group or caption."""
+    for where in (h, raw.group, raw.caption):
+        hit = [k for k in keys if k and re.search(rf"(?<![A-Za-z0-9]){re.escape(k)}"
+                                                 rf"(?![A-Za-z0-9])", where or "", re.I)]
+        if len(hit) > 1:
+            raise _err(raw, f"column {h!r}: names several --n groups ({', '.join(hit)})")
+        if hit:
+            return hit[0]
+    return None
+
+
+def _parse_metric_options(metrics, lower_better):
+    """--metric COL (pick) or COL=KIND (declare), --lower-better COL -> (picked, kinds)."""
+    picked, kinds = [], {}
+    for m in metrics or []:
+        col, eq, kind = m.rpartition("=") if "=" in m else (m, "", "")
+        if eq:
+            kinds[col.strip().lower()] = kind_from_option(kind.strip().lower(),
+                                                          f"--metric {col.strip()}={kind}")
+        picked.append((col if eq else m).strip().lower())
+    for col in lower_better or []:
+        kinds[col.strip().lower()] = Kind("lower", source="--lower-better")
+    return picked, kinds
+
+
+def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
-                    metrics: list[str] | None = None,
-                    n_fallback: bool = False) -> ResultsTable:
-    """Methods (rows) and metric columns of ``raw``; see the module doc. ``n_fallback``:
-    ``n`` only for a table without an n column (else a differing n column is an error)."""
+                    metrics: list[str] | None = None, n_fallback: bool = False,
+                    lower_better: list[str] | None = None,
+                    ignore: list[str] | None = None) -> ResultsTable:
+    """Methods (rows) and metric columns of ``raw``; see the module doc. ``n``: one size,
+    or ``{group: size}`` (a key matched in the column header, row group or caption; key
+    ``''`` for the rest). ``n_fallback``: ``n`` only for a table without an n column (else a
+    differing n column is an error). ``metrics``: ``COLUMN`` picks, ``COLUMN=KIND``
+    declares (:data:`falseclaims.table.metrics.KINDS`); ``ignore``: columns not read."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
@@ -211,48 +372,89 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | None = None,
         raise _err(raw, f"no numeric column (no number outside the method column "
                         f"{raw.header[method_j]!r}); columns are {raw.header}")
     raw = _data_rows(raw, method_j, notes)
+    n_rows = {}
+    for i, r in enumerate(raw.rows):  # an n row: "n & 30 & 30 & 100 & 100"
+        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
+            n_rows = {j: _size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
+                      if j != method_j}
+            notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
+            raw = RawTable(raw.source, raw.name, raw.format, raw.header,
+                           raw.rows[:i] + raw.rows[i + 1:], raw.where[:i] + raw.where[i + 1:],
+                           raw.bold[:i] + raw.bold[i + 1:] if raw.bold else [], raw.notes,
+                           raw.caption, raw.group)
+            break
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
-    n_j, n_col = _n_column(raw, {method_j})
-    if n is not None and n_col is not None and n != n_col:
+    n_cols = _n_columns(raw, {method_j})
+    whole = [(j, v) for j, (g, v) in n_cols.items() if g == ""]
+    n_col = whole[0][1] if whole else None
+    given = n if isinstance(n, dict) else ({"": n} if n is not None else {})
+    if "" in given and n_col is not None and given[""] != n_col:
         if not n_fallback:
-            raise _err(raw, f"--n {n} differs from the table's column {raw.header[n_j]!r} "
-                            f"({n_col})")
-        n = None  # --dir: --n stands for the tables without an n column
-    n_source = "--n" if n is not None else (f"column {raw.header[n_j]!r}" if n_col else "")
-    n = n if n is not None else n_col
-    cols, skipped = [], []
-    wanted = {m.lower() for m in metrics} if metrics else None
+            raise _err(raw, f"--n {given['']} differs from the table's column "
+                            f"{raw.header[whole[0][0]]!r} ({n_col})")
+        given = {k: v for k, v in given.items() if k}  # --dir: --n for tables without one
+    table_n = given.get("", n_col)
+    table_src = "--n" if "" in given else (f"column {raw.header[whole[0][0]]!r}" if whole
+                                           else "")
+    picked, kinds = _parse_metric_options(metrics, lower_better)
+    dropped = {c.strip().lower() for c in ignore or []}
+    cols, skipped, ignored = [], [], []
     for j, h in enumerate(raw.header):
-        if j in (method_j, n_j) or not any(c.numeric for c in _cells(raw, j)):
+        if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
-        if wanted is not None and h.lower() not in wanted:
+        low = h.lower().strip()
+        if low in dropped:
+            ignored.append(f"{h!r} (--ignore)")
             continue
-        t = metric_task(h, cfg)
-        if t is None and task is None:
-            skipped.append(h or f"column {j + 1}")
+        if picked and low not in picked:
             continue
-        source = "metric name" if t is not None and (task is None or t == task) else "--task"
-        cols.append(_column(raw, j, t if source == "metric name" else task, source, method_j,
-                            units))
-    if wanted is not None:
-        found = {c.column.lower() for c in cols} | {s.lower() for s in skipped}
-        absent = sorted(wanted - found)
+        kind = kinds.get(low) or classify(h, cfg, " ".join(x for x in (raw.caption, raw.group)
+                                                           if x))
+        if kind.ignore:
+            ignored.append(f"{h!r} ({kind.ignore})")
+            continue
+        if not kind.known or (kind.task is None and kind.direction == "higher" and task):
+            if task is None:
+                skipped.append(h or f"column {j + 1}")
+                continue
+            kind = Kind("higher", task, source="--task")
+        if kind.direction == "lower" and kind.task and not kind.complement:
+            kind = Kind("lower", source=kind.source)
+        col = (_column(raw, j, kind, method_j, units) if kind.task
+               else _ranked(raw, j, kind, method_j))
+        key = _group_of(h, raw, [k for k in given if k]) if given else None
+        if key is not None:
+            col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
+        elif (grp := [(g, v, jj) for jj, (g, v) in n_cols.items()
+                      if g and g.lower() in low]):
+            col.n, col.n_source, col.group = grp[0][1], f"column {raw.header[grp[0][2]]!r}", \
+                grp[0][0]
+        elif n_rows.get(j) is not None:
+            col.n, col.n_source = n_rows[j], "the n row"
+        else:
+            col.n, col.n_source = table_n, table_src
+        col.group = col.group or raw.group
+        cols.append(col)
+    if picked:
+        found = {c.column.lower() for c in cols} | {s.lower() for s in skipped} | {
+            h.lower() for h in raw.header if any(h.lower() in x.lower() for x in ignored)}
+        absent = sorted(set(picked) - found)
         if absent:
             raise _err(raw, f"--metric {absent}: no such numeric column; columns are "
                             f"{raw.header}")
+    if ignored:
+        notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
         names = ", ".join(repr(s) for s in skipped)
+        hint = ("give --metric COLUMN=KIND (KIND: dice, accuracy, error-rate, higher, "
+                "lower), --lower-better COLUMN, --task classification|segmentation or "
+                "--ignore COLUMN")
         if not cols:
-            raise _err(raw, f"unknown metric in column(s) {names} (known: "
-                            f"{_known(cfg)}); give --task classification|segmentation")
-        notes.append(f"column(s) {names} skipped: not a known metric (give --task and "
-                     "--metric to analyse them)")
+            raise _err(raw, f"unknown metric in column(s) {names}: neither the name, an arrow "
+                            f"nor the caption says what it measures; {hint}")
+        notes.append(f"column(s) {names} not read: unknown metric ({hint})")
     if not cols:
         raise _err(raw, f"no numeric metric column; columns are {raw.header}")
-    return ResultsTable(raw.source, raw.name, raw.format, n, n_source, cols, notes)
-
-
-def _known(cfg: dict) -> str:
-    return "; ".join(f"{t}: " + ", ".join(cfg["analysis"]["metrics"][t]) for t in TASKS)
+    return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)

@@ -7,18 +7,42 @@ from falseclaims.percase.verdict import probability_text
 
 __all__ = ["BATCH_COLUMNS", "batch_rows", "format_text", "html_report"]
 
-BATCH_COLUMNS = ["file", "table", "metric", "task", "n", "m", "winner", "winner_source",
-                 "winner_value", "runner_up", "runner_up_value", "p_false_claim", "p_low",
-                 "p_high", "tier_size", "n_tiers", "status", "reason"]
+BATCH_COLUMNS = ["file", "table", "metric", "group", "direction", "task", "n", "m", "winner",
+                 "winner_source", "winner_value", "runner_up", "runner_up_value",
+                 "p_false_claim", "p_low", "p_high", "tier_size", "n_tiers", "status",
+                 "reason"]
 
 
 def _p(v) -> str:
     return probability_text(v, 4)
 
 
+def _head(m: dict) -> str:
+    group = f" [{m['group']}]" if m.get("group") else ""
+    better = f"{m['direction']} is better ({m['direction_source']}), " \
+        if m.get("direction") else ""
+    return (f"{m['column']}{group}: {better}{m['task'] or 'ranked only'} ({m['task_source']}), "
+            f"{m['units']} ({m['units_source']}), {m['m']} methods, n = {m['n']}")
+
+
+def format_ranked(m: dict) -> list[str]:
+    """A column without a probability: the ranking and why there is no probability."""
+    lines = [_head(m), f"  winner: {m['winner']} ({m['winner_source']}); runner-up "
+                       f"{m['runner_up']}; {m['no_probability']}"]
+    width = max(len(x["method"]) for x in m["methods"]) + 2
+    lines.append(f"  {'rank':>4}  {'method':<{width}}{'printed':<16}{'value':>10}")
+    for x in m["methods"]:
+        mark = "*" if x["bold"] else ""
+        lines.append(f"  {x['rank']:>4}  {x['method'] + mark:<{width}}{x['printed'][:15]:<16}"
+                     f"{x['value']:>10.6g}" + ("  winner" if x["winner"] else ""))
+    lines += [f"  note: {note}" for note in m["notes"]]
+    return lines
+
+
 def format_metric(m: dict) -> list[str]:
-    lines = [f"{m['column']}: {m['task']} ({m['task_source']}), {m['units']} "
-             f"({m['units_source']}), {m['m']} methods, n = {m['n']}",
+    if not m.get("probability", True):
+        return format_ranked(m)
+    lines = [_head(m),
              f"  winner: {m['winner']} ({m['winner_source']}); runner-up {m['runner_up']}: "
              f"P(false claim) = {_p(m['p_runner_up'])} "
              f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
@@ -74,13 +98,18 @@ def batch_rows(result: dict) -> list[dict]:
         for m in t["metrics"]:
             win = next(x for x in m["methods"] if x["winner"])
             run = next(x for x in m["methods"] if x["method"] == m["runner_up"])
+            band = m["p_runner_up_band"] or [None, None]
+            ranked = not m.get("probability", True)
             rows.append({"file": t["file"], "table": t["table"], "metric": m["column"],
+                         "group": m.get("group", ""), "direction": m.get("direction"),
                          "task": m["task"], "n": m["n"], "m": m["m"], "winner": m["winner"],
                          "winner_source": m["winner_source"], "winner_value": win["value"],
                          "runner_up": m["runner_up"], "runner_up_value": run["value"],
-                         "p_false_claim": m["p_runner_up"], "p_low": m["p_runner_up_band"][0],
-                         "p_high": m["p_runner_up_band"][1], "tier_size": len(m["tier1"]),
-                         "n_tiers": len(m["tiers"]), "status": "ok", "reason": ""})
+                         "p_false_claim": m["p_runner_up"], "p_low": band[0],
+                         "p_high": band[1], "tier_size": None if ranked else len(m["tier1"]),
+                         "n_tiers": None if ranked else len(m["tiers"]),
+                         "status": "ranked" if ranked else "ok",
+                         "reason": m.get("no_probability", "")})
     for u in result.get("unreadable", []):
         rows.append({**{c: None for c in BATCH_COLUMNS}, "file": u["file"],
                      "table": u.get("table") or "", "status": "unreadable",
