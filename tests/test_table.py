@@ -56,8 +56,12 @@ def test_non_numbers(raw):
 
 def test_latex_table_is_read_as_printed(cfg):
     [raw] = read_tables(LATEX)
-    assert raw.header == ["Method", "Dice (%) Liver", "Dice (%) Pancreas"]
+    # the arrow of "Dice (\%) $\uparrow$" is kept for the direction, not in the column name
+    assert raw.header == ["Method", "Dice (%) ↑ Liver", "Dice (%) ↑ Pancreas"]
     t = interpret_table(raw, cfg, n=120)
+    assert [c.column for c in t.metrics] == ["Dice (%) Liver", "Dice (%) Pancreas"]
+    assert t.metrics[0].direction == "higher"
+    assert t.metrics[0].direction_source == "header arrow and metric name"
     assert any("section row" in note for note in t.notes)  # \multicolumn section row
     liver = t.metrics[0]
     assert liver.methods == ["U-Net", "Attention U-Net", "nnU-Net", "UNETR", "Swin UNETR",

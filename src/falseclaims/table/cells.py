@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text"]
+__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
 
 MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
            "\\", "?"}
@@ -53,9 +53,22 @@ class Cell:
         return self.value is not None
 
 
+# C0/C1 control characters (ESC starts terminal escape sequences) and DEL
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (a name with ``ESC[2J`` must not clear the
+    terminal that prints it)."""
+    return _CONTROL.sub(" ", str(text))
+
+
 def plain_text(raw: str) -> str:
-    """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``)."""
-    s = _COMMAND_WITH_ARG.sub("", str(raw))
+    """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
+    arrows kept as ``↑``/``↓``; control characters removed."""
+    s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = re.sub(r"\\(?:uparrow|Uparrow)\b", "↑", s)
+    s = re.sub(r"\\(?:downarrow|Downarrow)\b", "↓", s)
     s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")
     s = _SUPERSCRIPT.sub("", s)
     s = re.sub(r"\\dagger\b|\\ddagger\b|[†‡]", "", s)
@@ -71,7 +84,7 @@ def clean(raw: str) -> str:
 
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
-    s = _COMMAND_WITH_ARG.sub("", raw)
+    s = _COMMAND_WITH_ARG.sub("", printable(raw))
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
     s = _PM.sub(" ± ", s)

@@ -186,6 +186,14 @@ def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[st
     return cells, idx, names, notes
 
 
+def column_name(h: str) -> str:
+    """A header without its direction arrows (the direction is reported on its own)."""
+    return " ".join(_ARROWS.sub(" ", h).split())
+
+
+_ARROWS = re.compile(r"[↑↓⇑⇓]")
+
+
 def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
     """A column with a probability model: values as fractions (error rates as 1 - value)."""
     h = raw.header[j]
@@ -204,7 +212,9 @@ def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
         values = [round(1.0 - v, cells[i].decimals + extra) for v, i in zip(values, idx)]
         notes.append(f"{h!r} is an error rate: analysed as accuracy = 1 - error rate")
     return MetricColumn(
-        h, j, kind.task, kind.source, u, u_source, [names[i] for i in idx], values,
+        column_name(h), j, kind.task, "metric name" if "metric name" in kind.source
+        else kind.source, u, u_source, [names[i] for i in idx],
+        values,
         [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
@@ -240,7 +250,7 @@ def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j)
     return MetricColumn(
-        h, j, None, kind.source, "as printed", "no conversion (ranked only)",
+        column_name(h), j, None, kind.source, "as printed", "no conversion (ranked only)",
         [names[i] for i in idx], [cells[i].value for i in idx],
         [cells[i].sd for i in idx], [cells[i].decimals for i in idx],
         [clean(cells[i].raw) for i in idx], [cells[i].bold for i in idx],
@@ -404,13 +414,13 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
-        low = h.lower().strip()
-        if low in dropped:
+        low = column_name(h).lower()
+        if low in dropped or h.lower().strip() in dropped:
             ignored.append(f"{h!r} (--ignore)")
             continue
-        if picked and low not in picked:
+        if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = kinds.get(low) or classify(h, cfg, " ".join(x for x in (raw.caption, raw.group)
+        kind = kinds.get(low) or kinds.get(h.lower().strip()) or classify(h, cfg, " ".join(x for x in (raw.caption, raw.group)
                                                            if x))
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
@@ -438,8 +448,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         col.group = col.group or raw.group
         cols.append(col)
     if picked:
-        found = {c.column.lower() for c in cols} | {s.lower() for s in skipped} | {
-            h.lower() for h in raw.header if any(h.lower() in x.lower() for x in ignored)}
+        heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
+        found = heads & (set(picked) - {c.column.lower() for c in cols}) | {
+            c.column.lower() for c in cols}
         absent = sorted(set(picked) - found)
         if absent:
             raise _err(raw, f"--metric {absent}: no such numeric column; columns are "

@@ -78,16 +78,19 @@ def format_metric(m: dict) -> list[str]:
 
 def format_text(result: dict) -> str:
     """All analysed tables of one file (``result`` of the CLI: tables + unreadable)."""
+    from falseclaims.table.cells import printable
+
     out = []
     for t in result["tables"]:
-        out.append(f"{t['file']}, {t['table']} ({t['format']}): n = {t['n']} ({t['n_source']})")
+        out.append(f"{printable(t['file'])}, {t['table']} ({t['format']}): n = {t['n']} "
+                   f"({t['n_source']})")
         out += [f"  note: {note}" for note in t["notes"]]
         for m in t["metrics"]:
             out += format_metric(m)
         out.append("")
     for u in result.get("unreadable", []):
-        out.append(f"not read: {u['file']}" + (f", {u['table']}" if u.get("table") else "")
-                   + f": {u['reason']}")
+        out.append(printable(f"not read: {u['file']}" + (f", {u['table']}" if u.get("table")
+                                                          else "") + f": {u['reason']}"))
     return "\n".join(out).rstrip()
 
 
@@ -139,7 +142,16 @@ round to the printed ones.</p>
 <p>Format {{ t.format }}; n = {{ t.n }} ({{ t.n_source }}).</p>
 {% if t.notes %}<ul>{% for note in t.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
 {% for m in t.metrics %}
-<h3>{{ m.column }}</h3>
+<h3>{{ m.column }}{% if m.group %} [{{ m.group }}]{% endif %}</h3>
+{% if not m.probability %}
+<p>{{ m.direction }} is better ({{ m.direction_source }}); winner <b>{{ m.winner }}</b>
+({{ m.winner_source }}); {{ m.no_probability }}.</p>
+<table><thead><tr><th>rank</th><th>method</th><th>printed</th><th>value</th></tr></thead><tbody>
+{% for x in m.methods %}<tr><td class="num">{{ x.rank }}</td>
+<td>{% if x.bold %}<b>{{ x.method }}</b>{% else %}{{ x.method }}{% endif %}</td>
+<td>{{ x.printed }}</td><td class="num">{{ "%.6g"|format(x.value) }}</td></tr>{% endfor %}
+</tbody></table>
+{% else %}
 <p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); winner
 <b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
 tier 1 at cutoff {{ m.cutoff }}.</p>
@@ -162,6 +174,7 @@ probabilities.</figcaption></figure>{% endif %}
 would be expected at {{ "%.4f"|format(m.multiplicity.mean_best) }} (upper limit
 {{ "%.4f"|format(m.multiplicity.upper_multiplicity) }}); P(best &ge; the winner's value) =
 {{ p(m.multiplicity.prob_best_at_least_winner) }}.{% else %}{{ m.multiplicity.reason }}.{% endif %}</p>
+{% endif %}
 {% if m.notes %}<ul class="small">{% for note in m.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
 {% endfor %}{% endfor %}
 {% if unreadable %}<h2>Not read</h2><ul>{% for u in unreadable %}
@@ -181,8 +194,9 @@ def html_report(result: dict, figures: dict | None = None) -> str:
     for ti, t in enumerate(result["tables"]):
         ms = [{**m, "figure": (figures or {}).get((ti, mi))} for mi, m in enumerate(t["metrics"])]
         tables.append({**t, "metrics": ms})
-    first = result["tables"][0]["metrics"][0]["assumption"] if result["tables"] else {
-        "congruence_source": "", "congruence_level": "", "sd_source": "", "sd_level": ""}
+    first = next((m["assumption"] for t in result["tables"] for m in t["metrics"]
+                  if m.get("assumption")), {"congruence_source": "", "congruence_level": "",
+                                            "sd_source": "", "sd_level": ""})
     return env.from_string(_TEMPLATE).render(
         title=result.get("title", "results table"), tables=tables,
         unreadable=result.get("unreadable", []), assumption=first, p=_p,
