@@ -287,7 +287,8 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
                                          for x in res["methods"]]):
             m["value"] = col.values[i]
         res.update(direction=col.direction, direction_source=col.direction_source,
-                   units=col.units, task="paired t (per-case SDs)")
+                   units="as printed", units_source=f"rescaled by 10^{k} for the model",
+                   task="paired t (per-case SDs)", task_source="no model for the metric")
         return res
     if n is None:
         raise ValueError(f"{label}, column {col.column!r}: no test-set size: give --n (or "

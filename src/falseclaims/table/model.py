@@ -250,7 +250,7 @@ def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j)
     return MetricColumn(
-        column_name(h), j, None, kind.source, "as printed", "no conversion (ranked only)",
+        column_name(h), j, None, "no model for the metric", "as printed", "no conversion",
         [names[i] for i in idx], [cells[i].value for i in idx],
         [cells[i].sd for i in idx], [cells[i].decimals for i in idx],
         [clean(cells[i].raw) for i in idx], [cells[i].bold for i in idx],

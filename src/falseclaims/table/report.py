@@ -18,7 +18,7 @@ def _p(v) -> str:
 
 
 def _head(m: dict) -> str:
-    group = f" [{m['group']}]" if m.get("group") else ""
+    group = f" [{m['group']}]" if m.get("group") and m["group"] not in m["column"] else ""
     better = f"{m['direction']} is better ({m['direction_source']}), " \
         if m.get("direction") else ""
     return (f"{m['column']}{group}: {better}{m['task'] or 'ranked only'} ({m['task_source']}), "
@@ -82,8 +82,9 @@ def format_text(result: dict) -> str:
 
     out = []
     for t in result["tables"]:
-        out.append(f"{printable(t['file'])}, {t['table']} ({t['format']}): n = {t['n']} "
-                   f"({t['n_source']})")
+        sizes = f"n = {t['n']} ({t['n_source']})" if t["n"] is not None else \
+            "n per column"
+        out.append(f"{printable(t['file'])}, {t['table']} ({t['format']}): {sizes}")
         out += [f"  note: {note}" for note in t["notes"]]
         for m in t["metrics"]:
             out += format_metric(m)
