@@ -211,8 +211,8 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     }
 
 
-NO_MODEL = ("no probability: falseclaims has a model for accuracy (classification) and "
-            "Dice (segmentation) only")
+NO_MODEL = ("no probability: no model for this metric (falseclaims models accuracy and Dice; "
+            "others need per-case SDs, --pm-over test)")
 NO_SDS = ("no probability: per-case SDs needed (give --pm-over test when the ± values are "
           "SDs over the test cases)")
 
@@ -269,7 +269,7 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
     if col.task is None:
         if not all(sd is not None for sd in col.sds):
             return rank_column(col, n, cutoff, NO_SDS if col.direction == "lower" else
-                               NO_MODEL + (" or per-case SDs" if col.direction else ""))
+                               NO_MODEL)
         if pm_over not in cfg["analysis"]["use_reported_sd_over"]:
             return rank_column(col, n, cutoff, NO_SDS.replace(
                 "per-case SDs needed", f"the ± values are not per-case SDs (--pm-over "

@@ -3,7 +3,8 @@
 Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 \\pm 2.1$``,
 ``85.3_{\\pm 2.1}``, ``\\textbf{85.3}`` / ``**85.3**`` (bold), ``\\underline{85.3}`` /
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
-``\\textsuperscript{a}``) and an ignored parenthesised part (``85.3 (83.1-87.4)``, noted).
+``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``, noted) and
+an ignored parenthesised part otherwise (``85.3 (83.1-87.4)``, noted).
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -47,6 +48,7 @@ class Cell:
     underline: bool = False
     marks: bool = False
     ignored: str = ""
+    sd_in_parentheses: bool = False
 
     @property
     def numeric(self) -> bool:
@@ -127,5 +129,10 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
         return Cell(raw, bold=bold, underline=underline)
     sd = _number(m["s"]) if m["s"] else None
     percent = bool(m["vp"] or m["sp"] or m["tp"])
+    paren = (m["paren"] or "").strip()
+    one = re.fullmatch(rf"\(\s*(?:±\s*)?({_NUMBER})\s*%?\s*\)", paren)
+    if one and sd is None:  # "0.91 (0.03)": mean (SD), the common way to print it
+        return Cell(raw, _number(m["v"]), _number(one[1]), _decimals(m["v"]), percent, bold,
+                    underline, marks, sd_in_parentheses=True)
     return Cell(raw, _number(m["v"]), sd, _decimals(m["v"]), percent, bold, underline, marks,
-                (m["paren"] or "").strip())
+                paren)

@@ -169,8 +169,7 @@ def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[st
             idx.append(i)
         elif c.raw.strip() and plain_text(c.raw).lower() not in ("", "-", "n/a", "na", "--"):
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
-                    "that defines it)" if re.fullmatch(r"\\[A-Za-z]+\s*(?:\{\})?",
-                                                       c.raw.strip()) else "")
+                    "that defines it)" if _LONE_MACRO.fullmatch(c.raw.strip()) else "")
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{c.raw!r} is not a number{hint}")
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
@@ -183,6 +182,8 @@ def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[st
     for i in idx:
         if cells[i].ignored:
             notes.append(f"{names[i]}: {cells[i].ignored!r} in {h!r} ignored")
+    if any(cells[i].sd_in_parentheses for i in idx):
+        notes.append(f"{h!r}: the number in parentheses is read as the SD (mean (SD))")
     return cells, idx, names, notes
 
 
@@ -212,13 +213,15 @@ def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
         values = [round(1.0 - v, cells[i].decimals + extra) for v, i in zip(values, idx)]
         notes.append(f"{h!r} is an error rate: analysed as accuracy = 1 - error rate")
     return MetricColumn(
-        column_name(h), j, kind.task, "metric name" if "metric name" in kind.source
-        else kind.source, u, u_source, [names[i] for i in idx],
-        values,
+        column_name(h), j, kind.task, kind.source.replace("header arrow and ", ""), u,
+        u_source, [names[i] for i in idx], values,
         [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
-        [raw.where[i] for i in idx], notes, kind.direction, kind.source,
+        [raw.where[i] for i in idx], notes,
+        # an error rate is analysed as accuracy: its values are now higher-is-better
+        "higher" if kind.complement else kind.direction,
+        f"{kind.source}: lower error rate is better" if kind.complement else kind.source,
         complement=kind.complement)
 
 
@@ -284,12 +287,63 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                     else [], raw.notes, raw.caption, raw.group)
 
 
+_LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+_SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>[-+]?\d*\.?\d+)\s*%?\s*\))$")
+_PAIR = re.compile(r"^\s*([-+]?\d*\.?\d+%?)\s*[/|]\s*([-+]?\d*\.?\d+%?)\s*$")
+
+
+def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Cells as some papers print them: the SD in a cell of its own (``0.91 & $\\pm$
+    0.03``) is joined to the value on its left; two values in one cell (``0.91/12.3`` under
+    ``Dice/HD95``) become two columns; other two-value cells are refused, naming the cell."""
+    rows = [list(r) for r in raw.rows]
+    header = list(raw.header)
+    bold = [list(b) for b in raw.bold] if raw.bold else []
+    for j in range(len(header) - 1, 0, -1):
+        if j == method_j:
+            continue
+        texts = [clean(str(r[j])) for r in rows]
+        filled = [t for t in texts if t]
+        if filled and all(_SD_CELL.match(t) for t in filled) and j - 1 != method_j:
+            for r, t in zip(rows, texts):
+                if t:
+                    m = _SD_CELL.match(t)
+                    r[j - 1] = f"{clean(str(r[j - 1]))} ± {m['a'] or m['b']}"
+            notes.append(f"column {j + 1}: SDs in cells of their own, joined to "
+                         f"{header[j - 1]!r}")
+            for r in rows:
+                del r[j]
+            for b in bold:
+                b[j - 1] = b[j - 1] or b[j]
+                del b[j]
+            del header[j]
+            continue
+        pairs = [_PAIR.match(t) for t in filled]
+        if filled and all(pairs):
+            parts = [p.strip() for p in re.split(r"[/|]", header[j])]
+            if len(parts) != 2 or not all(parts):
+                i = next(i for i, t in enumerate(texts) if t)
+                raise _err(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
+                                "values and the header does not name both (e.g. 'Dice/HD95'); "
+                                "split the column in two")
+            for r, t in zip(rows, texts):
+                m = _PAIR.match(t)
+                r[j:j + 1] = [m[1], m[2]] if m else ["", ""]
+            for b in bold:
+                b[j:j + 1] = [b[j], b[j]]
+            header[j:j + 1] = parts
+            notes.append(f"{'/'.join(parts)!r}: two values per cell, read as two columns")
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
+                    raw.notes, raw.caption, raw.group)
+
+
 def _is_section(r, method_j) -> bool:
     """A heading across the row (``\\multicolumn{5}{l}{BTCV}``): no number, one text."""
-    name0 = plain_text(str(r[method_j]))
-    rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
+    name0 = str(r[method_j]).strip()
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
     numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
-    return not numbers and all(t in ("", name0) for t in rest)
+    return not numbers and all(t in ("", name0) or not plain_text(t) and not
+                               _LONE_MACRO.fullmatch(t) for t in rest)
 
 
 def row_groups(raw: RawTable) -> list[RawTable]:
@@ -377,11 +431,15 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = _method_column(raw)
+    raw = _cell_shapes(_data_rows(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
+        macros = [c.raw for j in range(len(raw.header)) if j != method_j
+                  for c in _cells(raw, j) if _LONE_MACRO.fullmatch(c.raw.strip())]
+        hint = (f" (cells such as {macros[0]!r} are macros defined elsewhere: give --macros "
+                "FILE, the file of the paper's source that defines them)" if macros else "")
         raise _err(raw, f"no numeric column (no number outside the method column "
-                        f"{raw.header[method_j]!r}); columns are {raw.header}")
-    raw = _data_rows(raw, method_j, notes)
+                        f"{raw.header[method_j]!r}); columns are {raw.header}{hint}")
     n_rows = {}
     for i, r in enumerate(raw.rows):  # an n row: "n & 30 & 30 & 100 & 100"
         if _N_HEADERS.match(_names(raw, method_j)[i].lower()):

@@ -96,6 +96,13 @@ def _is_number_row(cells: list) -> bool:
 _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
 
 
+def _is_full_span(cells: list) -> bool:
+    """One text across the whole row (``\\multicolumn{5}{c}{BTCV}``): a section row that
+    opens the body, not a header row."""
+    texts = {str(c).strip() for c in cells}
+    return len(cells) > 1 and len(texts) == 1 and "" not in texts
+
+
 def _is_data_row(cells: list) -> bool:
     """A row of values although it holds no number: missing-value marks (``--``) or cells
     that are one undefined macro each (``\\resA``); never joined into the header."""
@@ -116,7 +123,7 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
     bold = [list(b) + [False] * (width - len(b)) for b in bold] if bold else []
     k = 0
     while k < len(rows) and not min_header and not _is_number_row(rows[k]) and not (
-            k and _is_data_row(rows[k])):
+            k and (_is_data_row(rows[k]) or _is_full_span(rows[k]))):
         k += 1
     if min_header or k == len(rows):  # a fixed header row, or no number anywhere
         k = max(min_header, 1)
