@@ -51,8 +51,9 @@ def register(sub) -> None:
                    help="do not read this column (repeatable)")
     p.add_argument("--transpose", action="store_true",
                    help="the table has methods as columns and metrics as rows")
-    p.add_argument("--macros", metavar="FILE.tex",
-                   help="a LaTeX file whose \\newcommand/\\def numbers the table uses")
+    p.add_argument("--macros", metavar="FILE.tex", action="append",
+                   help="a LaTeX file whose \\newcommand/\\def numbers the table uses "
+                        "(repeatable)")
     p.add_argument("--table", metavar="NAME|K",
                    help="which table of the file (caption/sheet/heading text or number)")
     p.add_argument("--cutoff", type=float,
@@ -138,7 +139,7 @@ def _options(args):
 def _outputs_apart(args) -> None:
     """Outputs never overwrite an input, and never a folder. Every output creates its
     folder (--csv, --figure and --report alike)."""
-    inputs = [Path(x) for x in (args.file, args.macros) if x]
+    inputs = [Path(x) for x in (args.file, *(args.macros or [])) if x]
     if args.dir:
         inputs.append(Path(args.dir))
     for opt, out in (("--csv", args.csv), ("--report", args.report),

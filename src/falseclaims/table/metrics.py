@@ -36,6 +36,7 @@ class Kind:
     complement: bool = False
     source: str = ""
     ignore: str = ""
+    bounded: bool = False                 # a score in [0, 1] or [0, 100] (units detected)
 
     @property
     def known(self) -> bool:
@@ -57,21 +58,32 @@ _WITH_SD = re.compile(r"\([^)]*\)|(?:±|\\pm|\+/-)\s*\S+")
 _NOT_METRIC = re.compile(
     r"(?:^|[\s(#_-])(?:#?\s*params?|parameters|flops|gflops|macs|gmacs|memory|mem|gpu|vram|"
     r"time|runtime|run time|inference|latency|fps|speed|throughput|epochs?|year|"
-    r"size|model size|mb|gb|ms|sec|seconds|minutes|hours|rank|ranking|#)(?:$|[\s)_./-])", re.I)
+    r"size|model size|mb|gb|ms|sec|seconds|minutes|hours|rank|ranking|#|frames|features|"
+    r"calibration slope|calibration intercept|slope|intercept)(?:$|[\s)_./-])", re.I)
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
-    r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|"
+    r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
+    r"integrated brier|solved at|steps to|iterations to|"
     r"fp|fn|abs ?rel|rel ?err|bias)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap@?[\d.:]*|mAP|f1|f-?score|f1-?score|precision|prec|recall|rec|"
     r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
-    r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc)(?:$|[^a-z])",
+    r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
+    r"average precision|td-?auroc|td-?auc)(?:$|[^a-z])",
     re.I)
+
+
+# scores in [0, 1] (or percent): units are detected as for accuracy and Dice
+_BOUNDED = re.compile(
+    r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|"
+    r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
+    r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
+    r"overlap)(?:$|[^a-z])", re.I)
 
 
 def metric_task(header: str, cfg: dict) -> str | None:
@@ -104,15 +116,17 @@ def kind_from_option(kind: str, source: str) -> Kind:
 
 
 def _by_name(text: str, cfg: dict) -> Kind:
+    text = re.sub(r"\s*-\s*", "-", re.sub(r"[_{}$]", "", text))  # "F_1 -score" -> "F1-score"
     if _ERROR_RATE.search(text):
-        return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)")
+        return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
+                    bounded=True)
     task = metric_task(text, cfg)
     if task is not None:
-        return Kind("higher", task, source="metric name")
+        return Kind("higher", task, source="metric name", bounded=True)
     if _LOWER.search(text):
         return Kind("lower", source="metric name")
     if _HIGHER.search(text):
-        return Kind("higher", source="metric name")
+        return Kind("higher", source="metric name", bounded=bool(_BOUNDED.search(text)))
     return Kind()
 
 

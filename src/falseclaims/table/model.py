@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from falseclaims.table.cells import Cell, clean, parse_printed_cell, plain_text
+from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.table.metrics import Kind, classify, kind_from_option, metric_task
 
@@ -142,7 +142,7 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
                             "as percent; give --units percent or --units fraction")
     if "%" in h or marked:
         return "percent", "detected: a % sign in the header or a cell"
-    small = [v for v in vals if abs(v[0]) <= 1]
+    small = [v for v in vals if 0 < abs(v[0]) <= 1]  # 0 reads the same in both units
     big = [v for v in vals if abs(v[0]) > 1]
     if big and small:
         raise _err(raw, f"column {h!r}: {small[0][0]:g} ({small[0][1]}) reads as a fraction but "
@@ -167,7 +167,7 @@ def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[st
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
-        elif c.raw.strip() and plain_text(c.raw).lower() not in ("", "-", "n/a", "na", "--"):
+        elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
                     "that defines it)" if _LONE_MACRO.fullmatch(c.raw.strip()) else "")
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
@@ -252,8 +252,16 @@ def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j)
+    units, source = "as printed", "no conversion"
+    if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
+        try:
+            units, source = _units(raw, h, cells, idx, "auto", raw.where)
+        except TableReadError:
+            pass
+    elif "%" in h or any(cells[i].percent for i in idx):
+        units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
-        column_name(h), j, None, "no model for the metric", "as printed", "no conversion",
+        column_name(h), j, None, "no model for the metric", units, source,
         [names[i] for i in idx], [cells[i].value for i in idx],
         [cells[i].sd for i in idx], [cells[i].decimals for i in idx],
         [clean(cells[i].raw) for i in idx], [cells[i].bold for i in idx],
@@ -289,7 +297,9 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 _LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>[-+]?\d*\.?\d+)\s*%?\s*\))$")
-_PAIR = re.compile(r"^\s*([-+]?\d*\.?\d+%?)\s*[/|]\s*([-+]?\d*\.?\d+%?)\s*$")
+_V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
+_PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
+_ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
 
 
 def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
@@ -320,7 +330,10 @@ def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             continue
         pairs = [_PAIR.match(t) for t in filled]
         if filled and all(pairs):
-            parts = [p.strip() for p in re.split(r"[/|]", header[j])]
+            alt = list(_ALTERNATIVES.finditer(header[j]))
+            parts = ([header[j][:alt[0].start()] + alt[0][k] + header[j][alt[0].end():]
+                      for k in (1, 2)] if len(alt) == 1 else [])
+            parts = [" ".join(p.split()) for p in parts]
             if len(parts) != 2 or not all(parts):
                 i = next(i for i, t in enumerate(texts) if t)
                 raise _err(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
@@ -331,8 +344,9 @@ def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                 r[j:j + 1] = [m[1], m[2]] if m else ["", ""]
             for b in bold:
                 b[j:j + 1] = [b[j], b[j]]
+            notes.append(f"{header[j]!r}: two values per cell, read as two columns "
+                         f"{parts[0]!r} and {parts[1]!r}")
             header[j:j + 1] = parts
-            notes.append(f"{'/'.join(parts)!r}: two values per cell, read as two columns")
     return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
                     raw.notes, raw.caption, raw.group)
 
@@ -346,10 +360,66 @@ def _is_section(r, method_j) -> bool:
                                _LONE_MACRO.fullmatch(t) for t in rest)
 
 
+def _text_columns(raw: RawTable) -> list[int]:
+    out = []
+    for j in range(len(raw.header)):
+        cells = [c for c in _cells(raw, j) if c.raw.strip()]
+        text = [c for c in cells if not c.numeric and plain_text(c.raw)
+                and plain_text(c.raw).lower() not in MISSING]
+        if cells and len(text) * 2 > len(cells):
+            out.append(j)
+        elif cells:
+            break
+    return out
+
+
+def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Leading text columns where one names the methods and another the data set, printed
+    once per group (``Validation`` in the middle row, ``\\multirow{-3}{*}{+}`` in the last):
+    the method names repeat, a new block starts where one repeats, and each block's other
+    text column holds one label. None when the table has no such shape."""
+    text = _text_columns(raw)
+    if len(text) < 2:
+        return None
+    names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    method_j = max(text, key=lambda j: (len({x for x in names[j] if x}), -j))
+    blocks, cur = [], []
+    for i, name in enumerate(names[method_j]):
+        if not name:
+            continue
+        if any(names[method_j][k] == name for k in cur):
+            blocks.append(cur)
+            cur = []
+        cur.append(i)
+    blocks.append(cur)
+    others = [j for j in text if j != method_j]
+    labels = []
+    for b in blocks:
+        vals = {names[j][i] for j in others for i in b if names[j][i]}
+        if len(vals) != 1:
+            return None
+        labels.append(vals.pop())
+    if len(blocks) < 2 or len(set(labels)) != len(labels):
+        return None
+    keep = [j for j in range(len(raw.header)) if j not in others]
+    out = []
+    for lab, b in zip(labels, blocks):
+        out.append(RawTable(
+            raw.source, f"{raw.name} [{lab}]", raw.format, [raw.header[j] for j in keep],
+            [[raw.rows[i][j] for j in keep] for i in b], [raw.where[i] for i in b],
+            [[raw.bold[i][j] for j in keep] for i in b] if raw.bold else [],
+            raw.notes + [f"rows with {lab!r} in column {raw.header[others[0]]!r} (a group "
+                         "column: the same methods in each group)"], raw.caption, lab))
+    return out
+
+
 def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
     rows such as "Transformer-based" that group different methods stay one table)."""
+    by_column = _group_column_blocks(raw)
+    if by_column:
+        return by_column
     try:
         method_j = _method_column(raw)
     except TableReadError:
@@ -431,7 +501,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = _method_column(raw)
-    raw = _cell_shapes(_data_rows(raw, method_j, notes), method_j, notes)
+    raw = _data_rows(_cell_shapes(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
         macros = [c.raw for j in range(len(raw.header)) if j != method_j
@@ -468,7 +538,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                                            else "")
     picked, kinds = _parse_metric_options(metrics, lower_better)
     dropped = {c.strip().lower() for c in ignore or []}
-    cols, skipped, ignored = [], [], []
+    cols, skipped, ignored, unread = [], [], [], []
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
@@ -490,8 +560,12 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             kind = Kind("higher", task, source="--task")
         if kind.direction == "lower" and kind.task and not kind.complement:
             kind = Kind("lower", source=kind.source)
-        col = (_column(raw, j, kind, method_j, units) if kind.task
-               else _ranked(raw, j, kind, method_j))
+        try:
+            col = (_column(raw, j, kind, method_j, units) if kind.task
+                   else _ranked(raw, j, kind, method_j))
+        except TableReadError as exc:  # one bad column does not hide the others
+            unread.append(exc)
+            continue
         key = _group_of(h, raw, [k for k in given if k]) if given else None
         if key is not None:
             col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
@@ -524,6 +598,10 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             raise _err(raw, f"unknown metric in column(s) {names}: neither the name, an arrow "
                             f"nor the caption says what it measures; {hint}")
         notes.append(f"column(s) {names} not read: unknown metric ({hint})")
+    if unread and not cols:
+        raise unread[0]
+    prefix = f"{raw.source}, {raw.name}: "
+    notes += [f"not read: {str(e).removeprefix(prefix)}" for e in unread]
     if not cols:
         raise _err(raw, f"no numeric metric column; columns are {raw.header}")
     return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)

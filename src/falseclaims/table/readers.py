@@ -55,7 +55,7 @@ def table_format(path) -> str | None:
 def read_tables(path, macros=None) -> list[RawTable]:
     """Every table of ``path`` (format from the extension; text files under
     :mod:`falseclaims.textio`'s policy: gzip, encodings, separators, decimal commas).
-    ``macros``: a LaTeX file whose ``\\newcommand``/``\\def`` definitions are expanded in
+    ``macros``: LaTeX files whose ``\\newcommand``/``\\def`` definitions are expanded in
     the tables (numbers kept in macros in another file of the paper's source)."""
     p = Path(path)
     fmt = table_format(p)
@@ -72,7 +72,10 @@ def read_tables(path, macros=None) -> list[RawTable]:
     except textio.TextProblem as exc:
         raise TableReadError(f"{p}: expected {exc.expected}") from None
     if fmt == "latex":
-        tables = _read_latex(text, str(p), fmt, _macro_file(macros) if macros else {})
+        defs = {}
+        for f in ([macros] if isinstance(macros, (str, Path)) else macros or []):
+            defs.update(_macro_file(f))
+        tables = _read_latex(text, str(p), fmt, defs)
     else:
         reader = {"csv": _read_delimited, "tsv": _read_delimited,
                   "markdown": _read_markdown}[fmt]
@@ -89,8 +92,13 @@ def read_tables(path, macros=None) -> list[RawTable]:
     return tables
 
 
+_HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|_\{|\\(?:delta|alpha|tau|sigma)\b")
+
+
 def _is_number_row(cells: list) -> bool:
-    return any(parse_printed_cell(c).numeric for c in cells[1:])
+    """A row with a value; ``$\\delta_{1.25}\\uparrow$`` is a header cell, not 1.25."""
+    return any(parse_printed_cell(c).numeric and not _HEADER_MARK.search(str(c))
+               for c in cells[1:])
 
 
 _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
@@ -272,10 +280,11 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
 _ENVS = r"tabular\*?|tabularx|tabulary|longtable"
 _BEGIN = re.compile(rf"\\begin\{{({_ENVS})\}}")
 _BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS})\}}")
-_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace|endhead|endfirsthead|"
+_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace(?:\[[^\]]*\])?|endhead|"
+                    r"endfirsthead|"
                     r"hdashline|specialrule\{[^{}]*\}\{[^{}]*\}\{[^{}]*\}|cline\{[^{}]*\}|"
                     r"cmidrule(?:\([^)]*\))?\{[^{}]*\}|rowcolor(?:\[[^\]]*\])?\{[^{}]*\}|"
-                    r"noalign\{[^{}]*\})")
+                    r"noalign\{[^{}]*\}|nopagebreak|pagebreak|newpage)")
 _DEFINITION = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\s*\\([A-Za-z]+)\s*\}?\s*\{|"
                          r"\\def\s*\\([A-Za-z]+)\s*\{")
 _MACRO_USE = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])(?:\{\})?")
@@ -350,7 +359,7 @@ def _unwrap(cell: str, name: str) -> tuple[str, int] | None:
     """(content, span) of ``\\multicolumn{k}{..}{content}`` / ``\\multirow{k}{..}{content}``."""
     if not re.match(rf"\\{name}\b", cell):
         return None
-    m = re.match(rf"\\{name}\s*(?:\[[^\]]*\])?\s*\{{\s*(\d{{1,9}})\s*\}}", cell)
+    m = re.match(rf"\\{name}\s*(?:\[[^\]]*\])?\s*\{{\s*(-?\d{{1,9}})\s*\}}", cell)
     if m is None:
         raise TableReadError(f"a malformed \\{name} (expected \\{name}{{k}}{{..}}{{text}} "
                              f"with a whole number k): {cell[:40]!r}")
@@ -363,8 +372,8 @@ def _unwrap(cell: str, name: str) -> tuple[str, int] | None:
         i += 1
     if i < len(cell) and cell[i] == "{":
         end = _group(cell, i)
-        return cell[i + 1:end - 1] + cell[end:], max(span, 1)
-    return cell[i:], max(span, 1)
+        return cell[i + 1:end - 1] + cell[end:], span if name == "multirow" else max(span, 1)
+    return cell[i:], span if name == "multirow" else max(span, 1)
 
 
 _ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
@@ -393,8 +402,22 @@ def _row_pieces(body: str):
 
 
 def _latex_rows(body: str, first: int, lines: _Latex):
+    """(cells, where) of each row; a negative ``\\multirow`` label is copied into the
+    empty cells of the rows above it that it spans."""
+    out = []
+    for cells, where, back in _latex_rows_forward(body, first, lines):
+        for j, (text, up) in back.items():
+            for prev, _ in out[len(out) - up:] if up else ():
+                if j < len(prev) and not prev[j].strip():
+                    prev[j] = text
+        out.append((cells, where))
+    return out
+
+
+def _latex_rows_forward(body: str, first: int, lines: _Latex):
     carried = {}
     for at, piece in _row_pieces(body):
+        back = {}
         lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
         where = f"line {lines.line(first + at + lead)}"
         row = _RULES.sub(" ", piece).strip()
@@ -410,7 +433,10 @@ def _latex_rows(body: str, first: int, lines: _Latex):
                     cells.extend([mc[0].strip()] * mc[1])
                     continue
                 mr = _unwrap(c, "multirow")
-                if mr is not None:
+                if mr is not None and mr[1] < 0:  # \multirow{-3}: the label of this row
+                    back[len(cells)] = (mr[0].strip(), -mr[1] - 1)  # and the 2 above it
+                    c = mr[0].strip()
+                elif mr is not None:
                     carried[len(cells)] = (mr[0].strip(), mr[1] - 1)
                     c = mr[0].strip()
                 elif not c and len(cells) in carried and carried[len(cells)][1] > 0:
@@ -420,7 +446,7 @@ def _latex_rows(body: str, first: int, lines: _Latex):
                 cells.append(c)
         except TableReadError as exc:
             raise TableReadError(f"{where}: {exc}") from None
-        yield cells, where
+        yield cells, where, back
 
 
 def _captions(text: str) -> list[tuple[int, int, str]]:
@@ -437,7 +463,7 @@ def _captions(text: str) -> list[tuple[int, int, str]]:
         elif opened and opened[-1][1] is None:
             brace = m.end() - 1
             try:
-                opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])[:80]
+                opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])
             except TableReadError:
                 opened[-1][1] = ""
     return out
@@ -538,7 +564,7 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         if not rows:
             continue
         cap = next((c for a, b, c in captions if a < open_at.start() and m.end() <= b), "")
-        name = f"tabular {k}" + (f": {cap}" if cap else "")
+        name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
         out.append(_finish(source, name, fmt, rows, where, caption=cap or ""))
     if depth:
         raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "

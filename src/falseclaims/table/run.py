@@ -30,7 +30,7 @@ class Options:
     lower_better: list[str] | None = None
     ignore: list[str] | None = None
     transpose: bool = False
-    macros: str | None = None
+    macros: list[str] | None = None
 
 # what one bad file may raise besides our refusals: damaged bytes, permissions, a structure
 # nested deeper than Python's recursion limit
