@@ -59,6 +59,13 @@ class Cell:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
+_SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
+           "delta": "δ"}
+_SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta)(?![A-Za-z])")
+# an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
+_ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
+
+
 def printable(text: str) -> str:
     """``text`` without control characters (a name with ``ESC[2J`` must not clear the
     terminal that prints it)."""
@@ -69,6 +76,7 @@ def plain_text(raw: str) -> str:
     """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
     arrows kept as ``↑``/``↓``; control characters removed."""
     s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _SYMBOLS.sub(lambda m: _SYMBOL[m[1]], s)
     s = re.sub(r"\\(?:uparrow|Uparrow)\b", "↑", s)
     s = re.sub(r"\\(?:downarrow|Downarrow)\b", "↓", s)
     s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")
@@ -87,6 +95,7 @@ def clean(raw: str) -> str:
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
     s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _ASYMMETRIC.sub(" ", s)
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
     s = _PM.sub(" ± ", s)

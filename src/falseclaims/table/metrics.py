@@ -151,7 +151,8 @@ def classify(header: str, cfg: dict, context: str = "") -> Kind:
             return Kind(arrow, source=f"header arrow (the name {kind.source} suggests "
                                       f"{kind.direction} is better; the arrow decides)")
         if kind.known:
-            return Kind(arrow, kind.task, kind.complement, f"header arrow and {kind.source}")
+            return Kind(arrow, kind.task, kind.complement, f"header arrow and {kind.source}",
+                        bounded=kind.bounded)
         return Kind(arrow, source="header arrow")
     if not kind.known and context:
         found = {k for k in (_by_name(w, cfg) for w in _metric_words(context)) if k.known}
@@ -161,7 +162,8 @@ def classify(header: str, cfg: dict, context: str = "") -> Kind:
         else:
             k = None
         if k is not None:
-            return Kind(k.direction, k.task, k.complement, f"{k.source} in the caption")
+            return Kind(k.direction, k.task, k.complement, f"{k.source} in the caption",
+                        bounded=k.bounded)
     return kind
 
 

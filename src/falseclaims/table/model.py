@@ -361,12 +361,15 @@ def _is_section(r, method_j) -> bool:
 
 
 def _text_columns(raw: RawTable) -> list[int]:
+    """The leading label columns: text, or numbers printed once per group (``3`` folds
+    in the middle row of three)."""
     out = []
     for j in range(len(raw.header)):
         cells = [c for c in _cells(raw, j) if c.raw.strip()]
-        text = [c for c in cells if not c.numeric and plain_text(c.raw)
-                and plain_text(c.raw).lower() not in MISSING]
+        text = [c for c in cells if not c.numeric and plain_text(c.raw)]  # "×", "-" too
         if cells and len(text) * 2 > len(cells):
+            out.append(j)
+        elif cells and out and len(cells) * 2 <= len(raw.rows):
             out.append(j)
         elif cells:
             break
@@ -382,17 +385,31 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     if len(text) < 2:
         return None
     names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
-    method_j = max(text, key=lambda j: (len({x for x in names[j] if x}), -j))
+    numeric = {j for j in text if any(parse_printed_cell(r[j]).numeric for r in raw.rows)}
+    method_j = max((j for j in text if j not in numeric),
+                   key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+    if method_j is None:
+        return None
+    others = [j for j in text if j != method_j]
+    full = [j for j in others if all(names[j])]
     blocks, cur = [], []
     for i, name in enumerate(names[method_j]):
         if not name:
             continue
-        if any(names[method_j][k] == name for k in cur):
+        if full and cur and names[full[0]][i] != names[full[0]][cur[-1]]:
+            new = True  # a label in every row (a filled \multirow): runs of one label
+        else:
+            new = not full and any(names[method_j][k] == name for k in cur)
+        if new:
             blocks.append(cur)
             cur = []
         cur.append(i)
     blocks.append(cur)
-    others = [j for j in text if j != method_j]
+    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
+                                  names[method_j][b[0]] in {names[method_j][i] for bb in
+                                                            blocks if bb is not b for i in bb}
+                                  for b in blocks):
+        return None  # the methods do not repeat across groups: not a group column
     labels = []
     for b in blocks:
         vals = {names[j][i] for j in others for i in b if names[j][i]}
@@ -409,7 +426,8 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
             [[raw.rows[i][j] for j in keep] for i in b], [raw.where[i] for i in b],
             [[raw.bold[i][j] for j in keep] for i in b] if raw.bold else [],
             raw.notes + [f"rows with {lab!r} in column {raw.header[others[0]]!r} (a group "
-                         "column: the same methods in each group)"], raw.caption, lab))
+                         "column: the same methods in each group)"], raw.caption,
+            f"{raw.header[others[0]]} {lab}" if others[0] in numeric else lab))
     return out
 
 

@@ -92,7 +92,7 @@ def read_tables(path, macros=None) -> list[RawTable]:
     return tables
 
 
-_HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|_\{|\\(?:delta|alpha|tau|sigma)\b")
+_HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")
 
 
 def _is_number_row(cells: list) -> bool:
