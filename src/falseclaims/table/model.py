@@ -279,6 +279,9 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
         name = plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+        if not name and not any(parse_printed_cell(c).numeric for c in r):
+            notes.append(f"{raw.where[i]} has no method name and no number: skipped")
+            continue
         if not name:
             raise _err(raw, f"{raw.where[i]}: no method name in column "
                             f"{raw.header[method_j]!r}")
