@@ -182,7 +182,7 @@ def test_control_characters_stripped_from_printed_names(tmp_path, capsys):
 
 
 def test_atomic_output_keeps_the_old_file_when_writing_fails(tmp_path):
-    from falseclaims.table_io import atomic_output
+    from falseclaims.io.table_io import atomic_output
     out = tmp_path / "r.html"
     out.write_text("old", encoding="utf-8")
     with pytest.raises(RuntimeError):
@@ -233,7 +233,7 @@ def test_8kb_arithmetic_cell_is_one_line_in_table_and_sheet_check(tmp_path, caps
     assert main(["table", str(f), "--n", "100"]) == 2
     err = capsys.readouterr().err
     assert "t.csv" in err and "line 3" in err and err.count("\n") == 1
-    from falseclaims.sheets.prepare import _arith
+    from falseclaims.sheets.read.prepare import _arith
     with pytest.raises(ValueError, match="longer than"):
         _arith(cell)
 

@@ -68,8 +68,8 @@ def register(sub) -> None:
 
 
 def run_inspect(args) -> int:
-    from falseclaims.sheets.draft import draft_config
-    from falseclaims.sheets.inspect import inspect_sheet
+    from falseclaims.sheets.draft.draft import draft_config
+    from falseclaims.sheets.draft.inspect import inspect_sheet
 
     if not Path(args.file).is_file():
         raise UsageError(f"no such file: {args.file}")
@@ -83,7 +83,7 @@ def run_inspect(args) -> int:
         raise UsageError(str(exc)) from None
     other = None
     if args.other_table or args.other_sheet:
-        from falseclaims.sheets.draft_long import find_other_table
+        from falseclaims.sheets.draft.draft_long import find_other_table
         if args.other_table and not Path(args.other_table).is_file():
             raise UsageError(f"no such file: {args.other_table}")
         other = find_other_table(g, args.other_table, args.other_sheet)
@@ -132,7 +132,7 @@ def run_inspect(args) -> int:
 
 def run_check(args) -> int:
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import group_problems
+    from falseclaims.sheets.draft.inspect import group_problems
 
     if args.show < 1:
         raise UsageError("--show must be at least 1")
@@ -173,7 +173,7 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
-    from falseclaims.sheets.reader import digest
+    from falseclaims.sheets.read.reader import digest
 
     for line in digest(args.venue, s.papers, s.results, s.notes).splitlines()[1:]:
         print(line)  # the notes that change results, by kind (as in the pipeline's log)

@@ -189,7 +189,7 @@ def _run(args) -> int:
         _write_csv(result, args.csv)
     if args.report:
         from falseclaims.table.report import html_report
-        from falseclaims.table_io import atomic_output
+        from falseclaims.io.table_io import atomic_output
         with atomic_output(args.report) as tmp:
             tmp.write_text(html_report(result, figures), encoding="utf-8")
     if args.json:
@@ -211,9 +211,9 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
     """Draw each metric column; write it when --figure is given; PNG URIs for the report."""
     from falseclaims.figures.output import save_figure
     from falseclaims.figures.table import ranked_intervals
-    from falseclaims.percase.report import figure_png
+    from falseclaims.report import figure_png
 
-    from falseclaims.table_io import atomic_output
+    from falseclaims.io.table_io import atomic_output
 
     items = [(ti, mi, t, m) for ti, t in enumerate(result["tables"])
              for mi, m in enumerate(t["metrics"]) if m.get("probability", True)]
@@ -237,7 +237,7 @@ def _write_csv(result: dict, path: str) -> None:
     import pandas as pd
 
     from falseclaims.table.report import BATCH_COLUMNS, batch_rows
-    from falseclaims.table_io import atomic_output, write_table
+    from falseclaims.io.table_io import atomic_output, write_table
 
     with atomic_output(path) as tmp:
         write_table(pd.DataFrame(batch_rows(result), columns=BATCH_COLUMNS), tmp)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from falseclaims import textio
+from falseclaims.io import textio
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
 
@@ -54,7 +54,7 @@ def table_format(path) -> str | None:
 
 def read_tables(path, macros=None) -> list[RawTable]:
     """Every table of ``path`` (format from the extension; text files under
-    :mod:`falseclaims.textio`'s policy: gzip, encodings, separators, decimal commas).
+    :mod:`falseclaims.io.textio`'s policy: gzip, encodings, separators, decimal commas).
     ``macros``: LaTeX files whose ``\\newcommand``/``\\def`` definitions are expanded in
     the tables (numbers kept in macros in another file of the paper's source)."""
     p = Path(path)
@@ -194,11 +194,11 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,])")
 # ---------------------------------------------------------------- XLSX
 def _read_xlsx(p: Path) -> list[RawTable]:
     """Every sheet through the sheets' bounded, streaming reader
-    (:func:`falseclaims.sheets.xlsx.read_sheet_cells`: entity declarations refused, only the
+    (:func:`falseclaims.io.xlsx.read_sheet_cells`: entity declarations refused, only the
     cells present kept, so one far cell costs one cell). Only the columns and rows that hold
     something become the table. Bold fonts are not read from workbooks: the values decide
     the winner."""
-    from falseclaims.sheets.xlsx import UnreadableWorkbook, read_sheet_cells
+    from falseclaims.io.xlsx import UnreadableWorkbook, read_sheet_cells
 
     try:
         _, names, _ = read_sheet_cells(p, None)
