@@ -508,6 +508,52 @@ def _parse_metric_options(metrics, lower_better):
     return picked, kinds
 
 
+def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, dict]:
+    """The table without its n row (``n & 30 & 30 & 100``) and {column: size}."""
+    for i, r in enumerate(raw.rows):
+        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
+            sizes = {j: _size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
+                     if j != method_j}
+            notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
+            return RawTable(raw.source, raw.name, raw.format, raw.header,
+                            raw.rows[:i] + raw.rows[i + 1:], raw.where[:i] + raw.where[i + 1:],
+                            raw.bold[:i] + raw.bold[i + 1:] if raw.bold else [], raw.notes,
+                            raw.caption, raw.group), sizes
+    return raw, {}
+
+
+def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
+    """A column's n: its ``--n GROUP=N``, its group's n column, the n row, the table's n."""
+    key = _group_of(col.column, raw, [k for k in given if k]) if given else None
+    group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
+                  if g and g.lower() in col.column.lower()]
+    if key is not None:
+        col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
+    elif group_cols:
+        g, v, j = group_cols[0]
+        col.n, col.n_source, col.group = v, f"column {raw.header[j]!r}", g
+    elif row_n is not None:
+        col.n, col.n_source = row_n, "the n row"
+    else:
+        col.n, col.n_source = table
+    col.group = col.group or raw.group
+
+
+def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict) -> Kind:
+    """What column ``h`` measures: an option's word, else the name, arrow or caption;
+    ``--task`` gives a model to a higher-is-better column without one (never to a
+    lower-is-better column: HD95 is not a Dice)."""
+    kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
+        h, cfg, " ".join(x for x in (raw.caption, raw.group) if x))
+    if kind.ignore:
+        return kind
+    if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
+        return Kind("higher", task, source="--task")
+    if kind.direction == "lower" and kind.task and not kind.complement:
+        return Kind("lower", source=kind.source)
+    return kind
+
+
 def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
                     metrics: list[str] | None = None, n_fallback: bool = False,
@@ -531,17 +577,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                 "FILE, the file of the paper's source that defines them)" if macros else "")
         raise _err(raw, f"no numeric column (no number outside the method column "
                         f"{raw.header[method_j]!r}); columns are {raw.header}{hint}")
-    n_rows = {}
-    for i, r in enumerate(raw.rows):  # an n row: "n & 30 & 30 & 100 & 100"
-        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
-            n_rows = {j: _size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
-                      if j != method_j}
-            notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
-            raw = RawTable(raw.source, raw.name, raw.format, raw.header,
-                           raw.rows[:i] + raw.rows[i + 1:], raw.where[:i] + raw.where[i + 1:],
-                           raw.bold[:i] + raw.bold[i + 1:] if raw.bold else [], raw.notes,
-                           raw.caption, raw.group)
-            break
+    raw, n_rows = _n_row(raw, method_j, notes)
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
@@ -569,45 +605,25 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = kinds.get(low) or kinds.get(h.lower().strip()) or classify(h, cfg, " ".join(x for x in (raw.caption, raw.group)
-                                                           if x))
+        kind = _kind_of(h, kinds, task, raw, cfg)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue
-        if not kind.known or (kind.task is None and kind.direction == "higher" and task):
-            if task is None:
-                skipped.append(h or f"column {j + 1}")
-                continue
-            kind = Kind("higher", task, source="--task")
-        if kind.direction == "lower" and kind.task and not kind.complement:
-            kind = Kind("lower", source=kind.source)
+        if not kind.known:
+            skipped.append(h or f"column {j + 1}")
+            continue
         try:
             col = (_column(raw, j, kind, method_j, units) if kind.task
                    else _ranked(raw, j, kind, method_j))
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue
-        key = _group_of(h, raw, [k for k in given if k]) if given else None
-        if key is not None:
-            col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
-        elif (grp := [(g, v, jj) for jj, (g, v) in n_cols.items()
-                      if g and g.lower() in low]):
-            col.n, col.n_source, col.group = grp[0][1], f"column {raw.header[grp[0][2]]!r}", \
-                grp[0][0]
-        elif n_rows.get(j) is not None:
-            col.n, col.n_source = n_rows[j], "the n row"
-        else:
-            col.n, col.n_source = table_n, table_src
-        col.group = col.group or raw.group
+        _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src))
         cols.append(col)
-    if picked:
-        heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
-        found = heads & (set(picked) - {c.column.lower() for c in cols}) | {
-            c.column.lower() for c in cols}
-        absent = sorted(set(picked) - found)
-        if absent:
-            raise _err(raw, f"--metric {absent}: no such numeric column; columns are "
-                            f"{raw.header}")
+    heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
+    absent = sorted(set(picked) - heads)
+    if absent:
+        raise _err(raw, f"--metric {absent}: no such column; columns are {raw.header}")
     if ignored:
         notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
