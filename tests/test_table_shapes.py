@@ -4,6 +4,7 @@ without a probability model, transposed tables, mean (SD) cells, row groups, mac
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from scipy import stats
@@ -16,22 +17,7 @@ from falseclaims.table.metrics import classify
 from falseclaims.table.model import interpret_table
 from falseclaims.table.readers import read_tables
 
-MICCAI = r"""\begin{table}[t]
-\caption{Comparison on BTCV and ACDC.}
-\begin{tabular}{l|cc|cc}
-\toprule
-\multirow{2}{*}{Method} & \multicolumn{2}{c|}{BTCV} & \multicolumn{2}{c}{ACDC} \\
-\cmidrule(lr){2-3}\cmidrule(lr){4-5}
- & Dice (\%) $\uparrow$ & HD95 (mm) $\downarrow$ & Dice (\%) $\uparrow$ & HD95 (mm) $\downarrow$ \\
-\midrule
-U-Net~\cite{ronneberger} & 76.8 $\pm$ 10.2 & 28.1 $\pm$ 12.5 & 87.6 $\pm$ 6.1 & 6.9 $\pm$ 4.2 \\
-nnU-Net & 82.4 $\pm$ 8.1 & 15.3 $\pm$ 9.8 & 91.6 $\pm$ 4.0 & 3.1 $\pm$ 2.2 \\
-Swin UNETR & 82.0 $\pm$ 8.4 & 16.0 $\pm$ 10.1 & 90.9 $\pm$ 4.5 & 3.6 $\pm$ 2.5 \\
-Ours & \textbf{83.1 $\pm$ 7.9} & \textbf{14.9 $\pm$ 9.5} & \textbf{91.8 $\pm$ 3.9} & 3.2 $\pm$ 2.3 \\
-\bottomrule
-\end{tabular}
-\end{table}
-"""
+MICCAI = Path(__file__).resolve().parents[1] / "data/example/tables/miccai_two_datasets.tex"
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +37,7 @@ def _median_r(cfg):
 
 def test_miccai_table_dice_up_hd95_down_two_data_sets_in_one_command(cfg, tmp_path, capsys):
     """The done-when case: right winners and ties per data set, in one command."""
-    f = _write(tmp_path, "miccai.tex", MICCAI)
-    assert main(["table", str(f), "--n", "BTCV=30,ACDC=100", "--pm-over", "test",
+    assert main(["table", str(MICCAI), "--n", "BTCV=30,ACDC=100", "--pm-over", "test",
                  "--json"]) == 0
     ms = {m["column"]: m for t in json.loads(capsys.readouterr().out)["result"]["tables"]
           for m in t["metrics"]}
