@@ -207,3 +207,38 @@ def test_n_row_and_group_n_columns(cfg, tmp_path):
     t = interpret_table(read_tables(g)[0], cfg)
     assert [(c.column, c.n, c.methods) for c in t.metrics] == [
         ("Dice", 30, ["A", "B"]), ("Acc", 500, ["A", "B"])]
+
+
+def test_header_pairing_methods_with_metrics_over_data_set_rows(cfg, tmp_path, capsys):
+    """Data sets as rows and `method metric` headers: one table per data set, never the
+    data sets ranked as methods."""
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lcccc}\nData set & PCE Dice & Ours Dice & "
+               "PCE HD(mm) & Ours HD(mm) \\\\\nACDC & 0.770 & 0.862 & 63.40 & 9.79 \\\\\n"
+               "BTCV & 0.655 & 0.856 & 127.74 & 22.76 \\\\\n\\end{tabular}\n")
+    assert main(["table", str(f), "--n", "ACDC=15,BTCV=30", "--json"]) == 0
+    got = [(t["table"], m["column"], m["n"], m["winner"], m["direction"])
+           for t in json.loads(capsys.readouterr().out)["result"]["tables"]
+           for m in t["metrics"]]
+    assert got == [("tabular 1 [ACDC]", "Dice", 15, "Ours", "higher"),
+                   ("tabular 1 [ACDC]", "HD(mm)", 15, "Ours", "lower"),
+                   ("tabular 1 [BTCV]", "Dice", 30, "Ours", "higher"),
+                   ("tabular 1 [BTCV]", "HD(mm)", 30, "Ours", "lower")]
+
+
+def test_transposed_table_drops_difference_interval_and_p_rows(cfg, tmp_path, capsys):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lcccccc}\nAnalysis & Clinical & Image & "
+               "Combined & $\\Delta$ & 95\\% CI & Refit $p$ \\\\\nGrade-only (C-index) & 0.645 & "
+               "0.664 & 0.707 & $+0.062$ & [0.008, 0.119] & 0.0100 \\\\\n\\end{tabular}\n")
+    assert main(["table", str(f), "--json"]) == 0
+    t = json.loads(capsys.readouterr().out)["result"]["tables"][0]
+    [m] = t["metrics"]
+    assert [x["method"] for x in m["methods"]] == ["Combined", "Image", "Clinical"]
+    assert not m["probability"] and m["direction"] == "higher"
+    assert any("'Δ', '95% CI', 'Refit p'" in n for n in t["notes"])
+
+
+def test_title_row_across_the_table_is_not_header(tmp_path):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lc}\n\\multicolumn{2}{c}{ViT-B teacher} "
+               "\\\\\nStudent & ACC \\\\\nA & 0.85 \\\\\nB & 0.86 \\\\\n\\end{tabular}\n")
+    [raw] = read_tables(f)
+    assert raw.header == ["Student", "ACC"] and "ViT-B teacher" in raw.caption

@@ -60,8 +60,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 _SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
-           "delta": "δ"}
-_SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta)(?![A-Za-z])")
+           "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ",
+           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ"}
+_SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|lambda|mu|"
+                      r"sigma|tau|epsilon|theta)(?![A-Za-z])")
 # an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 

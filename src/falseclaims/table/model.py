@@ -12,8 +12,8 @@ from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, pl
 from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.table.metrics import Kind, classify, kind_from_option, metric_task
 
-__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "looks_transposed",
-           "metric_task", "row_groups"]
+__all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpret_table",
+           "looks_transposed", "method_metric_pivot", "metric_task", "row_groups"]
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
@@ -299,7 +299,7 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 _LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
-_SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>[-+]?\d*\.?\d+)\s*%?\s*\))$")
+_SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
 _ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
@@ -469,6 +469,64 @@ def row_groups(raw: RawTable) -> list[RawTable]:
                             raw.notes + [f"rows under the heading {lab!r} (a row group: the "
                                          "same methods under each heading)"],
                             raw.caption, lab))
+    return out
+
+
+_NOT_A_METHOD = re.compile(r"(?i)^(?:Δ|delta|diff\.?|difference|change|gain|improvement|"
+                           r"p|p-?value|.*\bp|ci|95% ci|.*confidence interval)$")
+
+
+def drop_non_methods(raw: RawTable, cfg: dict) -> RawTable:
+    """After transposing: rows that were columns of differences, intervals or p-values."""
+    keep = [i for i, r in enumerate(raw.rows)
+            if plain_text(str(r[0])) and not _NOT_A_METHOD.match(plain_text(str(r[0])))
+            and not classify(plain_text(str(r[0])), cfg).ignore]
+    gone = [plain_text(str(raw.rows[i][0])) or "(no name)" for i in range(len(raw.rows))
+            if i not in keep]
+    if not gone:
+        return raw
+    return RawTable(raw.source, raw.name, raw.format, raw.header, [raw.rows[i] for i in keep],
+                    [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
+                    else [], raw.notes + [f"not methods (differences, intervals, p-values): "
+                                          f"{gone}"], raw.caption, raw.group)
+
+
+def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
+    words = h.split()
+    for k in range(1, len(words)):
+        prefix, metric = " ".join(words[:k]), " ".join(words[k:])
+        if classify(metric, cfg).known and not classify(prefix, cfg).known:
+            return prefix, metric
+    return None
+
+
+def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
+    ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
+    when the header is not such a grid (never read data sets as methods)."""
+    pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
+    if not pairs or any(p is None for p in pairs):
+        return None
+    methods = list(dict.fromkeys(p[0] for p in pairs))
+    metrics = list(dict.fromkeys(p[1] for p in pairs))
+    if len(methods) < 2 or len(set(pairs)) != len(pairs) or any(
+            sum(p[1] == m for p in pairs) < 2 for m in metrics):
+        return None
+    runs = [p[0] for k, p in enumerate(pairs) if k == 0 or pairs[k - 1][0] != p[0]]
+    if len(runs) == len(methods) and len(runs) < len(pairs):
+        return None  # prefixes in blocks (BTCV Dice, BTCV HD95, ACDC ...): data-set groups
+    at = {p: j + 1 for j, p in enumerate(pairs)}
+    out = []
+    for i, r in enumerate(raw.rows):
+        label = plain_text(str(r[0])) or f"row {i + 1}"
+        rows = [[m] + [r[at[(m, x)]] if (m, x) in at else "" for x in metrics]
+                for m in methods]
+        out.append(RawTable(raw.source, f"{raw.name} [{label}]", raw.format,
+                            [raw.header[0] or "Method"] + metrics, rows,
+                            [raw.where[i]] * len(rows), [], raw.notes + [
+                                f"the header pairs methods ({', '.join(methods)}) with metrics "
+                                f"({', '.join(metrics)}); each row ({label}) is one table"],
+                            raw.caption, label))
     return out
 
 

@@ -129,6 +129,12 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
                              f"{MAX_COLUMNS:,} columns is read")
     rows = [list(r) + [""] * (width - len(r)) for r in rows]
     bold = [list(b) + [False] * (width - len(b)) for b in bold] if bold else []
+    notes = list(notes or [])
+    if not min_header and len(rows) > 2 and _is_full_span(rows[0]):  # a title over the table
+        title = plain_text(str(rows[0][0]))
+        notes.append(f"{where[0]}: {title!r} across the table read as its title")
+        caption = f"{caption} {title}".strip()
+        rows, where, bold = rows[1:], where[1:], bold[1:] if bold else []
     k = 0
     while k < len(rows) and not min_header and not _is_number_row(rows[k]) and not (
             k and (_is_data_row(rows[k]) or _is_full_span(rows[k]))):
@@ -147,7 +153,7 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
                 parts.append(t)
         header.append(" ".join(parts))
     return RawTable(source, name, fmt, header, rows[k:], where[k:],
-                    bold[k:] if bold else [], list(notes or []), caption)
+                    bold[k:] if bold else [], notes, caption)
 
 
 def transpose(raw: RawTable) -> RawTable:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.model import interpret_table, looks_transposed, row_groups
+from falseclaims.table.model import (drop_non_methods, interpret_table, looks_transposed,
+                                     method_metric_pivot, row_groups)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -64,10 +65,12 @@ def _shapes(raw, cfg, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows)."""
     if opt.transpose:
-        raw = transpose(raw)
+        raw = drop_non_methods(transpose(raw), cfg)
         raw.notes.append("transposed (--transpose): methods as rows")
+    elif (pivot := method_metric_pivot(raw, cfg)) is not None:
+        return pivot
     elif looks_transposed(raw, cfg):
-        raw = transpose(raw)
+        raw = drop_non_methods(transpose(raw), cfg)
         raw.notes.append("transposed: the first column names metrics and no header does "
                          "(methods as columns); give the table as methods x metrics to "
                          "avoid this")
