@@ -242,3 +242,30 @@ def test_title_row_across_the_table_is_not_header(tmp_path):
                "\\\\\nStudent & ACC \\\\\nA & 0.85 \\\\\nB & 0.86 \\\\\n\\end{tabular}\n")
     [raw] = read_tables(f)
     assert raw.header == ["Student", "ACC"] and "ViT-B teacher" in raw.caption
+
+
+def test_scientific_notation_and_sd_not_printed(cfg, tmp_path):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lcc}\nModel & Solved at Mean & ERR \\\\\n"
+               "A & $1.4 \\cdot 10^{6}$ & $9.87 \\pm 0.70$ \\\\\n"
+               "B & $5.0 \\cdot 10^{5}$ & $9.10 \\pm$ NA \\\\\n\\end{tabular}\n")
+    t = interpret_table(read_tables(f)[0], cfg)
+    steps, err = t.metrics
+    assert steps.values == [1.4e6, 5.0e5] and steps.direction == "lower"
+    assert err.values == [9.87, 9.10] and err.sds == [0.70, None]
+    res = analyse_table(t, cfg)
+    assert [m["winner"] for m in res["metrics"]] == ["B", "B"]
+
+
+def test_metric_in_parentheses_decides(cfg):
+    assert classify("PTEN loss (AUROC)", cfg).direction == "higher"
+    assert classify("AR activity (R^2)", cfg).direction == "higher"
+
+
+def test_n_column_changing_in_runs_splits_the_test_sets(cfg, tmp_path):
+    f = _write(tmp_path, "t.md", "| Model | C-index | n |\n|---|---|---|\n| A | 0.70 | 270 |\n"
+                                 "| B | 0.72 | 270 |\n| A | 0.81 | 153 |\n| B | 0.80 | 153 |\n")
+    from falseclaims.table.run import Options, analyse_file
+    res = analyse_file(f, cfg, Options())
+    assert [(t["table"], t["metrics"][0]["n"], t["metrics"][0]["winner"])
+            for t in res["tables"]] == [("table 1 [n = 270]", 270, "B"),
+                                        ("table 1 [n = 153]", 153, "A")]

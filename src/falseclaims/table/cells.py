@@ -30,7 +30,9 @@ _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|
                                r"ref|label|footnote|footnotemark|tnote)"
                                r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[,;:! ]")
-_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+# 1.4 \cdot 10^{6}, 2.6 × 10^6 -> 1.4e6
+_SCIENTIFIC = re.compile(r"(\d)\s*(?:\\cdot|\\times|·|×)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
 _CELL = re.compile(rf"^(?P<v>{_NUMBER})\s*(?P<vp>%?)\s*"
                    rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\))?\s*(?P<tp>%?)$")
 
@@ -97,6 +99,7 @@ def clean(raw: str) -> str:
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
     s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _SCIENTIFIC.sub(r"\1e\2", s)
     s = _ASYMMETRIC.sub(" ", s)
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
@@ -107,11 +110,14 @@ def _strip(raw: str) -> tuple[str, bool]:
     marks = s != before
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"</?(?:b|strong|u|em|i)>|[{}$_]", " ", s)
+    s = re.sub(r"±\s*(?:NA|N/A|n/a|-{1,3}|–)(?![\w.])", " ", s)  # "± NA": no SD printed
     return " ".join(s.split()), marks
 
 
 def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
+    mant, _, exp = text.lower().partition("e")
+    places = len(mant.split(".")[1]) if "." in mant else 0
+    return max(0, places - int(exp.replace("−", "-") or 0))
 
 
 def _number(text: str) -> float:

@@ -70,7 +70,7 @@ _LOWER = re.compile(
     r"fp|fn|abs ?rel|rel ?err|bias)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
-    r"ap|map|ap\d*|ap@?[\d.:]*|mAP|f1|f-?score|f1-?score|precision|prec|recall|rec|"
+    r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
     r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
@@ -80,7 +80,7 @@ _HIGHER = re.compile(
 
 # scores in [0, 1] (or percent): units are detected as for accuracy and Dice
 _BOUNDED = re.compile(
-    r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|"
+    r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
     r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
     r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
     r"overlap)(?:$|[^a-z])", re.I)
@@ -142,7 +142,9 @@ def classify(header: str, cfg: dict, context: str = "") -> Kind:
     if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
                                                 or up or down):
         return Kind(ignore="not a metric (size, time, memory, parameters or rank)")
-    kind = _by_name(name, cfg)
+    paren = [_by_name(m, cfg) for m in re.findall(r"\(([^()]*)\)", name)]
+    paren = [k for k in paren if k.known]
+    kind = paren[0] if len(paren) == 1 else _by_name(name, cfg)
     if up and down:
         raise ValueError(f"column {header!r} has both an up and a down arrow")
     if up or down:

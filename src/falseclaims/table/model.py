@@ -17,7 +17,7 @@ __all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpr
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
-                        r"test ?size|#? ?cases|n cases|n images|#? ?images|n\s*\(test\))$")
+                        r"test ?size|#? ?cases|n cases|n images|# ?images|n\s*\(test\))$")
 
 
 @dataclass
@@ -70,12 +70,13 @@ def _cells(raw: RawTable, j: int) -> list[Cell]:
 
 
 def _method_column(raw: RawTable) -> int:
-    for j in range(len(raw.header)):
-        cells = [c for c in _cells(raw, j) if c.raw.strip()]
-        text = [c for c in cells if not c.numeric and plain_text(c.raw)]
-        if cells and len(text) * 2 > len(cells):
-            return j
-    raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
+    """The column of names: among the leading text columns the one with the most distinct
+    names (``Op`` × / + beside ``Model`` names the group, not the method)."""
+    text = _text_columns(raw)
+    if not text:
+        raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
+    names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
+    return max(text, key=lambda j: (len(names[j]), -j))
 
 
 MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
@@ -374,8 +375,8 @@ def _text_columns(raw: RawTable) -> list[int]:
             out.append(j)
         elif cells and out and len(cells) * 2 <= len(raw.rows):
             out.append(j)
-        elif cells:
-            break
+        elif cells and out:
+            break  # the label columns end at the first column of values
     return out
 
 
@@ -434,11 +435,36 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     return out
 
 
+def _n_blocks(raw: RawTable) -> list[RawTable] | None:
+    """An n column whose sizes change in runs of rows (270, 270, 153, 153): one table per
+    test set, never one comparison across two test sets."""
+    for j, h in enumerate(raw.header):
+        if _n_group(h) != "":
+            continue
+        try:
+            sizes = [_size(raw, r[j], raw.where[i], h) for i, r in enumerate(raw.rows)]
+        except TableReadError:
+            return None
+        runs = [k for k in range(len(sizes)) if k == 0 or sizes[k] != sizes[k - 1]]
+        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)):
+            return None
+        out = []
+        for a, b in zip(runs, runs[1:] + [len(sizes)]):
+            lab = f"n = {sizes[a]}"
+            out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                                raw.rows[a:b], raw.where[a:b], raw.bold[a:b] if raw.bold
+                                else [], raw.notes + [f"rows with {h!r} = {sizes[a]} (the "
+                                                      "test set differs between row groups)"],
+                                raw.caption, raw.group))
+        return out
+    return None
+
+
 def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
     rows such as "Transformer-based" that group different methods stay one table)."""
-    by_column = _group_column_blocks(raw)
+    by_column = _group_column_blocks(raw) or _n_blocks(raw)
     if by_column:
         return by_column
     try:

@@ -22,14 +22,15 @@ def _head(m: dict) -> str:
     better = f"{m['direction']} is better ({m['direction_source']}), " \
         if m.get("direction") else ""
     return (f"{m['column']}{group}: {better}{m['task'] or 'ranked only'} ({m['task_source']}), "
-            f"{m['units']} ({m['units_source']}), {m['m']} methods, n = {m['n']}")
+            f"{m['units']} ({m['units_source']}), {m['m']} methods, "
+            + (f"n = {m['n']}" if m["n"] is not None else "no n"))
 
 
 def format_ranked(m: dict) -> list[str]:
     """A column without a probability: the ranking and why there is no probability."""
     lines = [_head(m), f"  winner: {m['winner']} ({m['winner_source']}); runner-up "
                        f"{m['runner_up']}; {m['no_probability']}"]
-    width = max(len(x["method"]) for x in m["methods"]) + 2
+    width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
     lines.append(f"  {'rank':>4}  {'method':<{width}}{'printed':<16}{'value':>10}")
     for x in m["methods"]:
         mark = "*" if x["bold"] else ""
