@@ -269,3 +269,14 @@ def test_n_column_changing_in_runs_splits_the_test_sets(cfg, tmp_path):
     assert [(t["table"], t["metrics"][0]["n"], t["metrics"][0]["winner"])
             for t in res["tables"]] == [("table 1 [n = 270]", 270, "B"),
                                         ("table 1 [n = 153]", 153, "A")]
+
+
+def test_interval_figure_of_a_distance_is_in_its_printed_unit(cfg):
+    from falseclaims.figures.table import interval_data
+    from falseclaims.table.run import Options, analyse_file
+    res = analyse_file(MICCAI, cfg, Options(n={"BTCV": 30, "ACDC": 100}, pm_over="test"))
+    hd = res["tables"][0]["metrics"][1]
+    data = interval_data(hd).set_index("method")
+    half = stats.t.ppf(0.975, 29) * 12.5 / 30 ** 0.5  # U-Net: 28.1 ± 12.5 mm, n = 30
+    assert data.loc["U-Net", "upper"] == pytest.approx(28.1 + half, rel=1e-9)
+    assert data.loc["U-Net", "lower"] == pytest.approx(28.1 - half, rel=1e-9)

@@ -283,9 +283,13 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
             f"per-case SDs (--pm-over {pm_over}) on the scale "
             + (f"1 - value/{10 ** k:g}" if col.direction == "lower" else f"value/{10 ** k:g}")
             + "; the congruence is the one assumed for Dice")
+        scale = 10.0 ** k
         for m, i in zip(res["methods"], [col.methods.index(x["method"])
                                          for x in res["methods"]]):
-            m["value"] = col.values[i]
+            m.update(value=col.values[i], decimals=col.decimals[i], sd_reported=col.sds[i])
+            for key in ("sd_used", "sd_winner", "sd_other"):  # back to the printed unit
+                if m.get(key) is not None:
+                    m[key] = m[key] * scale
         res.update(direction=col.direction, direction_source=col.direction_source,
                    units="as printed", units_source=f"rescaled by 10^{k} for the model",
                    task="paired t (per-case SDs)", task_source="no model for the metric")

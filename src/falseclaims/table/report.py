@@ -141,10 +141,10 @@ with it. The band spans congruence Q1&ndash;Q3, the SD levels and every pair of 
 round to the printed ones.</p>
 {% for t in tables %}
 <h2>{{ t.file }}, {{ t.table }}</h2>
-<p>Format {{ t.format }}; n = {{ t.n }} ({{ t.n_source }}).</p>
+<p>Format {{ t.format }}; {% if t.n is not none %}n = {{ t.n }} ({{ t.n_source }}){% else %}n per column{% endif %}.</p>
 {% if t.notes %}<ul>{% for note in t.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
 {% for m in t.metrics %}
-<h3>{{ m.column }}{% if m.group %} [{{ m.group }}]{% endif %}</h3>
+<h3>{{ m.column }}{% if m.group and m.group not in m.column %} [{{ m.group }}]{% endif %}{% if m.n is not none %} (n = {{ m.n }}){% endif %}</h3>
 {% if not m.probability %}
 <p>{{ m.direction }} is better ({{ m.direction_source }}); winner <b>{{ m.winner }}</b>
 ({{ m.winner_source }}); {{ m.no_probability }}.</p>
