@@ -280,3 +280,11 @@ def test_interval_figure_of_a_distance_is_in_its_printed_unit(cfg):
     half = stats.t.ppf(0.975, 29) * 12.5 / 30 ** 0.5  # U-Net: 28.1 ± 12.5 mm, n = 30
     assert data.loc["U-Net", "upper"] == pytest.approx(28.1 + half, rel=1e-9)
     assert data.loc["U-Net", "lower"] == pytest.approx(28.1 - half, rel=1e-9)
+
+
+def test_names_keep_digit_exponents_and_text_columns_are_named(cfg, tmp_path):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lcc}\nMethod & Type & Acc \\\\\n"
+               "EnD$^2$ & ens & 0.91 \\\\\nEnD$^\\dagger$ & single & 0.90 \\\\\n\\end{tabular}\n")
+    t = interpret_table(read_tables(f)[0], cfg, n=100)
+    assert t.metrics[0].methods == ["EnD²", "EnD"]
+    assert any("'Type' (no number in the column)" in n for n in t.notes)

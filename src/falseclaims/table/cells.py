@@ -70,6 +70,11 @@ _SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|l
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 
 
+# a digit exponent is part of a name (EnD^2 is not EnD); letters and symbols are footnotes
+_DIGIT_POWER = re.compile(r"\^\s*\{?\s*(\d+)\s*\}?")
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def printable(text: str) -> str:
     """``text`` without control characters (a name with ``ESC[2J`` must not clear the
     terminal that prints it)."""
@@ -80,7 +85,9 @@ def plain_text(raw: str) -> str:
     """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
     arrows kept as ``↑``/``↓``; control characters removed."""
     s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = s.replace("\\\\", " ")  # a line break inside \makecell
     s = _SYMBOLS.sub(lambda m: _SYMBOL[m[1]], s)
+    s = _DIGIT_POWER.sub(lambda m: m[1].translate(_SUPERSCRIPT_DIGITS), s)  # EnD$^2$: EnD²
     s = re.sub(r"\\(?:uparrow|Uparrow)\b", "↑", s)
     s = re.sub(r"\\(?:downarrow|Downarrow)\b", "↓", s)
     s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")

@@ -708,6 +708,11 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     absent = sorted(set(picked) - heads)
     if absent:
         raise _err(raw, f"--metric {absent}: no such column; columns are {raw.header}")
+    words = [h or f"column {j + 1}" for j, h in enumerate(raw.header)
+             if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
+             and any(str(r[j]).strip() for r in raw.rows)]
+    if words:
+        ignored.append(", ".join(repr(w) for w in words) + " (no number in the column)")
     if ignored:
         notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
