@@ -529,7 +529,8 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
     text = re.sub(r"(?<!\\)%[^\n]*", "", text)  # comments, keeping line numbers
     lines = _Latex(text)
     defs = {**_macro_definitions(text), **(macros or {})}
-    captions = _captions(text)
+    captions = sorted(_captions(text))
+    cap_starts = [a for a, _, _ in captions]
     out, depth, k, open_at = [], 0, 0, None
     for m in _BEGIN_END.finditer(text):  # top-level tabulars; nested ones stay inside
         if m[1] == "begin":
@@ -569,7 +570,8 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
             raise TableReadError(f"{source}, tabular {k}, {exc}") from None
         if not rows:
             continue
-        cap = next((c for a, b, c in captions if a < open_at.start() and m.end() <= b), "")
+        at = lines._bisect(cap_starts, open_at.start()) - 1  # the table env around it
+        cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
         out.append(_finish(source, name, fmt, rows, where, caption=cap or ""))
     if depth:
