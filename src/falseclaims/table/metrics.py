@@ -59,7 +59,8 @@ _NOT_METRIC = re.compile(
     r"(?:^|[\s(#_-])(?:#?\s*params?|parameters|flops|gflops|macs|gmacs|memory|mem|gpu|vram|"
     r"time|runtime|run time|inference|latency|fps|speed|throughput|epochs?|year|"
     r"size|model size|mb|gb|ms|sec|seconds|minutes|hours|rank|ranking|#|frames|features|"
-    r"calibration slope|calibration intercept|slope|intercept)(?:$|[\s)_./-])", re.I)
+    r"calibration slope|calibration intercept|slope|intercept|diff|difference|δ|Δ|delta|"
+    r"change|gain|improvement|p|p-?value)(?:$|[\s)_./-])", re.I)
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
@@ -141,7 +142,8 @@ def classify(header: str, cfg: dict, context: str = "") -> Kind:
     name = _UP.sub(" ", _DOWN.sub(" ", h))
     if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
                                                 or up or down):
-        return Kind(ignore="not a metric (size, time, memory, parameters or rank)")
+        return Kind(ignore="not a metric (size, time, memory, parameters, rank, a difference "
+                           "or a p-value)")
     paren = [_by_name(m, cfg) for m in re.findall(r"\(([^()]*)\)", name)]
     paren = [k for k in paren if k.known]
     kind = paren[0] if len(paren) == 1 else _by_name(name, cfg)

@@ -49,7 +49,7 @@ def format_metric(m: dict) -> list[str]:
              f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
              f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
              f"{len(m['tier1'])} of {m['m']}: " + ", ".join(m["tier1"])]
-    width = max(len(x["method"]) for x in m["methods"]) + 2
+    width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
     lines.append(f"  {'rank':>4} {'tier':>4}  {'method':<{width}}{'printed':<16}{'value':>8}"
                  f"{'P(false claim)':>16}  band (congruence, SD, rounding)")
     for x in m["methods"]:
