@@ -623,12 +623,13 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     col.group = col.group or raw.group
 
 
-def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict) -> Kind:
-    """What column ``h`` measures: an option's word, else the name, arrow or caption;
-    ``--task`` gives a model to a higher-is-better column without one (never to a
-    lower-is-better column: HD95 is not a Dice)."""
+def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
+             context: str) -> Kind:
+    """What column ``h`` measures: an option's word, else the name, arrow or ``context``
+    (caption, row group); ``--task`` gives a model to a higher-is-better column without one
+    (never to a lower-is-better column: HD95 is not a Dice)."""
     kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
-        h, cfg, " ".join(x for x in (raw.caption, raw.group) if x))
+        h, cfg, context)
     if kind.ignore:
         return kind
     if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
@@ -680,6 +681,13 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     picked, kinds = _parse_metric_options(metrics, lower_better)
     dropped = {c.strip().lower() for c in ignore or []}
     cols, skipped, ignored, unread = [], [], [], []
+    # the caption's metric is not given to unnamed columns when a header already names it:
+    # "ACC" beside "BWT" says the caption's "accuracy" is ACC's, not BWT's
+    named = {(k.direction, k.task) for j, h in enumerate(raw.header)
+             if j != method_j and (k := classify(h, cfg)).known}
+    cap = classify("", cfg, raw.caption) if raw.caption else Kind()
+    own = cap.known and (cap.direction, cap.task) in named
+    context = " ".join(x for x in ((raw.group,) if own else (raw.caption, raw.group)) if x)
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
@@ -689,7 +697,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = _kind_of(h, kinds, task, raw, cfg)
+        kind = _kind_of(h, kinds, task, raw, cfg, context)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue

@@ -9,6 +9,7 @@ the first column; several header rows (``\\multicolumn`` groups) are joined per 
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import re
@@ -301,13 +302,10 @@ class _Latex:
     """Line numbers by binary search over the line starts (linear in the input)."""
 
     def __init__(self, text: str):
-        import bisect
-
-        self._bisect = bisect.bisect_right
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, offset: int) -> int:
-        return self._bisect(self.starts, offset)
+        return bisect.bisect_right(self.starts, offset)
 
 
 def _group(text: str, i: int) -> int:
@@ -570,7 +568,7 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
             raise TableReadError(f"{source}, tabular {k}, {exc}") from None
         if not rows:
             continue
-        at = lines._bisect(cap_starts, open_at.start()) - 1  # the table env around it
+        at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
         cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
         out.append(_finish(source, name, fmt, rows, where, caption=cap or ""))
