@@ -76,7 +76,32 @@ def _method_column(raw: RawTable) -> int:
     if not text:
         raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
-    return max(text, key=lambda j: (len(names[j]), -j))
+    filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
+    return max(text, key=lambda j: (len(names[j]), filled[j], -j))
+
+
+def _composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Methods named by several label columns (Teacher, Student, Method) whose blanks
+    continue the row above: when the method column alone repeats names, the method is
+    the labels joined (``R101 / R50 / SimKD``)."""
+    labels = [j for j in _text_columns(raw) if j != method_j]
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    if not labels or len(set(names)) == len(names):
+        return raw
+    rows, last = [], {j: "" for j in labels}
+    for r in raw.rows:
+        r = list(r)
+        parts = []
+        for j in labels:
+            last[j] = plain_text(str(r[j])) or last[j]
+            if last[j] and last[j].lower() not in MISSING:
+                parts.append(last[j])
+        r[method_j] = " / ".join(parts + [plain_text(str(r[method_j]))])
+        rows.append(r)
+    notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
+                 f"{raw.header[method_j]!r} together (a blank continues the row above)")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
 
 
 MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
@@ -653,7 +678,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = _method_column(raw)
-    raw = _data_rows(_cell_shapes(raw, method_j, notes), method_j, notes)
+    raw = _data_rows(_composite_names(_cell_shapes(raw, method_j, notes), method_j, notes),
+                     method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
         macros = [c.raw for j in range(len(raw.header)) if j != method_j
