@@ -298,3 +298,10 @@ def test_caption_metric_is_not_given_to_a_column_beside_its_own_header(cfg, tmp_
     t = interpret_table(read_tables(f)[0], cfg, n=100)
     assert [c.column for c in t.metrics] == ["ACC"]
     assert any("'BWT' not read: unknown metric" in n for n in t.notes)
+
+
+@pytest.mark.parametrize("raw", ["77.72 \\textpm\\ 0.48", "$77.72\\pm0.48$", "77.72~$\\pm$~0.48"])
+def test_plus_minus_spellings(raw):
+    from falseclaims.table.cells import parse_printed_cell
+    c = parse_printed_cell(raw)
+    assert (c.value, c.sd, c.decimals) == (77.72, 0.48, 2)

@@ -21,7 +21,7 @@ MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
                    r"\\bfseries\b|\*\*|__|<b>|<strong>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
-_PM = re.compile(r"\\pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
+_PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
 _SUPERSCRIPT = re.compile(r"\\textsuperscript\s*\{[^{}]*\}|\^\s*\{[^{}]*\}|\^\s*\\?[A-Za-z*]+|"
                           r"\^\s*\S")
