@@ -305,3 +305,21 @@ def test_plus_minus_spellings(raw):
     from falseclaims.table.cells import parse_printed_cell
     c = parse_printed_cell(raw)
     assert (c.value, c.sd, c.decimals) == (77.72, 0.48, 2)
+
+
+def test_metric_row_groups_macros_and_citation_names(cfg, tmp_path, capsys):
+    """Metrics as row groups over per-structure columns, every cell a macro of another
+    file, methods named by a citation only (the layout of a published ACDC table)."""
+    (tmp_path / "stats.tex").write_text(
+        "\\newcommand{\\oJ}{0.88}\\newcommand{\\iJ}{0.86}\\newcommand{\\oD}{0.93}"
+        "\\newcommand{\\iD}{0.94}\\newcommand{\\ours}{$\\Omega$-Net}\n", encoding="utf-8")
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lc}\nStructure & LV \\\\\n"
+               "\\multicolumn{2}{c}{Jaccard Index} \\\\\n\\ours{} & \\oJ{} \\\\\n"
+               "\\citet{Isensee2018} & \\iJ{} \\\\\n\\multicolumn{2}{c}{Dice Coefficient} \\\\\n"
+               "\\ours{} & \\oD{} \\\\\n\\citet{Isensee2018} & \\iD{} \\\\\n\\end{tabular}\n")
+    assert main(["table", str(f), "--n", "50", "--macros", str(tmp_path / "stats.tex"),
+                 "--json"]) == 0
+    got = [(t["table"], m["column"], m["task"], m["winner"]) for t in
+           json.loads(capsys.readouterr().out)["result"]["tables"] for m in t["metrics"]]
+    assert got == [("tabular 1 [Jaccard Index]", "LV", None, "Ω-Net"),
+                   ("tabular 1 [Dice Coefficient]", "LV", "segmentation", "Isensee2018")]

@@ -63,9 +63,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 _SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
            "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ",
-           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ"}
+           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ", "Omega": "Ω", "omega": "ω"}
 _SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|lambda|mu|"
-                      r"sigma|tau|epsilon|theta)(?![A-Za-z])")
+                      r"sigma|tau|epsilon|theta|Omega|omega)(?![A-Za-z])")
 # an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 
@@ -73,6 +73,9 @@ _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 # a digit exponent is part of a name (EnD^2 is not EnD); letters and symbols are footnotes
 _DIGIT_POWER = re.compile(r"\^\s*\{?\s*(\d+)\s*\}?")
 _SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+_CITE_ONLY = re.compile(r"^\s*\\cite[a-z]*\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*$")
 
 
 def printable(text: str) -> str:
@@ -84,7 +87,8 @@ def printable(text: str) -> str:
 def plain_text(raw: str) -> str:
     """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
     arrows kept as ``↑``/``↓``; control characters removed."""
-    s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _CITE_ONLY.sub(r"\1", printable(raw))  # a method named only by its citation
+    s = _COMMAND_WITH_ARG.sub("", s)
     s = s.replace("\\\\", " ")  # a line break inside \makecell
     s = _SYMBOLS.sub(lambda m: _SYMBOL[m[1]], s)
     s = _DIGIT_POWER.sub(lambda m: m[1].translate(_SUPERSCRIPT_DIGITS), s)  # EnD$^2$: EnD²

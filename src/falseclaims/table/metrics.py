@@ -131,9 +131,9 @@ def _by_name(text: str, cfg: dict) -> Kind:
     return Kind()
 
 
-def classify(header: str, cfg: dict, context: str = "") -> Kind:
-    """The kind of a column named ``header``; ``context``: the caption, used when the header
-    names no metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
+def classify(header: str, cfg: dict, context: str = "", where: str = "caption") -> Kind:
+    """The kind of a column named ``header``; ``context``: the caption or row-group heading
+    (``where``), used when the header names no metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
     """
     h = header.strip()
     if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
@@ -166,7 +166,7 @@ def classify(header: str, cfg: dict, context: str = "") -> Kind:
         else:
             k = None
         if k is not None:
-            return Kind(k.direction, k.task, k.complement, f"{k.source} in the caption",
+            return Kind(k.direction, k.task, k.complement, f"{k.source} in the {where}",
                         bounded=k.bounded)
     return kind
 

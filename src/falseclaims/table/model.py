@@ -654,7 +654,9 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
     (caption, row group); ``--task`` gives a model to a higher-is-better column without one
     (never to a lower-is-better column: HD95 is not a Dice)."""
     kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
-        h, cfg, context)
+        h, cfg, raw.group, "row-group heading")  # first, then the caption
+    if not kind.known and not kind.ignore and context:
+        kind = classify(h, cfg, context)
     if kind.ignore:
         return kind
     if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
@@ -713,7 +715,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
              if j != method_j and (k := classify(h, cfg)).known}
     cap = classify("", cfg, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
-    context = " ".join(x for x in ((raw.group,) if own else (raw.caption, raw.group)) if x)
+    context = "" if own else raw.caption
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
