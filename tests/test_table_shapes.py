@@ -323,3 +323,13 @@ def test_metric_row_groups_macros_and_citation_names(cfg, tmp_path, capsys):
            json.loads(capsys.readouterr().out)["result"]["tables"] for m in t["metrics"]]
     assert got == [("tabular 1 [Jaccard Index]", "LV", None, "Ω-Net"),
                    ("tabular 1 [Dice Coefficient]", "LV", "segmentation", "Isensee2018")]
+
+
+def test_rows_marked_val_and_test_are_two_tables(cfg, tmp_path):
+    f = _write(tmp_path, "t.md", "| Method | mIoU |\n|---|---|\n| A (val) | 61.0 |\n"
+                                 "| NAL (val) | 62.5 |\n| NAL (test) | 63.1 |\n")
+    from falseclaims.table.run import Options, analyse_file
+    res = analyse_file(f, cfg, Options())
+    assert [(t["table"], t["metrics"][0]["winner"], t["metrics"][0]["m"]) for t in
+            res["tables"]] == [("table 1 [val]", "NAL (val)", 2)]
+    assert res["unreadable"][0]["table"] == "table 1 [test]"  # one method: nothing to compare

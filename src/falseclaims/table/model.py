@@ -485,11 +485,40 @@ def _n_blocks(raw: RawTable) -> list[RawTable] | None:
     return None
 
 
+_SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
+                    r"training)\s*[)\]]\s*$")
+
+
+def _split_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Methods marked with their split (``NAL (val)``, ``NAL (test)``): one table per split,
+    never a test row compared with validation rows."""
+    try:
+        method_j = _method_column(raw)
+    except TableReadError:
+        return None
+    marks = [_SPLIT.search(plain_text(str(r[method_j]))) for r in raw.rows]
+    splits = list(dict.fromkeys(m[1].lower() for m in marks if m))
+    if len(splits) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
+        return None
+    out = []
+    for sp in splits:
+        keep = [i for i, m in enumerate(marks) if m and m[1].lower() == sp]
+        out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
+                            [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                            [raw.bold[i] for i in keep] if raw.bold else [],
+                            raw.notes + [f"rows marked ({sp}): one split per table"],
+                            raw.caption, sp))
+    unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
+    if unmarked:
+        out[0].notes.append(f"rows without a split mark left out: {unmarked}")
+    return out
+
+
 def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
     rows such as "Transformer-based" that group different methods stay one table)."""
-    by_column = _group_column_blocks(raw) or _n_blocks(raw)
+    by_column = _group_column_blocks(raw) or _n_blocks(raw) or _split_blocks(raw)
     if by_column:
         return by_column
     try:
