@@ -333,3 +333,14 @@ def test_rows_marked_val_and_test_are_two_tables(cfg, tmp_path):
     assert [(t["table"], t["metrics"][0]["winner"], t["metrics"][0]["m"]) for t in
             res["tables"]] == [("table 1 [val]", "NAL (val)", 2)]
     assert res["unreadable"][0]["table"] == "table 1 [test]"  # one method: nothing to compare
+
+
+def test_methods_cited_in_the_header_are_columns(cfg, tmp_path, capsys):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{llccc}\n&& rollout & GradCAM & Ours \\\\\n"
+               "& & ~\\cite{a} & ~\\cite{b} & \\\\\nNegative & Predicted & 53.1 & 41.5 & 54.1 \\\\\n"
+               " & Target & - & 42.0 & 55.0 \\\\\n\\end{tabular}\n")
+    assert main(["table", str(f), "--metric", "Negative Predicted=higher", "--metric",
+                 "Negative Target=higher", "--json"]) == 0
+    ms = json.loads(capsys.readouterr().out)["result"]["tables"][0]["metrics"]
+    assert [(m["column"], m["winner"], m["m"]) for m in ms] == [
+        ("Negative Predicted", "Ours", 3), ("Negative Target", "Ours", 2)]

@@ -611,9 +611,12 @@ def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
 
 
 def looks_transposed(raw: RawTable, cfg: dict) -> bool:
-    """Metrics as rows: most names of the first column are metrics, no header cell is."""
+    """Metrics as rows: most names of the first column are metrics, or most header cells
+    cite a paper; and no header cell is a metric."""
     if not raw.rows or not raw.header:
         return False
+    if raw.cited_header and not any(classify(h, cfg).known for h in raw.header[1:] if h):
+        return True  # "rollout~\cite{..}" over the columns: the columns are methods
     firsts = [plain_text(str(r[0])) for r in raw.rows if plain_text(str(r[0]))]
     rows_metric = sum(classify(t, cfg).known for t in firsts)
     cols_metric = sum(classify(h, cfg).known for h in raw.header[1:] if h)

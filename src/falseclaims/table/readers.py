@@ -47,6 +47,7 @@ class RawTable:
     notes: list[str] = field(default_factory=list)
     caption: str = ""                     # LaTeX caption / Markdown heading (metric context)
     group: str = ""                       # the row group (data set) of a split table
+    cited_header: bool = False            # most header cells cite a paper: methods as columns
 
 
 def table_format(path) -> str | None:
@@ -153,19 +154,32 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
             if t and t not in parts:
                 parts.append(t)
         header.append(" ".join(parts))
+    cited = sum(any("\\cite" in str(r[j]) for r in rows[:k]) for j in range(1, width))
     return RawTable(source, name, fmt, header, rows[k:], where[k:],
-                    bold[k:] if bold else [], notes, caption)
+                    bold[k:] if bold else [], notes, caption, cited_header=cited * 2 > width - 1)
 
 
 def transpose(raw: RawTable) -> RawTable:
     """Methods as columns and metrics as rows -> methods as rows (``--transpose``, or
     detected by :mod:`falseclaims.table.model`)."""
-    grid = [list(raw.header)] + [list(r) for r in raw.rows]
-    cols = [[row[j] for row in grid] for j in range(len(raw.header))]
-    bold = [[False] + [raw.bold[i][j] for i in range(len(raw.rows))]
-            for j in range(len(raw.header))] if raw.bold else []
+    lead = 1  # leading label columns (Negative | Predicted): joined into the new header
+    while lead < len(raw.header) - 1 and not any(parse_printed_cell(r[lead]).numeric
+                                                 for r in raw.rows):
+        lead += 1
+    labels, last = [], [""] * lead
+    for r in raw.rows:
+        last = [plain_text(str(r[j])) or (last[j] if j < lead - 1 else "")
+                for j in range(lead)]
+        labels.append(" ".join(x for x in last if x))
+    grid = [[" ".join(x for x in (plain_text(str(h)) for h in raw.header[:lead]) if x)]
+            + list(raw.header[lead:])] + [[lab] + list(r[lead:])
+                                          for lab, r in zip(labels, raw.rows)]
+    width = len(grid[0])
+    cols = [[row[j] for row in grid] for j in range(width)]
+    bold = [[False] + [raw.bold[i][j + lead - 1 if j else 0] for i in range(len(raw.rows))]
+            for j in range(width)] if raw.bold else []
     head = [plain_text(c) if isinstance(c, str) else str(c) for c in cols[0]]
-    where = [f"column {j + 1} ({plain_text(str(raw.header[j]))[:30]})"
+    where = [f"column {j + lead} ({plain_text(str(raw.header[j + lead - 1]))[:30]})"
              for j in range(1, len(cols))]
     return RawTable(raw.source, raw.name, raw.format, head, cols[1:], where,
                     bold[1:] if bold else [], list(raw.notes), raw.caption, raw.group)
