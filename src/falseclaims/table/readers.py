@@ -154,9 +154,12 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
             if t and t not in parts:
                 parts.append(t)
         header.append(" ".join(parts))
-    cited = sum(any("\\cite" in str(r[j]) for r in rows[:k]) for j in range(1, width))
+    valued = [j for j in range(1, width) if any(parse_printed_cell(r[j]).numeric
+                                                for r in rows[k:])]
+    cited = sum(any("\\cite" in str(r[j]) for r in rows[:k]) for j in valued)
     return RawTable(source, name, fmt, header, rows[k:], where[k:],
-                    bold[k:] if bold else [], notes, caption, cited_header=cited * 2 > width - 1)
+                    bold[k:] if bold else [], notes, caption,
+                    cited_header=cited * 2 > len(valued))
 
 
 def transpose(raw: RawTable) -> RawTable:
