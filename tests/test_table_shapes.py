@@ -344,3 +344,15 @@ def test_methods_cited_in_the_header_are_columns(cfg, tmp_path, capsys):
     ms = json.loads(capsys.readouterr().out)["result"]["tables"][0]["metrics"]
     assert [(m["column"], m["winner"], m["m"]) for m in ms] == [
         ("Negative Predicted", "Ours", 3), ("Negative Target", "Ours", 2)]
+
+
+def test_direction_stated_in_the_caption_and_mean_rank(cfg, tmp_path):
+    f = _write(tmp_path, "t.tex", "\\begin{table}\\caption{Perturbation AUC. For positive "
+               "perturbation lower is better.}\n\\begin{tabular}{lccc}\nMethod & Negative & "
+               "Positive & Mean Rank \\\\\nA & 53.1 & 20.1 & 6.6 \\\\\nB & 54.2 & 17.0 & 9.5 \\\\\n"
+               "\\end{tabular}\\end{table}\n")
+    t = interpret_table(read_tables(f)[0], cfg)
+    assert [(c.column, c.direction) for c in t.metrics] == [
+        ("Negative", "higher"), ("Positive", "lower"), ("Mean Rank", "lower")]
+    assert t.metrics[1].direction_source == "the caption says so for this column"
+    assert [m["winner"] for m in analyse_table(t, cfg)["metrics"]] == ["B", "B", "A"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from falseclaims.tasks import TASKS
 
-__all__ = ["KINDS", "Kind", "classify", "kind_from_option", "metric_task"]
+__all__ = ["KINDS", "Kind", "classify", "kind_from_option", "metric_task", "stated_direction"]
 
 # --metric COLUMN=KIND
 KINDS = ("dice", "accuracy", "error-rate", "higher", "lower")
@@ -67,7 +67,8 @@ _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
-    r"integrated brier|solved at|steps to|iterations to|"
+    r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
+    r"average rank|"
     r"fp|fn|abs ?rel|rel ?err|bias)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
@@ -169,6 +170,20 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
             return Kind(k.direction, k.task, k.complement, f"{k.source} in the {where}",
                         bounded=k.bounded)
     return kind
+
+
+_STATED = re.compile(r"(?i)\bfor\s+([\w][\w\s-]{0,40}?)\s*,?\s+(lower|higher|smaller|"
+                     r"larger|greater)\s+(?:values?\s+)?(?:is|are)\s+better")
+
+
+def stated_direction(header: str, caption: str) -> str | None:
+    """A direction the caption states for this column ("For positive perturbation lower is
+    better" and a column "Positive Predicted"), or None."""
+    low = header.lower()
+    found = {("lower" if d.lower() in ("lower", "smaller") else "higher")
+             for subject, d in _STATED.findall(caption or "")
+             if any(w in low.split() for w in subject.lower().split()[:1])}
+    return found.pop() if len(found) == 1 else None
 
 
 def _metric_words(text: str) -> list[str]:

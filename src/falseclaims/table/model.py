@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.table.metrics import Kind, classify, kind_from_option, metric_task
+from falseclaims.table.metrics import (Kind, classify, kind_from_option, metric_task,
+                                       stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpret_table",
            "looks_transposed", "method_metric_pivot", "metric_task", "row_groups"]
@@ -689,6 +690,10 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
         h, cfg, raw.group, "row-group heading")  # first, then the caption
     if not kind.known and not kind.ignore and context:
         kind = classify(h, cfg, context)
+    said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
+        kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
+    if said and not kind.ignore and said != kind.direction:
+        kind = Kind(said, source="the caption says so for this column")
     if kind.ignore:
         return kind
     if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
