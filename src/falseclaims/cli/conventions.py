@@ -49,6 +49,7 @@ exit codes: 0 every assumption found a size; 1 some did not (the message says wh
     "table": """examples:
   falseclaims table data/example/tables/latex_segmentation.tex --n 120
   falseclaims table data/example/tables/leaderboard_20.md --report report_table.html
+  falseclaims table data/example/tables/miccai_two_datasets.tex --n BTCV=30,ACDC=100
   falseclaims table --dir my_tables/ --n 500 --csv claims.csv
 
 exit codes: 0 every table read; 1 some tables or files could not be read (each listed with

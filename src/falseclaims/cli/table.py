@@ -8,10 +8,12 @@ read, 1 some tables or files not read (listed with the reason), 2 bad usage or i
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
-from falseclaims.cli import UsageError, check_report_path, count, output_options
+from falseclaims.cli import UsageError, count, output_options
+from falseclaims.cli.conventions import MAX_N, limit_text
 from falseclaims.config import load_config
 from falseclaims.tasks import TASKS
 
@@ -28,15 +30,30 @@ def register(sub) -> None:
                     "every table read, 1 some not read (listed), 2 bad usage or input.")
     p.add_argument("file", nargs="?", metavar="FILE", help="one table file")
     p.add_argument("--dir", metavar="DIR", help="every table file under DIR: one row per claim")
-    p.add_argument("--n", type=count, help="test-set size (else an n column of the table)")
+    p.add_argument("--n", type=sizes, metavar="N|GROUP=N,...",
+                   help="test-set size (else an n column or row of the table); one per data "
+                        "set: --n BTCV=30,ACDC=100 (a GROUP is matched in the column header, "
+                        "the row group or the caption; a bare N serves the other columns)")
     p.add_argument("--task", choices=TASKS,
                    help="task of the metric columns whose name does not tell (accuracy -> "
                         "classification, DSC/Dice -> segmentation)")
     p.add_argument("--units", default="auto", choices=["auto", "percent", "fraction"],
                    help="values in percent or fractions (default auto: a %% sign or values "
                         "above 1 mean percent; a column mixing both is refused)")
-    p.add_argument("--metric", action="append", metavar="COLUMN",
-                   help="analyse only this column (repeatable; header text as printed)")
+    p.add_argument("--metric", action="append", metavar="COLUMN[=KIND]",
+                   help="analyse only this column (repeatable; header text as printed); "
+                        "COLUMN=KIND also says what it measures: dice, accuracy, error-rate, "
+                        "higher, lower")
+    p.add_argument("--lower-better", action="append", metavar="COLUMN",
+                   help="lower is better in this column (repeatable); ranked, or analysed "
+                        "with per-case SDs (--pm-over test)")
+    p.add_argument("--ignore", action="append", metavar="COLUMN",
+                   help="do not read this column (repeatable)")
+    p.add_argument("--transpose", action="store_true",
+                   help="the table has methods as columns and metrics as rows")
+    p.add_argument("--macros", metavar="FILE.tex", action="append",
+                   help="a LaTeX file whose \\newcommand/\\def numbers the table uses "
+                        "(repeatable)")
     p.add_argument("--table", metavar="NAME|K",
                    help="which table of the file (caption/sheet/heading text or number)")
     p.add_argument("--cutoff", type=float,
@@ -50,6 +67,54 @@ def register(sub) -> None:
     p.add_argument("--figure", metavar="PATH", help="ranked interval figure (.png, .pdf or "
                    ".svg); several metric columns: PATH_1, PATH_2, ...")
     p.set_defaults(handler=run)
+    _json_errors(p)
+
+
+def _json_errors(p) -> None:
+    """With --json, argument errors also write the envelope (stdout), as every other error
+    path of the command does; the one line on stderr and exit code 2 stay."""
+    parse, error = p.parse_known_args, p.error
+
+    def parse_known_args(args=None, namespace=None):
+        p._argv = list(args or [])
+        return parse(args, namespace)
+
+    def json_error(message: str):
+        if "--json" in getattr(p, "_argv", []):
+            _emit_error({"file": None}, f"error: {message}")
+        error(message)
+
+    p.parse_known_args, p.error = parse_known_args, json_error
+
+
+def _emit_error(inputs: dict, message: str) -> None:
+    from falseclaims.cli.envelope import emit
+
+    emit("table", inputs, {"tables": [], "unreadable": [{"file": inputs.get("file") or
+                                                          inputs.get("dir") or "",
+                                                          "table": "", "reason": message}],
+                           "error": message})
+
+
+def sizes(text: str):
+    """--n: one size, or GROUP=N pairs (``BTCV=30,ACDC=100``; a bare N for the rest)."""
+    def one(t: str) -> int:
+        value = count(t.strip())
+        if not 2 <= value <= MAX_N:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number between 2 and {limit_text(MAX_N)}; got {t.strip()}")
+        return value
+
+    if "=" not in text:
+        return one(text)
+    out = {}
+    for part in filter(None, (x.strip() for x in text.split(","))):
+        key, eq, val = part.rpartition("=")
+        key = key.strip() if eq else ""
+        if key in out:
+            raise argparse.ArgumentTypeError(f"group {key or '(default)'!r} given twice")
+        out[key] = one(val)
+    return out
 
 
 def _options(args):
@@ -62,12 +127,52 @@ def _options(args):
                          f"{args.figure!r}")
     if args.csv and not args.csv.lower().endswith(".csv"):
         raise UsageError(f"--csv must name a .csv file; got {args.csv!r}")
-    check_report_path(args.report)
+    if args.report and not args.report.lower().endswith((".html", ".htm")):
+        raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    _outputs_apart(args)
     return Options(n=args.n, task=args.task, units=args.units, metrics=args.metric,
-                   table=args.table, cutoff=args.cutoff, pm_over=args.pm_over)
+                   table=args.table, cutoff=args.cutoff, pm_over=args.pm_over,
+                   lower_better=args.lower_better, ignore=args.ignore,
+                   transpose=args.transpose, macros=args.macros)
+
+
+def _outputs_apart(args) -> None:
+    """Outputs never overwrite an input, and never a folder. Every output creates its
+    folder (--csv, --figure and --report alike)."""
+    inputs = [Path(x) for x in (args.file, *(args.macros or [])) if x]
+    if args.dir:
+        inputs.append(Path(args.dir))
+    for opt, out in (("--csv", args.csv), ("--report", args.report),
+                     ("--figure", args.figure)):
+        if not out:
+            continue
+        p = Path(out)
+        if p.is_dir():
+            raise UsageError(f"{opt} {out}: is a directory; name a file")
+        for q in inputs:
+            same = p.exists() and q.exists() and p.resolve() == q.resolve()
+            inside = q.is_dir() and p.resolve().is_relative_to(q.resolve()) and p.exists()
+            if same or (inside and p.suffix.lower() in {".csv", ".tsv", ".md", ".tex",
+                                                        ".xlsx", ".xlsm"}):
+                raise UsageError(f"{opt} {out}: is an input of this run; name another file")
 
 
 def run(args) -> int:
+    """With --json every error also writes the envelope, with the reason, to stdout."""
+    try:
+        return _run(args)
+    except (UsageError, ValueError, OSError, RecursionError) as exc:
+        if getattr(args, "json", False):
+            from falseclaims.cli.envelope import inputs_of
+            _emit_error(inputs_of(args), str(exc) if not isinstance(exc, RecursionError)
+                        else "input nested too deeply to read")
+        if isinstance(exc, RecursionError):
+            raise ValueError(f"{args.file or args.dir}: input nested too deeply to read"
+                             ) from None
+        raise
+
+
+def _run(args) -> int:
     from falseclaims.table.run import analyse_dir, analyse_file, exit_code
 
     opt = _options(args)
@@ -83,9 +188,10 @@ def run(args) -> int:
     if args.csv:
         _write_csv(result, args.csv)
     if args.report:
-        from falseclaims.report import write_html
         from falseclaims.table.report import html_report
-        write_html(html_report(result, figures), args.report)
+        from falseclaims.io.table_io import atomic_output
+        with atomic_output(args.report) as tmp:
+            tmp.write_text(html_report(result, figures), encoding="utf-8")
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("table", inputs_of(args), result)
@@ -107,8 +213,10 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
     from falseclaims.figures.table import ranked_intervals
     from falseclaims.report import figure_png
 
+    from falseclaims.io.table_io import atomic_output
+
     items = [(ti, mi, t, m) for ti, t in enumerate(result["tables"])
-             for mi, m in enumerate(t["metrics"])]
+             for mi, m in enumerate(t["metrics"]) if m.get("probability", True)]
     uris = {}
     for k, (ti, mi, t, m) in enumerate(items, 1):
         title = f"{Path(t['file']).name}, {t['table']}"
@@ -116,7 +224,8 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
             p = Path(path)
             out = p if len(items) == 1 else p.with_name(f"{p.stem}_{k}{p.suffix}")
             fig, _ = ranked_intervals(m, title)
-            save_figure(fig, out.with_suffix(""), formats=[out.suffix[1:].lower()])
+            with atomic_output(out) as tmp:
+                save_figure(fig, tmp.with_suffix(""), formats=[out.suffix[1:].lower()])
             print(f"figure written to {out}", file=sys.stderr)
         if for_report:
             fig, _ = ranked_intervals(m, title)
@@ -127,28 +236,40 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
 def _write_csv(result: dict, path: str) -> None:
     import pandas as pd
 
-    from falseclaims.io.table_io import write_table
     from falseclaims.table.report import BATCH_COLUMNS, batch_rows
+    from falseclaims.io.table_io import atomic_output, write_table
 
-    write_table(pd.DataFrame(batch_rows(result), columns=BATCH_COLUMNS), path)
+    with atomic_output(path) as tmp:
+        write_table(pd.DataFrame(batch_rows(result), columns=BATCH_COLUMNS), tmp)
 
 
 def _batch_text(result: dict) -> str:
     from falseclaims.percase.verdict import probability_text
     from falseclaims.table.report import batch_rows
 
-    rows = batch_rows(result)
+    from falseclaims.table.cells import printable
+
+    rows = [{k: printable(v) if isinstance(v, str) else v for k, v in r.items()}
+            for r in batch_rows(result)]
     ok = [r for r in rows if r["status"] == "ok"]
-    bad = [r for r in rows if r["status"] != "ok"]
-    lines = [f"{len(ok)} claim(s) in {len({(r['file'], r['table']) for r in ok})} table(s); "
-             f"{len(bad)} table(s) or file(s) not read"]
+    ranked = [r for r in rows if r["status"] == "ranked"]
+    bad = [r for r in rows if r["status"] not in ("ok", "ranked")]
+    read = {(r["file"], r["table"]) for r in ok + ranked}
+    lines = [f"{len(ok)} claim(s) in {len(read)} table(s)"
+             + (f", {len(ranked)} column(s) ranked without a probability" if ranked else "")
+             + f"; {len(bad)} table(s) or file(s) not read"]
     for r in ok:
-        lines.append(f"{r['file']} | {r['table']} | {r['metric']}: {r['winner']} > "
+        group = f" [{r['group']}]" if r["group"] else ""
+        lines.append(f"{r['file']} | {r['table']} | {r['metric']}{group}: {r['winner']} > "
                      f"{r['runner_up']}, P = {probability_text(r['p_false_claim'], 4)}, "
                      f"tier 1 holds {r['tier_size']} of {r['m']}")
+    for r in ranked:
+        group = f" [{r['group']}]" if r["group"] else ""
+        lines.append(f"{r['file']} | {r['table']} | {r['metric']}{group}: {r['winner']} "
+                     f"best ({r['direction']} is better); {r['reason']}")
     for r in bad:
         lines.append(f"NOT READ {r['file']}" + (f" | {r['table']}" if r["table"] else "")
                      + f": {r['reason']}")
     for s in result.get("skipped", []):
-        lines.append(f"skipped (not a table file): {s}")
+        lines.append(f"skipped (not a table file): {printable(s)}")
     return "\n".join(lines)

@@ -18,7 +18,8 @@ LEVEL = 0.95
 
 def interval_data(metric: dict) -> pd.DataFrame:
     """One row per method: value and its marginal 95% interval (Clopper-Pearson for
-    accuracy at k = round(value n); mean ± t s/√n for DSC with the SD the analysis used)."""
+    accuracy at k = round(value n); mean ± t s/√n for DSC, or another metric analysed with
+    per-case SDs, with the SD the analysis used)."""
     from scipy import stats
 
     from falseclaims.multiplicity.best_of_m import clopper_pearson
@@ -32,7 +33,9 @@ def interval_data(metric: dict) -> pd.DataFrame:
             sd = (next(o["sd_winner"] for o in metric["methods"] if not o["winner"])
                   if m["winner"] else m["sd_other"])
             half = float(stats.t.ppf((1 + LEVEL) / 2, n - 1)) * float(sd) / np.sqrt(n)
-            lo, hi = max(v - half, 0.0), min(v + half, 1.0)
+            lo, hi = v - half, v + half
+            if metric["task"] == "segmentation":  # DSC lies in [0, 1]; a distance need not
+                lo, hi = max(lo, 0.0), min(hi, 1.0)
         rows.append({"method": m["method"], "rank": m["rank"], "tier": m["tier"], "value": v,
                      "lower": lo, "upper": hi, "winner": m["winner"],
                      "p_false_claim": m.get("p_false_claim", np.nan)})
@@ -60,8 +63,9 @@ def ranked_intervals(metric: dict, title: str = ""):
     ax.set_yticklabels([f"{m}  (T{t})" for m, t in zip(data["method"], data["tier"])])
     ax.set_ylim(-0.6, k - 0.4)
     unit = " (%)" if scale == 100 and "%" not in metric["column"] else ""
+    better = "lower is better\n" if metric.get("direction") == "lower" else ""
     ax.set_xlabel(f"{metric['column']}{unit}, 95% interval (n = {metric['n']})\n"
-                  f"shaded: tier T1, tied with the winner (P ≥ {metric['cutoff']:g})")
+                  f"{better}shaded: tier T1, tied with the winner (P ≥ {metric['cutoff']:g})")
     lo, hi = data["lower"].min() * scale, data["upper"].max() * scale
     pad = (hi - lo) * 0.02
     ax.set_xlim(lo - pad, hi + pad)

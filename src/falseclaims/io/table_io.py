@@ -9,13 +9,35 @@ all use these functions; the Snakemake glue lives in :mod:`falseclaims.pipeline`
 from __future__ import annotations
 
 import logging
+import os
 import re
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
 FLOAT_FORMAT = "%.10g"
+
+
+@contextmanager
+def atomic_output(path):
+    """Yield a temporary path next to ``path``; on success it is renamed onto ``path`` (a
+    crash or kill leaves the old file or none, never a truncated one). Creates the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-tmp-", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp's 0600 would outlive the rename
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def write_table_parts(parts, path) -> None:

@@ -54,18 +54,41 @@ def mapping_note(rename: Mapping[str, str]) -> str:
         f"{c!r} as {r!r}" for c, r in rename.items())
 
 
+def _items(text: str) -> list[str]:
+    """``text`` split at the commas outside double or single quotes."""
+    items, cur, quote = [], [], None
+    for ch in text:
+        if quote is None and ch in "\"'":
+            quote = ch
+        elif ch == quote:
+            quote = None
+        elif ch == "," and quote is None:
+            items.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    if quote is not None:
+        raise ValueError(f"an unclosed quote ({quote}) in {text!r}")
+    items.append("".join(cur))
+    return items
+
+
 def parse_columns_option(text: str) -> dict[str, str]:
     """``"case_id=ID,ground_truth=label"`` as ``{role: column}`` (checked by
-    :func:`column_mapping`); a malformed item raises ValueError naming it."""
+    :func:`column_mapping`); a malformed item raises ValueError naming it. A column name
+    with a comma is quoted: ``prediction_b="pred, B"``."""
     mapping: dict[str, str] = {}
-    for item in text.split(","):
+    for item in _items(text):
         role, eq, column = item.partition("=")
+        column = column.strip()
+        if len(column) >= 2 and column[0] == column[-1] and column[0] in "\"'":
+            column = column[1:-1]
         if not eq or not role.strip() or not column.strip():
             raise ValueError(f"item {item.strip()!r}: expected ROLE=COLUMN, e.g. "
                              "case_id=ID")
         if role.strip() in mapping:
             raise ValueError(f"role {role.strip()!r} given twice")
-        mapping[role.strip()] = column.strip()
+        mapping[role.strip()] = column
     column_mapping(mapping)
     return mapping
 

@@ -11,6 +11,7 @@ are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_ov
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from falseclaims.claims.check import check_claim
 from falseclaims.config import headline_assumption
@@ -64,25 +65,30 @@ def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
     return out
 
 
+def _order(col: MetricColumn) -> list[int]:
+    """Best first: by value in the column's direction, then by row."""
+    sign = -1.0 if col.direction == "higher" else 1.0
+    return sorted(range(len(col.values)), key=lambda i: (sign * col.values[i], i))
+
+
 def _winner(col: MetricColumn) -> tuple[int, str, list[str]]:
+    """The best value is the winner; bold marks are named, never trusted over the values."""
     notes = []
-    order = sorted(range(len(col.values)), key=lambda i: (-col.values[i], i))
+    order = _order(col)
     best = order[0]
+    ties = [col.methods[i] for i in order if col.values[i] == col.values[best]]
+    if len(ties) > 1:
+        notes.append(f"{ties} share the best value {col.printed[best]}; the first row "
+                     "is taken as the winner")
     bold = [i for i in range(len(col.values)) if col.bold[i]]
     if not bold:
-        ties = [col.methods[i] for i in order if col.values[i] == col.values[best]]
-        if len(ties) > 1:
-            notes.append(f"{ties} share the best value {col.printed[best]}; the first row "
-                         "is taken as the winner")
         return best, "best value (no bold mark)", notes
-    win = min(bold, key=lambda i: (-col.values[i], i))
-    if len(bold) > 1:
-        notes.append(f"{len(bold)} cells are bold ({[col.methods[i] for i in bold]}); the "
-                     f"best of them, {col.methods[win]}, is taken as the reported winner")
-    if col.values[win] < col.values[best]:
-        notes.append(f"bold marks {col.methods[win]} ({col.printed[win]}) but "
-                     f"{col.methods[best]} has the best value ({col.printed[best]})")
-    return win, "bold", notes
+    if best in bold or any(col.values[i] == col.values[best] for i in bold):
+        return best, "best value (bold agrees)", notes
+    marked = ", ".join(f"{col.methods[i]} ({col.printed[i]})" for i in bold)
+    notes.append(f"bold marks {marked} but {col.methods[best]} has the best value "
+                 f"({col.printed[best]}, {col.direction} is better): the values decide")
+    return best, "best value (bold marks another method)", notes
 
 
 def _sds(col: MetricColumn, pm_over: str, cfg: dict, notes: list) -> list:
@@ -142,7 +148,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     win, win_source, wn = _winner(col)
     notes += wn
     sds = _sds(col, pm_over, cfg, notes)
-    order = sorted(range(len(col.values)), key=lambda i: (-col.values[i], i))
+    order = _order(col)
     cache = {}
 
     def prob(i, j):
@@ -188,7 +194,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                      "as check does (" + ", ".join(clamped[:5])
                      + (", ..." if len(clamped) > 5 else "") + ")")
     others = [m for m in methods if not m["winner"]]
-    runner = max(others, key=lambda m: (m["value"], -m["rank"]))
+    runner = min(others, key=lambda m: m["rank"])
     n_tiers = max(tier_of.values())
     return {
         "column": col.column, "task": col.task, "task_source": col.task_source,
@@ -205,18 +211,115 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     }
 
 
+NO_MODEL = ("no probability: no model for this metric (falseclaims models accuracy and Dice; "
+            "others need per-case SDs, --pm-over test)")
+NO_SDS = ("no probability: per-case SDs needed (give --pm-over test when the ± values are "
+          "SDs over the test cases)")
+
+
+def _scaled(col: MetricColumn) -> tuple[MetricColumn, int]:
+    """A column without a model but with per-case SDs, mapped affinely onto [0, 1] with the
+    better direction up: x' = 1 - x / 10^k (lower is better) or x / 10^k. The paired-t
+    probability of the segmentation model [Christodoulou2025] depends on the values only
+    through (mean difference) / (SD of the difference), so the map leaves it unchanged;
+    10^k keeps the printed decimals (k more)."""
+    import math
+
+    top = max(max(abs(v) for v in col.values), max(s for s in col.sds), 1e-300)
+    k = max(0, math.ceil(math.log10(top)))
+    while max(max(abs(v) for v in col.values), max(col.sds)) > 10 ** k:
+        k += 1
+    scale = 10.0 ** k
+    lower = col.direction == "lower"
+    values = [round((1 - v / scale) if lower else v / scale, d + k)
+              for v, d in zip(col.values, col.decimals)]
+    return replace(col, task="segmentation", values=values, direction="higher",
+                   sds=[round(sd / scale, 12) for sd in col.sds],
+                   decimals=[d + k for d in col.decimals]), k
+
+
+def rank_column(col: MetricColumn, n, cutoff: float, reason: str) -> dict:
+    """A column without a probability: the ranking by direction and the winner."""
+    notes = list(col.notes)
+    win, win_source, wn = _winner(col)
+    notes += wn
+    order = _order(col)
+    methods = [{"method": col.methods[i], "where": col.where[i], "rank": r,
+                "value": col.values[i], "printed": col.printed[i], "decimals": col.decimals[i],
+                "sd_reported": col.sds[i], "sd_used": None, "bold": col.bold[i],
+                "underline": col.underline[i], "tier": None, "winner": i == win}
+               for r, i in enumerate(order, 1)]
+    return {
+        "column": col.column, "task": None, "task_source": col.task_source,
+        "units": col.units, "units_source": col.units_source, "n": n, "m": len(order),
+        "direction": col.direction, "direction_source": col.direction_source,
+        "group": col.group, "n_source": col.n_source, "probability": False,
+        "no_probability": reason, "cutoff": cutoff, "assumption": None,
+        "winner": col.methods[win], "winner_source": win_source,
+        "best_value": col.methods[order[0]], "runner_up": col.methods[order[1]],
+        "p_runner_up": None, "p_runner_up_band": None, "tier1": [], "tiers": [],
+        "methods": methods, "multiplicity": {"available": False, "reason": reason},
+        "notes": list(dict.fromkeys(notes)),
+    }
+
+
+def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
+    """One column: the model's probabilities, a paired-t analysis with per-case SDs, or a
+    ranking with the reason there is no probability."""
+    if col.task is None:
+        if not all(sd is not None for sd in col.sds):
+            return rank_column(col, n, cutoff, NO_SDS if col.direction == "lower" else
+                               NO_MODEL)
+        if pm_over not in cfg["analysis"]["use_reported_sd_over"]:
+            return rank_column(col, n, cutoff, NO_SDS.replace(
+                "per-case SDs needed", f"the ± values are not per-case SDs (--pm-over "
+                                       f"{pm_over})"))
+        if n is None:
+            return rank_column(col, n, cutoff, "no probability: no test-set size (give --n)")
+        scaled, k = _scaled(col)
+        res = analyse_column(scaled, n, cfg, cutoff, pm_over, gp)
+        res["notes"].append(
+            f"{col.direction} is better; analysed with the paired-t model and the printed "
+            f"per-case SDs (--pm-over {pm_over}) on the scale "
+            + (f"1 - value/{10 ** k:g}" if col.direction == "lower" else f"value/{10 ** k:g}")
+            + "; the congruence is the one assumed for Dice")
+        scale = 10.0 ** k
+        for m, i in zip(res["methods"], [col.methods.index(x["method"])
+                                         for x in res["methods"]]):
+            m.update(value=col.values[i], decimals=col.decimals[i], sd_reported=col.sds[i])
+            for key in ("sd_used", "sd_winner", "sd_other"):  # back to the printed unit
+                if m.get(key) is not None:
+                    m[key] = m[key] * scale
+        res.update(direction=col.direction, direction_source=col.direction_source,
+                   units="as printed", units_source=f"rescaled by 10^{k} for the model",
+                   task="paired t (per-case SDs)", task_source="no model for the metric")
+        return res
+    if n is None:
+        raise ValueError(f"{label}, column {col.column!r}: no test-set size: give --n (or "
+                         "--n GROUP=N per data set) or add an n column")
+    res = analyse_column(col, n, cfg, cutoff, pm_over, gp)
+    res.update(direction=col.direction, direction_source=col.direction_source or
+               col.task_source)
+    return res
+
+
 def analyse_table(table: ResultsTable, cfg: dict, cutoff: float | None = None,
                   pm_over: str = "unclear", grid_points: int | None = None) -> dict:
     """Every metric column of ``table``; ``cutoff`` defaults to ``planner.target``."""
-    if table.n is None:
-        raise ValueError(f"{table.label}: no test-set size: give --n or add an n column")
     if pm_over not in PM_OVER:
         raise ValueError(f"--pm-over must be one of {PM_OVER}; got {pm_over!r}")
     cutoff = float(cfg["planner"]["target"] if cutoff is None else cutoff)
     if not 0.0 < cutoff < 0.5:
         raise ValueError(f"--cutoff must lie in (0, 0.5); got {cutoff:g}")
     gp = int(grid_points or cfg["claim_check"]["rounding_grid_points"])
+    metrics = []
+    for c in table.metrics:
+        n = c.n if c.n is not None else table.n
+        res = _analyse(c, n, cfg, cutoff, pm_over, gp, table.label)
+        res.setdefault("probability", True)
+        res.setdefault("no_probability", "")
+        res.update(group=c.group, n_source=c.n_source or table.n_source)
+        metrics.append(res)
     return {"file": table.source, "table": table.name, "format": table.format,
             "n": table.n, "n_source": table.n_source, "notes": table.notes,
-            "metrics": [analyse_column(c, table.n, cfg, cutoff, pm_over, gp)
-                        for c in table.metrics]}
+            "metrics": metrics}

@@ -3,7 +3,8 @@
 Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 \\pm 2.1$``,
 ``85.3_{\\pm 2.1}``, ``\\textbf{85.3}`` / ``**85.3**`` (bold), ``\\underline{85.3}`` /
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
-``\\textsuperscript{a}``) and an ignored parenthesised part (``85.3 (83.1-87.4)``, noted).
+``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``, noted) and
+an ignored parenthesised part otherwise (``85.3 (83.1-87.4)``, noted).
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text"]
+__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
 
 MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
            "\\", "?"}
@@ -20,7 +21,7 @@ MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
                    r"\\bfseries\b|\*\*|__|<b>|<strong>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
-_PM = re.compile(r"\\pm\b|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
+_PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
 _SUPERSCRIPT = re.compile(r"\\textsuperscript\s*\{[^{}]*\}|\^\s*\{[^{}]*\}|\^\s*\\?[A-Za-z*]+|"
                           r"\^\s*\S")
@@ -29,7 +30,9 @@ _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|
                                r"ref|label|footnote|footnotemark|tnote)"
                                r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[,;:! ]")
-_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+# 1.4 \cdot 10^{6}, 2.6 × 10^6 -> 1.4e6
+_SCIENTIFIC = re.compile(r"(\d)\s*(?:\\cdot|\\times|·|×)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
 _CELL = re.compile(rf"^(?P<v>{_NUMBER})\s*(?P<vp>%?)\s*"
                    rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\))?\s*(?P<tp>%?)$")
 
@@ -47,15 +50,50 @@ class Cell:
     underline: bool = False
     marks: bool = False
     ignored: str = ""
+    sd_in_parentheses: bool = False
 
     @property
     def numeric(self) -> bool:
         return self.value is not None
 
 
+# C0/C1 control characters (ESC starts terminal escape sequences) and DEL
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+_SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
+           "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ",
+           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ", "Omega": "Ω", "omega": "ω"}
+_SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|lambda|mu|"
+                      r"sigma|tau|epsilon|theta|Omega|omega)(?![A-Za-z])")
+# an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
+_ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
+
+
+# a digit exponent is part of a name (EnD^2 is not EnD); letters and symbols are footnotes
+_DIGIT_POWER = re.compile(r"\^\s*\{?\s*(\d+)\s*\}?")
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+_CITE_ONLY = re.compile(r"^\s*\\cite[a-z]*\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*$")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (a name with ``ESC[2J`` must not clear the
+    terminal that prints it)."""
+    return _CONTROL.sub(" ", str(text))
+
+
 def plain_text(raw: str) -> str:
-    """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``)."""
-    s = _COMMAND_WITH_ARG.sub("", str(raw))
+    """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
+    arrows kept as ``↑``/``↓``; control characters removed."""
+    s = _CITE_ONLY.sub(r"\1", printable(raw))  # a method named only by its citation
+    s = _COMMAND_WITH_ARG.sub("", s)
+    s = s.replace("\\\\", " ")  # a line break inside \makecell
+    s = _SYMBOLS.sub(lambda m: _SYMBOL[m[1]], s)
+    s = _DIGIT_POWER.sub(lambda m: m[1].translate(_SUPERSCRIPT_DIGITS), s)  # EnD$^2$: EnD²
+    s = re.sub(r"\\(?:uparrow|Uparrow)\b", "↑", s)
+    s = re.sub(r"\\(?:downarrow|Downarrow)\b", "↓", s)
     s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")
     s = _SUPERSCRIPT.sub("", s)
     s = re.sub(r"\\dagger\b|\\ddagger\b|[†‡]", "", s)
@@ -71,7 +109,9 @@ def clean(raw: str) -> str:
 
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
-    s = _COMMAND_WITH_ARG.sub("", raw)
+    s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _SCIENTIFIC.sub(r"\1e\2", s)
+    s = _ASYMMETRIC.sub(" ", s)
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
     s = _PM.sub(" ± ", s)
@@ -81,11 +121,14 @@ def _strip(raw: str) -> tuple[str, bool]:
     marks = s != before
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"</?(?:b|strong|u|em|i)>|[{}$_]", " ", s)
+    s = re.sub(r"±\s*(?:NA|N/A|n/a|-{1,3}|–)(?![\w.])", " ", s)  # "± NA": no SD printed
     return " ".join(s.split()), marks
 
 
 def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
+    mant, _, exp = text.lower().partition("e")
+    places = len(mant.split(".")[1]) if "." in mant else 0
+    return max(0, places - int(exp.replace("−", "-") or 0))
 
 
 def _number(text: str) -> float:
@@ -114,5 +157,10 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
         return Cell(raw, bold=bold, underline=underline)
     sd = _number(m["s"]) if m["s"] else None
     percent = bool(m["vp"] or m["sp"] or m["tp"])
+    paren = (m["paren"] or "").strip()
+    one = re.fullmatch(rf"\(\s*(?:±\s*)?({_NUMBER})\s*%?\s*\)", paren)
+    if one and sd is None:  # "0.91 (0.03)": mean (SD), the common way to print it
+        return Cell(raw, _number(m["v"]), _number(one[1]), _decimals(m["v"]), percent, bold,
+                    underline, marks, sd_in_parentheses=True)
     return Cell(raw, _number(m["v"]), sd, _decimals(m["v"]), percent, bold, underline, marks,
-                (m["paren"] or "").strip())
+                paren)

@@ -8,15 +8,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from falseclaims.table.cells import Cell, clean, parse_printed_cell, plain_text
+from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.tasks import TASKS
+from falseclaims.table.metrics import (Kind, classify, kind_from_option, metric_task,
+                                       stated_direction)
 
-__all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
+__all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpret_table",
+           "looks_transposed", "method_metric_pivot", "metric_task", "row_groups"]
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
-                        r"test ?size|#? ?cases|n cases|n images|#? ?images|n\s*\(test\))$")
+                        r"test ?size|#? ?cases|n cases|n images|# ?images|n\s*\(test\))$")
 
 
 @dataclass
@@ -36,6 +38,12 @@ class MetricColumn:
     underline: list[bool]
     where: list[str]
     notes: list[str] = field(default_factory=list)
+    direction: str = "higher"        # "higher" | "lower" is better (of the printed values)
+    direction_source: str = ""
+    n: int | None = None             # this column's test-set size (a data-set group's n)
+    n_source: str = ""
+    group: str = ""                  # the data set (a --n key or a row group)
+    complement: bool = False         # values are 1 - printed (an error rate as accuracy)
 
 
 @dataclass
@@ -57,68 +65,111 @@ def _err(raw: RawTable, text: str) -> TableReadError:
     return TableReadError(f"{raw.source}, {raw.name}: {text}")
 
 
-# a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
-_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
-                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity")
-
-
-def metric_task(header: str, cfg: dict) -> str | None:
-    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None
-    (also for qualified names such as balanced or top-5 accuracy, surface Dice)."""
-    low = header.lower()
-    if _QUALIFIED.search(low):
-        return None
-    words = re.findall(r"[a-z]+", low)
-    for task in TASKS:
-        for spelling in cfg["analysis"]["metrics"][task]:
-            s = spelling.lower()
-            if " " in s and s in " ".join(words):
-                return task
-            if s in words or any(w in (f"m{s}", f"{s}s") for w in words):
-                return task
-    return None
-
-
 def _cells(raw: RawTable, j: int) -> list[Cell]:
     return [parse_printed_cell(r[j], bold=bool(raw.bold[i][j]) if raw.bold else False)
             for i, r in enumerate(raw.rows)]
 
 
 def _method_column(raw: RawTable) -> int:
-    for j in range(len(raw.header)):
-        cells = [c for c in _cells(raw, j) if c.raw.strip()]
-        text = [c for c in cells if not c.numeric and plain_text(c.raw)]
-        if cells and len(text) * 2 > len(cells):
-            return j
-    raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
+    """The column of names: among the leading text columns the one with the most distinct
+    names (``Op`` × / + beside ``Model`` names the group, not the method)."""
+    text = _text_columns(raw)
+    if not text:
+        raise _err(raw, f"no method column (a column of names); columns are {raw.header}")
+    names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
+    filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
+    return max(text, key=lambda j: (len(names[j]), filled[j], -j))
 
 
-def _n_column(raw: RawTable, used: set[int]) -> tuple[int | None, int | None]:
+def _composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Methods named by several label columns (Teacher, Student, Method) whose blanks
+    continue the row above: when the method column alone repeats names, the method is
+    the labels joined (``R101 / R50 / SimKD``)."""
+    labels = [j for j in _text_columns(raw) if j != method_j]
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    if not labels or len(set(names)) == len(names):
+        return raw
+    rows, last = [], {j: "" for j in labels}
+    for r in raw.rows:
+        r = list(r)
+        parts = []
+        for j in labels:
+            last[j] = plain_text(str(r[j])) or last[j]
+            if last[j] and last[j].lower() not in MISSING:
+                parts.append(last[j])
+        r[method_j] = " / ".join(parts + [plain_text(str(r[method_j]))])
+        rows.append(r)
+    notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
+                 f"{raw.header[method_j]!r} together (a blank continues the row above)")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
+
+
+def _size(raw, text, where, h) -> int | None:
+    """A printed test-set size (``120``, ``1e4``), or None for a missing cell."""
+    t = clean(str(text)).replace(",", "").strip()
+    if t.lower() in ("", "-", "--", "n/a", "na", "–"):
+        return None
+    try:
+        v = float(t)
+    except ValueError:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is not a number"
+                   ) from None
+    if v != v or v != int(v) or v < 2:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is not a whole number "
+                        ">= 2")
+    if v > MAX_N:
+        raise _err(raw, f"column {h!r}, {where}: test-set size {text!r} is above the limit "
+                        f"of 10^9")
+    return int(v)
+
+
+def _n_group(h: str) -> str | None:
+    """``''`` for an n column of the whole table, the group for ``BTCV n``, else None."""
+    low = h.strip().lower()
+    if _N_HEADERS.match(low):
+        return ""
+    words = low.split()
+    for k in range(1, len(words)):
+        if _N_HEADERS.match(" ".join(words[k:])):
+            return " ".join(h.split()[:k])
+    return None
+
+
+def _n_columns(raw: RawTable, used: set[int]) -> dict[int, tuple[str, int]]:
+    """{column: (group, n)} of the n columns (all rows equal: one test set)."""
+    out = {}
     for j, h in enumerate(raw.header):
-        if j in used or not _N_HEADERS.match(h.strip().lower()):
+        group = _n_group(h) if j not in used else None
+        if group is None:
             continue
-        sizes = set()
-        for i, c in enumerate(_cells(raw, j)):
-            if c.numeric:
-                if c.value != int(c.value) or c.value < 2:
-                    raise _err(raw, f"column {h!r}, {raw.where[i]}: test-set size {c.raw!r} is "
-                                    "not a whole number >= 2")
-                sizes.add(int(c.value))
+        sizes = {v for i, r in enumerate(raw.rows)
+                 if (v := _size(raw, r[j], raw.where[i], h)) is not None}
         if len(sizes) > 1:
             raise _err(raw, f"column {h!r}: test-set sizes differ ({sorted(sizes)}); the "
                             "comparison needs one test set shared by all methods")
         if sizes:
-            return j, sizes.pop()
-    return None, None
+            out[j] = (group, sizes.pop())
+    return out
 
 
 def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     vals = [(cells[i].value, where[i]) for i in idx]
     if units != "auto":
         return units, f"declared (--units {units})"
-    if "%" in h or any(cells[i].percent for i in idx):
+    marked = [i for i in idx if cells[i].percent]
+    if marked and "%" not in h:
+        bare = [i for i in idx if not cells[i].percent and abs(cells[i].value) <= 1]
+        if bare and any(abs(cells[i].value) > 1 for i in marked):
+            raise _err(raw, f"column {h!r}: {cells[bare[0]].raw!r} ({where[bare[0]]}) reads "
+                            f"as a fraction but {cells[marked[0]].raw!r} ({where[marked[0]]}) "
+                            "as percent; give --units percent or --units fraction")
+    if "%" in h or marked:
         return "percent", "detected: a % sign in the header or a cell"
-    small = [v for v in vals if abs(v[0]) <= 1]
+    small = [v for v in vals if 0 < abs(v[0]) <= 1]  # 0 reads the same in both units
     big = [v for v in vals if abs(v[0]) > 1]
     if big and small:
         raise _err(raw, f"column {h!r}: {small[0][0]:g} ({small[0][1]}) reads as a fraction but "
@@ -129,21 +180,52 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     return "fraction", "detected: every value in [0, 1]"
 
 
-def _column(raw, j, task, task_source, method_j, units) -> MetricColumn:
+def _names(raw, method_j) -> list[str]:
+    return [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+            for r in raw.rows]
+
+
+def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[str]]:
+    """Cells of column j, the rows with a number, method names, notes; a text cell among
+    numbers is refused naming its row."""
     h = raw.header[j]
-    cells = _cells(raw, j)
-    names = [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
-             for r in raw.rows]
-    notes, idx = [], []
+    cells, names = _cells(raw, j), _names(raw, method_j)
+    idx, notes = [], []
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
-        elif c.raw.strip() and plain_text(c.raw).lower() not in ("", "-", "n/a", "na", "--"):
+        elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
+            hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
+                    "that defines it)" if _LONE_MACRO.fullmatch(c.raw.strip()) else "")
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
-                            f"{c.raw!r} is not a number")
+                            f"{c.raw!r} is not a number{hint}")
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
     if missing:
         notes.append(f"{len(missing)} method(s) without a value in {h!r}: {missing}")
+    if len(idx) < 2:
+        only = f" ({names[idx[0]]}, {raw.where[idx[0]]})" if idx else ""
+        raise _err(raw, f"column {h!r}: needs at least 2 methods with a value; found "
+                        f"{len(idx)}{only}")
+    for i in idx:
+        if cells[i].ignored:
+            notes.append(f"{names[i]}: {cells[i].ignored!r} in {h!r} ignored")
+    if any(cells[i].sd_in_parentheses for i in idx):
+        notes.append(f"{h!r}: the number in parentheses is read as the SD (mean (SD))")
+    return cells, idx, names, notes
+
+
+def column_name(h: str) -> str:
+    """A header without its direction arrows (the direction is reported on its own)."""
+    return " ".join(_ARROWS.sub(" ", h).split())
+
+
+_ARROWS = re.compile(r"[↑↓⇑⇓]")
+
+
+def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
+    """A column with a probability model: values as fractions (error rates as 1 - value)."""
+    h = raw.header[j]
+    cells, idx, names, notes = _values(raw, j, method_j)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
     for i in idx:
@@ -151,35 +233,82 @@ def _column(raw, j, task, task_source, method_j, units) -> MetricColumn:
         if not 0.0 <= v <= 1.0:
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{cells[i].raw!r} is outside [0, {scale:g}] ({u})")
-        if cells[i].ignored:
-            notes.append(f"{names[i]}: {cells[i].ignored!r} in {h!r} ignored")
-    if len(idx) < 2:
-        only = f" ({names[idx[0]]}, {raw.where[idx[0]]})" if idx else ""
-        raise _err(raw, f"column {h!r}: needs at least 2 methods with a value; found "
-                        f"{len(idx)}{only}")
+        _check_sd(raw, h, names[i], cells[i], scale)
     extra = 2 if u == "percent" else 0
+    values = [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx]
+    if kind.complement:
+        values = [round(1.0 - v, cells[i].decimals + extra) for v, i in zip(values, idx)]
+        notes.append(f"{h!r} is an error rate: analysed as accuracy = 1 - error rate")
     return MetricColumn(
-        h, j, task, task_source, u, u_source, [names[i] for i in idx],
-        [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx],
+        column_name(h), j, kind.task, kind.source.replace("header arrow and ", ""), u,
+        u_source, [names[i] for i in idx], values,
         [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
-        [raw.where[i] for i in idx], notes)
+        [raw.where[i] for i in idx], notes,
+        # an error rate is analysed as accuracy: its values are now higher-is-better
+        "higher" if kind.complement else kind.direction,
+        f"{kind.source}: lower error rate is better" if kind.complement else kind.source,
+        complement=kind.complement)
+
+
+def _check_sd(raw, h, name, cell, scale) -> None:
+    """A printed SD larger than a score in [0, 1] can have: by the Bhatia-Davis inequality
+    the variance of a variable in [0, 1] with mean m is at most m (1 - m) [BhatiaDavis2000]
+    (checked with the printed values' rounding in the SD's favour)."""
+    if cell.sd is None:
+        return
+    half = 0.5 * 10.0 ** (-cell.decimals) / scale
+    m, sd = cell.value / scale, cell.sd / scale
+    worst = max(min(m + half, 1.0) * (1 - min(m + half, 1.0)),
+                max(m - half, 0.0) * (1 - max(m - half, 0.0)),
+                0.25 if m - half <= 0.5 <= m + half else 0.0)
+    limit = worst ** 0.5 + 0.5 * 10.0 ** (-_sd_decimals(cell)) / scale
+    if sd > limit + 1e-12:
+        raise _err(raw, f"column {h!r} (method {name!r}): ± {cell.sd:g} is impossible for a "
+                        f"mean of {cell.value:g} on [0, {scale:g}] (an SD there is at most "
+                        f"{worst ** 0.5 * scale:.3g}); is it a range or a variance?")
+
+
+def _sd_decimals(cell: Cell) -> int:
+    m = re.search(r"±\s*[-+]?\d*\.?(\d*)", clean(cell.raw))
+    return len(m[1]) if m else 0
+
+
+def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
+    """A column without a probability model: the printed values, ranked by direction."""
+    h = raw.header[j]
+    cells, idx, names, notes = _values(raw, j, method_j)
+    units, source = "as printed", "no conversion"
+    if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
+        try:
+            units, source = _units(raw, h, cells, idx, "auto", raw.where)
+        except TableReadError:
+            pass
+    elif "%" in h or any(cells[i].percent for i in idx):
+        units, source = "percent", "a % sign in the header or a cell"
+    return MetricColumn(
+        column_name(h), j, None, "no model for the metric", units, source,
+        [names[i] for i in idx], [cells[i].value for i in idx],
+        [cells[i].sd for i in idx], [cells[i].decimals for i in idx],
+        [clean(cells[i].raw) for i in idx], [cells[i].bold for i in idx],
+        [cells[i].underline for i in idx], [raw.where[i] for i in idx], notes,
+        kind.direction, kind.source)
 
 
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
-        name0 = plain_text(str(r[method_j]))
-        rest = [plain_text(str(c)) for k, c in enumerate(r) if k != method_j]
-        numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
-        if not numbers and all(t in ("", name0) for t in rest):  # a heading across the row
+        if _is_section(r, method_j):
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
             label = label[:40]
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
         name = plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+        if not name and not any(parse_printed_cell(c).numeric for c in r):
+            notes.append(f"{raw.where[i]} has no method name and no number: skipped")
+            continue
         if not name:
             raise _err(raw, f"{raw.where[i]}: no method name in column "
                             f"{raw.header[method_j]!r}")
@@ -193,66 +322,485 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
         rows.append(r)
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
                     [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
-                    else [], raw.notes)
+                    else [], raw.notes, raw.caption, raw.group)
 
 
-def interpret_table(raw: RawTable, cfg: dict, *, n: int | None = None,
+_LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+_SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
+_V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
+_PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
+_ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
+
+
+def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Cells as some papers print them: the SD in a cell of its own (``0.91 & $\\pm$
+    0.03``) is joined to the value on its left; two values in one cell (``0.91/12.3`` under
+    ``Dice/HD95``) become two columns; other two-value cells are refused, naming the cell."""
+    rows = [list(r) for r in raw.rows]
+    header = list(raw.header)
+    bold = [list(b) for b in raw.bold] if raw.bold else []
+    for j in range(len(header) - 1, 0, -1):
+        if j == method_j:
+            continue
+        texts = [clean(str(r[j])) for r in rows]
+        filled = [t for t in texts if t]
+        if filled and all(_SD_CELL.match(t) for t in filled) and j - 1 != method_j:
+            for r, t in zip(rows, texts):
+                if t:
+                    m = _SD_CELL.match(t)
+                    r[j - 1] = f"{clean(str(r[j - 1]))} ± {m['a'] or m['b']}"
+            notes.append(f"column {j + 1}: SDs in cells of their own, joined to "
+                         f"{header[j - 1]!r}")
+            for r in rows:
+                del r[j]
+            for b in bold:
+                b[j - 1] = b[j - 1] or b[j]
+                del b[j]
+            del header[j]
+            continue
+        pairs = [_PAIR.match(t) for t in filled]
+        if filled and all(pairs):
+            alt = list(_ALTERNATIVES.finditer(header[j]))
+            parts = ([header[j][:alt[0].start()] + alt[0][k] + header[j][alt[0].end():]
+                      for k in (1, 2)] if len(alt) == 1 else [])
+            parts = [" ".join(p.split()) for p in parts]
+            if len(parts) != 2 or not all(parts):
+                i = next(i for i, t in enumerate(texts) if t)
+                raise _err(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
+                                "values and the header does not name both (e.g. 'Dice/HD95'); "
+                                "split the column in two")
+            for r, t in zip(rows, texts):
+                m = _PAIR.match(t)
+                r[j:j + 1] = [m[1], m[2]] if m else ["", ""]
+            for b in bold:
+                b[j:j + 1] = [b[j], b[j]]
+            notes.append(f"{header[j]!r}: two values per cell, read as two columns "
+                         f"{parts[0]!r} and {parts[1]!r}")
+            header[j:j + 1] = parts
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+def _is_section(r, method_j) -> bool:
+    """A heading across the row (``\\multicolumn{5}{l}{BTCV}``): no number, one text."""
+    name0 = str(r[method_j]).strip()
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
+    numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
+    return not numbers and all(t in ("", name0) or not plain_text(t) and not
+                               _LONE_MACRO.fullmatch(t) for t in rest)
+
+
+def _text_columns(raw: RawTable) -> list[int]:
+    """The leading label columns: text, or numbers printed once per group (``3`` folds
+    in the middle row of three)."""
+    out = []
+    for j in range(len(raw.header)):
+        cells = [c for c in _cells(raw, j) if c.raw.strip()]
+        text = [c for c in cells if not c.numeric and plain_text(c.raw)]  # "×", "-" too
+        if cells and len(text) * 2 > len(cells):
+            out.append(j)
+        elif cells and out and len(cells) * 2 <= len(raw.rows):
+            out.append(j)
+        elif cells and out:
+            break  # the label columns end at the first column of values
+    return out
+
+
+def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Leading text columns where one names the methods and another the data set, printed
+    once per group (``Validation`` in the middle row, ``\\multirow{-3}{*}{+}`` in the last):
+    the method names repeat, a new block starts where one repeats, and each block's other
+    text column holds one label. None when the table has no such shape."""
+    text = _text_columns(raw)
+    if len(text) < 2:
+        return None
+    names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    numeric = {j for j in text if any(parse_printed_cell(r[j]).numeric for r in raw.rows)}
+    method_j = max((j for j in text if j not in numeric),
+                   key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+    if method_j is None:
+        return None
+    others = [j for j in text if j != method_j]
+    full = [j for j in others if all(names[j])]
+    blocks, cur = [], []
+    for i, name in enumerate(names[method_j]):
+        if not name:
+            continue
+        if full and cur and names[full[0]][i] != names[full[0]][cur[-1]]:
+            new = True  # a label in every row (a filled \multirow): runs of one label
+        else:
+            new = not full and any(names[method_j][k] == name for k in cur)
+        if new:
+            blocks.append(cur)
+            cur = []
+        cur.append(i)
+    blocks.append(cur)
+    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
+                                  names[method_j][b[0]] in {names[method_j][i] for bb in
+                                                            blocks if bb is not b for i in bb}
+                                  for b in blocks):
+        return None  # the methods do not repeat across groups: not a group column
+    labels = []
+    for b in blocks:
+        vals = {names[j][i] for j in others for i in b if names[j][i]}
+        if len(vals) != 1:
+            return None
+        labels.append(vals.pop())
+    if len(blocks) < 2 or len(set(labels)) != len(labels):
+        return None
+    keep = [j for j in range(len(raw.header)) if j not in others]
+    out = []
+    for lab, b in zip(labels, blocks):
+        out.append(RawTable(
+            raw.source, f"{raw.name} [{lab}]", raw.format, [raw.header[j] for j in keep],
+            [[raw.rows[i][j] for j in keep] for i in b], [raw.where[i] for i in b],
+            [[raw.bold[i][j] for j in keep] for i in b] if raw.bold else [],
+            raw.notes + [f"rows with {lab!r} in column {raw.header[others[0]]!r} (a group "
+                         "column: the same methods in each group)"], raw.caption,
+            f"{raw.header[others[0]]} {lab}" if others[0] in numeric else lab))
+    return out
+
+
+def _n_blocks(raw: RawTable) -> list[RawTable] | None:
+    """An n column whose sizes change in runs of rows (270, 270, 153, 153): one table per
+    test set, never one comparison across two test sets."""
+    for j, h in enumerate(raw.header):
+        if _n_group(h) != "":
+            continue
+        try:
+            sizes = [_size(raw, r[j], raw.where[i], h) for i, r in enumerate(raw.rows)]
+        except TableReadError:
+            return None
+        runs = [k for k in range(len(sizes)) if k == 0 or sizes[k] != sizes[k - 1]]
+        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)):
+            return None
+        out = []
+        for a, b in zip(runs, runs[1:] + [len(sizes)]):
+            lab = f"n = {sizes[a]}"
+            out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                                raw.rows[a:b], raw.where[a:b], raw.bold[a:b] if raw.bold
+                                else [], raw.notes + [f"rows with {h!r} = {sizes[a]} (the "
+                                                      "test set differs between row groups)"],
+                                raw.caption, raw.group))
+        return out
+    return None
+
+
+_SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
+                    r"training)\s*[)\]]\s*$")
+
+
+def _split_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Methods marked with their split (``NAL (val)``, ``NAL (test)``): one table per split,
+    never a test row compared with validation rows."""
+    try:
+        method_j = _method_column(raw)
+    except TableReadError:
+        return None
+    marks = [_SPLIT.search(plain_text(str(r[method_j]))) for r in raw.rows]
+    splits = list(dict.fromkeys(m[1].lower() for m in marks if m))
+    if len(splits) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
+        return None
+    out = []
+    for sp in splits:
+        keep = [i for i, m in enumerate(marks) if m and m[1].lower() == sp]
+        out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
+                            [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                            [raw.bold[i] for i in keep] if raw.bold else [],
+                            raw.notes + [f"rows marked ({sp}): one split per table"],
+                            raw.caption, sp))
+    unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
+    if unmarked:
+        out[0].notes.append(f"rows without a split mark left out: {unmarked}")
+    return out
+
+
+def row_groups(raw: RawTable) -> list[RawTable]:
+    """A table whose body is split by section rows into data sets or metrics (the same
+    methods again under each heading) -> one table per section; else ``[raw]`` (section
+    rows such as "Transformer-based" that group different methods stay one table)."""
+    by_column = _group_column_blocks(raw) or _n_blocks(raw) or _split_blocks(raw)
+    if by_column:
+        return by_column
+    try:
+        method_j = _method_column(raw)
+    except TableReadError:
+        return [raw]
+    blocks, label, cur = [], None, []
+    for i, r in enumerate(raw.rows):
+        if _is_section(r, method_j):
+            if cur:
+                blocks.append((label, cur))
+            label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r
+                                           if plain_text(str(c))))[:60]
+            cur = []
+        else:
+            cur.append(i)
+    if cur:
+        blocks.append((label, cur))
+    names = [{plain_text(str(raw.rows[i][method_j])) for i in rows} for _, rows in blocks]
+    if len(blocks) < 2 or any(lab is None for lab, _ in blocks) or not all(
+            len(a & names[0]) * 2 >= len(a) for a in names[1:]):
+        return [raw]
+    out = []
+    for lab, rows in blocks:
+        out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                            [raw.rows[i] for i in rows], [raw.where[i] for i in rows],
+                            [raw.bold[i] for i in rows] if raw.bold else [],
+                            raw.notes + [f"rows under the heading {lab!r} (a row group: the "
+                                         "same methods under each heading)"],
+                            raw.caption, lab))
+    return out
+
+
+_NOT_A_METHOD = re.compile(r"(?i)^(?:Δ|delta|diff\.?|difference|change|gain|improvement|"
+                           r"p|p-?value|.*\bp|ci|95% ci|.*confidence interval)$")
+
+
+def drop_non_methods(raw: RawTable, cfg: dict) -> RawTable:
+    """After transposing: rows that were columns of differences, intervals or p-values."""
+    keep = [i for i, r in enumerate(raw.rows)
+            if plain_text(str(r[0])) and not _NOT_A_METHOD.match(plain_text(str(r[0])))
+            and not classify(plain_text(str(r[0])), cfg).ignore]
+    gone = [plain_text(str(raw.rows[i][0])) or "(no name)" for i in range(len(raw.rows))
+            if i not in keep]
+    if not gone:
+        return raw
+    return RawTable(raw.source, raw.name, raw.format, raw.header, [raw.rows[i] for i in keep],
+                    [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
+                    else [], raw.notes + [f"not methods (differences, intervals, p-values): "
+                                          f"{gone}"], raw.caption, raw.group)
+
+
+def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
+    words = h.split()
+    for k in range(1, len(words)):
+        prefix, metric = " ".join(words[:k]), " ".join(words[k:])
+        if classify(metric, cfg).known and not classify(prefix, cfg).known:
+            return prefix, metric
+    return None
+
+
+def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
+    ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
+    when the header is not such a grid (never read data sets as methods)."""
+    pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
+    if not pairs or any(p is None for p in pairs):
+        return None
+    methods = list(dict.fromkeys(p[0] for p in pairs))
+    metrics = list(dict.fromkeys(p[1] for p in pairs))
+    if len(methods) < 2 or len(set(pairs)) != len(pairs) or any(
+            sum(p[1] == m for p in pairs) < 2 for m in metrics):
+        return None
+    runs = [p[0] for k, p in enumerate(pairs) if k == 0 or pairs[k - 1][0] != p[0]]
+    if len(runs) == len(methods) and len(runs) < len(pairs):
+        return None  # prefixes in blocks (BTCV Dice, BTCV HD95, ACDC ...): data-set groups
+    at = {p: j + 1 for j, p in enumerate(pairs)}
+    out = []
+    for i, r in enumerate(raw.rows):
+        label = plain_text(str(r[0])) or f"row {i + 1}"
+        rows = [[m] + [r[at[(m, x)]] if (m, x) in at else "" for x in metrics]
+                for m in methods]
+        out.append(RawTable(raw.source, f"{raw.name} [{label}]", raw.format,
+                            [raw.header[0] or "Method"] + metrics, rows,
+                            [raw.where[i]] * len(rows), [], raw.notes + [
+                                f"the header pairs methods ({', '.join(methods)}) with metrics "
+                                f"({', '.join(metrics)}); each row ({label}) is one table"],
+                            raw.caption, label))
+    return out
+
+
+def looks_transposed(raw: RawTable, cfg: dict) -> bool:
+    """Metrics as rows: most names of the first column are metrics, or most header cells
+    cite a paper; and no header cell is a metric."""
+    if not raw.rows or not raw.header:
+        return False
+    if raw.cited_header and not any(classify(h, cfg).known for h in raw.header[1:] if h):
+        return True  # "rollout~\cite{..}" over the columns: the columns are methods
+    firsts = [plain_text(str(r[0])) for r in raw.rows if plain_text(str(r[0]))]
+    rows_metric = sum(classify(t, cfg).known for t in firsts)
+    cols_metric = sum(classify(h, cfg).known for h in raw.header[1:] if h)
+    return bool(firsts) and rows_metric * 2 > len(firsts) and cols_metric == 0
+
+
+def _group_of(h: str, raw: RawTable, keys) -> str | None:
+    """The one ``--n`` key named by the column header, else by the row group or caption."""
+    for where in (h, raw.group, raw.caption):
+        hit = [k for k in keys if k and re.search(rf"(?<![A-Za-z0-9]){re.escape(k)}"
+                                                 rf"(?![A-Za-z0-9])", where or "", re.I)]
+        if len(hit) > 1:
+            raise _err(raw, f"column {h!r}: names several --n groups ({', '.join(hit)})")
+        if hit:
+            return hit[0]
+    return None
+
+
+def _parse_metric_options(metrics, lower_better):
+    """--metric COL (pick) or COL=KIND (declare), --lower-better COL -> (picked, kinds)."""
+    picked, kinds = [], {}
+    for m in metrics or []:
+        col, eq, kind = m.rpartition("=") if "=" in m else (m, "", "")
+        if eq:
+            kinds[col.strip().lower()] = kind_from_option(kind.strip().lower(),
+                                                          f"--metric {col.strip()}={kind}")
+        picked.append((col if eq else m).strip().lower())
+    for col in lower_better or []:
+        kinds[col.strip().lower()] = Kind("lower", source="--lower-better")
+    return picked, kinds
+
+
+def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, dict]:
+    """The table without its n row (``n & 30 & 30 & 100``) and {column: size}."""
+    for i, r in enumerate(raw.rows):
+        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
+            sizes = {j: _size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
+                     if j != method_j}
+            notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
+            return RawTable(raw.source, raw.name, raw.format, raw.header,
+                            raw.rows[:i] + raw.rows[i + 1:], raw.where[:i] + raw.where[i + 1:],
+                            raw.bold[:i] + raw.bold[i + 1:] if raw.bold else [], raw.notes,
+                            raw.caption, raw.group), sizes
+    return raw, {}
+
+
+def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
+    """A column's n: its ``--n GROUP=N``, its group's n column, the n row, the table's n."""
+    key = _group_of(col.column, raw, [k for k in given if k]) if given else None
+    group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
+                  if g and g.lower() in col.column.lower()]
+    if key is not None:
+        col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
+    elif group_cols:
+        g, v, j = group_cols[0]
+        col.n, col.n_source, col.group = v, f"column {raw.header[j]!r}", g
+    elif row_n is not None:
+        col.n, col.n_source = row_n, "the n row"
+    else:
+        col.n, col.n_source = table
+    col.group = col.group or raw.group
+
+
+def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
+             context: str) -> Kind:
+    """What column ``h`` measures: an option's word, else the name, arrow or ``context``
+    (caption, row group); ``--task`` gives a model to a higher-is-better column without one
+    (never to a lower-is-better column: HD95 is not a Dice)."""
+    kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
+        h, cfg, raw.group, "row-group heading")  # first, then the caption
+    if not kind.known and not kind.ignore and context:
+        kind = classify(h, cfg, context)
+    said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
+        kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
+    if said and not kind.ignore and said != kind.direction:
+        kind = Kind(said, source="the caption says so for this column")
+    if kind.ignore:
+        return kind
+    if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
+        return Kind("higher", task, source="--task")
+    if kind.direction == "lower" and kind.task and not kind.complement:
+        return Kind("lower", source=kind.source)
+    return kind
+
+
+def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
-                    metrics: list[str] | None = None,
-                    n_fallback: bool = False) -> ResultsTable:
-    """Methods (rows) and metric columns of ``raw``; see the module doc. ``n_fallback``:
-    ``n`` only for a table without an n column (else a differing n column is an error)."""
+                    metrics: list[str] | None = None, n_fallback: bool = False,
+                    lower_better: list[str] | None = None,
+                    ignore: list[str] | None = None) -> ResultsTable:
+    """Methods (rows) and metric columns of ``raw``; see the module doc. ``n``: one size,
+    or ``{group: size}`` (a key matched in the column header, row group or caption; key
+    ``''`` for the rest). ``n_fallback``: ``n`` only for a table without an n column (else a
+    differing n column is an error). ``metrics``: ``COLUMN`` picks, ``COLUMN=KIND``
+    declares (:data:`falseclaims.table.metrics.KINDS`); ``ignore``: columns not read."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = _method_column(raw)
+    raw = _data_rows(_composite_names(_cell_shapes(raw, method_j, notes), method_j, notes),
+                     method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
+        macros = [c.raw for j in range(len(raw.header)) if j != method_j
+                  for c in _cells(raw, j) if _LONE_MACRO.fullmatch(c.raw.strip())]
+        hint = (f" (cells such as {macros[0]!r} are macros defined elsewhere: give --macros "
+                "FILE, the file of the paper's source that defines them)" if macros else "")
         raise _err(raw, f"no numeric column (no number outside the method column "
-                        f"{raw.header[method_j]!r}); columns are {raw.header}")
-    raw = _data_rows(raw, method_j, notes)
+                        f"{raw.header[method_j]!r}); columns are {raw.header}{hint}")
+    raw, n_rows = _n_row(raw, method_j, notes)
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
-    n_j, n_col = _n_column(raw, {method_j})
-    if n is not None and n_col is not None and n != n_col:
+    n_cols = _n_columns(raw, {method_j})
+    whole = [(j, v) for j, (g, v) in n_cols.items() if g == ""]
+    n_col = whole[0][1] if whole else None
+    given = n if isinstance(n, dict) else ({"": n} if n is not None else {})
+    if "" in given and n_col is not None and given[""] != n_col:
         if not n_fallback:
-            raise _err(raw, f"--n {n} differs from the table's column {raw.header[n_j]!r} "
-                            f"({n_col})")
-        n = None  # --dir: --n stands for the tables without an n column
-    n_source = "--n" if n is not None else (f"column {raw.header[n_j]!r}" if n_col else "")
-    n = n if n is not None else n_col
-    cols, skipped = [], []
-    wanted = {m.lower() for m in metrics} if metrics else None
+            raise _err(raw, f"--n {given['']} differs from the table's column "
+                            f"{raw.header[whole[0][0]]!r} ({n_col})")
+        given = {k: v for k, v in given.items() if k}  # --dir: --n for tables without one
+    table_n = given.get("", n_col)
+    table_src = "--n" if "" in given else (f"column {raw.header[whole[0][0]]!r}" if whole
+                                           else "")
+    picked, kinds = _parse_metric_options(metrics, lower_better)
+    dropped = {c.strip().lower() for c in ignore or []}
+    cols, skipped, ignored, unread = [], [], [], []
+    # the caption's metric is not given to unnamed columns when a header already names it:
+    # "ACC" beside "BWT" says the caption's "accuracy" is ACC's, not BWT's
+    named = {(k.direction, k.task) for j, h in enumerate(raw.header)
+             if j != method_j and (k := classify(h, cfg)).known}
+    cap = classify("", cfg, raw.caption) if raw.caption else Kind()
+    own = cap.known and (cap.direction, cap.task) in named
+    context = "" if own else raw.caption
     for j, h in enumerate(raw.header):
-        if j in (method_j, n_j) or not any(c.numeric for c in _cells(raw, j)):
+        if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
-        if wanted is not None and h.lower() not in wanted:
+        low = column_name(h).lower()
+        if low in dropped or h.lower().strip() in dropped:
+            ignored.append(f"{h!r} (--ignore)")
             continue
-        t = metric_task(h, cfg)
-        if t is None and task is None:
+        if picked and low not in picked and h.lower().strip() not in picked:
+            continue
+        kind = _kind_of(h, kinds, task, raw, cfg, context)
+        if kind.ignore:
+            ignored.append(f"{h!r} ({kind.ignore})")
+            continue
+        if not kind.known:
             skipped.append(h or f"column {j + 1}")
             continue
-        source = "metric name" if t is not None and (task is None or t == task) else "--task"
-        cols.append(_column(raw, j, t if source == "metric name" else task, source, method_j,
-                            units))
-    if wanted is not None:
-        found = {c.column.lower() for c in cols} | {s.lower() for s in skipped}
-        absent = sorted(wanted - found)
-        if absent:
-            raise _err(raw, f"--metric {absent}: no such numeric column; columns are "
-                            f"{raw.header}")
+        try:
+            col = (_column(raw, j, kind, method_j, units) if kind.task
+                   else _ranked(raw, j, kind, method_j))
+        except TableReadError as exc:  # one bad column does not hide the others
+            unread.append(exc)
+            continue
+        _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src))
+        cols.append(col)
+    heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
+    absent = sorted(set(picked) - heads)
+    if absent:
+        raise _err(raw, f"--metric {absent}: no such column; columns are {raw.header}")
+    words = [h or f"column {j + 1}" for j, h in enumerate(raw.header)
+             if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
+             and any(str(r[j]).strip() for r in raw.rows)]
+    if words:
+        ignored.append(", ".join(repr(w) for w in words) + " (no number in the column)")
+    if ignored:
+        notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
         names = ", ".join(repr(s) for s in skipped)
+        hint = ("give --metric COLUMN=KIND (KIND: dice, accuracy, error-rate, higher, "
+                "lower), --lower-better COLUMN, --task classification|segmentation or "
+                "--ignore COLUMN")
         if not cols:
-            raise _err(raw, f"unknown metric in column(s) {names} (known: "
-                            f"{_known(cfg)}); give --task classification|segmentation")
-        notes.append(f"column(s) {names} skipped: not a known metric (give --task and "
-                     "--metric to analyse them)")
+            raise _err(raw, f"unknown metric in column(s) {names}: neither the name, an arrow "
+                            f"nor the caption says what it measures; {hint}")
+        notes.append(f"column(s) {names} not read: unknown metric ({hint})")
+    if unread and not cols:
+        raise unread[0]
+    prefix = f"{raw.source}, {raw.name}: "
+    notes += [f"not read: {str(e).removeprefix(prefix)}" for e in unread]
     if not cols:
         raise _err(raw, f"no numeric metric column; columns are {raw.header}")
-    return ResultsTable(raw.source, raw.name, raw.format, n, n_source, cols, notes)
-
-
-def _known(cfg: dict) -> str:
-    return "; ".join(f"{t}: " + ", ".join(cfg["analysis"]["metrics"][t]) for t in TASKS)
+    return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)

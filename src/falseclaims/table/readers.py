@@ -9,6 +9,7 @@ the first column; several header rows (``\\multicolumn`` groups) are joined per 
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import re
@@ -17,9 +18,14 @@ from pathlib import Path
 
 from falseclaims.io import textio
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.table.cells import parse_printed_cell, plain_text
+from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
 
-__all__ = ["FORMATS", "RawTable", "TableReadError", "read_tables", "table_format"]
+__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "RawTable", "TableReadError", "read_tables",
+           "table_format", "transpose"]
+
+# hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
+MAX_COLUMNS = 1_000   # columns of one table (a \multicolumn span included)
+MAX_TABLES = 1_000    # tables in one file
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": None, ".xlsx": "xlsx",
            ".xlsm": "xlsx", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
@@ -39,15 +45,20 @@ class RawTable:
     where: list[str]                      # "line 12" / "row 5" per data row
     bold: list[list[bool]] = field(default_factory=list)   # spreadsheet font marks
     notes: list[str] = field(default_factory=list)
+    caption: str = ""                     # LaTeX caption / Markdown heading (metric context)
+    group: str = ""                       # the row group (data set) of a split table
+    cited_header: bool = False            # most header cells cite a paper: methods as columns
 
 
 def table_format(path) -> str | None:
     return FORMATS.get(textio.text_suffix(path))
 
 
-def read_tables(path) -> list[RawTable]:
+def read_tables(path, macros=None) -> list[RawTable]:
     """Every table of ``path`` (format from the extension; text files under
-    :mod:`falseclaims.io.textio`'s policy: gzip, encodings, separators, decimal commas)."""
+    :mod:`falseclaims.io.textio`'s policy: gzip, encodings, separators, decimal commas).
+    ``macros``: LaTeX files whose ``\\newcommand``/``\\def`` definitions are expanded in
+    the tables (numbers kept in macros in another file of the paper's source)."""
     p = Path(path)
     fmt = table_format(p)
     if fmt is None:
@@ -62,9 +73,18 @@ def read_tables(path) -> list[RawTable]:
         text, _ = textio.decode(textio.read_bytes(p, notes), notes)
     except textio.TextProblem as exc:
         raise TableReadError(f"{p}: expected {exc.expected}") from None
-    reader = {"csv": _read_delimited, "tsv": _read_delimited, "markdown": _read_markdown,
-              "latex": _read_latex}[fmt]
-    tables = reader(text, str(p), fmt)
+    if fmt == "latex":
+        defs = {}
+        for f in ([macros] if isinstance(macros, (str, Path)) else macros or []):
+            defs.update(_macro_file(f))
+        tables = _read_latex(text, str(p), fmt, defs)
+    else:
+        reader = {"csv": _read_delimited, "tsv": _read_delimited,
+                  "markdown": _read_markdown}[fmt]
+        tables = reader(text, str(p), fmt)
+    if len(tables) > MAX_TABLES:
+        raise TableReadError(f"{p}: {len(tables):,} tables; at most {MAX_TABLES:,} are read "
+                             "from one file")
     for t in tables:
         t.notes[:0] = notes
     if not tables:
@@ -74,17 +94,52 @@ def read_tables(path) -> list[RawTable]:
     return tables
 
 
+_HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")
+
+
 def _is_number_row(cells: list) -> bool:
-    return any(parse_printed_cell(c).numeric for c in cells[1:])
+    """A row with a value; ``$\\delta_{1.25}\\uparrow$`` is a header cell, not 1.25."""
+    return any(parse_printed_cell(c).numeric and not _HEADER_MARK.search(str(c))
+               for c in cells[1:])
 
 
-def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0) -> RawTable:
+_LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
+
+
+def _is_full_span(cells: list) -> bool:
+    """One text across the whole row (``\\multicolumn{5}{c}{BTCV}``): a section row that
+    opens the body, not a header row."""
+    texts = {str(c).strip() for c in cells}
+    return len(cells) > 1 and len(texts) == 1 and "" not in texts
+
+
+def _is_data_row(cells: list) -> bool:
+    """A row of values although it holds no number: missing-value marks (``--``) or cells
+    that are one undefined macro each (``\\resA``); never joined into the header."""
+    rest = [str(c).strip() for c in cells[1:] if str(c).strip()]
+    marks = [c for c in rest if c.lower() in MISSING or _LONE_MACRO.match(c)]
+    return bool(rest) and len(marks) * 2 >= len(rest)
+
+
+def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
+            caption="") -> RawTable:
     """Split header rows from data rows and join the header rows per column."""
     width = max((len(r) for r in rows), default=0)
+    if width > MAX_COLUMNS:
+        at = next(w for r, w in zip(rows, where) if len(r) == width)
+        raise TableReadError(f"{source}, {name}, {at}: {width:,} columns; a table of at most "
+                             f"{MAX_COLUMNS:,} columns is read")
     rows = [list(r) + [""] * (width - len(r)) for r in rows]
     bold = [list(b) + [False] * (width - len(b)) for b in bold] if bold else []
+    notes = list(notes or [])
+    if not min_header and len(rows) > 2 and _is_full_span(rows[0]):  # a title over the table
+        title = plain_text(str(rows[0][0]))
+        notes.append(f"{where[0]}: {title!r} across the table read as its title")
+        caption = f"{caption} {title}".strip()
+        rows, where, bold = rows[1:], where[1:], bold[1:] if bold else []
     k = 0
-    while k < len(rows) and not min_header and not _is_number_row(rows[k]):
+    while k < len(rows) and not min_header and not _is_number_row(rows[k]) and not (
+            k and (_is_data_row(rows[k]) or _is_full_span(rows[k]))):
         k += 1
     if min_header or k == len(rows):  # a fixed header row, or no number anywhere
         k = max(min_header, 1)
@@ -99,8 +154,38 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0)
             if t and t not in parts:
                 parts.append(t)
         header.append(" ".join(parts))
+    valued = [j for j in range(1, width) if any(parse_printed_cell(r[j]).numeric
+                                                for r in rows[k:])]
+    cited = sum(any("\\cite" in str(r[j]) for r in rows[:k]) for j in valued)
     return RawTable(source, name, fmt, header, rows[k:], where[k:],
-                    bold[k:] if bold else [], list(notes or []))
+                    bold[k:] if bold else [], notes, caption,
+                    cited_header=cited * 2 > len(valued))
+
+
+def transpose(raw: RawTable) -> RawTable:
+    """Methods as columns and metrics as rows -> methods as rows (``--transpose``, or
+    detected by :mod:`falseclaims.table.model`)."""
+    lead = 1  # leading label columns (Negative | Predicted): joined into the new header
+    while lead < len(raw.header) - 1 and not any(parse_printed_cell(r[lead]).numeric
+                                                 for r in raw.rows):
+        lead += 1
+    labels, last = [], [""] * lead
+    for r in raw.rows:
+        last = [plain_text(str(r[j])) or (last[j] if j < lead - 1 else "")
+                for j in range(lead)]
+        labels.append(" ".join(x for x in last if x))
+    grid = [[" ".join(x for x in (plain_text(str(h)) for h in raw.header[:lead]) if x)]
+            + list(raw.header[lead:])] + [[lab] + list(r[lead:])
+                                          for lab, r in zip(labels, raw.rows)]
+    width = len(grid[0])
+    cols = [[row[j] for row in grid] for j in range(width)]
+    bold = [[False] + [raw.bold[i][j + lead - 1 if j else 0] for i in range(len(raw.rows))]
+            for j in range(width)] if raw.bold else []
+    head = [plain_text(c) if isinstance(c, str) else str(c) for c in cols[0]]
+    where = [f"column {j + lead} ({plain_text(str(raw.header[j + lead - 1]))[:30]})"
+             for j in range(1, len(cols))]
+    return RawTable(raw.source, raw.name, raw.format, head, cols[1:], where,
+                    bold[1:] if bold else [], list(raw.notes), raw.caption, raw.group)
 
 
 # ---------------------------------------------------------------- CSV / TSV
@@ -131,43 +216,50 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,])")
 
 
 # ---------------------------------------------------------------- XLSX
-def _displayed(cell) -> object:
-    """The number as the sheet shows it (fixed decimals, percent formats) or the value."""
-    v = cell.value
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return "" if v is None else str(v)
-    fmtstr = str(cell.number_format or "")
-    m = re.fullmatch(r"0(?:\.(0+))?(%?)", fmtstr)
-    if m is None:
-        return v
-    d = len(m[1] or "")
-    return f"{v * 100:.{d}f}%" if m[2] else f"{v:.{d}f}"
-
-
 def _read_xlsx(p: Path) -> list[RawTable]:
-    import openpyxl
+    """Every sheet through the sheets' bounded, streaming reader
+    (:func:`falseclaims.io.xlsx.read_sheet_cells`: entity declarations refused, only the
+    cells present kept, so one far cell costs one cell). Only the columns and rows that hold
+    something become the table. Bold fonts are not read from workbooks: the values decide
+    the winner."""
+    from falseclaims.io.xlsx import UnreadableWorkbook, read_sheet_cells
 
     try:
-        wb = openpyxl.load_workbook(p, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise TableReadError(f"{p}: not a readable workbook ({type(exc).__name__}: {exc})"
-                             ) from None
+        _, names, _ = read_sheet_cells(p, None)
+        sheets = [read_sheet_cells(p, name) for name in names]
+    except UnreadableWorkbook as exc:
+        raise TableReadError(f"{p}: not a readable workbook ({exc})") from None
     out = []
-    for ws in wb.worksheets:
-        rows, bold, where = [], [], []
-        for r in ws.iter_rows():
-            vals = [_displayed(c) for c in r]
-            if not any(str(v).strip() for v in vals):
-                continue
-            rows.append(vals)
-            bold.append([bool(c.font and c.font.b) for c in r])
-            where.append(f"row {r[0].row}")
+    for name, (cells, _, problem) in zip(names, sheets):
+        if cells is None or problem:
+            continue
+        if cells.too_big:
+            raise TableReadError(f"{p}, sheet {name}: expected {cells.too_big}")
+        grid = cells.as_dict()
+        cols = sorted({c for _, c in grid})
+        if len(cols) > MAX_COLUMNS:
+            raise TableReadError(f"{p}, sheet {name}: {len(cols):,} columns hold values; a "
+                                 f"table of at most {MAX_COLUMNS:,} columns is read")
+        rows, where = [], []
+        for r in sorted({r for r, _ in grid}):
+            vals = [_shown(grid.get((r, c)), (r, c) in cells.percent) for c in cols]
+            if any(str(v).strip() for v in vals):
+                rows.append(vals)
+                where.append(f"row {r}")
         if len(rows) >= 2:
-            out.append(_finish(str(p), f"sheet {ws.title}", "xlsx", rows, where, bold,
-                               min_header=1))
+            out.append(_finish(str(p), f"sheet {name}", "xlsx", rows, where, min_header=1))
     if not out:
         raise TableReadError(f"{p}: no sheet holds a header and a data row")
     return out
+
+
+def _shown(v, percent: bool) -> object:
+    """A cell as the sheet shows it: numbers in a percent format as ``85.3%``."""
+    if v is None:
+        return ""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v * 100:.10g}%" if percent else v
 
 
 # ---------------------------------------------------------------- Markdown
@@ -198,7 +290,8 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
             name = title or f"table {len(out) + 1}"
             if any(t.name == name for t in out):
                 name = f"{name} ({len(out) + 1})"
-            out.append(_finish(source, name, fmt, rows, where, min_header=1))
+            out.append(_finish(source, name, fmt, rows, where, min_header=1,
+                               caption=title or ""))
             i = j
             continue
         if line and not line.startswith("#") and "|" not in line:
@@ -208,11 +301,28 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
 
 
 # ---------------------------------------------------------------- LaTeX
-_BEGIN = re.compile(r"\\begin\{(tabular\*?|tabularx|tabulary|longtable)\}")
-_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace|endhead|endfirsthead|"
+_ENVS = r"tabular\*?|tabularx|tabulary|longtable"
+_BEGIN = re.compile(rf"\\begin\{{({_ENVS})\}}")
+_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS})\}}")
+_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace(?:\[[^\]]*\])?|endhead|"
+                    r"endfirsthead|"
                     r"hdashline|specialrule\{[^{}]*\}\{[^{}]*\}\{[^{}]*\}|cline\{[^{}]*\}|"
                     r"cmidrule(?:\([^)]*\))?\{[^{}]*\}|rowcolor(?:\[[^\]]*\])?\{[^{}]*\}|"
-                    r"noalign\{[^{}]*\})")
+                    r"noalign\{[^{}]*\}|nopagebreak|pagebreak|newpage)")
+_DEFINITION = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\s*\\([A-Za-z]+)\s*\}?\s*\{|"
+                         r"\\def\s*\\([A-Za-z]+)\s*\{")
+_MACRO_USE = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])(?:\{\})?")
+MAX_MACRO_PASSES = 3  # a macro may use another; definitions that loop stop here
+
+
+class _Latex:
+    """Line numbers by binary search over the line starts (linear in the input)."""
+
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
 
 
 def _group(text: str, i: int) -> int:
@@ -225,7 +335,7 @@ def _group(text: str, i: int) -> int:
             depth -= 1
             if depth == 0:
                 return j + 1
-    raise TableReadError("unbalanced braces")
+    raise TableReadError("unbalanced braces: a '{' is never closed")
 
 
 def _skip_args(text: str, i: int, n: int) -> int:
@@ -234,8 +344,11 @@ def _skip_args(text: str, i: int, n: int) -> int:
         while i < len(text) and text[i].isspace():
             i += 1
         if i < len(text) and text[i] == "[":
-            i = text.index("]", i) + 1
-            while text[i].isspace():
+            close = text.find("]", i)
+            if close < 0:
+                raise TableReadError("an optional argument '[' is never closed")
+            i = close + 1
+            while i < len(text) and text[i].isspace():
                 i += 1
         if i >= len(text) or text[i] != "{":
             raise TableReadError("missing column specification after \\begin{tabular}")
@@ -250,28 +363,38 @@ def _split_cells(row: str) -> list[str]:
             depth += 1
         elif ch == "}" and row[k - 1] != "\\":
             depth -= 1
+            if depth < 0:
+                raise TableReadError("unbalanced braces: a '}' closes nothing")
         if ch == "&" and depth == 0 and (k == 0 or row[k - 1] != "\\"):
             cells.append("".join(cur).strip())
             cur = []
         else:
             cur.append(ch)
+    if depth > 0:
+        raise TableReadError("unbalanced braces: a '{' is never closed")
     cells.append("".join(cur).strip())
     return cells
 
 
 def _unwrap(cell: str, name: str) -> tuple[str, int] | None:
     """(content, span) of ``\\multicolumn{k}{..}{content}`` / ``\\multirow{k}{..}{content}``."""
-    m = re.match(rf"\\{name}\s*\{{\s*(\d+)\s*\}}", cell)
-    if m is None:
+    if not re.match(rf"\\{name}\b", cell):
         return None
-    i = m.end()
-    i = _skip_args(cell, i, 1)  # alignment / width
+    m = re.match(rf"\\{name}\s*(?:\[[^\]]*\])?\s*\{{\s*(-?\d{{1,9}})\s*\}}", cell)
+    if m is None:
+        raise TableReadError(f"a malformed \\{name} (expected \\{name}{{k}}{{..}}{{text}} "
+                             f"with a whole number k): {cell[:40]!r}")
+    span = int(m[1])
+    if name == "multicolumn" and not 1 <= span <= MAX_COLUMNS:
+        raise TableReadError(f"\\multicolumn{{{span}}} spans {span:,} columns; a table of at "
+                             f"most {MAX_COLUMNS:,} columns is read")
+    i = _skip_args(cell, m.end(), 1)  # alignment / width
     while i < len(cell) and cell[i].isspace():
         i += 1
     if i < len(cell) and cell[i] == "{":
         end = _group(cell, i)
-        return cell[i + 1:end - 1] + cell[end:], int(m[1])
-    return cell[i:], int(m[1])
+        return cell[i + 1:end - 1] + cell[end:], span if name == "multirow" else max(span, 1)
+    return cell[i:], span if name == "multirow" else max(span, 1)
 
 
 _ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
@@ -287,76 +410,186 @@ def _row_pieces(body: str):
             depth += 1
         elif ch == "}" and body[i - 1] != "\\":
             depth -= 1
-        elif ch == "\\" and depth == 0:
+        elif ch == "\\" and depth <= 0:
             m = _ROW_END.match(body, i)
             if m:
                 yield start, body[start:i]
                 start = i = m.end()
+                depth = 0
                 continue
             i += 1  # skip the escaped character
         i += 1
     yield start, body[start:]
 
 
-def _latex_rows(body: str, first_line: int):
+def _latex_rows(body: str, first: int, lines: _Latex):
+    """(cells, where) of each row; a negative ``\\multirow`` label is copied into the
+    empty cells of the rows above it that it spans."""
+    out = []
+    for cells, where, back in _latex_rows_forward(body, first, lines):
+        for j, (text, up) in back.items():
+            for prev, _ in out[len(out) - up:] if up else ():
+                if j < len(prev) and not prev[j].strip():
+                    prev[j] = text
+        out.append((cells, where))
+    return out
+
+
+def _latex_rows_forward(body: str, first: int, lines: _Latex):
     carried = {}
     for at, piece in _row_pieces(body):
+        back = {}
         lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
-        line = first_line + body.count("\n", 0, at + lead)
+        where = f"line {lines.line(first + at + lead)}"
         row = _RULES.sub(" ", piece).strip()
         if not row:
             continue
         cells = []
-        for j, c in enumerate(_split_cells(row)):
-            mc = _unwrap(c, "multicolumn")
-            if mc is not None:
-                cells.extend([mc[0].strip()] * mc[1])
-                continue
-            mr = _unwrap(c, "multirow")
-            if mr is not None:
-                carried[len(cells)] = (mr[0].strip(), mr[1] - 1)
-                c = mr[0].strip()
-            elif not c and len(cells) in carried and carried[len(cells)][1] > 0:
-                text, left = carried[len(cells)]
-                carried[len(cells)] = (text, left - 1)
-                c = text if len(cells) == 0 else ""
-            cells.append(c)
-        yield cells, f"line {line}"
-
-
-def _caption(text: str, start: int, end: int) -> str | None:
-    env_start = text.rfind("\\begin{table", 0, start)
-    env_end = text.find("\\end{table", end)
-    for m in re.finditer(r"\\caption\s*(?:\[[^\]]*\])?\{", text):
-        if env_start >= 0 and env_start < m.start() < (env_end if env_end >= 0 else len(text)):
-            if text.rfind("\\begin{table", 0, m.start()) == env_start:
-                brace = m.end() - 1
-                return plain_text(text[brace + 1:_group(text, brace) - 1])[:80]
-    return None
-
-
-def _read_latex(text: str, source: str, fmt: str) -> list[RawTable]:
-    text = re.sub(r"(?<!\\)%[^\n]*", "", text)  # comments, keeping line numbers
-    out = []
-    for k, m in enumerate(_BEGIN.finditer(text), 1):
-        env = m[1]
         try:
-            start = _skip_args(text, m.end(), 2 if env in ("tabular*", "tabularx", "tabulary")
-                               else 1)
-        except (TableReadError, ValueError) as exc:
-            raise TableReadError(f"{source}, tabular {k} (line "
-                                 f"{text.count(chr(10), 0, m.start()) + 1}): {exc}") from None
-        end = text.find(f"\\end{{{env}}}", start)
-        if end < 0:
-            raise TableReadError(f"{source}, tabular {k}: no \\end{{{env}}}")
-        line0 = text.count("\n", 0, start) + 1
+            for c in _split_cells(row):
+                mc = _unwrap(c, "multicolumn")
+                if mc is not None:
+                    if len(cells) + mc[1] > MAX_COLUMNS:
+                        raise TableReadError(f"more than {MAX_COLUMNS:,} columns")
+                    cells.extend([mc[0].strip()] * mc[1])
+                    continue
+                mr = _unwrap(c, "multirow")
+                if mr is not None and mr[1] < 0:  # \multirow{-3}: the label of this row
+                    back[len(cells)] = (mr[0].strip(), -mr[1] - 1)  # and the 2 above it
+                    c = mr[0].strip()
+                elif mr is not None:
+                    carried[len(cells)] = (mr[0].strip(), mr[1] - 1)
+                    c = mr[0].strip()
+                elif not c and len(cells) in carried and carried[len(cells)][1] > 0:
+                    text, left = carried[len(cells)]
+                    carried[len(cells)] = (text, left - 1)
+                    c = text if len(cells) == 0 else ""
+                cells.append(c)
+        except TableReadError as exc:
+            raise TableReadError(f"{where}: {exc}") from None
+        yield cells, where, back
+
+
+def _captions(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, caption) of every ``table`` environment that holds a caption."""
+    out, opened = [], []
+    for m in re.finditer(r"\\(begin|end)\{table\*?\}|\\caption\s*(?:\[[^\]]*\])?\{", text):
+        if m[1] == "begin":
+            opened.append([m.start(), None])
+        elif m[1] == "end":
+            if opened:
+                start, cap = opened.pop()
+                if cap is not None:
+                    out.append((start, m.end(), cap))
+        elif opened and opened[-1][1] is None:
+            brace = m.end() - 1
+            try:
+                opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])
+            except TableReadError:
+                opened[-1][1] = ""
+    return out
+
+
+def _macro_definitions(text: str) -> dict[str, str]:
+    """``\\newcommand{\\name}{value}`` and ``\\def\\name{value}`` (no arguments)."""
+    out = {}
+    for m in _DEFINITION.finditer(text):
+        brace = m.end() - 1
+        try:
+            out[m[1] or m[2]] = text[brace + 1:_group(text, brace) - 1].strip()
+        except TableReadError:
+            continue
+    return out
+
+
+def _macro_file(path) -> dict[str, str]:
+    p = Path(path)
+    try:
+        text, _ = textio.decode(textio.read_bytes(p, []), [])
+    except (OSError, textio.TextProblem) as exc:
+        raise TableReadError(f"--macros {p}: not readable ({exc})") from None
+    defs = _macro_definitions(re.sub(r"(?<!\\)%[^\n]*", "", text))
+    if not defs:
+        raise TableReadError(f"--macros {p}: no \\newcommand or \\def definitions")
+    return defs
+
+
+def _expand(text: str, defs: dict[str, str]) -> str:
+    """Definitions expanded in ``text``; a definition's own braces are kept balanced."""
+    for _ in range(MAX_MACRO_PASSES):
+        new = _MACRO_USE.sub(lambda m: defs.get(m[1], m[0]), text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+def _flatten_nested(body: str) -> str:
+    """A tabular inside a cell (a two-line header ``\\begin{tabular}{c}Dice\\\\(\\%)
+    \\end{tabular}``) becomes its text."""
+    def flat(m):
+        inner = m[2]
+        try:
+            inner = inner[_skip_args(inner, 0, 1):]
+        except TableReadError:
+            pass
+        return " " + re.sub(r"\\\\|&", " ", inner) + " "
+    pattern = re.compile(rf"\\begin\{{({_ENVS})\}}((?:(?!\\begin\{{(?:{_ENVS})\}}).)*?)"
+                         rf"\\end\{{\1\}}", re.S)
+    return pattern.sub(flat, body)
+
+
+def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
+                ) -> list[RawTable]:
+    text = re.sub(r"(?<!\\)%[^\n]*", "", text)  # comments, keeping line numbers
+    lines = _Latex(text)
+    defs = {**_macro_definitions(text), **(macros or {})}
+    captions = sorted(_captions(text))
+    cap_starts = [a for a, _, _ in captions]
+    out, depth, k, open_at = [], 0, 0, None
+    for m in _BEGIN_END.finditer(text):  # top-level tabulars; nested ones stay inside
+        if m[1] == "begin":
+            depth += 1
+            if depth == 1:
+                k += 1
+                open_at = m
+                if k > MAX_TABLES:
+                    raise TableReadError(f"{source}: more than {MAX_TABLES:,} tabulars; at "
+                                         f"most {MAX_TABLES:,} are read from one file")
+            continue
+        if depth == 0:
+            raise TableReadError(f"{source}, line {lines.line(m.start())}: \\end{{{m[2]}}} "
+                                 "without a \\begin")
+        depth -= 1
+        if depth:
+            continue
+        env, here = open_at[2], f"{source}, tabular {k} (line {lines.line(open_at.start())})"
+        if m[2] != env:
+            raise TableReadError(f"{here}: \\begin{{{env}}} closed by \\end{{{m[2]}}}")
+        try:
+            start = _skip_args(text, open_at.end(), 2 if env in ("tabular*", "tabularx",
+                                                               "tabulary") else 1)
+        except TableReadError as exc:
+            raise TableReadError(f"{here}: {exc}") from None
+        body = text[start:m.start()]
+        if _BEGIN.search(body):
+            body = _flatten_nested(body)
+        if defs:
+            body = _expand(body, defs)
         rows, where = [], []
-        for cells, w in _latex_rows(text[start:end], line0):
-            rows.append(cells)
-            where.append(w)
+        try:
+            for cells, w in _latex_rows(body, start, lines):
+                rows.append(cells)
+                where.append(w)
+        except TableReadError as exc:
+            raise TableReadError(f"{source}, tabular {k}, {exc}") from None
         if not rows:
             continue
-        cap = _caption(text, m.start(), end)
-        name = f"tabular {k}" + (f": {cap}" if cap else "")
-        out.append(_finish(source, name, fmt, rows, where))
+        at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
+        cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
+        name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
+        out.append(_finish(source, name, fmt, rows, where, caption=cap or ""))
+    if depth:
+        raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "
+                             f"no \\end{{{open_at[2]}}} (the file ends inside the table)")
     return out

@@ -7,24 +7,49 @@ from falseclaims.percase.verdict import probability_text
 
 __all__ = ["BATCH_COLUMNS", "batch_rows", "format_text", "html_report"]
 
-BATCH_COLUMNS = ["file", "table", "metric", "task", "n", "m", "winner", "winner_source",
-                 "winner_value", "runner_up", "runner_up_value", "p_false_claim", "p_low",
-                 "p_high", "tier_size", "n_tiers", "status", "reason"]
+BATCH_COLUMNS = ["file", "table", "metric", "group", "direction", "task", "n", "m", "winner",
+                 "winner_source", "winner_value", "runner_up", "runner_up_value",
+                 "p_false_claim", "p_low", "p_high", "tier_size", "n_tiers", "status",
+                 "reason"]
 
 
 def _p(v) -> str:
     return probability_text(v, 4)
 
 
+def _head(m: dict) -> str:
+    group = f" [{m['group']}]" if m.get("group") and m["group"] not in m["column"] else ""
+    better = f"{m['direction']} is better ({m['direction_source']}), " \
+        if m.get("direction") else ""
+    return (f"{m['column']}{group}: {better}{m['task'] or 'ranked only'} ({m['task_source']}), "
+            f"{m['units']} ({m['units_source']}), {m['m']} methods, "
+            + (f"n = {m['n']}" if m["n"] is not None else "no n"))
+
+
+def format_ranked(m: dict) -> list[str]:
+    """A column without a probability: the ranking and why there is no probability."""
+    lines = [_head(m), f"  winner: {m['winner']} ({m['winner_source']}); runner-up "
+                       f"{m['runner_up']}; {m['no_probability']}"]
+    width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
+    lines.append(f"  {'rank':>4}  {'method':<{width}}{'printed':<16}{'value':>10}")
+    for x in m["methods"]:
+        mark = "*" if x["bold"] else ""
+        lines.append(f"  {x['rank']:>4}  {x['method'] + mark:<{width}}{x['printed'][:15]:<16}"
+                     f"{x['value']:>10.6g}" + ("  winner" if x["winner"] else ""))
+    lines += [f"  note: {note}" for note in m["notes"]]
+    return lines
+
+
 def format_metric(m: dict) -> list[str]:
-    lines = [f"{m['column']}: {m['task']} ({m['task_source']}), {m['units']} "
-             f"({m['units_source']}), {m['m']} methods, n = {m['n']}",
+    if not m.get("probability", True):
+        return format_ranked(m)
+    lines = [_head(m),
              f"  winner: {m['winner']} ({m['winner_source']}); runner-up {m['runner_up']}: "
              f"P(false claim) = {_p(m['p_runner_up'])} "
              f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
              f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
              f"{len(m['tier1'])} of {m['m']}: " + ", ".join(m["tier1"])]
-    width = max(len(x["method"]) for x in m["methods"]) + 2
+    width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
     lines.append(f"  {'rank':>4} {'tier':>4}  {'method':<{width}}{'printed':<16}{'value':>8}"
                  f"{'P(false claim)':>16}  band (congruence, SD, rounding)")
     for x in m["methods"]:
@@ -54,16 +79,20 @@ def format_metric(m: dict) -> list[str]:
 
 def format_text(result: dict) -> str:
     """All analysed tables of one file (``result`` of the CLI: tables + unreadable)."""
+    from falseclaims.table.cells import printable
+
     out = []
     for t in result["tables"]:
-        out.append(f"{t['file']}, {t['table']} ({t['format']}): n = {t['n']} ({t['n_source']})")
+        sizes = f"n = {t['n']} ({t['n_source']})" if t["n"] is not None else \
+            "n per column"
+        out.append(f"{printable(t['file'])}, {t['table']} ({t['format']}): {sizes}")
         out += [f"  note: {note}" for note in t["notes"]]
         for m in t["metrics"]:
             out += format_metric(m)
         out.append("")
     for u in result.get("unreadable", []):
-        out.append(f"not read: {u['file']}" + (f", {u['table']}" if u.get("table") else "")
-                   + f": {u['reason']}")
+        out.append(printable(f"not read: {u['file']}" + (f", {u['table']}" if u.get("table")
+                                                          else "") + f": {u['reason']}"))
     return "\n".join(out).rstrip()
 
 
@@ -74,13 +103,18 @@ def batch_rows(result: dict) -> list[dict]:
         for m in t["metrics"]:
             win = next(x for x in m["methods"] if x["winner"])
             run = next(x for x in m["methods"] if x["method"] == m["runner_up"])
+            band = m["p_runner_up_band"] or [None, None]
+            ranked = not m.get("probability", True)
             rows.append({"file": t["file"], "table": t["table"], "metric": m["column"],
+                         "group": m.get("group", ""), "direction": m.get("direction"),
                          "task": m["task"], "n": m["n"], "m": m["m"], "winner": m["winner"],
                          "winner_source": m["winner_source"], "winner_value": win["value"],
                          "runner_up": m["runner_up"], "runner_up_value": run["value"],
-                         "p_false_claim": m["p_runner_up"], "p_low": m["p_runner_up_band"][0],
-                         "p_high": m["p_runner_up_band"][1], "tier_size": len(m["tier1"]),
-                         "n_tiers": len(m["tiers"]), "status": "ok", "reason": ""})
+                         "p_false_claim": m["p_runner_up"], "p_low": band[0],
+                         "p_high": band[1], "tier_size": None if ranked else len(m["tier1"]),
+                         "n_tiers": None if ranked else len(m["tiers"]),
+                         "status": "ranked" if ranked else "ok",
+                         "reason": m.get("no_probability", "")})
     for u in result.get("unreadable", []):
         rows.append({**{c: None for c in BATCH_COLUMNS}, "file": u["file"],
                      "table": u.get("table") or "", "status": "unreadable",
@@ -107,10 +141,19 @@ with it. The band spans congruence Q1&ndash;Q3, the SD levels and every pair of 
 round to the printed ones.</p>
 {% for t in tables %}
 <h2>{{ t.file }}, {{ t.table }}</h2>
-<p>Format {{ t.format }}; n = {{ t.n }} ({{ t.n_source }}).</p>
+<p>Format {{ t.format }}; {% if t.n is not none %}n = {{ t.n }} ({{ t.n_source }}){% else %}n per column{% endif %}.</p>
 {% if t.notes %}<ul>{% for note in t.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
 {% for m in t.metrics %}
-<h3>{{ m.column }}</h3>
+<h3>{{ m.column }}{% if m.group and m.group not in m.column %} [{{ m.group }}]{% endif %}{% if m.n is not none %} (n = {{ m.n }}){% endif %}</h3>
+{% if not m.probability %}
+<p>{{ m.direction }} is better ({{ m.direction_source }}); winner <b>{{ m.winner }}</b>
+({{ m.winner_source }}); {{ m.no_probability }}.</p>
+<table><thead><tr><th>rank</th><th>method</th><th>printed</th><th>value</th></tr></thead><tbody>
+{% for x in m.methods %}<tr><td class="num">{{ x.rank }}</td>
+<td>{% if x.bold %}<b>{{ x.method }}</b>{% else %}{{ x.method }}{% endif %}</td>
+<td>{{ x.printed }}</td><td class="num">{{ "%.6g"|format(x.value) }}</td></tr>{% endfor %}
+</tbody></table>
+{% else %}
 <p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); winner
 <b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
 tier 1 at cutoff {{ m.cutoff }}.</p>
@@ -133,6 +176,7 @@ probabilities.</figcaption></figure>{% endif %}
 would be expected at {{ "%.4f"|format(m.multiplicity.mean_best) }} (upper limit
 {{ "%.4f"|format(m.multiplicity.upper_multiplicity) }}); P(best &ge; the winner's value) =
 {{ p(m.multiplicity.prob_best_at_least_winner) }}.{% else %}{{ m.multiplicity.reason }}.{% endif %}</p>
+{% endif %}
 {% if m.notes %}<ul class="small">{% for note in m.notes %}<li>{{ note }}</li>{% endfor %}</ul>{% endif %}
 {% endfor %}{% endfor %}
 {% if unreadable %}<h2>Not read</h2><ul>{% for u in unreadable %}
@@ -152,8 +196,9 @@ def html_report(result: dict, figures: dict | None = None) -> str:
     for ti, t in enumerate(result["tables"]):
         ms = [{**m, "figure": (figures or {}).get((ti, mi))} for mi, m in enumerate(t["metrics"])]
         tables.append({**t, "metrics": ms})
-    first = result["tables"][0]["metrics"][0]["assumption"] if result["tables"] else {
-        "congruence_source": "", "congruence_level": "", "sd_source": "", "sd_level": ""}
+    first = next((m["assumption"] for t in result["tables"] for m in t["metrics"]
+                  if m.get("assumption")), {"congruence_source": "", "congruence_level": "",
+                                            "sd_source": "", "sd_level": ""})
     return env.from_string(_TEMPLATE).render(
         title=result.get("title", "results table"), tables=tables,
         unreadable=result.get("unreadable", []), assumption=first, p=_p,

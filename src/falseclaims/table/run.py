@@ -6,19 +6,21 @@ Exit codes (docs/table.md): 0 every table read; 1 some tables or files could not
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.model import interpret_table
-from falseclaims.table.readers import FORMATS, TableReadError, read_tables
+from falseclaims.table.model import (drop_non_methods, interpret_table, looks_transposed,
+                                     method_metric_pivot, row_groups)
+from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
 
 
 @dataclass
 class Options:
-    n: int | None = None
+    n: int | dict | None = None     # one size, or {data-set group: size}
     task: str | None = None
     units: str = "auto"
     metrics: list[str] | None = None
@@ -26,6 +28,14 @@ class Options:
     cutoff: float | None = None
     pm_over: str = "unclear"
     n_fallback: bool = False   # --dir: --n only for tables without an n column
+    lower_better: list[str] | None = None
+    ignore: list[str] | None = None
+    transpose: bool = False
+    macros: list[str] | None = None
+
+# what one bad file may raise besides our refusals: damaged bytes, permissions, a structure
+# nested deeper than Python's recursion limit
+FILE_ERRORS = (TableReadError, ValueError, OSError, RecursionError, UnicodeError)
 
 
 def _reason(exc: Exception, prefix: str) -> str:
@@ -37,8 +47,12 @@ def _reason(exc: Exception, prefix: str) -> str:
 def _select(tables, wanted: str | None, path):
     if wanted is None:
         return tables
-    if wanted.isdigit() and 1 <= int(wanted) <= len(tables):
-        return [tables[int(wanted) - 1]]
+    if wanted.strip().isdigit():  # a number is a position, never text in a caption
+        k = int(wanted)
+        if not 1 <= k <= len(tables):
+            raise TableReadError(f"{path}: --table {k}: the file holds {len(tables)} "
+                                 f"table(s) ({[t.name for t in tables]})")
+        return [tables[k - 1]]
     hit = [t for t in tables if wanted.lower() in t.name.lower()]
     if not hit:
         raise TableReadError(f"{path}: --table {wanted!r} matches none of "
@@ -47,9 +61,26 @@ def _select(tables, wanted: str | None, path):
     return hit
 
 
+def _shapes(raw, cfg, opt: Options) -> list:
+    """The table as methods x metrics: transposed on request or when its rows are metrics,
+    split into its row groups (data sets under section rows)."""
+    if opt.transpose:
+        raw = drop_non_methods(transpose(raw), cfg)
+        raw.notes.append("transposed (--transpose): methods as rows")
+    elif (pivot := method_metric_pivot(raw, cfg)) is not None:
+        return pivot
+    elif looks_transposed(raw, cfg):
+        raw = drop_non_methods(transpose(raw), cfg)
+        raw.notes.append("transposed: the first column names metrics and no header does "
+                         "(methods as columns); give the table as methods x metrics to "
+                         "avoid this")
+    return row_groups(raw)
+
+
 def _analyse(raw, cfg, opt: Options) -> dict:
     table = interpret_table(raw, cfg, n=opt.n, task=opt.task, units=opt.units,
-                            metrics=opt.metrics, n_fallback=opt.n_fallback)
+                            metrics=opt.metrics, n_fallback=opt.n_fallback,
+                            lower_better=opt.lower_better, ignore=opt.ignore)
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 
@@ -59,23 +90,52 @@ def analyse_file(path, cfg: dict, opt: Options, strict: bool = True) -> dict:
     path = str(path)
     tables, unreadable = [], []
     try:
-        raws = _select(read_tables(path), opt.table, path)
-    except (TableReadError, ValueError) as exc:
+        raws = _select(read_tables(path, opt.macros), opt.table, path)
+        raws = [sub for raw in raws for sub in _shapes(raw, cfg, opt)]
+    except FILE_ERRORS as exc:
         if strict:
-            raise
+            raise _plain(exc, path) from None
         return {"tables": [], "unreadable": [{"file": path, "table": "",
-                                              "reason": _reason(exc, path)}]}
+                                              "reason": _reason(_plain(exc, path), path)}]}
     first = None
     for raw in raws:
         try:
             tables.append(_analyse(raw, cfg, opt))
-        except ValueError as exc:  # TableReadError and check's refusals
-            first = first or exc
+        except (ValueError, RecursionError) as exc:  # TableReadError and check's refusals
+            first = first or _plain(exc, f"{path}, {raw.name}")
             unreadable.append({"file": path, "table": raw.name,
-                               "reason": _reason(exc, f"{path}, {raw.name}")})
+                               "reason": _reason(first if first is exc else
+                                                 _plain(exc, f"{path}, {raw.name}"),
+                                                 f"{path}, {raw.name}")})
     if strict and not tables and first is not None:
         raise first
     return {"tables": tables, "unreadable": unreadable}
+
+
+def _plain(exc: Exception, where: str) -> Exception:
+    """A refusal as one line that names the file (OS and recursion errors do not)."""
+    if isinstance(exc, ValueError) and str(exc).startswith(where.split(",")[0]):
+        return exc
+    if isinstance(exc, RecursionError):
+        return TableReadError(f"{where}: nested too deeply to read")
+    if isinstance(exc, OSError):
+        return TableReadError(f"{where}: {exc.strerror or exc}")
+    return TableReadError(f"{where}: {exc}")
+
+
+def _walk(root: Path) -> tuple[list[Path], list[dict]]:
+    """Every file under ``root`` (sorted, hidden skipped) and the folders that could not be
+    listed (named: a silent gap in a sweep would look like a clean one)."""
+    files, bad = [], []
+
+    def onerror(exc: OSError):
+        bad.append({"file": str(exc.filename), "table": "",
+                    "reason": f"folder not readable ({exc.strerror})"})
+
+    for here, dirs, names in os.walk(root, onerror=onerror):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        files += [Path(here) / f for f in names if not f.startswith(".")]
+    return sorted(p for p in files if p.is_file()), bad
 
 
 def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
@@ -83,14 +143,13 @@ def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
     root = Path(folder)
     if not root.is_dir():
         raise ValueError(f"--dir {folder}: not a directory")
-    files = sorted(p for p in root.rglob("*") if p.is_file()
-                   and not any(part.startswith(".") for part in p.relative_to(root).parts))
+    files, bad = _walk(root)
     known = [p for p in files if FORMATS.get(p.suffix.lower())]
     skipped = [str(p) for p in files if p not in known]
-    if not known:
+    if not known and not bad:
         raise ValueError(f"--dir {folder}: no table files (extensions "
                          + ", ".join(k for k, v in FORMATS.items() if v) + ")")
-    out = {"tables": [], "unreadable": [], "skipped": skipped}
+    out = {"tables": [], "unreadable": list(bad), "skipped": skipped}
     opt = Options(**{**vars(opt), "n_fallback": True})
     for p in known:
         res = analyse_file(p, cfg, opt, strict=False)

@@ -233,7 +233,13 @@ def _drop_columns(t: RawTable, cols: list[int]) -> None:
     t.letters = [t.letters[k] for k in keep]
 
 
+MAX_ARITH_CHARS = 200  # "=9+16" cells are short; an 8 KB one would exhaust the recursion
+
+
 def _arith(text: str):
+    if len(text) > MAX_ARITH_CHARS:
+        raise ValueError(f"an arithmetic cell longer than {MAX_ARITH_CHARS} characters")
+
     def ev(node):
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             return node.value
@@ -242,7 +248,10 @@ def _arith(text: str):
         if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
             return _OPS[type(node.op)](ev(node.operand))
         raise ValueError(text)
-    value = ev(ast.parse(text[1:].strip(), mode="eval").body)
+    try:
+        value = ev(ast.parse(text[1:].strip(), mode="eval").body)
+    except (RecursionError, MemoryError, OverflowError):
+        raise ValueError("an arithmetic cell nested too deeply") from None
     return int(value) if float(value).is_integer() else value
 
 

@@ -1,0 +1,194 @@
+"""What a results-table column measures: the metric, its direction (higher or lower is
+better) and whether falseclaims has a probability model for it.
+
+A column is one of
+- a metric with a model: accuracy (classification), Dice/DSC (segmentation), an error rate
+  (analysed as accuracy = 1 - error rate);
+- a metric without a model (IoU, AP, surface Dice, HD95, MAE, C-index, ...): ranked by its
+  direction, the winner reported, no probability unless per-case SDs are given;
+- not a metric (SD/std columns, parameters, memory, time, FLOPs, rank): ignored with a note;
+- unknown (a name that says neither): not read, with the option that would read it.
+
+Direction comes first from a header arrow (``↑``/``↓``, ``$\\uparrow$``), then from the
+metric name; a lower-is-better column is never read as a higher-is-better score.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from falseclaims.tasks import TASKS
+
+__all__ = ["KINDS", "Kind", "classify", "kind_from_option", "metric_task", "stated_direction"]
+
+# --metric COLUMN=KIND
+KINDS = ("dice", "accuracy", "error-rate", "higher", "lower")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """``task``: the engine's task when a model exists; ``complement``: values are error
+    rates (analysed as 1 - value); ``ignore``: why the column is not a metric."""
+
+    direction: str | None = None          # "higher" | "lower" | None (unknown)
+    task: str | None = None
+    complement: bool = False
+    source: str = ""
+    ignore: str = ""
+    bounded: bool = False                 # a score in [0, 1] or [0, 100] (units detected)
+
+    @property
+    def known(self) -> bool:
+        return self.direction is not None
+
+
+# a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
+_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
+                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity|\bloss\b|"
+                        r"\berr(?:or)?\b|\bsd\b|\bstd\b")
+
+_UP = re.compile(r"↑|⇑|\\uparrow|\\Uparrow|\(higher\)|higher (?:is )?better")
+_DOWN = re.compile(r"↓|⇓|\\downarrow|\\Downarrow|\(lower\)|lower (?:is )?better")
+# SD columns are the spread of another column, never a score
+_SD = re.compile(r"(?:^|[\s_-])(?:sd|s\.d\.|std|stdev|std\.? ?dev\.?|standard deviation|"
+                 r"variance|var|iqr|ci|95% ?ci|confidence interval)(?:$|[\s_.])", re.I)
+# "Dice (SD)", "Dice ± std": a mean with its SD, not an SD column
+_WITH_SD = re.compile(r"\([^)]*\)|(?:±|\\pm|\+/-)\s*\S+")
+_NOT_METRIC = re.compile(
+    r"(?:^|[\s(#_-])(?:#?\s*params?|parameters|flops|gflops|macs|gmacs|memory|mem|gpu|vram|"
+    r"time|runtime|run time|inference|latency|fps|speed|throughput|epochs?|year|"
+    r"size|model size|mb|gb|ms|sec|seconds|minutes|hours|rank|ranking|#|frames|features|"
+    r"calibration slope|calibration intercept|slope|intercept|diff|difference|δ|Δ|delta|"
+    r"change|gain|improvement|p|p-?value)(?:$|[\s)_./-])", re.I)
+_ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
+                         r"misclassification", re.I)
+_LOWER = re.compile(
+    r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
+    r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
+    r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
+    r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
+    r"average rank|"
+    r"fp|fn|abs ?rel|rel ?err|bias)(?:$|[^a-z])", re.I)
+_HIGHER = re.compile(
+    r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
+    r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
+    r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
+    r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
+    r"average precision|td-?auroc|td-?auc)(?:$|[^a-z])",
+    re.I)
+
+
+# scores in [0, 1] (or percent): units are detected as for accuracy and Dice
+_BOUNDED = re.compile(
+    r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
+    r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
+    r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
+    r"overlap)(?:$|[^a-z])", re.I)
+
+
+def metric_task(header: str, cfg: dict) -> str | None:
+    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None
+    (also for qualified names such as balanced or top-5 accuracy, surface Dice)."""
+    low = header.lower()
+    if _QUALIFIED.search(low):
+        return None
+    words = re.findall(r"[a-z]+", low)
+    for task in TASKS:
+        for spelling in cfg["analysis"]["metrics"][task]:
+            s = spelling.lower()
+            if " " in s and s in " ".join(words):
+                return task
+            if s in words or any(w in (f"m{s}", f"{s}s") for w in words):
+                return task
+    return None
+
+
+def kind_from_option(kind: str, source: str) -> Kind:
+    """A ``--metric COLUMN=KIND`` or ``--lower-better COLUMN`` choice."""
+    if kind not in KINDS:
+        raise ValueError(f"{source}: the metric kind must be one of {', '.join(KINDS)}; got "
+                         f"{kind!r}")
+    return {"dice": Kind("higher", "segmentation", source=source),
+            "accuracy": Kind("higher", "classification", source=source),
+            "error-rate": Kind("lower", "classification", True, source=source),
+            "higher": Kind("higher", source=source),
+            "lower": Kind("lower", source=source)}[kind]
+
+
+def _by_name(text: str, cfg: dict) -> Kind:
+    text = re.sub(r"\s*-\s*", "-", re.sub(r"[_{}$]", "", text))  # "F_1 -score" -> "F1-score"
+    if _ERROR_RATE.search(text):
+        return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
+                    bounded=True)
+    task = metric_task(text, cfg)
+    if task is not None:
+        return Kind("higher", task, source="metric name", bounded=True)
+    if _LOWER.search(text):
+        return Kind("lower", source="metric name")
+    if _HIGHER.search(text):
+        return Kind("higher", source="metric name", bounded=bool(_BOUNDED.search(text)))
+    return Kind()
+
+
+def classify(header: str, cfg: dict, context: str = "", where: str = "caption") -> Kind:
+    """The kind of a column named ``header``; ``context``: the caption or row-group heading
+    (``where``), used when the header names no metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
+    """
+    h = header.strip()
+    if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
+        return Kind(ignore="an SD/spread column (never scored)")
+    up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
+    name = _UP.sub(" ", _DOWN.sub(" ", h))
+    if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
+                                                or up or down):
+        return Kind(ignore="not a metric (size, time, memory, parameters, rank, a difference "
+                           "or a p-value)")
+    paren = [_by_name(m, cfg) for m in re.findall(r"\(([^()]*)\)", name)]
+    paren = [k for k in paren if k.known]
+    kind = paren[0] if len(paren) == 1 else _by_name(name, cfg)
+    if up and down:
+        raise ValueError(f"column {header!r} has both an up and a down arrow")
+    if up or down:
+        arrow = "higher" if up else "lower"
+        if kind.known and kind.direction != arrow:
+            return Kind(arrow, source=f"header arrow (the name {kind.source} suggests "
+                                      f"{kind.direction} is better; the arrow decides)")
+        if kind.known:
+            return Kind(arrow, kind.task, kind.complement, f"header arrow and {kind.source}",
+                        bounded=kind.bounded)
+        return Kind(arrow, source="header arrow")
+    if not kind.known and context:
+        found = {k for k in (_by_name(w, cfg) for w in _metric_words(context)) if k.known}
+        modelled = {k for k in found if k.task}
+        if len({k.direction for k in found}) == 1 and len(modelled) <= 1:
+            k = modelled.pop() if modelled else found.pop() if len(found) == 1 else None
+        else:
+            k = None
+        if k is not None:
+            return Kind(k.direction, k.task, k.complement, f"{k.source} in the {where}",
+                        bounded=k.bounded)
+    return kind
+
+
+_STATED = re.compile(r"(?i)\bfor\s+([\w][\w\s-]{0,40}?)\s*,?\s+(lower|higher|smaller|"
+                     r"larger|greater)\s+(?:values?\s+)?(?:is|are)\s+better")
+
+
+def stated_direction(header: str, caption: str) -> str | None:
+    """A direction the caption states for this column ("For positive perturbation lower is
+    better" and a column "Positive Predicted"), or None."""
+    low = header.lower()
+    found = {("lower" if d.lower() in ("lower", "smaller") else "higher")
+             for subject, d in _STATED.findall(caption or "")
+             if any(w in low.split() for w in subject.lower().split()[:1])}
+    return found.pop() if len(found) == 1 else None
+
+
+def _metric_words(text: str) -> list[str]:
+    """Candidate metric names in a caption: the phrases a metric regex matches."""
+    out = []
+    for rx in (_ERROR_RATE, _LOWER, _HIGHER):
+        out += [m.group(0).strip(" ()[],.;:") for m in rx.finditer(text)]
+    return [w for w in out if w]
