@@ -356,3 +356,17 @@ def test_direction_stated_in_the_caption_and_mean_rank(cfg, tmp_path):
         ("Negative", "higher"), ("Positive", "lower"), ("Mean Rank", "lower")]
     assert t.metrics[1].direction_source == "the caption says so for this column"
     assert [m["winner"] for m in analyse_table(t, cfg)["metrics"]] == ["B", "B", "A"]
+
+
+def test_values_printed_with_more_decimals_than_a_rounding_box_shows(cfg, tmp_path):
+    """Accuracies printed to 13 decimals (a table generated from raw scores): the rounding
+    box is skipped (narrower than 5e-9) instead of refusing the table with "--decimals must
+    be an integer in [0, 8]"; the probability is check's at the printed values."""
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lc}\nMethod & Accuracy \\\\\n"
+               "Ours & 0.8909972749318 \\\\\nBase & 0.8594714867871 \\\\\n"
+               "\\end{tabular}\n")
+    m = analyse_table(interpret_table(read_tables(f)[0], cfg, n=1000), cfg)["metrics"][0]
+    assert m["winner"] == "Ours"
+    ref = check_claim("classification", 1000, 0.8909972749318, 0.8594714867871, cfg)
+    med = next(r for r in ref["results"] if r["assumption"] == "median")["probability"]
+    assert m["p_runner_up"] == pytest.approx(med, rel=1e-12)

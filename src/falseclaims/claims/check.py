@@ -18,6 +18,9 @@ from falseclaims.tasks import resolve_task
 
 __all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
 
+# the rounding box of more decimals is narrower than 5e-9: no width the probability shows
+MAX_DECIMALS = 8
+
 
 def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     """A value in [0, upper]; percent-looking input is refused with a suggestion."""
@@ -87,8 +90,9 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     if sd_b is not None:
         sd_b = validate_fraction("--sd-b", sd_b)
     if decimals is not None:
-        if int(decimals) != decimals or not 0 <= decimals <= 8:
-            raise ValueError(f"--decimals must be an integer in [0, 8]; got {decimals!r}")
+        if int(decimals) != decimals or not 0 <= decimals <= MAX_DECIMALS:
+            raise ValueError(f"--decimals must be an integer in [0, {MAX_DECIMALS}]; got "
+                             f"{decimals!r}")
         decimals = int(decimals)
         for name, v in (("--a", a), ("--b", b)):
             if abs(round(v, decimals) - v) > 1e-9:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from falseclaims.claims.check import check_claim
+from falseclaims.claims.check import MAX_DECIMALS, check_claim
 from falseclaims.config import headline_assumption
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
@@ -162,6 +162,9 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
         if j == win:
             continue
         dec = max(col.decimals[win], col.decimals[j]) if rounding else None
+        # more decimals than MAX_DECIMALS (scientific notation, a rescaled column): the
+        # rounding box is narrower than 5e-9, no width the probability shows
+        dec = None if dec is not None and dec > MAX_DECIMALS else dec
         pp = pair_probability(col.task, n, col.values[win], col.values[j], sds[win], sds[j],
                               cfg, decimals=dec, band=True, grid_points=grid_points)
         cache[(win, j)] = pp["probability"]
