@@ -74,3 +74,29 @@ def test_pipeline_survey_tables_are_byte_identical(tmp_path):
                           if p.is_file())
     differ = [str(f) for f in figs if not filecmp.cmp(runs[0] / f, runs[1] / f, shallow=False)]
     assert not differ, f"figures differ between two identical runs: {differ}"
+
+
+_CD_SCRIPT = """
+import sys
+import numpy as np, pandas as pd
+from falseclaims.figures.percase import critical_difference
+from falseclaims.percase.omnibus import friedman_omnibus
+from falseclaims.report import figure_png
+names = [f"method_{c}" for c in "abcde"]
+rng = np.random.default_rng(0)
+v = pd.DataFrame({n: rng.normal(0.8 + 0.002 * i, 0.05, 400) for i, n in enumerate(names)})
+sys.stdout.write(figure_png(critical_difference(friedman_omnibus(v))))
+"""
+
+
+def test_critical_difference_diagram_is_the_same_image_under_any_string_hash():
+    """The percase report's critical-difference diagram is the same bytes in every process:
+    scikit-posthocs draws a crossbar through a Python set of method names, whose order
+    follows the per-process string hash (PYTHONHASHSEED)."""
+    images = []
+    for seed in ("1", "2", "3"):
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        res = subprocess.run([sys.executable, "-c", _CD_SCRIPT], capture_output=True,
+                             text=True, env=env, timeout=300, check=True)
+        images.append(res.stdout)
+    assert images[0] and images[0] == images[1] == images[2]

@@ -283,12 +283,17 @@ def critical_difference(omnibus):
     label = _distinct_short(omnibus.mean_ranks)
     ranks = {label[m]: r for m, r in omnibus.mean_ranks.items()}
     sig = omnibus.nemenyi.rename(index=label, columns=label)
-    sp.critical_difference_diagram(
+    drawn = sp.critical_difference_diagram(
         ranks, sig, alpha=omnibus.alpha, ax=ax,
         label_fmt_left="{label} ({rank:.2f})", label_fmt_right="({rank:.2f}) {label}",
         label_props={"fontsize": 7}, color_palette=[PALETTE["black"]] * k,
         crossbar_props={"color": PALETTE["vermillion"], "linewidth": 2.0},
         text_h_margin=0.3)
+    # a crossbar is drawn through its methods in the order of a Python set (string hashes:
+    # another order each process), which moves antialiased pixels: drawn left to right, the
+    # image is the same bytes in every run
+    for line in (ln for group in drawn["crossbars"] for ln in group):
+        line.set_xdata(sorted(line.get_xdata()))
     # the full rank range as in [Demsar2006], with room for a marker at rank 1 or K
     pad = 0.03 * (k - 1)
     ax.set_xlim(1 - pad, k + pad)
