@@ -8,6 +8,7 @@ three of each kind. Exit code 0: no problem; 1: problems found; 2: bad arguments
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from falseclaims.cli import UsageError
@@ -44,7 +45,11 @@ def register(sub) -> None:
                    help="the sheet of --other-table (or of FILE) holding the other table")
     i.add_argument("--write", metavar="DRAFT.yaml",
                    help="write a complete config (run_venues + this venue) that "
-                        "`snakemake --configfile DRAFT.yaml` runs")
+                        "`snakemake --configfile DRAFT.yaml` runs; never over the sheet(s) "
+                        "read, and over the project's config/config.yaml or any existing "
+                        "file only with --force")
+    i.add_argument("--force", action="store_true",
+                   help="let --write replace an existing file (never the sheet read)")
     i.set_defaults(handler=run_inspect)
     c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
                                        "first step) and list the problems by column",
@@ -73,6 +78,9 @@ def run_inspect(args) -> int:
 
     if not Path(args.file).is_file():
         raise UsageError(f"no such file: {args.file}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
+        raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
+                         "and '-', starting with a letter or digit")
     if args.header_row is not None and args.header_row < 1:
         raise UsageError("--header-row must be at least 1")
     if args.header_rows and args.header_row is None:
@@ -92,6 +100,10 @@ def run_inspect(args) -> int:
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
                      other)
     if args.write:
+        block = d.config["venues"][args.venue]
+        _refuse_overwrite(Path(args.write), [Path(args.file)] + [
+            Path(block[k]) for k in ("papers", "results") if isinstance(block.get(k), str)],
+            args.force)
         Path(args.write).write_text(d.text, encoding="utf-8")
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
@@ -128,6 +140,25 @@ def run_inspect(args) -> int:
     if args.write:
         print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
     return 0
+
+
+def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
+    """--write never replaces a sheet it read; the project's config or any other existing
+    file only with --force."""
+    if target.is_dir():
+        raise UsageError(f"--write {target}: is a directory, expected a file name")
+    if any(target.exists() and p.exists() and target.samefile(p) for p in inputs):
+        raise UsageError(f"--write {target}: that is the sheet being read; write the draft "
+                         "to a new file")
+    if force or not target.exists():
+        return
+    config = find_config()
+    if config is not None and target.samefile(config):
+        raise UsageError(f"--write {target}: that is the project's config (the draft holds "
+                         "one venue and run_venues only); write a new file and run it with "
+                         "--configfile, or pass --force to replace it")
+    raise UsageError(f"--write {target}: the file exists; choose a new name or pass --force "
+                     "to replace it")
 
 
 def run_check(args) -> int:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from falseclaims.errors import FalseclaimsInputError
+from falseclaims.plausibility import check_venue
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess
 from falseclaims.sheets.draft_parts import (
@@ -30,8 +32,10 @@ __all__ = ["draft_config", "Draft"]
 class Draft:
     """The config text, the block as a dict and the lines to show the user."""
 
-    def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str]):
+    def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str],
+                 findings: list | None = None):
         self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
+        self.findings = findings or []  # plausibility.Finding s (also in problems)
 
 
 def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
@@ -158,7 +162,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.inspect import group_problems
 
-    read_problems = []
+    read_problems, findings = [], []
     for attempt in ("stop", "exclude"):
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
@@ -171,20 +175,44 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
             continue
         read_problems = []
         remarks += _read_remarks(s)
+        findings = check_venue(venue, trial, s.papers, s.results, _checks_config())
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
     problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}
-    head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
-            "#   snakemake --cores 2 --configfile THIS_FILE",
-            "# (merged over config/config.yaml; run_venues: runs this venue only)"]
+    head = []
+    if problems or findings:
+        head += ["# NOT READY TO RUN: see STILL TO FIX below"]
+    head += [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
+             "#   snakemake --cores 2 --configfile THIS_FILE",
+             "# (merged over config/config.yaml; run_venues: runs this venue only)"]
     head += [f"# {r}" for r in remarks]
     if problems:
         head += ["# STILL TO FIX (the draft does not run yet):"] + [f"#   {p}" for p in problems]
-    text = "\n".join(head) + "\n" + yaml.safe_dump(config, sort_keys=False, allow_unicode=True,
-                                                   width=100)
-    return Draft(text, config, remarks, problems)
+    if findings:
+        head += ["# STILL TO FIX (it runs, but the result would be implausible):"]
+        head += [f"#   {f}" for f in findings]
+    text = "\n".join(_comment(h) for h in head) + "\n" + yaml.safe_dump(
+        config, sort_keys=False, allow_unicode=True, width=100)
+    return Draft(text, config, remarks, problems + [str(f) for f in findings], findings)
+
+
+def _comment(line: str) -> str:
+    """A comment line stays one comment: a line break in a file, sheet or column name
+    (quoted by yaml.safe_dump in the block itself) would otherwise start a YAML line."""
+    return " ".join(line.splitlines()) if line.startswith("#") else "# " + line
+
+
+def _checks_config() -> dict:
+    """The analysis and plausibility blocks the draft will run with (the project's config
+    when there is one: the draft is merged over it)."""
+    from falseclaims.config import cli_defaults, load_config
+
+    try:
+        return load_config()
+    except FalseclaimsInputError:  # a broken project config: the packaged defaults
+        return cli_defaults()
 
 
 def _read_remarks(s) -> list[str]:

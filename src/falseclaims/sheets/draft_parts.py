@@ -11,6 +11,9 @@ from pathlib import Path
 from falseclaims.sheets.draft_rules import METRIC_TASK
 from falseclaims.sheets.inspect import SheetGuess, find_header
 from falseclaims.sheets.repeats import repeat_runs
+from falseclaims.sheets.roles import header_metric
+
+_VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
 
 def column_key(c, g: SheetGuess) -> str:
@@ -79,6 +82,26 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
         if g.metric[1] and "task" not in roles:
             out["task"] = g.metric[1]
             remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
+        return out
+    # the value columns' own headers decide ('Model Accuracy': accuracy, never a Dice or
+    # HD header elsewhere in the sheet, nor the file's name)
+    named = {header_metric(c.name) for c in g.columns if c.role in _VALUE_ROLES}
+    named.discard(None)
+    if len(named) == 1:
+        (metric, task), = named
+        if "metric" not in roles:
+            out["metric"] = metric
+            remarks.append(f"no metric column: constants metric: {metric} (the value "
+                           "column's header names it)")
+        if task and "task" not in roles:
+            out["task"] = task
+            remarks.append(f"no task column: constants task: {task} (from the metric the "
+                           "value column's header names)")
+        return out
+    if len(named) > 1:
+        remarks.append("unsure: the value columns' headers name several metrics ("
+                       + ", ".join(sorted(m for m, _ in named)) + "): no metric constant "
+                       "drafted; map a metric column or set constants: {metric: ...}")
         return out
     text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
     for rx, metric, task in METRIC_TASK:

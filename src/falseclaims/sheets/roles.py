@@ -18,7 +18,7 @@ from falseclaims.sheets.columns import ALIASES, ENUMS
 from falseclaims.sheets.draft_rules import DRAFT_RULES
 from falseclaims.sheets.errors import CellError
 
-__all__ = ["TASK_WORDS", "DOI", "is_doi", "named_values", "fit_categories", "settle_ids",
+__all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
            "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
            "settle_names", "settle_in_scope", "fit_role", "idless_rows", "drop_same_names",
            "FIT_SHARE"]
@@ -37,6 +37,28 @@ _VALUES = ("value_proposed", "value_best_prior", "values_compared")
 # (a value has decimals or a % sign: "track 1", "59; 32" are no values)
 _NAMED_NUMBER = re.compile(r"[A-Za-z].*?[\s:=(]\s*[+-]?(?:\d*[.,]\d+\s*%?|\d+\s*%)\s*"
                            r"(?:(?:±|\+/-|\+-)\s*\d+(?:[.,]\d+)?\s*%?)?\)?$")
+
+
+def is_flag(vals: list) -> bool:
+    """Cells that are all yes/no flags (``Y``, ``N``, ``yes``, ``true``, ...): never a
+    method's name."""
+    texts = [clean_text(str(v)) for v in vals if not is_missing(v)]
+    try:
+        return bool(texts) and all(cells.parse_bool(t)[0] is not None for t in texts)
+    except CellError:
+        return False
+
+
+def whole(vals: list) -> bool:
+    """Every cell a whole number (``12``, ``12.0``): row numbers may be ids, ``0.853`` not."""
+    for v in vals:
+        try:
+            x = float(str(v).strip())
+        except ValueError:
+            return False
+        if x != int(x):
+            return False
+    return True
 
 
 def is_doi(text: str) -> bool:
@@ -177,7 +199,8 @@ def settle_names(guesses: list, chosen: list) -> None:
     for value in chosen:
         twin = "name_" + value.role.removeprefix("value_")
         match = sorted((g for g in guesses if g.kind in ("text", "category")
-                        and g is not value and stem(g.name) == stem(value.name)),
+                        and not g.flags and g is not value
+                        and stem(g.name) == stem(value.name)),
                        key=lambda g: "name" not in g.name.lower())  # '_name' before '_model'
         match = [g for g in match if stem(g.name)]
         if not match:
