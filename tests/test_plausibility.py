@@ -272,3 +272,18 @@ def test_written_names_cannot_add_keys(tmp_path, evil):
     # the reader folds a line break in a header to a space; the mapping names it so
     assert set(block["columns"]["wide"]) == {" ".join(h.split()) for h in rows[0]}
     assert "read as the pipeline reads it: 8 papers" in out.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ front page
+def test_front_page_shows_warnings_above_the_headline_escaped():
+    from falseclaims.survey.front_page import front_page_html
+
+    numbers = pd.DataFrame({"task": ["segmentation"], "name": ["share_above_0.05"],
+                            "value": [0.0], "n_population": [12], "q1": [0.0], "q3": [0.0]})
+    hostile = "<script>alert(1)</script>"
+    html = front_page_html({"v": numbers, "w": numbers}, {"v": "V", "w": "W"}, [], "median",
+                           {"v": [f"column {hostile!r} is read as value_proposed"], "w": []})
+    assert "Implausible result: V" in html and "Implausible result: W" not in html
+    assert html.index("Implausible result: V") < html.index("Share of analysed papers")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert html.count("implausible: see above") == 1  # V's headline row only

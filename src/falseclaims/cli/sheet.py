@@ -3,7 +3,10 @@
 ``inspect FILE`` prints the header row found, each column's guessed role with example
 cells and a draft venue block for config/config.yaml. ``check --venue V`` validates one
 venue's sheets as the pipeline would and prints the problems grouped by column, the first
-three of each kind. Exit code 0: no problem; 1: problems found; 2: bad arguments or config.
+three of each kind. Both check the result's plausibility (:mod:`falseclaims.plausibility`):
+``check`` prints IMPLAUSIBLE lines and exits 1; a draft says NOT READY TO RUN at its top
+and ``inspect`` prints STILL TO FIX. Exit code 0: no problem; 1: problems found (or an
+implausible result); 2: bad arguments or config.
 """
 
 from __future__ import annotations
@@ -55,8 +58,11 @@ def register(sub) -> None:
                                        "first step) and list the problems by column",
                          description="Validate the sheets of one venue of the config's "
                                      "venues: block as the pipeline's first step does and "
-                                     "list the problems grouped by column. Exit code 0: no "
-                                     "problem; 1: problems found; 2: bad arguments or config.")
+                                     "list the problems grouped by column, then check that "
+                                     "the result is plausible (config/README.md, "
+                                     "## plausibility). Exit code 0: no problem; 1: problems "
+                                     "found or an implausible result; 2: bad arguments or "
+                                     "config.")
     c.add_argument("--venue", required=True, help="a key of venues: in the config")
     c.add_argument("--config", help="config file defining the venue (default: "
                                     "$FALSECLAIMS_CONFIG, else ./config/config.yaml); sheet "
@@ -113,7 +119,9 @@ def run_inspect(args) -> int:
              {"file": str(g.file), "sheet": g.sheet, "header_row": g.header_row,
               "n_rows": g.n_rows, "units": g.units, "columns": cols,
               "draft": d.text, "remarks": list(d.remarks),
-              "still_to_fix": [str(p) for p in d.problems]})
+              "still_to_fix": [str(p) for p in d.problems],
+              "implausible": [{"check": f.check, "message": f.message, "key": f.key}
+                              for f in d.findings]})
         return 0
     rows = (f"header rows {g.header_row - 1}-{g.header_row} (names combined)"
             if g.header_rows == 2 else f"header row {g.header_row}")
@@ -133,6 +141,8 @@ def run_inspect(args) -> int:
     print(f"\nunits guess: {g.units}")
     for r in d.remarks:
         print(f"  {r}")
+    if d.problems:
+        print("STILL TO FIX (the draft is not ready to run):")
     for p in d.problems:
         print(f"  still to fix: {p}")
     print("\n# draft venue block (edit it; data/README.md, 'Swapping in a real sheet'):")
@@ -194,13 +204,22 @@ def run_check(args) -> int:
     excluded = 0
     if "invalid_cell" in s.papers:
         excluded = int(s.papers["invalid_cell"].notna().sum())
+    from falseclaims.plausibility import check_venue
+
+    findings = check_venue(args.venue, venues[args.venue], s.papers, s.results, cfg)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("sheet check", inputs_of(args),
-             {"venue": args.venue, "ok": True, "problems": [], "papers": len(s.papers),
-              "results": len(s.results), "notes": len(s.notes), "excluded": excluded})
-        return 0
-    print(f"venue '{args.venue}': OK, {len(s.papers)} papers, {len(s.results)} results "
+             {"venue": args.venue, "ok": not findings, "problems": [],
+              "implausible": [{"check": f.check, "message": f.message, "key": f.key}
+                              for f in findings],
+              "papers": len(s.papers), "results": len(s.results), "notes": len(s.notes),
+              "excluded": excluded})
+        return 1 if findings else 0
+    for f in findings:
+        print(f"IMPLAUSIBLE: {f}")
+    state = "reads, but the result is implausible" if findings else "OK"
+    print(f"venue '{args.venue}': {state}, {len(s.papers)} papers, {len(s.results)} results "
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
@@ -217,4 +236,4 @@ def run_check(args) -> int:
         for pid, text in s.papers.loc[s.papers["invalid_cell"].notna(),
                                       ["paper_id", "invalid_cell"]].itertuples(index=False):
             print(f"  {pid}: {text}")
-    return 0
+    return 1 if findings else 0
