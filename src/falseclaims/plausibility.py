@@ -22,7 +22,7 @@ import pandas as pd
 from falseclaims.sheets.roles import header_metric
 from falseclaims.survey.eligibility import primary_metric_rows
 
-__all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "check_ids",
+__all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons", "check_ids",
            "check_value_headers", "check_values", "check_exclusions", "findings_frame",
            "read_findings", "value_headers"]
 
@@ -118,30 +118,37 @@ def _same_metric(metric: str, read: set[str]) -> bool:
     return any(m == metric or header_metric(m) == header_metric(metric) for m in read)
 
 
-def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict, limits: dict,
-                 layout: str, where: str) -> list[Finding]:
-    """Deltas beyond ``max_delta`` and the prior method winning most papers, on each
-    paper's primary metric. In the wide layout the proposed method is a paper's first
-    results row (``sheets.wide.wide_to_long`` writes it before the prior and compared
-    ones) and the prior is the best of the others; in the long layout no row is marked as
-    the proposed one, so only the gap between the two best methods is checked."""
+def comparisons(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
+                layout: str) -> pd.DataFrame:
+    """Per paper with two values of its primary metric: ``proposed``, ``prior`` and
+    ``delta`` = proposed − prior. In the wide layout the proposed method is a paper's first
+    results row (``sheets.wide.wide_to_long`` writes it before the prior and compared ones)
+    and the prior is the best of the others; in the long layout no row is marked as the
+    proposed one: the best and the runner-up."""
+    cols = ["paper_id", "task", "proposed", "prior", "delta"]
     if not len(results) or "task" not in papers:
-        return []
+        return pd.DataFrame(columns=cols)
     rows = primary_metric_rows(papers, results, analysis["metrics"]).sort_index(kind="mergesort")
     pairs = []
     for pid, g in rows.groupby("paper_id", sort=True):
         if len(g) < 2:
             continue
-        task = g["task"].iloc[0]
         if layout == "wide_top2":
-            pairs.append((pid, task, g["value"].iloc[0], g["value"].iloc[1:].max()))
+            a, b = g["value"].iloc[0], g["value"].iloc[1:].max()
         else:
-            best = g["value"].nlargest(2)
-            pairs.append((pid, task, best.iloc[0], best.iloc[1]))
-    if not pairs:
+            a, b = g["value"].nlargest(2)
+        pairs.append((pid, g["task"].iloc[0], a, b, a - b))
+    return pd.DataFrame(pairs, columns=cols)
+
+
+def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict, limits: dict,
+                 layout: str, where: str) -> list[Finding]:
+    """Deltas beyond ``max_delta`` and the prior method winning most papers, on each
+    paper's primary metric (:func:`comparisons`; the long layout marks no proposed method,
+    so only the gap between the two best is checked there)."""
+    p = comparisons(papers, results, analysis, layout)
+    if not len(p):
         return []
-    p = pd.DataFrame(pairs, columns=["paper_id", "task", "proposed", "prior"])
-    p["delta"] = p["proposed"] - p["prior"]
     out = []
     limit = p["task"].map(limits["max_delta"])
     big = p[p["delta"].abs() > limit]
@@ -189,7 +196,7 @@ def check_exclusions(papers: pd.DataFrame, results: pd.DataFrame, exclusions: pd
     elif field == "split":
         key = f"the split column or {where}.values.split; or analysis.test_set_splits"
     elif field:
-        key = (f"{where}: map a {field} column or set constants: {{{field}: ...}}"
+        key = (f"{where}: map a column to {field} or set constants: {{{field}: ...}}"
                if field not in mapped else f"the {field} column ({where}.values.{field})")
     elif reason == "fewer_than_two_methods":
         key = (f"{where}: a value_best_prior (or values_compared) column, constants.metric, "

@@ -51,6 +51,10 @@ def register(sub) -> None:
                         "`snakemake --configfile DRAFT.yaml` runs; never over the sheet(s) "
                         "read, and over the project's config/config.yaml or any existing "
                         "file only with --force")
+    i.add_argument("--html", metavar="PAGE",
+                   help="write a review page: each column's role, evidence and example "
+                        "cells, the first papers as the pipeline will read them, every "
+                        "plausibility warning (same overwrite rules as --write)")
     i.add_argument("--force", action="store_true",
                    help="let --write replace an existing file (never the sheet read)")
     i.set_defaults(handler=run_inspect)
@@ -105,12 +109,20 @@ def run_inspect(args) -> int:
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
                      other)
+    block = d.config["venues"][args.venue]
+    inputs = [Path(args.file)] + [Path(block[k]) for k in ("papers", "results")
+                                  if isinstance(block.get(k), str)]
+    if args.write and args.html and Path(args.write).resolve() == Path(args.html).resolve():
+        raise UsageError("--write and --html name the same file")
+    for target in (args.write, args.html):
+        if target:
+            _refuse_overwrite(Path(target), inputs, args.force)
     if args.write:
-        block = d.config["venues"][args.venue]
-        _refuse_overwrite(Path(args.write), [Path(args.file)] + [
-            Path(block[k]) for k in ("papers", "results") if isinstance(block.get(k), str)],
-            args.force)
         Path(args.write).write_text(d.text, encoding="utf-8")
+    if args.html:
+        from falseclaims.sheets.review import review_html
+
+        Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         cols = [{"letter": c.letter, "name": c.name, "role": c.role, "why": c.why,
@@ -149,25 +161,27 @@ def run_inspect(args) -> int:
     print(d.text, end="")
     if args.write:
         print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
+    if args.html:
+        print(f"review page: {args.html}")
     return 0
 
 
 def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
-    """--write never replaces a sheet it read; the project's config or any other existing
+    """--write (and --html) never replaces a sheet it read; the project's config or any other existing
     file only with --force."""
     if target.is_dir():
-        raise UsageError(f"--write {target}: is a directory, expected a file name")
+        raise UsageError(f"{target}: is a directory, expected a file name")
     if any(target.exists() and p.exists() and target.samefile(p) for p in inputs):
-        raise UsageError(f"--write {target}: that is the sheet being read; write the draft "
+        raise UsageError(f"{target}: that is the sheet being read; write the draft "
                          "to a new file")
     if force or not target.exists():
         return
     config = find_config()
     if config is not None and target.samefile(config):
-        raise UsageError(f"--write {target}: that is the project's config (the draft holds "
+        raise UsageError(f"{target}: that is the project's config (the draft holds "
                          "one venue and run_venues only); write a new file and run it with "
                          "--configfile, or pass --force to replace it")
-    raise UsageError(f"--write {target}: the file exists; choose a new name or pass --force "
+    raise UsageError(f"{target}: the file exists; choose a new name or pass --force "
                      "to replace it")
 
 

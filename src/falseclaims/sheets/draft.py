@@ -13,29 +13,44 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.plausibility import check_venue
+from falseclaims.plausibility import check_venue, comparisons
 from falseclaims.sheets.columns import WIDE
 from falseclaims.sheets.inspect import SheetGuess
 from falseclaims.sheets.draft_parts import (
     column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.survey.eligibility import select_papers
 
-__all__ = ["draft_config", "Draft"]
+__all__ = ["draft_config", "Draft", "Read"]
 
 
 class Draft:
     """The config text, the block as a dict and the lines to show the user."""
 
     def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str],
-                 findings: list | None = None):
+                 findings: list | None = None, read: Read | None = None):
         self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
         self.findings = findings or []  # plausibility.Finding s (also in problems)
+        self.read = read  # the sheet as the pipeline reads it with this block, if it reads
+
+
+@dataclass(frozen=True)
+class Read:
+    """The drafted block's reading: the validated tables, the eligibility step's
+    exclusions and each paper's comparison on its primary metric."""
+
+    papers: pd.DataFrame
+    results: pd.DataFrame
+    exclusions: pd.DataFrame
+    comparisons: pd.DataFrame
 
 
 def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
@@ -162,7 +177,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.inspect import group_problems
 
-    read_problems, findings = [], []
+    read_problems, findings, read = [], [], None
     for attempt in ("stop", "exclude"):
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
@@ -175,7 +190,11 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
             continue
         read_problems = []
         remarks += _read_remarks(s)
-        findings = check_venue(venue, trial, s.papers, s.results, _checks_config())
+        cfg = _checks_config()
+        excl = select_papers(s.papers, s.results, cfg["analysis"], venue=venue).exclusions
+        findings = check_venue(venue, trial, s.papers, s.results, cfg, excl)
+        read = Read(s.papers, s.results, excl, comparisons(
+            s.papers, s.results, cfg["analysis"], trial.get("layout", "long")))
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
@@ -195,7 +214,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
         head += [f"#   {f}" for f in findings]
     text = "\n".join(_comment(h) for h in head) + "\n" + yaml.safe_dump(
         config, sort_keys=False, allow_unicode=True, width=100)
-    return Draft(text, config, remarks, problems + [str(f) for f in findings], findings)
+    return Draft(text, config, remarks, problems + [str(f) for f in findings], findings, read)
 
 
 def _comment(line: str) -> str:
