@@ -86,15 +86,7 @@ def run_inspect(args) -> int:
     from falseclaims.sheets.draft import draft_config
     from falseclaims.sheets.inspect import inspect_sheet
 
-    if not Path(args.file).is_file():
-        raise UsageError(f"no such file: {args.file}")
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
-        raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
-                         "and '-', starting with a letter or digit")
-    if args.header_row is not None and args.header_row < 1:
-        raise UsageError("--header-row must be at least 1")
-    if args.header_rows and args.header_row is None:
-        raise UsageError("--header-rows needs --header-row N (the lower header row)")
+    _check_inspect_args(args)
     try:
         g = inspect_sheet(args.file, args.sheet, args.header_row, args.header_rows)
     except ValueError as exc:
@@ -109,20 +101,7 @@ def run_inspect(args) -> int:
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
                      other)
-    block = d.config["venues"][args.venue]
-    inputs = [Path(args.file)] + [Path(block[k]) for k in ("papers", "results")
-                                  if isinstance(block.get(k), str)]
-    if args.write and args.html and Path(args.write).resolve() == Path(args.html).resolve():
-        raise UsageError("--write and --html name the same file")
-    for target in (args.write, args.html):
-        if target:
-            _refuse_overwrite(Path(target), inputs, args.force)
-    if args.write:
-        Path(args.write).write_text(d.text, encoding="utf-8")
-    if args.html:
-        from falseclaims.sheets.review import review_html
-
-        Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
+    _write_outputs(args, g, d)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         cols = [{"letter": c.letter, "name": c.name, "role": c.role, "why": c.why,
@@ -135,6 +114,41 @@ def run_inspect(args) -> int:
               "implausible": [{"check": f.check, "message": f.message, "key": f.key}
                               for f in d.findings]})
         return 0
+    _print_inspect(args, g, d)
+    return 0
+
+
+def _check_inspect_args(args) -> None:
+    if not Path(args.file).is_file():
+        raise UsageError(f"no such file: {args.file}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
+        raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
+                         "and '-', starting with a letter or digit")
+    if args.header_row is not None and args.header_row < 1:
+        raise UsageError("--header-row must be at least 1")
+    if args.header_rows and args.header_row is None:
+        raise UsageError("--header-rows needs --header-row N (the lower header row)")
+    if args.write and args.html and Path(args.write).resolve() == Path(args.html).resolve():
+        raise UsageError("--write and --html name the same file")
+
+
+def _write_outputs(args, g, d) -> None:
+    """The draft (--write) and the review page (--html), never over a sheet read."""
+    block = d.config["venues"][args.venue]
+    inputs = [Path(args.file)] + [Path(block[k]) for k in ("papers", "results")
+                                  if isinstance(block.get(k), str)]
+    for target in (args.write, args.html):
+        if target:
+            _refuse_overwrite(Path(target), inputs, args.force)
+    if args.write:
+        Path(args.write).write_text(d.text, encoding="utf-8")
+    if args.html:
+        from falseclaims.sheets.review import review_html
+
+        Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
+
+
+def _print_inspect(args, g, d) -> None:
     rows = (f"header rows {g.header_row - 1}-{g.header_row} (names combined)"
             if g.header_rows == 2 else f"header row {g.header_row}")
     print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
@@ -163,7 +177,6 @@ def run_inspect(args) -> int:
         print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
     if args.html:
         print(f"review page: {args.html}")
-    return 0
 
 
 def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
