@@ -67,7 +67,7 @@ done(chunks=chunks)
 """,
     "congruence estimation, every configured source (CPU per source in notes)": """
 from falseclaims.estimation.stages import estimate_congruence
-from falseclaims.table_io import write_table, write_yaml
+from falseclaims.io.table_io import write_table, write_yaml
 cpu = {}
 for name, spec in cfg["estimation"]["congruence_sources"].items():
     t = time.process_time()
@@ -80,7 +80,7 @@ done(**cpu)
 """,
     "sheet validation, 10^5 papers (read_venue + writing the 3 tables)": """
 from falseclaims.sheets import read_venue
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 v = {"label": "big", "papers": "{data}/big_papers.csv", "results": "{data}/big_results.csv",
      "layout": "long", "units": "auto", "columns": {}}
 s = read_venue(v, base_dir=".", venue="big")
@@ -89,7 +89,7 @@ for name in ("papers", "results", "notes"):
 done(rows=len(s.results))
 """,
     "probabilities stage, 10^5 papers (compute + write)": """
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 try:
     from falseclaims.survey.probabilities import compute_probabilities
 except ImportError:

@@ -19,7 +19,7 @@ from falseclaims.config import DEFAULT_CONFIG, cli_defaults, load_config, merge_
 from falseclaims.config_validation import (
     SCHEMA_DIR, ConfigError, config_problems, schema_path, schema_required, validate,
 )
-from falseclaims.sheets.columns import PAPERS, RESULTS, WIDE
+from falseclaims.sheets.read.columns import PAPERS, RESULTS, WIDE
 
 ROOT = Path(__file__).resolve().parents[1]
 REPO_CONFIG = ROOT / "config" / "config.yaml"

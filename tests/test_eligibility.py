@@ -6,7 +6,7 @@ import pytest
 
 from falseclaims.config import congruence_sources, sd_models
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.exceedance import share_above

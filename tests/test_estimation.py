@@ -13,7 +13,7 @@ from falseclaims.estimation.congruence_sources import congruence_pairs, congruen
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.estimation.sklearn_models import train_and_predict
 from falseclaims.estimation.stages import estimate_congruence, fit_sd_model
-from falseclaims.table_io import write_table, write_yaml
+from falseclaims.io.table_io import write_table, write_yaml
 from falseclaims.percase.congruence import (
     congruence_quartiles,
     pairwise_congruence,

@@ -14,9 +14,11 @@ from falseclaims.figures import percase
 from falseclaims.figures.practices import practices_data
 from falseclaims.figures.sizes import split_sizes
 from falseclaims.survey.eligibility import select_papers
+from falseclaims.survey.headline import Headline
+from falseclaims.survey.populations import metric_frequency, population
 
 matplotlib.use("Agg")
-HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+HEAD = Headline("paper", "median", "msd_reference", "mean")
 ANALYSIS = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
             "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
 
@@ -115,12 +117,12 @@ def test_populations_match_the_flow_diagram_boxes():
         "figS7": figures.figS7_uncertainty(papers, "in_scope")[1]
         .groupby("task").n_papers.first(),
         "figS8": split_sizes(papers, "in_scope").groupby("task").paper_id.nunique(),
-        "tables": figures.metric_frequency(papers, "in_scope").groupby("task").n_papers.first(),
+        "tables": metric_frequency(papers, "in_scope").groupby("task").n_papers.first(),
     }
     for name, by_task in counts.items():
         for task in ("classification", "segmentation"):
             assert by_task[task] == box[(task, "in_scope")], (name, task)
-    quantitative = figures.metric_frequency(papers, "quantitative").groupby("task").n_papers
+    quantitative = metric_frequency(papers, "quantitative").groupby("task").n_papers
     assert quantitative.first()["segmentation"] == box[("segmentation", "values_in_text")] == 1
     # `all` is the "papers found" box: unreadable papers included
     found = practices_data(papers, "all").groupby("task").n_papers.first()
@@ -133,7 +135,7 @@ def test_populations_match_the_flow_diagram_boxes():
 def test_population_without_invalid_cell_column_is_unchanged():
     papers = _papers([{"paper_id": "a", "task": "classification"},
                       {"paper_id": "b", "task": "classification", "in_scope": False}])
-    assert list(figures.common.population(papers, "in_scope").paper_id) == ["a"]
+    assert list(population(papers, "in_scope").paper_id) == ["a"]
 
 
 def test_figS8_note_counts_only_papers_without_any_plotted_size():

@@ -11,9 +11,11 @@ from falseclaims import figures, stats, style
 from falseclaims.claims import plan as planner
 from falseclaims.figures.lookup import band
 from falseclaims.figures.output import write_figure
+from falseclaims.survey.headline import Headline
+from falseclaims.survey.populations import metric_frequency
 
 matplotlib.use("Agg")
-HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+HEAD = Headline("paper", "median", "msd_reference", "mean")
 CONG = fx.CONGRUENCE["paper"]
 
 
@@ -178,7 +180,7 @@ def test_tables_S1_S2_counts_and_latex():
          "values_only_in_figures": True},  # not in the quantitative population
         {"paper_id": "5", "task": "segmentation", "metrics_reported": "dsc;hd95"},
     ])
-    freq = figures.metric_frequency(papers, "quantitative", {"accuracy": "Accuracy"})
+    freq = metric_frequency(papers, "quantitative", {"accuracy": "Accuracy"})
     cls = freq[freq.task == "classification"].set_index("label")
     assert cls.loc["Accuracy", "n_papers_reporting"] == 2
     assert cls.loc["auc", "n_papers_reporting"] == 1
@@ -187,7 +189,7 @@ def test_tables_S1_S2_counts_and_latex():
     assert cls.loc["Accuracy", "percent"] == 66.7
     tex = figures.metric_table_latex(freq, "classification", "V")
     assert r"Accuracy & 2 & 66.7 \\" in tex and "n = 3 papers" in tex
-    all_papers = figures.metric_frequency(papers, "in_scope")
+    all_papers = metric_frequency(papers, "in_scope")
     assert all_papers[(all_papers.task == "classification")
                       & (all_papers.metric == "auc")]["n_papers_reporting"].item() == 2
 

@@ -10,10 +10,11 @@ from falseclaims import figures
 from falseclaims.figures import percase as pf
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 from falseclaims.style import NO_DATA
+from falseclaims.survey.headline import Headline
 
-HEAD = figures.Headline("paper", "median", "msd_reference", "mean")
+HEAD = Headline("paper", "median", "msd_reference", "mean")
 GRID = {"congruence_source": "paper", "sd_level": "mean", "bands": [0.05, 0.1],
         "classification": {"level": 0.85, "n": [50, 500], "delta": [0.01, 0.03]},
         "segmentation": {"level": 0.85, "n": [20, 200], "delta": [0.01, 0.03]}}

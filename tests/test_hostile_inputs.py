@@ -21,10 +21,10 @@ from falseclaims.cli import main
 from falseclaims.config import read_yaml
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets import io as sheets_io
-from falseclaims.sheets.io import read_raw_table
+from falseclaims.io import raw_reader
+from falseclaims.io.raw_reader import read_raw_table
 from xlsx_parts import number_cell, text_cell, write_xlsx
 
 PAPERS = [["paper_id", "title", "task", "in_scope", "values_only_in_figures", "split",
@@ -79,7 +79,7 @@ def test_xlsx_is_read_from_the_cells_present_not_the_declared_range(tmp_path):
 def test_rows_and_problems_are_capped(tmp_path, monkeypatch):
     """A sheet beyond MAX_ROWS stops with one problem; a column with a problem in every row
     gives MAX_PROBLEMS_PER_COLUMN lines and one summary (not one per row)."""
-    from falseclaims.sheets import xlsx as sheets_xlsx
+    from falseclaims.io import xlsx as sheets_xlsx
 
     monkeypatch.setattr(sheets_xlsx, "MAX_ROWS", 2000)
     tall = tmp_path / "tall.xlsx"
@@ -101,7 +101,7 @@ def test_rows_and_problems_are_capped(tmp_path, monkeypatch):
     with pytest.raises(SheetValidationError) as exc:
         read_venue(cfg, base_dir=tmp_path, venue="v")
     in_scope = [p for p in exc.value.problems if p.column == "in_scope"]
-    assert len(in_scope) == sheets_io.MAX_PROBLEMS_PER_COLUMN + 1
+    assert len(in_scope) == raw_reader.MAX_PROBLEMS_PER_COLUMN + 1
     assert "4,900 more problem(s) in this column" in in_scope[-1].expected
 
 
@@ -263,7 +263,7 @@ def test_n_test_below_two_refused_naming_the_paper(tmp_path):
 @pytest.mark.parametrize("cell, expected", [("1.5e3", None), ("1e23", "below 1e+12"),
                                             ("1.5e-1", "is not one")])
 def test_scientific_notation_as_a_size(tmp_path, cell, expected):
-    from falseclaims.sheets.cells import CellError, parse_size
+    from falseclaims.sheets.read.cells import CellError, parse_size
 
     if expected is None:
         assert parse_size(cell)[0] == 1500
@@ -318,8 +318,8 @@ def test_tab_separated_csv_read_with_a_note(tmp_path):
 
 
 def test_list_cells_quoted(tmp_path):
-    from falseclaims.sheets.cells import CellError, parse_measure
-    from falseclaims.sheets.rules import parse_compared
+    from falseclaims.sheets.read.cells import CellError, parse_measure
+    from falseclaims.sheets.read.rules import parse_compared
 
     assert parse_compared("U-Net 78.2;; nnU 80.1", None)[1] == (
         "empty item in 'U-Net 78.2;; nnU 80.1' skipped",)

@@ -17,7 +17,7 @@ from falseclaims.errors import MAX_LISTED, FalseclaimsInputError, Problem, forma
 from falseclaims.percase.errors import PerCaseValidationError
 from falseclaims.percase.readers import read_long
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets.cells import CellError, parse_size
+from falseclaims.sheets.read.cells import CellError, parse_size
 from falseclaims.table.readers import TableReadError, read_tables
 
 
@@ -67,7 +67,7 @@ def _bad_cell(tmp_path):
 
 
 def _binary_sheet(tmp_path):
-    from falseclaims.sheets.inspect import inspect_sheet
+    from falseclaims.sheets.draft.inspect import inspect_sheet
 
     path = tmp_path / "s.csv"
     path.write_bytes(b"\x00\x01binary")

@@ -23,7 +23,7 @@ SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
 SCIPY = ("scipy.special", "scipy.stats", "scipy.optimize")
 PLOTS = ("matplotlib", "seaborn")
 NEVER = ("jsonschema", "referencing", "sklearn")  # no job validates at import or trains models
-READER = ("falseclaims.sheets.reader",)  # the sheet reader: validate_sheets only
+READER = ("falseclaims.sheets.read.reader",)  # the sheet reader: validate_sheets only
 
 FORBIDDEN = {
     "assign_congruence": SCIPY + PLOTS + NEVER + READER,

@@ -16,6 +16,7 @@ from falseclaims.config import ConfigParam, ReportText, report_category
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html, metric_tables_html, numbers_html
 from falseclaims.survey.numbers import venue_numbers
+from falseclaims.survey.populations import metric_frequency
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 CFG = {
@@ -184,7 +185,7 @@ def test_a_paper_value_for_an_unknown_number_is_refused():
 
 
 def test_metric_table_counts_a_paper_once_per_metric_after_aliasing():
-    freq = figures.metric_frequency(_papers(), "quantitative", CFG["figures"]["metric_labels"])
+    freq = metric_frequency(_papers(), "quantitative", CFG["figures"]["metric_labels"])
     c = freq[freq.task == "classification"].set_index("label")
     # c0 lists Accuracy twice (two spellings): 5 papers, not 6; n = 6 quantitative papers
     assert c.loc["Accuracy", "n_papers_reporting"] == 5 and c.loc["Accuracy", "n_papers"] == 6
@@ -215,7 +216,7 @@ def test_html_tables_escape_a_hostile_venue_label(numbers):
     table = numbers.reset_index()
     pages = [numbers_html(table, HOSTILE, True),
              front_page_html({"v": table}, {"v": HOSTILE}, ["v"], "median congruence"),
-             metric_tables_html(figures.metric_frequency(_papers(), "quantitative"), HOSTILE)]
+             metric_tables_html(metric_frequency(_papers(), "quantitative"), HOSTILE)]
     for html in pages:
         assert "<img" not in html and "</script>" not in html
         assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html

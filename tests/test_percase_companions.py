@@ -13,7 +13,7 @@ from test_percase_cli import BIN, CLS, SEG, _json, _run  # one runner for percas
 
 from falseclaims.cli import main
 from falseclaims.percase import paired_tests as pt
-from falseclaims.percase.report import number
+from falseclaims.report import number
 
 
 # ---------------------------------------------------------------- per-class McNemar

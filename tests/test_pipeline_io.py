@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.table_io import FLOAT_FORMAT, write_table, write_table_parts
+from falseclaims.io.table_io import FLOAT_FORMAT, write_table, write_table_parts
 
 
 def test_write_table_bytes_equal_pandas_float_format(tmp_path):

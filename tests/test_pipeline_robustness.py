@@ -18,7 +18,7 @@ import yaml
 
 import venue_fixtures as vf
 from falseclaims.survey.top2 import TOP2_COLUMNS
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 from falseclaims.survey.probabilities import (PROB_COLUMNS, PROB_TABLE_COLUMNS,
                                               read_probabilities)
 

@@ -18,8 +18,8 @@ from falseclaims.plausibility import (
     Finding, check_exclusions, check_ids, check_value_headers, check_values, check_venue,
 )
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.draft import draft_config
-from falseclaims.sheets.inspect import inspect_sheet
+from falseclaims.sheets.draft.draft import draft_config
+from falseclaims.sheets.draft.inspect import inspect_sheet
 
 CFG = cli_defaults()
 LIMITS = CFG["plausibility"]

@@ -13,8 +13,8 @@ import yaml
 
 from falseclaims.cli import main
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.draft import draft_config
-from falseclaims.sheets.inspect import inspect_sheet
+from falseclaims.sheets.draft.draft import draft_config
+from falseclaims.sheets.draft.inspect import inspect_sheet
 from long_sheet import PAPERS, RESULTS, write_long_sheet
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,7 +132,7 @@ def test_draft_of_tables_with_different_header_rows_runs(tmp_path):
 
 
 def test_results_header_row_absent_means_the_papers_header_row(tmp_path):
-    from falseclaims.sheets.reader import header_of
+    from falseclaims.sheets.read.reader import header_of
 
     assert header_of({"header_row": 3, "header_rows": 2}, "results") == (3, 2)
     assert header_of({"header_row": 3, "results_header_row": 1}, "results") == (1, 1)
@@ -198,7 +198,7 @@ def test_venue_c_two_nguyen_papers_drafted_apart(capsys):
 
 
 def test_notes_digest_page_matches_the_log_digest():
-    from falseclaims.sheets.digest import digest, digest_html, digest_kinds
+    from falseclaims.sheets.read.digest import digest, digest_html, digest_kinds
 
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["venues"]
     vc = cfg["venue_c_synthetic"]
@@ -219,7 +219,7 @@ def test_notes_digest_page_matches_the_log_digest():
 
 
 def test_digest_kinds_of_no_notes():
-    from falseclaims.sheets.digest import digest_kinds
+    from falseclaims.sheets.read.digest import digest_kinds
 
     notes = pd.DataFrame({"note": pd.Series([], dtype="string"),
                           "kind": pd.Series([], dtype="string"),

@@ -16,8 +16,8 @@ from falseclaims.cli import main
 from falseclaims.config import run_venues
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.draft import draft_config
-from falseclaims.sheets.inspect import inspect_sheet
+from falseclaims.sheets.draft.draft import draft_config
+from falseclaims.sheets.draft.inspect import inspect_sheet
 from messy_sheet import ROWS, write_messy_sheet
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,11 +9,11 @@ import csv
 import yaml
 
 from falseclaims.cli import main
-from falseclaims.sheets import inspect as inspect_mod
+from falseclaims.sheets.draft import inspect as inspect_mod
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.columns import WIDE
-from falseclaims.sheets.draft import draft_config
-from falseclaims.sheets.inspect import inspect_sheet
+from falseclaims.sheets.read.columns import WIDE
+from falseclaims.sheets.draft.draft import draft_config
+from falseclaims.sheets.draft.inspect import inspect_sheet
 
 
 def _csv(path, rows):

@@ -8,8 +8,8 @@ import csv
 import pytest
 
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.cells import parse_list
-from falseclaims.sheets.errors import SheetValidationError
+from falseclaims.sheets.read.cells import parse_list
+from falseclaims.sheets.read.errors import SheetValidationError
 
 
 def _csv(path, rows):

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets.columns import PAPERS_OUT, RESULTS_OUT, NOTES_OUT
+from falseclaims.sheets.read.columns import PAPERS_OUT, RESULTS_OUT, NOTES_OUT
 
 PAPERS = [
     ["paper_id", "title", "task", "in_scope", "values_only_in_figures", "split", "cv_folds",

@@ -8,11 +8,11 @@ import openpyxl
 import pandas as pd
 
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.cells import CellError
-from falseclaims.sheets.columns import RESULTS
-from falseclaims.sheets.io import read_raw_table as read_table
-from falseclaims.sheets.normalise import map_columns, parse_cell, parse_records
-from falseclaims.sheets.schema import check_table, load_schema
+from falseclaims.sheets.read.cells import CellError
+from falseclaims.sheets.read.columns import RESULTS
+from falseclaims.io.raw_reader import read_raw_table as read_table
+from falseclaims.sheets.read.normalise import map_columns, parse_cell, parse_records
+from falseclaims.sheets.read.schema import check_table, load_schema
 
 
 def _cell_by_cell(table, kind_spec, idx, their):

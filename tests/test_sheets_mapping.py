@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets import io as sheets_io
-from falseclaims.sheets import xlsx_table
-from falseclaims.sheets.rules import compile_rules, read_ruled_measure
+from falseclaims.io import raw_reader
+from falseclaims.io import xlsx
+from falseclaims.sheets.read.rules import compile_rules, read_ruled_measure
 
 ANALYSIS = {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
             "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
@@ -437,7 +437,7 @@ def test_utf16_file_detected(tmp_path, encoding):
 
 def test_xlsx_zip_bomb_refused_before_parsing(tmp_path, monkeypatch):
     _xlsx(tmp_path / "w.xlsx", [HEAD, *ROWS])
-    monkeypatch.setattr(xlsx_table, "MAX_XLSX_BYTES", 1000)
+    monkeypatch.setattr(xlsx, "MAX_XLSX_BYTES", 1000)
 
     def no_parse(*a, **k):  # the size check must come first
         raise AssertionError("workbook parsed")
@@ -481,11 +481,11 @@ def test_junk_rows_change_nothing_but_notes(tmp_path_factory, n, junk, values):
 def test_repeated_header_candidates_agree_with_the_row_check(cells):
     """skip_rows looks for header-like rows column by column; the rows it then checks with
     _is_repeated_header are exactly those the row-by-row check accepts."""
-    from falseclaims.sheets.rows import _header_like, _is_repeated_header
+    from falseclaims.sheets.read.rows import _header_like, _is_repeated_header
 
     names = ["paper id", "metric", "value"]
     rows = list(enumerate(cells, start=2))
-    t = sheets_io.RawTable("f.csv", None, ["Paper ID", "metric", "value"], rows)
+    t = raw_reader.RawTable("f.csv", None, ["Paper ID", "metric", "value"], rows)
     brute = {i for i, (_, row) in enumerate(rows) if _is_repeated_header(t, row, names)}
     fast = {i for i in _header_like(rows, names) if _is_repeated_header(t, rows[i][1], names)}
     assert fast == brute

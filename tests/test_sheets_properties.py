@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from falseclaims.sheets import SheetValidationError, read_venue
-from falseclaims.sheets.schema import load_schema
+from falseclaims.sheets.read.schema import load_schema
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -136,8 +136,8 @@ def _outcome(tmp_path, cfg):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sheet=nearly_plain_sheet())
 def test_fast_paths_equal_the_general_path(tmp_path, sheet, monkeypatch):
-    import falseclaims.sheets.reader as reader_mod
-    import falseclaims.textio as io_mod  # the text reader's fast paths
+    import falseclaims.sheets.read.reader as reader_mod
+    import falseclaims.io.textio as io_mod  # the text reader's fast paths
 
     papers, results, units, extra = sheet
     cfg = _write(tmp_path, papers, results)
@@ -154,7 +154,7 @@ def test_fast_paths_equal_the_general_path(tmp_path, sheet, monkeypatch):
 
 
 def test_plain_results_path_is_taken_for_a_clean_sheet(tmp_path, monkeypatch):
-    import falseclaims.sheets.reader as reader_mod
+    import falseclaims.sheets.read.reader as reader_mod
 
     taken = []
     real = reader_mod.plain_results

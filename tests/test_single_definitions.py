@@ -36,8 +36,8 @@ def test_headline_levels_are_read_in_one_place():
 
 
 def test_metric_scale_ranges_are_defined_once():
-    # which metrics are converted from percent, and each scale's range: sheets/columns.py
+    # which metrics are converted from percent, and each scale's range: sheets/read/columns.py
     assert _hits(re.compile(r"""["']signed["']\s*:\s*\(""")) == [
-        "src/falseclaims/sheets/columns.py"]
+        "src/falseclaims/sheets/read/columns.py"]
     assert _hits(re.compile(r"""re\.compile\(r?["'].*(kappa|mcc)""", re.I)) == [
-        "src/falseclaims/sheets/columns.py"]
+        "src/falseclaims/sheets/read/columns.py"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
 
 

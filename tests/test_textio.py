@@ -1,4 +1,4 @@
-"""One text-table policy (falseclaims.textio) for sheets, per-case, estimation and table-mode
+"""One text-table policy (falseclaims.io.textio) for sheets, per-case, estimation and table-mode
 files, and the column mapping of `falseclaims percase` files (--columns / columns=)."""
 
 import gzip
@@ -8,13 +8,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from falseclaims import textio
+from falseclaims.io import textio
 from falseclaims.cli import main
 from falseclaims.estimation.inputs import read_input_table
 from falseclaims.examples.percase_files import FILES
 from falseclaims.percase.author import load_inputs
 from falseclaims.percase.readers import PerCaseValidationError, read_long, read_percase
-from falseclaims.sheets.io import read_raw_table
+from falseclaims.io.raw_reader import read_raw_table
 from falseclaims.table.readers import read_tables
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ import venue_fixtures as vf
 from falseclaims.config import congruence_sources, sd_models
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.survey.congruence_assignment import assign_congruence
 from falseclaims.survey.eligibility import EXCLUSION_COLUMNS, select_papers
@@ -216,7 +216,7 @@ def _restore_logging():
 
 def test_run_step_input_error_is_one_block_without_traceback(tmp_path, capsys):
     smk, log = _fake_snakemake(tmp_path)
-    from falseclaims.sheets.errors import Problem
+    from falseclaims.sheets.read.errors import Problem
 
     def bad(_):
         raise SheetValidationError([Problem("sheet.csv", row=3, column="value", value="abc",

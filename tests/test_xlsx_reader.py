@@ -1,4 +1,4 @@
-"""The sparse XLSX reader (sheets/xlsx.py) gives the values openpyxl gives, cell for cell,
+"""The sparse XLSX reader (io/xlsx.py) gives the values openpyxl gives, cell for cell,
 without openpyxl's private attributes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from falseclaims.sheets.xlsx import UncomputedFormula, read_sheet_cells
+from falseclaims.io.xlsx import UncomputedFormula, read_sheet_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
 """Glue between Snakemake rules and the library: logging and error reporting.
 
 Scripts call ``run_step(snakemake, func)``; ``func`` receives the snakemake object and
-does one library call. Table and YAML I/O is in :mod:`falseclaims.table_io`.
+does one library call. Table and YAML I/O is in :mod:`falseclaims.io.table_io`.
 """
 
 from __future__ import annotations

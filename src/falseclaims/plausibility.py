@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from falseclaims.sheets.roles import header_metric
+from falseclaims.sheets.draft.roles import header_metric
 from falseclaims.survey.eligibility import primary_metric_rows
 
 __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons", "check_ids",

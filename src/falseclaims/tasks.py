@@ -4,6 +4,8 @@ data, calibration, pipeline wildcards), and the short names sheets and commands 
 TASKS = ("classification", "segmentation")
 # short names accepted wherever a task is named (sheets, `--task`, the Python API)
 TASK_ALIASES = {"cls": "classification", "class": "classification", "seg": "segmentation"}
+# how figures, tables and pages name each task
+TASK_LABELS = {"classification": "Classification", "segmentation": "Segmentation"}
 
 
 def resolve_task(name) -> str:

@@ -1,6 +1,6 @@
 from falseclaims.config import congruence_sources
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.congruence_assignment import assign_congruence
 
 

@@ -5,7 +5,7 @@ from falseclaims.calibration.metrics import calibration_tables
 from falseclaims.figures import calibration as cf
 from falseclaims.figures.output import write_figure
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 
 
 def main(smk):

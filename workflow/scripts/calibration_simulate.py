@@ -1,6 +1,6 @@
 from falseclaims.calibration.simulation import run_chunk
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 
 
 def main(smk):

@@ -1,6 +1,6 @@
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 
 
 def main(smk):

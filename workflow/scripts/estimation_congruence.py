@@ -1,6 +1,6 @@
 from falseclaims.estimation.stages import estimate_congruence
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table, write_yaml
+from falseclaims.io.table_io import write_table, write_yaml
 
 
 def main(smk):

@@ -1,5 +1,5 @@
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 from falseclaims.survey.exceedance import exceedance_curve, read_for_shares, share_above
 
 

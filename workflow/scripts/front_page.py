@@ -1,10 +1,10 @@
 """The report's front page: headline shares of every venue and the paper's numbers."""
 from pathlib import Path
 
-from falseclaims.figures.common import Headline
+from falseclaims.survey.headline import Headline
 from falseclaims.pipeline import run_step
 from falseclaims.plausibility import read_findings
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 from falseclaims.survey.front_page import front_page_html
 
 

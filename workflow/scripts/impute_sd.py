@@ -1,6 +1,6 @@
 from falseclaims.config import sd_models
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.sd_imputation import impute_sd
 
 

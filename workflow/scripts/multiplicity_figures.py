@@ -7,7 +7,7 @@ from falseclaims.figures.multiplicity import (best_pmf_figure, cdf_figure, depen
 from falseclaims.figures.output import write_figure
 from falseclaims.multiplicity.tables import sota_table
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 
 
 def main(smk):

@@ -4,7 +4,7 @@ replicate's per-classifier failures.
 [Mollersen2023], Sec. 4, Figs 4-5."""
 from falseclaims.multiplicity.tables import dependent_simulation, replicate_table
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 
 
 def main(smk):

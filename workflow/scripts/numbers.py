@@ -3,7 +3,7 @@ from pathlib import Path
 
 from falseclaims.pipeline import run_step
 
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.front_page import numbers_html
 from falseclaims.survey.numbers import venue_numbers
 

@@ -2,7 +2,7 @@ import logging
 
 from falseclaims.pipeline import run_step
 from falseclaims.plausibility import check_venue, findings_frame
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 
 
 def main(smk):

@@ -1,5 +1,5 @@
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table_parts
+from falseclaims.io.table_io import read_table, write_table_parts
 from falseclaims.survey.probabilities import iter_compact_probabilities
 
 

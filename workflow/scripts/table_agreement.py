@@ -4,7 +4,7 @@ from falseclaims.config import configured_congruence
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.table import agreement_figure
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 from falseclaims.style import configure
 from falseclaims.table.agreement import agreement_study
 

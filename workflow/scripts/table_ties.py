@@ -3,7 +3,7 @@
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.table import ties_figure
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.style import configure
 from falseclaims.table.survey import paper_ties
 

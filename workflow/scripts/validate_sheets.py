@@ -1,7 +1,7 @@
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.digest import digest_html
+from falseclaims.sheets.read.digest import digest_html
 
 
 def main(smk):

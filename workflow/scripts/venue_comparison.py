@@ -6,13 +6,14 @@ from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.registry import figures_of
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
+from falseclaims.survey.headline import Headline
 
 
 def main(smk):
     p = smk.params
     style.configure(p.style)
-    headline = figures.Headline(**p.headline)
+    headline = Headline(**p.headline)
     exceedance = {v: read_table(f) for v, f in zip(p.venues, smk.input.exceedance)}
     summaries = {v: read_table(f) for v, f in zip(p.venues, smk.input.summaries)}
     for fig in figures_of("venue_comparison"):  # Fig 5 per venue, facets

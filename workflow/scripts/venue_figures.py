@@ -4,12 +4,12 @@ from pathlib import Path
 
 from falseclaims import style
 from falseclaims.config import sd_model_from_config
-from falseclaims.figures.common import Headline
+from falseclaims.survey.headline import Headline
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.lookup import venue_multipliers
 from falseclaims.figures.venue import metric_tables, venue_figures
 from falseclaims.pipeline import run_step
-from falseclaims.table_io import read_table, write_table
+from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.front_page import metric_tables_html
 from falseclaims.survey.probabilities import read_probabilities
 

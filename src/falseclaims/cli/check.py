@@ -65,7 +65,7 @@ def run(args) -> int:
 
 
 def _write_report(args, result, cfg, block) -> None:
-    from falseclaims.percase.report import check_html, write_html
+    from falseclaims.report import check_html, write_html
     from falseclaims.claims.check import congruence_curve, rounding_box
 
     main = next((r for r in result["results"] if r["assumption"] == "median"),

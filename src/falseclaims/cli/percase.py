@@ -94,7 +94,7 @@ def run(args) -> int:
         alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
         max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
     if args.report:
-        from falseclaims.percase.report import percase_html, write_html
+        from falseclaims.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files), "layout": inp.layout, "task": inp.task,
                 "task / structure in file": inp.subtask, "metric": inp.metric,
                 "cases compared": result["n"], "methods": len(ranking),

@@ -83,8 +83,8 @@ def register(sub) -> None:
 
 
 def run_inspect(args) -> int:
-    from falseclaims.sheets.draft import draft_config
-    from falseclaims.sheets.inspect import inspect_sheet
+    from falseclaims.sheets.draft.draft import draft_config
+    from falseclaims.sheets.draft.inspect import inspect_sheet
 
     _check_inspect_args(args)
     try:
@@ -93,7 +93,7 @@ def run_inspect(args) -> int:
         raise UsageError(str(exc)) from None
     other = None
     if args.other_table or args.other_sheet:
-        from falseclaims.sheets.draft_long import find_other_table
+        from falseclaims.sheets.draft.draft_long import find_other_table
         if args.other_table and not Path(args.other_table).is_file():
             raise UsageError(f"no such file: {args.other_table}")
         other = find_other_table(g, args.other_table, args.other_sheet)
@@ -143,7 +143,7 @@ def _write_outputs(args, g, d) -> None:
     if args.write:
         Path(args.write).write_text(d.text, encoding="utf-8")
     if args.html:
-        from falseclaims.sheets.review import review_html
+        from falseclaims.sheets.draft.review import review_html
 
         Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
 
@@ -200,7 +200,7 @@ def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
 
 def run_check(args) -> int:
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import group_problems
+    from falseclaims.sheets.draft.inspect import group_problems
 
     if args.show < 1:
         raise UsageError("--show must be at least 1")
@@ -250,7 +250,7 @@ def run_check(args) -> int:
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
-    from falseclaims.sheets.reader import digest
+    from falseclaims.sheets.read.reader import digest
 
     for line in digest(args.venue, s.papers, s.results, s.notes).splitlines()[1:]:
         print(line)  # the notes that change results, by kind (as in the pipeline's log)

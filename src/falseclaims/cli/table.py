@@ -83,7 +83,7 @@ def run(args) -> int:
     if args.csv:
         _write_csv(result, args.csv)
     if args.report:
-        from falseclaims.percase.report import write_html
+        from falseclaims.report import write_html
         from falseclaims.table.report import html_report
         write_html(html_report(result, figures), args.report)
     if args.json:
@@ -105,7 +105,7 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
     """Draw each metric column; write it when --figure is given; PNG URIs for the report."""
     from falseclaims.figures.output import save_figure
     from falseclaims.figures.table import ranked_intervals
-    from falseclaims.percase.report import figure_png
+    from falseclaims.report import figure_png
 
     items = [(ti, mi, t, m) for ti, t in enumerate(result["tables"])
              for mi, m in enumerate(t["metrics"])]
@@ -127,7 +127,7 @@ def _figures(result: dict, path: str | None, for_report: bool) -> dict:
 def _write_csv(result: dict, path: str) -> None:
     import pandas as pd
 
-    from falseclaims.table_io import write_table
+    from falseclaims.io.table_io import write_table
     from falseclaims.table.report import BATCH_COLUMNS, batch_rows
 
     write_table(pd.DataFrame(batch_rows(result), columns=BATCH_COLUMNS), path)

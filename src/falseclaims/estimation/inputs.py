@@ -17,7 +17,7 @@ SOURCE_TYPES = ("msd_pairwise", "wide_per_method", "predictions_with_labels", "l
 
 def read_input_table(path, columns: Mapping[str, str] | None = None):
     """An estimation input table (per-case file, (mean, SD) table, MSD pairwise r) under the
-    one text-table policy (:mod:`falseclaims.textio`: gzip, encodings, separators, decimal
+    one text-table policy (:mod:`falseclaims.io.textio`: gzip, encodings, separators, decimal
     commas): every cell as stripped text, notes in ``df.attrs["notes"]``. ``columns``:
     {their column: ours}, as a source's ``columns:`` in config."""
     from falseclaims.percase.text_table import read_text_table  # pandas

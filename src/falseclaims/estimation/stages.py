@@ -1,8 +1,9 @@
 """One call per pipeline stage of the estimation rules (workflow/rules/estimation.smk).
 
 Like every stage, each returns its tables and summaries; the rule's script writes them
-(``table_io.write_table`` / ``write_yaml``). The figure stages write their figures, as
-every figure job does (``figures.output.write_figure``)."""
+(``table_io.write_table`` / ``write_yaml``). The figures of ``estimation_figures`` are drawn
+by :mod:`falseclaims.figures.estimation` from the frames these return and written by the
+script, as every figure job does (``figures.output.write_figure``): nothing here draws."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from falseclaims.estimation.congruence_sources import (
     per_task_quartiles,
 )
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
-__all__ = ["estimate_congruence", "fit_sd_model", "congruence_figures", "sd_figure"]
+__all__ = ["estimate_congruence", "fit_sd_model", "read_pairs", "congruence_table",
+           "sd_models_table"]
 
 log = logging.getLogger("falseclaims.estimation")
 
@@ -65,15 +67,14 @@ def fit_sd_model(name: str, spec: Mapping, base: str | Path = ".") -> tuple[pd.D
     return pairs, summary
 
 
-def congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path,
-                       by_task_path) -> pd.DataFrame:
-    """Both congruence figures plus a table of every source's quartiles next to the paper's."""
-    from falseclaims.figures.estimation import plot_congruence_by_task, plot_congruence_ecdf
-    from falseclaims.figures.output import write_figure
+def read_pairs(pairs_csvs: Sequence) -> pd.DataFrame:
+    """The pairs tables of several sources (``*_pairs.csv``, ``*_mean_sd.csv``) as one."""
+    return pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
 
-    pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
-    write_figure(*plot_congruence_ecdf(pairs, paper), ecdf_path)
-    write_figure(*plot_congruence_by_task(pairs, paper), by_task_path)
+
+def congruence_table(pairs: pd.DataFrame, paper: Mapping) -> pd.DataFrame:
+    """Every source's congruence quartiles next to the paper's (the table beside the
+    congruence figures)."""
     table = per_task_quartiles(pairs)
     table = table[table["task"] == "all"].drop(columns="task")
     paper_rows = [{"source": "paper", "kind": k, "n_pairs": pd.NA, "n_undefined": pd.NA,
@@ -82,21 +83,13 @@ def congruence_figures(pairs_csvs: Sequence, paper: Mapping, ecdf_path,
     return pd.concat([pd.DataFrame(paper_rows), table], ignore_index=True)
 
 
-def sd_figure(pairs_csvs: Sequence, model_yamls: Mapping[str, str], figure_path,
-              reference: SDModel | None = None,
-              compare: Mapping[str, SDModel] | None = None) -> pd.DataFrame:
-    """SD figure plus a table of every source's coefficients, fit quality and provenance;
-    ``reference`` and ``compare``: config models drawn over every panel."""
-    from falseclaims.figures.estimation import plot_sd_models
-    from falseclaims.figures.output import write_figure
-
-    pairs = pd.concat([read_table(p) for p in pairs_csvs], ignore_index=True)
+def sd_models_table(model_yamls: Mapping[str, str]) -> tuple[dict[str, SDModel], pd.DataFrame]:
+    """The fitted SD models (source name -> model) and a table of every source's
+    coefficients, fit quality and provenance (the table beside the SD figure)."""
     summaries, models = [], {}
     for name, path in model_yamls.items():
         with open(path, encoding="utf-8") as fh:
             d = yaml.safe_load(fh)
         models[name] = SDModel.from_dict(d, source=name)
         summaries.append({"source": name, **{k: v for k, v in d.items() if k != "source"}})
-    write_figure(*plot_sd_models(pairs, models, reference=reference, compare=compare),
-                 figure_path)
-    return pd.DataFrame(summaries)
+    return models, pd.DataFrame(summaries)

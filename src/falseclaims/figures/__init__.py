@@ -26,10 +26,9 @@ from falseclaims.figures.registry import FIGURES
 _WHERE = {
     **{f.draw.rsplit(".", 1)[1]: f.draw.rsplit(".", 1)[0] for f in FIGURES
        if f.job in ("venue_figures", "venue_comparison")},
-    "Headline": "common",
     "lookup_data": "lookup", "observed_medians": "lookup", "venue_multipliers": "lookup",
     "split_sizes": "sizes", "clamp_shares": "sources",
-    "metric_frequency": "tables", "metric_table_latex": "tables",
+    "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",
 }
 

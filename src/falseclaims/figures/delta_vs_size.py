@@ -9,16 +9,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import (
-    METRIC_NAMES,
-    TASK_LABELS,
-    Headline,
-    floor_for_markers,
-    numeric,
-    panel_letter,
-    require_columns,
-    select_headline,
-)
+from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.survey.headline import Headline, select_headline
+from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, log_ticks, no_data
 from falseclaims.tasks import TASKS
 

@@ -9,14 +9,9 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import (
-    METRIC_NAMES,
-    TASK_LABELS,
-    floor_for_markers,
-    numeric,
-    panel_letter,
-    require_columns,
-)
+from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data
 from falseclaims.tasks import TASKS
 

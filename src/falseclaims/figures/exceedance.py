@@ -8,17 +8,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import (
-    LEVEL_LABELS,
-    TASK_LABELS,
-    Headline,
-    label_first_drawn,
-    numeric,
-    panel_letter,
-    require_columns,
-    select_headline,
-    select_sd_headline,
-)
+from falseclaims.survey.headline import LEVEL_LABELS, Headline, select_headline, select_sd_headline
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.figures.common import label_first_drawn, panel_letter
+from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
     LEVEL_STYLES,

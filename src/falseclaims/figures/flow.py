@@ -7,7 +7,8 @@ import textwrap
 import pandas as pd
 from matplotlib.patches import FancyBboxPatch
 
-from falseclaims.figures.common import TASK_LABELS, require_columns
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.io.table_io import require_columns
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 
 # steps whose box label does not say why papers leave; shown under the removed count

@@ -27,7 +27,8 @@ from matplotlib.patches import Patch, Rectangle
 
 from falseclaims import stats
 from falseclaims.claims.plan import probability_at, size_multipliers, smallest_n
-from falseclaims.figures.common import METRIC_NAMES, TASK_LABELS
+from falseclaims.figures.common import METRIC_NAMES
+from falseclaims.tasks import TASK_LABELS
 from falseclaims.tasks import TASKS
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure

@@ -15,7 +15,7 @@ import numpy as np
 from fontTools import subset as font_subset
 from PIL import Image
 
-from falseclaims.table_io import write_table
+from falseclaims.io.table_io import write_table
 from falseclaims.style import BAND_COLOURS, MARKER_ALPHA, PALETTE, TASK_COLOURS, settings
 
 _SUFFIXES = (".pdf", ".png", ".csv", ".svg")

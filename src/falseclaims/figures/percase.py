@@ -1,7 +1,7 @@
 """Figures of the single-claim report (``falseclaims check|percase --report``).
 
 Every function takes plain numbers or arrays and returns a matplotlib figure drawn with
-:mod:`falseclaims.style`; :mod:`falseclaims.percase.report` embeds them as PNG.
+:mod:`falseclaims.style`; :mod:`falseclaims.report` embeds them as PNG.
 """
 
 from __future__ import annotations

@@ -6,12 +6,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from falseclaims.figures.common import (
-    NO_PAPERS,
-    TASK_LABELS,
-    label_first_drawn,
-    panel_letter,
-)
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.tasks import TASK_LABELS
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
     DENOMINATORS,

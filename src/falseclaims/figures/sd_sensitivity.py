@@ -13,8 +13,9 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import LEVEL_LABELS, Headline, numeric, panel_letter, \
-    require_columns
+from falseclaims.survey.headline import LEVEL_LABELS, Headline
+from falseclaims.io.table_io import numeric, require_columns
+from falseclaims.figures.common import panel_letter
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours

@@ -19,14 +19,10 @@ import pandas as pd
 
 import seaborn as sns
 
-from falseclaims.figures.common import (
-    NO_PAPERS,
-    TASK_LABELS,
-    label_first_drawn,
-    panel_letter,
-    population,
-    require_columns,
-)
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.tasks import TASK_LABELS
+from falseclaims.survey.populations import population
+from falseclaims.io.table_io import require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
 from falseclaims.tasks import TASKS
 

@@ -1,68 +1,15 @@
-"""Tables S1/S2 (metric reporting frequency per task) and the venue comparison table, as
-tidy DataFrames and as LaTeX (booktabs) ready for a manuscript."""
+"""Tables S1/S2 (metric reporting frequency per task, computed by
+:func:`falseclaims.survey.populations.metric_frequency`) as LaTeX (booktabs) ready for a
+manuscript, and the venue comparison table as a tidy DataFrame and as LaTeX."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from falseclaims.figures.common import (
-    TASK_LABELS,
-    Headline,
-    numeric,
-    population,
-    require_columns,
-    select_headline,
-)
-
-TABLE_NAMES = {"classification": "S1", "segmentation": "S2"}
-
-
-# how a caption names each population (the boxes of the selection flow diagram)
-POPULATION_TEXT = {"all": "papers found", "in_scope": "papers in scope",
-                   "quantitative": "papers in scope reporting values in text or tables"}
-
-
-def metric_frequency(papers: pd.DataFrame, which: str = "quantitative",
-                     labels: dict | None = None) -> pd.DataFrame:
-    """Share of papers reporting each metric, per task, most frequent first.
-
-    Spellings are mapped to their display name first (``labels``, lower-case keys;
-    "Accuracy" and "acc" are one metric): one row per display name, a paper counting once
-    per metric however many spellings it lists; ``metric`` lists the spellings found.
-    The denominator ``n_papers`` is every paper of the population ``which``: papers with no
-    metric recorded stay in it and are counted in a ``(none recorded)`` row.
-    """
-    require_columns(papers, ["venue", "paper_id", "task", "metrics_reported"], "papers")
-    labels = {str(k).strip().lower(): v for k, v in (labels or {}).items()}
-    pop = population(papers, which)
-    rows = []
-    for task in [t for t in TASK_LABELS if t in set(pop["task"])]:
-        sub = pop[pop["task"] == task]
-        n = len(sub)
-        spellings: dict[str, set] = {}
-        counts: dict[str, int] = {}
-        none = 0
-        for v in sub["metrics_reported"]:
-            ms = {m.strip().lower() for m in str(v).split(";") if m.strip()} \
-                if pd.notna(v) else set()
-            none += not ms
-            for m in ms:
-                spellings.setdefault(labels.get(m, m), set()).add(m)
-            for label in {labels.get(m, m) for m in ms}:
-                counts[label] = counts.get(label, 0) + 1
-        venue = sub["venue"].iloc[0] if n else ""
-        for label, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower())):
-            rows.append({"venue": venue, "task": task, "metric": ";".join(sorted(spellings[label])),
-                         "label": label, "n_papers_reporting": k, "n_papers": n,
-                         "percent": round(100 * k / n, 1), "population": which})
-        if none:
-            rows.append({"venue": venue, "task": task, "metric": "", "label": "(none recorded)",
-                         "n_papers_reporting": none, "n_papers": n,
-                         "percent": round(100 * none / n, 1), "population": which})
-    return pd.DataFrame(rows, columns=["venue", "task", "metric", "label",
-                                       "n_papers_reporting", "n_papers", "percent",
-                                       "population"])
-
+from falseclaims.io.table_io import numeric, require_columns
+from falseclaims.survey.headline import Headline, select_headline
+from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
+from falseclaims.tasks import TASK_LABELS
 
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
         "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from falseclaims.figures.common import Headline
+from falseclaims.survey.headline import Headline
 from falseclaims.figures.delta_vs_size import fig4_delta_vs_size
 from falseclaims.figures.deltas import figS9_delta_distribution
 from falseclaims.figures.exceedance import fig5_exceedance
@@ -22,7 +22,8 @@ from falseclaims.figures.registry import VENUE_FIGURES, figures_of
 from falseclaims.figures.sd_sensitivity import figS10_sd_sensitivity
 from falseclaims.figures.sizes import figS8_split_sizes
 from falseclaims.figures.sources import fig5_congruence_sources
-from falseclaims.figures.tables import metric_frequency, metric_table_latex
+from falseclaims.survey.populations import metric_frequency
+from falseclaims.figures.tables import metric_table_latex
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 

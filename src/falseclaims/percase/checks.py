@@ -12,7 +12,7 @@ import pandas as pd
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import DSC_METRICS, LONG_COLUMNS, UNITS, PerCase, _codes
 from falseclaims.tasks import TASKS
-from falseclaims.textio import DECIMAL_COMMA, DECIMAL_COMMA_EXPECTED
+from falseclaims.io.textio import DECIMAL_COMMA, DECIMAL_COMMA_EXPECTED
 
 PathLike = str | os.PathLike
 

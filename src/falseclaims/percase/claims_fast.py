@@ -22,7 +22,7 @@ import pandas as pd
 
 from falseclaims.percase import model as r
 from falseclaims.percase.text_table import mapping_note
-from falseclaims.textio import is_gzip, looks_tab_separated, semicolon_separated
+from falseclaims.io.textio import is_gzip, looks_tab_separated, semicolon_separated
 
 __all__ = ["read_clean"]
 

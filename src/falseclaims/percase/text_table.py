@@ -1,4 +1,4 @@
-"""Per-case CSV/TSV files read as text under :mod:`falseclaims.textio`'s policy (gzip,
+"""Per-case CSV/TSV files read as text under :mod:`falseclaims.io.textio`'s policy (gzip,
 encodings, separators, decimal commas, notes), ids kept as text, and the column mapping
 that lets a file name its columns its own way (``--columns case_id=ID,...``)."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims import textio
+from falseclaims.io import textio
 from falseclaims.percase.errors import PerCaseValidationError, Problem
-from falseclaims.textio import is_gzip, text_suffix
+from falseclaims.io.textio import is_gzip, text_suffix
 
 __all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
            "parse_columns_option"]
@@ -74,7 +74,7 @@ def read_text_table(path: PathLike, nrows: int | None = None,
                      columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
 
-    Read by :func:`falseclaims.textio.read_frame`; decimal commas (0,85) in columns other
+    Read by :func:`falseclaims.io.textio.read_frame`; decimal commas (0,85) in columns other
     than ids and labels follow its policy. ``columns`` ({role: column in the file}) renames
     the file's columns to the roles first. Notes (``"<file>: <note>"``) are in
     ``df.attrs["notes"]``. ``nrows=0`` reads the header only.

@@ -60,7 +60,7 @@ class Selection:
 
 def unreadable(papers: pd.DataFrame) -> pd.Series:
     """Papers with an unreadable cell (criterion 0; all False without an ``invalid_cell``
-    column). The figures' populations leave them out too (``figures.common.population``)."""
+    column). The figures' populations leave them out too (``survey.populations.population``)."""
     if "invalid_cell" not in papers.columns:
         return pd.Series(False, index=papers.index)
     # re-read tables may hold "" for missing (dtype=str, keep_default_na=False)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.survey.probabilities import KEYS
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 
 
 def share_above(probs: pd.DataFrame, cutoffs) -> pd.DataFrame:

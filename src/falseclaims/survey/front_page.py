@@ -17,7 +17,7 @@ import jinja2
 import pandas as pd
 from markupsafe import escape
 
-from falseclaims.figures.common import TASK_LABELS
+from falseclaims.tasks import TASK_LABELS
 
 FRAGMENT = "<!-- falseclaims front page -->"
 _STYLE = """
@@ -213,8 +213,8 @@ _METRICS = _ENV.from_string("""
 
 
 def metric_tables_html(freq: pd.DataFrame, label: str) -> str:
-    """Tables S1/S2 (``figures.tables.metric_frequency``) as a page of the report."""
-    from falseclaims.figures.tables import POPULATION_TEXT, TABLE_NAMES
+    """Tables S1/S2 (``survey.populations.metric_frequency``) as a page of the report."""
+    from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
 
     tables = []
     for task in [t for t in TASK_LABELS if t in set(freq["task"])]:

@@ -18,9 +18,10 @@ import pandas as pd
 
 from falseclaims.claims.plan import smallest_n
 from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
-from falseclaims.figures.common import Headline, numeric, population, select_headline
+from falseclaims.survey.headline import Headline, select_headline
+from falseclaims.io.table_io import numeric
+from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
 from falseclaims.survey.reporting import practices_data, uncertainty_data
-from falseclaims.figures.tables import POPULATION_TEXT, metric_frequency
 from falseclaims.tasks import TASKS
 
 NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",

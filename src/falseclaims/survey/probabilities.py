@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.table_io import read_table
+from falseclaims.io.table_io import read_table
 from falseclaims.engine import probability
 
 KEYS = ["congruence_source", "congruence_level", "sd_source", "sd_level"]

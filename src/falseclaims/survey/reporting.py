@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.figures.common import population, require_columns
+from falseclaims.survey.populations import population
+from falseclaims.io.table_io import require_columns
 from falseclaims.tasks import TASKS
 
 PRACTICES = {

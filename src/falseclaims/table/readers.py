@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from falseclaims import textio
+from falseclaims.io import textio
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import parse_printed_cell, plain_text
 
@@ -47,7 +47,7 @@ def table_format(path) -> str | None:
 
 def read_tables(path) -> list[RawTable]:
     """Every table of ``path`` (format from the extension; text files under
-    :mod:`falseclaims.textio`'s policy: gzip, encodings, separators, decimal commas)."""
+    :mod:`falseclaims.io.textio`'s policy: gzip, encodings, separators, decimal commas)."""
     p = Path(path)
     fmt = table_format(p)
     if fmt is None:

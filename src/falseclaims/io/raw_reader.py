@@ -2,18 +2,18 @@
 
 Row numbers are those the user sees: with ``header_row = 1`` the header is row 1 and the
 first data row is row 2 (for CSV/TSV, the record number). Empty rows are skipped and noted.
-XLSX sheets are read by :mod:`falseclaims.sheets.xlsx_table` (cells present only; merged
+XLSX sheets are read by :mod:`falseclaims.io.xlsx` (cells present only; merged
 cells: a merged range touching the header row is rejected, naming the range, because its
 columns would share one name; a merged range inside one data column, e.g. a paper id
 spanning its method rows, is forward-filled with a note; one spanning several data columns
 is rejected).
 
 Guards against hostile files: an XLSX whose parts expand beyond
-``xlsx_table.MAX_XLSX_BYTES`` is refused before parsing (zip bomb); UTF-16 text files are detected by their byte-order mark
+``xlsx.MAX_XLSX_BYTES`` is refused before parsing (zip bomb); UTF-16 text files are detected by their byte-order mark
 or their NUL bytes; a cell longer than ``MAX_CELL_CHARS`` is refused naming the cell; a
 formula without a stored value (XLSX written by a program that does not compute formulas)
 is refused naming the cell; binary files, control characters, an unclosed quote and more
-than ``MAX_ROWS`` rows are refused in one problem (:mod:`falseclaims.sheets.textguard`);
+than ``MAX_ROWS`` rows are refused in one problem (:mod:`falseclaims.io.textguard`);
 past ``MAX_PROBLEMS_PER_COLUMN`` problems in one column the rest are counted in one
 summarising problem. Columns with values but no header are kept under the name
 "column J" (their letter) so that config can map them (``"@J"``, ``"column J"`` or ``"@10"``).
@@ -25,14 +25,13 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from falseclaims import textio
-from falseclaims.sheets.cells import is_missing
-from falseclaims.sheets.raw_table import (
+from falseclaims.io import textio
+from falseclaims.io.raw_table import (
     MAX_CELL_CHARS, MAX_PROBLEMS_PER_COLUMN, MissingMemo, RawTable, col_letter, finish_table,
-    keep_columns,
+    is_missing, keep_columns,
 )
-from falseclaims.sheets.textguard import first_lines, text_ok
-from falseclaims.sheets.xlsx import UncomputedFormula
+from falseclaims.io.textguard import first_lines, text_ok
+from falseclaims.io.xlsx import UncomputedFormula
 
 __all__ = ["RawTable", "ColumnRows", "read_raw_table", "EXCEL_SUFFIXES", "TEXT_SUFFIXES",
            "col_letter", "MAX_CELL_CHARS", "MAX_PROBLEMS_PER_COLUMN", "UncomputedFormula"]
@@ -76,7 +75,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
         return t
     suffix = textio.text_suffix(path)
     if suffix in EXCEL_SUFFIXES:
-        from falseclaims.sheets.xlsx_table import read_xlsx_table
+        from falseclaims.io.xlsx import read_xlsx_table
 
         return read_xlsx_table(path, shown, sheet, header_row, max_rows)
     if suffix in TEXT_SUFFIXES:
@@ -88,7 +87,7 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
 
 def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
                max_rows: int | None = None) -> RawTable:
-    """A CSV/TSV sheet under :mod:`falseclaims.textio`'s policy (gzip, encodings and
+    """A CSV/TSV sheet under :mod:`falseclaims.io.textio`'s policy (gzip, encodings and
     separators, noted), then the sheet's own checks (control characters, row limit)."""
     t = RawTable(shown, None, [], [])
     if sheet:

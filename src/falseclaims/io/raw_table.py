@@ -1,16 +1,55 @@
 """A sheet read into rows and columns: :class:`RawTable` (cells as read, problems and notes
 collected rather than raised) and :func:`finish_table`, which splits the header from the
 data, drops empty rows (noted) and unnamed empty columns. The text reader
-(:mod:`falseclaims.sheets.io`) and the XLSX reader (:mod:`falseclaims.sheets.xlsx_table`)
+(:mod:`falseclaims.io.raw_reader`) and the XLSX reader (:mod:`falseclaims.io.xlsx`)
 both build their tables with it.
+
+What an empty cell is, and the cleaning every cell text gets before it is compared
+(:func:`clean_text`, :func:`is_missing`, :data:`MISSING_TOKENS`), is defined here too: the
+readers drop empty rows and columns with it, and the cell parsers of
+:mod:`falseclaims.sheets.read.cells` start from it.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import re
 from dataclasses import dataclass, field
 
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.errors import Problem
+from falseclaims.errors import Problem
+
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "?", "#n/a"})
+
+_SPACES = re.compile(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+_MINUS = str.maketrans({"\u2212": "-", "\ufe63": "-", "\uff0d": "-"})
+
+
+def clean_text(raw) -> str:
+    """Whitespace, zero-width characters and Unicode minus signs normalised."""
+    return _clean_str(raw if isinstance(raw, str) else str(raw))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _clean_str(raw: str) -> str:
+    # survey sheets repeat cell texts heavily (enums, yes/no, sizes): memoise
+    s = _ZERO_WIDTH.sub("", raw).translate(_MINUS)
+    s = _SPACES.sub(" ", s).strip()
+    if s[:1] in ("\u2013", "\u2014") and s[1:2].isdigit():
+        s = "-" + s[1:]
+    return s
+
+
+def is_missing(raw) -> bool:
+    if raw is None:
+        return True
+    if isinstance(raw, float) and math.isnan(raw):
+        return True
+    if isinstance(raw, str):
+        return clean_text(raw).lower() in MISSING_TOKENS
+    return False
+
 
 MAX_CELL_CHARS = 10_000          # a survey cell is a number, a name or a short comment
 

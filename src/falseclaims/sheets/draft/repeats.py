@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.inspect import find_header
-from falseclaims.sheets.rows import fold_name, skip_rows
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.sheets.draft.inspect import find_header
+from falseclaims.sheets.read.rows import fold_name, skip_rows
 
 __all__ = ["Run", "repeat_runs"]
 

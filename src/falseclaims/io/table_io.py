@@ -121,3 +121,15 @@ def write_yaml(obj, path) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
         yaml.safe_dump(obj, fh, sort_keys=False)
+
+
+def require_columns(df: pd.DataFrame, columns, name: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name}: missing columns {missing}; has {list(df.columns)}")
+
+
+def numeric(df: pd.DataFrame, columns) -> pd.DataFrame:
+    """A copy with ``columns`` as numbers: a table read from an empty CSV (header only) has
+    text columns, which cannot be summarised."""
+    return df.assign(**{c: pd.to_numeric(df[c]) for c in columns if c in df})

@@ -12,9 +12,9 @@ split-size outputs apply to it; probabilities need results (noted once).
 
 from __future__ import annotations
 
-from falseclaims.sheets.columns import PAPERS, WIDE_METHODS
-from falseclaims.sheets.io import RawTable
-from falseclaims.sheets.records import SheetRecord
+from falseclaims.sheets.read.columns import PAPERS, WIDE_METHODS
+from falseclaims.io.raw_reader import RawTable
+from falseclaims.sheets.read.records import SheetRecord
 
 __all__ = ["wide_to_long", "check_wide_columns", "expand_parts", "NO_RESULTS"]
 

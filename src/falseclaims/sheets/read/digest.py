@@ -9,7 +9,7 @@ from __future__ import annotations
 import jinja2
 import pandas as pd
 
-from falseclaims.sheets.wide import NO_RESULTS
+from falseclaims.sheets.read.wide import NO_RESULTS
 
 __all__ = ["digest", "digest_kinds", "digest_html"]
 

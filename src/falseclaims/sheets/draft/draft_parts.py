@@ -1,5 +1,5 @@
-"""Parts of a drafted venue block shared by the wide draft (:mod:`falseclaims.sheets.draft`)
-and the long-layout draft (:mod:`falseclaims.sheets.draft_long`): the key a column is
+"""Parts of a drafted venue block shared by the wide draft (:mod:`falseclaims.sheets.draft.draft`)
+and the long-layout draft (:mod:`falseclaims.sheets.draft.draft_long`): the key a column is
 mapped by, repeated ids, the metric and task constants."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from falseclaims.sheets.draft_rules import METRIC_TASK
-from falseclaims.sheets.inspect import SheetGuess, find_header
-from falseclaims.sheets.repeats import repeat_runs
-from falseclaims.sheets.roles import header_metric
+from falseclaims.sheets.draft.draft_rules import METRIC_TASK
+from falseclaims.sheets.draft.inspect import SheetGuess, find_header
+from falseclaims.sheets.draft.repeats import repeat_runs
+from falseclaims.sheets.draft.roles import header_metric
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -23,7 +23,7 @@ def column_key(c, g: SheetGuess) -> str:
 def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
              long: bool) -> None:
     """Repeated ids: consecutive rows of one paper are grouped (group_rows_by_id), rows
-    the evidence shows to be different papers get their own id (sheets/repeats.py)."""
+    the evidence shows to be different papers get their own id (sheets/draft/repeats.py)."""
     name = idc.name
     runs = repeat_runs(g)
     scattered = any(h.startswith("repeated ids:") for h in idc.hints)

@@ -1,4 +1,4 @@
-"""Raw-cell steps of a venue block that run before cells are parsed (sheets/reader.py).
+"""Raw-cell steps of a venue block that run before cells are parsed (sheets/read/reader.py).
 
 * ``header_rows: 2``: the row above ``header_row`` is the top row of a two-row (often
   merged) header; each column's name is "top bottom" ("Results Ours", "Split sizes test"),
@@ -25,9 +25,9 @@ import ast
 import operator
 import re
 
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.io import ColumnRows, RawTable, read_raw_table
-from falseclaims.sheets.rows import resolve_column
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.io.raw_reader import ColumnRows, RawTable, read_raw_table
+from falseclaims.sheets.read.rows import resolve_column
 
 __all__ = ["combine_header", "apply_overrides", "reshape_columns", "prepare_cells",
            "figure_rows_long", "IGNORE", "FIGURE_CELL"]

@@ -7,14 +7,14 @@ from operator import itemgetter
 
 import numpy as np
 
-from falseclaims.sheets import cells
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.columns import ALIASES, ENUMS, REQUIRED, SPECS
-from falseclaims.sheets.errors import CellError
-from falseclaims.sheets.io import ColumnRows, RawTable, UncomputedFormula
-from falseclaims.sheets.records import SheetRecord
-from falseclaims.sheets.rows import column_ref
-from falseclaims.sheets.rules import map_value, parse_compared, read_ruled_measure
+from falseclaims.sheets.read import cells
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.sheets.read.columns import ALIASES, ENUMS, REQUIRED, SPECS
+from falseclaims.sheets.read.errors import CellError
+from falseclaims.io.raw_reader import ColumnRows, RawTable, UncomputedFormula
+from falseclaims.sheets.read.records import SheetRecord
+from falseclaims.sheets.read.rows import column_ref
+from falseclaims.sheets.read.rules import map_value, parse_compared, read_ruled_measure
 
 __all__ = ["map_columns", "parse_records", "parse_columns", "parse_cell", "Parsed"]
 
@@ -136,10 +136,10 @@ def parse_columns(table: RawTable, kind: str, idx: dict, their: dict, constants:
                   release_rows: bool = False) -> "Parsed | None":
     """One record per data row: our columns -> parsed values (None when missing).
 
-    Each :class:`~falseclaims.sheets.records.SheetRecord` also carries the spreadsheet row,
+    Each :class:`~falseclaims.sheets.read.records.SheetRecord` also carries the spreadsheet row,
     the user's column names, the Measures of metric cells and the percent marks.
     ``values``/``rules``: the venue's per-column value maps and cell rules
-    (falseclaims.sheets.rules); a split cell gives a list of values and Measures.
+    (falseclaims.sheets.read.rules); a split cell gives a list of values and Measures.
     ``release_rows``: empty ``table.rows`` once the cells are parsed (the raw rows of 10^6
     results are ~250 MB that the records need not share memory with).
     """

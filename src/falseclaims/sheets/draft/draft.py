@@ -21,12 +21,12 @@ import yaml
 
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.plausibility import check_venue, comparisons
-from falseclaims.sheets.columns import WIDE
-from falseclaims.sheets.inspect import SheetGuess
-from falseclaims.sheets.draft_parts import (
+from falseclaims.sheets.read.columns import WIDE
+from falseclaims.sheets.draft.inspect import SheetGuess
+from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
-from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.survey.eligibility import select_papers
 
 __all__ = ["draft_config", "Draft", "Read"]
@@ -135,7 +135,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue.
     A papers or results table of the long layout is drafted with its other table
     (``other``, else found by :func:`draft_long.find_other_table`)."""
-    from falseclaims.sheets.draft_long import find_other_table, long_block, long_kind
+    from falseclaims.sheets.draft.draft_long import find_other_table, long_block, long_kind
 
     shown = file or str(g.file)
     kind = long_kind(g)
@@ -155,7 +155,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                      results=str(Path(rg.file).resolve()))
         return _finish(block, trial, venue, shown, remarks, problems)
     if kind == "results":  # no papers table found: the block names what is missing
-        from falseclaims.sheets.inspect import draft_venue
+        from falseclaims.sheets.draft.inspect import draft_venue
 
         text = draft_venue(g, venue)
         return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
@@ -175,7 +175,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
     cells are unreadable) and write the config text with the remarks as comments."""
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.inspect import group_problems
+    from falseclaims.sheets.draft.inspect import group_problems
 
     read_problems, findings, read = [], [], None
     for attempt in ("stop", "exclude"):

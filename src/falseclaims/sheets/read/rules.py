@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from falseclaims.sheets import cells
-from falseclaims.sheets.cells import Measure, clean_text, is_missing
-from falseclaims.sheets.errors import CellError
+from falseclaims.sheets.read import cells
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.sheets.read.cells import Measure
+from falseclaims.sheets.read.errors import CellError
 
 __all__ = ["CellRule", "compile_rules", "map_value", "read_ruled_measure", "parse_compared",
            "NAMED_PATTERNS"]

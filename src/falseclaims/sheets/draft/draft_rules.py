@@ -1,5 +1,5 @@
 """The ``values:`` rules and metric words a drafted venue block uses (read by the role guesses
-of :mod:`falseclaims.sheets.roles` too): free text of a statistical-test or split column ->
+of :mod:`falseclaims.sheets.draft.roles` too): free text of a statistical-test or split column ->
 category, header words -> metric and task."""
 
 STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|mentioned)|"

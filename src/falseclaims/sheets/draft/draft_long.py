@@ -11,13 +11,13 @@ import zipfile
 from collections import OrderedDict
 from pathlib import Path
 
-from falseclaims.sheets.columns import PAPERS, RESULTS
-from falseclaims.sheets.inspect import SheetGuess, inspect_sheet, table_kind
-from falseclaims.sheets.draft_parts import (
+from falseclaims.sheets.read.columns import PAPERS, RESULTS
+from falseclaims.sheets.draft.inspect import SheetGuess, inspect_sheet, table_kind
+from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
-from falseclaims.sheets.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.repeats import repeated_methods
+from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.repeats import repeated_methods
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
 
@@ -58,7 +58,7 @@ def long_kind(g: SheetGuess) -> str:
 
 def _candidates(path: Path, sheet: str | None) -> list[tuple[Path, str | None]]:
     if path.suffix.lower() in (".xlsx", ".xlsm"):
-        from falseclaims.sheets.xlsx import _workbook
+        from falseclaims.io.xlsx import _workbook
 
         try:
             with zipfile.ZipFile(path) as z:

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import yaml
 
-from falseclaims.sheets import cells
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets import roles as checks
-from falseclaims.sheets.columns import ENUMS, PAPERS, RESULTS, WIDE
-from falseclaims.sheets.errors import CellError, Problem, SheetValidationError
-from falseclaims.sheets.io import read_raw_table
-from falseclaims.sheets.prepare import _ARITH, _FOLDS, _arith, combine_header
-from falseclaims.sheets.rows import skip_rows
+from falseclaims.sheets.read import cells
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.sheets.draft import roles as checks
+from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
+from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
+from falseclaims.io.raw_reader import read_raw_table
+from falseclaims.sheets.read.prepare import _ARITH, _FOLDS, _arith, combine_header
+from falseclaims.sheets.read.rows import skip_rows
 
 ALL_COLUMNS = {**WIDE, **RESULTS}
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from falseclaims.sheets import cells
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.columns import ALIASES, ENUMS
-from falseclaims.sheets.draft_rules import DRAFT_RULES
-from falseclaims.sheets.errors import CellError
+from falseclaims.sheets.read import cells
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.sheets.read.columns import ALIASES, ENUMS
+from falseclaims.sheets.draft.draft_rules import DRAFT_RULES
+from falseclaims.sheets.read.errors import CellError
 
 __all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
            "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
@@ -91,7 +91,7 @@ def fit_categories(role: str, texts: list[str], rules: dict) -> tuple[float, str
     """(share of the cells that ``role`` reads, with ``rules`` as ``values:``; the first
     text it does not read). Counted over cells: one stray cell (a total under the table)
     does not outweigh a column of yes/no."""
-    filled = [t for t in texts if not cells.is_missing(t)]
+    filled = [t for t in texts if not is_missing(t)]
     if not filled:
         return 1.0, None
     reads = {t: _reads(t, role, rules) for t in dict.fromkeys(filled)}
@@ -272,7 +272,7 @@ def drop_same_names(t, guesses: list) -> None:
     if len(at) < 2:
         return
     a, b = at["name_proposed"], at["name_best_prior"]
-    same = [r for r, row in t.rows if not cells.is_missing(row[a])
+    same = [r for r, row in t.rows if not is_missing(row[a])
             and clean_text(str(row[a])).lower() == clean_text(str(row[b])).lower()]
     if same:
         for k in (a, b):

@@ -20,9 +20,9 @@ Every conversion is written to the notes.
 
 from __future__ import annotations
 
-from falseclaims.sheets.columns import metric_scale
-from falseclaims.sheets.io import RawTable
-from falseclaims.sheets.records import SheetRecord
+from falseclaims.sheets.read.columns import metric_scale
+from falseclaims.io.raw_reader import RawTable
+from falseclaims.sheets.read.records import SheetRecord
 
 __all__ = ["attach_cell_sd", "convert_units"]
 

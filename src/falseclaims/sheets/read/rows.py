@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from falseclaims.sheets.cells import clean_text, is_missing
-from falseclaims.sheets.io import ColumnRows, RawTable, col_letter
-from falseclaims.sheets.records import SheetRecord
+from falseclaims.io.raw_table import clean_text, is_missing
+from falseclaims.io.raw_reader import ColumnRows, RawTable, col_letter
+from falseclaims.sheets.read.records import SheetRecord
 
 __all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name",
            "group_paper_rows", "group_long_rows"]
@@ -206,7 +206,7 @@ def group_paper_rows(records: list[SheetRecord], table: RawTable) -> list[SheetR
 
 def _note_titles(rows: list, table: RawTable, key) -> None:
     """Grouped rows whose titles differ: different papers sharing an id? (noted; the
-    draft gives them their own ids, sheets/repeats.py)."""
+    draft gives them their own ids, sheets/draft/repeats.py)."""
     titles = {}
     for r in rows:
         t = r.get("title")

@@ -12,26 +12,26 @@ import pandas as pd
 
 from falseclaims.config_validation import ConfigError, config_problems, schema_path
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.sheets.columns import (
+from falseclaims.sheets.read.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
-from falseclaims.sheets.digest import digest
-from falseclaims.sheets.errors import Problem, SheetValidationError
-from falseclaims.sheets.io import RawTable, read_raw_table
-from falseclaims.sheets.lenient import exclude_bad_cells
-from falseclaims.sheets.normalise import map_columns, parse_columns, parse_records
-from falseclaims.sheets.plain import frame_of_columns, plain_results
-from falseclaims.sheets.prepare import (
+from falseclaims.sheets.read.digest import digest
+from falseclaims.sheets.read.errors import Problem, SheetValidationError
+from falseclaims.io.raw_reader import RawTable, read_raw_table
+from falseclaims.sheets.read.lenient import exclude_bad_cells
+from falseclaims.sheets.read.normalise import map_columns, parse_columns, parse_records
+from falseclaims.sheets.read.plain import frame_of_columns, plain_results
+from falseclaims.sheets.read.prepare import (
     apply_overrides, combine_header, figure_rows_long, prepare_cells, reshape_columns,
 )
-from falseclaims.sheets.records import SheetRecord
-from falseclaims.sheets.rows import (
+from falseclaims.sheets.read.records import SheetRecord
+from falseclaims.sheets.read.rows import (
     fold_name, generate_ids, group_long_rows, group_paper_rows, resolve_column, skip_rows,
 )
-from falseclaims.sheets.rules import compile_rules
-from falseclaims.sheets.schema import check_table, load_schema
-from falseclaims.sheets.units import attach_cell_sd, convert_units
-from falseclaims.sheets.wide import check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.read.rules import compile_rules
+from falseclaims.sheets.read.schema import check_table, load_schema
+from falseclaims.sheets.read.units import attach_cell_sd, convert_units
+from falseclaims.sheets.read.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
 

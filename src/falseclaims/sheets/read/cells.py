@@ -22,19 +22,16 @@ Rules (documented in data/README.md, "Messy cells"):
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from falseclaims.sheets.errors import CellError
+from falseclaims.io.raw_table import MISSING_TOKENS, clean_text, is_missing
+from falseclaims.sheets.read.errors import CellError
 
 __all__ = [
-    "MISSING_TOKENS",
     "Measure",
-    "clean_text",
-    "is_missing",
     "parse_bool",
     "parse_size",
     "parse_number",
@@ -45,12 +42,6 @@ __all__ = [
 ]
 
 MAX_SIZE = 10**12  # larger counts are typing errors (and overflow 64-bit columns)
-MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "?", "#n/a"})
-
-_SPACES = re.compile(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
-_ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
-_MINUS = str.maketrans({"\u2212": "-", "\ufe63": "-", "\uff0d": "-"})
-
 _TRUE = frozenset({"yes", "y", "true", "t", "1", "1.0"})
 _FALSE = frozenset({"no", "n", "false", "f", "0", "0.0"})
 
@@ -69,31 +60,6 @@ _RE_INTERVAL = re.compile(
 _RE_INT = re.compile(r"^[+-]?\d+$")
 _RE_INT_FLOAT = re.compile(r"^[+-]?\d+\.0*$")
 _RE_GROUPED = re.compile(r"^[1-9]\d{0,2}(?P<sep>[, '_])\d{3}(?:(?P=sep)\d{3})*$")
-
-
-def clean_text(raw) -> str:
-    """Whitespace, zero-width characters and Unicode minus signs normalised."""
-    return _clean_str(raw if isinstance(raw, str) else str(raw))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _clean_str(raw: str) -> str:
-    # survey sheets repeat cell texts heavily (enums, yes/no, sizes): memoise
-    s = _ZERO_WIDTH.sub("", raw).translate(_MINUS)
-    s = _SPACES.sub(" ", s).strip()
-    if s[:1] in ("\u2013", "\u2014") and s[1:2].isdigit():
-        s = "-" + s[1:]
-    return s
-
-
-def is_missing(raw) -> bool:
-    if raw is None:
-        return True
-    if isinstance(raw, float) and math.isnan(raw):
-        return True
-    if isinstance(raw, str):
-        return clean_text(raw).lower() in MISSING_TOKENS
-    return False
 
 
 def _cleaning_note(raw, s: str) -> list[str]:

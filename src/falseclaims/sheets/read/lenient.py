@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from falseclaims.sheets.io import RawTable
-from falseclaims.sheets.records import SheetRecord
+from falseclaims.io.raw_reader import RawTable
+from falseclaims.sheets.read.records import SheetRecord
 
 __all__ = ["exclude_bad_cells"]
 

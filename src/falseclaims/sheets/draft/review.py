@@ -12,9 +12,9 @@ from __future__ import annotations
 import jinja2
 import pandas as pd
 
-from falseclaims.sheets.draft import Draft
-from falseclaims.sheets.draft_parts import column_key
-from falseclaims.sheets.inspect import SheetGuess
+from falseclaims.sheets.draft.draft import Draft
+from falseclaims.sheets.draft.draft_parts import column_key
+from falseclaims.sheets.draft.inspect import SheetGuess
 
 __all__ = ["review_html", "FIRST_PAPERS"]
 

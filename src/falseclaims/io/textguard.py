@@ -1,5 +1,5 @@
 """Checks of a text sheet before it is split into cells, beyond the text-table policy of
-:mod:`falseclaims.textio` (gzip, encodings, binary files, separators): control characters
+:mod:`falseclaims.io.textio` (gzip, encodings, binary files, separators): control characters
 and more records than a sheet may hold. Each gives one line naming what and where."""
 
 from __future__ import annotations

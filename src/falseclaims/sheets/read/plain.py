@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from falseclaims.sheets.columns import RESULTS, RESULTS_OUT, SCALE_RANGES, metric_scale
-from falseclaims.sheets.io import RawTable
-from falseclaims.sheets.normalise import Parsed
-from falseclaims.sheets.rows import fold_name
-from falseclaims.sheets.schema import check_table, load_schema
+from falseclaims.sheets.read.columns import RESULTS, RESULTS_OUT, SCALE_RANGES, metric_scale
+from falseclaims.io.raw_reader import RawTable
+from falseclaims.sheets.read.normalise import Parsed
+from falseclaims.sheets.read.rows import fold_name
+from falseclaims.sheets.read.schema import check_table, load_schema
 
 __all__ = ["DTYPES", "frame_of_columns", "plain_results"]
 
