@@ -27,6 +27,7 @@ from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.repeats import title_ids
 from falseclaims.survey.eligibility import select_papers
 
 __all__ = ["draft_config", "Draft", "Read"]
@@ -107,7 +108,20 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
     skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
-    if not ids:
+    by_title = title_ids(g, lambda c: column_key(c, g))
+    if by_title is not None:
+        if by_title.spec:
+            block["id"] = by_title.spec
+        if by_title.group:
+            block["group_rows_by_id"] = True
+        if by_title.unmapped:  # read by id: (an ignored column could not be)
+            mapping.pop(by_title.unmapped, None)
+        remarks.append(f"paper ids: {by_title.evidence} ("
+                       + (f"id: {by_title.spec!r}" if by_title.spec else "the id column")
+                       + (", group_rows_by_id: true: a paper's first row with both values "
+                          "gives its comparison, the others are noted" if by_title.group
+                          else "") + ")")
+    elif not ids:
         block["id"] = "row"
     else:
         draft_repeats(g, ids[0], mapping, block, remarks, long=False)

@@ -138,3 +138,81 @@ def repeated_methods(g) -> list[tuple[str, list[int], list[int]]]:
             again.append(rownum)
         seen.setdefault(key, rownum)
     return [(p, sorted(set(a)), b) for p, (a, b) in out.items()]
+
+
+@dataclass
+class TitleIds:
+    """Papers told apart by their titles: the ``id:`` template (None: the id column as
+    mapped), whether rows sharing an id are one paper (``group_rows_by_id``), the id
+    column left unmapped (it is in the template) and why."""
+
+    spec: str | None
+    group: bool
+    unmapped: str | None
+    evidence: str
+
+
+def title_ids(g, key) -> TitleIds | None:
+    """One paper over several rows, decided by the title whatever the id style: no id
+    column, an id per row (``#``, a record number) while titles repeat, ids repeating in
+    consecutive or scattered rows, one id for two papers (``Li 2021``). ``key(column)`` is
+    the name a column is mapped by. None where the title decides nothing (no title column
+    or an empty title cell: :func:`repeat_runs` decides from the other evidence)."""
+    tk = next((k for k, c in enumerate(g.columns) if c.role == "title"), None)
+    if tk is None:
+        return None
+    ik = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    rows = [(_text(r[tk]), _text(r[ik]) if ik is not None else "") for _, r in t.rows
+            if any(not is_missing(c) for c in r)]
+    if not rows or any(not title for title, _ in rows):
+        return None
+    fold = [(" ".join(a.split()).casefold(), b) for a, b in rows]
+    titles, ids, pairs = {a for a, _ in fold}, {b for _, b in fold}, set(fold)
+    title = g.columns[tk]
+    over = f"{len(titles)} titles over {len(rows)} rows: one paper over several rows"
+    if ik is None:
+        group = len(titles) < len(rows)
+        return TitleIds("{" + key(title) + "}", group, None,
+                        f"no paper-id column: papers told apart by column {title.name!r}"
+                        + (f" ({over})" if group else ""))
+    idc = g.columns[ik]
+    if len(ids) == len(rows):
+        if len(titles) == len(rows):
+            return None  # one row per paper
+        return TitleIds("{" + key(title) + "}", True, key(idc),
+                        f"column {idc.name!r} differs on every row but {over}: a record "
+                        f"number, not a paper id; papers told apart by column {title.name!r}")
+    if not _scattered([b for _, b in fold]) and all(
+            len({a for a, _ in run}) in (1, len(run)) for run in _runs(fold)):
+        return None  # consecutive runs of one paper or of different papers: repeat_runs
+    if len(pairs) == len(titles) == len(ids):  # each id names one title: the id decides
+        return TitleIds(None, True, None, f"each id of column {idc.name!r} names one title "
+                        f"of column {title.name!r} ({over})")
+    return TitleIds("{" + key(idc) + "}: {" + key(title) + "}", len(pairs) < len(rows),
+                    key(idc), f"ids of column {idc.name!r} name {len(pairs)} different "
+                    f"(id, title) pairs ({len(ids)} ids, {len(titles)} titles over "
+                    f"{len(rows)} rows): papers told apart by id and title")
+
+
+def _scattered(ids: list[str]) -> bool:
+    """An id repeating in two separate runs of rows."""
+    seen, last = set(), None
+    for i in ids:
+        if i != last and i in seen:
+            return True
+        seen.add(i)
+        last = i
+    return False
+
+
+def _runs(fold: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Consecutive (title, id) rows sharing an id."""
+    out: list = []
+    for row in fold:
+        if out and out[-1][0][1] == row[1]:
+            out[-1].append(row)
+        else:
+            out.append([row])
+    return out
