@@ -16,6 +16,7 @@ from falseclaims.cli import main
 from falseclaims.config import cli_defaults
 from falseclaims.plausibility import (
     Finding, check_exclusions, check_ids, check_value_headers, check_values, check_venue,
+    judge_draft,
 )
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.draft.draft import draft_config
@@ -159,7 +160,7 @@ def test_finding_names_its_key():
 # ------------------------------------------------------------------ drafts of the patterns
 def _draft(tmp_path, rows, name="s.csv"):
     path = _csv(tmp_path / name, rows)
-    return draft_config(inspect_sheet(path), "v", str(path))
+    return draft_config(inspect_sheet(path), "v", str(path), judge=judge_draft)
 
 
 def test_draft_of_a_distance_read_as_proposed_is_not_ready(tmp_path):

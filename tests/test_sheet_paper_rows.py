@@ -8,6 +8,7 @@ import csv
 
 import pytest
 
+from falseclaims.plausibility import judge_draft
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
@@ -40,7 +41,7 @@ def test_four_papers_whatever_the_id_style(tmp_path, style, scattered):
     path = tmp_path / "s.csv"
     with open(path, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows(_rows(style, scattered))
-    d = draft_config(inspect_sheet(path), "v", str(path))
+    d = draft_config(inspect_sheet(path), "v", str(path), judge=judge_draft)
     block = d.config["venues"]["v"]
     assert block["group_rows_by_id"] is True and "{Title}" in block["id"]
     assert block["columns"]["wide"]["Title"] == "title"  # the title column kept and mapped
@@ -65,6 +66,6 @@ def test_consecutive_author_year_ids_group_by_data_set(tmp_path):
     path = tmp_path / "s.csv"
     with open(path, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows(rows)
-    d = draft_config(inspect_sheet(path), "v", str(path))
+    d = draft_config(inspect_sheet(path), "v", str(path), judge=judge_draft)
     s = read_venue(d.config["venues"]["v"], tmp_path, "v")
     assert s.papers["paper_id"].nunique() == 4

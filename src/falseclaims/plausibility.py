@@ -24,7 +24,7 @@ from falseclaims.survey.eligibility import primary_metric_rows
 
 __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons", "check_ids",
            "check_value_headers", "check_values", "check_exclusions", "findings_frame",
-           "read_findings", "value_headers"]
+           "read_findings", "value_headers", "judge_draft"]
 
 CHECKS = ("numeric_ids", "value_header", "delta", "prior_wins", "all_excluded")
 FINDING_COLUMNS = ["venue", "check", "key", "message"]
@@ -231,6 +231,25 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
             + check_value_headers(venue_cfg, papers, results, where)
             + check_values(papers, results, analysis, limits, layout, where)
             + check_exclusions(papers, results, exclusions, venue_cfg, where))
+
+
+def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataFrame):
+    """The judge of ``sheets.draft.draft.draft_config``: (findings, Read) of a drafted
+    block's reading, with the analysis and plausibility blocks the draft will run with
+    (the project's config when there is one: the draft is merged over it)."""
+    from falseclaims.config import cli_defaults, load_config
+    from falseclaims.errors import FalseclaimsInputError
+    from falseclaims.sheets.draft.draft import Read
+    from falseclaims.survey.eligibility import select_papers
+
+    try:
+        cfg = load_config()
+    except FalseclaimsInputError:  # a broken project config: the packaged defaults
+        cfg = cli_defaults()
+    excl = select_papers(papers, results, cfg["analysis"], venue=venue).exclusions
+    findings = check_venue(venue, block, papers, results, cfg, excl)
+    return findings, Read(papers, results, excl, comparisons(
+        papers, results, cfg["analysis"], block.get("layout", "long")))
 
 
 def findings_frame(venue: str, findings: list[Finding]) -> pd.DataFrame:

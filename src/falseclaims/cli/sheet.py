@@ -99,8 +99,10 @@ def run_inspect(args) -> int:
         other = find_other_table(g, args.other_table, args.other_sheet)
     # sheet paths in a config are relative to the checkout Snakemake runs in
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
+    from falseclaims.plausibility import judge_draft
+
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
-                     other)
+                     other, judge_draft)
     _write_outputs(args, g, d)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-from falseclaims.errors import FalseclaimsInputError
-from falseclaims.plausibility import check_venue, comparisons
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess
 from falseclaims.sheets.draft.draft_parts import (
@@ -28,9 +27,8 @@ from falseclaims.sheets.draft.draft_parts import (
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import title_ids
-from falseclaims.survey.eligibility import select_papers
 
-__all__ = ["draft_config", "Draft", "Read"]
+__all__ = ["draft_config", "Draft", "Read", "Judge"]
 
 
 class Draft:
@@ -41,6 +39,10 @@ class Draft:
         self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
         self.findings = findings or []  # plausibility.Finding s (also in problems)
         self.read = read  # the sheet as the pipeline reads it with this block, if it reads
+
+
+# (venue, block as read, papers, results) -> (findings, Read): the plausibility judge
+Judge = Callable[[str, dict, pd.DataFrame, pd.DataFrame], tuple[list, "Read"]]
 
 
 @dataclass(frozen=True)
@@ -145,10 +147,13 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
 
 
 def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,
-                 other: SheetGuess | None = None) -> Draft:
+                 other: SheetGuess | None = None, judge: Judge | None = None) -> Draft:
     """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue.
     A papers or results table of the long layout is drafted with its other table
-    (``other``, else found by :func:`draft_long.find_other_table`)."""
+    (``other``, else found by :func:`draft_long.find_other_table`). ``judge`` (the
+    commands pass ``falseclaims.plausibility.judge_draft``, which sits above the sheet
+    reader and the survey analysis) judges the block's reading: a draft it finds
+    implausible says NOT READY TO RUN at its top."""
     from falseclaims.sheets.draft.draft_long import find_other_table, long_block, long_kind
 
     shown = file or str(g.file)
@@ -167,7 +172,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                        (f" (sheet {rg.sheet!r})" if rg.sheet else ""))
         trial = dict(block, papers=str(Path(pg.file).resolve()),
                      results=str(Path(rg.file).resolve()))
-        return _finish(block, trial, venue, shown, remarks, problems)
+        return _finish(block, trial, venue, shown, remarks, problems, judge)
     if kind == "results":  # no papers table found: the block names what is missing
         from falseclaims.sheets.draft.inspect import draft_venue
 
@@ -181,11 +186,11 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
-                   remarks, [])
+                   remarks, [], judge)
 
 
 def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
-            problems: list[str]) -> Draft:
+            problems: list[str], judge: Judge | None = None) -> Draft:
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
     cells are unreadable) and write the config text with the remarks as comments."""
     from falseclaims.sheets import SheetValidationError, read_venue
@@ -204,11 +209,8 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
             continue
         read_problems = []
         remarks += _read_remarks(s)
-        cfg = _checks_config()
-        excl = select_papers(s.papers, s.results, cfg["analysis"], venue=venue).exclusions
-        findings = check_venue(venue, trial, s.papers, s.results, cfg, excl)
-        read = Read(s.papers, s.results, excl, comparisons(
-            s.papers, s.results, cfg["analysis"], trial.get("layout", "long")))
+        if judge is not None:
+            findings, read = judge(venue, trial, s.papers, s.results)
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
@@ -235,17 +237,6 @@ def _comment(line: str) -> str:
     """A comment line stays one comment: a line break in a file, sheet or column name
     (quoted by yaml.safe_dump in the block itself) would otherwise start a YAML line."""
     return " ".join(line.splitlines()) if line.startswith("#") else "# " + line
-
-
-def _checks_config() -> dict:
-    """The analysis and plausibility blocks the draft will run with (the project's config
-    when there is one: the draft is merged over it)."""
-    from falseclaims.config import cli_defaults, load_config
-
-    try:
-        return load_config()
-    except FalseclaimsInputError:  # a broken project config: the packaged defaults
-        return cli_defaults()
 
 
 def _read_remarks(s) -> list[str]:

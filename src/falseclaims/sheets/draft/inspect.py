@@ -35,6 +35,10 @@ __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_p
 _NAME_HINTS = [
     (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
      r"\b(notes?|comments?)$", "(ignore)"),
+    # counts and descriptions of a paper or its population, never sizes or results:
+    # citation counts, class prevalences ("Robust 36.3; Frail 22.3"), ages, dates
+    (r"^citations\b|\bcited\b|citation count|prevalence|proportion|distribution|"
+     r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated", "(ignore)"),
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
      r"dois?|pmc?id|pubmed)\b", "paper_id"),
     (r"title", "title"),
@@ -69,6 +73,12 @@ _NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\bname\b|\
                              r"state.of.the.art|prior|runner|second.?best|competitor|"
                              r"comparator|previous",
                              re.I)
+# a method column that names a kind of method or another step ("feature_selection_method",
+# "Method: 1. Classical Machine Learning"), not the compared method
+_METHOD_KIND = re.compile(r"feature|selection|validation|imputation|statistic|sampling|"
+                          r"evaluation|\btypes?\b|\bclass(es)?\b|categor|famil|\bkinds?\b",
+                          re.I)
+_DATE = re.compile(r"\b(dates?|dated|day|month|time)\b|annotated", re.I)  # 20/08/20: a date
 _OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
@@ -309,19 +319,23 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
                 role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals),
-                                          checks.is_flag(vals))
+                                          checks.is_flag(vals), _numbered(vals))
                 named = True
                 break
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
     texts = [clean_text(v) if isinstance(v, str) else str(v) for v in vals]
+    if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
+        role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
+            "not the compared method's name)", False
     if role == "paper_id" and from_cells == "value_proposed" and not checks.whole(vals):
         role, why, sure = "(ignore)", why + " (measured values, not paper ids)", False
     if role == "paper_id":
         hints += _id_hints(name, texts)
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
-    split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
+    split_sizes = not _DATE.search(label) and any(
+        re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
     if split_sizes:
@@ -358,12 +372,18 @@ def _as_read(vals: list) -> list:
     return out or vals
 
 
+def _numbered(vals: list) -> bool:
+    """Cells of an enumerated category ("1. Classical Machine Learning")."""
+    texts = [clean_text(v) for v in vals if isinstance(v, str)]
+    return bool(texts) and all(re.match(r"\d+[.)]\s+\S", t) for t in texts)
+
+
 def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
 
 def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0,
-            flags: bool = False):
+            flags: bool = False, numbered: bool = False):
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
@@ -373,6 +393,9 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     if ours in _TEXT_TWIN and not numeric:
         if flags:
             return "(ignore)", why + " (yes/no flags: not a method's name)", False
+        if _METHOD_KIND.search(name) or numbered:
+            return "(ignore)", why + " (a kind of method or a step, not the compared " \
+                "method's name)", False
         if not _NAMES_A_METHOD.search(name):
             return "(ignore)", why + " (text under a result header: not a value)", False
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
