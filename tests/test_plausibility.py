@@ -288,3 +288,20 @@ def test_front_page_shows_warnings_above_the_headline_escaped():
     assert html.index("Implausible result: V") < html.index("Share of analysed papers")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert html.count("implausible: see above") == 1  # V's headline row only
+
+
+def test_no_paper_read_is_a_finding(tmp_path):
+    block, s = _read(tmp_path, _wide())
+    none = s.papers.iloc[:0]
+    (f,) = check_venue("v", block, none, s.results.iloc[:0], CFG)
+    assert f.check == "no_papers" and "skip_rows_where" in f.key
+
+
+def test_distinct_texts_on_every_row_are_the_id_without_an_id_column(tmp_path):
+    rows = [["arxiv_name", "top1_acc", "link"]]
+    rows += [[f"2506.{10119 + i}v1.pdf", f"7{i}.8" if i % 2 else "NA", ""] for i in range(9)]
+    d = _draft(tmp_path, rows)
+    assert d.config["venues"]["v"]["columns"]["wide"]["arxiv_name"] == "paper_id"
+    # the task from the one metric the numeric column's header names (accuracy)
+    assert d.config["venues"]["v"]["constants"]["task"] == "classification"
+    assert d.read is not None and len(d.read.papers) == 9  # not 'OK, 0 papers'

@@ -26,7 +26,7 @@ __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons",
            "check_value_headers", "check_values", "check_exclusions", "findings_frame",
            "read_findings", "value_headers", "judge_draft"]
 
-CHECKS = ("numeric_ids", "value_header", "delta", "prior_wins", "all_excluded")
+CHECKS = ("no_papers", "numeric_ids", "value_header", "delta", "prior_wins", "all_excluded")
 FINDING_COLUMNS = ["venue", "check", "key", "message"]
 
 # a number with decimals or a percentage: a measured value, never an id ("12" may be an id)
@@ -227,6 +227,10 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
         from falseclaims.survey.eligibility import select_papers
 
         exclusions = select_papers(papers, results, analysis, venue=venue).exclusions
+    if not papers["paper_id"].notna().any():
+        return [Finding("no_papers", "no paper is read from the sheet: every row was skipped "
+                        "or has no paper id", f"{where}.id, the paper_id column or "
+                        f"{where}.skip_rows_where")]
     return (check_ids(papers, limits, where)
             + check_value_headers(venue_cfg, papers, results, where)
             + check_values(papers, results, analysis, limits, layout, where)

@@ -23,7 +23,8 @@ import yaml
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
+    column_key, draft_repeats, metric_constants, task_from_headers, task_from_metric_cells,
+    where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import title_ids
@@ -101,6 +102,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                           **metric_constants(g, roles, remarks)}
     if "task" not in block["constants"]:
         block["constants"].update(task_from_metric_cells(g, roles, remarks))
+    if "task" not in block["constants"]:
+        block["constants"].update(task_from_headers(g, roles, remarks))
     if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
         del block["constants"]["in_scope"]
     return block, remarks

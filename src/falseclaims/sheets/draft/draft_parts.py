@@ -150,3 +150,23 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
                    "rows and no metric of another task); papers compared on another metric "
                    "are left out by analysis.metrics")
     return {"task": task}
+
+
+def task_from_headers(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
+    """``{task: ...}`` for a sheet without a task column whose numeric columns' headers
+    name metrics of one task only (``top1_acc``: classification), even where no column is
+    mapped as a value (one value per paper: a study-design sheet still needs its task);
+    listed as unsure."""
+    if "task" in roles:
+        return {}
+    named = {header_metric(c.name) for c in g.columns if c.kind in ("value_proposed",)}
+    tasks = {t for m in named if m for t in [m[1]]}
+    if len(tasks) != 1 or None in tasks:
+        return {}
+    (task,) = tasks
+    remarks.append(f"unsure: no task column: constants task: {task} (numeric columns' headers "
+                   f"name {task} metrics only: "
+                   + ", ".join(sorted(repr(c.name) for c in g.columns
+                                      if c.kind == "value_proposed" and header_metric(c.name)))
+                   + ")")
+    return {"task": task}

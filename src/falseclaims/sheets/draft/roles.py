@@ -101,8 +101,17 @@ def fit_categories(role: str, texts: list[str], rules: dict) -> tuple[float, str
 
 def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
-    ``Paper``) before authors or a DOI."""
+    ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
+    every row (``2506.10119v1.pdf``) is the id (unsure), not ignored: rows are papers."""
     ids = [g for g in guesses if g.role == "paper_id"]
+    if not ids:
+        most = max((g.filled for g in guesses), default=0)
+        texts = [g for g in guesses if g.role == "text" and g.unique and g.filled == most
+                 and most > 1 and not g.flags]
+        if texts:
+            texts[0].role, texts[0].sure = "paper_id", False
+            texts[0].why += "; no id column: distinct texts on every row read as paper ids"
+        return
     if len(ids) < 2:
         return
     weak = re.compile(r"author|doi|url|link", re.I)
