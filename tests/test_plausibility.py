@@ -305,3 +305,15 @@ def test_distinct_texts_on_every_row_are_the_id_without_an_id_column(tmp_path):
     # the task from the one metric the numeric column's header names (accuracy)
     assert d.config["venues"]["v"]["constants"]["task"] == "classification"
     assert d.read is not None and len(d.read.papers) == 9  # not 'OK, 0 papers'
+
+
+def test_skip_rule_dropping_most_rows_is_a_finding(tmp_path):
+    """A drafted skip_rows_where meant for a totals row that matches data rows."""
+    rows = _wide(ids=lambda i: f"P{i}" if i < 2 else f"Total {i}")
+    block, s = _read(tmp_path, rows, skip_rows_where={"Paper": "^Total"})
+    (f,) = [f for f in check_venue("v", block, s.papers, s.results, CFG, notes=s.notes)
+            if f.check == "rows_skipped"]
+    assert "6 rows are skipped" in f.message and "2 papers kept" in f.message
+    assert "{'Paper': '^Total'}" in f.message and f.key == "venues.v.skip_rows_where"
+    block, s = _read(tmp_path, rows, skip_rows_where={"Paper": "^Total 7$"})
+    assert check_venue("v", block, s.papers, s.results, CFG, notes=s.notes) == []

@@ -26,7 +26,7 @@ __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons",
            "check_value_headers", "check_values", "check_exclusions", "findings_frame",
            "read_findings", "value_headers", "judge_draft"]
 
-CHECKS = ("no_papers", "numeric_ids", "value_header", "delta", "prior_wins", "all_excluded")
+CHECKS = ("rows_skipped", "no_papers", "numeric_ids", "value_header", "delta", "prior_wins", "all_excluded")
 FINDING_COLUMNS = ["venue", "check", "key", "message"]
 
 # a number with decimals or a percentage: a measured value, never an id ("12" may be an id)
@@ -217,9 +217,11 @@ def _last_step(exclusions: pd.DataFrame) -> str:
 
 
 def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.DataFrame,
-                config: dict, exclusions: pd.DataFrame | None = None) -> list[Finding]:
+                config: dict, exclusions: pd.DataFrame | None = None,
+                notes: pd.DataFrame | None = None) -> list[Finding]:
     """Every check for one venue. ``config`` holds the ``analysis`` and ``plausibility``
-    blocks; ``exclusions`` is the eligibility step's table (computed here when None)."""
+    blocks; ``exclusions`` is the eligibility step's table (computed here when None);
+    ``notes`` the reader's notes (rows skipped by ``skip_rows_where`` are counted there)."""
     where = f"venues.{venue}" if venue else "the venue's block"
     limits, analysis = config["plausibility"], config["analysis"]
     layout = venue_cfg.get("layout", "long")
@@ -227,17 +229,19 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
         from falseclaims.survey.eligibility import select_papers
 
         exclusions = select_papers(papers, results, analysis, venue=venue).exclusions
+    skipped = check_skips(papers, notes, where)
     if not papers["paper_id"].notna().any():
         return [Finding("no_papers", "no paper is read from the sheet: every row was skipped "
                         "or has no paper id", f"{where}.id, the paper_id column or "
-                        f"{where}.skip_rows_where")]
-    return (check_ids(papers, limits, where)
+                        f"{where}.skip_rows_where")] + skipped
+    return (skipped + check_ids(papers, limits, where)
             + check_value_headers(venue_cfg, papers, results, where)
             + check_values(papers, results, analysis, limits, layout, where)
             + check_exclusions(papers, results, exclusions, venue_cfg, where))
 
 
-def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataFrame):
+def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataFrame,
+                notes: pd.DataFrame | None = None):
     """The judge of ``sheets.draft.draft.draft_config``: (findings, Read) of a drafted
     block's reading, with the analysis and plausibility blocks the draft will run with
     (the project's config when there is one: the draft is merged over it)."""
@@ -251,9 +255,26 @@ def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataF
     except FalseclaimsInputError:  # a broken project config: the packaged defaults
         cfg = cli_defaults()
     excl = select_papers(papers, results, cfg["analysis"], venue=venue).exclusions
-    findings = check_venue(venue, block, papers, results, cfg, excl)
+    findings = check_venue(venue, block, papers, results, cfg, excl, notes)
     return findings, Read(papers, results, excl, comparisons(
         papers, results, cfg["analysis"], block.get("layout", "long")))
+
+
+def check_skips(papers: pd.DataFrame, notes: pd.DataFrame | None, where: str) -> list[Finding]:
+    """``skip_rows_where`` rules that drop more rows than the papers kept: a rule meant
+    for a few free-text or totals rows that matches data rows."""
+    if notes is None or not len(notes):
+        return []
+    by_rule = notes.loc[notes["note"].astype(str).str.startswith("skipped by skip_rows_where"),
+                        "note"]
+    n, kept = len(by_rule), papers["paper_id"].nunique()
+    if n <= kept:
+        return []
+    rule = re.match(r"skipped by (skip_rows_where \{.*?\}): column", by_rule.iloc[0])
+    rule = rule[1] if rule else "skip_rows_where"
+    return [Finding("rows_skipped", f"{n} rows are skipped by skip_rows_where and only "
+                    f"{kept} papers kept (e.g. {rule}): a rule matching data rows?",
+                    f"{where}.skip_rows_where")]
 
 
 def findings_frame(venue: str, findings: list[Finding]) -> pd.DataFrame:

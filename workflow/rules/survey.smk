@@ -69,6 +69,7 @@ rule plausibility:
     input:
         papers=rules.validate_sheets.output.papers,
         results=rules.validate_sheets.output.results,
+        notes=rules.validate_sheets.output.notes,
         exclusions=rules.eligibility.output.exclusions,
     output:
         "results/{venue}/plausibility.csv",

@@ -9,7 +9,7 @@ def main(smk):
     venue = smk.wildcards.venue
     findings = check_venue(venue, smk.params.venue_cfg, read_table(smk.input.papers),
                            read_table(smk.input.results), smk.params.cfg,
-                           read_table(smk.input.exclusions))
+                           read_table(smk.input.exclusions), read_table(smk.input.notes))
     for f in findings:  # the console shows warnings (falseclaims.pipeline.run_step)
         logging.getLogger("falseclaims.plausibility").warning(
             "IMPLAUSIBLE result of venue %s: %s", venue, f)

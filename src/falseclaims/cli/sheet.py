@@ -235,7 +235,8 @@ def run_check(args) -> int:
         excluded = int(s.papers["invalid_cell"].notna().sum())
     from falseclaims.plausibility import check_venue
 
-    findings = check_venue(args.venue, venues[args.venue], s.papers, s.results, cfg)
+    findings = check_venue(args.venue, venues[args.venue], s.papers, s.results, cfg,
+                           notes=s.notes)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("sheet check", inputs_of(args),

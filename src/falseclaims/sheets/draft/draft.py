@@ -42,8 +42,8 @@ class Draft:
         self.read = read  # the sheet as the pipeline reads it with this block, if it reads
 
 
-# (venue, block as read, papers, results) -> (findings, Read): the plausibility judge
-Judge = Callable[[str, dict, pd.DataFrame, pd.DataFrame], tuple[list, "Read"]]
+# (venue, block as read, papers, results, notes) -> (findings, Read): the plausibility judge
+Judge = Callable[[str, dict, pd.DataFrame, pd.DataFrame, pd.DataFrame], tuple[list, "Read"]]
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
         read_problems = []
         remarks += _read_remarks(s)
         if judge is not None:
-            findings, read = judge(venue, trial, s.papers, s.results)
+            findings, read = judge(venue, trial, s.papers, s.results, s.notes)
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
