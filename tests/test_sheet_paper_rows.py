@@ -69,3 +69,19 @@ def test_consecutive_author_year_ids_group_by_data_set(tmp_path):
     d = draft_config(inspect_sheet(path), "v", str(path), judge=judge_draft)
     s = read_venue(d.config["venues"]["v"], tmp_path, "v")
     assert s.papers["paper_id"].nunique() == 4
+
+
+def test_scattered_citation_keys_with_one_url_each_are_one_paper(tmp_path):
+    """One row per (paper, criterion), sorted by criterion: the key repeats in scattered
+    rows and each key's URL is the same on all its rows: one paper over several rows."""
+    rows = [["key", "criterion", "pub_url", "n_raters"]]
+    for crit in ("fluency", "adequacy", "grammar"):
+        for key in ("CW2020", "GD2020", "PX2020"):
+            rows.append([key, crit, f"https://example.org/{key}.pdf", "3"])
+    path = tmp_path / "s.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    block = d.config["venues"]["v"]
+    assert block.get("group_rows_by_id") is True and "id" not in block
+    assert any("column 'pub_url' holds" in r for r in d.remarks)

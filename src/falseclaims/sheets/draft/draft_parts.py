@@ -10,7 +10,7 @@ from pathlib import Path
 
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
-from falseclaims.sheets.draft.repeats import repeat_runs
+from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
 from falseclaims.sheets.draft.roles import header_metric
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
@@ -29,6 +29,13 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
     scattered = any(h.startswith("repeated ids:") for h in idc.hints)
     if not runs and not scattered:
         return
+    decided = scattered_verdict(g) if scattered and not long else None
+    if decided and decided[0] == "same":  # decided as consecutive runs are
+        block["group_rows_by_id"] = True
+        remarks.append(f"ids repeat in column {name!r} (not in consecutive rows): one paper "
+                       f"over several rows ({decided[1]}); group_rows_by_id: true uses one "
+                       "comparison, the other rows are noted")
+        return
     different = [r for r in runs if r.verdict == "different"]
     if not long and (scattered or len(different) == len(runs)):
         block["id"] = "{" + column_key(idc, g) + "}"
@@ -37,7 +44,10 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
             remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
                            f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
                            "(id:)")
-        if scattered:
+        if decided:
+            remarks.append(f"ids repeat in column {name!r} (not in consecutive rows): "
+                           f"different papers ({decided[1]}); numbered ' (2)', ... (id:)")
+        elif scattered:
             remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
                            "rows): read as different papers, numbered ' (2)', ... (id:); if "
                            "a paper fills several rows, write group_rows_by_id: true instead")
@@ -141,7 +151,11 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
     counts: Counter = Counter()
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
-        counts.update({task for rx, _, task in METRIC_TASK if re.search(rx, text)})
+        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, text)}
+        # each listed metric's own task too (AUROC, sensitivity: classification)
+        tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
+                  if (m := header_metric(part)) and m[1]}
+        counts.update(tasks)
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()

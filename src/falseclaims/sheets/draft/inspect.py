@@ -40,7 +40,7 @@ _NAME_HINTS = [
     (r"^citations\b|\bcited\b|citation count|prevalence|proportion|distribution|"
      r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated", "(ignore)"),
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
-     r"dois?|pmc?id|pubmed)\b", "paper_id"),
+     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),

@@ -26,6 +26,8 @@ __all__ = ["Run", "repeat_runs"]
 
 _IDENTIFYING = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv|journal|"
                           r"^year$|\bauthors?\b|first author")
+# identifiers of one publication (not a year, journal or author list shared by several)
+_STRONG_ID = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv")
 _DATASET_HEADER = re.compile(r"(?i)data\s*-?sets?|cohort|\bcent(er|re)s?\b|\bsites?\b|"
                              r"\borgans?\b|\bstructures?\b|\btargets?\b")
 _DATASET_CELL = re.compile(r"(?i)^(?:data\s*-?set|cohort|cent(?:er|re)|site|organ)\s*\S+|"
@@ -74,6 +76,11 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
             pair = _differs(column_cells(j))
             if pair:
                 return "different", say(c, pair)
+    for j, c in enumerate(columns):  # a title, DOI or URL the same on every row
+        if j != id_col and (c.role == "title" or _STRONG_ID.search(c.name.replace("_", " "))):
+            cells_ = [_text(x) for x in column_cells(j)]
+            if all(cells_) and len({" ".join(x.split()).casefold() for x in cells_}) == 1:
+                return "same", f"column {c.name!r} holds {cells_[0][:60]!r} on every row"
     for j, c in enumerate(columns):
         cells_ = column_cells(j)
         if j == id_col or c.role.startswith(("value", "n_")):
@@ -216,3 +223,29 @@ def _runs(fold: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
         else:
             out.append([row])
     return out
+
+
+def scattered_verdict(g) -> tuple[str, str] | None:
+    """Ids repeating in scattered rows, decided over all rows of each id as
+    :func:`repeat_runs` decides a run: ("same", evidence) when every repeated id is one
+    paper, ("different", evidence) when every one is several papers, else None."""
+    k = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
+    if k is None:
+        return None
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    by: dict[str, list] = {}
+    for _, cells in t.rows:
+        pid = _text(cells[k])
+        if pid:
+            by.setdefault(pid, []).append(cells)
+    verdicts = {pid: _verdict(rows, g.columns, k) for pid, rows in by.items() if len(rows) > 1}
+    kinds = {v for v, _ in verdicts.values()} - {"unsure"}  # unsure ids follow the rest
+    if len(kinds) != 1:
+        return None
+    (kind,) = kinds
+    pid, (_, why) = next((p, v) for p, v in verdicts.items() if v[0] == kind)
+    unsure = [p for p, (v, _) in verdicts.items() if v == "unsure"]
+    return kind, (f"{len(verdicts)} repeated ids, e.g. {pid!r}: {why}"
+                  + (f"; unsure for {', '.join(map(repr, unsure[:3]))}: no evidence either "
+                     "way" if unsure else ""))
