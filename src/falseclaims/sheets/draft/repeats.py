@@ -6,10 +6,15 @@ evidence in the rows, in this order:
    column) holding two different filled values: **different papers**;
 2. a column naming data sets (header "data set", "dataset", "cohort", ... or cells such as
    "dataset 1", "cohort B") holding different values: **one paper** over its data sets;
-3. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
+3. a title, DOI or URL filled and the same on every row: **one paper**;
+4. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
    face) holding different values: **different papers** (one paper's data sets share its
    design; a test-set size or a value may differ between data sets and is no evidence);
-4. otherwise **unsure**: drafted as one paper and listed as unsure.
+5. otherwise **unsure**: drafted as one paper and listed as unsure.
+
+Ids repeating in scattered rows are decided the same way over all rows of each id
+(:func:`scattered_verdict`); with a title column, :func:`title_ids` tells papers apart by
+their titles whatever the id style.
 """
 
 from __future__ import annotations
@@ -76,11 +81,6 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
             pair = _differs(column_cells(j))
             if pair:
                 return "different", say(c, pair)
-    for j, c in enumerate(columns):  # a title, DOI or URL the same on every row
-        if j != id_col and (c.role == "title" or _STRONG_ID.search(c.name.replace("_", " "))):
-            cells_ = [_text(x) for x in column_cells(j)]
-            if all(cells_) and len({" ".join(x.split()).casefold() for x in cells_}) == 1:
-                return "same", f"column {c.name!r} holds {cells_[0][:60]!r} on every row"
     for j, c in enumerate(columns):
         cells_ = column_cells(j)
         if j == id_col or c.role.startswith(("value", "n_")):
@@ -90,6 +90,11 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
         pair = _differs(cells_) if named else None
         if pair and any(_text(x) for x in cells_):
             return "same", say(c, pair) + " (data sets of one paper)"
+    for j, c in enumerate(columns):  # a title, DOI or URL the same on every row
+        if j != id_col and (c.role == "title" or _STRONG_ID.search(c.name.replace("_", " "))):
+            cells_ = [_text(x) for x in column_cells(j)]
+            if all(cells_) and len({" ".join(x.split()).casefold() for x in cells_}) == 1:
+                return "same", f"column {c.name!r} holds {cells_[0][:60]!r} on every row"
     for j, c in enumerate(columns):
         if j != id_col and c.role in _DESIGN:
             pair = _differs(column_cells(j))
