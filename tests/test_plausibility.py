@@ -317,3 +317,17 @@ def test_skip_rule_dropping_most_rows_is_a_finding(tmp_path):
     assert "{'Paper': '^Total'}" in f.message and f.key == "venues.v.skip_rows_where"
     block, s = _read(tmp_path, rows, skip_rows_where={"Paper": "^Total 7$"})
     assert check_venue("v", block, s.papers, s.results, CFG, notes=s.notes) == []
+
+
+def test_last_line_of_a_run_names_implausible_venues(tmp_path):
+    from falseclaims.config import where_to_look
+
+    cfg = {"venues": {"a": {}, "b": {}}}
+    for v, rows in (("a", ""), ("b", "b,delta,k,too big\n")):
+        (tmp_path / "results" / v).mkdir(parents=True)
+        (tmp_path / "results" / v / "plausibility.csv").write_text(
+            "venue,check,key,message\n" + rows)
+    line = where_to_look(cfg, tmp_path)
+    assert line.startswith("IMPLAUSIBLE result of venue b: see results/b/plausibility.csv.")
+    assert "venue a" not in line and "\n" not in line and "summary.csv" in line
+    assert where_to_look(cfg, tmp_path / "nowhere").startswith("Done.")

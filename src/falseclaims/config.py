@@ -249,14 +249,27 @@ def quiet_scheduler() -> None:
         logger.addFilter(_SchedulerChatter())
 
 
-def where_to_look(cfg: dict) -> str:
-    """The last line of a successful pipeline run: where the headline and the report are."""
+def where_to_look(cfg: dict, root: str | os.PathLike = ".") -> str:
+    """The last line of a successful pipeline run: where the headline and the report are,
+    after the venues whose result is implausible (a ``results/<venue>/plausibility.csv``
+    with a warning, written by the ``plausibility`` rule)."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"
-    return (f"Done. Headline (share of papers above each cutoff): {where}; figures in "
-            "figures/; the report: run `snakemake --report report.html` and open it.")
+    flagged = [v for v in venues if _has_rows(Path(root, "results", v, "plausibility.csv"))]
+    warn = "".join(f"IMPLAUSIBLE result of venue {v}: see results/{v}/plausibility.csv. "
+                   for v in flagged)
+    return (f"{warn}Done. Headline (share of papers above each cutoff): {where}; figures "
+            "in figures/; the report: run `snakemake --report report.html` and open it.")
+
+
+def _has_rows(table: Path) -> bool:
+    """A table file with at least one line below its header."""
+    if not table.is_file():
+        return False
+    with table.open(encoding="utf-8") as fh:
+        return sum(1 for line in fh if line.strip()) > 1
 
 
 def run_venues(cfg: dict) -> list[str]:
