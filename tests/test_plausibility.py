@@ -80,6 +80,12 @@ def test_value_header_naming_another_quantity(tmp_path, header):
     assert header in found[0].message and "value_proposed" in found[0].message
 
 
+@pytest.mark.parametrize("header", ["DSC (mean ± SD)", "Ours mean (SD)", "Dice, 95% CI"])
+def test_value_header_with_a_mean_beside_its_spread_is_no_finding(tmp_path, header):
+    block, s = _read(tmp_path, _wide(headers=(header, "SOTA DSC")))
+    assert check_value_headers(block, s.papers, s.results, "venues.v") == []
+
+
 def test_value_header_naming_a_metric_of_another_task(tmp_path):
     block, s = _read(tmp_path, _wide(headers=("Model Accuracy", "Baseline Accuracy")))
     found = check_value_headers(block, s.papers, s.results, "venues.v")

@@ -34,8 +34,12 @@ _NUMBER_ID = re.compile(r"^[+-]?(?:\d+[.,]\d+|[.,]\d+|\d+(?:[.,]\d+)?\s*%)$")
 # quantities that are not a task's primary metric (accuracy, DSC)
 _OTHER_QUANTITY = re.compile(
     r"hausdorff|\bhd ?9?5?\b|\bassd\b|\basd\b|\bmsd\b|\bnsd\b|surface dist|\bdistance\b|"
-    r"\bsd\b|\bstd\b|standard deviation|\bloss\b|\berrors?\b|\bmae\b|\bmse\b|\brmse\b|"
-    r"\bvariance\b|\bci\b|confidence interval")
+    r"\bloss\b|\berrors?\b|\bmae\b|\bmse\b|\brmse\b")
+# a spread is another quantity only where the header names no mean or metric beside it
+# ("DSC (mean ± SD)" holds the mean)
+_SPREAD = re.compile(r"\bsd\b|\bstd\b|standard deviation|\bvariance\b|\bci\b|"
+                     r"confidence interval")
+_MEAN = re.compile(r"\bmean\b|\baverage\b|\bavg\b")
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 _STEP_KEYS = {
     "out_of_scope": "in_scope",
@@ -93,7 +97,8 @@ def check_value_headers(venue_cfg: dict, papers: pd.DataFrame, results: pd.DataF
     for header, role in value_headers(venue_cfg).items():
         text = re.sub(r"[_\W]+", " ", header.lower())
         key = f"{where}.columns ({header!r}: {role})"
-        other = _OTHER_QUANTITY.search(text)
+        other = _OTHER_QUANTITY.search(text) or (
+            None if _MEAN.search(text) or header_metric(header) else _SPREAD.search(text))
         if other:
             out.append(Finding("value_header", f"column {header!r} is read as {role} but its "
                                f"header names {other[0].strip()!r}, not a primary metric "
