@@ -95,8 +95,6 @@ onsuccess:
 
     atexit.register(
         print,
-        "\n".join(
-            closing_lines(config, _configfiles, _with_config)
-        ),
+        "\n".join(closing_lines(config, _configfiles, _with_config)),
         file=sys.stderr,
     )
