@@ -161,3 +161,28 @@ def test_no_summary_reading_without_one_summary_on_one_scale(cfg, tmp_path, head
     t = interpret_table(read_tables(f)[0], cfg, n=30)
     assert "Aorta" not in [c.column for c in t.metrics]
     assert "Slices" not in [c.column for c in t.metrics]
+
+
+def test_subgroup_and_category_columns_give_one_comparison_per_category(cfg, tmp_path):
+    """Three label columns printed in every row (Subgroup, Category, Model): the model is the
+    label that changes from row to row; each category is its own test subset with the n of
+    its Patients column, never merged with another category of the same size."""
+    rows = [("grade", "HGG", "A", 59, 0.8078), ("grade", "HGG", "B", 59, 0.8118),
+            ("burden", "small", "A", 24, 0.7355), ("burden", "small", "B", 24, 0.7461),
+            ("burden", "large", "A", 24, 0.7507), ("burden", "large", "B", 24, 0.7502)]
+    body = "".join(f"{s} & {c} & {m} & {n} & {v} \\\\\n" for s, c, m, n, v in rows)
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lllrr}\n"
+               f"Subgroup & Category & Model & Patients & Mean Dice \\\\\n{body}\\end{{tabular}}\n")
+    res = analyse_file(f, cfg, Options())
+    got = [(t["table"], m["n"], m["winner"]) for t in res["tables"] for m in t["metrics"]]
+    assert got == [("tabular 1 [grade / HGG]", 59, "B"), ("tabular 1 [burden / small]", 24, "B"),
+                   ("tabular 1 [burden / large]", 24, "A")]
+
+
+def test_bracketed_interval_after_the_value_is_ignored_and_noted(cfg, tmp_path):
+    f = _write(tmp_path, "t.tex", "\\begin{tabular}{lc}\nMethod & Dice [95\\% CI] \\\\\n"
+               "A & 0.931 [0.913, 0.947] \\\\\nB & 0.935 [0.917, 0.951] \\\\\n\\end{tabular}\n")
+    t = interpret_table(read_tables(f)[0], cfg, n=50)
+    [col] = t.metrics
+    assert (col.units, col.values) == ("fraction", [0.931, 0.935])
+    assert any("[0.913, 0.947]" in note for note in col.notes + t.notes)

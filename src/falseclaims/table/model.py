@@ -427,8 +427,17 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
         return None
     names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
     numeric = {j for j in text if any(parse_printed_cell(r[j]).numeric for r in raw.rows)}
-    method_j = max((j for j in text if j not in numeric),
-                   key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+    def changes(j):  # how often the label changes from one row to the next
+        return sum(a != b for a, b in zip(names[j], names[j][1:]))
+
+    filled = [j for j in text if j not in numeric and all(names[j])]
+    if len(filled) >= 2:
+        # every label printed in every row (Subgroup, Category, Model): the methods are the
+        # label that changes from row to row, the groups those constant over runs of rows
+        method_j = max(filled, key=lambda j: (changes(j), len(set(names[j])), -j))
+    else:
+        method_j = max((j for j in text if j not in numeric),
+                       key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
     if method_j is None:
         return None
     others = [j for j in text if j != method_j]
@@ -437,7 +446,7 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     for i, name in enumerate(names[method_j]):
         if not name:
             continue
-        if full and cur and names[full[0]][i] != names[full[0]][cur[-1]]:
+        if full and cur and any(names[j][i] != names[j][cur[-1]] for j in full):
             new = True  # a label in every row (a filled \multirow): runs of one label
         else:
             new = not full and any(names[method_j][k] == name for k in cur)
@@ -453,10 +462,10 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
         return None  # the methods do not repeat across groups: not a group column
     labels = []
     for b in blocks:
-        vals = {names[j][i] for j in others for i in b if names[j][i]}
-        if len(vals) != 1:
+        per = [{names[j][i] for i in b if names[j][i]} for j in others]
+        if any(len(v) > 1 for v in per) or not any(per):
             return None
-        labels.append(vals.pop())
+        labels.append(" / ".join(v.pop() for v in per if v))
     if len(blocks) < 2 or len(set(labels)) != len(labels):
         return None
     keep = [j for j in range(len(raw.header)) if j not in others]
