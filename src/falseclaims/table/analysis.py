@@ -297,6 +297,8 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
                    units="as printed", units_source=f"rescaled by 10^{k} for the model",
                    task="paired t (per-case SDs)", task_source="no model for the metric")
         return res
+    if n is None and str(getattr(col, "n_source", "")).startswith("no --n group"):
+        return rank_column(col, n, cutoff, f"no probability: {col.n_source}")
     if n is None:
         raise ValueError(f"{label}, column {col.column!r}: no test-set size: give --n (or "
                          "--n GROUP=N per data set) or add an n column")

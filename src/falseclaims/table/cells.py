@@ -4,7 +4,8 @@ Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 
 ``85.3_{\\pm 2.1}``, ``\\textbf{85.3}`` / ``**85.3**`` (bold), ``\\underline{85.3}`` /
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
 ``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``, noted) and
-an ignored parenthesised part otherwise (``85.3 (83.1-87.4)``, noted).
+an ignored parenthesised or bracketed part otherwise (``85.3 (83.1-87.4)``,
+``0.931 [0.913, 0.947]``, noted).
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -34,7 +35,7 @@ _NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 # 1.4 \cdot 10^{6}, 2.6 × 10^6 -> 1.4e6
 _SCIENTIFIC = re.compile(r"(\d)\s*(?:\\cdot|\\times|·|×)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
 _CELL = re.compile(rf"^(?P<v>{_NUMBER})\s*(?P<vp>%?)\s*"
-                   rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\))?\s*(?P<tp>%?)$")
+                   rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\)|\[.*\])?\s*(?P<tp>%?)$")
 
 
 @dataclass(frozen=True)

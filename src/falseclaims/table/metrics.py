@@ -76,7 +76,7 @@ _HIGHER = re.compile(
     r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
-    r"average precision|td-?auroc|td-?auc)(?:$|[^a-z])",
+    r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1)(?:$|[^a-z])",
     re.I)
 
 
@@ -85,7 +85,7 @@ _BOUNDED = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
     r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
     r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
-    r"overlap)(?:$|[^a-z])", re.I)
+    r"overlap|bf1|bf-?score|boundary f1)(?:$|[^a-z])", re.I)
 
 
 def metric_task(header: str, cfg: dict) -> str | None:
@@ -118,7 +118,10 @@ def kind_from_option(kind: str, source: str) -> Kind:
 
 
 def _by_name(text: str, cfg: dict) -> Kind:
-    text = re.sub(r"\s*-\s*", "-", re.sub(r"[_{}$]", "", text))  # "F_1 -score" -> "F1-score"
+    # snake_case words are words ("wt_hd95_mm" -> "wt hd95 mm"); a subscript is not
+    # ("F_1 -score" -> "F1-score")
+    text = re.sub(r"_(?=[A-Za-z]{2})|(?<=[A-Za-z]{2})_", " ", text)
+    text = re.sub(r"\s*-\s*", "-", re.sub(r"[_{}$]", "", text))
     if _ERROR_RATE.search(text):
         return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
                     bounded=True)

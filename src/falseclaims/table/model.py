@@ -14,11 +14,22 @@ from falseclaims.table.metrics import (Kind, classify, kind_from_option, metric_
                                        stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpret_table",
-           "looks_transposed", "method_metric_pivot", "metric_task", "row_groups"]
+           "long_format_pivot", "looks_transposed", "method_metric_pivot", "metric_task", "row_groups"]
 
 UNITS = ("auto", "percent", "fraction")
 _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases| images)?|"
-                        r"test ?size|#? ?cases|n cases|n images|# ?images|n\s*\(test\))$")
+                        r"test ?size|#? ?cases|n cases|n images|# ?images|n\s*\(test\)|"
+                        # a count of the evaluated cases is the test-set size, never a score
+                        r"(?:#|n|no\.?|number of)? ?(?:test )?(?:patients|subjects|participants)"
+                        r")$")
+# the "%" of a "95% CI" label in a header is not the unit of the column's values
+_CI_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*\\?%\s*(?:bootstrap\s+|boot\.?\s+)?"
+                         r"(?:ci|confidence|credible|hdi|interval)", re.I)
+
+
+def _percent_header(h: str) -> bool:
+    """A % sign in the header that marks the values as percent (not ``95% CI``)."""
+    return "%" in _CI_PERCENT.sub(" ", h)
 
 
 @dataclass
@@ -161,13 +172,13 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     if units != "auto":
         return units, f"declared (--units {units})"
     marked = [i for i in idx if cells[i].percent]
-    if marked and "%" not in h:
+    if marked and not _percent_header(h):
         bare = [i for i in idx if not cells[i].percent and abs(cells[i].value) <= 1]
         if bare and any(abs(cells[i].value) > 1 for i in marked):
             raise _err(raw, f"column {h!r}: {cells[bare[0]].raw!r} ({where[bare[0]]}) reads "
                             f"as a fraction but {cells[marked[0]].raw!r} ({where[marked[0]]}) "
                             "as percent; give --units percent or --units fraction")
-    if "%" in h or marked:
+    if _percent_header(h) or marked:
         return "percent", "detected: a % sign in the header or a cell"
     small = [v for v in vals if 0 < abs(v[0]) <= 1]  # 0 reads the same in both units
     big = [v for v in vals if abs(v[0]) > 1]
@@ -285,7 +296,7 @@ def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
             units, source = _units(raw, h, cells, idx, "auto", raw.where)
         except TableReadError:
             pass
-    elif "%" in h or any(cells[i].percent for i in idx):
+    elif _percent_header(h) or any(cells[i].percent for i in idx):
         units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
         column_name(h), j, None, "no model for the metric", units, source,
@@ -416,8 +427,17 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
         return None
     names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
     numeric = {j for j in text if any(parse_printed_cell(r[j]).numeric for r in raw.rows)}
-    method_j = max((j for j in text if j not in numeric),
-                   key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+    def changes(j):  # how often the label changes from one row to the next
+        return sum(a != b for a, b in zip(names[j], names[j][1:]))
+
+    filled = [j for j in text if j not in numeric and all(names[j])]
+    if len(filled) >= 2:
+        # every label printed in every row (Subgroup, Category, Model): the methods are the
+        # label that changes from row to row, the groups those constant over runs of rows
+        method_j = max(filled, key=lambda j: (changes(j), len(set(names[j])), -j))
+    else:
+        method_j = max((j for j in text if j not in numeric),
+                       key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
     if method_j is None:
         return None
     others = [j for j in text if j != method_j]
@@ -426,7 +446,7 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     for i, name in enumerate(names[method_j]):
         if not name:
             continue
-        if full and cur and names[full[0]][i] != names[full[0]][cur[-1]]:
+        if full and cur and any(names[j][i] != names[j][cur[-1]] for j in full):
             new = True  # a label in every row (a filled \multirow): runs of one label
         else:
             new = not full and any(names[method_j][k] == name for k in cur)
@@ -442,10 +462,10 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
         return None  # the methods do not repeat across groups: not a group column
     labels = []
     for b in blocks:
-        vals = {names[j][i] for j in others for i in b if names[j][i]}
-        if len(vals) != 1:
+        per = [{names[j][i] for i in b if names[j][i]} for j in others]
+        if any(len(v) > 1 for v in per) or not any(per):
             return None
-        labels.append(vals.pop())
+        labels.append(" / ".join(v.pop() for v in per if v))
     if len(blocks) < 2 or len(set(labels)) != len(labels):
         return None
     keep = [j for j in range(len(raw.header)) if j not in others]
@@ -611,6 +631,67 @@ def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     return out
 
 
+def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """A long (tidy) table, one row per method and metric (``Model & Endpoint & Mean &
+    Median``, the endpoint column naming a metric in every row) -> methods x metrics, one
+    table per value column (the first is the one read first). An n column becomes the n
+    row of each metric where all methods share one size. None when the table has no such
+    shape: a second label column that names data sets is a group column, not this."""
+    text = _text_columns(raw)
+    if len(text) != 2:
+        return None
+    labels = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    if not all(all(labels[j]) for j in text):
+        return None
+    endpoint_j = next((j for j in text if len(set(labels[j])) >= 2 and all(
+        classify(x, cfg).known for x in set(labels[j]))), None)
+    if endpoint_j is None:
+        return None
+    method_j = next(j for j in text if j != endpoint_j)
+    methods = list(dict.fromkeys(labels[method_j]))
+    endpoints = list(dict.fromkeys(labels[endpoint_j]))
+    cell = {(labels[method_j][i], labels[endpoint_j][i]): i for i in range(len(raw.rows))}
+    if len(methods) < 2 or len(cell) != len(raw.rows) or any(
+            classify(m, cfg).known for m in methods):
+        return None  # a method twice for one metric, or the "methods" are metrics too
+    value_js = [j for j in range(len(raw.header)) if j not in text]
+    n_js = [j for j in value_js if _n_group(raw.header[j]) is not None]
+    n_j = next((j for j in n_js if _n_group(raw.header[j]) == ""), n_js[0] if n_js else None)
+    note = (f"long format: one row per method ({raw.header[method_j]!r}) and metric "
+            f"({raw.header[endpoint_j]!r}) -> metrics as columns")
+    n_row, n_notes = [], []
+    if n_j is not None:
+        for e in endpoints:
+            sizes = {str(raw.rows[cell[(m, e)]][n_j]).strip() for m in methods
+                     if (m, e) in cell}
+            n_row.append(sizes.pop() if len(sizes) == 1 else "")
+            if len(sizes) > 0:
+                n_notes.append(f"{e}: column {raw.header[n_j]!r} differs between methods "
+                               "(no n from the table for it)")
+    out = []
+    for j in value_js:
+        if j in n_js:
+            continue
+        rows, where, bold = [], [], []
+        for m in methods:
+            idx = [cell.get((m, e)) for e in endpoints]
+            rows.append([m] + [raw.rows[i][j] if i is not None else "" for i in idx])
+            first = next(i for i in idx if i is not None)
+            where.append(raw.where[first])
+            bold.append([False] + [bool(raw.bold and i is not None and raw.bold[i][j])
+                                   for i in idx])
+        if n_row:
+            rows.append(["n"] + n_row)
+            where.append(f"column {raw.header[n_j]!r}")
+            bold.append([False] * (len(endpoints) + 1))
+        out.append(RawTable(
+            raw.source, f"{raw.name} [{plain_text(raw.header[j])}]", raw.format,
+            [raw.header[method_j]] + endpoints, rows, where, bold if raw.bold else [],
+            raw.notes + [f"{note}, values from column {raw.header[j]!r}"] + n_notes,
+            raw.caption, raw.group))
+    return out or None
+
+
 def looks_transposed(raw: RawTable, cfg: dict) -> bool:
     """Metrics as rows: most names of the first column are metrics, or most header cells
     cite a paper; and no header cell is a metric."""
@@ -625,10 +706,16 @@ def looks_transposed(raw: RawTable, cfg: dict) -> bool:
 
 
 def _group_of(h: str, raw: RawTable, keys) -> str | None:
-    """The one ``--n`` key named by the column header, else by the row group or caption."""
+    """The one ``--n`` key named by the column header, else by the row group or caption. A
+    key that another column's header names is that column's: the caption names it for that
+    column ("TNBC is patient-macro transfer"), not for its neighbours."""
+    def names(k, where):
+        return re.search(rf"(?<![A-Za-z0-9]){re.escape(k)}(?![A-Za-z0-9])", where or "", re.I)
+
+    headed = {k for k in keys if k for other in raw.header if other != h and names(k, other)}
     for where in (h, raw.group, raw.caption):
-        hit = [k for k in keys if k and re.search(rf"(?<![A-Za-z0-9]){re.escape(k)}"
-                                                 rf"(?![A-Za-z0-9])", where or "", re.I)]
+        hit = [k for k in keys if k and names(k, where)
+               and (where == h or where == raw.group or k not in headed)]
         if len(hit) > 1:
             raise _err(raw, f"column {h!r}: names several --n groups ({', '.join(hit)})")
         if hit:
@@ -676,6 +763,12 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
         col.n, col.n_source, col.group = v, f"column {raw.header[j]!r}", g
     elif row_n is not None:
         col.n, col.n_source = row_n, "the n row"
+    elif table[0] is None and any(given):
+        # per-group sizes were given but none for this column: ranked, never given another
+        # group's n
+        col.n, col.n_source = None, (f"no --n group names this column (groups "
+                                     f"{', '.join(k for k in given if k)}; give GROUP=N for "
+                                     "it, or a bare N)")
     else:
         col.n, col.n_source = table
     col.group = col.group or raw.group
@@ -701,6 +794,44 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
     if kind.direction == "lower" and kind.task and not kind.complement:
         return Kind("lower", source=kind.source)
     return kind
+
+
+def _summary_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind] | None:
+    """The one column whose header names a modelled metric as a summary (``mDice``,
+    ``Mean DSC``, ``Avg. Dice``) when no other header names a metric: per-structure columns
+    beside it (Liver, Spleen, Fat) measure the same. None otherwise (``DSC`` beside ``HD95``
+    does not say what ``Aorta`` holds)."""
+    known = [(j, k) for j, h in enumerate(raw.header) if j != method_j
+             and (k := classify(h, cfg)).known]
+    if len(known) != 1 or not known[0][1].task:
+        return None
+    j, k = known[0]
+    h = column_name(raw.header[j]).strip()
+    summary = re.match(r"(?i)(?:m(?=[A-Z]|dice|dsc|iou|acc)|mean\b|avg\.?|average\b|overall\b)",
+                       h)
+    return (j, k) if summary else None
+
+
+def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> Kind:
+    """An unknown column's kind taken from the summary column beside it (on one scale)."""
+    if kind.known or kind.ignore or not sibling or not _same_scale(raw, j, sibling[0],
+                                                                   method_j):
+        return kind
+    k = sibling[1]
+    return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r} "
+                "names the metric of the per-structure columns beside it", bounded=k.bounded)
+
+
+def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
+    """Columns ``j`` and ``k`` print values on one scale (both in [0, 1] or both in
+    (1, 100]): a per-structure column of the summary's metric, not a count or a distance."""
+    def scale(col):
+        vals = [c.value for c in _cells(raw, col) if c.numeric]
+        if not vals or min(vals) < 0:
+            return None
+        return "fraction" if max(vals) <= 1 else ("percent" if max(vals) <= 100 else None)
+    a = scale(j)
+    return a is not None and a == scale(k)
 
 
 def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
@@ -753,6 +884,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     cap = classify("", cfg, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
     context = "" if own else raw.caption
+    sibling = _summary_column(raw, cfg, method_j)
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
@@ -762,7 +894,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = _kind_of(h, kinds, task, raw, cfg, context)
+        kind = _sibling_kind(_kind_of(h, kinds, task, raw, cfg, context), raw, j, sibling,
+                             method_j)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue

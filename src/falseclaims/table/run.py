@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.model import (drop_non_methods, interpret_table, looks_transposed,
-                                     method_metric_pivot, row_groups)
+from falseclaims.table.model import (drop_non_methods, interpret_table, long_format_pivot,
+                                     looks_transposed, method_metric_pivot, row_groups)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -69,6 +69,8 @@ def _shapes(raw, cfg, opt: Options) -> list:
         raw.notes.append("transposed (--transpose): methods as rows")
     elif (pivot := method_metric_pivot(raw, cfg)) is not None:
         return pivot
+    elif (long := long_format_pivot(raw, cfg)) is not None:
+        return [t for part in long for t in row_groups(part)]
     elif looks_transposed(raw, cfg):
         raw = drop_non_methods(transpose(raw), cfg)
         raw.notes.append("transposed: the first column names metrics and no header does "
