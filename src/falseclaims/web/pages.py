@@ -110,8 +110,7 @@ def _check_context(env: dict, config: str | None) -> dict:
            "congruence_citation": source.get("citation", head.congruence_source),
            "sd_citation": None, "sd_level": head.sd_level}
     if res["task"] == "segmentation":
-        ctx["sd_citation"] = cfg["sd_model"][head.sd_source].get("citation",
-                                                                    head.sd_source)
+        ctx["sd_citation"] = cfg["sd_model"][head.sd_source].get("citation", head.sd_source)
     return ctx
 
 
