@@ -12,6 +12,7 @@ from falseclaims.config import congruence_sources, load_config
 from falseclaims.estimation.congruence_sources import congruence_pairs, congruence_summary
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
 from falseclaims.estimation.sklearn_models import train_and_predict
+from falseclaims.estimation.specs import SourceSpec
 from falseclaims.estimation.stages import estimate_congruence, fit_sd_model
 from falseclaims.io.table_io import write_table, write_yaml
 from falseclaims.percase.congruence import (
@@ -107,7 +108,7 @@ def test_msd_sd_fit_reproduces_config_coefficients():
     """The estimation stage's `msd` source is the config's headline model (gamma GLM); its
     anchored refit is the config's `msd_anchored` alternative."""
     spec = EST["sd_sources"]["msd"]
-    pairs = mean_sd_pairs("msd", spec, base=ROOT)
+    pairs = mean_sd_pairs("msd", SourceSpec.from_config(spec), base=ROOT)
     fit = fit_source("msd", pairs, form=spec["form"], floor=spec["floor"], link=spec["link"])
     ref = CFG["sd_model"]["msd_reference"]
     assert fit.n == 323 and fit.model.form == ref["form"] == "gamma"
@@ -131,16 +132,19 @@ def test_msd_congruence_matches_source_notes():
     # orientation numbers in data/external/msd-derived/SOURCE.md, computed by the data's
     # provider: all pairs 0.446 / 0.636 / 0.791, phase 1 only 0.477 / 0.667 / 0.818
     spec = dict(EST["congruence_sources"]["msd"])
-    q = quartiles_block(congruence_pairs("msd", spec, base=ROOT))["segmentation"]
+    q = quartiles_block(congruence_pairs("msd", SourceSpec.from_config(spec),
+                                         base=ROOT))["segmentation"]
     assert [q["q1"], q["median"], q["q3"]] == pytest.approx([0.446, 0.636, 0.791], abs=6e-4)
     spec["phases"] = [1]
-    q = quartiles_block(congruence_pairs("msd", spec, base=ROOT))["segmentation"]
+    q = quartiles_block(congruence_pairs("msd", SourceSpec.from_config(spec),
+                                         base=ROOT))["segmentation"]
     assert [q["q1"], q["median"], q["q3"]] == pytest.approx([0.477, 0.667, 0.818], abs=6e-4)
 
 
 def test_touchstone_sd_pairs_match_direct_computation():
     spec = EST["sd_sources"]["touchstone"]
-    pairs = mean_sd_pairs("touchstone", spec, base=ROOT).set_index(["task", "method"])
+    pairs = mean_sd_pairs("touchstone", SourceSpec.from_config(spec),
+                          base=ROOT).set_index(["task", "method"])
     assert len(pairs) == 19 * 9
     raw = pd.read_csv(ROOT / "data/external/touchstone-totalsegmentator-dsc/nnU-Net_STU-Net_H.csv")
     col = raw["pancreas"].dropna()

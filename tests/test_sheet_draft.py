@@ -185,6 +185,7 @@ def _long_rows():
 
 def test_long_congruence_source_refuses_pooled_metrics_and_reads_gzip(tmp_path):
     from falseclaims.estimation.congruence_sources import congruence_pairs
+    from falseclaims.estimation.specs import SourceSpec
 
     text = "\n".join(",".join(r) for r in _long_rows()) + "\n"
     with gzip.open(tmp_path / "pc.csv.gz", "wt") as fh:
@@ -192,8 +193,8 @@ def test_long_congruence_source_refuses_pooled_metrics_and_reads_gzip(tmp_path):
     spec = {"type": "long", "path": "pc.csv.gz", "citation": "x",
             "columns": {"case": "case_id"}}
     with pytest.raises(ValueError, match="holds the metrics dsc, hd95"):
-        congruence_pairs("s", spec, tmp_path)
-    pairs = congruence_pairs("s", {**spec, "metric": "dsc"}, tmp_path)
+        congruence_pairs("s", SourceSpec.from_config(spec), tmp_path)
+    pairs = congruence_pairs("s", SourceSpec.from_config({**spec, "metric": "dsc"}), tmp_path)
     assert list(pairs["metric"].unique()) == ["dsc"] and len(pairs) == 1
     a = [0.5 + 0.05 * i for i in range(8)]
     b = [x + 0.01 * (i % 3) for i, x in enumerate(a)]
@@ -302,6 +303,7 @@ def test_see_figure_in_a_long_results_table(tmp_path):
 
 def test_wide_per_method_files_may_be_gzip(tmp_path):
     from falseclaims.estimation.congruence_sources import congruence_pairs
+    from falseclaims.estimation.specs import SourceSpec
 
     a = [0.5 + 0.05 * i for i in range(8)]
     b = [x + 0.01 * (i % 3) for i, x in enumerate(a)]
@@ -309,8 +311,9 @@ def test_wide_per_method_files_may_be_gzip(tmp_path):
         suffix = ".csv.gz" if op is gzip.open else ".csv"
         with op(tmp_path / f"{name}{suffix}", "wt") as fh:
             fh.write("name,liver\n" + "".join(f"c{i},{v:.3f}\n" for i, v in enumerate(vals)))
-    pairs = congruence_pairs("t", {"type": "wide_per_method", "glob": "*.csv*",
-                                   "citation": "x", "case_column": "name"}, tmp_path)
+    spec = SourceSpec.from_config({"type": "wide_per_method", "glob": "*.csv*",
+                                   "citation": "x", "case_column": "name"})
+    pairs = congruence_pairs("t", spec, tmp_path)
     assert set(pairs[["method_a", "method_b"]].iloc[0]) == {"unet", "swin"}
     assert pairs["congruence"].iloc[0] == pytest.approx(pd.Series(a).corr(pd.Series(b)),
                                                         abs=1e-3)
@@ -318,11 +321,13 @@ def test_wide_per_method_files_may_be_gzip(tmp_path):
 
 def test_sd_source_on_a_multi_metric_long_file_still_picks_its_metric(tmp_path):
     from falseclaims.estimation.sd_sources import mean_sd_pairs
+    from falseclaims.estimation.specs import SourceSpec
 
     rows = [["case_id", *_long_rows()[0][1:]], *_long_rows()[1:]]
     (tmp_path / "pc.csv").write_text("\n".join(",".join(r) for r in rows) + "\n")
-    pairs = mean_sd_pairs("s", {"type": "long", "path": "pc.csv", "citation": "x",
-                                "form": "anchored", "floor": 0.005}, tmp_path)
+    spec = SourceSpec.from_config({"type": "long", "path": "pc.csv", "citation": "x",
+                                   "form": "anchored", "floor": 0.005})
+    pairs = mean_sd_pairs("s", spec, tmp_path)
     a = pd.Series([0.5 + 0.05 * i for i in range(8)])
     m1 = pairs.set_index("method").loc["m1"]
     assert m1["mean"] == pytest.approx(a.mean()) and m1["sd"] == pytest.approx(a.std())

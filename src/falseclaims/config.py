@@ -18,6 +18,7 @@ import argparse
 import copy
 import os
 import shlex
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -26,7 +27,7 @@ import yaml
 
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.errors import FalseclaimsInputError
-from falseclaims.levels import CONGRUENCE_LEVELS
+from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
 
@@ -328,21 +329,44 @@ def run_venues(cfg: dict) -> list[str]:
     return [str(v) for v in chosen] or [str(v) for v in cfg.get("venues") or {}]
 
 
-def headline_assumption(cfg: dict) -> dict[str, str]:
+@dataclass(frozen=True)
+class Headline:
     """The assumption behind the headline numbers: the first congruence and SD sources in
-    ``use`` with the ``analysis`` headline levels. ``cfg`` is a validated config (pipeline or
-    :func:`load_config`), so every key is present; the values live in config/config.yaml."""
-    return {
-        "congruence_source": cfg["congruence"]["use"][0],
-        "congruence_level": cfg["analysis"]["headline_congruence"],
-        "sd_source": cfg["sd_model"]["use"][0],
-        "sd_level": cfg["analysis"]["headline_sd"],
-    }
+    ``use`` with the ``analysis`` headline levels (for segmentation, SD source + level)."""
+
+    congruence_source: str
+    congruence_level: str
+    sd_source: str
+    sd_level: str
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> Headline:
+        """Read once from a validated config (pipeline or :func:`load_config`), so every key
+        is present; the values live in config/config.yaml."""
+        return cls(congruence_source=cfg["congruence"]["use"][0],
+                   congruence_level=cfg["analysis"]["headline_congruence"],
+                   sd_source=cfg["sd_model"]["use"][0],
+                   sd_level=cfg["analysis"]["headline_sd"])
+
+    def describe(self, task: str) -> str:
+        text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
+               f"({self.congruence_source})"
+        if task == "segmentation":
+            text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
+                    f"({self.sd_source})"
+        return text
+
+
+def headline_assumption(cfg: dict) -> dict[str, str]:
+    """:class:`Headline` as plain data, for the Snakemake rules only: they hand it to their
+    scripts as a parameter (which Snakemake records and compares), and the scripts rebuild
+    ``Headline(**params.headline)``. Code that has the config uses :meth:`Headline.from_config`."""
+    return asdict(Headline.from_config(cfg))
 
 
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
     block = cfg.get("sd_model", {})
-    source = source or headline_assumption(cfg)["sd_source"]
+    source = source or Headline.from_config(cfg).sd_source
     if source not in block or not isinstance(block[source], dict):
         raise FalseclaimsInputError(_undefined_source(
             cfg, "sd_model", source, f"its fit is in results/estimation/sd_model/{source}.yaml: "

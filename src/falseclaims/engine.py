@@ -153,9 +153,9 @@ def _congruence(task: str, congruence, level, config):
     if congruence is not None:
         return congruence, "given", None
     cfg = _config(config)
-    from falseclaims.config import configured_congruence, headline_assumption
+    from falseclaims.config import Headline, configured_congruence
 
-    level = level or headline_assumption(cfg)["congruence_level"]
+    level = level or Headline.from_config(cfg).congruence_level
     if level not in CONGRUENCE_LEVELS:
         raise ValueError(f"congruence level must be one of {CONGRUENCE_LEVELS}; got {level!r}")
     return configured_congruence(cfg, "paper")[task][level], "paper", level
@@ -217,9 +217,9 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
             sd_model = sd_model_from_config(_config(config))
         model = sd_model
         if sd_level is None:
-            from falseclaims.config import headline_assumption
+            from falseclaims.config import Headline
 
-            sd_level = headline_assumption(_config(config))["sd_level"]
+            sd_level = Headline.from_config(_config(config)).sd_level
     sa, imp_a, fl_a = _impute(sd_a, a, model, sd_level)
     sb, imp_b, fl_b = _impute(sd_b, b, model, sd_level)
     r = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c)

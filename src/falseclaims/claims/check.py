@@ -13,7 +13,7 @@ import numpy as np
 from falseclaims import stats as fstats
 from falseclaims.engine import probability
 from falseclaims.engine import b_leads_note
-from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
+from falseclaims.config import Headline, configured_congruence, sd_model_from_config
 from falseclaims.tasks import resolve_task
 
 __all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
@@ -36,7 +36,7 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
 
 
 def _sd_level(cfg: dict) -> str:
-    return str(headline_assumption(cfg)["sd_level"])
+    return str(Headline.from_config(cfg).sd_level)
 
 
 def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):

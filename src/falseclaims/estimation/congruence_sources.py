@@ -1,6 +1,7 @@
 """Pairwise congruence per configured source (config ``estimation.congruence_sources``).
 
-A source spec is a mapping with a ``type``:
+A source spec (:class:`~falseclaims.estimation.specs.SourceSpec`, read once from the config
+entry) has a ``type``:
 
 - ``msd_pairwise``: the published-derived MSD table of Pearson r per method pair
   (``path``; optional ``phases``), no per-case data needed;
@@ -24,7 +25,6 @@ import gzip
 import logging
 import shutil
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +39,7 @@ from falseclaims.percase.congruence import (
 from falseclaims.estimation.inputs import SOURCE_TYPES, read_input_table, source_input_files
 from falseclaims.estimation.inputs import glob_files as _glob
 from falseclaims.estimation.inputs import resolve as _resolve
+from falseclaims.estimation.specs import SourceSpec
 from falseclaims.percase.readers import (
     PerCase,
     PerCaseValidationError,
@@ -100,22 +101,22 @@ def msd_pairs(path: str | Path, phases=None) -> pd.DataFrame:
     return out[PAIR_COLUMNS]
 
 
-def prepared_table(spec: Mapping, base: Path, tmp: Path, one_metric: bool = True) -> Path:
+def prepared_table(spec: SourceSpec, base: Path, tmp: Path, one_metric: bool = True) -> Path:
     """The per-case file of a ``long`` / ``claims_reloaded`` source as the reader wants
     it: gzip-compressed files (``.csv.gz``) decompressed, ``columns: {their: ours}``
     renamed and, for ``long``, one metric kept (``metric:``). A ``long`` file holding
     several metrics without ``metric:`` is refused naming them: pooling the congruence of,
     say, DSC and Hausdorff distance pairs mixes two quantities."""
-    path = _resolve(base, spec["path"])
-    mapping = dict(spec.get("columns") or {})
+    path = _resolve(base, spec.path)
+    mapping = dict(spec.columns)
     gz = path.suffix.lower() == ".gz"
-    if not (gz or mapping or (spec["type"] == "long" and (one_metric or spec.get("metric")))):
+    if not (gz or mapping or (spec.type == "long" and (one_metric or spec.metric))):
         return path
     if not path.is_file():
         raise FileNotFoundError(f"per-case file not found: {path}")
     name = path.name[:-3] if gz else path.name
     df = read_input_table(path, mapping)
-    if spec["type"] == "long" and "metric" in df.columns and (one_metric or spec.get("metric")):
+    if spec.type == "long" and "metric" in df.columns and (one_metric or spec.metric):
         df = _one_metric(df, spec, path)
     elif not (gz or mapping):
         return path
@@ -124,9 +125,9 @@ def prepared_table(spec: Mapping, base: Path, tmp: Path, one_metric: bool = True
     return out
 
 
-def _one_metric(df: pd.DataFrame, spec: Mapping, path: Path) -> pd.DataFrame:
+def _one_metric(df: pd.DataFrame, spec: SourceSpec, path: Path) -> pd.DataFrame:
     metrics = sorted(set(df["metric"].str.strip().str.lower()) - {""})
-    want = spec.get("metric")
+    want = spec.metric
     if want is None:
         if len(metrics) > 1:
             raise ValueError(f"{path}: holds the metrics {', '.join(metrics)}; set metric: "
@@ -158,34 +159,33 @@ def _gunzipped(path: str | Path, tmp: Path) -> Path:
     return out
 
 
-def _load_files(spec: Mapping, base: Path, tmp: Path, mismatch: str) -> PerCase:
-    if spec["type"] == "wide_per_method":
-        return read_wide_per_method([_gunzipped(f, tmp) for f in _glob(base, spec["glob"])],
-                                    case_column=spec.get("case_column", "name"),
-                                    metric=spec.get("metric", "dsc"), case_mismatch=mismatch)
+def _load_files(spec: SourceSpec, base: Path, tmp: Path, mismatch: str) -> PerCase:
+    if spec.type == "wide_per_method":
+        return read_wide_per_method([_gunzipped(f, tmp) for f in _glob(base, spec.glob)],
+                                    case_column=spec.case_column,
+                                    metric=spec.metric or "dsc", case_mismatch=mismatch)
     parts = []
-    labels = _gunzipped(_resolve(base, spec["labels"]), tmp)
-    for group, files in spec["groups"].items():
+    labels = _gunzipped(_resolve(base, spec.labels), tmp)
+    for group, files in spec.groups.items():
         named = {}
         for f in files:
             plain = _gunzipped(_resolve(base, f), tmp)
             named[plain.stem] = plain
         parts.append(read_predictions_with_labels(
             named, labels, task=group,
-            case_column=spec.get("case_column", "image"),
-            prediction_column=spec.get("prediction_column", "predicted_lesion"),
-            label_column=spec.get("label_column", "lesion"), case_mismatch=mismatch))
+            case_column=spec.case_column, prediction_column=spec.prediction_column,
+            label_column=spec.label_column, case_mismatch=mismatch))
     return PerCase.concat(parts)
 
 
-def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None,
+def load_percase(spec: SourceSpec, base: str | Path = ".", seed: int | None = None,
                  one_metric: bool = False) -> PerCase:
     """Per-case results of a source (every type but ``msd_pairwise``). ``one_metric``: a
     ``long`` file holding several metrics needs ``metric:`` (congruence is computed per
     pair over every row; an SD source picks its metric itself)."""
     base = Path(base)
-    kind = spec["type"]
-    mismatch = spec.get("case_mismatch", "error")
+    kind = spec.type
+    mismatch = spec.case_mismatch
     if kind in ("wide_per_method", "predictions_with_labels"):
         with tempfile.TemporaryDirectory() as tmp:
             return _load_files(spec, base, Path(tmp), mismatch)
@@ -194,29 +194,28 @@ def load_percase(spec: Mapping, base: str | Path = ".", seed: int | None = None,
             path = prepared_table(spec, base, Path(tmp), one_metric)
             if kind == "long":
                 return read_long(path, case_mismatch=mismatch)
-            return read_claims_reloaded(path, task=spec.get("task", "task"),
+            return read_claims_reloaded(path, task=spec.task,
                                         case_mismatch=mismatch)
     if kind == "sklearn":
         from falseclaims.estimation.sklearn_models import train_and_predict
 
-        s = spec.get("seed", seed)
+        s = seed if spec.seed is None else spec.seed
         if s is None:
             raise ValueError("sklearn congruence source needs a seed (spec 'seed' or config seed)")
-        return train_and_predict(spec["datasets"], spec["models"], float(spec["test_size"]),
-                                 int(s))
+        return train_and_predict(list(spec.datasets), list(spec.models), spec.test_size, int(s))
     raise ValueError(f"unknown congruence source type {kind!r}; choose from {SOURCE_TYPES}")
 
 
-def congruence_pairs(name: str, spec: Mapping, base: str | Path = ".",
+def congruence_pairs(name: str, spec: SourceSpec, base: str | Path = ".",
                      seed: int | None = None) -> pd.DataFrame:
     """The pairwise congruence table of source ``name``."""
-    if spec.get("type") == "msd_pairwise":
-        pairs = msd_pairs(_resolve(Path(base), spec["path"]), spec.get("phases"))
+    if spec.type == "msd_pairwise":
+        pairs = msd_pairs(_resolve(Path(base), spec.path), spec.phases)
     else:
         pc = load_percase(spec, base, seed, one_metric=True)
         for note in pc.notes:
             log.debug("%s: %s", name, note)
-        pairs = pairwise_congruence(pc, min_cases=int(spec.get("min_cases", 3)))
+        pairs = pairwise_congruence(pc, min_cases=int(spec.min_cases))
     pairs.insert(0, "source", name)
     return pairs
 

@@ -11,6 +11,8 @@ import glob as globmod
 from collections.abc import Mapping
 from pathlib import Path
 
+from falseclaims.estimation.specs import SourceSpec
+
 SOURCE_TYPES = ("msd_pairwise", "wide_per_method", "predictions_with_labels", "long",
                 "claims_reloaded", "sklearn")
 
@@ -38,16 +40,18 @@ def glob_files(base: Path, pattern: str) -> list[str]:
     return files
 
 
-def source_input_files(spec: Mapping, base: str | Path = ".") -> list[str]:
-    """Files a congruence or SD source reads (Snakemake inputs), relative paths kept."""
+def source_input_files(config_spec: Mapping, base: str | Path = ".") -> list[str]:
+    """Files a congruence or SD source (its config entry) reads (Snakemake inputs),
+    relative paths kept."""
     base = Path(base)
-    kind = spec["type"]
+    spec = SourceSpec.from_config(config_spec)
+    kind = spec.type
     if kind in ("msd_pairwise", "long", "claims_reloaded", "mean_sd_table"):
-        return [spec["path"]]
+        return [spec.path]
     if kind == "wide_per_method":
-        return glob_files(base, spec["glob"])
+        return glob_files(base, spec.glob)
     if kind == "predictions_with_labels":
-        return [spec["labels"]] + [f for files in spec["groups"].values() for f in files]
+        return [spec.labels] + [f for files in spec.groups.values() for f in files]
     if kind == "sklearn":
         return []
     raise ValueError(f"unknown congruence source type {kind!r}; choose from {SOURCE_TYPES}")

@@ -1,6 +1,7 @@
 """Per-method (mean, SD) pairs per source and the SD(mean DSC) model fitted on them.
 
-Source spec (config ``estimation.sd_sources``), by ``type``:
+Source spec (config ``estimation.sd_sources``, read once into a
+:class:`~falseclaims.estimation.specs.SourceSpec`), by ``type``:
 
 - ``mean_sd_table``: a CSV of per-method summaries (``path``; columns named by
   ``task_column``, ``method_column``, ``mean_column``, ``sd_column``), e.g. the MSD table;
@@ -16,7 +17,6 @@ gamma form), with leave-one-task-out error and its provenance.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ import pandas as pd
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.estimation.congruence_sources import load_percase
 from falseclaims.estimation.inputs import read_input_table
+from falseclaims.estimation.specs import SourceSpec
 from falseclaims.percase.readers import PerCaseValidationError, Problem
 from falseclaims.sd_model import SDFit, fit_sd_model
 
@@ -35,13 +36,12 @@ log = logging.getLogger("falseclaims.estimation")
 PAIR_COLUMNS = ["source", "task", "method", "n_cases", "mean", "sd"]
 
 
-def _table_pairs(spec: Mapping, base: Path) -> pd.DataFrame:
-    path = Path(spec["path"])
+def _table_pairs(spec: SourceSpec, base: Path) -> pd.DataFrame:
+    path = Path(spec.path)
     path = path if path.is_absolute() else base / path
     file = str(path)
-    cols = {k: spec.get(f"{k}_column", d) for k, d in
-            (("task", "task"), ("method", "method"), ("mean", "mean_dsc"), ("sd", "sd_dsc"),
-             ("n", "n_cases"))}
+    cols = {"task": spec.task_column, "method": spec.method_column, "mean": spec.mean_column,
+            "sd": spec.sd_column, "n": spec.n_column}
     df = read_input_table(path)
     problems = [Problem(file, column=c, expected="a column of the (mean, SD) table")
                 for c in cols.values() if c not in df.columns]
@@ -67,10 +67,10 @@ def _table_pairs(spec: Mapping, base: Path) -> pd.DataFrame:
                          "sd": out["sd"].astype(float)})
 
 
-def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFrame:
+def mean_sd_pairs(name: str, spec: SourceSpec, base: str | Path = ".") -> pd.DataFrame:
     """One row per method and task: ``source, task, method, n_cases, mean, sd``."""
     base = Path(base)
-    kind = spec["type"]
+    kind = spec.type
     if kind == "mean_sd_table":
         pairs = _table_pairs(spec, base)
     elif kind in ("wide_per_method", "long", "claims_reloaded"):
@@ -79,7 +79,7 @@ def mean_sd_pairs(name: str, spec: Mapping, base: str | Path = ".") -> pd.DataFr
             log.debug("%s: %s", name, note)
         if pc.kind != "segmentation":
             raise FalseclaimsInputError(f"SD source {name!r} must hold segmentation results")
-        metric = spec.get("metric", "dsc")
+        metric = spec.metric or "dsc"
         t = pc.table[pc.table["metric"] == metric]
         if t.empty:
             raise FalseclaimsInputError(f"SD source {name!r} has no rows with metric {metric!r}")

@@ -20,6 +20,7 @@ from falseclaims.estimation.congruence_sources import (
     per_task_quartiles,
 )
 from falseclaims.estimation.sd_sources import fit_source, fit_summary, mean_sd_pairs
+from falseclaims.estimation.specs import SourceSpec
 from falseclaims.io.table_io import read_table
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
@@ -43,26 +44,30 @@ def brief(summary: Mapping, prefix: str = "") -> str:
     return ", ".join(parts)
 
 
-def estimate_congruence(name: str, spec: Mapping, seed: int | None,
+def estimate_congruence(name: str, config_spec: Mapping, seed: int | None,
                         base: str | Path = ".") -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """(pairwise table, per-task quartiles, config-shaped summary) of one source."""
+    """(pairwise table, per-task quartiles, config-shaped summary) of one source (its config
+    entry, validated)."""
+    spec = SourceSpec.from_config(config_spec)
     pairs = congruence_pairs(name, spec, base=base, seed=seed)
     undefined = pairs["congruence"].isna()
     for note, k in pairs.loc[undefined, "note"].value_counts().items():
         log.debug("  undefined: %s (%d pairs)", note, k)
-    summary = congruence_summary(name, spec["citation"], pairs)
+    summary = congruence_summary(name, spec.citation, pairs)
     log.info("%s: congruence %s; %d pairs, %d undefined (details: this rule's log)", name,
              brief(summary), len(pairs), int(undefined.sum()))
     log.debug("%s", summary)
     return pairs, per_task_quartiles(pairs), summary
 
 
-def fit_sd_model(name: str, spec: Mapping, base: str | Path = ".") -> tuple[pd.DataFrame, dict]:
-    """((mean, SD) pairs, the fitted SD model with R^2 and leave-one-task-out error)."""
+def fit_sd_model(name: str, config_spec: Mapping,
+                 base: str | Path = ".") -> tuple[pd.DataFrame, dict]:
+    """((mean, SD) pairs, the fitted SD model with R^2 and leave-one-task-out error) of one
+    source (its config entry, validated)."""
+    spec = SourceSpec.from_config(config_spec)
     pairs = mean_sd_pairs(name, spec, base=base)
-    fit = fit_source(name, pairs, form=spec.get("form", "gamma"),
-                     floor=float(spec.get("floor", 0.005)), link=spec.get("link", "identity"))
-    summary = fit_summary(fit, spec["citation"], data=spec.get("path") or spec.get("glob", ""))
+    fit = fit_source(name, pairs, form=spec.form, floor=spec.floor, link=spec.link)
+    summary = fit_summary(fit, spec.citation, data=spec.data)
     log.info("%s: SD model %s (details: this rule's log)", name, brief(summary))
     log.debug("%s: %s", name, summary)
     return pairs, summary

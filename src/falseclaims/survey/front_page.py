@@ -18,9 +18,8 @@ import jinja2
 import pandas as pd
 from markupsafe import escape
 
-from falseclaims.config import headline_assumption, run_venues, venue_label, where_to_look
+from falseclaims.config import Headline, run_venues, venue_label, where_to_look
 from falseclaims.io.table_io import read_table
-from falseclaims.survey.headline import Headline
 from falseclaims.tasks import TASK_LABELS
 
 FRAGMENT = "<!-- falseclaims front page -->"
@@ -329,7 +328,7 @@ def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[
     lines = []
     if numbers:
         # the assumption in the front page's words
-        assumption = Headline(**headline_assumption(cfg)).describe("segmentation")
+        assumption = Headline.from_config(cfg).describe("segmentation")
         spans = "; ".join(dict.fromkeys(x for x in map(range_label, numbers.values()) if x))
         lines.append("Headline: share of analysed papers whose probability of a false claim "
                      f"is above each cutoff ({assumption}; in brackets the range over "

@@ -1,40 +1,16 @@
 """The headline assumption: which congruence source and level, and for segmentation which
-SD source and level, the headline numbers use (config ``analysis`` / ``congruence`` /
-``sd_model``), and the rows of a probabilities / summary / exceedance table under it."""
+SD source and level, the headline numbers use (:class:`falseclaims.config.Headline`, read
+from config ``analysis`` / ``congruence`` / ``sd_model``; named here too, as the figure and
+table code knows it), and the rows of a probabilities / summary / exceedance table under it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
-from falseclaims.config import headline_assumption
+from falseclaims.config import Headline
 from falseclaims.io.table_io import require_columns
-from falseclaims.levels import LEVEL_LABELS
 
-
-
-@dataclass(frozen=True)
-class Headline:
-    """Which assumption the headline numbers use (config ``analysis`` / ``congruence`` /
-    ``sd_model``): congruence source + level and, for segmentation, SD source + level."""
-
-    congruence_source: str
-    congruence_level: str
-    sd_source: str
-    sd_level: str
-
-    @classmethod
-    def from_config(cls, cfg: dict) -> Headline:
-        return cls(**headline_assumption(cfg))
-
-    def describe(self, task: str) -> str:
-        text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
-               f"({self.congruence_source})"
-        if task == "segmentation":
-            text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
-                    f"({self.sd_source})"
-        return text
+__all__ = ["Headline", "select_headline", "select_sd_headline"]
 
 
 def _sd_mask(df: pd.DataFrame, sd_source: str, sd_level: str) -> pd.Series:

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import configured_congruence, headline_assumption, sd_model_from_config
-from falseclaims.survey.headline import Headline, select_headline
+from falseclaims.config import Headline, configured_congruence, sd_model_from_config
+from falseclaims.survey.headline import select_headline
 from falseclaims.io.table_io import numeric
 from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
 from falseclaims.survey.multipliers import venue_multipliers
@@ -268,7 +268,7 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     ``planner``, ``numbers``)."""
     papers, pops = tables["papers"], cfg["figures"]["populations"]
     analysis = cfg["analysis"]
-    headline = Headline(**headline_assumption(cfg))
+    headline = Headline.from_config(cfg)
     grid = cfg["lookup_grid"]
     multipliers = venue_multipliers(
         papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),

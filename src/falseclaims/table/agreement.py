@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.claims.check import check_claim
-from falseclaims.config import headline_assumption
+from falseclaims.config import Headline
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
 from falseclaims.table.analysis import analyse_column
@@ -98,7 +98,7 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
             "p_table_known_congruence": given, "p_table_known_sd": known_sd,
             "p_percase": float(cmp_.probability),
             "congruence_assumed": float(cfg["congruence"]["paper"][task][
-                headline_assumption(cfg)["congruence_level"]]),
+                Headline.from_config(cfg).congruence_level]),
             "congruence_empirical": emp, "sd_winner_imputed": x["sd_winner"],
             "sd_imputed": x["sd_other"],
             "sd_winner_percase": cmp_.inputs.get("sd_a"), "sd_percase": cmp_.inputs.get("sd_b"),
@@ -112,7 +112,7 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
 
 
 def _median_p(result: dict, cfg: dict) -> float:
-    level = headline_assumption(cfg)["congruence_level"]
+    level = Headline.from_config(cfg).congruence_level
     return next(r["probability"] for r in result["results"] if r["assumption"] == level)
 
 

@@ -11,10 +11,10 @@ are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_ov
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 from falseclaims.claims.check import MAX_DECIMALS, check_claim
-from falseclaims.config import headline_assumption
+from falseclaims.config import Headline
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
@@ -25,7 +25,7 @@ MULTIPLICITY_ALPHA = 0.05  # the default level of `falseclaims sota` ([Mollersen
 
 
 def _headline(result: dict, cfg: dict) -> dict:
-    level = headline_assumption(cfg)["congruence_level"]
+    level = Headline.from_config(cfg).congruence_level
     return next((r for r in result["results"] if r["assumption"] == level),
                 result["results"][0])
 
@@ -53,7 +53,7 @@ def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
         values = []
         for lvl in levels or (None,):
             r = res
-            if lvl is not None and lvl != headline_assumption(cfg)["sd_level"]:
+            if lvl is not None and lvl != Headline.from_config(cfg).sd_level:
                 c2 = copy.deepcopy(cfg)
                 c2["analysis"].update(headline_sd=lvl)  # check reads the SD level here
                 r = _check(task, n, *args, c2, decimals, grid_points)
@@ -202,7 +202,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     return {
         "column": col.column, "task": col.task, "task_source": col.task_source,
         "units": col.units, "units_source": col.units_source, "n": n, "m": len(order),
-        "cutoff": cutoff, "assumption": {**headline_assumption(cfg), "pm_over": pm_over},
+        "cutoff": cutoff, "assumption": {**asdict(Headline.from_config(cfg)), "pm_over": pm_over},
         "winner": col.methods[win], "winner_source": win_source,
         "best_value": col.methods[order[0]], "runner_up": runner["method"],
         "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
