@@ -863,17 +863,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
     n_cols = _n_columns(raw, {method_j})
-    whole = [(j, v) for j, (g, v) in n_cols.items() if g == ""]
-    n_col = whole[0][1] if whole else None
-    given = n if isinstance(n, dict) else ({"": n} if n is not None else {})
-    if "" in given and n_col is not None and given[""] != n_col:
-        if not n_fallback:
-            raise _err(raw, f"--n {given['']} differs from the table's column "
-                            f"{raw.header[whole[0][0]]!r} ({n_col})")
-        given = {k: v for k, v in given.items() if k}  # --dir: --n for tables without one
-    table_n = given.get("", n_col)
-    table_src = "--n" if "" in given else (f"column {raw.header[whole[0][0]]!r}" if whole
-                                           else "")
+    given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)
     dropped = {c.strip().lower() for c in ignore or []}
     cols, skipped, ignored, unread = [], [], [], []
@@ -914,11 +904,37 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     absent = sorted(set(picked) - heads)
     if absent:
         raise _err(raw, f"--metric {absent}: no such column; columns are {raw.header}")
+    notes += _unread_notes(raw, method_j, n_cols, cols, ignored, skipped, unread)
+    return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+
+
+def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
+    """(the sizes given per group, the table's n, where it came from): ``--n`` or the
+    table's one n column; a differing pair is an error unless ``n_fallback`` (``--dir``)."""
+    whole = [(j, v) for j, (g, v) in n_cols.items() if g == ""]
+    n_col = whole[0][1] if whole else None
+    given = n if isinstance(n, dict) else ({"": n} if n is not None else {})
+    if "" in given and n_col is not None and given[""] != n_col:
+        if not n_fallback:
+            raise _err(raw, f"--n {given['']} differs from the table's column "
+                            f"{raw.header[whole[0][0]]!r} ({n_col})")
+        given = {k: v for k, v in given.items() if k}  # --dir: --n for tables without one
+    table_n = given.get("", n_col)
+    table_src = "--n" if "" in given else (f"column {raw.header[whole[0][0]]!r}" if whole
+                                           else "")
+    return given, table_n, table_src
+
+
+def _unread_notes(raw: RawTable, method_j: int, n_cols: dict, cols: list, ignored: list,
+                  skipped: list, unread: list) -> list[str]:
+    """The notes naming every column not read and why; a table where nothing was read is
+    refused with the first reason instead."""
+    notes = []
     words = [h or f"column {j + 1}" for j, h in enumerate(raw.header)
              if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
              and any(str(r[j]).strip() for r in raw.rows)]
     if words:
-        ignored.append(", ".join(repr(w) for w in words) + " (no number in the column)")
+        ignored = [*ignored, ", ".join(repr(w) for w in words) + " (no number in the column)"]
     if ignored:
         notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
@@ -936,4 +952,4 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     notes += [f"not read: {str(e).removeprefix(prefix)}" for e in unread]
     if not cols:
         raise _err(raw, f"no numeric metric column; columns are {raw.header}")
-    return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+    return notes
