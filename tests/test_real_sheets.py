@@ -31,12 +31,23 @@ SHEETS = {
     "frailty-ml": (HERE / "frailty-ml" / "data_extraction_sheet_v2.xlsx",
                    ["--sheet", "Extraction_All"], 14, "classification"),
     "nlg-humeval": (HERE / "nlg-humeval" / "iaa-v2_single-annotations.csv", [], 10, None),
+    # held out: gathered after the drafting was developed, to check that it generalises
+    "microseismic-s1a": (HERE / "microseismic" / "master_table_S1A_publication_dataset.csv",
+                         [], 71, None),
+    "microseismic-s1b": (HERE / "microseismic" / "master_table_S1B_preprocess_model_eval.csv",
+                         [], 71, None),
+    "ai-repro": (HERE / "ai-repro" / "evaluations.csv", [], 400, None),
+    "dengue-nma": (HERE / "dengue-nma" / "PME.csv", [], 59, None),
 }
 KNOWN = {  # drafting failures found on these sheets (reported to the drafting's owners)
     "frailty-ml": "the header `auroc_internal` names the metric, the draft sets none: "
                   "'a column metric' is still to fix",
     "nlg-humeval": "`date_annotated` (20/08/20) drafted as three sizes and no paper id "
                    "(`key` repeats over a paper's rows): 269 'papers' for 10",
+    "ai-repro": "0/1 flag columns `train`/`validation`/`test` drafted as sizes, and the id "
+                "template '{authors}: {title}' leaves 51 empty ids (title alone is unique)",
+    "dengue-nma": "long table holding its own paper columns: `id: row` gives 1991 'papers' "
+                  "for 59 (`Key`), and the shares `Training (%)`/`Test (%)` drafted as sizes",
 }
 
 
