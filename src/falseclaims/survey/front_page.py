@@ -234,6 +234,9 @@ def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]
     cutoffs, rows = headline_table(numbers, labels)
     out = []
     for r in rows:
+        if r.get("design_only"):  # the front page's words: no task, no share
+            out.append(f"  {r['label']}: design-only: {r['n']} papers, no results recorded")
+            continue
         shares = ", ".join(f"> {c}: {cell['share']}"
                            + (f" [{cell['range']}]" if cell["range"] else "")
                            for c, cell in zip(cutoffs, r["cells"]))
