@@ -43,6 +43,7 @@ FORBIDDEN = {
     "venue_figures": NEVER + READER,
     "numbers": PLOTS + NEVER + READER,
     "front_page": SCIPY + PLOTS + NEVER + READER,
+    "plausibility": SCIPY + PLOTS + NEVER + READER,
     "table_agreement": ("seaborn",) + NEVER + READER,
     "table_ties": ("seaborn",) + NEVER + READER,
 }

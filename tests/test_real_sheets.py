@@ -40,10 +40,6 @@ SHEETS = {
     "dengue-nma": (HERE / "dengue-nma" / "PME.csv", [], 59, None),
 }
 KNOWN = {  # drafting failures found on these sheets (reported to the drafting's owners)
-    "frailty-ml": "the header `auroc_internal` names the metric, the draft sets none: "
-                  "'a column metric' is still to fix",
-    "nlg-humeval": "`date_annotated` (20/08/20) drafted as three sizes and no paper id "
-                   "(`key` repeats over a paper's rows): 269 'papers' for 10",
     "ai-repro": "0/1 flag columns `train`/`validation`/`test` drafted as sizes, and the id "
                 "template '{authors}: {title}' leaves 51 empty ids (title alone is unique)",
     "dengue-nma": "long table holding its own paper columns: `id: row` gives 1991 'papers' "

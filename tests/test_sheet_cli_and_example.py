@@ -89,13 +89,14 @@ def test_sheet_inspect_finds_a_lower_header_row(tmp_path, capsys):
     assert "header row 3" in out and "header_row: 3" in out
 
 
-def _config(tmp_path, n_bad):
+def _config(tmp_path, n_bad, constants=None):
     rows = [["paper_id", "task", "metric", "value_proposed", "value_best_prior", "n_test"]]
     rows += [[f"p{i}", "segmentation", "dsc", "0.8", "0.7", "many" if i < n_bad else "5"]
              for i in range(n_bad + 2)]
     with open(tmp_path / "w.csv", "w", newline="") as fh:
         csv.writer(fh).writerows(rows)
-    cfg = {"venues": {"v": {"papers": "w.csv", "layout": "wide_top2", "units": "fraction"}}}
+    cfg = {"venues": {"v": {"papers": "w.csv", "layout": "wide_top2", "units": "fraction",
+                            **({"constants": constants} if constants else {})}}}
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
     return tmp_path / "c.yaml"
 
@@ -109,7 +110,14 @@ def test_sheet_check_groups_problems(tmp_path, capsys):
 
 
 def test_sheet_check_ok_and_bad_venue(tmp_path, capsys):
+    # it reads, but records no in_scope: no paper is analysed, which check says (exit 1)
     cfg = _config(tmp_path, 0)
+    assert main(["sheet", "check", "--venue", "v", "--config", str(cfg)]) == 1
+    out = capsys.readouterr().out
+    assert "IMPLAUSIBLE: every paper reaching the 'out_of_scope' step" in out
+    assert "set constants: {in_scope: ...}" in out and "reads, but" in out
+    cfg = _config(tmp_path, 0, {"in_scope": True, "values_only_in_figures": False,
+                                "split": "train_test"})
     assert main(["sheet", "check", "--venue", "v", "--config", str(cfg)]) == 0
     assert "OK, 2 papers" in capsys.readouterr().out
     assert main(["sheet", "check", "--venue", "nope", "--config", str(cfg)]) == 2

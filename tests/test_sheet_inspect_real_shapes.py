@@ -9,6 +9,7 @@ import csv
 import yaml
 
 from falseclaims.cli import main
+from falseclaims.plausibility import judge_draft
 from falseclaims.sheets.draft import inspect as inspect_mod
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.read.columns import WIDE
@@ -45,7 +46,7 @@ def test_one_row_per_paper_with_dois_and_one_value(tmp_path):
     assert not next(c for c in g.columns if c.name == "dice").sure
     assert g.units != "percent"  # DOI "numbers" no longer decide the units
     assert not any("78.50/66.45" in h for c in g.columns for h in c.hints)
-    d = draft_config(g, "us")
+    d = draft_config(g, "us", judge=judge_draft)
     assert not d.problems
     block = d.config["venues"]["us"]
     assert "n_test" not in block["columns"]["wide"].values()
@@ -101,7 +102,7 @@ def test_grouped_two_row_header_and_study_design_columns(tmp_path, monkeypatch):
     assert {n: roles[n] for n in unmapped if roles[n] in WIDE} == {}
     assert roles["Performance metrics"] == "metrics_reported"
     assert roles["Statistical analysis of performance"] == "statistical_test"
-    d = draft_config(g, "eeg", str(path))
+    d = draft_config(g, "eeg", str(path), judge=judge_draft)
     # no usable task column: the task comes from the metrics the papers report (accuracy:
     # classification; no segmentation metric), listed as unsure, never from the word 'acc'
     # in 'Dataset accessibility'; the draft runs as written
@@ -180,8 +181,11 @@ def test_metric_named_value_columns_are_paired_by_metric(tmp_path):
     # sizes written with what they count ("250 notes") are not read as sizes: listed
     assert roles["ML methods Training_size"] == roles["Testing_size"] == "(ignore)"
     assert g.metric == ("sensitivity", "classification") and g.idless_rows == [8]
-    d = draft_config(g, "ehr", str(path))
-    assert not d.problems
+    d = draft_config(g, "ehr", str(path), judge=judge_draft)
+    # it reads, but no split column: every paper is excluded at 'distinct test set', which
+    # the draft says at its top (NOT READY) naming the keys to change
+    assert [f.check for f in d.findings] == ["all_excluded"]
+    assert d.problems == [str(f) for f in d.findings] and "split" in d.findings[0].key
     block = d.config["venues"]["ehr"]
     assert "in_scope" not in block["constants"]  # an empty flag is not "in scope"
     s = read_venue(block, ".", "ehr")

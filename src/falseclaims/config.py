@@ -276,19 +276,25 @@ def quiet_scheduler() -> None:
         logger.addFilter(_SchedulerChatter())
 
 
-def where_to_look(cfg: dict, configfiles=(), with_config: bool = False) -> str:
-    """The last line of a successful pipeline run: where the headline and the report are.
-    The report command carries the run's ``--configfile`` files (``configfiles``; without
-    them the report would describe the default venues) and, ``with_config``, a reminder of
-    its ``--config`` values."""
+def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
+                 root: str | os.PathLike = ".") -> str:
+    """The last line of a successful pipeline run: where the headline and the report are,
+    after the venues whose result is implausible (a ``results/<venue>/plausibility.csv``
+    under ``root`` with a warning, written by the ``plausibility`` rule). The report command
+    carries the run's ``--configfile`` files (``configfiles``; without them the report would
+    describe the default venues) and, ``with_config``, a reminder of its ``--config``
+    values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
         where += " (side by side: figures/comparison/venue_comparison.csv)"
+    flagged = [v for v in venues if _has_rows(Path(root, "results", v, "plausibility.csv"))]
+    warn = "".join(f"IMPLAUSIBLE result of venue {v}: see results/{v}/plausibility.csv. "
+                   for v in flagged)
     report = "snakemake --report report.html" + "".join(
         f" --configfile {shlex.quote(_shown_path(f))}" for f in configfiles)
     again = " with this run's --config values" if with_config else ""
-    return (f"Done. Every assumption (column headline marks the rows above): {where}; "
+    return (f"{warn}Done. Every assumption (column headline marks the rows above): {where}; "
             f"figures in figures/; the report: run `{report}`{again} and open it.")
 
 
@@ -299,6 +305,14 @@ def _shown_path(path) -> str:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
+
+
+def _has_rows(table: Path) -> bool:
+    """A table file with at least one line below its header."""
+    if not table.is_file():
+        return False
+    with table.open(encoding="utf-8") as fh:
+        return sum(1 for line in fh if line.strip()) > 1
 
 
 def run_venues(cfg: dict) -> list[str]:

@@ -49,7 +49,8 @@ rule numbers:
 
 rule front_page:
     input:
-        expand(rules.numbers.output.csv, venue=VENUES),
+        numbers=expand(rules.numbers.output.csv, venue=VENUES),
+        plausibility=expand(rules.plausibility.output[0], venue=VENUES),
     output:
         page=report(
             "results/front_page.html",

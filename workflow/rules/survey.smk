@@ -2,6 +2,9 @@
 # congruence assignment -> probabilities -> summaries.
 
 
+from falseclaims.config import ConfigParam
+
+
 rule validate_sheets:
     input:
         venue_sheet_files,
@@ -58,6 +61,30 @@ rule eligibility:
         analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
     script:
         "../scripts/eligibility.py"
+
+
+# does the venue's result defend itself? (falseclaims.plausibility; config/README.md,
+# ## plausibility): warnings in the console and log, and above the venue's headline
+rule plausibility:
+    input:
+        papers=rules.validate_sheets.output.papers,
+        results=rules.validate_sheets.output.results,
+        notes=rules.validate_sheets.output.notes,
+        exclusions=rules.eligibility.output.exclusions,
+    output:
+        "results/{venue}/plausibility.csv",
+    log:
+        "logs/{venue}/plausibility.log",
+    benchmark:
+        "logs/benchmarks/plausibility/{venue}.tsv"
+    priority: VENUE_CHAIN_PRIORITY
+    conda:
+        "../../envs/falseclaims.yaml"
+    params:
+        venue_cfg=lambda wc: config["venues"][wc.venue],
+        cfg=ConfigParam(config_subset("analysis", "plausibility")),
+    script:
+        "../scripts/plausibility.py"
 
 
 rule impute_sd:

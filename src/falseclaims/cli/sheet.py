@@ -3,11 +3,15 @@
 ``inspect FILE`` prints the header row found, each column's guessed role with example
 cells and a draft venue block for config/config.yaml. ``check --venue V`` validates one
 venue's sheets as the pipeline would and prints the problems grouped by column, the first
-three of each kind. Exit code 0: no problem; 1: problems found; 2: bad arguments or config.
+three of each kind. Both check the result's plausibility (:mod:`falseclaims.plausibility`):
+``check`` prints IMPLAUSIBLE lines and exits 1; a draft says NOT READY TO RUN at its top
+and ``inspect`` prints STILL TO FIX. Exit code 0: no problem; 1: problems found (or an
+implausible result); 2: bad arguments or config.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from falseclaims.cli import UsageError
@@ -47,14 +51,25 @@ def register(sub) -> None:
                         "name and size): the draft joins it on the sheet's data-set column")
     i.add_argument("--write", metavar="DRAFT.yaml",
                    help="write a complete config (run_venues + this venue) that "
-                        "`snakemake --configfile DRAFT.yaml` runs")
+                        "`snakemake --configfile DRAFT.yaml` runs; never over the sheet(s) "
+                        "read, and over the project's config/config.yaml or any existing "
+                        "file only with --force")
+    i.add_argument("--html", metavar="PAGE",
+                   help="write a review page: each column's role, evidence and example "
+                        "cells, the first papers as the pipeline will read them, every "
+                        "plausibility warning (same overwrite rules as --write)")
+    i.add_argument("--force", action="store_true",
+                   help="let --write replace an existing file (never the sheet read)")
     i.set_defaults(handler=run_inspect)
     c = verbs.add_parser("check", help="validate one venue's sheets (as the pipeline's "
                                        "first step) and list the problems by column",
                          description="Validate the sheets of one venue of the config's "
                                      "venues: block as the pipeline's first step does and "
-                                     "list the problems grouped by column. Exit code 0: no "
-                                     "problem; 1: problems found; 2: bad arguments or config.")
+                                     "list the problems grouped by column, then check that "
+                                     "the result is plausible (config/README.md, "
+                                     "## plausibility). Exit code 0: no problem; 1: problems "
+                                     "found or an implausible result; 2: bad arguments or "
+                                     "config.")
     c.add_argument("--venue", required=True, help="a key of venues: in the config")
     c.add_argument("--config", help="config file defining the venue (default: "
                                     "$FALSECLAIMS_CONFIG, else ./config/config.yaml); sheet "
@@ -74,12 +89,7 @@ def run_inspect(args) -> int:
     from falseclaims.sheets.draft.draft import draft_config
     from falseclaims.sheets.draft.inspect import inspect_sheet
 
-    if not Path(args.file).is_file():
-        raise UsageError(f"no such file: {args.file}")
-    if args.header_row is not None and args.header_row < 1:
-        raise UsageError("--header-row must be at least 1")
-    if args.header_rows and args.header_row is None:
-        raise UsageError("--header-rows needs --header-row N (the lower header row)")
+    _check_inspect_args(args)
     try:
         g = inspect_sheet(args.file, args.sheet, args.header_row, args.header_rows)
     except ValueError as exc:
@@ -92,13 +102,14 @@ def run_inspect(args) -> int:
         other = find_other_table(g, args.other_table, args.other_sheet)
     # sheet paths in a config are relative to the checkout Snakemake runs in
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
+    from falseclaims.plausibility import judge_draft
+
     d = draft_config(g, args.venue, str(Path(args.file).resolve()) if absolute else args.file,
-                     other)
+                     other, judge_draft)
     if args.sizes:
         from falseclaims.sheets.draft.sizes_draft import draft_sizes
         d = draft_sizes(d, g, args.sizes, args.venue)
-    if args.write:
-        Path(args.write).write_text(d.text, encoding="utf-8")
+    _write_outputs(args, g, d)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         cols = [{"letter": c.letter, "name": c.name, "role": c.role, "why": c.why,
@@ -107,8 +118,45 @@ def run_inspect(args) -> int:
              {"file": str(g.file), "sheet": g.sheet, "header_row": g.header_row,
               "n_rows": g.n_rows, "units": g.units, "columns": cols,
               "draft": d.text, "remarks": list(d.remarks),
-              "still_to_fix": [str(p) for p in d.problems]})
+              "still_to_fix": [str(p) for p in d.problems],
+              "implausible": [{"check": f.check, "message": f.message, "key": f.key}
+                              for f in d.findings]})
         return 0
+    _print_inspect(args, g, d)
+    return 0
+
+
+def _check_inspect_args(args) -> None:
+    if not Path(args.file).is_file():
+        raise UsageError(f"no such file: {args.file}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
+        raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
+                         "and '-', starting with a letter or digit")
+    if args.header_row is not None and args.header_row < 1:
+        raise UsageError("--header-row must be at least 1")
+    if args.header_rows and args.header_row is None:
+        raise UsageError("--header-rows needs --header-row N (the lower header row)")
+    if args.write and args.html and Path(args.write).resolve() == Path(args.html).resolve():
+        raise UsageError("--write and --html name the same file")
+
+
+def _write_outputs(args, g, d) -> None:
+    """The draft (--write) and the review page (--html), never over a sheet read."""
+    block = d.config["venues"][args.venue]
+    inputs = [Path(args.file)] + [Path(block[k]) for k in ("papers", "results")
+                                  if isinstance(block.get(k), str)]
+    for target in (args.write, args.html):
+        if target:
+            _refuse_overwrite(Path(target), inputs, args.force)
+    if args.write:
+        Path(args.write).write_text(d.text, encoding="utf-8")
+    if args.html:
+        from falseclaims.sheets.draft.review import review_html
+
+        Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
+
+
+def _print_inspect(args, g, d) -> None:
     rows = (f"header rows {g.header_row - 1}-{g.header_row} (names combined)"
             if g.header_rows == 2 else f"header row {g.header_row}")
     print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
@@ -127,13 +175,35 @@ def run_inspect(args) -> int:
     print(f"\nunits guess: {g.units}")
     for r in d.remarks:
         print(f"  {r}")
+    if d.problems:
+        print("STILL TO FIX (the draft is not ready to run):")
     for p in d.problems:
         print(f"  still to fix: {p}")
     print("\n# draft venue block (edit it; data/README.md, 'Swapping in a real sheet'):")
     print(d.text, end="")
     if args.write:
         print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
-    return 0
+    if args.html:
+        print(f"review page: {args.html}")
+
+
+def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
+    """--write (and --html) never replaces a sheet it read; the project's config or any other existing
+    file only with --force."""
+    if target.is_dir():
+        raise UsageError(f"{target}: is a directory, expected a file name")
+    if any(target.exists() and p.exists() and target.samefile(p) for p in inputs):
+        raise UsageError(f"{target}: that is the sheet being read; write the draft "
+                         "to a new file")
+    if force or not target.exists():
+        return
+    config = find_config()
+    if config is not None and target.samefile(config):
+        raise UsageError(f"{target}: that is the project's config (the draft holds "
+                         "one venue and run_venues only); write a new file and run it with "
+                         "--configfile, or pass --force to replace it")
+    raise UsageError(f"{target}: the file exists; choose a new name or pass --force "
+                     "to replace it")
 
 
 def run_check(args) -> int:
@@ -172,13 +242,23 @@ def run_check(args) -> int:
     excluded = 0
     if "invalid_cell" in s.papers:
         excluded = int(s.papers["invalid_cell"].notna().sum())
+    from falseclaims.plausibility import check_venue
+
+    findings = check_venue(args.venue, venues[args.venue], s.papers, s.results, cfg,
+                           notes=s.notes)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("sheet check", inputs_of(args),
-             {"venue": args.venue, "ok": True, "problems": [], "papers": len(s.papers),
-              "results": len(s.results), "notes": len(s.notes), "excluded": excluded})
-        return 0
-    print(f"venue '{args.venue}': OK, {len(s.papers)} papers, {len(s.results)} results "
+             {"venue": args.venue, "ok": not findings, "problems": [],
+              "implausible": [{"check": f.check, "message": f.message, "key": f.key}
+                              for f in findings],
+              "papers": len(s.papers), "results": len(s.results), "notes": len(s.notes),
+              "excluded": excluded})
+        return 1 if findings else 0
+    for f in findings:
+        print(f"IMPLAUSIBLE: {f}")
+    state = "reads, but the result is implausible" if findings else "OK"
+    print(f"venue '{args.venue}': {state}, {len(s.papers)} papers, {len(s.results)} results "
           f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
@@ -195,4 +275,4 @@ def run_check(args) -> int:
         for pid, text in s.papers.loc[s.papers["invalid_cell"].notna(),
                                       ["paper_id", "invalid_cell"]].itertuples(index=False):
             print(f"  {pid}: {text}")
-    return 0
+    return 1 if findings else 0

@@ -33,6 +33,9 @@ table.fc td.text, table.fc td:first-child { text-align: left; white-space: norma
 table.fc .range { color: #555; font-size: 0.7rem; white-space: nowrap; }
 table.fc .paper { color: #0072B2; }
 p.caveat { font-size: 0.8rem; color: #8a4b00; }
+div.implausible { border: 2px solid #D55E00; background: #fff3eb; padding: 0.3rem 0.6rem;
+  margin: 0.4rem 0 0.8rem 0; font-size: 0.85rem; }
+table.fc .flag { color: #D55E00; font-weight: bold; white-space: nowrap; }
 """
 # the report centres its content vertically (the top of a long front page would be out of
 # reach) and keeps the description 32 rem wide: top-aligned and wider while it is shown
@@ -41,6 +44,14 @@ div.h-screen.overflow-auto.items-center { align-items: flex-start; }
 div.prose.max-w-lg { max-width: 52rem; }
 """
 _ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+_WARNINGS = _ENV.from_string("""
+{% for v in venues %}
+<div class="implausible"><b>Implausible result: {{ v.label }}</b> &mdash; check its mapping
+before believing its headline (<code>falseclaims sheet check --venue {{ v.venue }}</code>):
+<ul>{% for w in v.warnings %}<li>{{ w }}</li>{% endfor %}</ul></div>
+{% endfor %}
+""")
 
 _HEADLINE = _ENV.from_string("""
 <p><b>Share of analysed papers whose probability of a false claim exceeds each cutoff</b>
@@ -51,9 +62,9 @@ in blue, the paper's value where it states one.</p>
 {% for c in cutoffs %}<th>P &gt; {{ c }}</th>{% endfor %}</tr>
 {% for r in rows %}
 {% if r.design_only %}
-<tr><td>{{ r.label }}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
+<tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
 {% else %}
-<tr><td>{{ r.label }}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
+<tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
 {% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
 </tr>
 {% endif %}
@@ -176,8 +187,8 @@ def numbers_html(numbers: pd.DataFrame, label: str, with_paper: bool) -> str:
     return _PAGE.render(title=label, style=_STYLE, body=body, fragment_marker=FRAGMENT)
 
 
-def headline_table(numbers: Mapping[str, pd.DataFrame],
-                   labels: Mapping[str, str]) -> tuple[list[str], list[dict]]:
+def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
+                   flagged: frozenset[str] = frozenset()) -> tuple[list[str], list[dict]]:
     """Per venue and task: analysed papers and the share (count) above each cutoff at the
     headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``).
     The cutoffs as text ("5%") and one row per venue and task, its cells in that order; the
@@ -189,6 +200,7 @@ def headline_table(numbers: Mapping[str, pd.DataFrame],
         design = d[d["name"] == "design_only"]
         if len(design):  # no results recorded: no share to show, the papers counted
             rows.append({"label": labels.get(venue, venue), "design_only": True,
+                         "implausible": venue in flagged,
                          "n": int(design["value"].iloc[0]), "cells": {}})
             continue
         for task in [t for t in TASK_LABELS if t in set(d["task"])]:
@@ -206,6 +218,7 @@ def headline_table(numbers: Mapping[str, pd.DataFrame],
                                     else _fmt(str(paper), "share")}
             n = h["n_population"].dropna()
             rows.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
+                         "implausible": venue in flagged,
                          "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
     for r in rows:
         r["cells"] = [r["cells"].get(c, {"value": "–", "share": "–", "range": "",
@@ -216,10 +229,11 @@ def headline_table(numbers: Mapping[str, pd.DataFrame],
 
 
 def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
-                      assumption: str) -> str:
+                      assumption: str, flagged: frozenset[str] = frozenset()) -> str:
     """The front page's headline table (:func:`headline_table`) as HTML, with what its ranges
-    span and the caveat of a venue generated to match the paper."""
-    cutoffs, rows = headline_table(numbers, labels)
+    span and the caveat of a venue generated to match the paper; the venues ``flagged``
+    implausible are marked."""
+    cutoffs, rows = headline_table(numbers, labels, flagged)
     spans = list(dict.fromkeys(range_label(d) for d in numbers.values()))
     span = "; ".join(x for x in spans if x) or "the sensitivity analyses"
     notes = [f"{labels.get(v, v)}: {matched_note(d)}" for v, d in numbers.items()
@@ -245,10 +259,15 @@ def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]
 
 
 def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
-                    compare: list[str], assumption: str) -> str:
-    """The report's front page: the headline table of every venue, then, for each venue
-    compared with the paper, its numbers beside the paper's."""
-    body = headline_fragment(numbers, labels, assumption)
+                    compare: list[str], assumption: str,
+                    warnings: Mapping[str, list[str]] | None = None) -> str:
+    """The report's front page: the plausibility warnings of each venue (``warnings``:
+    venue -> messages, :mod:`falseclaims.plausibility`) above the headline table of every
+    venue, then, for each venue compared with the paper, its numbers beside the paper's."""
+    warned = [{"venue": v, "label": labels.get(v, v), "warnings": list(w)}
+              for v, w in (warnings or {}).items() if w]
+    body = _WARNINGS.render(venues=warned) + headline_fragment(
+        numbers, labels, assumption, frozenset(w["venue"] for w in warned))
     for venue in compare:
         if venue in numbers:
             body += (f"<p><b>Numbers stated in the paper's text</b>, "

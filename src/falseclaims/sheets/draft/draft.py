@@ -13,25 +13,48 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
+    column_key, draft_repeats, metric_constants, task_from_headers, task_from_metric_cells,
+    where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.repeats import title_ids
 
-__all__ = ["draft_config", "Draft"]
+__all__ = ["draft_config", "Draft", "Read", "Judge"]
 
 
 class Draft:
     """The config text, the block as a dict and the lines to show the user."""
 
-    def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str]):
+    def __init__(self, text: str, config: dict, remarks: list[str], problems: list[str],
+                 findings: list | None = None, read: Read | None = None):
         self.text, self.config, self.remarks, self.problems = text, config, remarks, problems
+        self.findings = findings or []  # plausibility.Finding s (also in problems)
+        self.read = read  # the sheet as the pipeline reads it with this block, if it reads
+
+
+# (venue, block as read, papers, results, notes) -> (findings, Read): the plausibility judge
+Judge = Callable[[str, dict, pd.DataFrame, pd.DataFrame, pd.DataFrame], tuple[list, "Read"]]
+
+
+@dataclass(frozen=True)
+class Read:
+    """The drafted block's reading: the validated tables, the eligibility step's
+    exclusions and each paper's comparison on its primary metric."""
+
+    papers: pd.DataFrame
+    results: pd.DataFrame
+    exclusions: pd.DataFrame
+    comparisons: pd.DataFrame
 
 
 def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
@@ -79,6 +102,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
                           **metric_constants(g, roles, remarks)}
     if "task" not in block["constants"]:
         block["constants"].update(task_from_metric_cells(g, roles, remarks))
+    if "task" not in block["constants"]:
+        block["constants"].update(task_from_headers(g, roles, remarks))
     if "in_scope" in roles:  # an empty inclusion cell is not "in scope"
         del block["constants"]["in_scope"]
     return block, remarks
@@ -88,7 +113,20 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
     skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
-    if not ids:
+    by_title = title_ids(g, lambda c: column_key(c, g))
+    if by_title is not None:
+        if by_title.spec:
+            block["id"] = by_title.spec
+        if by_title.group:
+            block["group_rows_by_id"] = True
+        if by_title.unmapped:  # read by id: (an ignored column could not be)
+            mapping.pop(by_title.unmapped, None)
+        remarks.append(f"paper ids: {by_title.evidence} ("
+                       + (f"id: {by_title.spec!r}" if by_title.spec else "the id column")
+                       + (", group_rows_by_id: true: a paper's first row with both values "
+                          "gives its comparison, the others are noted" if by_title.group
+                          else "") + ")")
+    elif not ids:
         block["id"] = "row"
     else:
         draft_repeats(g, ids[0], mapping, block, remarks, long=False)
@@ -112,10 +150,13 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
 
 
 def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,
-                 other: SheetGuess | None = None) -> Draft:
+                 other: SheetGuess | None = None, judge: Judge | None = None) -> Draft:
     """A complete config for ``snakemake --configfile``: ``run_venues`` + one venue.
     A papers or results table of the long layout is drafted with its other table
-    (``other``, else found by :func:`draft_long.find_other_table`)."""
+    (``other``, else found by :func:`draft_long.find_other_table`). ``judge`` (the
+    commands pass ``falseclaims.plausibility.judge_draft``, which sits above the sheet
+    reader and the survey analysis) judges the block's reading: a draft it finds
+    implausible says NOT READY TO RUN at its top."""
     from falseclaims.sheets.draft.draft_long import find_other_table, long_block, long_kind
 
     shown = file or str(g.file)
@@ -134,7 +175,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                        (f" (sheet {rg.sheet!r})" if rg.sheet else ""))
         trial = dict(block, papers=str(Path(pg.file).resolve()),
                      results=str(Path(rg.file).resolve()))
-        return _finish(block, trial, venue, shown, remarks, problems)
+        return _finish(block, trial, venue, shown, remarks, problems, judge)
     if kind == "results":  # no papers table found: the block names what is missing
         from falseclaims.sheets.draft.inspect import draft_venue
 
@@ -148,17 +189,17 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
-                   remarks, [])
+                   remarks, [], judge)
 
 
 def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
-            problems: list[str]) -> Draft:
+            problems: list[str], judge: Judge | None = None) -> Draft:
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
     cells are unreadable) and write the config text with the remarks as comments."""
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
 
-    read_problems = []
+    read_problems, findings, read = [], [], None
     for attempt in ("stop", "exclude"):
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
@@ -171,20 +212,34 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
             continue
         read_problems = []
         remarks += _read_remarks(s)
+        if judge is not None:
+            findings, read = judge(venue, trial, s.papers, s.results, s.notes)
         break
     if block["on_bad_cell"] == "stop":
         del block["on_bad_cell"]
     problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}
-    head = [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
-            "#   snakemake --cores 2 --configfile THIS_FILE",
-            "# (merged over config/config.yaml; run_venues: runs this venue only)"]
+    head = []
+    if problems or findings:
+        head += ["# NOT READY TO RUN: see STILL TO FIX below"]
+    head += [f"# drafted by `falseclaims sheet inspect {shown}`; run it with",
+             "#   snakemake --cores 2 --configfile THIS_FILE",
+             "# (merged over config/config.yaml; run_venues: runs this venue only)"]
     head += [f"# {r}" for r in remarks]
     if problems:
         head += ["# STILL TO FIX (the draft does not run yet):"] + [f"#   {p}" for p in problems]
-    text = "\n".join(head) + "\n" + yaml.safe_dump(config, sort_keys=False, allow_unicode=True,
-                                                   width=100)
-    return Draft(text, config, remarks, problems)
+    if findings:
+        head += ["# STILL TO FIX (it runs, but the result would be implausible):"]
+        head += [f"#   {f}" for f in findings]
+    text = "\n".join(_comment(h) for h in head) + "\n" + yaml.safe_dump(
+        config, sort_keys=False, allow_unicode=True, width=100)
+    return Draft(text, config, remarks, problems + [str(f) for f in findings], findings, read)
+
+
+def _comment(line: str) -> str:
+    """A comment line stays one comment: a line break in a file, sheet or column name
+    (quoted by yaml.safe_dump in the block itself) would otherwise start a YAML line."""
+    return " ".join(line.splitlines()) if line.startswith("#") else "# " + line
 
 
 def _read_remarks(s) -> list[str]:

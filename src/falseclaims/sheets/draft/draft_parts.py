@@ -10,7 +10,10 @@ from pathlib import Path
 
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
-from falseclaims.sheets.draft.repeats import repeat_runs
+from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
+from falseclaims.sheets.draft.roles import header_metric
+
+_VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
 
 def column_key(c, g: SheetGuess) -> str:
@@ -26,6 +29,13 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
     scattered = any(h.startswith("repeated ids:") for h in idc.hints)
     if not runs and not scattered:
         return
+    decided = scattered_verdict(g) if scattered and not long else None
+    if decided and decided[0] == "same":  # decided as consecutive runs are
+        block["group_rows_by_id"] = True
+        remarks.append(f"ids repeat in column {name!r} (not in consecutive rows): one paper "
+                       f"over several rows ({decided[1]}); group_rows_by_id: true uses one "
+                       "comparison, the other rows are noted")
+        return
     different = [r for r in runs if r.verdict == "different"]
     if not long and (scattered or len(different) == len(runs)):
         block["id"] = "{" + column_key(idc, g) + "}"
@@ -34,7 +44,10 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
             remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
                            f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
                            "(id:)")
-        if scattered:
+        if decided:
+            remarks.append(f"ids repeat in column {name!r} (not in consecutive rows): "
+                           f"different papers ({decided[1]}); numbered ' (2)', ... (id:)")
+        elif scattered:
             remarks.append(f"unsure: ids repeat in column {name!r} (not in consecutive "
                            "rows): read as different papers, numbered ' (2)', ... (id:); if "
                            "a paper fills several rows, write group_rows_by_id: true instead")
@@ -80,6 +93,26 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
             out["task"] = g.metric[1]
             remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
         return out
+    # the value columns' own headers decide ('Model Accuracy': accuracy, never a Dice or
+    # HD header elsewhere in the sheet, nor the file's name)
+    named = {header_metric(c.name) for c in g.columns if c.role in _VALUE_ROLES}
+    named.discard(None)
+    if len(named) == 1:
+        (metric, task), = named
+        if "metric" not in roles:
+            out["metric"] = metric
+            remarks.append(f"no metric column: constants metric: {metric} (the value "
+                           "column's header names it)")
+        if task and "task" not in roles:
+            out["task"] = task
+            remarks.append(f"no task column: constants task: {task} (from the metric the "
+                           "value column's header names)")
+        return out
+    if len(named) > 1:
+        remarks.append("unsure: the value columns' headers name several metrics ("
+                       + ", ".join(sorted(m for m, _ in named)) + "): no metric constant "
+                       "drafted; map a metric column or set constants: {metric: ...}")
+        return out
     text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
     for rx, metric, task in METRIC_TASK:
         if re.search(rx, text):
@@ -118,7 +151,11 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
     counts: Counter = Counter()
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
-        counts.update({task for rx, _, task in METRIC_TASK if re.search(rx, text)})
+        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, text)}
+        # each listed metric's own task too (AUROC, sensitivity: classification)
+        tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
+                  if (m := header_metric(part)) and m[1]}
+        counts.update(tasks)
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()
@@ -126,4 +163,24 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
                    f"{g.columns[column].name!r} names a {task} metric in {n} of {len(t.rows)} "
                    "rows and no metric of another task); papers compared on another metric "
                    "are left out by analysis.metrics")
+    return {"task": task}
+
+
+def task_from_headers(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
+    """``{task: ...}`` for a sheet without a task column whose numeric columns' headers
+    name metrics of one task only (``top1_acc``: classification), even where no column is
+    mapped as a value (one value per paper: a study-design sheet still needs its task);
+    listed as unsure."""
+    if "task" in roles:
+        return {}
+    named = {header_metric(c.name) for c in g.columns if c.kind in ("value_proposed",)}
+    tasks = {t for m in named if m for t in [m[1]]}
+    if len(tasks) != 1 or None in tasks:
+        return {}
+    (task,) = tasks
+    remarks.append(f"unsure: no task column: constants task: {task} (numeric columns' headers "
+                   f"name {task} metrics only: "
+                   + ", ".join(sorted(repr(c.name) for c in g.columns
+                                      if c.kind == "value_proposed" and header_metric(c.name)))
+                   + ")")
     return {"task": task}

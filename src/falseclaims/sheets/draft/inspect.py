@@ -35,8 +35,12 @@ __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_p
 _NAME_HINTS = [
     (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
      r"\b(notes?|comments?)$", "(ignore)"),
+    # counts and descriptions of a paper or its population, never sizes or results:
+    # citation counts, class prevalences ("Robust 36.3; Frail 22.3"), ages, dates
+    (r"^citations\b|\bcited\b|citation count|prevalence|proportion|distribution|"
+     r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated", "(ignore)"),
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
-     r"dois?|pmc?id|pubmed)\b", "paper_id"),
+     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
@@ -56,8 +60,9 @@ _NAME_HINTS = [
     (r"scope|^includ|\binclude", "in_scope"),
     (r"uncertain|\bstd\b|\bsd\b|\bci\b|confidence|error bar", "uncertainty"),
     (r"other|compared|baselines", "values_compared"),
+    # "Best baseline" under a group header "Results (%)": the prior, not "best" = ours
     (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second.?best|2nd|"
-     r"competitor|comparator|previous", "value_best_prior"),
+     r"competitor|comparator|previous|\bbaseline\b", "value_best_prior"),
     (r"^(model|approach|algorithm)s?$", "method"),
     (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|\bacc(uracy)?\b|\bnew\b|"
      r"\bmethod\b", "value_proposed"),
@@ -68,6 +73,13 @@ _NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\bname\b|\
                              r"state.of.the.art|prior|runner|second.?best|competitor|"
                              r"comparator|previous",
                              re.I)
+# a method column that names a kind of method or another step ("feature_selection_method",
+# "Method: 1. Classical Machine Learning"), not the compared method
+_METHOD_KIND = re.compile(r"feature|selection|validation|imputation|statistic|sampling|"
+                          r"evaluation|\btypes?\b|\bclass(es)?\b|categor|famil|\bkinds?\b",
+                          re.I)
+_DATE = re.compile(r"\b(dates?|dated|day|month|time)\b|annotated", re.I)  # 20/08/20: a date
+_OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
 
@@ -88,6 +100,7 @@ class ColumnGuess:
     named: bool = False  # the role comes from a header word
     filled: int = 0  # cells not missing
     values: dict = field(default_factory=dict)  # values: rules the draft should carry
+    flags: bool = False  # yes/no cells only
 
 
 @dataclass
@@ -305,17 +318,24 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         for text in ([low] if low else []) + [label]:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
-                role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals))
+                role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals),
+                                          checks.is_flag(vals), _numbered(vals))
                 named = True
                 break
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
     texts = [clean_text(v) if isinstance(v, str) else str(v) for v in vals]
+    if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
+        role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
+            "not the compared method's name)", False
+    if role == "paper_id" and from_cells == "value_proposed" and not checks.whole(vals):
+        role, why, sure = "(ignore)", why + " (measured values, not paper ids)", False
     if role == "paper_id":
         hints += _id_hints(name, texts)
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
-    split_sizes = any(re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
+    split_sizes = not _DATE.search(label) and any(
+        re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
     if split_sizes:
@@ -332,7 +352,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
             break
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
-                       named=named or key in ALL_COLUMNS, filled=len(vals))
+                       named=named or key in ALL_COLUMNS, filled=len(vals),
+                       flags=checks.is_flag(vals))
 
 
 def _as_read(vals: list) -> list:
@@ -351,11 +372,18 @@ def _as_read(vals: list) -> list:
     return out or vals
 
 
+def _numbered(vals: list) -> bool:
+    """Cells of an enumerated category ("1. Classical Machine Learning")."""
+    texts = [clean_text(v) for v in vals if isinstance(v, str)]
+    return bool(texts) and all(re.match(r"\d+[.)]\s+\S", t) for t in texts)
+
+
 def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
 
-def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0):
+def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0,
+            flags: bool = False, numbered: bool = False):
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
@@ -363,6 +391,11 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
         return "(ignore)", why + " (a data set's size: map it to n_test only if it is the " \
             "test set's)", False
     if ours in _TEXT_TWIN and not numeric:
+        if flags:
+            return "(ignore)", why + " (yes/no flags: not a method's name)", False
+        if _METHOD_KIND.search(name) or numbered:
+            return "(ignore)", why + " (a kind of method or a step, not the compared " \
+                "method's name)", False
         if not _NAMES_A_METHOD.search(name):
             return "(ignore)", why + " (text under a result header: not a value)", False
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
@@ -385,7 +418,9 @@ def _settle_roles(guesses: list[ColumnGuess]):
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}
     # a role named by a header word before one guessed from the cells alone
-    for g in sorted(guesses, key=lambda g: not g.named):
+    # and a header naming the proposed method ("Ours") before a generic "Result"
+    for g in sorted(guesses, key=lambda g: (not g.named, g.role == "value_proposed"
+                                            and not _OURS.search(g.name))):
         if g.role == "n_test" and not g.named and len(sizes) > 1:
             g.role, g.why = "(ignore)", g.why + "; several size columns: which is the test size?"
         if g.role in taken and g.role in WIDE:

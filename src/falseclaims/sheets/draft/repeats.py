@@ -6,10 +6,15 @@ evidence in the rows, in this order:
    column) holding two different filled values: **different papers**;
 2. a column naming data sets (header "data set", "dataset", "cohort", ... or cells such as
    "dataset 1", "cohort B") holding different values: **one paper** over its data sets;
-3. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
+3. a title, DOI or URL filled and the same on every row: **one paper**;
+4. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
    face) holding different values: **different papers** (one paper's data sets share its
    design; a test-set size or a value may differ between data sets and is no evidence);
-4. otherwise **unsure**: drafted as one paper and listed as unsure.
+5. otherwise **unsure**: drafted as one paper and listed as unsure.
+
+Ids repeating in scattered rows are decided the same way over all rows of each id
+(:func:`scattered_verdict`); with a title column, :func:`title_ids` tells papers apart by
+their titles whatever the id style.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ __all__ = ["Run", "repeat_runs"]
 
 _IDENTIFYING = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv|journal|"
                           r"^year$|\bauthors?\b|first author")
+# identifiers of one publication (not a year, journal or author list shared by several)
+_STRONG_ID = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv")
 _DATASET_HEADER = re.compile(r"(?i)data\s*-?sets?|cohort|\bcent(er|re)s?\b|\bsites?\b|"
                              r"\borgans?\b|\bstructures?\b|\btargets?\b")
 _DATASET_CELL = re.compile(r"(?i)^(?:data\s*-?set|cohort|cent(?:er|re)|site|organ)\s*\S+|"
@@ -83,6 +90,11 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
         pair = _differs(cells_) if named else None
         if pair and any(_text(x) for x in cells_):
             return "same", say(c, pair) + " (data sets of one paper)"
+    for j, c in enumerate(columns):  # a title, DOI or URL the same on every row
+        if j != id_col and (c.role == "title" or _STRONG_ID.search(c.name.replace("_", " "))):
+            cells_ = [_text(x) for x in column_cells(j)]
+            if all(cells_) and len({" ".join(x.split()).casefold() for x in cells_}) == 1:
+                return "same", f"column {c.name!r} holds {cells_[0][:60]!r} on every row"
     for j, c in enumerate(columns):
         if j != id_col and c.role in _DESIGN:
             pair = _differs(column_cells(j))
@@ -138,3 +150,107 @@ def repeated_methods(g) -> list[tuple[str, list[int], list[int]]]:
             again.append(rownum)
         seen.setdefault(key, rownum)
     return [(p, sorted(set(a)), b) for p, (a, b) in out.items()]
+
+
+@dataclass
+class TitleIds:
+    """Papers told apart by their titles: the ``id:`` template (None: the id column as
+    mapped), whether rows sharing an id are one paper (``group_rows_by_id``), the id
+    column left unmapped (it is in the template) and why."""
+
+    spec: str | None
+    group: bool
+    unmapped: str | None
+    evidence: str
+
+
+def title_ids(g, key) -> TitleIds | None:
+    """One paper over several rows, decided by the title whatever the id style: no id
+    column, an id per row (``#``, a record number) while titles repeat, ids repeating in
+    consecutive or scattered rows, one id for two papers (``Li 2021``). ``key(column)`` is
+    the name a column is mapped by. None where the title decides nothing (no title column
+    or an empty title cell: :func:`repeat_runs` decides from the other evidence)."""
+    tk = next((k for k, c in enumerate(g.columns) if c.role == "title"), None)
+    if tk is None:
+        return None
+    ik = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    rows = [(_text(r[tk]), _text(r[ik]) if ik is not None else "") for _, r in t.rows
+            if any(not is_missing(c) for c in r)]
+    if not rows or any(not title for title, _ in rows):
+        return None
+    fold = [(" ".join(a.split()).casefold(), b) for a, b in rows]
+    titles, ids, pairs = {a for a, _ in fold}, {b for _, b in fold}, set(fold)
+    title = g.columns[tk]
+    over = f"{len(titles)} titles over {len(rows)} rows: one paper over several rows"
+    if ik is None:
+        group = len(titles) < len(rows)
+        return TitleIds("{" + key(title) + "}", group, None,
+                        f"no paper-id column: papers told apart by column {title.name!r}"
+                        + (f" ({over})" if group else ""))
+    idc = g.columns[ik]
+    if len(ids) == len(rows):
+        if len(titles) == len(rows):
+            return None  # one row per paper
+        return TitleIds("{" + key(title) + "}", True, key(idc),
+                        f"column {idc.name!r} differs on every row but {over}: a record "
+                        f"number, not a paper id; papers told apart by column {title.name!r}")
+    if not _scattered([b for _, b in fold]) and all(
+            len({a for a, _ in run}) in (1, len(run)) for run in _runs(fold)):
+        return None  # consecutive runs of one paper or of different papers: repeat_runs
+    if len(pairs) == len(titles) == len(ids):  # each id names one title: the id decides
+        return TitleIds(None, True, None, f"each id of column {idc.name!r} names one title "
+                        f"of column {title.name!r} ({over})")
+    return TitleIds("{" + key(idc) + "}: {" + key(title) + "}", len(pairs) < len(rows),
+                    key(idc), f"ids of column {idc.name!r} name {len(pairs)} different "
+                    f"(id, title) pairs ({len(ids)} ids, {len(titles)} titles over "
+                    f"{len(rows)} rows): papers told apart by id and title")
+
+
+def _scattered(ids: list[str]) -> bool:
+    """An id repeating in two separate runs of rows."""
+    seen, last = set(), None
+    for i in ids:
+        if i != last and i in seen:
+            return True
+        seen.add(i)
+        last = i
+    return False
+
+
+def _runs(fold: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Consecutive (title, id) rows sharing an id."""
+    out: list = []
+    for row in fold:
+        if out and out[-1][0][1] == row[1]:
+            out[-1].append(row)
+        else:
+            out.append([row])
+    return out
+
+
+def scattered_verdict(g) -> tuple[str, str] | None:
+    """Ids repeating in scattered rows, decided over all rows of each id as
+    :func:`repeat_runs` decides a run: ("same", evidence) when every repeated id is one
+    paper, ("different", evidence) when every one is several papers, else None."""
+    k = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
+    if k is None:
+        return None
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    by: dict[str, list] = {}
+    for _, cells in t.rows:
+        pid = _text(cells[k])
+        if pid:
+            by.setdefault(pid, []).append(cells)
+    verdicts = {pid: _verdict(rows, g.columns, k) for pid, rows in by.items() if len(rows) > 1}
+    kinds = {v for v, _ in verdicts.values()} - {"unsure"}  # unsure ids follow the rest
+    if len(kinds) != 1:
+        return None
+    (kind,) = kinds
+    pid, (_, why) = next((p, v) for p, v in verdicts.items() if v[0] == kind)
+    unsure = [p for p, (v, _) in verdicts.items() if v == "unsure"]
+    return kind, (f"{len(verdicts)} repeated ids, e.g. {pid!r}: {why}"
+                  + (f"; unsure for {', '.join(map(repr, unsure[:3]))}: no evidence either "
+                     "way" if unsure else ""))

@@ -18,7 +18,7 @@ from falseclaims.sheets.read.columns import ALIASES, ENUMS
 from falseclaims.sheets.draft.draft_rules import DRAFT_RULES
 from falseclaims.sheets.read.errors import CellError
 
-__all__ = ["TASK_WORDS", "DOI", "is_doi", "named_values", "fit_categories", "settle_ids",
+__all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
            "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
            "settle_names", "settle_in_scope", "fit_role", "idless_rows", "drop_same_names",
            "FIT_SHARE"]
@@ -37,6 +37,28 @@ _VALUES = ("value_proposed", "value_best_prior", "values_compared")
 # (a value has decimals or a % sign: "track 1", "59; 32" are no values)
 _NAMED_NUMBER = re.compile(r"[A-Za-z].*?[\s:=(]\s*[+-]?(?:\d*[.,]\d+\s*%?|\d+\s*%)\s*"
                            r"(?:(?:±|\+/-|\+-)\s*\d+(?:[.,]\d+)?\s*%?)?\)?$")
+
+
+def is_flag(vals: list) -> bool:
+    """Cells that are all yes/no flags (``Y``, ``N``, ``yes``, ``true``, ...): never a
+    method's name."""
+    texts = [clean_text(str(v)) for v in vals if not is_missing(v)]
+    try:
+        return bool(texts) and all(cells.parse_bool(t)[0] is not None for t in texts)
+    except CellError:
+        return False
+
+
+def whole(vals: list) -> bool:
+    """Every cell a whole number (``12``, ``12.0``): row numbers may be ids, ``0.853`` not."""
+    for v in vals:
+        try:
+            x = float(str(v).strip())
+        except ValueError:
+            return False
+        if x != int(x):
+            return False
+    return True
 
 
 def is_doi(text: str) -> bool:
@@ -79,8 +101,17 @@ def fit_categories(role: str, texts: list[str], rules: dict) -> tuple[float, str
 
 def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
-    ``Paper``) before authors or a DOI."""
+    ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
+    every row (``2506.10119v1.pdf``) is the id (unsure), not ignored: rows are papers."""
     ids = [g for g in guesses if g.role == "paper_id"]
+    if not ids:
+        most = max((g.filled for g in guesses), default=0)
+        texts = [g for g in guesses if g.role == "text" and g.unique and g.filled == most
+                 and most > 1 and not g.flags]
+        if texts:
+            texts[0].role, texts[0].sure = "paper_id", False
+            texts[0].why += "; no id column: distinct texts on every row read as paper ids"
+        return
     if len(ids) < 2:
         return
     weak = re.compile(r"author|doi|url|link", re.I)
@@ -177,7 +208,8 @@ def settle_names(guesses: list, chosen: list) -> None:
     for value in chosen:
         twin = "name_" + value.role.removeprefix("value_")
         match = sorted((g for g in guesses if g.kind in ("text", "category")
-                        and g is not value and stem(g.name) == stem(value.name)),
+                        and not g.flags and g is not value
+                        and stem(g.name) == stem(value.name)),
                        key=lambda g: "name" not in g.name.lower())  # '_name' before '_model'
         match = [g for g in match if stem(g.name)]
         if not match:
