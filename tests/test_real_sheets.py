@@ -40,10 +40,9 @@ SHEETS = {
     "dengue-nma": (HERE / "dengue-nma" / "PME.csv", [], 59, None),
 }
 KNOWN = {  # drafting failures found on these sheets (reported to the drafting's owners)
-    "ai-repro": "0/1 flag columns `train`/`validation`/`test` drafted as sizes, and the id "
-                "template '{authors}: {title}' leaves 51 empty ids (title alone is unique)",
-    "dengue-nma": "long table holding its own paper columns: `id: row` gives 1991 'papers' "
-                  "for 59 (`Key`), and the shares `Training (%)`/`Test (%)` drafted as sizes",
+    "dengue-nma": "a long results table holding its own paper columns (`Key`) and no "
+                  "papers table: the draft is NOT READY (no papers table), RMSE drafted "
+                  "as the value",
 }
 
 

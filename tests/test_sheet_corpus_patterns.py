@@ -38,3 +38,42 @@ def test_a_kind_of_method_is_not_the_compared_method(tmp_path):
     assert c["feature_selection_method"].role not in ("name_proposed", "name_best_prior")
     assert c["AUROC ours"].role == "value_proposed"
     assert c["AUROC baseline"].role == "value_best_prior"
+
+
+def test_flags_shares_and_running_numbers_are_no_sizes(tmp_path):
+    """Held-out sheets: 0/1 flag columns headed `train` / `test` (does the paper describe
+    its test set?), test shares `Test (%)` and a running number 1, 2, 3, ... were drafted as
+    test-set sizes; a `hypothesis` flag (a hypothesis stated) as the statistical test."""
+    rows = [["benchmark_number", "Title", "train", "test", "hypothesis", "Test (%)",
+             "statistical test", "Test n"]]
+    rows += [[str(i + 1), f"Paper {i}", str(i % 2), str((i + 1) % 2), str(i % 2),
+              str(10 + 5 * (i % 3)), "yes" if i % 2 else "no", str(200 + 7 * i)]
+             for i in range(9)]
+    c = _roles(tmp_path, rows)
+    assert c["train"].role == "(ignore)" and c["test"].role == "(ignore)"
+    assert c["Test (%)"].role == "(ignore)"
+    assert c["benchmark_number"].role not in ("n_test", "n_train", "n_val")
+    assert c["hypothesis"].role != "statistical_test"
+    assert c["statistical test"].role == "statistical_test"
+    assert c["Test n"].role == "n_test"
+
+
+def test_a_long_table_without_papers_table_is_not_presented_as_ready(tmp_path):
+    """A held-out results table (one row per paper x model, RMSE, a rank within the study,
+    the test share in percent) with no papers table found: the draft said nothing was left
+    to fix and `sheet check` then stopped on `papers: 'TODO: ...'`. The draft now begins
+    NOT READY TO RUN and names the missing table; the rank and the share are no sizes."""
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["Key", "Identifier", "Model", "Test (%)", "Rank within study", "RMSE"]]
+    rows += [[f"K{i // 3}", f"Author{i // 3}, 20{10 + i // 3}", ["ARIMA", "RF", "LSTM"][i % 3],
+              "25", str(i % 3 + 1), f"{1.2 + 0.1 * i:.2f}"] for i in range(12)]
+    path = tmp_path / "pme.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    g = inspect_sheet(path)
+    c = {col.name: col for col in g.columns}
+    assert c["Rank within study"].role == "(ignore)" and c["Test (%)"].role == "(ignore)"
+    d = draft_config(g, "v", str(path))
+    assert d.text.startswith("# NOT READY TO RUN")
+    assert d.problems and "no papers table" in d.problems[0]

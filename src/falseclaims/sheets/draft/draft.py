@@ -179,10 +179,15 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     if kind == "results":  # no papers table found: the block names what is missing
         from falseclaims.sheets.draft.inspect import draft_venue
 
-        text = draft_venue(g, venue)
+        problem = ("no papers table: a results table of the long layout needs one with a "
+                   "row per paper (give it with --other-table FILE; another sheet of the "
+                   "workbook or a file named alike is found without it)")
+        text = ("# NOT READY TO RUN: see STILL TO FIX below\n# STILL TO FIX (the draft does "
+                f"not run yet):\n#   {problem}\n" + draft_venue(g, venue))
         return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
                                                   "no papers table found (another sheet, a "
-                                                  "file named alike, or --other-table)"], [])
+                                                  "file named alike, or --other-table)"],
+                     [problem])
     block, remarks = _block(g, venue, shown)
     if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
