@@ -77,3 +77,29 @@ def test_a_long_table_without_papers_table_is_not_presented_as_ready(tmp_path):
     d = draft_config(g, "v", str(path))
     assert d.text.startswith("# NOT READY TO RUN")
     assert d.problems and "no papers table" in d.problems[0]
+
+
+def test_metric_values_left_unmapped_are_not_a_study_design_sheet(tmp_path):
+    """A held-out benchmark review keeps one row per paper x data set x tool with recall,
+    precision and F1: drafted as a study-design sheet, every value was dropped and the run
+    ended with exit 0. The draft now says NOT READY and names the columns; a sheet of
+    metric names only (no values) stays a study-design sheet."""
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["doi", "dataset_id", "tool_name_clean", "recall", "precision", "f1_score",
+             "truth_total"]]
+    rows += [[f"doi.org/10.1/b{i // 6}", f"Dataset{i // 6}.{i % 2}", ["Arriba", "STAR-Fusion",
+              "JAFFA"][i % 3], f"0.{80 + i}", f"0.{70 + i}", f"0.{75 + i}", "500"]
+             for i in range(12)]
+    path = tmp_path / "obs.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    assert d.text.startswith("# NOT READY TO RUN")
+    assert any("results would be lost" in p and "'f1_score'" in p for p in d.problems)
+    design = tmp_path / "design.csv"
+    with open(design, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["Title", "Performance metrics", "Dataset"]]
+                                 + [[f"Paper {i}", "accuracy; F1", f"D{i}"] for i in range(8)])
+    d = draft_config(inspect_sheet(design), "v", str(design))
+    assert not d.problems
