@@ -286,7 +286,8 @@ def test_front_page_shows_warnings_above_the_headline_escaped():
     from falseclaims.survey.front_page import front_page_html
 
     numbers = pd.DataFrame({"task": ["segmentation"], "name": ["share_above_0.05"],
-                            "value": [0.0], "n_population": [12], "q1": [0.0], "q3": [0.0]})
+                            "value": [0.0], "unit": ["share"], "n_population": [12], "low": [0.0], "high": [0.0],
+                            "range": [""]})
     hostile = "<script>alert(1)</script>"
     html = front_page_html({"v": numbers, "w": numbers}, {"v": "V", "w": "W"}, [], "median",
                            {"v": [f"column {hostile!r} is read as value_proposed"], "w": []})

@@ -38,3 +38,68 @@ def test_a_kind_of_method_is_not_the_compared_method(tmp_path):
     assert c["feature_selection_method"].role not in ("name_proposed", "name_best_prior")
     assert c["AUROC ours"].role == "value_proposed"
     assert c["AUROC baseline"].role == "value_best_prior"
+
+
+def test_flags_shares_and_running_numbers_are_no_sizes(tmp_path):
+    """Held-out sheets: 0/1 flag columns headed `train` / `test` (does the paper describe
+    its test set?), test shares `Test (%)` and a running number 1, 2, 3, ... were drafted as
+    test-set sizes; a `hypothesis` flag (a hypothesis stated) as the statistical test."""
+    rows = [["benchmark_number", "Title", "train", "test", "hypothesis", "Test (%)",
+             "statistical test", "Test n"]]
+    rows += [[str(i + 1), f"Paper {i}", str(i % 2), str((i + 1) % 2), str(i % 2),
+              str(10 + 5 * (i % 3)), "yes" if i % 2 else "no", str(200 + 7 * i)]
+             for i in range(9)]
+    c = _roles(tmp_path, rows)
+    assert c["train"].role == "(ignore)" and c["test"].role == "(ignore)"
+    assert c["Test (%)"].role == "(ignore)"
+    assert c["benchmark_number"].role not in ("n_test", "n_train", "n_val")
+    assert c["hypothesis"].role != "statistical_test"
+    assert c["statistical test"].role == "statistical_test"
+    assert c["Test n"].role == "n_test"
+
+
+def test_a_long_table_without_papers_table_is_not_presented_as_ready(tmp_path):
+    """A held-out results table (one row per paper x model, RMSE, a rank within the study,
+    the test share in percent) with no papers table found: the draft said nothing was left
+    to fix and `sheet check` then stopped on `papers: 'TODO: ...'`. The draft now begins
+    NOT READY TO RUN and names the missing table; the rank and the share are no sizes."""
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["Key", "Identifier", "Model", "Test (%)", "Rank within study", "RMSE"]]
+    rows += [[f"K{i // 3}", f"Author{i // 3}, 20{10 + i // 3}", ["ARIMA", "RF", "LSTM"][i % 3],
+              "25", str(i % 3 + 1), f"{1.2 + 0.1 * i:.2f}"] for i in range(12)]
+    path = tmp_path / "pme.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    g = inspect_sheet(path)
+    c = {col.name: col for col in g.columns}
+    assert c["Rank within study"].role == "(ignore)" and c["Test (%)"].role == "(ignore)"
+    d = draft_config(g, "v", str(path))
+    assert d.text.startswith("# NOT READY TO RUN")
+    assert d.problems and "no papers table" in d.problems[0]
+
+
+def test_metric_values_left_unmapped_are_not_a_study_design_sheet(tmp_path):
+    """A held-out benchmark review keeps one row per paper x data set x tool with recall,
+    precision and F1: drafted as a study-design sheet, every value was dropped and the run
+    ended with exit 0. The draft now says NOT READY and names the columns; a sheet of
+    metric names only (no values) stays a study-design sheet."""
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["doi", "dataset_id", "tool_name_clean", "recall", "precision", "f1_score",
+             "truth_total"]]
+    rows += [[f"doi.org/10.1/b{i // 6}", f"Dataset{i // 6}.{i % 2}", ["Arriba", "STAR-Fusion",
+              "JAFFA"][i % 3], f"0.{80 + i}", f"0.{70 + i}", f"0.{75 + i}", "500"]
+             for i in range(12)]
+    path = tmp_path / "obs.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    assert d.text.startswith("# NOT READY TO RUN")
+    assert any("results would be lost" in p and "'f1_score'" in p for p in d.problems)
+    design = tmp_path / "design.csv"
+    with open(design, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["Title", "Performance metrics", "Dataset"]]
+                                 + [[f"Paper {i}", "accuracy; F1", f"D{i}"] for i in range(8)])
+    d = draft_config(inspect_sheet(design), "v", str(design))
+    assert not d.problems

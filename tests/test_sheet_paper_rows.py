@@ -85,3 +85,21 @@ def test_scattered_citation_keys_with_one_url_each_are_one_paper(tmp_path):
     block = d.config["venues"]["v"]
     assert block.get("group_rows_by_id") is True and "id" not in block
     assert any("column 'pub_url' holds" in r for r in d.remarks)
+
+
+def test_an_author_column_with_gaps_is_no_id_where_every_title_differs(tmp_path):
+    """A held-out sheet (one row per paper, unique titles) has an `authors` column naming
+    some authors twice and empty on some rows: the title is the id; '{authors}: {title}'
+    left the rows without authors without an id."""
+    rows = [["index", "title", "authors", "research_type"]]
+    names = ["A. Li", "B. Kim", "A. Li", "", "C. Ng", "", "B. Kim", "D. Ro"]
+    rows += [[str(i + 1), f"Paper about topic {i}", a, "E" if i % 3 else "T"]
+             for i, a in enumerate(names)]
+    path = tmp_path / "s.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path), judge=judge_draft)
+    block = d.config["venues"]["v"]
+    assert block["id"] == "{title}" and not block.get("group_rows_by_id")
+    s = read_venue(block, tmp_path, "v")
+    assert s.papers["paper_id"].nunique() == len(s.papers) == 8

@@ -134,7 +134,7 @@ def test_closing_lines_state_the_front_pages_headline(tmp_path, monkeypatch):
         for cutoff, k, lo, hi in zip((0.05, 0.3), shares, (0.6, 0.2), (0.9, 0.4)):
             rows.append({"venue": "v", "task": task, "name": f"share_above_{cutoff:g}",
                          "value": k / n, "unit": "share", "n_population": n, "low": lo,
-                         "high": hi, "paper_value": ""})
+                         "high": hi, "range": "", "paper_value": ""})
     numbers = pd.DataFrame(rows)
     (tmp_path / "results" / "v").mkdir(parents=True)
     (tmp_path / "results" / "v" / "summary.csv").write_text("x\n")
@@ -157,6 +157,32 @@ def test_closing_lines_state_the_front_pages_headline(tmp_path, monkeypatch):
     old = os.stat(tmp_path / "results" / "v" / "summary.csv").st_mtime - 60
     os.utime(tmp_path / "results" / "v" / "numbers.csv", (old, old))
     assert len(closing_lines(cfg)) == 1
+
+
+def test_closing_lines_of_a_run_of_design_only_venues(tmp_path, monkeypatch):
+    """A run whose venues record no results (numbers.csv holds only the ``design_only`` row)
+    ends with the front page's words for them, not with an error: such a run of a held-out
+    design-only sheet (71 papers) raised KeyError 'task' after every job had finished."""
+    import html
+
+    import pandas as pd
+
+    from falseclaims.survey.front_page import closing_lines, headline_fragment
+
+    monkeypatch.chdir(tmp_path)
+    numbers = pd.DataFrame([{"venue": "d", "task": "", "name": "design_only", "value": 71,
+                             "unit": "papers", "n_population": 71, "low": "", "high": "",
+                             "range": "", "paper_value": ""}])
+    (tmp_path / "results" / "d").mkdir(parents=True)
+    numbers.to_csv(tmp_path / "results" / "d" / "numbers.csv", index=False)
+    cfg = {"venues": {"d": {"label": "Design sheet"}},
+           "congruence": {"use": ["paper"]}, "sd_model": {"use": ["m"]},
+           "analysis": {"headline_congruence": "median", "headline_sd": "mean"}}
+    lines = closing_lines(cfg)
+    assert "  Design sheet: design-only: 71 papers, no results recorded" in lines
+    page = html.unescape(headline_fragment({"d": numbers}, {"d": "Design sheet"}, "x"))
+    assert "design-only: 71 papers, no results recorded" in page
+    assert lines[-1].startswith("Done.")
 
 
 def test_summary_marks_the_headline_rows():

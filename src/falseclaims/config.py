@@ -278,12 +278,13 @@ def quiet_scheduler() -> None:
 
 
 def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
-                  root: str | os.PathLike = ".") -> str:
+                 root: str | os.PathLike = ".") -> str:
     """The last line of a successful pipeline run: where the headline and the report are,
     after the venues whose result is implausible (a ``results/<venue>/plausibility.csv``
-    with a warning, written by the ``plausibility`` rule). The report command carries the
-    run's ``--configfile`` files (``configfiles``; without them the report would describe
-    the default venues) and, ``with_config``, a reminder of its ``--config`` values."""
+    under ``root`` with a warning, written by the ``plausibility`` rule). The report command
+    carries the run's ``--configfile`` files (``configfiles``; without them the report would
+    describe the default venues) and, ``with_config``, a reminder of its ``--config``
+    values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:

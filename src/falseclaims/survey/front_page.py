@@ -61,7 +61,7 @@ in blue, the paper's value where it states one.</p>
 {% for c in cutoffs %}<th>P &gt; {{ c }}</th>{% endfor %}</tr>
 {% for r in rows %}
 {% if r.design_only %}
-<tr><td>{{ r.label }}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
+<tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
 {% else %}
 <tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
 {% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
@@ -201,6 +201,7 @@ def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str
         design = d[d["name"] == "design_only"]
         if len(design):  # no results recorded: no share to show, the papers counted
             rows.append({"label": labels.get(venue, venue), "design_only": True,
+                         "implausible": venue in flagged,
                          "n": int(design["value"].iloc[0]), "cells": {}})
             continue
         for task in [t for t in TASK_LABELS if t in set(d["task"])]:
@@ -231,8 +232,8 @@ def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str
 def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
                       assumption: str, flagged: frozenset[str] = frozenset()) -> str:
     """The front page's headline table (:func:`headline_table`) as HTML, with what its ranges
-    span and the caveat of a venue generated to match the paper; the rows of the ``flagged``
-    venues (implausible results) marked."""
+    span and the caveat of a venue generated to match the paper; the venues ``flagged``
+    implausible are marked."""
     cutoffs, rows = headline_table(numbers, labels, flagged)
     spans = list(dict.fromkeys(range_label(d) for d in numbers.values()))
     span = "; ".join(x for x in spans if x) or "the sensitivity analyses"
@@ -248,8 +249,8 @@ def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]
     cutoffs, rows = headline_table(numbers, labels)
     out = []
     for r in rows:
-        if r.get("design_only"):
-            out.append(f"  {r['label']}: design-only, {r['n']} papers, no results recorded")
+        if r.get("design_only"):  # the front page's words: no task, no share
+            out.append(f"  {r['label']}: design-only: {r['n']} papers, no results recorded")
             continue
         shares = ", ".join(f"> {c}: {cell['share']}"
                            + (f" [{cell['range']}]" if cell["range"] else "")

@@ -179,17 +179,43 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     if kind == "results":  # no papers table found: the block names what is missing
         from falseclaims.sheets.draft.inspect import draft_venue
 
-        text = draft_venue(g, venue)
+        problem = ("no papers table: a results table of the long layout needs one with a "
+                   "row per paper (give it with --other-table FILE; another sheet of the "
+                   "workbook or a file named alike is found without it)")
+        text = ("# NOT READY TO RUN: see STILL TO FIX below\n# STILL TO FIX (the draft does "
+                f"not run yet):\n#   {problem}\n" + draft_venue(g, venue))
         return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
                                                   "no papers table found (another sheet, a "
-                                                  "file named alike, or --other-table)"], [])
+                                                  "file named alike, or --other-table)"],
+                     [problem])
     block, remarks = _block(g, venue, shown)
+    problems = []
     if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
+        problems = _lost_results(g) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
-                   remarks, [], judge)
+                   remarks, problems, judge)
+
+
+def _lost_results(g: SheetGuess) -> list[str]:
+    """A study-design draft of a paper over several rows that would drop metric values:
+    columns whose header names a metric over measured values, all left unmapped (a long
+    results table in one sheet, one row per paper x method, reads like this; one value per
+    paper on one row, with nothing to compare it with, is listed, not lost)."""
+    from falseclaims.sheets.draft.roles import header_metric
+
+    lost = [c for c in g.columns
+            if c.role == "(ignore)" and c.kind == "value_proposed" and header_metric(c.name)]
+    if not lost:
+        return []
+    names = ", ".join(f"{c.letter} {c.name!r}" for c in lost[:4]) + (
+        f" and {len(lost) - 4} more" if len(lost) > 4 else "")
+    return [f"results would be lost: column(s) {names} hold values of a metric but none is "
+            "mapped (a sheet with one row per paper x method is a long results table: map "
+            "its method and value columns; to read it as study design only, run it as "
+            "drafted)"]
 
 
 def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],

@@ -26,6 +26,8 @@ from falseclaims.sheets.read.prepare import _ARITH, _FOLDS, _arith, combine_head
 from falseclaims.sheets.read.rows import skip_rows
 
 ALL_COLUMNS = {**WIDE, **RESULTS}
+# a header over shares ("Test (%)", "training percent"): never a count of cases
+_SHARE = re.compile(r"%|percent|\bshare\b|\bratio\b", re.I)
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 
@@ -36,9 +38,10 @@ _NAME_HINTS = [
     (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
      r"\b(notes?|comments?)$", "(ignore)"),
     # counts and descriptions of a paper or its population, never sizes or results:
-    # citation counts, class prevalences ("Robust 36.3; Frail 22.3"), ages, dates
+    # citation counts, class prevalences ("Robust 36.3; Frail 22.3"), ages, dates, ranks
     (r"^citations\b|\bcited\b|citation count|prevalence|proportion|distribution|"
-     r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated", "(ignore)"),
+     r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated|"
+     r"\brank(ing)?\b", "(ignore)"),  # a rank is a position, not a size or a result
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
      r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$", "paper_id"),
     (r"title", "title"),
@@ -47,7 +50,8 @@ _NAME_HINTS = [
     (r"metric|measure", "metric"),
     (r"fold", "cv_folds"),
     (r"cross.?valid|\bcv\b", "split"),
-    (r"stat|p.?val|signific|hypothesis", "statistical_test"),
+    # "hypothesis" alone says a hypothesis is stated, not tested
+    (r"stat|p.?val|signific|hypothes[ie]s.?test", "statistical_test"),
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
@@ -322,6 +326,9 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                                           checks.is_flag(vals), _numbered(vals))
                 named = True
                 break
+    if role in _SIZE_ROLES and not named and _running(vals):
+        role, why, sure = "(ignore)", why + " (1, 2, 3, ... down the rows: a running " \
+            "number, not a size)", False
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
@@ -378,6 +385,17 @@ def _numbered(vals: list) -> bool:
     return bool(texts) and all(re.match(r"\d+[.)]\s+\S", t) for t in texts)
 
 
+def _running(vals: list) -> bool:
+    """Whole numbers counting the rows (1, 2, 3, ... or 0, 1, 2, ...; a sample of them
+    in steps of k): a row index."""
+    try:
+        xs = [float(str(v).strip()) for v in vals]
+    except ValueError:
+        return False
+    steps = {b - a for a, b in zip(xs, xs[1:])}
+    return len(xs) >= 3 and xs[0] in (0, 1) and len(steps) == 1 and steps.pop() >= 1
+
+
 def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
@@ -399,6 +417,11 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
         if not _NAMES_A_METHOD.search(name):
             return "(ignore)", why + " (text under a result header: not a value)", False
         return _TEXT_TWIN[ours], why + " (text: the method's name)", from_cells == "text"
+    if ours in _SIZE_ROLES and flags:
+        return "(ignore)", why + " (0/1 or yes/no flags: whether the paper reports it, " \
+            "not a size)", False
+    if ours in _SIZE_ROLES and _SHARE.search(name):
+        return "(ignore)", why + " (a share in percent, not a size)", False
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
         if numeric_share < 0.5:
             return "(ignore)", why + " (a size header over text cells)", False

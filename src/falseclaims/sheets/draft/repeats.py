@@ -202,6 +202,11 @@ def title_ids(g, key) -> TitleIds | None:
     if len(pairs) == len(titles) == len(ids):  # each id names one title: the id decides
         return TitleIds(None, True, None, f"each id of column {idc.name!r} names one title "
                         f"of column {title.name!r} ({over})")
+    if len(titles) == len(rows):  # every row its own title: the id column names authors
+        return TitleIds("{" + key(title) + "}", False, key(idc),
+                        f"column {idc.name!r} repeats ({len(ids)} values over {len(rows)} "
+                        f"rows) where column {title.name!r} differs on every row: not a "
+                        f"paper id; papers told apart by column {title.name!r}")
     return TitleIds("{" + key(idc) + "}: {" + key(title) + "}", len(pairs) < len(rows),
                     key(idc), f"ids of column {idc.name!r} name {len(pairs)} different "
                     f"(id, title) pairs ({len(ids)} ids, {len(titles)} titles over "

@@ -107,4 +107,4 @@ def _text(d, config: dict, remarks: list[str], problems: list[str]):
         head += ["# STILL TO FIX (the draft does not run yet):"] + [f"#   {p}" for p in problems]
     text = "\n".join(head) + "\n" + yaml.safe_dump(config, sort_keys=False, allow_unicode=True,
                                                    width=100)
-    return Draft(text, config, remarks, problems)
+    return Draft(text, config, remarks, problems, d.findings)
