@@ -217,8 +217,11 @@ def find_column(result: dict, col: dict, groups: list[str] = ()) -> tuple[dict |
                 and not (merged and (m.get("group") or any(o in normalise(text)
                                                              for o in others)))]
         if hits:
-            # the most specific: the shortest column name among the matches
-            return min(hits, key=lambda m: len(str(m.get("column", "")))), merged
+            # the most specific: the tool's group equal to the truth's (MedQA is inside
+            # PubMedQA), then the shortest column name among the matches
+            group = normalise(col.get("group") or "")
+            return min(hits, key=lambda m: (bool(group) and normalise(m.get("group") or "")
+                                            != group, len(str(m.get("column", ""))))), merged
     return None, False
 
 

@@ -61,6 +61,11 @@ _NOT_METRIC = re.compile(
     r"size|model size|mb|gb|ms|sec|seconds|minutes|hours|rank|ranking|#|frames|features|"
     r"calibration slope|calibration intercept|slope|intercept|diff|difference|δ|Δ|delta|"
     r"change|gain|improvement|p|p-?value)(?:$|[\s)_./-])", re.I)
+# a difference of a metric (Δ Acc., ΔDice, Dice gain, Δ vs Full) is not the metric: scored as
+# one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
+_DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
+                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference)\s*"
+                         r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
@@ -69,14 +74,15 @@ _LOWER = re.compile(
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
     r"average rank|"
-    r"fp|fn|abs ?rel|rel ?err|bias)(?:$|[^a-z])", re.I)
+    r"fp|fn|abs ?rel|rel ?err|bias|alarms?|false alarms?|alarm rate)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
     r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
-    r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1)(?:$|[^a-z])",
+    r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit)"
+    r"(?:$|[^a-z])",
     re.I)
 
 
@@ -142,6 +148,9 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
     h = header.strip()
     if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
         return Kind(ignore="an SD/spread column (never scored)")
+    if _DIFFERENCE.search(h):
+        return Kind(ignore="a difference between two results (Δ, gain, change), not a score "
+                           "of one method")
     up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
     name = _UP.sub(" ", _DOWN.sub(" ", h))
     if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
@@ -163,16 +172,25 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
                         bounded=kind.bounded)
         return Kind(arrow, source="header arrow")
     if not kind.known and context:
-        found = {k for k in (_by_name(w, cfg) for w in _metric_words(context)) if k.known}
-        modelled = {k for k in found if k.task}
-        if len({k.direction for k in found}) == 1 and len(modelled) <= 1:
-            k = modelled.pop() if modelled else found.pop() if len(found) == 1 else None
-        else:
-            k = None
+        k = _context_kind(context, cfg)
+        first = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", context.strip(), maxsplit=1)
+        if k is None and len(first) > 1 and (k := _context_kind(first[0], cfg)) is not None:
+            # "Test Dice on ... . U2PL suffers from NaN loss": the first sentence says
+            # what the table reports, later ones comment on it
+            where = f"first sentence of the {where}"
         if k is not None:
             return Kind(k.direction, k.task, k.complement, f"{k.source} in the {where}",
                         bounded=k.bounded)
     return kind
+
+
+def _context_kind(context: str, cfg: dict) -> Kind | None:
+    """The one metric a caption or heading names, or None (none, or several that differ)."""
+    found = {k for k in (_by_name(w, cfg) for w in _metric_words(context)) if k.known}
+    modelled = {k for k in found if k.task}
+    if len({k.direction for k in found}) == 1 and len(modelled) <= 1:
+        return modelled.pop() if modelled else found.pop() if len(found) == 1 else None
+    return None
 
 
 _STATED = re.compile(r"(?i)\bfor\s+([\w][\w\s-]{0,40}?)\s*,?\s+(lower|higher|smaller|"

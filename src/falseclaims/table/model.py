@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
-from falseclaims.table.readers import RawTable, TableReadError
+from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
 from falseclaims.table.metrics import (Kind, classify, kind_from_option, metric_task,
                                        stated_direction)
 
@@ -27,9 +27,15 @@ _CI_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*\\?%\s*(?:bootstrap\s+|boot\.?\s+)?"
                          r"(?:ci|confidence|credible|hdi|interval)", re.I)
 
 
+# a % after a number names a quantity of the column (``5%`` labelled data, ``target 10%``),
+# not the unit of its values; ``Dice (%)``, ``Acc. %`` and ``[%]`` do name the unit
+_QUANTITY_PERCENT = re.compile(r"\d\s*\\?%")
+
+
 def _percent_header(h: str) -> bool:
-    """A % sign in the header that marks the values as percent (not ``95% CI``)."""
-    return "%" in _CI_PERCENT.sub(" ", h)
+    """A % sign in the header that marks the values as percent (not ``95% CI``, not the
+    ``5%`` of a labelled-data ratio)."""
+    return "%" in _QUANTITY_PERCENT.sub(" ", _CI_PERCENT.sub(" ", h))
 
 
 @dataclass
@@ -592,6 +598,12 @@ def drop_non_methods(raw: RawTable, cfg: dict) -> RawTable:
                                           f"{gone}"], raw.caption, raw.group)
 
 
+# a header prefix that names a test set or split (Test AUROC, External Dice), not a method
+_SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|training|"
+                         r"external|internal|held-?out|hold-?out|in-?domain|out-?of-?domain|"
+                         r"ood|id|overall|mean|average|avg\.?)$")
+
+
 def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
     words = h.split()
     for k in range(1, len(words)):
@@ -605,9 +617,13 @@ def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
     ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
     when the header is not such a grid (never read data sets as methods)."""
+    if METHOD_HEADER.match(plain_text(str(raw.header[0])).strip()):
+        return None  # the rows are methods (Method, Model, Ensemble): the prefixes data sets
     pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
     if not pairs or any(p is None for p in pairs):
         return None
+    if any(_SPLIT_WORD.match(p[0]) for p in pairs):
+        return None  # Test AUROC | External AUROC: test sets, never methods
     methods = list(dict.fromkeys(p[0] for p in pairs))
     metrics = list(dict.fromkeys(p[1] for p in pairs))
     if len(methods) < 2 or len(set(pairs)) != len(pairs) or any(

@@ -104,6 +104,10 @@ def _is_number_row(cells: list) -> bool:
 
 
 _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
+# the header of the method column: the rows below it are methods, never data sets
+METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms?|networks?|"
+                            r"architectures?|backbones?|variants?|configurations?|"
+                            r"ensembles?|pipelines?)$")
 
 
 def _is_full_span(cells: list) -> bool:
@@ -121,8 +125,27 @@ def _is_data_row(cells: list) -> bool:
     return bool(rest) and len(marks) * 2 >= len(rest)
 
 
+def _method_header(cell) -> bool:
+    return bool(METHOD_HEADER.match(plain_text(str(cell)).strip()))
+
+
+def _numbered_header(rows, ruled, k) -> bool:
+    """Row ``k`` holds numbers but is a header row: column names such as labelled-data
+    ratios (``Method & 5\\% & 10\\%``), thresholds or shots, closed by a rule below it,
+    with the method column's name (``Method``) or nothing in its first cell, so that a data
+    row ruled off from the rest (a baseline) is never taken for a header."""
+    if not ruled or k + 2 >= len(rows) or not ruled[k + 1] or sum(ruled) * 2 > len(rows):
+        return False
+    cells = [str(c).strip() for c in rows[k][1:]]
+    first = plain_text(str(rows[k][0])).strip()
+    if not all(cells) or (first and not _method_header(first)):
+        return False
+    return all(re.fullmatch(r"[<>=≤≥~]?\s*\d+(?:\.\d+)?\s*(?:\\?%|[a-zA-Z-]{0,8})",
+                            plain_text(c).strip()) for c in cells)
+
+
 def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
-            caption="") -> RawTable:
+            caption="", ruled=None) -> RawTable:
     """Split header rows from data rows and join the header rows per column."""
     width = max((len(r) for r in rows), default=0)
     if width > MAX_COLUMNS:
@@ -143,6 +166,10 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
         k += 1
     if min_header or k == len(rows):  # a fixed header row, or no number anywhere
         k = max(min_header, 1)
+    elif _numbered_header(rows, (ruled or [])[len(ruled or []) - len(rows):], k):
+        notes.append(f"{where[k]}: a row of numbers above the rule read as a header row "
+                     f"(column names {[plain_text(str(c)) for c in rows[k][1:]]})")
+        k += 1
     if k == 0:
         raise TableReadError(f"{source}, {name}: no header row (the first row, {where[0]}, "
                              "already holds numbers)")
@@ -423,15 +450,16 @@ def _row_pieces(body: str):
 
 
 def _latex_rows(body: str, first: int, lines: _Latex):
-    """(cells, where) of each row; a negative ``\\multirow`` label is copied into the
-    empty cells of the rows above it that it spans."""
+    """(cells, where, ruled) of each row (``ruled``: a rule such as ``\\midrule`` above
+    it); a negative ``\\multirow`` label is copied into the empty cells of the rows above
+    it that it spans."""
     out = []
-    for cells, where, back in _latex_rows_forward(body, first, lines):
+    for cells, where, back, ruled in _latex_rows_forward(body, first, lines):
         for j, (text, up) in back.items():
-            for prev, _ in out[len(out) - up:] if up else ():
+            for prev, _, _ in out[len(out) - up:] if up else ():
                 if j < len(prev) and not prev[j].strip():
                     prev[j] = text
-        out.append((cells, where))
+        out.append((cells, where, ruled))
     return out
 
 
@@ -440,6 +468,8 @@ def _latex_rows_forward(body: str, first: int, lines: _Latex):
     for at, piece in _row_pieces(body):
         back = {}
         lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
+        ruled = bool(re.search(r"\\(?:hline|midrule|cmidrule|cline|hdashline|specialrule)",
+                               piece[:lead]))
         where = f"line {lines.line(first + at + lead)}"
         row = _RULES.sub(" ", piece).strip()
         if not row:
@@ -467,7 +497,7 @@ def _latex_rows_forward(body: str, first: int, lines: _Latex):
                 cells.append(c)
         except TableReadError as exc:
             raise TableReadError(f"{where}: {exc}") from None
-        yield cells, where, back
+        yield cells, where, back, ruled
 
 
 def _captions(text: str) -> list[tuple[int, int, str]]:
@@ -576,11 +606,12 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
             body = _flatten_nested(body)
         if defs:
             body = _expand(body, defs)
-        rows, where = [], []
+        rows, where, ruled = [], [], []
         try:
-            for cells, w in _latex_rows(body, start, lines):
+            for cells, w, rule in _latex_rows(body, start, lines):
                 rows.append(cells)
                 where.append(w)
+                ruled.append(rule)
         except TableReadError as exc:
             raise TableReadError(f"{source}, tabular {k}, {exc}") from None
         if not rows:
@@ -588,7 +619,8 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
         cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
-        out.append(_finish(source, name, fmt, rows, where, caption=cap or ""))
+        out.append(_finish(source, name, fmt, rows, where, caption=cap or "",
+                           ruled=ruled))
     if depth:
         raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "
                              f"no \\end{{{open_at[2]}}} (the file ends inside the table)")
