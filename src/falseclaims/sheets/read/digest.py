@@ -58,8 +58,10 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
              f"{c['informational']} informational (validated/notes.csv)"]
     if c["no_results"]:
         lines.append(f"  {NO_RESULTS}")
-    for kind, n, example in digest_kinds(notes, top)[["kind", "n", "example"]].itertuples(
-            index=False):
+    kinds = digest_kinds(notes, None)
+    # the no-results note is said above, once, whatever its rank among the kinds
+    kinds = kinds[kinds["example"] != NO_RESULTS].head(top)
+    for kind, n, example in kinds[["kind", "n", "example"]].itertuples(index=False):
         # one: the note itself (a count of 1 reads as a slip); several: counted by kind
         lines.append(f"  {example}" if n == 1 else f"  {n} x {kind}")
     return "\n".join(lines)
