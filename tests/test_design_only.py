@@ -101,3 +101,32 @@ def test_venue_facets_of_venues_without_analysed_papers_say_so():
     assert data.empty
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert texts == ["no analysed papers in any venue (Venue A, Venue B)"]
+
+
+def test_an_empty_venue_facet_says_so_inside_its_frame():
+    """A design-only venue beside one with results: its facets say "no eligible papers"
+    and the words stay inside the facet (one line ran into the next column)."""
+    from falseclaims.figures.exceedance import fig5_venue_facets
+    from falseclaims.style import NO_DATA
+    from falseclaims.survey.headline import Headline
+
+    cutoffs = [0.0, 0.05, 0.1, 0.5]
+    rows = [{"venue": "a", "task": task, "congruence_source": "paper",
+             "congruence_level": "median", "sd_source": sd, "sd_level": sd_level,
+             "cutoff": c, "n_papers": 4, "n_above": 2, "share_above": 0.5}
+            for task, sd, sd_level in (("classification", "none", "none"),
+                                       ("segmentation", "msd_reference", "mean"))
+            for c in cutoffs]
+    full = pd.DataFrame(rows)
+    empty = full.iloc[0:0]
+    fig, _ = fig5_venue_facets({"a": full, "b": empty, "c": full, "d": empty},
+                               Headline("paper", "median", "msd_reference", "mean"),
+                               {"a": "A", "b": "B", "c": "C", "d": "D (design-only)"})
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    said = [(ax, t) for ax in fig.axes for t in ax.texts
+            if t.get_text().replace("\n", " ") == NO_DATA]
+    assert len(said) == 4  # two venues x two tasks
+    for ax, t in said:
+        box, frame = t.get_window_extent(renderer), ax.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()
