@@ -74,3 +74,10 @@ def test_every_help_has_examples_and_exit_codes(capsys):
         example = next(line for line in out.splitlines() if line.strip().startswith(
             "falseclaims "))
         assert name is None or " ".join(example.split()[1:len(name.split()) + 1]) == name
+
+
+def test_group_sizes_given_twice_are_shown_as_the_one_list_that_works(capsys):
+    code, _, err = _exit(capsys, ["table", "t.tex", "--n", "TM=600", "--n=SP=500"])
+    assert code == 2
+    assert err.splitlines()[-1].endswith(
+        "option --n given twice (TM=600 and SP=500); give it once (--n TM=600,SP=500)"), err
