@@ -68,12 +68,14 @@ def test_practices_and_flow_count_the_papers_under_task_not_recorded(sheet):
 def test_the_log_digest_says_no_results_once(sheet):
     """The note that a sheet has no result columns is one of the venue's notes and the
     digest's own line: the console said it twice."""
-    from falseclaims.sheets.read.digest import digest
+    from falseclaims.sheets.read.digest import digest, digest_html
     from falseclaims.sheets.read.wide import NO_RESULTS
 
     s = read_venue(BLOCK, base_dir=sheet, venue="design")
     assert (s.notes["note"] == NO_RESULTS).any()
     assert digest("design", s.papers, s.results, s.notes).count(NO_RESULTS) == 1
+    page = digest_html("design", "Design", s.papers, s.results, s.notes)
+    assert page.count(NO_RESULTS.replace("'", "&#39;")) == 1
 
 
 def test_the_front_page_says_design_only_with_the_number_of_papers():
