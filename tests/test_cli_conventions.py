@@ -1,6 +1,8 @@
 """Conventions shared by every command: did-you-mean, unknown and repeated options, task
 aliases, help with examples and exit codes, the same numeric bounds."""
 
+import json
+
 import pytest
 
 from falseclaims.cli import build_parser, main
@@ -74,3 +76,21 @@ def test_every_help_has_examples_and_exit_codes(capsys):
         example = next(line for line in out.splitlines() if line.strip().startswith(
             "falseclaims "))
         assert name is None or " ".join(example.split()[1:len(name.split()) + 1]) == name
+
+
+def test_group_sizes_given_twice_are_shown_as_the_one_list_that_works(capsys):
+    code, _, err = _exit(capsys, ["table", "t.tex", "--n", "TM=600", "--n=SP=500"])
+    assert code == 2
+    assert err.splitlines()[-1].endswith(
+        "option --n given twice (TM=600 and SP=500); give it once (--n TM=600,SP=500)"), err
+
+
+def test_table_argument_errors_are_one_line_and_keep_the_json_envelope(capsys):
+    """table's --json hook had replaced the one-line error: the usage block came first."""
+    code, out, err = _exit(capsys, ["table", "t.tex", "--n", "0"])
+    assert code == 2 and not out
+    assert err.splitlines() == ["falseclaims table: error: argument --n: expected a whole "
+                                "number between 2 and 10^9; got 0"], err
+    code, out, err = _exit(capsys, ["table", "t.tex", "--n", "0", "--json"])
+    assert code == 2 and len(err.splitlines()) == 1
+    assert json.loads(out)["result"]["error"].startswith("error: argument --n")

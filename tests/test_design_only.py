@@ -65,6 +65,19 @@ def test_practices_and_flow_count_the_papers_under_task_not_recorded(sheet):
     assert sel.eligible.empty and len(sel.exclusions) == 4
 
 
+def test_the_log_digest_says_no_results_once(sheet):
+    """The note that a sheet has no result columns is one of the venue's notes and the
+    digest's own line: the console said it twice."""
+    from falseclaims.sheets.read.digest import digest, digest_html
+    from falseclaims.sheets.read.wide import NO_RESULTS
+
+    s = read_venue(BLOCK, base_dir=sheet, venue="design")
+    assert (s.notes["note"] == NO_RESULTS).any()
+    assert digest("design", s.papers, s.results, s.notes).count(NO_RESULTS) == 1
+    page = digest_html("design", "Design", s.papers, s.results, s.notes)
+    assert page.count(NO_RESULTS.replace("'", "&#39;")) == 1
+
+
 def test_the_front_page_says_design_only_with_the_number_of_papers():
     numbers = pd.DataFrame([
         {"venue": "design", "task": "", "name": "design_only", "description": "d",
@@ -90,3 +103,32 @@ def test_venue_facets_of_venues_without_analysed_papers_say_so():
     assert data.empty
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert texts == ["no analysed papers in any venue (Venue A, Venue B)"]
+
+
+def test_an_empty_venue_facet_says_so_inside_its_frame():
+    """A design-only venue beside one with results: its facets say "no eligible papers"
+    and the words stay inside the facet (one line ran into the next column)."""
+    from falseclaims.figures.exceedance import fig5_venue_facets
+    from falseclaims.style import NO_DATA
+    from falseclaims.survey.headline import Headline
+
+    cutoffs = [0.0, 0.05, 0.1, 0.5]
+    rows = [{"venue": "a", "task": task, "congruence_source": "paper",
+             "congruence_level": "median", "sd_source": sd, "sd_level": sd_level,
+             "cutoff": c, "n_papers": 4, "n_above": 2, "share_above": 0.5}
+            for task, sd, sd_level in (("classification", "none", "none"),
+                                       ("segmentation", "msd_reference", "mean"))
+            for c in cutoffs]
+    full = pd.DataFrame(rows)
+    empty = full.iloc[0:0]
+    fig, _ = fig5_venue_facets({"a": full, "b": empty, "c": full, "d": empty},
+                               Headline("paper", "median", "msd_reference", "mean"),
+                               {"a": "A", "b": "B", "c": "C", "d": "D (design-only)"})
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    said = [(ax, t) for ax in fig.axes for t in ax.texts
+            if t.get_text().replace("\n", " ") == NO_DATA]
+    assert len(said) == 4  # two venues x two tasks
+    for ax, t in said:
+        box, frame = t.get_window_extent(renderer), ax.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()

@@ -148,6 +148,9 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
     usage block first); a missing command lists the ``commands``."""
 
     def error(message: str):
+        before = getattr(parser, "_before_error", None)
+        if before is not None:  # a command's own hook (table: the --json envelope)
+            before(message)
         if commands and message.endswith("required: command"):
             message += f" ({', '.join(commands)})"
         bad = re.search(r"invalid choice: '([^']*)'", message)

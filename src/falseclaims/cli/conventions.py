@@ -123,8 +123,12 @@ def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]
             return
         if not isinstance(action, _UNCOUNTED):
             if action.dest in seen:
-                current.error(f"option {name} given twice ({seen[action.dest]} and "
-                              f"{_value(argv, i, token, action)}); give it once")
+                first, second = seen[action.dest], _value(argv, i, token, action)
+                # KEY=VALUE pairs (table --n TM=600): the fix is one comma-separated list
+                joined = (f" ({name} {first},{second})"
+                          if "=" in str(first) and "=" in str(second) else "")
+                current.error(f"option {name} given twice ({first} and {second}); "
+                              f"give it once{joined}")
             seen[action.dest] = _value(argv, i, token, action)
         if action.nargs != 0 and "=" not in token:
             i += 1  # its value

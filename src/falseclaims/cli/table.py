@@ -72,8 +72,10 @@ def register(sub) -> None:
 
 def _json_errors(p) -> None:
     """With --json, argument errors also write the envelope (stdout), as every other error
-    path of the command does; the one line on stderr and exit code 2 stay."""
-    parse, error = p.parse_known_args, p.error
+    path of the command does; the one line on stderr and exit code 2 stay
+    (``cli.one_line_errors`` calls ``_before_error`` first; replacing ``p.error`` here left
+    argparse's usage block above the line)."""
+    parse = p.parse_known_args
 
     def parse_known_args(args=None, namespace=None):
         p._argv = list(args or [])
@@ -82,9 +84,8 @@ def _json_errors(p) -> None:
     def json_error(message: str):
         if "--json" in getattr(p, "_argv", []):
             _emit_error({"file": None}, f"error: {message}")
-        error(message)
 
-    p.parse_known_args, p.error = parse_known_args, json_error
+    p.parse_known_args, p._before_error = parse_known_args, json_error
 
 
 def _emit_error(inputs: dict, message: str) -> None:

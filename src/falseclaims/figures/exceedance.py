@@ -189,8 +189,9 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
         ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
         ax.set_ylim(0, 100)
         if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
-            ax.text(0.5, 0.5, NO_DATA, transform=ax.transAxes, ha="center", va="center",
-                    color=PALETTE["gray"])
+            # wrapped: one line ran over the facet's frame into the next column
+            ax.text(0.5, 0.5, textwrap.fill(NO_DATA, 11), transform=ax.transAxes,
+                    ha="center", va="center", color=PALETTE["gray"], fontsize="small")
     grid.set_titles(row_template="{row_name}", col_template="")
     for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
         panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label

@@ -269,12 +269,13 @@ def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, st
               for v, w in (warnings or {}).items() if w]
     body = _WARNINGS.render(venues=warned) + headline_fragment(
         numbers, labels, assumption, frozenset(w["venue"] for w in warned))
+    # the caveat of a venue generated to match the paper stands once, under the headline
+    # table (headline_fragment), not again above its numbers a line below
     for venue in compare:
         if venue in numbers:
             body += (f"<p><b>Numbers stated in the paper's text</b>, "
                      f"{escape(labels.get(venue, venue))} "
                      "(blue: the paper's value):</p>"
-                     + _caveat(numbers[venue], labels.get(venue, venue))
                      + numbers_fragment(numbers[venue], True))
     return _PAGE.render(title="falseclaims: the answer", style=_STYLE + _FRONT_STYLE, body=body,
                         fragment_marker=FRAGMENT)

@@ -47,6 +47,11 @@ def digest_kinds(notes: pd.DataFrame, top: int | None = 6) -> pd.DataFrame:
     return out if top is None else out.head(top)
 
 
+def _without_no_results(kinds: pd.DataFrame) -> pd.DataFrame:
+    """The kinds but the no-results note, which the log and the page state once, above."""
+    return kinds[kinds["example"] != NO_RESULTS]
+
+
 def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.DataFrame,
            top: int = 6) -> str:
     """A few lines for the log: papers found, results rows, and the notes that change
@@ -58,8 +63,8 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
              f"{c['informational']} informational (validated/notes.csv)"]
     if c["no_results"]:
         lines.append(f"  {NO_RESULTS}")
-    for kind, n, example in digest_kinds(notes, top)[["kind", "n", "example"]].itertuples(
-            index=False):
+    kinds = _without_no_results(digest_kinds(notes, None)).head(top)
+    for kind, n, example in kinds[["kind", "n", "example"]].itertuples(index=False):
         # one: the note itself (a count of 1 reads as a slip); several: counted by kind
         lines.append(f"  {example}" if n == 1 else f"  {n} x {kind}")
     return "\n".join(lines)
@@ -74,7 +79,7 @@ def digest_html(venue: str, label: str, papers: pd.DataFrame, results: pd.DataFr
                 notes: pd.DataFrame) -> str:
     """The digest as a page of the Snakemake report (every kind, not only the first six;
     all text escaped)."""
-    kinds = digest_kinds(notes, None)
+    kinds = _without_no_results(digest_kinds(notes, None))
     rows = [{"kind": k, "n": int(n), "example": e,
              "row": None if pd.isna(r) else int(r), "column": None if pd.isna(c) else c}
             for k, n, e, r, c in kinds.itertuples(index=False)]
