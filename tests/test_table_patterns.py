@@ -1,12 +1,14 @@
 """Table patterns met on the development corpus of real tables (docs/table.md, "Real
 tables"), each tested on a synthetic table of that shape: row groups marked by a sparsely
-filled label column (a name on a group's first row, blanks below)."""
+filled label column (a name on a group's first row, blanks below), well-known metrics
+without a model (AURC, ECE, BWT, FWT) and FLOPs/parameter counts printed with a unit suffix."""
 
 from __future__ import annotations
 
 import pytest
 
 from falseclaims.config import load_config
+from falseclaims.table.metrics import classify
 from falseclaims.table.run import Options, analyse_file
 
 
@@ -70,3 +72,35 @@ def test_labels_on_first_rows_over_different_methods_stay_one_comparison(cfg, tm
         "CNN & A & 0.80", " & B & 0.82", "ViT & C & 0.85", " & D & 0.81"])
     res = analyse_file(_write(tmp_path, "f.tex", text), cfg, Options(n=1000))
     assert [m["winner"] for t in res["tables"] for m in t["metrics"]] == ["C"]
+
+
+@pytest.mark.parametrize("header, direction", [
+    ("AURC", "lower"), ("E-AURC", "lower"), ("ECE", "lower"), ("ECE (%)", "lower"),
+    ("BWT", "higher"), ("Backward transfer", "higher"), ("FWT", "higher"),
+    ("Forward transfer", "higher")])
+def test_calibration_and_continual_learning_metrics(cfg, header, direction):
+    kind = classify(header, cfg)
+    assert (kind.direction, kind.task, kind.ignore) == (direction, None, "")
+
+
+def test_negative_backward_transfer_is_ranked_without_a_probability(cfg, tmp_path):
+    """BWT is negative when a method forgets: the least negative wins (by hand: B, -0.10),
+    no model exists, so no P(false claim); AURC (lower) beside it: C (0.030)."""
+    text = _tex("Method & BWT & AURC", [
+        "A & -0.35 & 0.041", "B & -0.10 & 0.052", "C & -0.22 & 0.030"])
+    res = analyse_file(_write(tmp_path, "b.tex", text), cfg, Options(n=500))
+    got = {m["column"]: m for t in res["tables"] for m in t["metrics"]}
+    assert got["BWT"]["winner"] == "B" and got["AURC"]["winner"] == "C"
+    assert all(x.get("p_false_claim") is None for m in got.values() for x in m["methods"])
+
+
+def test_counts_with_a_unit_suffix_are_named_as_not_read(cfg, tmp_path):
+    """``107G`` FLOPs and ``114M`` parameters: not numbers of a metric; the note names both
+    columns and why, and the metric beside them is read."""
+    text = _tex("Method & mAP$\\uparrow$ & Flops$\\downarrow$ & Params$\\downarrow$", [
+        "A & 65.6 & 107G & 114M", "B & 63.2 & 27G & 28M", "C & 66.1 & 7.4G & 5.7M"])
+    res = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options(n=500))
+    [t] = res["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("mAP", "C")]
+    note = next(n for n in t["notes"] if "not read as metrics" in n)
+    assert "'Flops↓', 'Params↓' (counts with a unit suffix" in note

@@ -966,16 +966,31 @@ def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
     return given, table_n, table_src
 
 
+_UNIT_COUNT = re.compile(r"\d+(?:\.\d+)?\s*[KMGTB]")
+
+
+def _suffixed_counts(raw: RawTable, j: int) -> bool:
+    """Every filled cell a number with a unit suffix (``107G`` FLOPs, ``114M`` parameters)."""
+    cells = [plain_text(str(r[j])).strip() for r in raw.rows]
+    cells = [c for c in cells if c and c not in ("-", "--", "–", "—")]
+    return bool(cells) and all(_UNIT_COUNT.fullmatch(c) for c in cells)
+
+
 def _unread_notes(raw: RawTable, method_j: int, n_cols: dict, cols: list, ignored: list,
                   skipped: list, unread: list) -> list[str]:
     """The notes naming every column not read and why; a table where nothing was read is
     refused with the first reason instead."""
     notes = []
-    words = [h or f"column {j + 1}" for j, h in enumerate(raw.header)
+    words = [(h or f"column {j + 1}", j) for j, h in enumerate(raw.header)
              if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
              and any(str(r[j]).strip() for r in raw.rows)]
-    if words:
-        ignored = [*ignored, ", ".join(repr(w) for w in words) + " (no number in the column)"]
+    suffixed = [w for w, j in words if _suffixed_counts(raw, j)]
+    plain = [w for w, j in words if w not in suffixed]
+    if suffixed:
+        ignored = [*ignored, ", ".join(repr(w) for w in suffixed) + " (counts with a unit "
+                   "suffix such as '107G', '114M': parameters or FLOPs, not a metric)"]
+    if plain:
+        ignored = [*ignored, ", ".join(repr(w) for w in plain) + " (no number in the column)"]
     if ignored:
         notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:
