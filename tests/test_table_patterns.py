@@ -67,11 +67,13 @@ def test_a_sparse_label_column_splits_the_table_into_its_groups(cfg, tmp_path):
 
 def test_labels_on_first_rows_over_different_methods_stay_one_comparison(cfg, tmp_path):
     """Method families (a label on each family's first row, no method in two families):
-    one comparison of all methods, as with section rows naming families."""
+    one comparison of all methods, as with section rows naming families, and a note names
+    the column so that a reader can split it if the groups are data sets."""
     text = _tex("Family & Method & ACC", [
         "CNN & A & 0.80", " & B & 0.82", "ViT & C & 0.85", " & D & 0.81"])
     res = analyse_file(_write(tmp_path, "f.tex", text), cfg, Options(n=1000))
     assert [m["winner"] for t in res["tables"] for m in t["metrics"]] == ["C"]
+    assert any("column 'Family' labels groups of rows" in n for n in res["tables"][0]["notes"])
 
 
 @pytest.mark.parametrize("header, direction", [

@@ -476,6 +476,12 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
                   for a, b in zip(starts, starts[1:] + [len(raw.rows)])]
         blocks = [b for b in blocks if b]
         labels = _block_labels(blocks, names, method_j, others, any_shared=True)
+        if labels is None and len(blocks) >= 2:
+            raw.notes.append(
+                f"column {raw.header[sparse[0]]!r} labels groups of rows (a name on each "
+                "group's first row) but no method is in two groups: read as one comparison "
+                "of method families; if the groups are data sets or settings, give each "
+                "group as its own table")
     if labels is None:
         return None
     keep = [j for j in range(len(raw.header)) if j not in others]
