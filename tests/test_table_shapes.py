@@ -291,13 +291,16 @@ def test_names_keep_digit_exponents_and_text_columns_are_named(cfg, tmp_path):
 
 
 def test_caption_metric_is_not_given_to_a_column_beside_its_own_header(cfg, tmp_path):
-    """"ACC" names the caption's accuracy; the BWT column beside it is not accuracy."""
+    """"ACC" names the caption's accuracy; the BWT column beside it is not accuracy: it is
+    backward transfer, higher is better, without a model (A, -0.86, wins)."""
     f = _write(tmp_path, "t.tex", "\\begin{table}\\caption{Accuracy and backward transfer.}\n"
                "\\begin{tabular}{lcc}\nMethod & ACC & BWT \\\\\nA & 81.2 & -0.86 \\\\\n"
                "B & 80.1 & -25.7 \\\\\n\\end{tabular}\\end{table}\n")
     t = interpret_table(read_tables(f)[0], cfg, n=100)
-    assert [c.column for c in t.metrics] == ["ACC"]
-    assert any("'BWT' not read: unknown metric" in n for n in t.notes)
+    assert [c.column for c in t.metrics] == ["ACC", "BWT"]
+    bwt = t.metrics[1]
+    assert (bwt.task, bwt.direction) == (None, "higher")
+    assert not any("'BWT' not read" in n for n in t.notes)
 
 
 @pytest.mark.parametrize("raw", ["77.72 \\textpm\\ 0.48", "$77.72\\pm0.48$", "77.72~$\\pm$~0.48"])

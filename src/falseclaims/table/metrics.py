@@ -71,6 +71,7 @@ _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classificat
 _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
+    r"aurc|e-?aurc|area under the risk-coverage curve|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
     r"average rank|"
@@ -81,7 +82,10 @@ _HIGHER = re.compile(
     r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
-    r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit)"
+    r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
+    # continual learning (Lopez-Paz & Ranzato 2017): transfer to earlier / later tasks,
+    # negative when forgetting; higher is better, never a bounded score
+    r"bwtr?|fwt|backward transfer|forward transfer)"
     r"(?:$|[^a-z])",
     re.I)
 

@@ -461,18 +461,28 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
             cur = []
         cur.append(i)
     blocks.append(cur)
-    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
-                                  names[method_j][b[0]] in {names[method_j][i] for bb in
-                                                            blocks if bb is not b for i in bb}
-                                  for b in blocks):
-        return None  # the methods do not repeat across groups: not a group column
-    labels = []
-    for b in blocks:
-        per = [{names[j][i] for i in b if names[j][i]} for j in others]
-        if any(len(v) > 1 for v in per) or not any(per):
-            return None
-        labels.append(" / ".join(v.pop() for v in per if v))
-    if len(blocks) < 2 or len(set(labels)) != len(labels):
+    labels = _block_labels(blocks, names, method_j, others)
+    sparse = [j for j in others if j not in numeric and not all(names[j]) and names[j][0]]
+    if labels is None and sparse:
+        # a label on each group's first row, blanks below (Student "ViT-S", then empty
+        # cells): a group starts at each label, never one comparison across the groups
+        last = {j: None for j in sparse}
+        starts = []
+        for i in range(len(raw.rows)):
+            if any(names[j][i] and names[j][i] != last[j] for j in sparse):
+                starts.append(i)  # a new label (the same one on the next rows continues it)
+            last.update({j: names[j][i] for j in sparse if names[j][i]})
+        blocks = [[i for i in range(a, b) if names[method_j][i]]
+                  for a, b in zip(starts, starts[1:] + [len(raw.rows)])]
+        blocks = [b for b in blocks if b]
+        labels = _block_labels(blocks, names, method_j, others, any_shared=True)
+        if labels is None and len(blocks) >= 2:
+            raw.notes.append(
+                f"column {raw.header[sparse[0]]!r} labels groups of rows (a name on each "
+                "group's first row) but no method is in two groups: read as one comparison "
+                "of method families; if the groups are data sets or settings, give each "
+                "group as its own table")
+    if labels is None:
         return None
     keep = [j for j in range(len(raw.header)) if j not in others]
     out = []
@@ -485,6 +495,27 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
                          "column: the same methods in each group)"], raw.caption,
             f"{raw.header[others[0]]} {lab}" if others[0] in numeric else lab))
     return out
+
+
+def _block_labels(blocks, names, method_j, others, any_shared=False) -> list[str] | None:
+    """Each block's group label, or None when the blocks are not groups of the same methods
+    (no method repeats across blocks, a block with two labels or none, a label twice).
+    ``any_shared``: any method in two blocks will do (not only a block's first)."""
+    def elsewhere(b):
+        return {names[method_j][i] for bb in blocks if bb is not b for i in bb}
+
+    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
+                                  names[method_j][b[0]] in elsewhere(b) or any_shared and
+                                  any(names[method_j][i] in elsewhere(b) for i in b)
+                                  for b in blocks):
+        return None  # the methods do not repeat across groups: not a group column
+    labels = []
+    for b in blocks:
+        per = [{names[j][i] for i in b if names[j][i]} for j in others]
+        if any(len(v) > 1 for v in per) or not any(per):
+            return None
+        labels.append(" / ".join(v.pop() for v in per if v))
+    return labels if len(set(labels)) == len(labels) else None
 
 
 def _n_blocks(raw: RawTable) -> list[RawTable] | None:
@@ -941,16 +972,31 @@ def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
     return given, table_n, table_src
 
 
+_UNIT_COUNT = re.compile(r"\d+(?:\.\d+)?\s*[KMGTB]")
+
+
+def _suffixed_counts(raw: RawTable, j: int) -> bool:
+    """Every filled cell a number with a unit suffix (``107G`` FLOPs, ``114M`` parameters)."""
+    cells = [plain_text(str(r[j])).strip() for r in raw.rows]
+    cells = [c for c in cells if c and c not in ("-", "--", "–", "—")]
+    return bool(cells) and all(_UNIT_COUNT.fullmatch(c) for c in cells)
+
+
 def _unread_notes(raw: RawTable, method_j: int, n_cols: dict, cols: list, ignored: list,
                   skipped: list, unread: list) -> list[str]:
     """The notes naming every column not read and why; a table where nothing was read is
     refused with the first reason instead."""
     notes = []
-    words = [h or f"column {j + 1}" for j, h in enumerate(raw.header)
+    words = [(h or f"column {j + 1}", j) for j, h in enumerate(raw.header)
              if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
              and any(str(r[j]).strip() for r in raw.rows)]
-    if words:
-        ignored = [*ignored, ", ".join(repr(w) for w in words) + " (no number in the column)"]
+    suffixed = [w for w, j in words if _suffixed_counts(raw, j)]
+    plain = [w for w, j in words if w not in suffixed]
+    if suffixed:
+        ignored = [*ignored, ", ".join(repr(w) for w in suffixed) + " (counts with a unit "
+                   "suffix such as '107G', '114M': parameters or FLOPs, not a metric)"]
+    if plain:
+        ignored = [*ignored, ", ".join(repr(w) for w in plain) + " (no number in the column)"]
     if ignored:
         notes.append("column(s) not read as metrics: " + ", ".join(ignored))
     if skipped:

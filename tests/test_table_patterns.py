@@ -1,0 +1,108 @@
+"""Table patterns met on the development corpus of real tables (docs/table.md, "Real
+tables"), each tested on a synthetic table of that shape: row groups marked by a sparsely
+filled label column (a name on a group's first row, blanks below), well-known metrics
+without a model (AURC, ECE, BWT, FWT) and FLOPs/parameter counts printed with a unit suffix."""
+
+from __future__ import annotations
+
+import pytest
+
+from falseclaims.config import load_config
+from falseclaims.table.metrics import classify
+from falseclaims.table.run import Options, analyse_file
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return load_config()
+
+
+def _write(tmp_path, name, text):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def _tex(header: str, rows: list[str], caption: str = "Results on the test set.") -> str:
+    body = "".join(f"{r} \\\\\n" for r in rows)
+    cols = "l" * (header.count("&") + 1)
+    return (f"\\begin{{table}}\\caption{{{caption}}}\n\\begin{{tabular}}{{{cols}}}\n"
+            f"\\toprule\n{header} \\\\\n\\midrule\n{body}\\bottomrule\n\\end{{tabular}}"
+            "\\end{table}\n")
+
+
+# the teacher (0.95) beats every student; within each student group the winner is by hand:
+# S: B (0.871 > 0.866 > 0.860), T: C (0.842 > 0.835 > 0.830); ECE lower: S: A, T: B
+_STUDENTS = _tex("Student & Method & ACC & ECE", [
+    "-- & Teacher & 0.950 & 0.020",
+    "-- & Small & 0.850 & 0.050",
+    "-- & Tiny & 0.820 & 0.060",
+    "\\textbf{S} & A & 0.866 & 0.031",
+    " & B & 0.871 & 0.045",
+    " & C & 0.860 & 0.052",
+    "\\textbf{T} & A [x=1] & 0.830 & 0.070",
+    " & B & 0.835 & 0.041",
+    " & C & 0.842 & 0.066",
+])
+
+
+def _winners(res) -> dict:
+    return {(t["table"].rsplit("[", 1)[-1].rstrip("]"), m["column"]): m["winner"]
+            for t in res["tables"] for m in t["metrics"]}
+
+
+def test_a_sparse_label_column_splits_the_table_into_its_groups(cfg, tmp_path):
+    """The Student column names a group on its first row only: each group is its own
+    comparison (winners by hand above), and the teacher row is never ranked with a group."""
+    res = analyse_file(_write(tmp_path, "s.tex", _STUDENTS), cfg, Options(n=1000))
+    won = _winners(res)
+    assert won[("S", "ACC")] == "B" and won[("T", "ACC")] == "C"
+    assert won[("S", "ECE")] == "A" and won[("T", "ECE")] == "B"
+    for t in res["tables"]:
+        names = {x["method"] for m in t["metrics"] for x in m["methods"]}
+        assert "Teacher" not in names or not names & {"A", "B", "C"}
+    assert "Teacher" not in won.values() or all(
+        k[0] == "--" for k, v in won.items() if v == "Teacher")
+
+
+def test_labels_on_first_rows_over_different_methods_stay_one_comparison(cfg, tmp_path):
+    """Method families (a label on each family's first row, no method in two families):
+    one comparison of all methods, as with section rows naming families, and a note names
+    the column so that a reader can split it if the groups are data sets."""
+    text = _tex("Family & Method & ACC", [
+        "CNN & A & 0.80", " & B & 0.82", "ViT & C & 0.85", " & D & 0.81"])
+    res = analyse_file(_write(tmp_path, "f.tex", text), cfg, Options(n=1000))
+    assert [m["winner"] for t in res["tables"] for m in t["metrics"]] == ["C"]
+    assert any("column 'Family' labels groups of rows" in n for n in res["tables"][0]["notes"])
+
+
+@pytest.mark.parametrize("header, direction", [
+    ("AURC", "lower"), ("E-AURC", "lower"), ("ECE", "lower"), ("ECE (%)", "lower"),
+    ("BWT", "higher"), ("Backward transfer", "higher"), ("FWT", "higher"),
+    ("Forward transfer", "higher")])
+def test_calibration_and_continual_learning_metrics(cfg, header, direction):
+    kind = classify(header, cfg)
+    assert (kind.direction, kind.task, kind.ignore) == (direction, None, "")
+
+
+def test_negative_backward_transfer_is_ranked_without_a_probability(cfg, tmp_path):
+    """BWT is negative when a method forgets: the least negative wins (by hand: B, -0.10),
+    no model exists, so no P(false claim); AURC (lower) beside it: C (0.030)."""
+    text = _tex("Method & BWT & AURC", [
+        "A & -0.35 & 0.041", "B & -0.10 & 0.052", "C & -0.22 & 0.030"])
+    res = analyse_file(_write(tmp_path, "b.tex", text), cfg, Options(n=500))
+    got = {m["column"]: m for t in res["tables"] for m in t["metrics"]}
+    assert got["BWT"]["winner"] == "B" and got["AURC"]["winner"] == "C"
+    assert all(x.get("p_false_claim") is None for m in got.values() for x in m["methods"])
+
+
+def test_counts_with_a_unit_suffix_are_named_as_not_read(cfg, tmp_path):
+    """``107G`` FLOPs and ``114M`` parameters: not numbers of a metric; the note names both
+    columns and why, and the metric beside them is read."""
+    text = _tex("Method & mAP$\\uparrow$ & Flops$\\downarrow$ & Params$\\downarrow$", [
+        "A & 65.6 & 107G & 114M", "B & 63.2 & 27G & 28M", "C & 66.1 & 7.4G & 5.7M"])
+    res = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options(n=500))
+    [t] = res["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("mAP", "C")]
+    note = next(n for n in t["notes"] if "not read as metrics" in n)
+    assert "'Flops↓', 'Params↓' (counts with a unit suffix" in note
