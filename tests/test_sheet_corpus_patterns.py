@@ -103,3 +103,51 @@ def test_metric_values_left_unmapped_are_not_a_study_design_sheet(tmp_path):
                                  + [[f"Paper {i}", "accuracy; F1", f"D{i}"] for i in range(8)])
     d = draft_config(inspect_sheet(design), "v", str(design))
     assert not d.problems
+
+
+def test_a_free_text_split_protocol_is_drafted_as_split_with_every_cell_listed(tmp_path):
+    """Held-out sheets carry the split as free text under headers such as `Train/Val/Test
+    Split Protocol` or `validation` (read as sizes, then ignored as "a size header over text
+    cells"). The draft now maps the column to split with values: rules; cells that name no
+    split are unclear, never guessed; each cell's category is listed in the draft. The
+    expected categories are assigned by hand from the cells' words (config/README.md)."""
+    import yaml
+
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.draft.draft import draft_config
+
+    by_hand = {"10-fold cross-validation": "cv_only", "5-fold CV": "cv_only",
+               "70/30 holdout": "train_test", "train/test split": "train_test",
+               "external test set": "train_test", "not reported": "unclear",
+               "5-fold CV + independent test set": "cv_plus_test",
+               "train/val/test": "train_val_test", "leave-one-out": "cv_only",
+               "random split": "unclear"}
+    for header in ("Train/Val/Test Split Protocol", "validation", "evaluation protocol"):
+        rows = [["Title", "Year", header, "Accuracy ours", "Accuracy baseline", "Test n"]]
+        rows += [[f"Paper {i}", str(2015 + i), cell, f"0.8{i}", f"0.7{i}", str(100 + 13 * i)]
+                 for i, cell in enumerate(by_hand)]
+        path = tmp_path / "s.csv"
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(rows)
+        g = inspect_sheet(path)
+        assert {c.name: c.role for c in g.columns}[header] == "split", header
+        d = draft_config(g, "v", str(path))
+        block = yaml.safe_load(d.text)["venues"]["v"]
+        assert block["columns"]["wide"][header] == "split"
+        assert "split" in block["values"] and "derive" not in block
+        for cell, cat in by_hand.items():  # every mapping stated in the draft's comments
+            assert f"#   split {cell!r} -> {cat}" in d.text, (header, cell)
+        papers = read_venue(block, ".", "v").papers.set_index("title")
+        assert {cell: papers.loc[f"Paper {i}", "split"]
+                for i, cell in enumerate(by_hand)} == by_hand
+
+
+def test_a_split_header_over_other_text_is_not_a_split_column(tmp_path):
+    """Free text under a split-like header that names no split (software, notes) stays
+    unmapped: the split column needs at least half its cells to say a split."""
+    rows = [["Title", "evaluation protocol", "Test n"]]
+    rows += [[f"Paper {i}", f"scored with tool {i} by two raters", str(100 + i)]
+             for i in range(8)]
+    c = _roles(tmp_path, rows)
+    assert c["evaluation protocol"].role == "(ignore)"
+    assert not c["evaluation protocol"].values

@@ -23,8 +23,8 @@ import yaml
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, task_from_headers, task_from_metric_cells,
-    where_and_header,
+    column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
+    task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import title_ids
@@ -88,7 +88,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         block["derive"] = {"split": "from_sizes"}
     for c in g.columns:  # rules proposed by inspect (task words in free-text task cells)
         if c.values and c.role in WIDE:
-            values.setdefault(c.role, dict(c.values))
+            values[c.role] = dict(c.values)
+            remarks += split_remarks(c)
     if values:
         block["values"] = values
     cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
