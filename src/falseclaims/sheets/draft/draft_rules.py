@@ -13,7 +13,7 @@ STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|m
 SPLIT_RULES = {r"(?i)^(train_test|train_val_test|cv_only|cv_plus_test|unclear)$": "\\1",
                # a test set said to be missing is no test set: never read as one
                r"(?i)test\w*( set)?( was| is)? not (explicitly )?(reported|specified|"
-               r"mentioned|described)|\bno test": "unclear",
+               r"mentioned|described)|\bno test|test\w*\s*:\s*(n/?a|n/?m|nr|none|-)\b": "unclear",
                r"(?i)(fold|\bcv\b|\bcross).*(test|hold-?out|external|\d+\s*/\s*\d+)|"
                r"(test|hold-?out|external|\d+\s*/\s*\d+).*(fold|\bcv\b|\bcross)": "cv_plus_test",
                r"(?i)train\w*\s*[/:]\s*val\w*\s*[/:]\s*test|train\w*\W.*valid\w*\W.*test|"

@@ -263,6 +263,10 @@ def _free_split(why: str, sure: bool, texts: list[str]):
     with the split rules when at least half the cells say a split, every other cell
     -> unclear (listed in the draft, never guessed); else not a split column."""
     share, bad = fit_categories("split", texts, SPLIT_RULES)
+    answers = [t for t in texts if re.fullmatch(r"(?i)\s*(yes|no|y|n)\s*", t)]
+    if answers:  # "Cross validation: No": whether the paper did it, not its split
+        return "(ignore)", why + f"; yes/no answers (e.g. {answers[0]!r}) say whether, not " \
+            "which split: map them with values: {split: {regex: value}}", False, {}
     if share < FREE_SPLIT_SHARE:
         return "(ignore)", why + f"; most cells are not split values (e.g. {bad!r}): map " \
             "them with values: {split: {regex: value}}", False, {}
