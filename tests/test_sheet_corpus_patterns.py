@@ -58,25 +58,56 @@ def test_flags_shares_and_running_numbers_are_no_sizes(tmp_path):
     assert c["Test n"].role == "n_test"
 
 
-def test_a_long_table_without_papers_table_is_not_presented_as_ready(tmp_path):
-    """A held-out results table (one row per paper x model, RMSE, a rank within the study,
-    the test share in percent) with no papers table found: the draft said nothing was left
-    to fix and `sheet check` then stopped on `papers: 'TODO: ...'`. The draft now begins
-    NOT READY TO RUN and names the missing table; the rank and the share are no sizes."""
-    from falseclaims.sheets.draft.draft import draft_config
-
-    rows = [["Key", "Identifier", "Model", "Test (%)", "Rank within study", "RMSE"]]
+def _long(tmp_path, metric, values, key="Key"):
+    rows = [[key, "Identifier", "Model", "Test (%)", "Rank within study", metric]]
     rows += [[f"K{i // 3}", f"Author{i // 3}, 20{10 + i // 3}", ["ARIMA", "RF", "LSTM"][i % 3],
-              "25", str(i % 3 + 1), f"{1.2 + 0.1 * i:.2f}"] for i in range(12)]
+              "25", str(i % 3 + 1), values(i)] for i in range(12)]
     path = tmp_path / "pme.csv"
     with open(path, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows(rows)
+    return path
+
+
+def test_a_long_table_holding_its_paper_columns_is_both_tables(tmp_path):
+    """A held-out results table (one row per paper x model, a paper key on every row, a
+    rank within the study, the test share in percent) with no papers table: it was drafted
+    NOT READY, naming the missing papers table. The one sheet is now both tables; the rank
+    and the share are no sizes. 4 papers of 3 models each, by construction."""
+    import yaml
+
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.draft.draft import draft_config
+
+    path = _long(tmp_path, "Accuracy", lambda i: f"0.{70 + i}")
     g = inspect_sheet(path)
     c = {col.name: col for col in g.columns}
     assert c["Rank within study"].role == "(ignore)" and c["Test (%)"].role == "(ignore)"
     d = draft_config(g, "v", str(path))
-    assert d.text.startswith("# NOT READY TO RUN")
-    assert d.problems and "no papers table" in d.problems[0]
+    assert not d.text.startswith("# NOT READY") and not d.problems
+    block = yaml.safe_load(d.text)["venues"]["v"]
+    assert block["papers"] == block["results"] == str(path)
+    s = read_venue(block, ".", "v")
+    assert sorted(s.papers["paper_id"]) == ["K0", "K1", "K2", "K3"]
+    assert len(s.results) == 12 and set(s.results["metric"]) == {"accuracy"}
+
+
+def test_an_error_metric_is_never_the_value_of_a_probability(tmp_path):
+    """The same table reporting RMSE (lower is better): RMSE was drafted as the value of a
+    score read as higher-is-better. Now no value is drafted, the draft says why (no
+    probability) and reads the sheet as the study design of its 4 papers."""
+    import yaml
+
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.draft.draft import draft_config
+
+    path = _long(tmp_path, "RMSE", lambda i: f"{1.2 + 0.1 * i:.2f}")
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    assert not d.text.startswith("# NOT READY") and not d.problems
+    assert "no probability: RMSE is an error metric (lower is better)" in d.text
+    block = yaml.safe_load(d.text)["venues"]["v"]
+    assert block["columns"]["wide"]["RMSE"] == "ignore" and "results" not in block
+    s = read_venue(block, ".", "v")
+    assert sorted(s.papers["paper_id"]) == ["K0", "K1", "K2", "K3"] and s.results.empty
 
 
 def test_metric_values_left_unmapped_are_not_a_study_design_sheet(tmp_path):
@@ -103,3 +134,51 @@ def test_metric_values_left_unmapped_are_not_a_study_design_sheet(tmp_path):
                                  + [[f"Paper {i}", "accuracy; F1", f"D{i}"] for i in range(8)])
     d = draft_config(inspect_sheet(design), "v", str(design))
     assert not d.problems
+
+
+def test_a_free_text_split_protocol_is_drafted_as_split_with_every_cell_listed(tmp_path):
+    """Held-out sheets carry the split as free text under headers such as `Train/Val/Test
+    Split Protocol` or `validation` (read as sizes, then ignored as "a size header over text
+    cells"). The draft now maps the column to split with values: rules; cells that name no
+    split are unclear, never guessed; each cell's category is listed in the draft. The
+    expected categories are assigned by hand from the cells' words (config/README.md)."""
+    import yaml
+
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.draft.draft import draft_config
+
+    by_hand = {"10-fold cross-validation": "cv_only", "5-fold CV": "cv_only",
+               "70/30 holdout": "train_test", "train/test split": "train_test",
+               "external test set": "train_test", "not reported": "unclear",
+               "5-fold CV + independent test set": "cv_plus_test",
+               "train/val/test": "train_val_test", "leave-one-out": "cv_only",
+               "random split": "unclear"}
+    for header in ("Train/Val/Test Split Protocol", "validation", "evaluation protocol"):
+        rows = [["Title", "Year", header, "Accuracy ours", "Accuracy baseline", "Test n"]]
+        rows += [[f"Paper {i}", str(2015 + i), cell, f"0.8{i}", f"0.7{i}", str(100 + 13 * i)]
+                 for i, cell in enumerate(by_hand)]
+        path = tmp_path / "s.csv"
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(rows)
+        g = inspect_sheet(path)
+        assert {c.name: c.role for c in g.columns}[header] == "split", header
+        d = draft_config(g, "v", str(path))
+        block = yaml.safe_load(d.text)["venues"]["v"]
+        assert block["columns"]["wide"][header] == "split"
+        assert "split" in block["values"] and "derive" not in block
+        for cell, cat in by_hand.items():  # every mapping stated in the draft's comments
+            assert f"#   split {cell!r} -> {cat}" in d.text, (header, cell)
+        papers = read_venue(block, ".", "v").papers.set_index("title")
+        assert {cell: papers.loc[f"Paper {i}", "split"]
+                for i, cell in enumerate(by_hand)} == by_hand
+
+
+def test_a_split_header_over_other_text_is_not_a_split_column(tmp_path):
+    """Free text under a split-like header that names no split (software, notes) stays
+    unmapped: the split column needs at least half its cells to say a split."""
+    rows = [["Title", "evaluation protocol", "Test n"]]
+    rows += [[f"Paper {i}", f"scored with tool {i} by two raters", str(100 + i)]
+             for i in range(8)]
+    c = _roles(tmp_path, rows)
+    assert c["evaluation protocol"].role == "(ignore)"
+    assert not c["evaluation protocol"].values

@@ -23,8 +23,8 @@ import yaml
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, task_from_headers, task_from_metric_cells,
-    where_and_header,
+    column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
+    task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import title_ids
@@ -88,7 +88,8 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         block["derive"] = {"split": "from_sizes"}
     for c in g.columns:  # rules proposed by inspect (task words in free-text task cells)
         if c.values and c.role in WIDE:
-            values.setdefault(c.role, dict(c.values))
+            values[c.role] = dict(c.values)
+            remarks += split_remarks(c)
     if values:
         block["values"] = values
     cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
@@ -176,6 +177,8 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         trial = dict(block, papers=str(Path(pg.file).resolve()),
                      results=str(Path(rg.file).resolve()))
         return _finish(block, trial, venue, shown, remarks, problems, judge)
+    if kind == "results" and any(c.role == "paper_id" for c in g.columns):
+        return _own_papers(g, venue, shown, judge)
     if kind == "results":  # no papers table found: the block names what is missing
         from falseclaims.sheets.draft.inspect import draft_venue
 
@@ -197,6 +200,56 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         problems = _lost_results(g) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
                    remarks, problems, judge)
+
+
+def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
+    """A long results table holding its own paper columns (a paper key on every row, no
+    papers table): the one sheet is both tables. A value column of an error metric (RMSE,
+    MAE: lower is better) is never drafted as the value: the probability model reads
+    higher-is-better scores (accuracy, DSC), so the sheet is read as study design only."""
+    from dataclasses import replace
+
+    from falseclaims.config import load_config
+    from falseclaims.sheets.draft.draft_long import long_block, results_roles
+    from falseclaims.table.metrics import classify
+
+    cfg = load_config()
+    values = [g.columns[k] for k, r in results_roles(g).items() if r == "value"]
+    lower = [c for c in values if classify(c.name, cfg).direction == "lower"]
+    full = str(Path(g.file).resolve())
+    if not lower:
+        block, remarks, problems = long_block(g, g, venue, shown, shown)
+        block["group_rows_by_id"] = True
+        remarks.insert(0, f"layout long: papers and results both {shown}: the results table "
+                       "holds its own paper columns (a paper's first row gives its papers "
+                       "fields, group_rows_by_id: true)")
+        return _finish(block, dict(block, papers=full, results=full), venue, shown, remarks,
+                       problems, judge)
+    errors = {c.name for c in g.columns if c.kind == "value_proposed"
+              and classify(c.name, cfg).direction == "lower"}
+    design = replace(g, columns=[
+        replace(c, role="(ignore)", sure=True) if c.name in errors or c.role in (
+            "value_proposed", "value_best_prior", "values_compared") else c
+        for c in g.columns])
+    block, remarks = _block(design, venue, shown)
+    # a results table gives a paper a row per model by construction: its repeated key is
+    # one paper, whatever the rows' other columns say
+    remarks = [r for r in remarks if not re.match(r"(unsure: )?ids .*repeat in ", r)]
+    block.pop("cell_overrides", None)
+    idc = next(c for c in g.columns if c.role == "paper_id")
+    if str(block.get("id", "")).startswith("{"):
+        del block["id"]
+    block["columns"]["wide"][column_key(idc, g)] = "paper_id"
+    block["group_rows_by_id"] = True
+    remarks.append(f"ids repeat in column {idc.name!r}: a results table, one paper over its "
+                   "rows (a row per model): group_rows_by_id: true, a paper's first row "
+                   "gives its fields")
+    remarks.append(f"no probability: {', '.join(sorted(errors))} "
+                   f"{'is an error metric' if len(errors) == 1 else 'are error metrics'} "
+                   "(lower is better) and the probability model reads higher-is-better scores "
+                   "(accuracy, DSC); the sheet is read as each paper's study design (papers "
+                   "from this one sheet, a paper's first row)")
+    return _finish(block, dict(block, papers=full), venue, shown, remarks, [], judge)
 
 
 def _lost_results(g: SheetGuess) -> list[str]:

@@ -14,7 +14,8 @@ from pathlib import Path
 from falseclaims.sheets.read.columns import PAPERS, RESULTS
 from falseclaims.sheets.draft.inspect import SheetGuess, inspect_sheet, table_kind
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, task_from_metric_cells, where_and_header,
+    column_key, draft_repeats, metric_constants, split_remarks, task_from_metric_cells,
+    where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import repeated_methods
@@ -157,6 +158,9 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
         values["statistical_test"] = dict(STAT_RULES)
     if "split" in proles.values():
         values["split"] = dict(SPLIT_RULES)
+        for k in (k for k, r in proles.items() if r == "split" and pg.columns[k].values):
+            values["split"] = dict(pg.columns[k].values)
+            remarks += split_remarks(pg.columns[k])
     elif set(proles.values()) & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
     if values:

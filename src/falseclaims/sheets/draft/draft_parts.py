@@ -184,3 +184,15 @@ def task_from_headers(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
                                       if c.kind == "value_proposed" and header_metric(c.name)))
                    + ")")
     return {"task": task}
+
+
+def split_remarks(c) -> list[str]:
+    """Each distinct cell of a free-text split column with the category its values: rules
+    give it, so that a reviewer sees every mapping (and every 'unclear') in the draft."""
+    if not c.mapped:
+        return []
+    unclear = sum(v == "unclear" for v in c.mapped.values())
+    return ([f"split from free text in column {c.letter} {c.name!r}: {len(c.mapped)} distinct "
+             f"cells, {unclear} naming no clear split -> unclear; edit values: split: to "
+             "change one"]
+            + [f"  split {t!r} -> {v}" for t, v in c.mapped.items()])

@@ -2,14 +2,35 @@
 of :mod:`falseclaims.sheets.draft.roles` too): free text of a statistical-test or split column ->
 category, header words -> metric and task."""
 
+import re
+
 STAT_RULES = {r"(?i)^(no|none|n/?a|n/?m\*?|-|no test|not (reported|done|tested|mentioned)|"
                r"n\.?r\.?)$": "no",
                r"(?i)p\s*[-<=>]|p-?val|wilcoxon|t-?test|mann|delong|mcnemar|bootstrap|"
                r"permutation|anova|friedman|signific|yes": "yes"}
-SPLIT_RULES = {r"(?i)fold.*test|cv.*test": "cv_plus_test",
-                r"(?i)\d+\s*-?\s*folds?|cross": "cv_only",
-                r"(?i)train\s*/\s*val\s*/\s*test": "train_val_test",
-                r"(?i)hold-?out|train\s*/\s*test": "train_test"}
+# first match wins: a category written as ours, then CV with a separate test set, then
+# three-way splits, CV alone, and a single held-out test set (config/README.md, splits)
+SPLIT_RULES = {r"(?i)^(train_test|train_val_test|cv_only|cv_plus_test|unclear)$": "\\1",
+               # a test set said to be missing is no test set: never read as one
+               r"(?i)test\w*( set)?( was| is)? not (explicitly )?(reported|specified|"
+               r"mentioned|described)|\bno test|test\w*\s*:\s*(n/?a|n/?m|nr|none|-)\b": "unclear",
+               r"(?i)(fold|\bcv\b|\bcross).*(test|hold-?out|external|\d+\s*/\s*\d+)|"
+               r"(test|hold-?out|external|\d+\s*/\s*\d+).*(fold|\bcv\b|\bcross)": "cv_plus_test",
+               r"(?i)train\w*\s*[/:]\s*val\w*\s*[/:]\s*test|train\w*\W.*valid\w*\W.*test|"
+               r"\d+\s*%?\s*/\s*\d+\s*%?\s*/\s*\d+|\d+\s*:\s*\d+\s*:\s*\d+": "train_val_test",
+               r"(?i)\d+\s*-?\s*folds?|\bcross|\bcv\b|leave.?one.?out|\bloo": "cv_only",
+               r"(?i)hold-?out|train\w*\s*/\s*test|train\w*\W.*\btest|external (test|valid)|"
+               r"independent test|test (set|cohort)|\d+\s*%?\s*/\s*\d+": "train_test"}
+# a free-text split column: a cell none of the rules reads says no clear split (never guessed)
+UNCLEAR_RULE = {r".": "unclear"}
 DRAFT_RULES = {"statistical_test": STAT_RULES, "split": SPLIT_RULES}
 METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
                 (r"\bacc(uracy)?\b", "accuracy", "classification")]
+
+
+def read_with(rules: dict, text: str) -> str | None:
+    """The category the first matching ``values:`` rule gives ``text`` (as the reader does)."""
+    for rx, value in rules.items():
+        if m := re.search(rx, text):
+            return m.expand(value) if "\\" in value else value
+    return None

@@ -19,6 +19,7 @@ import yaml
 from falseclaims.sheets.read import cells
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft import roles as checks
+from falseclaims.sheets.draft.draft_rules import read_with
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
 from falseclaims.io.raw_reader import read_raw_table
@@ -28,6 +29,8 @@ from falseclaims.sheets.read.rows import skip_rows
 ALL_COLUMNS = {**WIDE, **RESULTS}
 # a header over shares ("Test (%)", "training percent"): never a count of cases
 _SHARE = re.compile(r"%|percent|\bshare\b|\bratio\b", re.I)
+# a size word in a header that names the protocol ("Train/Val/Test Split Protocol")
+_SPLIT_HEADER = re.compile(r"split|protocol|validation|evaluation|scheme|strategy", re.I)
 
 __all__ = ["ColumnGuess", "SheetGuess", "inspect_sheet", "draft_venue", "group_problems"]
 
@@ -104,6 +107,7 @@ class ColumnGuess:
     named: bool = False  # the role comes from a header word
     filled: int = 0  # cells not missing
     values: dict = field(default_factory=dict)  # values: rules the draft should carry
+    mapped: dict = field(default_factory=dict)  # each distinct cell -> its category by them
     flags: bool = False  # yes/no cells only
 
 
@@ -360,7 +364,9 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
-                       flags=checks.is_flag(vals))
+                       flags=checks.is_flag(vals),
+                       mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
+                       if role == "split" and rules else {})
 
 
 def _as_read(vals: list) -> list:
@@ -423,6 +429,9 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     if ours in _SIZE_ROLES and _SHARE.search(name):
         return "(ignore)", why + " (a share in percent, not a size)", False
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
+        if numeric_share < 0.5 and _SPLIT_HEADER.search(name):
+            return "split", why + " (text cells under a split or validation header: the " \
+                "split protocol, not a size)", False
         if numeric_share < 0.5:
             return "(ignore)", why + " (a size header over text cells)", False
         return ours, why + " (but not all whole numbers)", False

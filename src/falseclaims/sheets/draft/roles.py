@@ -15,7 +15,7 @@ import re
 from falseclaims.sheets.read import cells
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.read.columns import ALIASES, ENUMS
-from falseclaims.sheets.draft.draft_rules import DRAFT_RULES
+from falseclaims.sheets.draft.draft_rules import DRAFT_RULES, SPLIT_RULES, UNCLEAR_RULE
 from falseclaims.sheets.read.errors import CellError
 
 __all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
@@ -29,6 +29,7 @@ DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?10\.\d{4,9}/\S+$", r
 TASK_WORDS = {r"(?i)segment": "segmentation",
               r"(?i)classif|detect|recogni|diagnos|staging|grading|predict|identif|"
               r"discriminat": "classification"}
+FREE_SPLIT_SHARE = 0.5  # share of free-text cells naming a split for a split column
 FIT_SHARE = 0.8  # share of a category column's cells read for its header word to count
 _BOOLS = ("in_scope", "claims_outperformance", "bold_best", "statistical_test",
           "values_only_in_figures")
@@ -243,6 +244,8 @@ def fit_role(role: str, why: str, sure: bool, texts: list[str]):
         return role, why, sure, {}
 
     rules = DRAFT_RULES.get(role, {})
+    if role == "split" and fit_categories(role, texts, {})[0] < 1:
+        return _free_split(why, sure, texts)
     share, bad = fit_categories(role, texts, rules)
     if share >= FIT_SHARE:
         return role, why, sure and share == 1, {}
@@ -253,6 +256,23 @@ def fit_role(role: str, why: str, sure: bool, texts: list[str]):
                 f"e.g. {bad!r})", False, dict(TASK_WORDS)
     return "(ignore)", why + f"; most cells are not {role} values (e.g. {bad!r}): map them " \
         f"with values: {{{role}: {{regex: value}}}}", False, {}
+
+
+def _free_split(why: str, sure: bool, texts: list[str]):
+    """A split protocol in free text ("10-fold cross-validation", "70/30 holdout"): read
+    with the split rules when at least half the cells say a split, every other cell
+    -> unclear (listed in the draft, never guessed); else not a split column."""
+    share, bad = fit_categories("split", texts, SPLIT_RULES)
+    answers = [t for t in texts if re.fullmatch(r"(?i)\s*(yes|no|y|n)\s*", t)]
+    if answers:  # "Cross validation: No": whether the paper did it, not its split
+        return "(ignore)", why + f"; yes/no answers (e.g. {answers[0]!r}) say whether, not " \
+            "which split: map them with values: {split: {regex: value}}", False, {}
+    if share < FREE_SPLIT_SHARE:
+        return "(ignore)", why + f"; most cells are not split values (e.g. {bad!r}): map " \
+            "them with values: {split: {regex: value}}", False, {}
+    return "split", why + "; free text read as split categories by values: rules (each " \
+        "cell's category listed below; cells naming no split -> unclear)", False, \
+        {**SPLIT_RULES, **UNCLEAR_RULE}
 
 
 def idless_rows(t, guesses: list) -> list[int]:
