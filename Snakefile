@@ -66,6 +66,7 @@ localrules:
     assign_congruence,
     probabilities,
     exceedance,
+    plausibility,
     estimation_figures,
     venue_figures,
     numbers,

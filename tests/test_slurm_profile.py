@@ -30,6 +30,7 @@ LIGHT = {
     "probabilities", "exceedance", "calibration_figures",
     "estimation_figures", "venue_figures", "venue_comparison",
     "multiplicity_figures", "numbers", "front_page", "table_agreement", "table_ties",
+    "plausibility",
 }
 
 

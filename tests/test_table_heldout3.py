@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from falseclaims.config import load_config
-from falseclaims.table.metrics import classify
+from falseclaims.metrics import classify
 from falseclaims.table.model import interpret_table
 from falseclaims.table.readers import TableReadError, read_tables
 from falseclaims.table.run import Options, analyse_file

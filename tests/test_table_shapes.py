@@ -13,7 +13,7 @@ from falseclaims.claims.check import check_claim
 from falseclaims.cli import main
 from falseclaims.config import configured_congruence, load_config
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.metrics import classify
+from falseclaims.metrics import classify
 from falseclaims.table.model import interpret_table
 from falseclaims.table.readers import read_tables
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
-from falseclaims.table.metrics import (Kind, classify, kind_from_option, metric_task,
+from falseclaims.metrics import (Kind, classify, kind_from_option, metric_task,
                                        stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "drop_non_methods", "interpret_table",
@@ -890,7 +890,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     or ``{group: size}`` (a key matched in the column header, row group or caption; key
     ``''`` for the rest). ``n_fallback``: ``n`` only for a table without an n column (else a
     differing n column is an error). ``metrics``: ``COLUMN`` picks, ``COLUMN=KIND``
-    declares (:data:`falseclaims.table.metrics.KINDS`); ``ignore``: columns not read."""
+    declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)

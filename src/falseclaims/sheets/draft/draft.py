@@ -211,7 +211,7 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
 
     from falseclaims.config import load_config
     from falseclaims.sheets.draft.draft_long import long_block, results_roles
-    from falseclaims.table.metrics import classify
+    from falseclaims.metrics import classify
 
     cfg = load_config()
     values = [g.columns[k] for k, r in results_roles(g).items() if r == "value"]

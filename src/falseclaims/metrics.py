@@ -1,5 +1,6 @@
-"""What a results-table column measures: the metric, its direction (higher or lower is
-better) and whether falseclaims has a probability model for it.
+"""What a column of reported results measures (a results table's column, a sheet's value
+column): the metric, its direction (higher or lower is better) and whether falseclaims has a
+probability model for it. Below table mode and the sheet drafting, which both read it.
 
 A column is one of
 - a metric with a model: accuracy (classification), Dice/DSC (segmentation), an error rate
