@@ -142,7 +142,7 @@ def test_split_words_as_prefixes_do_not_pivot_even_under_a_data_set_column(cfg, 
     f = _write(tmp_path, "v.tex", "\\begin{tabular}{lcc}\nData & Validation Dice & "
                "Test Dice \\\\\nA & 0.81 & 0.80 \\\\\nB & 0.83 & 0.82 \\\\\n\\end{tabular}\n")
     raw = read_tables(f)[0]
-    from falseclaims.table.model import method_metric_pivot
+    from falseclaims.table.shapes import method_metric_pivot
     assert method_metric_pivot(raw, cfg) is None
 
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.table.analysis import analyse_table
-from falseclaims.table.model import (drop_non_methods, interpret_table, long_format_pivot,
-                                     looks_transposed, method_metric_pivot, row_groups)
+from falseclaims.table.model import interpret_table
+from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
+                                      method_metric_pivot, row_groups)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]

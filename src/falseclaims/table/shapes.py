@@ -1,0 +1,347 @@
+"""The comparisons a raw table holds, before its columns are read (:mod:`.model`): row groups
+(section rows, a group or label column, n columns that change down the table, val/test rows),
+a methods x metrics header, a long table (one row per method and metric), a transposed table,
+and rows that are no method (differences, deltas). ``table.run`` applies them in order and
+interprets each table they give.
+"""
+
+from __future__ import annotations
+
+import re
+
+from falseclaims.metrics import classify
+from falseclaims.table.cells import parse_printed_cell, plain_text
+from falseclaims.table.model import (cell_size, is_section_row, method_column, n_group,
+                                     text_columns)
+from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
+
+__all__ = ["drop_non_methods", "long_format_pivot", "looks_transposed", "method_metric_pivot",
+           "row_groups"]
+
+def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Leading text columns where one names the methods and another the data set, printed
+    once per group (``Validation`` in the middle row, ``\\multirow{-3}{*}{+}`` in the last):
+    the method names repeat, a new block starts where one repeats, and each block's other
+    text column holds one label. None when the table has no such shape."""
+    text = text_columns(raw)
+    if len(text) < 2:
+        return None
+    names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    numeric = {j for j in text if any(parse_printed_cell(r[j]).numeric for r in raw.rows)}
+    def changes(j):  # how often the label changes from one row to the next
+        return sum(a != b for a, b in zip(names[j], names[j][1:]))
+
+    filled = [j for j in text if j not in numeric and all(names[j])]
+    if len(filled) >= 2:
+        # every label printed in every row (Subgroup, Category, Model): the methods are the
+        # label that changes from row to row, the groups those constant over runs of rows
+        method_j = max(filled, key=lambda j: (changes(j), len(set(names[j])), -j))
+    else:
+        method_j = max((j for j in text if j not in numeric),
+                       key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+    if method_j is None:
+        return None
+    others = [j for j in text if j != method_j]
+    full = [j for j in others if all(names[j])]
+    blocks, cur = [], []
+    for i, name in enumerate(names[method_j]):
+        if not name:
+            continue
+        if full and cur and any(names[j][i] != names[j][cur[-1]] for j in full):
+            new = True  # a label in every row (a filled \multirow): runs of one label
+        else:
+            new = not full and any(names[method_j][k] == name for k in cur)
+        if new:
+            blocks.append(cur)
+            cur = []
+        cur.append(i)
+    blocks.append(cur)
+    labels = _block_labels(blocks, names, method_j, others)
+    sparse = [j for j in others if j not in numeric and not all(names[j]) and names[j][0]]
+    if labels is None and sparse:
+        # a label on each group's first row, blanks below (Student "ViT-S", then empty
+        # cells): a group starts at each label, never one comparison across the groups
+        last = {j: None for j in sparse}
+        starts = []
+        for i in range(len(raw.rows)):
+            if any(names[j][i] and names[j][i] != last[j] for j in sparse):
+                starts.append(i)  # a new label (the same one on the next rows continues it)
+            last.update({j: names[j][i] for j in sparse if names[j][i]})
+        blocks = [[i for i in range(a, b) if names[method_j][i]]
+                  for a, b in zip(starts, starts[1:] + [len(raw.rows)])]
+        blocks = [b for b in blocks if b]
+        labels = _block_labels(blocks, names, method_j, others, any_shared=True)
+        if labels is None and len(blocks) >= 2:
+            raw.notes.append(
+                f"column {raw.header[sparse[0]]!r} labels groups of rows (a name on each "
+                "group's first row) but no method is in two groups: read as one comparison "
+                "of method families; if the groups are data sets or settings, give each "
+                "group as its own table")
+    if labels is None:
+        return None
+    keep = [j for j in range(len(raw.header)) if j not in others]
+    out = []
+    for lab, b in zip(labels, blocks):
+        out.append(RawTable(
+            raw.source, f"{raw.name} [{lab}]", raw.format, [raw.header[j] for j in keep],
+            [[raw.rows[i][j] for j in keep] for i in b], [raw.where[i] for i in b],
+            [[raw.bold[i][j] for j in keep] for i in b] if raw.bold else [],
+            raw.notes + [f"rows with {lab!r} in column {raw.header[others[0]]!r} (a group "
+                         "column: the same methods in each group)"], raw.caption,
+            f"{raw.header[others[0]]} {lab}" if others[0] in numeric else lab))
+    return out
+
+
+def _block_labels(blocks, names, method_j, others, any_shared=False) -> list[str] | None:
+    """Each block's group label, or None when the blocks are not groups of the same methods
+    (no method repeats across blocks, a block with two labels or none, a label twice).
+    ``any_shared``: any method in two blocks will do (not only a block's first)."""
+    def elsewhere(b):
+        return {names[method_j][i] for bb in blocks if bb is not b for i in bb}
+
+    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
+                                  names[method_j][b[0]] in elsewhere(b) or any_shared and
+                                  any(names[method_j][i] in elsewhere(b) for i in b)
+                                  for b in blocks):
+        return None  # the methods do not repeat across groups: not a group column
+    labels = []
+    for b in blocks:
+        per = [{names[j][i] for i in b if names[j][i]} for j in others]
+        if any(len(v) > 1 for v in per) or not any(per):
+            return None
+        labels.append(" / ".join(v.pop() for v in per if v))
+    return labels if len(set(labels)) == len(labels) else None
+
+
+def _n_blocks(raw: RawTable) -> list[RawTable] | None:
+    """An n column whose sizes change in runs of rows (270, 270, 153, 153): one table per
+    test set, never one comparison across two test sets."""
+    for j, h in enumerate(raw.header):
+        if n_group(h) != "":
+            continue
+        try:
+            sizes = [cell_size(raw, r[j], raw.where[i], h) for i, r in enumerate(raw.rows)]
+        except TableReadError:
+            return None
+        runs = [k for k in range(len(sizes)) if k == 0 or sizes[k] != sizes[k - 1]]
+        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)):
+            return None
+        out = []
+        for a, b in zip(runs, runs[1:] + [len(sizes)]):
+            lab = f"n = {sizes[a]}"
+            out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                                raw.rows[a:b], raw.where[a:b], raw.bold[a:b] if raw.bold
+                                else [], raw.notes + [f"rows with {h!r} = {sizes[a]} (the "
+                                                      "test set differs between row groups)"],
+                                raw.caption, raw.group))
+        return out
+    return None
+
+
+_SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
+                    r"training)\s*[)\]]\s*$")
+
+
+def _split_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Methods marked with their split (``NAL (val)``, ``NAL (test)``): one table per split,
+    never a test row compared with validation rows."""
+    try:
+        method_j = method_column(raw)
+    except TableReadError:
+        return None
+    marks = [_SPLIT.search(plain_text(str(r[method_j]))) for r in raw.rows]
+    splits = list(dict.fromkeys(m[1].lower() for m in marks if m))
+    if len(splits) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
+        return None
+    out = []
+    for sp in splits:
+        keep = [i for i, m in enumerate(marks) if m and m[1].lower() == sp]
+        out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
+                            [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                            [raw.bold[i] for i in keep] if raw.bold else [],
+                            raw.notes + [f"rows marked ({sp}): one split per table"],
+                            raw.caption, sp))
+    unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
+    if unmarked:
+        out[0].notes.append(f"rows without a split mark left out: {unmarked}")
+    return out
+
+
+def row_groups(raw: RawTable) -> list[RawTable]:
+    """A table whose body is split by section rows into data sets or metrics (the same
+    methods again under each heading) -> one table per section; else ``[raw]`` (section
+    rows such as "Transformer-based" that group different methods stay one table)."""
+    by_column = _group_column_blocks(raw) or _n_blocks(raw) or _split_blocks(raw)
+    if by_column:
+        return by_column
+    try:
+        method_j = method_column(raw)
+    except TableReadError:
+        return [raw]
+    blocks, label, cur = [], None, []
+    for i, r in enumerate(raw.rows):
+        if is_section_row(r, method_j):
+            if cur:
+                blocks.append((label, cur))
+            label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r
+                                           if plain_text(str(c))))[:60]
+            cur = []
+        else:
+            cur.append(i)
+    if cur:
+        blocks.append((label, cur))
+    names = [{plain_text(str(raw.rows[i][method_j])) for i in rows} for _, rows in blocks]
+    if len(blocks) < 2 or any(lab is None for lab, _ in blocks) or not all(
+            len(a & names[0]) * 2 >= len(a) for a in names[1:]):
+        return [raw]
+    out = []
+    for lab, rows in blocks:
+        out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                            [raw.rows[i] for i in rows], [raw.where[i] for i in rows],
+                            [raw.bold[i] for i in rows] if raw.bold else [],
+                            raw.notes + [f"rows under the heading {lab!r} (a row group: the "
+                                         "same methods under each heading)"],
+                            raw.caption, lab))
+    return out
+
+
+_NOT_A_METHOD = re.compile(r"(?i)^(?:Δ|delta|diff\.?|difference|change|gain|improvement|"
+                           r"p|p-?value|.*\bp|ci|95% ci|.*confidence interval)$")
+
+
+def drop_non_methods(raw: RawTable, cfg: dict) -> RawTable:
+    """After transposing: rows that were columns of differences, intervals or p-values."""
+    keep = [i for i, r in enumerate(raw.rows)
+            if plain_text(str(r[0])) and not _NOT_A_METHOD.match(plain_text(str(r[0])))
+            and not classify(plain_text(str(r[0])), cfg).ignore]
+    gone = [plain_text(str(raw.rows[i][0])) or "(no name)" for i in range(len(raw.rows))
+            if i not in keep]
+    if not gone:
+        return raw
+    return RawTable(raw.source, raw.name, raw.format, raw.header, [raw.rows[i] for i in keep],
+                    [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
+                    else [], raw.notes + [f"not methods (differences, intervals, p-values): "
+                                          f"{gone}"], raw.caption, raw.group)
+
+
+# a header prefix that names a test set or split (Test AUROC, External Dice), not a method
+_SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|training|"
+                         r"external|internal|held-?out|hold-?out|in-?domain|out-?of-?domain|"
+                         r"ood|id|overall|mean|average|avg\.?)$")
+
+
+def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
+    words = h.split()
+    for k in range(1, len(words)):
+        prefix, metric = " ".join(words[:k]), " ".join(words[k:])
+        if classify(metric, cfg).known and not classify(prefix, cfg).known:
+            return prefix, metric
+    return None
+
+
+def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
+    ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
+    when the header is not such a grid (never read data sets as methods)."""
+    if METHOD_HEADER.match(plain_text(str(raw.header[0])).strip()):
+        return None  # the rows are methods (Method, Model, Ensemble): the prefixes data sets
+    pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
+    if not pairs or any(p is None for p in pairs):
+        return None
+    if any(_SPLIT_WORD.match(p[0]) for p in pairs):
+        return None  # Test AUROC | External AUROC: test sets, never methods
+    methods = list(dict.fromkeys(p[0] for p in pairs))
+    metrics = list(dict.fromkeys(p[1] for p in pairs))
+    if len(methods) < 2 or len(set(pairs)) != len(pairs) or any(
+            sum(p[1] == m for p in pairs) < 2 for m in metrics):
+        return None
+    runs = [p[0] for k, p in enumerate(pairs) if k == 0 or pairs[k - 1][0] != p[0]]
+    if len(runs) == len(methods) and len(runs) < len(pairs):
+        return None  # prefixes in blocks (BTCV Dice, BTCV HD95, ACDC ...): data-set groups
+    at = {p: j + 1 for j, p in enumerate(pairs)}
+    out = []
+    for i, r in enumerate(raw.rows):
+        label = plain_text(str(r[0])) or f"row {i + 1}"
+        rows = [[m] + [r[at[(m, x)]] if (m, x) in at else "" for x in metrics]
+                for m in methods]
+        out.append(RawTable(raw.source, f"{raw.name} [{label}]", raw.format,
+                            [raw.header[0] or "Method"] + metrics, rows,
+                            [raw.where[i]] * len(rows), [], raw.notes + [
+                                f"the header pairs methods ({', '.join(methods)}) with metrics "
+                                f"({', '.join(metrics)}); each row ({label}) is one table"],
+                            raw.caption, label))
+    return out
+
+
+def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """A long (tidy) table, one row per method and metric (``Model & Endpoint & Mean &
+    Median``, the endpoint column naming a metric in every row) -> methods x metrics, one
+    table per value column (the first is the one read first). An n column becomes the n
+    row of each metric where all methods share one size. None when the table has no such
+    shape: a second label column that names data sets is a group column, not this."""
+    text = text_columns(raw)
+    if len(text) != 2:
+        return None
+    labels = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    if not all(all(labels[j]) for j in text):
+        return None
+    endpoint_j = next((j for j in text if len(set(labels[j])) >= 2 and all(
+        classify(x, cfg).known for x in set(labels[j]))), None)
+    if endpoint_j is None:
+        return None
+    method_j = next(j for j in text if j != endpoint_j)
+    methods = list(dict.fromkeys(labels[method_j]))
+    endpoints = list(dict.fromkeys(labels[endpoint_j]))
+    cell = {(labels[method_j][i], labels[endpoint_j][i]): i for i in range(len(raw.rows))}
+    if len(methods) < 2 or len(cell) != len(raw.rows) or any(
+            classify(m, cfg).known for m in methods):
+        return None  # a method twice for one metric, or the "methods" are metrics too
+    value_js = [j for j in range(len(raw.header)) if j not in text]
+    n_js = [j for j in value_js if n_group(raw.header[j]) is not None]
+    n_j = next((j for j in n_js if n_group(raw.header[j]) == ""), n_js[0] if n_js else None)
+    note = (f"long format: one row per method ({raw.header[method_j]!r}) and metric "
+            f"({raw.header[endpoint_j]!r}) -> metrics as columns")
+    n_row, n_notes = [], []
+    if n_j is not None:
+        for e in endpoints:
+            sizes = {str(raw.rows[cell[(m, e)]][n_j]).strip() for m in methods
+                     if (m, e) in cell}
+            n_row.append(sizes.pop() if len(sizes) == 1 else "")
+            if len(sizes) > 0:
+                n_notes.append(f"{e}: column {raw.header[n_j]!r} differs between methods "
+                               "(no n from the table for it)")
+    out = []
+    for j in value_js:
+        if j in n_js:
+            continue
+        rows, where, bold = [], [], []
+        for m in methods:
+            idx = [cell.get((m, e)) for e in endpoints]
+            rows.append([m] + [raw.rows[i][j] if i is not None else "" for i in idx])
+            first = next(i for i in idx if i is not None)
+            where.append(raw.where[first])
+            bold.append([False] + [bool(raw.bold and i is not None and raw.bold[i][j])
+                                   for i in idx])
+        if n_row:
+            rows.append(["n"] + n_row)
+            where.append(f"column {raw.header[n_j]!r}")
+            bold.append([False] * (len(endpoints) + 1))
+        out.append(RawTable(
+            raw.source, f"{raw.name} [{plain_text(raw.header[j])}]", raw.format,
+            [raw.header[method_j]] + endpoints, rows, where, bold if raw.bold else [],
+            raw.notes + [f"{note}, values from column {raw.header[j]!r}"] + n_notes,
+            raw.caption, raw.group))
+    return out or None
+
+
+def looks_transposed(raw: RawTable, cfg: dict) -> bool:
+    """Metrics as rows: most names of the first column are metrics, or most header cells
+    cite a paper; and no header cell is a metric."""
+    if not raw.rows or not raw.header:
+        return False
+    if raw.cited_header and not any(classify(h, cfg).known for h in raw.header[1:] if h):
+        return True  # "rollout~\cite{..}" over the columns: the columns are methods
+    firsts = [plain_text(str(r[0])) for r in raw.rows if plain_text(str(r[0]))]
+    rows_metric = sum(classify(t, cfg).known for t in firsts)
+    cols_metric = sum(classify(h, cfg).known for h in raw.header[1:] if h)
+    return bool(firsts) and rows_metric * 2 > len(firsts) and cols_metric == 0
