@@ -6,6 +6,7 @@ snake_case metric names and per-structure columns beside a summary column."""
 from __future__ import annotations
 
 import pytest
+from table_files import write_table_file as _write
 
 from falseclaims.config import load_config
 from falseclaims.table.analysis import analyse_table
@@ -18,12 +19,6 @@ from falseclaims.table.run import Options, analyse_file
 @pytest.fixture(scope="module")
 def cfg():
     return load_config()
-
-
-def _write(tmp_path, name, text):
-    f = tmp_path / name
-    f.write_text(text, encoding="utf-8")
-    return f
 
 
 LONG = ("\\begin{table}\\caption{Dice estimates with bootstrap intervals.}\n"

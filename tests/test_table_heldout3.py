@@ -7,6 +7,7 @@ sentences name another metric, and alarm-rate / utility columns."""
 from __future__ import annotations
 
 import pytest
+from table_files import write_table_file as _write
 
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
@@ -18,12 +19,6 @@ from falseclaims.table.run import Options, analyse_file
 @pytest.fixture(scope="module")
 def cfg():
     return load_config()
-
-
-def _write(tmp_path, name, text):
-    f = tmp_path / name
-    f.write_text(text, encoding="utf-8")
-    return f
 
 
 def _ratios(header: str, caption: str = "Test Dice on the benchmark.") -> str:

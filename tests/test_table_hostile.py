@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from table_files import write_table_file as _write
 
 from falseclaims.cli import main
 from falseclaims.config import load_config
@@ -23,12 +24,6 @@ GOOD_MD = "| Method | Accuracy |\n|---|---|\n| A | 0.91 |\n| B | 0.90 |\n"
 @pytest.fixture(scope="module")
 def cfg():
     return load_config()
-
-
-def _write(tmp_path, name, text):
-    f = tmp_path / name
-    f.write_text(text, encoding="utf-8")
-    return f
 
 
 def _run(argv) -> int:

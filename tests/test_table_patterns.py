@@ -6,6 +6,7 @@ without a model (AURC, ECE, BWT, FWT) and FLOPs/parameter counts printed with a 
 from __future__ import annotations
 
 import pytest
+from table_files import write_table_file as _write
 
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
@@ -15,12 +16,6 @@ from falseclaims.table.run import Options, analyse_file
 @pytest.fixture(scope="module")
 def cfg():
     return load_config()
-
-
-def _write(tmp_path, name, text):
-    f = tmp_path / name
-    f.write_text(text, encoding="utf-8")
-    return f
 
 
 def _tex(header: str, rows: list[str], caption: str = "Results on the test set.") -> str:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from table_files import write_table_file as _write
 from scipy import stats
 
 from falseclaims.claims.check import check_claim
@@ -23,12 +24,6 @@ MICCAI = Path(__file__).resolve().parents[1] / "data/example/tables/miccai_two_d
 @pytest.fixture(scope="module")
 def cfg():
     return load_config()
-
-
-def _write(tmp_path, name, text):
-    f = tmp_path / name
-    f.write_text(text, encoding="utf-8")
-    return f
 
 
 def _median_r(cfg):
