@@ -84,6 +84,32 @@ def test_check_page_with_b_ahead_equals_cli(client, capsys):
     assert any("B leads" in n for n in cli["notes"]), cli["notes"]
 
 
+@pytest.mark.parametrize("query, read_as, how, note, a", [
+    ("a=86&b=85", "percent", "detected", "detected: values above 1", 0.86),
+    ("a=86%25&b=85%25", "percent", "detected", "detected: a % sign", 0.86),
+    ("a=0.86&b=0.85", "fraction", "detected", "detected: every value in [0, 1]", 0.86),
+    ("a=0.86&b=0.85&units=percent", "percent", "declared", "declared (percent)", 0.0086),
+    ("a=0.86&b=0.85&units=fraction", "fraction", "declared", "declared (fraction)", 0.86),
+])
+def test_check_json_says_how_it_read_the_units(client, query, read_as, how, note, a):
+    """The command's envelope holds only fractions; the page's JSON says how the typed values
+    were read (a=86 is 0.86 because values above 1 are percent), as its HTML does."""
+    ans = client.get(f"/api/check?task=cls&n=500&{query}").get_json()
+    assert ans["ok"], ans["errors"]
+    assert ans["units"] == {"read_as": read_as, "how": how, "note": note}
+    assert ans["envelope"]["result"]["a"] == pytest.approx(a, abs=1e-12)
+    assert f"values read as {read_as}, {note}" in ans["html"]
+
+
+def test_plan_json_says_how_it_read_the_units_and_refusals_carry_none(client):
+    ans = client.get("/api/plan?task=cls&delta=2&level=85").get_json()
+    assert ans["ok"], ans["errors"]
+    assert ans["units"] == {"read_as": "percent", "how": "detected",
+                            "note": "detected: values above 1"}
+    ans = client.get("/api/check?task=cls&n=500&a=86&b=0.85").get_json()
+    assert not ans["ok"] and ans["units"] is None
+
+
 def test_check_band_is_the_table_modes_band(client):
     """The sensitivity band (congruence Q1-Q3 x SD levels x rounding) is the one
     `falseclaims table` reports for the same pair (falseclaims.table.analysis)."""

@@ -1,11 +1,13 @@
 """The Flask application of `falseclaims serve`: four pages, their JSON answers, downloads.
 
 Every page posts its form to ``/api/<page>``; the answer is JSON ``{ok, errors, html,
-envelope, envelope_text[, report]}``: ``errors`` maps a field to the command's message,
+envelope, envelope_text[, report], units}``: ``errors`` maps a field to the command's message,
 ``html`` is the result rendered by the package templates (jinja2 autoescape), ``envelope``
 the command's ``--json`` output (``envelope_text`` as it printed it) and ``report`` its
-``--report`` HTML. The same form sent to the page's own URL renders the result into the
-page (no script needed). What each page computes is :mod:`falseclaims.web.pages`.
+``--report`` HTML; ``units`` (check and plan pages, else null) says how the typed values were
+read: ``{read_as: percent|fraction, how: declared|detected, note}``. The same form sent to
+the page's own URL renders the result into the page (no script needed). What each page
+computes is :mod:`falseclaims.web.pages`.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
     def answer(kind: str, outcome: Outcome) -> Response:
         return jsonify(ok=not outcome.errors, errors=outcome.errors,
                        html=result_html(kind, outcome), envelope=outcome.envelope,
-                       envelope_text=outcome.envelope_text, report=outcome.report)
+                       envelope_text=outcome.envelope_text, report=outcome.report,
+                       units=outcome.units)
 
     def compute(kind: str) -> Outcome:
         if kind == "check":

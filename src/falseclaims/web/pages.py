@@ -35,6 +35,7 @@ class Outcome:
     envelope_text: str | None = None  # the command's stdout, byte for byte
     report: str | None = None
     context: dict = field(default_factory=dict)
+    units: dict | None = None  # how the typed values were read (check and plan pages)
 
     def refuse(self, name: str, message: str) -> "Outcome":
         self.errors.setdefault(name, message)
@@ -85,8 +86,16 @@ def check_outcome(form, config: str | None) -> Outcome:
     if ans.error:
         return out.refuse(field_of(ans.error, option_fields(CHECK_FIELDS)), ans.error)
     out.envelope, out.envelope_text = ans.envelope, ans.stdout
+    out.units = units_reading(form, unit, why)
     out.context = {"units": unit, "units_why": why, **_check_context(out.envelope, config)}
     return out
+
+
+def units_reading(form, unit: str, why: str) -> dict:
+    """The JSON answer's ``units``: how the page read the typed values (the command sees only
+    fractions, so its envelope cannot say that 86 was read as 0.86)."""
+    how = "detected" if (text(form, "units") or "auto") == "auto" else "declared"
+    return {"read_as": unit, "how": how, "note": why}
 
 
 def _check_context(env: dict, config: str | None) -> dict:
@@ -152,6 +161,7 @@ def plan_outcome(form, config: str | None) -> Outcome:
     if ans.error:
         return out.refuse(field_of(ans.error, option_fields(PLAN_FIELDS)), ans.error)
     out.envelope, out.envelope_text = ans.envelope, ans.stdout
+    out.units = units_reading(form, unit, why)
     out.context = {"units": unit, "units_why": why, "grid": _plan_grid(out.envelope, config)}
     return out
 
