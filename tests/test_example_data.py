@@ -68,16 +68,16 @@ def test_published_counts(generated):
     _, papers, _ = generated
     for task, spec in TASK_SPECS.items():
         p = papers[papers.task == task]
-        assert len(p) == spec["found"]
-        assert (p.in_scope == "yes").sum() == spec["in_scope"]
+        assert len(p) == spec.found
+        assert (p.in_scope == "yes").sum() == spec.in_scope
         figs = (p.values_only_in_figures == "yes").sum()
         # [Christodoulou2025]: 7% (classification) and 5% (segmentation) of in-scope papers
-        assert figs / spec["in_scope"] == pytest.approx(
+        assert figs / spec.in_scope == pytest.approx(
             {"classification": 0.07, "segmentation": 0.05}[task], abs=0.006)
-        stat = (p.statistical_test == "yes").sum() / spec["in_scope"]
-        assert stat == pytest.approx(spec["statistical_test"], abs=0.005)
+        stat = (p.statistical_test == "yes").sum() / spec.in_scope
+        assert stat == pytest.approx(spec.statistical_test, abs=0.005)
         test_split = p.split.isin(["train_test", "train_val_test", "cv_plus_test"]).sum()
-        assert test_split / spec["in_scope"] == pytest.approx(
+        assert test_split / spec.in_scope == pytest.approx(
             {"classification": 0.65, "segmentation": 0.76}[task], abs=0.03)
 
 
@@ -232,19 +232,19 @@ def test_venue_b_branches_and_invented_marginals(venue_b):
     sel = select_papers(s.papers, s.results, load_config()["analysis"], "venue_b_synthetic")
     reasons = sel.exclusions.groupby(["task", "reason"]).size()
     for task, spec in VENUE_B_SPECS.items():
-        assert (s.papers.task == task).sum() == spec["papers"]
-        assert reasons[(task, "no_distinct_test_set")] == spec["cv_only"] + spec["unclear"]
-        assert reasons[(task, "fewer_than_two_methods")] == spec["no_prior"]
-        assert reasons[(task, "missing_test_size")] == spec["no_n_test"]
+        assert (s.papers.task == task).sum() == spec.papers
+        assert reasons[(task, "no_distinct_test_set")] == spec.cv_only + spec.unclear
+        assert reasons[(task, "fewer_than_two_methods")] == spec.no_prior
+        assert reasons[(task, "missing_test_size")] == spec.no_n_test
         assert not sel.exclusions.reason.isin(["out_of_scope", "values_only_in_figures"]).any()
         top = sel.top2[sel.top2.task == task]
-        assert len(top) == spec["papers"] - sum(
-            spec[b] for b in ("cv_only", "unclear", "no_prior", "no_n_test"))
-        assert top.tie.sum() == spec["ties"]
-        assert (top.method_a != "Ours").sum() == spec["prior_better"]
+        assert len(top) == spec.papers - sum(
+            getattr(spec, b) for b in ("cv_only", "unclear", "no_prior", "no_n_test"))
+        assert top.tie.sum() == spec.ties
+        assert (top.method_a != "Ours").sum() == spec.prior_better
         # stratified sizes: sample quartiles near the invented ones
         q = np.percentile(top.n_test.astype(float), [25, 50, 75])
-        assert np.allclose(q, spec["n_quartiles"], rtol=0.35), (task, q)
+        assert np.allclose(q, spec.n_quartiles, rtol=0.35), (task, q)
     # larger test sets than the MICCAI-like example: fewer classification claims above 5%
     cls = sel.top2[sel.top2.task == "classification"]
     p = prob_false_claim_classification(cls.n_test.astype(float).to_numpy(), cls.value_a.to_numpy(),

@@ -18,6 +18,8 @@ Generative model (shared latent case difficulty makes methods congruent, as real
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +28,8 @@ from scipy.special import expit
 
 from falseclaims.config import load_config
 
-__all__ = ["FILES", "binary_with_scores", "classification", "segmentation", "write_examples"]
+__all__ = ["FILES", "ExampleSettings", "binary_with_scores", "classification", "segmentation",
+           "write_examples"]
 
 FILES = {
     "segmentation": "percase_segmentation_synthetic.csv",
@@ -40,40 +43,113 @@ def _case_ids(prefix: str, n: int) -> list[str]:
     return [f"{prefix}{i:04d}" for i in range(1, n + 1)]
 
 
-def segmentation(spec: dict, rng: np.random.Generator) -> pd.DataFrame:
-    n = int(spec["n_cases"])
+def _known(block: Mapping, cls: type, where: str) -> dict:
+    """The block as a dict; a key ``cls`` has no field for is refused, naming it."""
+    unknown = sorted(set(block) - {f.name for f in fields(cls)})
+    if unknown:
+        raise ValueError(f"config {where}: unknown key(s) {', '.join(map(str, unknown))}")
+    return dict(block)
+
+
+def _effects(methods: Mapping) -> dict[str, float]:
+    return {str(name): float(v) for name, v in methods.items()}
+
+
+@dataclass(frozen=True)
+class SegmentationExample:
+    """DSC = expit(mu + case_sd z_case + noise_sd e); ``methods``: name -> mu."""
+    n_cases: int
+    case_sd: float
+    noise_sd: float
+    methods: dict[str, float]
+
+
+@dataclass(frozen=True)
+class ClassificationExample:
+    """P(correct) = expit(mu - case_sd z_case); ``methods``: name -> mu."""
+    n_cases: int
+    classes: list[str]
+    case_sd: float
+    methods: dict[str, float]
+    class_shares: list[float] | None = None  # None: classes equally likely
+
+
+@dataclass(frozen=True)
+class BinaryExample:
+    """score = expit(sep (2y - 1) + shared_sd u + noise_sd e); ``methods``: name -> sep."""
+    n_cases: int
+    prevalence: float
+    shared_sd: float
+    noise_sd: float
+    methods: dict[str, float]
+
+
+@dataclass(frozen=True)
+class ExampleSettings:
+    """``claim_check.examples``: the seed and the model of each synthetic file."""
+    seed: int
+    segmentation: SegmentationExample
+    classification: ClassificationExample
+    binary: BinaryExample
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> ExampleSettings:
+        """Read once from a validated config (the schema requires the block)."""
+        where = "claim_check.examples"
+        block = _known(cfg["claim_check"]["examples"], cls, where)
+        seg = _known(block["segmentation"], SegmentationExample, f"{where}.segmentation")
+        clf = _known(block["classification"], ClassificationExample,
+                     f"{where}.classification")
+        binary = _known(block["binary"], BinaryExample, f"{where}.binary")
+        shares = clf.get("class_shares")
+        return cls(
+            seed=int(block["seed"]),
+            segmentation=SegmentationExample(
+                int(seg["n_cases"]), float(seg["case_sd"]), float(seg["noise_sd"]),
+                _effects(seg["methods"])),
+            classification=ClassificationExample(
+                int(clf["n_cases"]), [str(c) for c in clf["classes"]], float(clf["case_sd"]),
+                _effects(clf["methods"]), None if shares is None else [float(x) for x in shares]),
+            binary=BinaryExample(
+                int(binary["n_cases"]), float(binary["prevalence"]), float(binary["shared_sd"]),
+                float(binary["noise_sd"]), _effects(binary["methods"])))
+
+
+def segmentation(spec: SegmentationExample, rng: np.random.Generator) -> pd.DataFrame:
+    n = spec.n_cases
     z = rng.standard_normal(n)
     out = {"case_id": _case_ids("seg", n)}
-    for name, mu in spec["methods"].items():
+    for name, mu in spec.methods.items():
         e = rng.standard_normal(n)
-        dsc = expit(float(mu) + float(spec["case_sd"]) * z + float(spec["noise_sd"]) * e)
+        dsc = expit(mu + spec.case_sd * z + spec.noise_sd * e)
         out[f"alg_{name}"] = np.round(dsc, 4)
     return pd.DataFrame(out)
 
 
-def classification(spec: dict, rng: np.random.Generator) -> pd.DataFrame:
-    n = int(spec["n_cases"])
-    classes = list(spec["classes"])
-    truth = rng.choice(classes, size=n, p=spec.get("class_shares"))
+def classification(spec: ClassificationExample, rng: np.random.Generator) -> pd.DataFrame:
+    n = spec.n_cases
+    classes = list(spec.classes)
+    truth = rng.choice(classes, size=n, p=spec.class_shares)
     z = rng.standard_normal(n)
     out = {"case_id": _case_ids("cls", n), "ground_truth": truth}
-    for name, mu in spec["methods"].items():
-        right = rng.random(n) < expit(float(mu) - float(spec["case_sd"]) * z)
+    for name, mu in spec.methods.items():
+        right = rng.random(n) < expit(mu - spec.case_sd * z)
         wrong = np.array([rng.choice([c for c in classes if c != t]) for t in truth])
         out[f"alg_{name}"] = np.where(right, truth, wrong)
     return pd.DataFrame(out)
 
 
-def binary_with_scores(spec: dict, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
-    n = int(spec["n_cases"])
-    y = (rng.random(n) < float(spec["prevalence"])).astype(int)
+def binary_with_scores(spec: BinaryExample,
+                       rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    n = spec.n_cases
+    y = (rng.random(n) < spec.prevalence).astype(int)
     shared = rng.standard_normal(n)
     ids = _case_ids("bin", n)
     labels = {"case_id": ids, "ground_truth": y}
     scores = {"case_id": ids}
-    for name, sep in spec["methods"].items():
-        logit = float(sep) * (2 * y - 1) + float(spec["shared_sd"]) * shared \
-            + float(spec["noise_sd"]) * rng.standard_normal(n)
+    for name, sep in spec.methods.items():
+        logit = sep * (2 * y - 1) + spec.shared_sd * shared \
+            + spec.noise_sd * rng.standard_normal(n)
         s = np.round(expit(logit), 4)
         scores[f"alg_{name}"] = s
         labels[f"alg_{name}"] = (s >= 0.5).astype(int)
@@ -81,13 +157,13 @@ def binary_with_scores(spec: dict, rng: np.random.Generator) -> tuple[pd.DataFra
 
 
 def write_examples(cfg: dict, out_dir: str | Path) -> list[Path]:
-    spec = cfg["claim_check"]["examples"]  # required by the schema (load_config validates)
-    rng = np.random.default_rng(int(spec["seed"]))
+    spec = ExampleSettings.from_config(cfg)
+    rng = np.random.default_rng(spec.seed)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    frames = {"segmentation": segmentation(spec["segmentation"], rng),
-              "classification": classification(spec["classification"], rng)}
-    frames["binary"], frames["binary_scores"] = binary_with_scores(spec["binary"], rng)
+    frames = {"segmentation": segmentation(spec.segmentation, rng),
+              "classification": classification(spec.classification, rng)}
+    frames["binary"], frames["binary_scores"] = binary_with_scores(spec.binary, rng)
     written = []
     for key, df in frames.items():
         path = out / FILES[key]

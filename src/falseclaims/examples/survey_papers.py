@@ -17,11 +17,42 @@ PAPER_COLUMNS = ["paper_id", "title", "task", "in_scope", "claims_outperformance
 DELTA_MEDIAN, DELTA_MEAN = 0.01, 0.02  # [Christodoulou2025], Fig S9
 
 
+@dataclass(frozen=True)
+class TaskSpec:
+    """The marginals one task of the synthetic survey is drawn from (counts per eligibility
+    branch, test-size quartiles, value ranges, metric shares, method names)."""
+    prefix: str
+    found: int
+    in_scope: int
+    figures_only: int
+    eligible: int
+    cv_only: int
+    unclear: int
+    few_methods: int
+    no_n_test: int
+    n_quartiles: tuple[int, int, int]
+    n_range: tuple[int, int]
+    primary: str
+    primary_alias: str
+    primary_share: float
+    statistical_test: float
+    sd_share: float
+    ci_share: float
+    sd_test_papers: int
+    target_above_5pct: float
+    target_above_30pct: float
+    value_range: tuple[float, float]
+    value_beta: tuple[float, float]
+    ties: int
+    other_metrics: dict[str, float]  # metric -> share of papers reporting it
+    methods: list[str]
+
+
 @dataclass
 class TaskDraws:
     """What every paper of one task is drawn from (the task-level draws, already made)."""
     name: str
-    spec: dict
+    spec: TaskSpec
     sd_model: SDModel
     eligible: dict[int, tuple]  # paper index -> (n_test, value A, value B)
     no_primary: set[int]
@@ -68,8 +99,8 @@ def _split_and_sizes(t: TaskDraws, i: int, cat: str, row: dict, rng) -> None:
     if i in t.eligible:
         n_test = int(t.eligible[i][0])
     else:
-        n_test = int(quantile_sizes(np.array([t.sizes_u[i]]), spec["n_quartiles"],
-                                    spec["n_range"])[0])
+        n_test = int(quantile_sizes(np.array([t.sizes_u[i]]), spec.n_quartiles,
+                                    spec.n_range)[0])
     if split in ("cv_only", "cv_plus_test"):
         row["cv_folds"] = int(rng.choice([3, 4, 5, 5, 5, 10]))
     if split == "unclear":
@@ -87,13 +118,13 @@ def _split_and_sizes(t: TaskDraws, i: int, cat: str, row: dict, rng) -> None:
         row["n_test"] = None
 
 
-def _metrics_reported(spec: dict, has_primary: bool, rng) -> tuple[str, list[str]]:
+def _metrics_reported(spec: TaskSpec, has_primary: bool, rng) -> tuple[str, list[str]]:
     """(name the primary metric is written under, every metric the paper reports)."""
-    others = [m for m, s in spec["other_metrics"].items() if rng.uniform() < s]
+    others = [m for m, s in spec.other_metrics.items() if rng.uniform() < s]
     if not has_primary and not others:
-        others = [next(iter(spec["other_metrics"]))]
+        others = [next(iter(spec.other_metrics))]
     alias = rng.uniform() < 0.1
-    primary_name = spec["primary_alias"] if alias else spec["primary"]
+    primary_name = spec.primary_alias if alias else spec.primary
     return primary_name, ([primary_name] if has_primary else []) + others
 
 
@@ -104,12 +135,12 @@ def paper_results(t: TaskDraws, i: int, row: dict, cat: str, primary_name: str,
     if i in t.eligible:
         a, b = float(t.eligible[i][1]), float(t.eligible[i][2])
     else:
-        lo_v, hi_v = spec["value_range"]
-        a = round(float(lo_v + (hi_v - lo_v) * rng.beta(*spec["value_beta"])), 3)
+        lo_v, hi_v = spec.value_range
+        a = round(float(lo_v + (hi_v - lo_v) * rng.beta(*spec.value_beta)), 3)
         b = round(a - float(np.clip(DELTA_MEDIAN * np.exp(1.18 * rng.standard_normal()),
                                     0, 0.2)), 3)
     n_methods = int(rng.integers(3, 9))
-    base_names = list(rng.choice(spec["methods"], size=n_methods - 1, replace=False))
+    base_names = list(rng.choice(spec.methods, size=n_methods - 1, replace=False))
     names = ["Ours"] + [str(x) for x in base_names]
     gaps = np.concatenate([[0.0, a - b], a - b + np.cumsum(rng.uniform(0.002, 0.04,
                                                                        n_methods - 2))])

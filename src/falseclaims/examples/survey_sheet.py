@@ -50,6 +50,7 @@ from falseclaims.examples.survey_papers import (
     DELTA_MEDIAN,
     PAPER_COLUMNS,
     TaskDraws,
+    TaskSpec,
     paper_results,
     paper_row,
 )
@@ -63,35 +64,35 @@ __all__ = ["TASK_SPECS", "generate_survey", "write_survey", "main"]
 # [Christodoulou2025] marginals; the eligible-branch split of the non-eligible papers is our choice
 # (the paper gives only the totals), made so that the test-set shares come out at 65%/76%.
 TASK_SPECS = {
-    "classification": {
-        "prefix": "cls", "found": 133, "in_scope": 126, "figures_only": 9,  # 7% of 126
-        "eligible": 43, "cv_only": 34, "unclear": 10, "few_methods": 18, "no_n_test": 12,
-        "n_quartiles": (98, 500, 4970), "n_range": (20, 60000),
-        "primary": "accuracy", "primary_alias": "acc", "primary_share": 0.724,
-        "statistical_test": 0.13, "sd_share": 0.51, "ci_share": 0.12, "sd_test_papers": 0,
-        "target_above_5pct": 0.86, "target_above_30pct": 0.58, "value_range": (0.70, 0.97), "value_beta": (2.2, 1.6),
-        "ties": 2,
+    "classification": TaskSpec(
+        prefix="cls", found=133, in_scope=126, figures_only=9,  # 7% of 126
+        eligible=43, cv_only=34, unclear=10, few_methods=18, no_n_test=12,
+        n_quartiles=(98, 500, 4970), n_range=(20, 60000),
+        primary="accuracy", primary_alias="acc", primary_share=0.724,
+        statistical_test=0.13, sd_share=0.51, ci_share=0.12, sd_test_papers=0,
+        target_above_5pct=0.86, target_above_30pct=0.58, value_range=(0.70, 0.97),
+        value_beta=(2.2, 1.6), ties=2,
         # Table S1 (share of papers reporting each metric)
-        "other_metrics": {"auc": 0.545, "f1": 0.415, "sensitivity": 0.35, "ppv": 0.195,
-                          "specificity": 0.163, "balanced accuracy": 0.089, "ece": 0.033,
-                          "kappa": 0.024, "ap": 0.016},
-        "methods": ["ResNet-50", "DenseNet-121", "ViT-B/16", "Swin-T", "EfficientNet-B0",
-                    "ConvNeXt-T", "MedViT", "CLIP linear probe", "BYOL", "SimCLR"],
-    },
-    "segmentation": {
-        "prefix": "seg", "found": 252, "in_scope": 221, "figures_only": 11,  # 5% of 221
-        "eligible": 131, "cv_only": 36, "unclear": 14, "few_methods": 13, "no_n_test": 16,
-        "n_quartiles": (25, 62, 223), "n_range": (5, 3000),
-        "primary": "dsc", "primary_alias": "dice", "primary_share": 0.948,
-        "statistical_test": 0.10, "sd_share": 0.47, "ci_share": 0.01, "sd_test_papers": 5,
-        "target_above_5pct": 0.53, "target_above_30pct": 0.25, "value_range": (0.65, 0.95), "value_beta": (4.0, 1.2),
-        "ties": 3,
+        other_metrics={"auc": 0.545, "f1": 0.415, "sensitivity": 0.35, "ppv": 0.195,
+                       "specificity": 0.163, "balanced accuracy": 0.089, "ece": 0.033,
+                       "kappa": 0.024, "ap": 0.016},
+        methods=["ResNet-50", "DenseNet-121", "ViT-B/16", "Swin-T", "EfficientNet-B0",
+                 "ConvNeXt-T", "MedViT", "CLIP linear probe", "BYOL", "SimCLR"],
+    ),
+    "segmentation": TaskSpec(
+        prefix="seg", found=252, in_scope=221, figures_only=11,  # 5% of 221
+        eligible=131, cv_only=36, unclear=14, few_methods=13, no_n_test=16,
+        n_quartiles=(25, 62, 223), n_range=(5, 3000),
+        primary="dsc", primary_alias="dice", primary_share=0.948,
+        statistical_test=0.10, sd_share=0.47, ci_share=0.01, sd_test_papers=5,
+        target_above_5pct=0.53, target_above_30pct=0.25, value_range=(0.65, 0.95),
+        value_beta=(4.0, 1.2), ties=3,
         # Table S2
-        "other_metrics": {"iou": 0.358, "hd": 0.292, "asd": 0.104, "hd95": 0.033,
-                          "nsd": 0.019, "mssd": 0.005},
-        "methods": ["nnU-Net", "U-Net", "TransUNet", "Swin-UNETR", "UNETR", "Attention U-Net",
-                    "MedNeXt", "SegFormer", "UNet++", "CoTr"],
-    },
+        other_metrics={"iou": 0.358, "hd": 0.292, "asd": 0.104, "hd95": 0.033,
+                       "nsd": 0.019, "mssd": 0.005},
+        methods=["nnU-Net", "U-Net", "TransUNet", "Swin-UNETR", "UNETR", "Attention U-Net",
+                 "MedNeXt", "SegFormer", "UNet++", "CoTr"],
+    ),
 }
 CLAIMS_SHARE, BOLD_SHARE = 0.85, 0.83  # "> 80%" ([Christodoulou2025], Fig 3)
 NONE_SHARE = 0.55  # "over half of the papers did not report any uncertainty" (Suppl. A)
@@ -109,13 +110,13 @@ class _Draws:
     top: np.ndarray
 
 
-def _couple(d: _Draws, rho: float, spec: dict):
+def _couple(d: _Draws, rho: float, spec: TaskSpec):
     """Sizes and top-2 values; the marginals are fixed quantile sets, rho only pairs them."""
     from scipy import stats
 
     k = d.z_n.size
     z_delta = rho * d.z_n + np.sqrt(1.0 - rho**2) * d.z_d
-    n = quantile_sizes(stats.norm.cdf(d.z_n), spec["n_quartiles"], spec["n_range"])
+    n = quantile_sizes(stats.norm.cdf(d.z_n), spec.n_quartiles, spec.n_range)
     sigma = np.sqrt(2.0 * np.log(DELTA_MEAN / DELTA_MEDIAN))
     levels = np.clip(DELTA_MEDIAN * np.exp(sigma * stats.norm.ppf((np.arange(k) + 0.5) / k)),
                      0.0, 0.25)
@@ -123,7 +124,7 @@ def _couple(d: _Draws, rho: float, spec: dict):
     delta[np.argsort(z_delta, kind="stable")] = levels
     a = np.round(d.top, 3)
     b = np.round(np.maximum(a - delta, 0.3), 3)
-    b[: spec["ties"]] = a[: spec["ties"]]  # deliberate ties in the top 2
+    b[: spec.ties] = a[: spec.ties]  # deliberate ties in the top 2
     return n, a, b
 
 
@@ -133,29 +134,29 @@ def _probabilities(task: str, n, a, b, sd_model: SDModel, sd_a=None, sd_b=None):
                                   sd_b=sd_b).probability)
 
 
-def _choose_coupling(task, spec, draws: list[_Draws], sd_model) -> tuple[float, int]:
+def _choose_coupling(task, spec: TaskSpec, draws: list[_Draws], sd_model) -> tuple[float, int]:
     """(rho, draw index) whose shares above 5% and 30% are nearest the published ones."""
     best = None
     for j, d in enumerate(draws):
         for rho in RHO_GRID:
             n, a, b = _couple(d, rho, spec)
             prob = _probabilities(task, n, a, b, sd_model)
-            score = (abs(float(np.mean(prob > 0.05)) - spec["target_above_5pct"])
-                     + 0.5 * abs(float(np.mean(prob > 0.30)) - spec["target_above_30pct"]),
+            score = (abs(float(np.mean(prob > 0.05)) - spec.target_above_5pct)
+                     + 0.5 * abs(float(np.mean(prob > 0.30)) - spec.target_above_30pct),
                      abs(rho), j)
             if best is None or score < best[0]:
                 best = (score, float(rho), j)
     return best[1], best[2]
 
 
-def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDModel):
+def _task_papers(task: str, spec: TaskSpec, rng: np.random.Generator, sd_model: SDModel):
     """Papers and results rows of one task.
 
     The draws are made in a fixed order (categories, eligible values, papers without the
     primary metric, practices, uncertainty, sizes, then paper by paper), so a seed gives
     byte-identical example files."""
     cats = _categories(task, spec, rng)
-    ids = [f"{spec['prefix']}-{i + 1:03d}" for i in range(len(cats))]
+    ids = [f"{spec.prefix}-{i + 1:03d}" for i in range(len(cats))]
     n_el, a_el, b_el, rho = _eligible_values(task, spec, rng, sd_model)
     no_primary = _without_primary(cats, spec, rng)
     claims, bold, stat = _practices(cats, spec, rng)
@@ -173,13 +174,13 @@ def _task_papers(task: str, spec: dict, rng: np.random.Generator, sd_model: SDMo
     return papers, results, rho
 
 
-def _categories(task: str, spec: dict, rng) -> list[str]:
+def _categories(task: str, spec: TaskSpec, rng) -> list[str]:
     """Category of every paper of the task (exact counts), in a random order."""
-    in_scope = spec["in_scope"]
-    n_out = spec["found"] - in_scope
-    cats = (["eligible"] * spec["eligible"] + ["figures_only"] * spec["figures_only"]
-            + ["cv_only"] * spec["cv_only"] + ["unclear"] * spec["unclear"]
-            + ["few_methods"] * spec["few_methods"] + ["no_n_test"] * spec["no_n_test"])
+    in_scope = spec.in_scope
+    n_out = spec.found - in_scope
+    cats = (["eligible"] * spec.eligible + ["figures_only"] * spec.figures_only
+            + ["cv_only"] * spec.cv_only + ["unclear"] * spec.unclear
+            + ["few_methods"] * spec.few_methods + ["no_n_test"] * spec.no_n_test)
     if len(cats) != in_scope:
         raise AssertionError(f"{task}: categories add up to {len(cats)}, not {in_scope}")
     cats = ["out_of_scope"] * n_out + cats
@@ -187,25 +188,25 @@ def _categories(task: str, spec: dict, rng) -> list[str]:
     return [cats[i] for i in order]
 
 
-def _eligible_values(task: str, spec: dict, rng, sd_model: SDModel):
+def _eligible_values(task: str, spec: TaskSpec, rng, sd_model: SDModel):
     """(n, a, b, rho) of the eligible papers: coupled (n, delta), rho matched to the
     published shares."""
     from scipy import stats
 
-    k = spec["eligible"]
-    lo, hi = spec["value_range"]
+    k = spec.eligible
+    lo, hi = spec.value_range
     draws = [_Draws(stats.norm.ppf(stratified(rng, k)), rng.standard_normal(k),
-                    lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k))
+                    lo + (hi - lo) * rng.beta(*spec.value_beta, size=k))
              for _ in range(N_CANDIDATE_DRAWS)]
     rho, pick_draw = _choose_coupling(task, spec, draws, sd_model)
     n_el, a_el, b_el = _couple(draws[pick_draw], rho, spec)
     return n_el, a_el, b_el, rho
 
 
-def _without_primary(cats: list[str], spec: dict, rng) -> set[int]:
+def _without_primary(cats: list[str], spec: TaskSpec, rng) -> set[int]:
     """In-scope papers without the primary metric: the 1 - primary_share quota, first from
     the few-methods branch (half of it), then from CV-only / unclear / figures-only papers."""
-    n_no_primary = int(round(spec["in_scope"] * (1 - spec["primary_share"])))
+    n_no_primary = int(round(spec.in_scope * (1 - spec.primary_share)))
     few = [i for i, c in enumerate(cats) if c == "few_methods"]
     no_primary = set(few[: len(few) // 2 + 1])
     pool = [i for i, c in enumerate(cats) if c in ("cv_only", "unclear", "figures_only")]
@@ -215,17 +216,17 @@ def _without_primary(cats: list[str], spec: dict, rng) -> set[int]:
     return no_primary
 
 
-def _practices(cats: list[str], spec: dict, rng) -> tuple[set, set, set]:
+def _practices(cats: list[str], spec: TaskSpec, rng) -> tuple[set, set, set]:
     """Papers that claim outperformance, bold the best, run a test (exact in-scope counts)."""
     scoped = [i for i, c in enumerate(cats) if c != "out_of_scope"]
 
     def pick(share):
-        size = int(round(share * spec["in_scope"]))
+        size = int(round(share * spec.in_scope))
         return set(rng.choice(scoped, size=size, replace=False).tolist())
-    return pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec["statistical_test"])
+    return pick(CLAIMS_SHARE), pick(BOLD_SHARE), pick(spec.statistical_test)
 
 
-def _uncertainty(cats: list[str], spec: dict, rng) -> dict[int, str]:
+def _uncertainty(cats: list[str], spec: TaskSpec, rng) -> dict[int, str]:
     """Uncertainty kind of the reporting papers (index -> kind; the others report none).
 
     [Christodoulou2025], Suppl. Fig S7 text: over half report none (NONE_SHARE); among the
@@ -235,9 +236,9 @@ def _uncertainty(cats: list[str], spec: dict, rng) -> dict[int, str]:
     scoped = [i for i, c in enumerate(cats) if c != "out_of_scope"]
     eligible = [i for i, c in enumerate(cats) if c == "eligible"]
     n_rep = int(np.floor((1 - NONE_SHARE) * len(scoped) + 0.5))
-    n_sd = int(np.floor(spec["sd_share"] * n_rep + 0.5))
-    n_ci = int(np.floor(spec["ci_share"] * n_rep + 0.5))
-    sd_test = [int(x) for x in rng.choice(eligible, size=spec["sd_test_papers"],
+    n_sd = int(np.floor(spec.sd_share * n_rep + 0.5))
+    n_ci = int(np.floor(spec.ci_share * n_rep + 0.5))
+    sd_test = [int(x) for x in rng.choice(eligible, size=spec.sd_test_papers,
                                           replace=False)]
     rest = [int(x) for x in rng.permutation(sorted(set(scoped) - set(sd_test)))]
     kinds = (["sd_other"] * (n_sd - len(sd_test)) + ["ci"] * n_ci

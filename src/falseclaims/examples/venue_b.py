@@ -29,6 +29,7 @@ data/example/venue_b_synthetic_wide.csv``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,25 +47,47 @@ __all__ = [
 ]
 
 VENUE_B_SEED = 31415
+
+
+@dataclass(frozen=True)
+class VenueBTaskSpec:
+    """The invented marginals of one task of venue B (counts per exclusion branch, test-size
+    quartiles, value range and Beta shape, metric spellings, prior-method names)."""
+    prefix: str
+    papers: int
+    cv_only: int
+    unclear: int
+    no_prior: int
+    no_n_test: int
+    ties: int
+    prior_better: int
+    n_quartiles: tuple[int, int, int]
+    n_range: tuple[int, int]
+    value_range: tuple[float, float]
+    value_beta: tuple[float, float]
+    metric: list[str]  # spellings, drawn with probabilities 0.7 / 0.2 / 0.1
+    methods: list[str]
+
+
 # Invented marginals (see the module docstring); the branch counts are per task.
 VENUE_B_SPECS = {
-    "classification": {
-        "prefix": "B-cls", "papers": 36, "cv_only": 3, "unclear": 2, "no_prior": 2,
-        "no_n_test": 1, "ties": 1, "prior_better": 2,
-        "n_quartiles": (400, 1500, 8000), "n_range": (60, 100000),
-        "value_range": (0.72, 0.97), "value_beta": (2.2, 1.6),
-        "metric": ["Accuracy", "accuracy", "ACC"],
-        "methods": ["ResNet-50", "DenseNet-121", "ViT-B/16", "Swin-T", "EfficientNet-B0",
-                    "ConvNeXt-T"],
-    },
-    "segmentation": {
-        "prefix": "B-seg", "papers": 64, "cv_only": 5, "unclear": 3, "no_prior": 3,
-        "no_n_test": 2, "ties": 1, "prior_better": 2,
-        "n_quartiles": (150, 400, 1500), "n_range": (20, 10000),
-        "value_range": (0.70, 0.94), "value_beta": (4.0, 1.2),
-        "metric": ["DSC", "Dice", "dsc"],
-        "methods": ["nnU-Net", "U-Net", "TransUNet", "Swin UNETR", "UNETR", "MedNeXt"],
-    },
+    "classification": VenueBTaskSpec(
+        prefix="B-cls", papers=36, cv_only=3, unclear=2, no_prior=2,
+        no_n_test=1, ties=1, prior_better=2,
+        n_quartiles=(400, 1500, 8000), n_range=(60, 100000),
+        value_range=(0.72, 0.97), value_beta=(2.2, 1.6),
+        metric=["Accuracy", "accuracy", "ACC"],
+        methods=["ResNet-50", "DenseNet-121", "ViT-B/16", "Swin-T", "EfficientNet-B0",
+                 "ConvNeXt-T"],
+    ),
+    "segmentation": VenueBTaskSpec(
+        prefix="B-seg", papers=64, cv_only=5, unclear=3, no_prior=3,
+        no_n_test=2, ties=1, prior_better=2,
+        n_quartiles=(150, 400, 1500), n_range=(20, 10000),
+        value_range=(0.70, 0.94), value_beta=(4.0, 1.2),
+        metric=["DSC", "Dice", "dsc"],
+        methods=["nnU-Net", "U-Net", "TransUNet", "Swin UNETR", "UNETR", "MedNeXt"],
+    ),
 }
 DELTA_MEDIAN_B, DELTA_MEAN_B = 0.012, 0.024
 TEST_SPLITS = ["train_test", "train/val/test", "Train/Val/Test", "CV + test"]
@@ -93,33 +116,33 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def _task_rows(task: str, spec: dict, rng: np.random.Generator) -> list[dict]:
+def _task_rows(task: str, spec: VenueBTaskSpec, rng: np.random.Generator) -> list[dict]:
     from scipy import stats
 
-    k = spec["papers"]
+    k = spec.papers
     branches = ["cv_only", "unclear", "no_prior", "no_n_test"]
-    cats = [b for b in branches for _ in range(spec[b])]
+    cats = [b for b in branches for _ in range(getattr(spec, b))]
     cats = cats + ["eligible"] * (k - len(cats))
     cats = [cats[i] for i in rng.permutation(k)]
-    n = quantile_sizes(stratified(rng, k), spec["n_quartiles"], spec["n_range"])
-    lo, hi = spec["value_range"]
-    top = lo + (hi - lo) * rng.beta(*spec["value_beta"], size=k)
+    n = quantile_sizes(stratified(rng, k), spec.n_quartiles, spec.n_range)
+    lo, hi = spec.value_range
+    top = lo + (hi - lo) * rng.beta(*spec.value_beta, size=k)
     sigma = np.sqrt(2.0 * np.log(DELTA_MEAN_B / DELTA_MEDIAN_B))
     delta = np.clip(DELTA_MEDIAN_B * np.exp(sigma * stats.norm.ppf(stratified(rng, k))),
                     0.001, 0.15)
     eligible = [i for i, c in enumerate(cats) if c == "eligible"]
-    special = rng.choice(eligible, size=spec["ties"] + spec["prior_better"], replace=False)
-    ties, prior_better = set(special[: spec["ties"]]), set(special[spec["ties"]:])
+    special = rng.choice(eligible, size=spec.ties + spec.prior_better, replace=False)
+    ties, prior_better = set(special[: spec.ties]), set(special[spec.ties:])
     rows = []
     for i, cat in enumerate(cats):
-        pid = f"{spec['prefix']}-{i + 1:03d}"
+        pid = f"{spec.prefix}-{i + 1:03d}"
         a = round(float(top[i]), 3)
         b = a if i in ties else round(max(a - float(delta[i]), 0.3), 3)
         if i in prior_better:
             a, b = b, a
         split = {"cv_only": str(rng.choice(["cv_only", "cross-validation", "CV"])),
                  "unclear": "unclear"}.get(cat) or str(rng.choice(TEST_SPLITS, p=SPLIT_P))
-        prior_name = str(rng.choice(spec["methods"]))
+        prior_name = str(rng.choice(spec.methods))
         comment = {"cv_only": "5-fold CV, no held-out test set",
                    "unclear": "split not described",
                    "no_prior": "no baseline with the primary metric",
@@ -128,7 +151,7 @@ def _task_rows(task: str, spec: dict, rng: np.random.Generator) -> list[dict]:
             "Paper": pid,
             "Title": f"Synthetic venue B {task} paper {pid} (not a real publication)",
             "Task": task if rng.uniform() < 0.8 else task.capitalize(),
-            "Metric": str(rng.choice(spec["metric"], p=[0.7, 0.2, 0.1])),
+            "Metric": str(rng.choice(spec.metric, p=[0.7, 0.2, 0.1])),
             "Proposed method": "Ours",
             "Proposed (%)": _pct(a),
             "Best prior method": "" if cat == "no_prior" else prior_name,
