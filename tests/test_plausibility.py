@@ -7,13 +7,14 @@ column as the proposed value, a merged 'Results (%)' header over 'Ours' / 'Best 
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 import yaml
 
 from falseclaims.cli import main
-from falseclaims.config import cli_defaults
+from falseclaims.config import PlausibilityLimits, cli_defaults
 from falseclaims.plausibility import (
     Finding, check_exclusions, check_ids, check_value_headers, check_values, check_venue,
     judge_draft,
@@ -23,7 +24,7 @@ from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
 
 CFG = cli_defaults()
-LIMITS = CFG["plausibility"]
+LIMITS = PlausibilityLimits.from_config(CFG)
 
 
 def _csv(path, rows):
@@ -127,7 +128,7 @@ def test_prior_winning_a_minority_is_no_finding(tmp_path):
 
 def test_thresholds_come_from_the_config(tmp_path):
     block, s = _read(tmp_path, _wide(proposed=lambda i: "0.95", prior=lambda i: "0.75"))
-    limits = dict(LIMITS, max_delta={"classification": 0.3, "segmentation": 0.1})
+    limits = replace(LIMITS, max_delta={"classification": 0.3, "segmentation": 0.1})
     assert check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v") == []
     (f,) = check_values(s.papers, s.results, CFG["analysis"], limits, "wide_top2", "v")
     assert f.check == "delta" and "above 0.1" in f.message

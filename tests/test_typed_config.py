@@ -33,6 +33,24 @@ def test_headline_params_of_the_rules_keep_their_keys_and_order():
     assert Headline(**params) == Headline.from_config(CFG)
 
 
+def test_a_headline_passed_to_check_equals_the_config_it_would_replace():
+    """Table mode's band varies the SD level by passing a Headline, no longer by writing
+    ``analysis.headline_sd`` into a config copy: both give the same numbers, and the q1 and
+    q3 levels differ from the headline's (the argument is used)."""
+    from dataclasses import replace
+
+    from falseclaims.claims.check import check_claim
+
+    head = Headline.from_config(CFG)
+    base = check_claim("segmentation", 40, 0.901, 0.884, CFG, decimals=3)
+    for lvl in ("q1", "q3"):
+        copy = {**CFG, "analysis": {**CFG["analysis"], "headline_sd": lvl}}
+        via_config = check_claim("segmentation", 40, 0.901, 0.884, copy, decimals=3)
+        passed = check_claim("segmentation", 40, 0.901, 0.884, CFG, decimals=3,
+                             headline=replace(head, sd_level=lvl))
+        assert passed == via_config != base
+
+
 def test_headline_describes_itself():
     h = Headline("paper", "median", "msd_reference", "q3")
     assert h.describe("classification") == "median congruence (paper)"

@@ -358,6 +358,41 @@ class Headline:
         return text
 
 
+@dataclass(frozen=True)
+class Planner:
+    """``planner``: the P(false claim) a test set must reach (``target``, also table mode's
+    tie cutoff), the largest size searched and the SD level of segmentation plans."""
+
+    target: float
+    n_max: int
+    sd_level: str
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> Planner:
+        block = cfg["planner"]  # required by the schema
+        return cls(target=float(block["target"]), n_max=int(block["n_max"]),
+                   sd_level=str(block["sd_level"]))
+
+
+@dataclass(frozen=True)
+class PlausibilityLimits:
+    """``plausibility``: when a sheet's values or ids read as a wrong column (the sheet
+    checks) and when a planned delta is beyond what the metric makes plausible."""
+
+    max_delta: dict[str, float]  # task -> largest |proposed - prior| on the fraction scale
+    prior_wins_share: float
+    min_papers: int
+    numeric_id_share: float
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> PlausibilityLimits:
+        block = cfg["plausibility"]  # required by the schema
+        return cls(max_delta={str(t): float(v) for t, v in block["max_delta"].items()},
+                   prior_wins_share=float(block["prior_wins_share"]),
+                   min_papers=int(block["min_papers"]),
+                   numeric_id_share=float(block["numeric_id_share"]))
+
+
 def headline_assumption(cfg: dict) -> dict[str, str]:
     """:class:`Headline` as plain data, for the Snakemake rules only: they hand it to their
     scripts as a parameter (which Snakemake records and compares), and the scripts rebuild

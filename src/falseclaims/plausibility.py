@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from falseclaims.config import PlausibilityLimits
 from falseclaims.sheets.draft.roles import header_metric
 from falseclaims.survey.eligibility import primary_metric_rows
 
@@ -74,12 +75,12 @@ def value_headers(venue_cfg: dict) -> dict[str, str]:
     return out
 
 
-def check_ids(papers: pd.DataFrame, limits: dict, where: str) -> list[Finding]:
+def check_ids(papers: pd.DataFrame, limits: PlausibilityLimits, where: str) -> list[Finding]:
     ids = papers["paper_id"].dropna().astype(str).str.strip()
-    if len(ids) < limits["min_papers"]:
+    if len(ids) < limits.min_papers:
         return []
     numeric = ids[ids.str.match(_NUMBER_ID)]
-    if len(numeric) <= limits["numeric_id_share"] * len(ids):
+    if len(numeric) <= limits.numeric_id_share * len(ids):
         return []
     return [Finding("numeric_ids", f"{len(numeric)} of {len(ids)} paper ids read as numbers "
                     f"(e.g. {', '.join(map(repr, numeric.iloc[:3]))}): a results column "
@@ -146,8 +147,8 @@ def comparisons(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     return pd.DataFrame(pairs, columns=cols)
 
 
-def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict, limits: dict,
-                 layout: str, where: str) -> list[Finding]:
+def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
+                 limits: PlausibilityLimits, layout: str, where: str) -> list[Finding]:
     """Deltas beyond ``max_delta`` and the prior method winning most papers, on each
     paper's primary metric (:func:`comparisons`; the long layout marks no proposed method,
     so only the gap between the two best is checked there)."""
@@ -155,20 +156,20 @@ def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict, li
     if not len(p):
         return []
     out = []
-    limit = p["task"].map(limits["max_delta"])
+    limit = p["task"].map(limits.max_delta)
     big = p[p["delta"].abs() > limit]
     if len(big):
         worst = big.loc[big["delta"].abs().idxmax()]
         what = "proposed − prior" if layout == "wide_top2" else "best − runner-up"
         out.append(Finding("delta", f"{len(big)} of {len(p)} papers have |{what}| above "
-                           f"{limits['max_delta'][worst['task']]:g} on the primary metric (e.g. "
+                           f"{limits.max_delta[worst['task']]:g} on the primary metric (e.g. "
                            f"{worst['paper_id']}: {worst['proposed']:.3g} vs "
                            f"{worst['prior']:.3g}): a value column that holds another "
                            "quantity, or units (percent vs fraction) mixed up?",
                            f"{where}.columns (the value columns) or {where}.units"))
-    if layout == "wide_top2" and len(p) >= limits["min_papers"]:
+    if layout == "wide_top2" and len(p) >= limits.min_papers:
         wins = int((p["delta"] < 0).sum())
-        if wins > limits["prior_wins_share"] * len(p):
+        if wins > limits.prior_wins_share * len(p):
             out.append(Finding("prior_wins", f"the prior method beats the proposed one in "
                                f"{wins} of {len(p)} papers (median proposed − prior "
                                f"{p['delta'].median():+.3g}): value columns swapped or "
@@ -228,7 +229,7 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
     blocks; ``exclusions`` is the eligibility step's table (computed here when None);
     ``notes`` the reader's notes (rows skipped by ``skip_rows_where`` are counted there)."""
     where = f"venues.{venue}" if venue else "the venue's block"
-    limits, analysis = config["plausibility"], config["analysis"]
+    limits, analysis = PlausibilityLimits.from_config(config), config["analysis"]
     layout = venue_cfg.get("layout", "long")
     if exclusions is None:
         from falseclaims.survey.eligibility import select_papers

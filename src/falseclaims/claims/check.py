@@ -35,26 +35,25 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     return v
 
 
-def _sd_level(cfg: dict) -> str:
-    return str(Headline.from_config(cfg).sd_level)
-
-
 def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
     """Vectorised :func:`falseclaims.engine.probability` (SDs imputed where None)."""
     return probability(task, n, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b,
                        sd_model=model, sd_level=level)
 
 
-def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: int = 41):
+def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: int = 41,
+                 headline: Headline | None = None):
     """Probability on a points x points grid over [a ± h] x [b ± h], h = 0.5 * 10^-decimals
-    (clipped to [0, 1]). Imputed SDs are re-imputed at every grid value."""
+    (clipped to [0, 1]). Imputed SDs are re-imputed at every grid value, with the SD model
+    and level of ``headline`` (default: the config's)."""
+    head = headline or Headline.from_config(cfg)
     h = 0.5 * 10.0 ** (-int(decimals))
     ag = np.linspace(max(a - h, 0.0), min(a + h, 1.0), int(points))
     bg = np.linspace(max(b - h, 0.0), min(b + h, 1.0), int(points))
     A, B = np.meshgrid(ag, bg)
-    model = sd_model_from_config(cfg) if task == "segmentation" else None
+    model = sd_model_from_config(cfg, head.sd_source) if task == "segmentation" else None
     prob = np.asarray(_probability(task, n, A, B, sd_a, sd_b, congruence, model,
-                                   _sd_level(cfg)).probability)
+                                   head.sd_level).probability)
     return {"a_grid": ag, "b_grid": bg, "probability": prob}
 
 
@@ -71,11 +70,14 @@ def congruence_curve(task, n, a, b, sd_a, sd_b, points: int = 201):
 
 def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | None = None,
                 sd_b: float | None = None, congruence: float | None = None,
-                decimals: int | None = None, grid_points: int = 41) -> dict:
+                decimals: int | None = None, grid_points: int = 41,
+                headline: Headline | None = None) -> dict:
     """Probability of a false claim under each assumption, with everything that went in.
 
     Returns the JSON of ``falseclaims check``: task, n, a, b, results (one per assumption)
-    and notes (clamping, imputation, floors).
+    and notes (clamping, imputation, floors). ``headline`` sets the SD model and level of
+    imputed SDs (default: the config's, :meth:`Headline.from_config`); table mode passes
+    another SD level for its sensitivity band.
     """
     task = resolve_task(task)
     if int(n) != n or n < 2:
@@ -111,8 +113,9 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
         q = configured_congruence(cfg, "paper")[task]
         levels = list(q.items())
 
-    model = sd_model_from_config(cfg) if task == "segmentation" else None
-    level = _sd_level(cfg)
+    head = headline or Headline.from_config(cfg)
+    model = sd_model_from_config(cfg, head.sd_source) if task == "segmentation" else None
+    level = head.sd_level
     # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
     lead = b_leads_note(a, b) if b > a else None
     notes, results = ([lead] if lead else []), []
@@ -135,7 +138,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
         else:
             row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
         if decimals is not None:
-            box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points)
+            box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points, head)
             p = box["probability"]
             row["probability_range"] = [float(min(p.min(), row["probability"])),
                                         float(max(p.max(), row["probability"]))]

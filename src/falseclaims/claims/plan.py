@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from falseclaims.config import PlausibilityLimits
 from falseclaims.engine import probability
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
@@ -93,7 +94,7 @@ def delta_warning(task: str, delta: float, cfg: dict) -> str | None:
     method and the best prior one (config ``plausibility.max_delta.<task>``, the threshold
     the sheet checks apply to a paper's proposed - prior), else None. The plan is still
     computed: its n is that of a difference this large."""
-    limit = float(cfg["plausibility"]["max_delta"][task])
+    limit = PlausibilityLimits.from_config(cfg).max_delta[task]
     if abs(delta) <= limit:
         return None
     metric = "accuracy" if task == "classification" else "mean DSC"

@@ -12,7 +12,8 @@ from __future__ import annotations
 from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_count,
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
-from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+from falseclaims.config import (Planner, configured_congruence, load_config,
+                                sd_model_from_config)
 from falseclaims.levels import SD_LEVELS
 from falseclaims.tasks import TASKS
 
@@ -51,7 +52,7 @@ def register(sub) -> None:
 
 def _setting(args, cfg, key):
     value = getattr(args, key)
-    return value if value is not None else cfg["planner"][key]
+    return value if value is not None else getattr(Planner.from_config(cfg), key)
 
 
 def run(args) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -239,17 +240,35 @@ def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, cfg: Mapping) -
     return rows
 
 
-def _paper_values(rows: pd.DataFrame, cfg: Mapping, venue: str) -> pd.DataFrame:
+@dataclass(frozen=True)
+class NumbersSettings:
+    """``numbers``: the paper's stated values, the venues they are shown beside (and those
+    generated to match them) and how the headline shares' low/high are taken."""
+
+    compare_venues: tuple[str, ...]
+    paper: Mapping  # {number name: {task: value as stated}}
+    citation: str
+    matched_to_paper: tuple[str, ...]
+    sensitivity_range: str
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> NumbersSettings:
+        block = cfg["numbers"]
+        return cls(tuple(block["compare_venues"]), block["paper"], block.get("citation", ""),
+                   tuple(block.get("matched_to_paper", [])),
+                   block.get("sensitivity_range", "one_at_a_time"))
+
+
+def _paper_values(rows: pd.DataFrame, block: NumbersSettings, venue: str) -> pd.DataFrame:
     """The paper's value of each number (config ``numbers.paper``) for the compared venues."""
-    block = cfg["numbers"]
     rows["paper_value"] = ""
     rows["paper_source"] = ""
-    if venue not in block["compare_venues"]:
+    if venue not in block.compare_venues:
         return rows
-    source = block.get("citation", "")
-    if venue in block.get("matched_to_paper", []):
+    source = block.citation
+    if venue in block.matched_to_paper:
         source = f"{source}. {MATCHED_NOTE}" if source else MATCHED_NOTE
-    for name, per_task in block["paper"].items():
+    for name, per_task in block.paper.items():
         for task, value in per_task.items():
             if name not in DESCRIPTIONS and not re.fullmatch(r"share_above_[0-9.]+", name):
                 raise ValueError(f"config numbers.paper.{name}.{task}: no such number; "
@@ -274,7 +293,8 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),
         sd_model_from_config(cfg, headline.sd_source), cfg["planner"],
         analysis["test_set_splits"], pops["split_sizes"], venue)
-    how = cfg["numbers"].get("sensitivity_range", "one_at_a_time")
+    settings = NumbersSettings.from_config(cfg)
+    how = settings.sensitivity_range
     rows: list[dict] = []
     for task in TASKS:
         rows += _flow_rows(tables["flow"], venue, task)
@@ -301,4 +321,4 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
                                       ("paper_value", "paper_source")])
     out["n_population"] = out["n_population"].astype("Int64")
-    return _paper_values(out, cfg, venue)[NUMBER_COLUMNS]
+    return _paper_values(out, settings, venue)[NUMBER_COLUMNS]

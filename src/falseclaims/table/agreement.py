@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.claims.check import check_claim
-from falseclaims.config import Headline
+from falseclaims.config import Headline, Planner
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
 from falseclaims.table.analysis import analyse_column
@@ -149,7 +149,7 @@ def agreement_study(touchstone_dir, isic_dir, cfg: dict, decimals: int,
                     cutoff: float | None = None) -> dict[str, pd.DataFrame]:
     """``pairs`` (one row per winner x other method), ``tables`` (the printed tables) and
     ``summary`` (agreement per dataset)."""
-    cutoff = float(cfg["planner"]["target"] if cutoff is None else cutoff)
+    cutoff = float(Planner.from_config(cfg).target if cutoff is None else cutoff)
     pairs, tables = [], []
     for dataset, name, task, values in study_tables(touchstone_dir, isic_dir):
         p, t = _pairs(dataset, name, task, values, cfg, decimals, cutoff)

@@ -10,11 +10,10 @@ are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_ov
 
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, replace
 
 from falseclaims.claims.check import MAX_DECIMALS, check_claim
-from falseclaims.config import Headline
+from falseclaims.config import Headline, Planner
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
@@ -30,9 +29,9 @@ def _headline(result: dict, cfg: dict) -> dict:
                 result["results"][0])
 
 
-def _check(task, n, a, b, sd_a, sd_b, cfg, decimals=None, grid_points=41):
+def _check(task, n, a, b, sd_a, sd_b, cfg, decimals=None, grid_points=41, headline=None):
     return check_claim(task, n, a, b, cfg, sd_a=sd_a, sd_b=sd_b, decimals=decimals,
-                       grid_points=grid_points)
+                       grid_points=grid_points, headline=headline)
 
 
 def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
@@ -50,13 +49,12 @@ def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
     out = {"probability": 1.0 - p if flip else p, "flipped": flip, "check": res}
     if band:
         levels = SD_LEVELS if task == "segmentation" and (sd_a is None or sd_b is None) else ()
-        values = []
+        values, head = [], Headline.from_config(cfg)
         for lvl in levels or (None,):
             r = res
-            if lvl is not None and lvl != Headline.from_config(cfg).sd_level:
-                c2 = copy.deepcopy(cfg)
-                c2["analysis"].update(headline_sd=lvl)  # check reads the SD level here
-                r = _check(task, n, *args, c2, decimals, grid_points)
+            if lvl is not None and lvl != head.sd_level:
+                r = _check(task, n, *args, cfg, decimals, grid_points,
+                           replace(head, sd_level=lvl))
             for row in r["results"]:
                 values.extend(row.get("probability_range", [row["probability"]]))
         lo, hi = min(values), max(values)
@@ -313,7 +311,7 @@ def analyse_table(table: ResultsTable, cfg: dict, cutoff: float | None = None,
     """Every metric column of ``table``; ``cutoff`` defaults to ``planner.target``."""
     if pm_over not in PM_OVER:
         raise ValueError(f"--pm-over must be one of {PM_OVER}; got {pm_over!r}")
-    cutoff = float(cfg["planner"]["target"] if cutoff is None else cutoff)
+    cutoff = float(Planner.from_config(cfg).target if cutoff is None else cutoff)
     if not 0.0 < cutoff < 0.5:
         raise ValueError(f"--cutoff must lie in (0, 0.5); got {cutoff:g}")
     gp = int(grid_points or cfg["claim_check"]["rounding_grid_points"])

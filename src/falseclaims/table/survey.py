@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from falseclaims.config import Planner
 from falseclaims.survey.eligibility import primary_metric_rows
 from falseclaims.table.analysis import analyse_column
 from falseclaims.table.model import MetricColumn
@@ -38,7 +39,7 @@ def _column(rows: pd.DataFrame, task: str, use_over: list[str]) -> MetricColumn:
 def paper_ties(eligible: pd.DataFrame, results: pd.DataFrame, top2: pd.DataFrame,
                cfg: dict) -> pd.DataFrame:
     """One row per eligible paper with more than two methods on its primary metric."""
-    cutoff = float(cfg["planner"]["target"])
+    cutoff = Planner.from_config(cfg).target
     use_over = list(cfg["analysis"]["use_reported_sd_over"])
     rows = primary_metric_rows(eligible, results, cfg["analysis"]["metrics"])
     n_of = top2.set_index("paper_id")["n_test"]

@@ -171,7 +171,8 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     ``lookup_grid`` around the planned size: its delta added as a row, the size the planner
     found at the median congruence as a column (:func:`falseclaims.figures.lookup.lookup_data`,
     the function of the figure)."""
-    from falseclaims.config import configured_congruence, load_config, sd_model_from_config
+    from falseclaims.config import (Planner, configured_congruence, load_config,
+                                    sd_model_from_config)
     from falseclaims.figures.lookup import lookup_data
 
     res, inputs = env["result"], env["inputs"]
@@ -192,7 +193,7 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     bands = (res["target"], max(res["target"], float(grid["bands"][1])))  # green up to target
     data, info = lookup_data(task, grid[task]["n"], deltas, level,
                              configured_congruence(cfg, source)[task], sd_model,
-                             inputs["sd_level"] or cfg["planner"]["sd_level"],
+                             inputs["sd_level"] or Planner.from_config(cfg).sd_level,
                              observed=(n_obs, delta), target=res["target"], bands=bands,
                              n_max=res["n_max"])
     ns = sorted(data["n"].unique())
