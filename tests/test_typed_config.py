@@ -90,3 +90,39 @@ def test_source_spec_refuses_a_key_it_does_not_know():
     with pytest.raises(ValueError, match="long source: unknown key.*colums"):
         SourceSpec.from_config({"type": "long", "path": "p.csv", "citation": "x",
                                 "colums": {"a": "b"}})
+
+
+def test_settings_objects_hold_the_config_files_values():
+    """Planner, plausibility limits, claim_check, numbers and the per-case example settings:
+    each value equals config/config.yaml read with plain yaml (no package code)."""
+    from falseclaims.config import ClaimCheck, Planner, PlausibilityLimits
+    from falseclaims.examples.percase_files import ExampleSettings
+    from falseclaims.survey.numbers import NumbersSettings
+
+    plan, pl, cc = RAW["planner"], RAW["plausibility"], RAW["claim_check"]
+    assert Planner.from_config(CFG) == Planner(plan["target"], plan["n_max"], plan["sd_level"])
+    assert PlausibilityLimits.from_config(CFG) == PlausibilityLimits(
+        pl["max_delta"], pl["prior_wins_share"], pl["min_papers"], pl["numeric_id_share"])
+    boot = cc["bootstrap"]
+    assert ClaimCheck.from_config(CFG) == ClaimCheck(
+        cc["rounding_grid_points"], cc["alpha"], cc["seed"], boot["resamples"], boot["level"],
+        boot["max_draws"])
+    numbers = NumbersSettings.from_config(CFG)
+    assert numbers.paper == RAW["numbers"]["paper"]
+    assert list(numbers.compare_venues) == RAW["numbers"]["compare_venues"]
+    assert numbers.sensitivity_range == RAW["numbers"]["sensitivity_range"]
+    ex, raw = ExampleSettings.from_config(CFG), cc["examples"]
+    assert ex.seed == raw["seed"]
+    for task in ("segmentation", "classification", "binary"):
+        assert vars(getattr(ex, task)) == raw[task], task
+
+
+def test_example_settings_refuse_a_key_they_do_not_know():
+    from falseclaims.examples.percase_files import ExampleSettings
+
+    examples = {**CFG["claim_check"]["examples"]}
+    examples["binary"] = {**examples["binary"], "separation": 1.0}
+    cfg = {**CFG, "claim_check": {**CFG["claim_check"], "examples": examples}}
+    with pytest.raises(ValueError, match=r"claim_check.examples.binary: unknown key\(s\) "
+                                         r"separation"):
+        ExampleSettings.from_config(cfg)

@@ -375,6 +375,29 @@ class Planner:
 
 
 @dataclass(frozen=True)
+class ClaimCheck:
+    """``claim_check`` as the commands read it: the rounding grid of ``check --decimals``
+    and the bootstrap and test level of ``percase`` (the interpretation thresholds and
+    ``large_n`` are read by :mod:`falseclaims.percase`, which also runs without a config)."""
+
+    rounding_grid_points: int
+    alpha: float
+    seed: int
+    resamples: int
+    level: float
+    max_draws: int
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> ClaimCheck:
+        block = cfg["claim_check"]  # required by the schema
+        boot = block["bootstrap"]
+        return cls(rounding_grid_points=int(block["rounding_grid_points"]),
+                   alpha=float(block["alpha"]), seed=int(block["seed"]),
+                   resamples=int(boot["resamples"]), level=float(boot["level"]),
+                   max_draws=int(boot["max_draws"]))
+
+
+@dataclass(frozen=True)
 class PlausibilityLimits:
     """``plausibility``: when a sheet's values or ids read as a wrong column (the sheet
     checks) and when a planned delta is beyond what the metric makes plausible."""

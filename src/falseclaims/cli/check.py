@@ -10,7 +10,7 @@ from __future__ import annotations
 from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path,
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
-from falseclaims.config import load_config
+from falseclaims.config import ClaimCheck, load_config
 from falseclaims.percase.verdict import interpretation_text, probability_text, verdict
 from falseclaims.tasks import TASKS
 
@@ -43,16 +43,16 @@ def run(args) -> int:
     check_count("--n", args.n)
     check_congruence(args.task, args.congruence)
     cfg = load_config(args.config)
-    block = cfg["claim_check"]
+    settings = ClaimCheck.from_config(cfg)
     result = check_claim(args.task, args.n, args.a, args.b, cfg, sd_a=args.sd_a,
                          sd_b=args.sd_b, congruence=args.congruence, decimals=args.decimals,
-                         grid_points=int(block["rounding_grid_points"]))
+                         grid_points=settings.rounding_grid_points)
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
     result["interpretation"] = interpretation_text(main["probability"], cfg)
     if args.report:
-        _write_report(args, result, cfg, block)
+        _write_report(args, result, cfg, settings)
     if args.json:
         from falseclaims.cli.envelope import emit, inputs_of
         emit("check", inputs_of(args),
@@ -64,7 +64,7 @@ def run(args) -> int:
     return 0
 
 
-def _write_report(args, result, cfg, block) -> None:
+def _write_report(args, result, cfg, settings: ClaimCheck) -> None:
     from falseclaims.report import check_html, write_html
     from falseclaims.claims.check import congruence_curve, rounding_box
 
@@ -76,7 +76,7 @@ def _write_report(args, result, cfg, block) -> None:
     if args.decimals is not None:
         box = rounding_box(args.task, result["n"], result["a"], result["b"], args.decimals,
                            args.sd_a, args.sd_b, main["congruence"], cfg,
-                           int(block["rounding_grid_points"]))
+                           settings.rounding_grid_points)
     # the HTML report reads each row's clamping as "clamped"
     rows = [{**r, "clamped": r["congruence_clamped"]} for r in result["results"]]
     html = check_html({**result, "results": rows}, cfg, curve, box)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from falseclaims.cli import UsageError, check_report_path, count, output_options, task
-from falseclaims.config import load_config
+from falseclaims.config import ClaimCheck, load_config
 from falseclaims.percase.layouts import LAYOUT_WORDS, LAYOUTS, SINGLE_STRUCTURE
 from falseclaims.percase.verdict import probability_text
 from falseclaims.tasks import TASKS
@@ -76,10 +76,9 @@ def run(args) -> int:
 
     check_report_path(args.report)
     cfg = load_config(args.config)
-    block = cfg["claim_check"]
-    boot = block["bootstrap"]
-    resamples = args.bootstrap if args.bootstrap is not None else int(boot["resamples"])
-    seed = args.seed if args.seed is not None else int(block["seed"])
+    settings = ClaimCheck.from_config(cfg)
+    resamples = args.bootstrap if args.bootstrap is not None else settings.resamples
+    seed = args.seed if args.seed is not None else settings.seed
     if not 100 <= resamples <= MAX_RESAMPLES:
         given = ("--bootstrap" if args.bootstrap is not None
                  else "config claim_check.bootstrap.resamples")
@@ -92,9 +91,9 @@ def run(args) -> int:
                       classes=_classes(args.classes), units=args.units,
                       columns=_columns(args.columns))
     result, cmp_, ranking, pairs, omnibus = run_author(
-        inp, resamples=resamples, seed=seed, level_ci=float(boot["level"]),
-        alpha=float(block["alpha"]), with_all_pairs=args.all_pairs, cfg=cfg,
-        max_draws=int(boot["max_draws"]), a=args.a, b=args.b)
+        inp, resamples=resamples, seed=seed, level_ci=settings.level,
+        alpha=settings.alpha, with_all_pairs=args.all_pairs, cfg=cfg,
+        max_draws=settings.max_draws, a=args.a, b=args.b)
     if args.report:
         from falseclaims.report import percase_html, write_html
         meta = {"file(s)": ", ".join(inp.files),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from falseclaims.claims.check import MAX_DECIMALS, check_claim
-from falseclaims.config import Headline, Planner
+from falseclaims.config import ClaimCheck, Headline, Planner
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
@@ -314,7 +314,7 @@ def analyse_table(table: ResultsTable, cfg: dict, cutoff: float | None = None,
     cutoff = float(Planner.from_config(cfg).target if cutoff is None else cutoff)
     if not 0.0 < cutoff < 0.5:
         raise ValueError(f"--cutoff must lie in (0, 0.5); got {cutoff:g}")
-    gp = int(grid_points or cfg["claim_check"]["rounding_grid_points"])
+    gp = int(grid_points or ClaimCheck.from_config(cfg).rounding_grid_points)
     metrics = []
     for c in table.metrics:
         n = c.n if c.n is not None else table.n
