@@ -20,6 +20,7 @@ from falseclaims.plausibility import (
     judge_draft,
 )
 from falseclaims.sheets import read_venue
+from falseclaims.sheets.read.venue import Venue
 from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
 
@@ -76,7 +77,7 @@ def test_ids_reading_as_numbers(tmp_path):
 def test_value_header_naming_another_quantity(tmp_path, header):
     rows = _wide(headers=(header, "SOTA DSC"))
     block, s = _read(tmp_path, rows)
-    found = check_value_headers(block, s.papers, s.results, "venues.v")
+    found = check_value_headers(Venue.from_config(block), s.papers, s.results, "venues.v")
     assert [f.check for f in found] == ["value_header"]
     assert header in found[0].message and "value_proposed" in found[0].message
 
@@ -84,12 +85,12 @@ def test_value_header_naming_another_quantity(tmp_path, header):
 @pytest.mark.parametrize("header", ["DSC (mean ± SD)", "Ours mean (SD)", "Dice, 95% CI"])
 def test_value_header_with_a_mean_beside_its_spread_is_no_finding(tmp_path, header):
     block, s = _read(tmp_path, _wide(headers=(header, "SOTA DSC")))
-    assert check_value_headers(block, s.papers, s.results, "venues.v") == []
+    assert check_value_headers(Venue.from_config(block), s.papers, s.results, "venues.v") == []
 
 
 def test_value_header_naming_a_metric_of_another_task(tmp_path):
     block, s = _read(tmp_path, _wide(headers=("Model Accuracy", "Baseline Accuracy")))
-    found = check_value_headers(block, s.papers, s.results, "venues.v")
+    found = check_value_headers(Venue.from_config(block), s.papers, s.results, "venues.v")
     assert len(found) == 2 and all("classification" in f.message for f in found)
     assert all(f.key == "venues.v.constants.task or the task column" for f in found)
 
@@ -97,7 +98,7 @@ def test_value_header_naming_a_metric_of_another_task(tmp_path):
 def test_value_header_naming_another_metric_of_the_task(tmp_path):
     rows = _wide(headers=("Ours IoU", "SOTA IoU"))
     block, s = _read(tmp_path, rows)
-    found = check_value_headers(block, s.papers, s.results, "venues.v")
+    found = check_value_headers(Venue.from_config(block), s.papers, s.results, "venues.v")
     assert len(found) == 2 and "iou" in found[0].message and "dsc" in found[0].message
 
 
@@ -156,7 +157,7 @@ def test_design_only_sheet_is_not_flagged_for_exclusions(tmp_path):
     papers = pd.DataFrame({"paper_id": ["a", "b"], "task": ["segmentation"] * 2})
     excl = pd.DataFrame({"paper_id": ["a", "b"], "reason": ["fewer_than_two_methods"] * 2,
                          "detail": ["0 method(s)"] * 2})
-    assert check_exclusions(papers, pd.DataFrame({"paper_id": []}), excl, {}, "v") == []
+    assert check_exclusions(papers, pd.DataFrame({"paper_id": []}), excl, Venue("p.csv"), "v") == []
 
 
 def test_finding_names_its_key():

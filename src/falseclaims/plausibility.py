@@ -21,6 +21,7 @@ import pandas as pd
 
 from falseclaims.config import PlausibilityLimits
 from falseclaims.sheets.draft.roles import header_metric
+from falseclaims.sheets.read.venue import Venue
 from falseclaims.survey.eligibility import primary_metric_rows
 
 __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons", "check_ids",
@@ -64,11 +65,11 @@ class Finding:
         return f"{self.message} (change: {self.key})" if self.key else self.message
 
 
-def value_headers(venue_cfg: dict) -> dict[str, str]:
+def value_headers(venue: Venue) -> dict[str, str]:
     """{their header: our value role} of the value columns a venue block maps by name
     (columns mapped by letter, ``@C``, have no header to read)."""
     out = {}
-    for table in (venue_cfg.get("columns") or {}).values():
+    for table in venue.columns.values():
         for theirs, ours in (table or {}).items():
             if ours in _VALUE_ROLES and not str(theirs).startswith("@"):
                 out[str(theirs)] = ours
@@ -87,7 +88,7 @@ def check_ids(papers: pd.DataFrame, limits: PlausibilityLimits, where: str) -> l
                     "taken as the paper id?", f"{where}.id or the paper_id column")]
 
 
-def check_value_headers(venue_cfg: dict, papers: pd.DataFrame, results: pd.DataFrame,
+def check_value_headers(venue: Venue, papers: pd.DataFrame, results: pd.DataFrame,
                         where: str) -> list[Finding]:
     """Value columns whose header names another quantity than a primary metric (a
     distance, an SD, a loss, an error) or a metric other than, or of another task than,
@@ -95,7 +96,7 @@ def check_value_headers(venue_cfg: dict, papers: pd.DataFrame, results: pd.DataF
     out = []
     tasks = set(papers["task"].dropna().astype(str)) if "task" in papers else set()
     metrics = set(results["metric"].dropna().astype(str).str.lower()) if len(results) else set()
-    for header, role in value_headers(venue_cfg).items():
+    for header, role in value_headers(venue).items():
         text = re.sub(r"[_\W]+", " ", header.lower())
         key = f"{where}.columns ({header!r}: {role})"
         other = _OTHER_QUANTITY.search(text) or (
@@ -179,7 +180,7 @@ def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
 
 
 def check_exclusions(papers: pd.DataFrame, results: pd.DataFrame, exclusions: pd.DataFrame,
-                     venue_cfg: dict, where: str) -> list[Finding]:
+                     venue: Venue, where: str) -> list[Finding]:
     """One eligibility step that excludes every paper reaching it (no paper left), named
     with the constant or column behind it. A sheet without results (study design only)
     computes no probability: nothing to warn about."""
@@ -191,8 +192,8 @@ def check_exclusions(papers: pd.DataFrame, results: pd.DataFrame, exclusions: pd
     k = int(counts[reason])
     detail = exclusions.loc[exclusions["reason"] == reason, "detail"].astype(str)
     field = _STEP_KEYS.get(reason)
-    constants = venue_cfg.get("constants") or {}
-    mapped = {ours for t in (venue_cfg.get("columns") or {}).values() for ours in
+    constants = venue.constants
+    mapped = {ours for t in venue.columns.values() for ours in
               (t or {}).values()}
     if field and field in constants:
         key = f"{where}.constants.{field} (now {constants[field]!r})"
@@ -230,7 +231,7 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
     ``notes`` the reader's notes (rows skipped by ``skip_rows_where`` are counted there)."""
     where = f"venues.{venue}" if venue else "the venue's block"
     limits, analysis = PlausibilityLimits.from_config(config), config["analysis"]
-    layout = venue_cfg.get("layout", "long")
+    v = Venue.from_config(venue_cfg)
     if exclusions is None:
         from falseclaims.survey.eligibility import select_papers
 
@@ -241,9 +242,9 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
                         "or has no paper id", f"{where}.id, the paper_id column or "
                         f"{where}.skip_rows_where")] + skipped
     return (skipped + check_ids(papers, limits, where)
-            + check_value_headers(venue_cfg, papers, results, where)
-            + check_values(papers, results, analysis, limits, layout, where)
-            + check_exclusions(papers, results, exclusions, venue_cfg, where))
+            + check_value_headers(v, papers, results, where)
+            + check_values(papers, results, analysis, limits, v.layout, where)
+            + check_exclusions(papers, results, exclusions, v, where))
 
 
 def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataFrame,
@@ -263,7 +264,7 @@ def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataF
     excl = select_papers(papers, results, cfg["analysis"], venue=venue).exclusions
     findings = check_venue(venue, block, papers, results, cfg, excl, notes)
     return findings, Read(papers, results, excl, comparisons(
-        papers, results, cfg["analysis"], block.get("layout", "long")))
+        papers, results, cfg["analysis"], Venue.from_config(block).layout))
 
 
 def check_skips(papers: pd.DataFrame, notes: pd.DataFrame | None, where: str) -> list[Finding]:

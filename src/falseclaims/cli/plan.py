@@ -12,7 +12,7 @@ from __future__ import annotations
 from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_count,
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
-from falseclaims.config import (Planner, configured_congruence, load_config,
+from falseclaims.config import (Headline, Planner, configured_congruence, load_config,
                                 sd_model_from_config)
 from falseclaims.levels import SD_LEVELS
 from falseclaims.tasks import TASKS
@@ -75,7 +75,7 @@ def run(args) -> int:
         assumptions = {"given": args.congruence}
         source = "command line"
     else:
-        source = args.congruence_source or cfg["congruence"]["use"][0]
+        source = args.congruence_source or Headline.from_config(cfg).congruence_source
         assumptions = configured_congruence(cfg, source)[args.task]
     sd_model = sd_model_from_config(cfg, args.sd_source) if args.task == "segmentation" else None
     if args.delta <= 0:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.claims.check import check_claim
-from falseclaims.config import Headline, Planner
+from falseclaims.config import Headline, Planner, configured_congruence
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
 from falseclaims.table.analysis import analyse_column
@@ -97,8 +97,8 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
             "p_table_low": x["p_band"][0], "p_table_high": x["p_band"][1],
             "p_table_known_congruence": given, "p_table_known_sd": known_sd,
             "p_percase": float(cmp_.probability),
-            "congruence_assumed": float(cfg["congruence"]["paper"][task][
-                Headline.from_config(cfg).congruence_level]),
+            "congruence_assumed": configured_congruence(cfg, "paper")[task][
+                Headline.from_config(cfg).congruence_level],
             "congruence_empirical": emp, "sd_winner_imputed": x["sd_winner"],
             "sd_imputed": x["sd_other"],
             "sd_winner_percase": cmp_.inputs.get("sd_a"), "sd_percase": cmp_.inputs.get("sd_b"),

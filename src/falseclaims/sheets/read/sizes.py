@@ -21,6 +21,7 @@ from falseclaims.io.raw_reader import read_raw_table
 from falseclaims.sheets.read.prepare import _add_column, _own_rows
 from falseclaims.io.raw_table import RawTable
 from falseclaims.sheets.read.rows import resolve_column
+from falseclaims.sheets.read.venue import SizesTable
 
 __all__ = ["join_sizes", "read_sizes", "dataset_key"]
 
@@ -32,21 +33,21 @@ def dataset_key(name) -> str:
     return re.sub(r"[\s_\-]+", " ", clean_text(str(name)).casefold()).strip()
 
 
-def read_sizes(spec: dict, base: Path, where: str, t: RawTable) -> dict[str, tuple[int, str]]:
+def read_sizes(spec: SizesTable, base: Path, where: str,
+               t: RawTable) -> dict[str, tuple[int, str]]:
     """{data-set key: (size, name as written)} of the sizes table; its problems (a missing
     file or column, a size that is not a whole number, one name given two sizes) name the
     sizes file and go on ``t``, so that they are reported with the sheet's."""
-    s = read_raw_table(base / spec["file"], spec.get("sheet"), int(spec.get("header_row") or 1),
-                       display=str(spec["file"]))
+    s = read_raw_table(base / spec.file, spec.sheet, spec.header_row, display=str(spec.file))
     out = _sizes(s, spec, where) if s.header and not s.problems else {}
     t.problems.extend(s.problems)
     return {} if s.problems else out
 
 
-def _sizes(s: RawTable, spec: dict, where: str) -> dict[str, tuple[int, str]]:
+def _sizes(s: RawTable, spec: SizesTable, where: str) -> dict[str, tuple[int, str]]:
     cols = {}
     for key, default in (("name", 0), ("size", 1)):
-        given = spec.get(key)
+        given = getattr(spec, key)
         j = resolve_column(s, str(given)) if given is not None else default
         if j is None or j >= len(s.header):
             s.problem(None, given, None, f"a column of the sizes table (named in {where} "
@@ -77,16 +78,16 @@ def _sizes(s: RawTable, spec: dict, where: str) -> dict[str, tuple[int, str]]:
     return out
 
 
-def join_sizes(t: RawTable, idx: dict, their: dict, spec: dict | None, base: Path,
+def join_sizes(t: RawTable, idx: dict, their: dict, spec: SizesTable | None, base: Path,
                where: str) -> None:
     """Fill empty ``n_test`` cells of ``t`` from the venue's sizes table (``spec``: its
     ``sizes:`` block; no-op without). ``idx``/``their`` (from map_columns) gain ``n_test``
     and ``split`` columns when the sheet has none."""
     if not spec or not t.header:
         return
-    on = resolve_column(t, str(spec["on"]))
+    on = resolve_column(t, str(spec.on))
     if on is None:
-        t.problem(None, str(spec["on"]), None,
+        t.problem(None, str(spec.on), None,
                   f"a data-set column of the sheet (named in {where} sizes: on, and not "
                   "mapped to ignore in columns:); found: " + ", ".join(t.header))
         return
@@ -99,7 +100,7 @@ def join_sizes(t: RawTable, idx: dict, their: dict, spec: dict | None, base: Pat
         if col not in idx:
             idx[col] = len(t.header)
             their[col] = _add_column(t, label, [None] * len(t.rows))
-    n_j, split_j, file = idx["n_test"], idx["split"], spec["file"]
+    n_j, split_j, file = idx["n_test"], idx["split"], spec.file
     for rownum, cells in t.rows:
         raw = cells[on]
         if is_missing(raw):

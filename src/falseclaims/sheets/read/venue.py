@@ -10,6 +10,24 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class SizesTable:
+    """A venue's ``sizes:`` block: the second table of test-set sizes, one row per data set,
+    joined on the sheet's data-set column ``on`` (sheets/read/sizes.py)."""
+    file: str
+    on: str
+    sheet: str | None = None
+    header_row: int = 1
+    name: str | None = None  # the table's data-set name column (None: its first)
+    size: str | None = None  # its size column (None: its second)
+
+    @classmethod
+    def from_config(cls, block: dict) -> SizesTable:
+        given = {f.name: block[f.name] for f in fields(cls) if block.get(f.name) is not None}
+        given["header_row"] = int(given.get("header_row") or 1)
+        return cls(**given)
+
+
+@dataclass(frozen=True)
 class Venue:
     papers: str
     layout: str = "long"
@@ -33,7 +51,7 @@ class Venue:
     values: dict | None = None
     cells: dict | None = None
     on_bad_cell: str = "stop"
-    sizes: dict | None = None  # test-set sizes from a second table (sheets/read/sizes.py)
+    sizes: SizesTable | None = None  # test-set sizes from a second table
 
     @classmethod
     def from_config(cls, block: dict) -> Venue:
@@ -44,6 +62,8 @@ class Venue:
                 given[key] = int(given[key])
         if "group_rows_by_id" in given:
             given["group_rows_by_id"] = bool(given["group_rows_by_id"])
+        if "sizes" in given:
+            given["sizes"] = SizesTable.from_config(given["sizes"])
         return cls(**given)
 
     def header(self, kind: str) -> tuple[int, int]:
