@@ -1,11 +1,19 @@
 """One printed cell of a results table -> value, SD, marks.
 
+The number, its SD, percent sign and bracketed part are read by the one cell grammar of
+:mod:`falseclaims.io.cells` (shared with the sheet reader). What stays here is a printed
+table's own: LaTeX and Markdown markup (``\\textbf``, ``\\pm``, ``$...$``, ``\\cdot 10^{6}``),
+bold and underline, footnote marks, the placeholders typesetters print for "not reported",
+and what table mode does with a bracketed part that is no SD (it is noted and ignored,
+where a sheet rejects it: a paper prints what it likes beside a number, a sheet's author
+can fix the cell).
+
 Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 \\pm 2.1$``,
 ``85.3_{\\pm 2.1}``, ``\\textbf{85.3}`` / ``**85.3**`` (bold), ``\\underline{85.3}`` /
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
-``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``, noted) and
-an ignored parenthesised or bracketed part otherwise (``85.3 (83.1-87.4)``,
-``0.931 [0.913, 0.947]``, noted).
+``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``,
+``0.91 (SD 0.03)``, noted) and an ignored parenthesised or bracketed part otherwise
+(``85.3 (83.1-87.4)``, ``0.931 [0.913, 0.947]``, noted).
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -14,10 +22,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from falseclaims.io.cells import NumberError, read_measure
+from falseclaims.io.raw_table import MISSING_TOKENS
+from falseclaims.io.textguard import control_problem
+
 __all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
 
-MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
-           "\\", "?"}
+# what a sheet calls empty, and the placeholders typesetters print for "not reported"; a
+# sheet does not take these ("x" may be a tick there, "none" a category): it rejects them
+MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x", "×", "\\"}
 
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
                    r"\\bfseries\b|\*\*|__|<b>|<strong>")
@@ -31,12 +44,8 @@ _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|
                                r"ref|label|footnote|footnotemark|tnote)"
                                r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[,;:! ]")
-_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 # 1.4 \cdot 10^{6}, 2.6 × 10^6 -> 1.4e6
 _SCIENTIFIC = re.compile(r"(\d)\s*(?:\\cdot|\\times|·|×)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
-_CELL = re.compile(rf"^(?P<v>{_NUMBER})\s*(?P<vp>%?)\s*"
-                   rf"(?:±\s*(?P<s>{_NUMBER})\s*(?P<sp>%?))?\s*(?P<paren>\(.*\)|\[.*\])?\s*(?P<tp>%?)$")
-
 
 @dataclass(frozen=True)
 class Cell:
@@ -126,16 +135,6 @@ def _strip(raw: str) -> tuple[str, bool]:
     return " ".join(s.split()), marks
 
 
-def _decimals(text: str) -> int:
-    mant, _, exp = text.lower().partition("e")
-    places = len(mant.split(".")[1]) if "." in mant else 0
-    return max(0, places - int(exp.replace("−", "-") or 0))
-
-
-def _number(text: str) -> float:
-    return float(text.replace("−", "-"))
-
-
 def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
     """Parse one cell; a non-numeric, non-missing cell gives ``Cell(raw)`` with value None.
 
@@ -143,25 +142,25 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
     if raw is None:
         return Cell("")
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-        if raw != raw:  # NaN
-            return Cell("")
-        text = repr(float(raw)).rstrip("0").rstrip(".") if isinstance(raw, float) else str(raw)
-        return Cell(str(raw), float(raw), None, _decimals(text), False, bold, underline)
+        r = read_measure(raw)
+        if r is None:  # NaN (an empty spreadsheet cell) or inf (no number)
+            return Cell("" if raw != raw else str(raw))
+        return Cell(str(raw), r.value, None, r.decimals, False, bold, underline)
+    damaged = control_problem(str(raw))  # before strip(), which takes \x1c-\x1f as spaces
     raw = str(raw).strip()
     bold = bold or bool(_BOLD.search(raw))
     underline = underline or bool(_UNDERLINE.search(raw))
     text, marks = _strip(raw)
-    if text.lower() in MISSING:
+    # a control character (NUL, ESC) makes no number, as in a sheet: _strip's printable()
+    # would turn it into a space
+    if text.lower() in MISSING or damaged:
         return Cell(raw, bold=bold, underline=underline)
-    m = _CELL.match(text.replace(" %", "%"))
-    if m is None:
+    try:
+        r = read_measure(text)
+    except NumberError:  # 5e400: no number
+        r = None
+    if r is None:
         return Cell(raw, bold=bold, underline=underline)
-    sd = _number(m["s"]) if m["s"] else None
-    percent = bool(m["vp"] or m["sp"] or m["tp"])
-    paren = (m["paren"] or "").strip()
-    one = re.fullmatch(rf"\(\s*(?:±\s*)?({_NUMBER})\s*%?\s*\)", paren)
-    if one and sd is None:  # "0.91 (0.03)": mean (SD), the common way to print it
-        return Cell(raw, _number(m["v"]), _number(one[1]), _decimals(m["v"]), percent, bold,
-                    underline, marks, sd_in_parentheses=True)
-    return Cell(raw, _number(m["v"]), sd, _decimals(m["v"]), percent, bold, underline, marks,
-                paren)
+    return Cell(raw, r.value, r.sd, r.decimals, r.percent, bold, underline, marks,
+                r.aside if r.aside_kind in ("interval", "other") else "",
+                sd_in_parentheses=r.aside_kind == "sd")

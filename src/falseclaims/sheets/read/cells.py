@@ -7,7 +7,8 @@ Rules (documented in data/README.md, "Messy cells"):
   and a Unicode minus (U+2212) or a leading dash (U+2013/U+2014) becomes "-".
 * Missing: an empty cell or one of ``na, n/a, nan, null, -, ?`` (case-insensitive).
 * Booleans: yes/no, y/n, true/false, t/f, 1/0.
-* Metric values: a number, optionally followed by an SD ("0.85 ± 0.03", "0.85 +/- 0.03",
+* Metric values (the grammar of :mod:`falseclaims.io.cells`, shared with table mode): a
+  number, optionally followed by an SD ("0.85 ± 0.03", "0.85 +/- 0.03",
   "0.85 (0.03)", "0.85 (SD 0.03)") or an interval ("0.85 (0.80-0.90)", ignored with a note),
   optionally with "%" (the whole cell is then percent). A comma is always a decimal comma in a
   metric value ("0,853" -> 0.853): metric values are at most 100, so a thousands separator
@@ -27,6 +28,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from falseclaims.io.cells import NUMBER_COMMA, NumberError, read_measure
 from falseclaims.io.raw_table import MISSING_TOKENS, clean_text, is_missing
 from falseclaims.sheets.read.errors import CellError
 
@@ -45,18 +47,6 @@ MAX_SIZE = 10**12  # larger counts are typing errors (and overflow 64-bit column
 _TRUE = frozenset({"yes", "y", "true", "t", "1", "1.0"})
 _FALSE = frozenset({"no", "n", "false", "f", "0", "0.0"})
 
-_NUM = r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?"
-_PM = r"(?:±|\+/-|\+-|\+ / -)"
-_RE_PLAIN = re.compile(rf"^(?P<v>{_NUM})$")
-_RE_PM = re.compile(rf"^(?P<v>{_NUM})\s*{_PM}\s*(?P<sd>{_NUM})$")
-_RE_PAREN_SD = re.compile(
-    rf"^(?P<v>{_NUM})\s*[(\[]\s*(?:{_PM}|sd\s*[=:]?)?\s*(?P<sd>{_NUM})\s*[)\]]$", re.I
-)
-_RE_INTERVAL = re.compile(
-    rf"^(?P<v>{_NUM})\s*[(\[]\s*(?:(?:95\s*)?ci\s*[=:]?\s*)?(?P<lo>{_NUM})\s*"
-    rf"(?:,|;|-|–|—|to)\s*(?P<hi>{_NUM})\s*[)\]]$",
-    re.I,
-)
 _RE_INT = re.compile(r"^[+-]?\d+$")
 _RE_INT_FLOAT = re.compile(r"^[+-]?\d+\.0*$")
 _RE_GROUPED = re.compile(r"^[1-9]\d{0,2}(?P<sep>[, '_])\d{3}(?:(?P=sep)\d{3})*$")
@@ -198,17 +188,6 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
     raise CellError("a whole number (e.g. 1234 or 1,234)")
 
 
-def _number(token: str) -> tuple[float, bool]:
-    """Float of a number token; second item is True if a decimal comma was used."""
-    comma = "," in token
-    if comma and "." in token:
-        raise CellError("a number with either a decimal point or a decimal comma, not both")
-    value = float(token.replace(",", "."))
-    if not math.isfinite(value):  # 5e400 overflows to inf
-        raise CellError(f"a finite number ({token!r} is beyond the floating-point range)")
-    return value, comma
-
-
 @dataclass(frozen=True)
 class Measure:
     """A metric cell: value, optional SD from the same cell, and how it was written."""
@@ -236,41 +215,40 @@ def parse_measure(raw) -> Measure | None:
     if isinstance(raw, bool):
         raise CellError(expected)
     if isinstance(raw, (int, float)):
-        if math.isinf(raw):
+        if (r := read_measure(raw)) is None:  # inf
             raise CellError(expected)
-        return Measure(float(raw))
+        return Measure(r.value)
     return _parse_measure_str(str(raw))
+
+
+# two numbers in one value cell: "0.85/0.90", "0.85 0.90"
+_RE_TWO = re.compile(rf"{NUMBER_COMMA}\s*(?:/|\s)\s*-?\s*{NUMBER_COMMA}")
 
 
 @lru_cache(maxsize=16384)
 def _parse_measure_str(raw: str) -> Measure:
     s = clean_text(raw)
     notes = _cleaning_note(raw, s)
-    pct = "%" in s
-    if pct:
-        s = clean_text(s.replace("%", " "))
-    sd = None
-    comma = False
-    if m := _RE_PLAIN.match(s):
-        value, comma = _number(m["v"])
-    elif m := (_RE_PM.match(s) or _RE_PAREN_SD.match(s)):
-        value, c1 = _number(m["v"])
-        sd, c2 = _number(m["sd"])
-        comma = c1 or c2
-        notes.append(f"SD {m['sd']} taken from the value cell {raw!r}")
-    elif m := _RE_INTERVAL.match(s):
-        value, comma = _number(m["v"])
-        notes.append(f"interval ({m['lo']}, {m['hi']}) in {raw!r} ignored: it is not an SD")
-    elif re.fullmatch(rf"{_NUM}\s*(?:/|\s)\s*-?\s*{_NUM}", s):
-        raise CellError("a number, optionally with '± SD', '(SD)' or '%'; this cell holds two "
-                        "numbers: if the column is written like this, describe it in the "
-                        "venue's config (cells: {<column>: {cell_pattern: value_sd}} for "
-                        "mean and SD, or {split: '/', parts: [...]} for two values)")
-    else:
+    try:
+        r = read_measure(raw, decimal_comma=True)
+    except NumberError as e:
+        raise CellError(e.expected) from None
+    # a bracketed part that is no SD or interval, or one beside "± SD", is not guessed at
+    if r is None or r.aside_kind == "other" or (r.plus_minus and r.aside):
+        if _RE_TWO.fullmatch(clean_text(s.replace("%", " "))):
+            raise CellError("a number, optionally with '± SD', '(SD)' or '%'; this cell holds "
+                            "two numbers: if the column is written like this, describe it in "
+                            "the venue's config (cells: {<column>: {cell_pattern: value_sd}} "
+                            "for mean and SD, or {split: '/', parts: [...]} for two values)")
         raise CellError("a number, optionally with '± SD', '(SD)' or '%'")
-    if comma:
+    if r.sd is not None:
+        notes.append(f"SD {r.sd_text} taken from the value cell {raw!r}")
+    if r.interval:
+        notes.append(f"interval ({r.interval[0]}, {r.interval[1]}) in {raw!r} ignored: it is "
+                     "not an SD")
+    if r.decimal_comma:
         notes.append(f"decimal comma in {raw!r} read as a decimal point")
-    return Measure(value, sd, pct, tuple(notes))
+    return Measure(r.value, r.sd, r.percent, tuple(notes))
 
 
 def _enum_key(s: str) -> str:
