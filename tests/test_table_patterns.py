@@ -101,3 +101,47 @@ def test_counts_with_a_unit_suffix_are_named_as_not_read(cfg, tmp_path):
     assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("mAP", "C")]
     note = next(n for n in t["notes"] if "not read as metrics" in n)
     assert "'Flops↓', 'Params↓' (counts with a unit suffix" in note
+
+
+# two data sets (a Domain label on each group's first row) of the same four methods, each a
+# pair of text columns (Expl., Win.); lower is better. By hand: D1: Inf "IG time" (0.12),
+# Cx "SG ---" (0.60); D2: Inf "IG freq" (0.02), Cx "SG ---" (0.28)
+_DOMAINS = _tex("Domain & Expl. & Win. & Inf $\\downarrow$ & Cx $\\downarrow$", [
+    "D1 & SG & --- & 0.13 & \\textbf{0.60}",
+    " & IG & time & \\textbf{0.12} & 0.77\\textsuperscript{*}",
+    " & IG & freq & 0.88 & 0.72",
+    " & Sal & time & 0.73 & 0.91",
+    "D2 & SG & --- & 0.04 & \\textbf{0.28}",
+    " & IG & time & 0.21 & 0.64",
+    " & IG & freq & \\textbf{0.02} & 0.33",
+    " & Sal & time & 0.36 & 0.90",
+])
+
+
+def test_a_sparse_label_column_splits_methods_named_by_two_columns(cfg, tmp_path):
+    """The method is two text columns (``IG`` + ``time``) and the data set a label on each
+    group's first row: one comparison per data set, never the eight rows ranked together."""
+    res = analyse_file(_write(tmp_path, "d.tex", _DOMAINS), cfg, Options())
+    won = {(t["table"].rsplit("[", 1)[-1].rstrip("]"), m["column"]): m["winner"]
+           for t in res["tables"] for m in t["metrics"]}
+    assert won == {("D1", "Inf"): "IG / time", ("D1", "Cx"): "SG",
+                   ("D2", "Inf"): "IG / freq", ("D2", "Cx"): "SG"}
+    assert all(len(m["methods"]) == 4 for t in res["tables"] for m in t["metrics"])
+
+
+@pytest.mark.parametrize("header", ["ARI", "NMI", "FMI", "AMI", "Adjusted Rand index",
+                                    "Normalized mutual information", "Fowlkes-Mallows index"])
+def test_clustering_agreement_metrics_are_higher_is_better(cfg, header):
+    kind = classify(header, cfg)
+    assert (kind.direction, kind.task, kind.ignore) == ("higher", None, "")
+
+
+def test_clustering_table_is_ranked_per_column(cfg, tmp_path):
+    """ARI/NMI/FMI beside ACC (a clustering ablation): by hand, ARI and ACC: C; NMI: A."""
+    text = _tex("Variant & ARI & NMI & ACC", [
+        "A & 0.7248 $\\pm$ 0.0005 & \\textbf{0.7940 $\\pm$ 0.0024} & 0.7669 $\\pm$ 0.0031",
+        "B & 0.0003 $\\pm$ 0.0027 & 0.0260 $\\pm$ 0.0027 & 0.3074 $\\pm$ 0.0085",
+        "C & \\textbf{0.7391 $\\pm$ 0.0364} & 0.7891 $\\pm$ 0.0242 & 0.7891 $\\pm$ 0.0324"])
+    res = analyse_file(_write(tmp_path, "k.tex", text), cfg, Options(n=366))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"ARI": "C", "NMI": "A", "ACC": "C"}

@@ -86,7 +86,11 @@ _HIGHER = re.compile(
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
     # continual learning (Lopez-Paz & Ranzato 2017): transfer to earlier / later tasks,
     # negative when forgetting; higher is better, never a bounded score
-    r"bwtr?|fwt|backward transfer|forward transfer)"
+    r"bwtr?|fwt|backward transfer|forward transfer|"
+    # clustering agreement with the labels (Hubert & Arabie 1985; Fowlkes & Mallows 1983):
+    # higher is better; the adjusted Rand index can be negative, so never a bounded score
+    r"ari|ami|nmi|fmi|adjusted rand(?: index)?|rand index|adjusted mutual information|"
+    r"normali[sz]ed mutual information|fowlkes-?mallows(?: index)?)"
     r"(?:$|[^a-z])",
     re.I)
 

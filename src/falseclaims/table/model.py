@@ -108,12 +108,12 @@ def _composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable
     rows, last = [], {j: "" for j in labels}
     for r in raw.rows:
         r = list(r)
-        parts = []
+        parts = {method_j: plain_text(str(r[method_j]))}
         for j in labels:
             last[j] = plain_text(str(r[j])) or last[j]
             if last[j] and last[j].lower() not in MISSING:
-                parts.append(last[j])
-        r[method_j] = " / ".join(parts + [plain_text(str(r[method_j]))])
+                parts[j] = last[j]
+        r[method_j] = " / ".join(parts[j] for j in sorted(parts))  # in reading order
         rows.append(r)
     notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
                  f"{raw.header[method_j]!r} together (a blank continues the row above)")
