@@ -145,3 +145,16 @@ def test_clustering_table_is_ranked_per_column(cfg, tmp_path):
     res = analyse_file(_write(tmp_path, "k.tex", text), cfg, Options(n=366))
     got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
     assert got == {"ARI": "C", "NMI": "A", "ACC": "C"}
+
+
+def test_a_table_environment_left_open_still_gives_its_caption(cfg, tmp_path):
+    """An excerpt whose ``\\end{table}`` is not in the file (it ends after the caption):
+    the caption names the metric (AP) of columns named only by category and difficulty."""
+    text = ("\\begin{table}[t!]\n\\begin{tabular}{l|cc}\n\\toprule\n"
+            "& \\multicolumn{2}{c}{Pedestrian} \\\\\n\\multirow{-2}{*}{Methods} & Easy & Hard \\\\\n"
+            "\\midrule\nA & 1.28 & 0.51 \\\\\nB & \\textbf{15.86} & \\textbf{9.06} \\\\\n"
+            "C & 7.24 & 4.11 \\\\\n\\bottomrule\n\\end{tabular}\n"
+            "\\caption{3D detection on the test set. We report BEV AP$|_{R_{40}}$ metrics.}\n")
+    res = analyse_file(_write(tmp_path, "o.tex", text), cfg, Options(n=3769))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Pedestrian Easy": ("B", "higher"), "Pedestrian Hard": ("B", "higher")}

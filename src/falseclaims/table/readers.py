@@ -517,6 +517,9 @@ def _captions(text: str) -> list[tuple[int, int, str]]:
                 opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])
             except TableReadError:
                 opened[-1][1] = ""
+    # a table environment the file leaves open (an excerpt, or \end{table} in the file
+    # that \input{}s this one) still captions its tabulars
+    out += [(start, len(text), cap) for start, cap in opened if cap is not None]
     return out
 
 
