@@ -158,3 +158,19 @@ def test_a_table_environment_left_open_still_gives_its_caption(cfg, tmp_path):
     res = analyse_file(_write(tmp_path, "o.tex", text), cfg, Options(n=3769))
     got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
     assert got == {"Pedestrian Easy": ("B", "higher"), "Pedestrian Hard": ("B", "higher")}
+
+
+def test_a_caption_naming_a_metric_per_data_set_reads_each_column(cfg, tmp_path):
+    """The caption names two metrics, one clause each: 'OASIS and Abd CT report Dice (higher
+    is better), NLST reports TRE': OASIS and Abd CT are Dice (by hand: B, C), never the TRE's
+    direction; the change columns (后向变化 = backward change) are differences, not scored."""
+    caption = ("Final results and backward change. OASIS and Abd CT report Dice (higher is "
+               "better); NLST reports TRE (lower is better).")
+    text = _tex("Method & OASIS & Abd CT & NLST TRE & 后向变化 OASIS", [
+        "A & 0.598 & 0.311 & 7.932 & -- ", "B & 0.743 & 0.358 & 2.662 & $-0.395$",
+        "C & 0.659 & 0.364 & 3.836 & $-0.083$"], caption=caption)
+    res = analyse_file(_write(tmp_path, "r.tex", text), cfg, Options(n=100))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"),
+                   "NLST TRE": ("B", "lower")}
+    assert any("'后向变化 OASIS' (a difference" in n for t in res["tables"] for n in t["notes"])

@@ -64,7 +64,8 @@ _NOT_METRIC = re.compile(
     r"change|gain|improvement|p|p-?value)(?:$|[\s)_./-])", re.I)
 # a difference of a metric (Δ Acc., ΔDice, Dice gain, Δ vs Full) is not the metric: scored as
 # one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
-_DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
+_DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提升|"  # change, difference, gain
+                         r"(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
                          r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
@@ -214,6 +215,31 @@ def stated_direction(header: str, caption: str) -> str | None:
              for subject, d in _STATED.findall(caption or "")
              if any(w in low.split() for w in subject.lower().split()[:1])}
     return found.pop() if len(found) == 1 else None
+
+
+# clause ends: full stops and semicolons, and the Chinese comma between clauses ("，"; the
+# enumeration comma "、" and the English comma join the items of one list)
+_CLAUSE = re.compile(r"[.;。；，](?:\s+|$)|[。；，]")
+
+
+def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
+    """The metric a caption names for this column when it names several ("OASIS, Abd CT
+    and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower is better)"):
+    the one metric of the clauses that name a word of the header, or None."""
+    words = [w for w in re.split(r"[\s,/()]+", plain_caption_words(header)) if len(w) > 1]
+    kinds = set()
+    for clause in _CLAUSE.split(caption or ""):
+        if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
+               for w in words):
+            k = _context_kind(clause, cfg)
+            if k is not None:
+                kinds.add(k)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def plain_caption_words(header: str) -> str:
+    """A header's words as a caption prints them (math and subscripts dropped)."""
+    return re.sub(r"\$[^$]*\$|[_^]\{[^}]*\}|[_^]\S+", " ", header)
 
 
 def _metric_words(text: str) -> list[str]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.metrics import (Kind, classify, kind_from_option, metric_task,
-                                       stated_direction)
+from falseclaims.metrics import (Kind, caption_clause_kind, classify, kind_from_option,
+                                       metric_task, stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
 
@@ -500,6 +500,9 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
         h, cfg, raw.group, "row-group heading")  # first, then the caption
     if not kind.known and not kind.ignore and context:
         kind = classify(h, cfg, context)
+    if not kind.known and not kind.ignore and (k := caption_clause_kind(h, raw.caption, cfg)):
+        kind = Kind(k.direction, k.task, k.complement, "the caption names it for this column",
+                    bounded=k.bounded)
     said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
         kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
     if said and not kind.ignore and said != kind.direction:
