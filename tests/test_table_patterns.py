@@ -174,3 +174,17 @@ def test_a_caption_naming_a_metric_per_data_set_reads_each_column(cfg, tmp_path)
     assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"),
                    "NLST TRE": ("B", "lower")}
     assert any("'后向变化 OASIS' (a difference" in n for t in res["tables"] for n in t["notes"])
+
+
+def test_a_number_in_another_metric_is_left_out_with_a_note(cfg, tmp_path):
+    """``3.7 MAE`` in an accuracy column is a result in another metric: left out (noted,
+    naming the method and line), never refused as 'not a number' nor read as 3.7 %; by hand
+    the winner among the accuracies is C (63.96)."""
+    text = _tex("Method & Age (Acc. \\%) UTKFace", [
+        "B & 63.34", "A & 3.7 MAE", "C & 63.96"])
+    res = analyse_file(_write(tmp_path, "m.tex", text), cfg, Options(n=3000))
+    [t] = res["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"B", "C"}
+    assert any("A: '3.7 MAE' in 'Age (Acc. %) UTKFace' is another metric (MAE)" in n
+               for n in m.get("notes", []) + t["notes"])

@@ -201,15 +201,30 @@ def _names(raw, method_j) -> list[str]:
             for r in raw.rows]
 
 
-def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[str]]:
+_VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
+
+
+def _other_metric(text: str, h: str, cfg: dict) -> str | None:
+    """The metric a cell names beside its number when the header does not name it (``3.7
+    MAE`` in an accuracy column: a result in another metric), else None."""
+    m = _VALUE_AND_NAME.match(text)
+    if not m or m[1].lower() in h.lower() or not classify(m[1], cfg).known:
+        return None
+    return m[1]
+
+
+def _values(raw, j, method_j, cfg) -> tuple[list[Cell], list[int], list[str], list[str]]:
     """Cells of column j, the rows with a number, method names, notes; a text cell among
-    numbers is refused naming its row."""
+    numbers is refused naming its row (a number in another metric is left out, noted)."""
     h = raw.header[j]
     cells, names = _cells(raw, j), _names(raw, method_j)
     idx, notes = [], []
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
+        elif (other := _other_metric(plain_text(c.raw), h, cfg)) is not None:
+            notes.append(f"{names[i]}: {plain_text(c.raw)!r} in {h!r} is another metric "
+                         f"({other}), not this column's: left out, {raw.where[i]}")
         elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
                     "that defines it)" if _LONE_MACRO.fullmatch(c.raw.strip()) else "")
@@ -238,10 +253,10 @@ def column_name(h: str) -> str:
 _ARROWS = re.compile(r"[↑↓⇑⇓]")
 
 
-def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
+def _column(raw, j, kind: Kind, method_j, units, cfg) -> MetricColumn:
     """A column with a probability model: values as fractions (error rates as 1 - value)."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j)
+    cells, idx, names, notes = _values(raw, j, method_j, cfg)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
     for i in idx:
@@ -291,10 +306,10 @@ def _sd_decimals(cell: Cell) -> int:
     return len(m[1]) if m else 0
 
 
-def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
+def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j)
+    cells, idx, names, notes = _values(raw, j, method_j, cfg)
     units, source = "as printed", "no conversion"
     if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
         try:
@@ -613,8 +628,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             skipped.append(h or f"column {j + 1}")
             continue
         try:
-            col = (_column(raw, j, kind, method_j, units) if kind.task
-                   else _ranked(raw, j, kind, method_j))
+            col = (_column(raw, j, kind, method_j, units, cfg) if kind.task
+                   else _ranked(raw, j, kind, method_j, cfg))
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue
