@@ -188,3 +188,13 @@ def test_a_number_in_another_metric_is_left_out_with_a_note(cfg, tmp_path):
     assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"B", "C"}
     assert any("A: '3.7 MAE' in 'Age (Acc. %) UTKFace' is another metric (MAE)" in n
                for n in m.get("notes", []) + t["notes"])
+
+
+def test_an_ellipsis_marks_a_missing_result(cfg, tmp_path):
+    """``...`` (a table note: "the result was unavailable") is a missing value, as ``-``:
+    the column is read over the other methods (by hand: C, 97.62)."""
+    text = _tex("Method & Gender (Acc. \\%) UTKFace", [
+        "A & 95.73", "B & ...", "C & 97.62", "D & \\ldots"])
+    res = analyse_file(_write(tmp_path, "e.tex", text), cfg, Options(n=3000))
+    [m] = res["tables"][0]["metrics"]
+    assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"A", "C"}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 __all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
 
 MISSING = {"", "-", "--", "---", "–", "—", "n/a", "na", "nan", "n.a.", "none", "/", "x", "×",
-           "\\", "?"}
+           "\\", "?", "...", "…"}  # "..." = result unavailable (a table note says so)
 
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
                    r"\\bfseries\b|\*\*|__|<b>|<strong>")
