@@ -128,6 +128,21 @@ def test_a_group_named_inside_another_group_is_found_in_its_own_table():
         (pub, False)
 
 
+def test_columns_the_truth_says_are_no_metric_are_counted_apart():
+    """A truth's ``ignore`` (Diff, GPU hrs.): never in the metric columns' denominator;
+    ``not_scored`` when the tool read no such column, ``scored`` (a misreading) when it did."""
+    truth = {"id": "t", "shapes": ["plain"], "ignore": ["Diff", "GPU hrs. (not a result)"]}
+    result = {"tables": [{"table": "tabular 1", "metrics": [
+        {"column": "Accuracy", "winner": "A"}, {"column": "GPU hrs.", "winner": "B"}]}],
+        "unreadable": []}
+    got = {s.column: s.verdict for s in tc._ignored_scores(truth, result)}
+    assert got == {"Diff": "not_scored", "GPU hrs.": "scored"}
+    right = tc.ColumnScore("t", "Accuracy", "plain", "right")
+    summary = tc.summary([right, *tc._ignored_scores(truth, result)])
+    assert (summary["columns"], summary["right"], summary["not_metric_columns"],
+            summary["not_metric_not_scored"]) == (1, 1, 2, 1)
+
+
 def test_scorecard_never_below_the_floor(scores, capsys):
     with capsys.disabled():
         print("\n" + tc.scorecard(scores))
@@ -138,5 +153,6 @@ def test_scorecard_never_below_the_floor(scores, capsys):
     assert got["unread_without_reason"] <= CEILING_UNREAD_WITHOUT_REASON
     assert got["unread"] - got["unread_reason_names_column"] <= CEILING_UNREAD_NOT_NAMED
     # the counts are consistent with the per-column verdicts
-    assert got["read"] + got["unread"] == got["columns"] == len(scores)
+    assert got["read"] + got["unread"] == got["columns"] == len(tc.metric_scores(scores))
+    assert got["not_metric_not_scored"] == got["not_metric_columns"]  # none misread as a metric
     assert got["right"] <= min(got["direction_and_unit_right"], got["winner_right"])
