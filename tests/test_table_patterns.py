@@ -198,3 +198,24 @@ def test_an_ellipsis_marks_a_missing_result(cfg, tmp_path):
     res = analyse_file(_write(tmp_path, "e.tex", text), cfg, Options(n=3000))
     [m] = res["tables"][0]["metrics"]
     assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"A", "C"}
+
+
+_THREE = ("\\begin{tabular}{lll}\n\\cline{2-3}\n & \\textbf{Housing} & \\textbf{Iris} \\\\ \\hline\n"
+          "\\multicolumn{1}{l|}{\\textbf{A}} & 0.97; 0.98; 0.99 & 0.96; 0.94; 1.00 \\\\\n"
+          "\\multicolumn{1}{l|}{\\textbf{B}} & 0.99; 0.97; 0.99 & 0.89; 0.89; 1.00 \\\\\n"
+          "\\multicolumn{1}{l|}{\\textbf{C}} & 1.00; 0.95; 0.99 & - \\\\ \\hline\n"
+          "\\end{tabular}\n")
+
+
+def test_three_values_in_one_cell_become_three_columns(cfg, tmp_path):
+    """``0.97; 0.98; 0.99``: three results per cell, never a header row; the refusal names
+    each column (nothing says what they measure), and a --metric choice reads one (by hand:
+    Housing value 1: C, 1.00; value 2: A, 0.98)."""
+    f = _write(tmp_path, "three.tex", _THREE)
+    with pytest.raises(ValueError, match=r"unknown metric in column\(s\) 'Housing \(value 1 of 3\)'"
+                                         r", 'Housing \(value 2 of 3\)'"):
+        analyse_file(f, cfg, Options(n=200))
+    res = analyse_file(f, cfg, Options(n=200, metrics=["Housing (value 1 of 3)=higher",
+                                                       "Housing (value 2 of 3)=higher"]))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Housing (value 1 of 3)": "C", "Housing (value 2 of 3)": "A"}

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
-from falseclaims.table.readers import RawTable, TableReadError
+from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
 from falseclaims.metrics import (Kind, caption_clause_kind, classify, kind_from_option,
                                        metric_task, stated_direction)
 
@@ -388,6 +388,19 @@ def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                 b[j - 1] = b[j - 1] or b[j]
                 del b[j]
             del header[j]
+            continue
+        given = [t for t in filled if plain_text(t).lower() not in MISSING]
+        lists = [t.split(";") for t in given if VALUE_LIST.match(t)]
+        if given and len(lists) == len(given) and len({len(v) for v in lists}) == 1:
+            k = len(lists[0])  # "0.97; 0.98; 0.99": k results per cell, k columns
+            for r, t in zip(rows, texts):
+                r[j:j + 1] = ([v.strip() for v in t.split(";")] if VALUE_LIST.match(t)
+                              else [t] * k)
+            for b in bold:
+                b[j:j + 1] = [b[j]] * k
+            notes.append(f"{header[j]!r}: {k} values per cell separated by ';', read as "
+                         f"{k} columns (the header does not say what each measures)")
+            header[j:j + 1] = [f"{header[j]} (value {i} of {k})" for i in range(1, k + 1)]
             continue
         pairs = [_PAIR.match(t) for t in filled]
         if filled and all(pairs):
