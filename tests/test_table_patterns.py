@@ -219,3 +219,17 @@ def test_three_values_in_one_cell_become_three_columns(cfg, tmp_path):
                                                        "Housing (value 2 of 3)=higher"]))
     got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
     assert got == {"Housing (value 1 of 3)": "C", "Housing (value 2 of 3)": "A"}
+
+
+def test_an_impossible_sd_not_used_as_a_per_case_sd_leaves_the_mean_read(cfg, tmp_path):
+    """``0.811 ± 0.79`` (a misprint for 0.079: at 0.811 an SD is at most 0.392): with the ±
+    values not taken as per-case SDs the mean is read and the SD noted; with --pm-over test
+    the column is refused, as before. By hand the winner is C (0.811)."""
+    text = _tex("Method & Dice", ["A & $0.537\\pm0.204$", "B & $0.808\\pm0.087$",
+                                  "C & $0.811\\pm0.79$"])
+    f = _write(tmp_path, "sd.tex", text)
+    [m] = analyse_file(f, cfg, Options(n=30))["tables"][0]["metrics"]
+    assert m["winner"] == "C"
+    assert any("± 0.79 is impossible for a mean of 0.811" in n for n in m["notes"])
+    with pytest.raises(ValueError, match="± 0.79 is impossible for a mean of 0.811"):
+        analyse_file(f, cfg, Options(n=30, pm_over="test"))

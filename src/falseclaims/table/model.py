@@ -253,18 +253,26 @@ def column_name(h: str) -> str:
 _ARROWS = re.compile(r"[↑↓⇑⇓]")
 
 
-def _column(raw, j, kind: Kind, method_j, units, cfg) -> MetricColumn:
+def _column(raw, j, kind: Kind, method_j, units, cfg, sds_used=True) -> MetricColumn:
     """A column with a probability model: values as fractions (error rates as 1 - value)."""
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j, cfg)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
+    bad_sd = set()
     for i in idx:
         v = cells[i].value / scale
         if not 0.0 <= v <= 1.0:
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{cells[i].raw!r} is outside [0, {scale:g}] ({u})")
-        _check_sd(raw, h, names[i], cells[i], scale)
+        try:
+            _check_sd(raw, h, names[i], cells[i], scale)
+        except TableReadError as exc:
+            if sds_used:  # the analysis would use it as a per-case SD: refused
+                raise
+            bad_sd.add(i)  # a misprint (0.79 for 0.079) beside a value still read
+            notes.append(f"{str(exc).split(': ', 1)[-1]} (not used: the ± values are not "
+                         "taken as per-case SDs here; the mean is read)")
     extra = 2 if u == "percent" else 0
     values = [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx]
     if kind.complement:
@@ -273,7 +281,8 @@ def _column(raw, j, kind: Kind, method_j, units, cfg) -> MetricColumn:
     return MetricColumn(
         column_name(h), j, kind.task, kind.source.replace("header arrow and ", ""), u,
         u_source, [names[i] for i in idx], values,
-        [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
+        [None if cells[i].sd is None or i in bad_sd else round(cells[i].sd / scale, 12)
+         for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
         [raw.where[i] for i in idx], notes,
@@ -586,12 +595,14 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
                     metrics: list[str] | None = None, n_fallback: bool = False,
                     lower_better: list[str] | None = None,
-                    ignore: list[str] | None = None) -> ResultsTable:
+                    ignore: list[str] | None = None, sds_used: bool = True) -> ResultsTable:
     """Methods (rows) and metric columns of ``raw``; see the module doc. ``n``: one size,
     or ``{group: size}`` (a key matched in the column header, row group or caption; key
     ``''`` for the rest). ``n_fallback``: ``n`` only for a table without an n column (else a
     differing n column is an error). ``metrics``: ``COLUMN`` picks, ``COLUMN=KIND``
-    declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read."""
+    declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read.
+    ``sds_used``: the ± values will be used as per-case SDs, so an impossible one refuses its
+    column (else it is noted and left out, the mean read)."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
@@ -641,7 +652,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             skipped.append(h or f"column {j + 1}")
             continue
         try:
-            col = (_column(raw, j, kind, method_j, units, cfg) if kind.task
+            col = (_column(raw, j, kind, method_j, units, cfg, sds_used) if kind.task
                    else _ranked(raw, j, kind, method_j, cfg))
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
