@@ -233,3 +233,19 @@ def test_an_impossible_sd_not_used_as_a_per_case_sd_leaves_the_mean_read(cfg, tm
     assert any("± 0.79 is impossible for a mean of 0.811" in n for n in m["notes"])
     with pytest.raises(ValueError, match="± 0.79 is impossible for a mean of 0.811"):
         analyse_file(f, cfg, Options(n=30, pm_over="test"))
+
+
+@pytest.mark.parametrize("header, spread", [("SE", True), ("SEM", True), ("COCO-Val SE", True),
+                                            ("Standard error", True), ("Se (%)", False)])
+def test_a_standard_error_column_is_never_scored(cfg, header, spread):
+    """SE/SEM (capitals) and 'standard error' are spreads; 'Se' may be a sensitivity."""
+    assert bool(classify(header, cfg).ignore) is spread
+
+
+def test_a_caption_clause_about_a_spread_column_gives_it_no_metric(cfg, tmp_path):
+    """'Columns SE show the standard error of MAE estimates': the SE columns stay unscored
+    (never ranked as MAE); MAE by hand: B (12.1)."""
+    text = _tex("Method & COCO-Val MAE & COCO-Val SE", ["A & 14.3 & 1.2", "B & 12.1 & 0.9"],
+                caption="Object counting. Columns SE show the standard error of MAE estimates.")
+    [t] = analyse_file(_write(tmp_path, "se.tex", text), cfg, Options(n=100))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("COCO-Val MAE", "B")]

@@ -53,7 +53,9 @@ _UP = re.compile(r"↑|⇑|\\uparrow|\\Uparrow|\(higher\)|higher (?:is )?better"
 _DOWN = re.compile(r"↓|⇓|\\downarrow|\\Downarrow|\(lower\)|lower (?:is )?better")
 # SD columns are the spread of another column, never a score
 _SD = re.compile(r"(?:^|[\s_-])(?:sd|s\.d\.|std|stdev|std\.? ?dev\.?|standard deviation|"
-                 r"variance|var|iqr|ci|95% ?ci|confidence interval)(?:$|[\s_.])", re.I)
+                 r"variance|var|iqr|ci|95% ?ci|confidence interval|standard error|"
+                 # SE / SEM in capitals: a standard error ("Se" is sensitivity in some papers)
+                 r"(?-i:SEM?))(?:$|[\s_.])", re.I)
 # "Dice (SD)", "Dice ± std": a mean with its SD, not an SD column
 _WITH_SD = re.compile(r"\([^)]*\)|(?:±|\\pm|\+/-)\s*\S+")
 _NOT_METRIC = re.compile(
@@ -227,6 +229,7 @@ def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
     and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower is better)"):
     the one metric of the clauses that name a word of the header, or None."""
     words = [w for w in re.split(r"[\s,/()]+", plain_caption_words(header)) if len(w) > 1]
+    words = words[-1:]  # the column's own name, not its group's ("COCO-Val" of "COCO-Val SE")
     kinds = set()
     for clause in _CLAUSE.split(caption or ""):
         if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
