@@ -310,11 +310,17 @@ def _ignored_scores(truth: dict, result: dict) -> list[ColumnScore]:
     """The columns the truth says are no metric (``ignore``: a difference, a CI, GPU hours):
     not in the metric columns' denominator; ``not_scored`` when the tool read none of them as
     a metric (right), ``scored`` when it did (a misreading)."""
+    def words(text: str) -> str:  # Δ and \Delta kept as a word: "ΔDice" is not "Dice"
+        text = unicodedata.normalize("NFKD", str(text).replace("\\Delta", " delta ")
+                                     .replace("Δ", " delta ")).lower()
+        text = re.sub(r"\\[a-z]+\*?", " ", text)
+        return " " + " ".join(re.findall(r"[^\W_]+", text)) + " "
+
     out = []
     for name in truth.get("ignore") or []:
         token = str(name).split(" (")[0]
-        hits = [m for text, m in _tool_columns(result) if _matches(str(m.get("column", "")),
-                                                                   [token])]
+        hits = [m for _, m in _tool_columns(result)
+                if words(token).strip() and words(token) in words(m.get("column", ""))]
         out.append(ColumnScore(truth["id"], token, ", ".join(truth["shapes"]),
                                "scored" if hits else "not_scored",
                                read_as=str(hits[0].get("column", "")) if hits else "",
