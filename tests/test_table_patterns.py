@@ -249,3 +249,18 @@ def test_a_caption_clause_about_a_spread_column_gives_it_no_metric(cfg, tmp_path
                 caption="Object counting. Columns SE show the standard error of MAE estimates.")
     [t] = analyse_file(_write(tmp_path, "se.tex", text), cfg, Options(n=100))["tables"]
     assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("COCO-Val MAE", "B")]
+
+
+def test_an_overall_average_beside_accuracy_columns_is_their_average(cfg, tmp_path):
+    """'Overall Average' names no metric, but every other column is an accuracy on the
+    same scale: it is their average, an accuracy (by hand: B, 84.04); beside a Dice and an
+    HD95 column an 'Average' stays unknown."""
+    text = _tex("Model & Emotion Acc & Avg. Age Acc & \\textbf{Overall Average}", [
+        "A & 84.32 & 61.28 & 81.05", "B & 90.83 & 63.72 & \\textbf{84.04}"],
+        caption="Summary of model average performance (\\%).")
+    [t] = analyse_file(_write(tmp_path, "avg.tex", text), cfg, Options(n=3068))["tables"]
+    got = {m["column"]: (m["winner"], m["task"]) for m in t["metrics"]}
+    assert got["Overall Average"] == ("B", "classification")
+    mixed = _tex("Model & Dice & HD95 & Average", ["A & 0.81 & 5.1 & 0.70", "B & 0.84 & 4.2 & 0.72"])
+    [t] = analyse_file(_write(tmp_path, "mix.tex", mixed), cfg, Options(n=30))["tables"]
+    assert "Average" not in {m["column"] for m in t["metrics"]}

@@ -579,6 +579,26 @@ def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> 
                 "names the metric of the per-structure columns beside it", bounded=k.bounded)
 
 
+_AVERAGE = re.compile(r"(?i)^(?:overall|average|avg\.?|mean)(?:\s+(?:average|avg\.?|mean))?$")
+
+
+def _average_kind(kind: Kind, raw: RawTable, j: int, cfg: dict, method_j: int) -> Kind:
+    """An unknown column named only as an average (``Overall Average``, ``Avg.``) beside
+    columns that all name one modelled metric on its scale (``Emotion Acc``, ``Avg. Age
+    Acc``): the average of those, so that metric."""
+    if kind.known or kind.ignore or not _AVERAGE.match(plain_text(column_name(raw.header[j]))):
+        return kind
+    known = [(k, c) for k, h in enumerate(raw.header) if k not in (j, method_j)
+             and (c := classify(h, cfg)).known]
+    kinds = {(c.direction, c.task) for _, c in known}
+    if len(kinds) != 1 or not known[0][1].task or not all(_same_scale(raw, j, k, method_j)
+                                                          for k, _ in known):
+        return kind
+    c = known[0][1]
+    return Kind(c.direction, c.task, c.complement, "an average of the columns beside it, "
+                f"which all name {c.task} metrics", bounded=c.bounded)
+
+
 def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
     """Columns ``j`` and ``k`` print values on one scale (both in [0, 1] or both in
     (1, 100]): a per-structure column of the summary's metric, not a count or a distance."""
@@ -645,6 +665,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         kind = _sibling_kind(_kind_of(h, kinds, task, raw, cfg, context), raw, j, sibling,
                              method_j)
+        kind = _average_kind(kind, raw, j, cfg, method_j)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue
