@@ -101,3 +101,166 @@ def test_counts_with_a_unit_suffix_are_named_as_not_read(cfg, tmp_path):
     assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("mAP", "C")]
     note = next(n for n in t["notes"] if "not read as metrics" in n)
     assert "'Flops↓', 'Params↓' (counts with a unit suffix" in note
+
+
+# two data sets (a Domain label on each group's first row) of the same four methods, each a
+# pair of text columns (Expl., Win.); lower is better. By hand: D1: Inf "IG time" (0.12),
+# Cx "SG ---" (0.60); D2: Inf "IG freq" (0.02), Cx "SG ---" (0.28)
+_DOMAINS = _tex("Domain & Expl. & Win. & Inf $\\downarrow$ & Cx $\\downarrow$", [
+    "D1 & SG & --- & 0.13 & \\textbf{0.60}",
+    " & IG & time & \\textbf{0.12} & 0.77\\textsuperscript{*}",
+    " & IG & freq & 0.88 & 0.72",
+    " & Sal & time & 0.73 & 0.91",
+    "D2 & SG & --- & 0.04 & \\textbf{0.28}",
+    " & IG & time & 0.21 & 0.64",
+    " & IG & freq & \\textbf{0.02} & 0.33",
+    " & Sal & time & 0.36 & 0.90",
+])
+
+
+def test_a_sparse_label_column_splits_methods_named_by_two_columns(cfg, tmp_path):
+    """The method is two text columns (``IG`` + ``time``) and the data set a label on each
+    group's first row: one comparison per data set, never the eight rows ranked together."""
+    res = analyse_file(_write(tmp_path, "d.tex", _DOMAINS), cfg, Options())
+    won = {(t["table"].rsplit("[", 1)[-1].rstrip("]"), m["column"]): m["winner"]
+           for t in res["tables"] for m in t["metrics"]}
+    assert won == {("D1", "Inf"): "IG / time", ("D1", "Cx"): "SG",
+                   ("D2", "Inf"): "IG / freq", ("D2", "Cx"): "SG"}
+    assert all(len(m["methods"]) == 4 for t in res["tables"] for m in t["metrics"])
+
+
+@pytest.mark.parametrize("header", ["ARI", "NMI", "FMI", "AMI", "Adjusted Rand index",
+                                    "Normalized mutual information", "Fowlkes-Mallows index"])
+def test_clustering_agreement_metrics_are_higher_is_better(cfg, header):
+    kind = classify(header, cfg)
+    assert (kind.direction, kind.task, kind.ignore) == ("higher", None, "")
+
+
+def test_clustering_table_is_ranked_per_column(cfg, tmp_path):
+    """ARI/NMI/FMI beside ACC (a clustering ablation): by hand, ARI and ACC: C; NMI: A."""
+    text = _tex("Variant & ARI & NMI & ACC", [
+        "A & 0.7248 $\\pm$ 0.0005 & \\textbf{0.7940 $\\pm$ 0.0024} & 0.7669 $\\pm$ 0.0031",
+        "B & 0.0003 $\\pm$ 0.0027 & 0.0260 $\\pm$ 0.0027 & 0.3074 $\\pm$ 0.0085",
+        "C & \\textbf{0.7391 $\\pm$ 0.0364} & 0.7891 $\\pm$ 0.0242 & 0.7891 $\\pm$ 0.0324"])
+    res = analyse_file(_write(tmp_path, "k.tex", text), cfg, Options(n=366))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"ARI": "C", "NMI": "A", "ACC": "C"}
+
+
+def test_a_table_environment_left_open_still_gives_its_caption(cfg, tmp_path):
+    """An excerpt whose ``\\end{table}`` is not in the file (it ends after the caption):
+    the caption names the metric (AP) of columns named only by category and difficulty."""
+    text = ("\\begin{table}[t!]\n\\begin{tabular}{l|cc}\n\\toprule\n"
+            "& \\multicolumn{2}{c}{Pedestrian} \\\\\n\\multirow{-2}{*}{Methods} & Easy & Hard \\\\\n"
+            "\\midrule\nA & 1.28 & 0.51 \\\\\nB & \\textbf{15.86} & \\textbf{9.06} \\\\\n"
+            "C & 7.24 & 4.11 \\\\\n\\bottomrule\n\\end{tabular}\n"
+            "\\caption{3D detection on the test set. We report BEV AP$|_{R_{40}}$ metrics.}\n")
+    res = analyse_file(_write(tmp_path, "o.tex", text), cfg, Options(n=3769))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Pedestrian Easy": ("B", "higher"), "Pedestrian Hard": ("B", "higher")}
+
+
+def test_a_caption_naming_a_metric_per_data_set_reads_each_column(cfg, tmp_path):
+    """The caption names two metrics, one clause each: 'OASIS and Abd CT report Dice (higher
+    is better), NLST reports TRE': OASIS and Abd CT are Dice (by hand: B, C), never the TRE's
+    direction; the change columns (后向变化 = backward change) are differences, not scored."""
+    caption = ("Final results and backward change. OASIS and Abd CT report Dice (higher is "
+               "better); NLST reports TRE (lower is better).")
+    text = _tex("Method & OASIS & Abd CT & NLST TRE & 后向变化 OASIS", [
+        "A & 0.598 & 0.311 & 7.932 & -- ", "B & 0.743 & 0.358 & 2.662 & $-0.395$",
+        "C & 0.659 & 0.364 & 3.836 & $-0.083$"], caption=caption)
+    res = analyse_file(_write(tmp_path, "r.tex", text), cfg, Options(n=100))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"),
+                   "NLST TRE": ("B", "lower")}
+    assert any("'后向变化 OASIS' (a difference" in n for t in res["tables"] for n in t["notes"])
+
+
+def test_a_number_in_another_metric_is_left_out_with_a_note(cfg, tmp_path):
+    """``3.7 MAE`` in an accuracy column is a result in another metric: left out (noted,
+    naming the method and line), never refused as 'not a number' nor read as 3.7 %; by hand
+    the winner among the accuracies is C (63.96)."""
+    text = _tex("Method & Age (Acc. \\%) UTKFace", [
+        "B & 63.34", "A & 3.7 MAE", "C & 63.96"])
+    res = analyse_file(_write(tmp_path, "m.tex", text), cfg, Options(n=3000))
+    [t] = res["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"B", "C"}
+    assert any("A: '3.7 MAE' in 'Age (Acc. %) UTKFace' is another metric (MAE)" in n
+               for n in m.get("notes", []) + t["notes"])
+
+
+def test_an_ellipsis_marks_a_missing_result(cfg, tmp_path):
+    """``...`` (a table note: "the result was unavailable") is a missing value, as ``-``:
+    the column is read over the other methods (by hand: C, 97.62)."""
+    text = _tex("Method & Gender (Acc. \\%) UTKFace", [
+        "A & 95.73", "B & ...", "C & 97.62", "D & \\ldots"])
+    res = analyse_file(_write(tmp_path, "e.tex", text), cfg, Options(n=3000))
+    [m] = res["tables"][0]["metrics"]
+    assert m["winner"] == "C" and {x["method"] for x in m["methods"]} == {"A", "C"}
+
+
+_THREE = ("\\begin{tabular}{lll}\n\\cline{2-3}\n & \\textbf{Housing} & \\textbf{Iris} \\\\ \\hline\n"
+          "\\multicolumn{1}{l|}{\\textbf{A}} & 0.97; 0.98; 0.99 & 0.96; 0.94; 1.00 \\\\\n"
+          "\\multicolumn{1}{l|}{\\textbf{B}} & 0.99; 0.97; 0.99 & 0.89; 0.89; 1.00 \\\\\n"
+          "\\multicolumn{1}{l|}{\\textbf{C}} & 1.00; 0.95; 0.99 & - \\\\ \\hline\n"
+          "\\end{tabular}\n")
+
+
+def test_three_values_in_one_cell_become_three_columns(cfg, tmp_path):
+    """``0.97; 0.98; 0.99``: three results per cell, never a header row; the refusal names
+    each column (nothing says what they measure), and a --metric choice reads one (by hand:
+    Housing value 1: C, 1.00; value 2: A, 0.98)."""
+    f = _write(tmp_path, "three.tex", _THREE)
+    with pytest.raises(ValueError, match=r"unknown metric in column\(s\) 'Housing \(value 1 of 3\)'"
+                                         r", 'Housing \(value 2 of 3\)'"):
+        analyse_file(f, cfg, Options(n=200))
+    res = analyse_file(f, cfg, Options(n=200, metrics=["Housing (value 1 of 3)=higher",
+                                                       "Housing (value 2 of 3)=higher"]))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Housing (value 1 of 3)": "C", "Housing (value 2 of 3)": "A"}
+
+
+def test_an_impossible_sd_not_used_as_a_per_case_sd_leaves_the_mean_read(cfg, tmp_path):
+    """``0.811 ± 0.79`` (a misprint for 0.079: at 0.811 an SD is at most 0.392): with the ±
+    values not taken as per-case SDs the mean is read and the SD noted; with --pm-over test
+    the column is refused, as before. By hand the winner is C (0.811)."""
+    text = _tex("Method & Dice", ["A & $0.537\\pm0.204$", "B & $0.808\\pm0.087$",
+                                  "C & $0.811\\pm0.79$"])
+    f = _write(tmp_path, "sd.tex", text)
+    [m] = analyse_file(f, cfg, Options(n=30))["tables"][0]["metrics"]
+    assert m["winner"] == "C"
+    assert any("± 0.79 is impossible for a mean of 0.811" in n for n in m["notes"])
+    with pytest.raises(ValueError, match="± 0.79 is impossible for a mean of 0.811"):
+        analyse_file(f, cfg, Options(n=30, pm_over="test"))
+
+
+@pytest.mark.parametrize("header, spread", [("SE", True), ("SEM", True), ("COCO-Val SE", True),
+                                            ("Standard error", True), ("Se (%)", False)])
+def test_a_standard_error_column_is_never_scored(cfg, header, spread):
+    """SE/SEM (capitals) and 'standard error' are spreads; 'Se' may be a sensitivity."""
+    assert bool(classify(header, cfg).ignore) is spread
+
+
+def test_a_caption_clause_about_a_spread_column_gives_it_no_metric(cfg, tmp_path):
+    """'Columns SE show the standard error of MAE estimates': the SE columns stay unscored
+    (never ranked as MAE); MAE by hand: B (12.1)."""
+    text = _tex("Method & COCO-Val MAE & COCO-Val SE", ["A & 14.3 & 1.2", "B & 12.1 & 0.9"],
+                caption="Object counting. Columns SE show the standard error of MAE estimates.")
+    [t] = analyse_file(_write(tmp_path, "se.tex", text), cfg, Options(n=100))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("COCO-Val MAE", "B")]
+
+
+def test_an_overall_average_beside_accuracy_columns_is_their_average(cfg, tmp_path):
+    """'Overall Average' names no metric, but every other column is an accuracy on the
+    same scale: it is their average, an accuracy (by hand: B, 84.04); beside a Dice and an
+    HD95 column an 'Average' stays unknown."""
+    text = _tex("Model & Emotion Acc & Avg. Age Acc & \\textbf{Overall Average}", [
+        "A & 84.32 & 61.28 & 81.05", "B & 90.83 & 63.72 & \\textbf{84.04}"],
+        caption="Summary of model average performance (\\%).")
+    [t] = analyse_file(_write(tmp_path, "avg.tex", text), cfg, Options(n=3068))["tables"]
+    got = {m["column"]: (m["winner"], m["task"]) for m in t["metrics"]}
+    assert got["Overall Average"] == ("B", "classification")
+    mixed = _tex("Model & Dice & HD95 & Average", ["A & 0.81 & 5.1 & 0.70", "B & 0.84 & 4.2 & 0.72"])
+    [t] = analyse_file(_write(tmp_path, "mix.tex", mixed), cfg, Options(n=30))["tables"]
+    assert "Average" not in {m["column"] for m in t["metrics"]}

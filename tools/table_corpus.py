@@ -50,7 +50,8 @@ class ColumnScore:
     table: str
     column: str          # the truth's description of the column (metric, group, match)
     shape: str
-    verdict: str         # right | wrong | unread
+    verdict: str         # right | wrong | unread (metric columns); not_scored | scored
+    #                      for a column the truth's ``ignore`` says is no metric
     read_as: str = ""    # the tool's column name
     direction: str = ""  # the tool's direction
     unit: str = ""       # the tool's unit
@@ -302,12 +303,41 @@ def score_table(folder: Path) -> list[ColumnScore]:
         out.append(ColumnScore(verdict="wrong" if wrong else "right",
                                read_as=str(metric.get("column", "")), direction=direction,
                                unit=str(unit), winner=winner, wrong=wrong, **base))
+    return out + _ignored_scores(truth, plain)
+
+
+def _ignored_scores(truth: dict, result: dict) -> list[ColumnScore]:
+    """The columns the truth says are no metric (``ignore``: a difference, a CI, GPU hours):
+    not in the metric columns' denominator; ``not_scored`` when the tool read none of them as
+    a metric (right), ``scored`` when it did (a misreading)."""
+    def words(text: str) -> str:  # Δ and \Delta kept as a word: "ΔDice" is not "Dice"
+        text = unicodedata.normalize("NFKD", str(text).replace("\\Delta", " delta ")
+                                     .replace("Δ", " delta ")).lower()
+        text = re.sub(r"\\[a-z]+\*?", " ", text)
+        return " " + " ".join(re.findall(r"[^\W_]+", text)) + " "
+
+    out = []
+    for name in truth.get("ignore") or []:
+        token = str(name).split(" (")[0]
+        hits = [m for _, m in _tool_columns(result)
+                if words(token).strip() and words(token) in words(m.get("column", ""))]
+        out.append(ColumnScore(truth["id"], token, ", ".join(truth["shapes"]),
+                               "scored" if hits else "not_scored",
+                               read_as=str(hits[0].get("column", "")) if hits else "",
+                               expected="not a metric"))
     return out
+
+
+def metric_scores(scores: list[ColumnScore]) -> list[ColumnScore]:
+    return [s for s in scores if s.verdict in ("right", "wrong", "unread")]
 
 
 def summary(scores: list[ColumnScore]) -> dict:
     """Corpus-level counts: columns, read, direction+unit right, winner right, unread without
-    a reason and unread with a reason that names the column."""
+    a reason and unread with a reason that names the column; apart, the columns the truths
+    say are no metric, and how many of them the tool did not score."""
+    ignored = [s for s in scores if s.verdict in ("scored", "not_scored")]
+    scores = metric_scores(scores)
     read = [s for s in scores if s.verdict != "unread"]
     unread = [s for s in scores if s.verdict == "unread"]
     return {
@@ -321,6 +351,8 @@ def summary(scores: list[ColumnScore]) -> dict:
         "unread": len(unread),
         "unread_without_reason": sum(not s.reason.strip() for s in unread),
         "unread_reason_names_column": sum(s.named for s in unread),
+        "not_metric_columns": len(ignored),
+        "not_metric_not_scored": sum(s.verdict == "not_scored" for s in ignored),
     }
 
 
@@ -329,17 +361,24 @@ def score_corpus(*roots: Path) -> list[ColumnScore]:
 
 
 def _counts(rows: list[ColumnScore]) -> dict:
-    return {v: sum(s.verdict == v for s in rows) for v in ("right", "wrong", "unread")}
+    return {v: sum(s.verdict == v for s in rows) for v in ("right", "wrong", "unread",
+                                                              "not_scored", "scored")}
 
 
 def scorecard(scores: list[ColumnScore]) -> str:
     lines = []
     for table in dict.fromkeys(s.table for s in scores):
         rows = [s for s in scores if s.table == table]
-        counts = _counts(rows)
+        counts, n = _counts(rows), len(metric_scores(rows))
+        apart = counts["not_scored"] + counts["scored"]
         lines.append(f"{table}: {counts['right']} right, {counts['wrong']} wrong, "
-                     f"{counts['unread']} unread of {len(rows)} ({rows[0].shape})")
+                     f"{counts['unread']} unread of {n}" + (
+                         f"; {counts['not_scored']} of {apart} no-metric columns not scored"
+                         if apart else "") + f" ({rows[0].shape})")
         for s in rows:
+            if s.verdict == "scored":
+                lines.append(f"  SCORED {s.column!r} (the truth: not a metric) as "
+                             f"{s.read_as!r}")
             if s.verdict == "wrong":
                 lines.append(f"  WRONG {s.column}: read as {s.read_as!r}: {s.direction}, "
                              f"{s.unit}, winner {s.winner!r}; expected {s.expected} "
@@ -359,7 +398,9 @@ def scorecard(scores: list[ColumnScore]) -> str:
         f"({t['direction_and_unit_right'] / cols:.0%}), winner right {t['winner_right']} "
         f"({t['winner_right'] / cols:.0%}); {t['unread']} unread, "
         f"{t['unread_without_reason']} of them without a reason, "
-        f"{t['unread_reason_names_column']} with a reason that names the column")
+        f"{t['unread_reason_names_column']} with a reason that names the column; apart: "
+        f"{t['not_metric_columns']} columns the truths say are no metric, "
+        f"{t['not_metric_not_scored']} of them correctly not scored")
     return "\n".join(lines)
 
 
@@ -376,10 +417,11 @@ def markdown(scores: list[ColumnScore], *roots: Path) -> str:
     lines = ["| table | paper (repository, path @ commit) | shape | metric columns | right / "
              "wrong / unread | in the repository |", "|---|---|---|---|---|---|"]
     for folder in entries(*roots):
-        rows = [s for s in scores if s.table == folder.name]
+        c = _counts([s for s in scores if s.table == folder.name])
+        rows = metric_scores([s for s in scores if s.table == folder.name])
         if not rows:
             continue
-        src, c = _source(folder), _counts(rows)
+        src = _source(folder)
         cited = re.match(r"([^,(]+?),([^(]*?)\((\d{4})\)", src["paper"])
         several = cited and ("et al" in cited[2] or cited[2].count(",") > 1)
         paper = (f"{cited[1]}{' et al.' if several else ''} {cited[3]}" if cited

@@ -53,7 +53,9 @@ _UP = re.compile(r"↑|⇑|\\uparrow|\\Uparrow|\(higher\)|higher (?:is )?better"
 _DOWN = re.compile(r"↓|⇓|\\downarrow|\\Downarrow|\(lower\)|lower (?:is )?better")
 # SD columns are the spread of another column, never a score
 _SD = re.compile(r"(?:^|[\s_-])(?:sd|s\.d\.|std|stdev|std\.? ?dev\.?|standard deviation|"
-                 r"variance|var|iqr|ci|95% ?ci|confidence interval)(?:$|[\s_.])", re.I)
+                 r"variance|var|iqr|ci|95% ?ci|confidence interval|standard error|"
+                 # SE / SEM in capitals: a standard error ("Se" is sensitivity in some papers)
+                 r"(?-i:SEM?))(?:$|[\s_.])", re.I)
 # "Dice (SD)", "Dice ± std": a mean with its SD, not an SD column
 _WITH_SD = re.compile(r"\([^)]*\)|(?:±|\\pm|\+/-)\s*\S+")
 _NOT_METRIC = re.compile(
@@ -64,7 +66,8 @@ _NOT_METRIC = re.compile(
     r"change|gain|improvement|p|p-?value)(?:$|[\s)_./-])", re.I)
 # a difference of a metric (Δ Acc., ΔDice, Dice gain, Δ vs Full) is not the metric: scored as
 # one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
-_DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
+_DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提升|"  # change, difference, gain
+                         r"(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
                          r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
@@ -86,7 +89,11 @@ _HIGHER = re.compile(
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
     # continual learning (Lopez-Paz & Ranzato 2017): transfer to earlier / later tasks,
     # negative when forgetting; higher is better, never a bounded score
-    r"bwtr?|fwt|backward transfer|forward transfer)"
+    r"bwtr?|fwt|backward transfer|forward transfer|"
+    # clustering agreement with the labels (Hubert & Arabie 1985; Fowlkes & Mallows 1983):
+    # higher is better; the adjusted Rand index can be negative, so never a bounded score
+    r"ari|ami|nmi|fmi|adjusted rand(?: index)?|rand index|adjusted mutual information|"
+    r"normali[sz]ed mutual information|fowlkes-?mallows(?: index)?)"
     r"(?:$|[^a-z])",
     re.I)
 
@@ -210,6 +217,32 @@ def stated_direction(header: str, caption: str) -> str | None:
              for subject, d in _STATED.findall(caption or "")
              if any(w in low.split() for w in subject.lower().split()[:1])}
     return found.pop() if len(found) == 1 else None
+
+
+# clause ends: full stops and semicolons, and the Chinese comma between clauses ("，"; the
+# enumeration comma "、" and the English comma join the items of one list)
+_CLAUSE = re.compile(r"[.;。；，](?:\s+|$)|[。；，]")
+
+
+def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
+    """The metric a caption names for this column when it names several ("OASIS, Abd CT
+    and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower is better)"):
+    the one metric of the clauses that name a word of the header, or None."""
+    words = [w for w in re.split(r"[\s,/()]+", plain_caption_words(header)) if len(w) > 1]
+    words = words[-1:]  # the column's own name, not its group's ("COCO-Val" of "COCO-Val SE")
+    kinds = set()
+    for clause in _CLAUSE.split(caption or ""):
+        if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
+               for w in words):
+            k = _context_kind(clause, cfg)
+            if k is not None:
+                kinds.add(k)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def plain_caption_words(header: str) -> str:
+    """A header's words as a caption prints them (math and subscripts dropped)."""
+    return re.sub(r"\$[^$]*\$|[_^]\{[^}]*\}|[_^]\S+", " ", header)
 
 
 def _metric_words(text: str) -> list[str]:

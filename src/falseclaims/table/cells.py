@@ -30,7 +30,8 @@ __all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "prin
 
 # what a sheet calls empty, and the placeholders typesetters print for "not reported"; a
 # sheet does not take these ("x" may be a tick there, "none" a category): it rejects them
-MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x", "×", "\\"}
+MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x", "×", "\\",
+                             "...", "…"}  # "..." = result unavailable (a table note says so)
 
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
                    r"\\bfseries\b|\*\*|__|<b>|<strong>")

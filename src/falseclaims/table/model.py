@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass, field
 
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
-from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.metrics import (Kind, classify, kind_from_option, metric_task,
-                                       stated_direction)
+from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
+from falseclaims.metrics import (Kind, caption_clause_kind, classify, kind_from_option,
+                                       metric_task, stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
 
@@ -108,12 +108,12 @@ def _composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable
     rows, last = [], {j: "" for j in labels}
     for r in raw.rows:
         r = list(r)
-        parts = []
+        parts = {method_j: plain_text(str(r[method_j]))}
         for j in labels:
             last[j] = plain_text(str(r[j])) or last[j]
             if last[j] and last[j].lower() not in MISSING:
-                parts.append(last[j])
-        r[method_j] = " / ".join(parts + [plain_text(str(r[method_j]))])
+                parts[j] = last[j]
+        r[method_j] = " / ".join(parts[j] for j in sorted(parts))  # in reading order
         rows.append(r)
     notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
                  f"{raw.header[method_j]!r} together (a blank continues the row above)")
@@ -201,15 +201,30 @@ def _names(raw, method_j) -> list[str]:
             for r in raw.rows]
 
 
-def _values(raw, j, method_j) -> tuple[list[Cell], list[int], list[str], list[str]]:
+_VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
+
+
+def _other_metric(text: str, h: str, cfg: dict) -> str | None:
+    """The metric a cell names beside its number when the header does not name it (``3.7
+    MAE`` in an accuracy column: a result in another metric), else None."""
+    m = _VALUE_AND_NAME.match(text)
+    if not m or m[1].lower() in h.lower() or not classify(m[1], cfg).known:
+        return None
+    return m[1]
+
+
+def _values(raw, j, method_j, cfg) -> tuple[list[Cell], list[int], list[str], list[str]]:
     """Cells of column j, the rows with a number, method names, notes; a text cell among
-    numbers is refused naming its row."""
+    numbers is refused naming its row (a number in another metric is left out, noted)."""
     h = raw.header[j]
     cells, names = _cells(raw, j), _names(raw, method_j)
     idx, notes = [], []
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
+        elif (other := _other_metric(plain_text(c.raw), h, cfg)) is not None:
+            notes.append(f"{names[i]}: {plain_text(c.raw)!r} in {h!r} is another metric "
+                         f"({other}), not this column's: left out, {raw.where[i]}")
         elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
                     "that defines it)" if _LONE_MACRO.fullmatch(c.raw.strip()) else "")
@@ -238,18 +253,26 @@ def column_name(h: str) -> str:
 _ARROWS = re.compile(r"[↑↓⇑⇓]")
 
 
-def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
+def _column(raw, j, kind: Kind, method_j, units, cfg, sds_used=True) -> MetricColumn:
     """A column with a probability model: values as fractions (error rates as 1 - value)."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j)
+    cells, idx, names, notes = _values(raw, j, method_j, cfg)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
+    bad_sd = set()
     for i in idx:
         v = cells[i].value / scale
         if not 0.0 <= v <= 1.0:
             raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{cells[i].raw!r} is outside [0, {scale:g}] ({u})")
-        _check_sd(raw, h, names[i], cells[i], scale)
+        try:
+            _check_sd(raw, h, names[i], cells[i], scale)
+        except TableReadError as exc:
+            if sds_used:  # the analysis would use it as a per-case SD: refused
+                raise
+            bad_sd.add(i)  # a misprint (0.79 for 0.079) beside a value still read
+            notes.append(f"{str(exc).split(': ', 1)[-1]} (not used: the ± values are not "
+                         "taken as per-case SDs here; the mean is read)")
     extra = 2 if u == "percent" else 0
     values = [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx]
     if kind.complement:
@@ -258,7 +281,8 @@ def _column(raw, j, kind: Kind, method_j, units) -> MetricColumn:
     return MetricColumn(
         column_name(h), j, kind.task, kind.source.replace("header arrow and ", ""), u,
         u_source, [names[i] for i in idx], values,
-        [None if cells[i].sd is None else round(cells[i].sd / scale, 12) for i in idx],
+        [None if cells[i].sd is None or i in bad_sd else round(cells[i].sd / scale, 12)
+         for i in idx],
         [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
         [raw.where[i] for i in idx], notes,
@@ -291,10 +315,10 @@ def _sd_decimals(cell: Cell) -> int:
     return len(m[1]) if m else 0
 
 
-def _ranked(raw, j, kind: Kind, method_j) -> MetricColumn:
+def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j)
+    cells, idx, names, notes = _values(raw, j, method_j, cfg)
     units, source = "as printed", "no conversion"
     if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
         try:
@@ -373,6 +397,19 @@ def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                 b[j - 1] = b[j - 1] or b[j]
                 del b[j]
             del header[j]
+            continue
+        given = [t for t in filled if plain_text(t).lower() not in MISSING]
+        lists = [t.split(";") for t in given if VALUE_LIST.match(t)]
+        if given and len(lists) == len(given) and len({len(v) for v in lists}) == 1:
+            k = len(lists[0])  # "0.97; 0.98; 0.99": k results per cell, k columns
+            for r, t in zip(rows, texts):
+                r[j:j + 1] = ([v.strip() for v in t.split(";")] if VALUE_LIST.match(t)
+                              else [t] * k)
+            for b in bold:
+                b[j:j + 1] = [b[j]] * k
+            notes.append(f"{header[j]!r}: {k} values per cell separated by ';', read as "
+                         f"{k} columns (the header does not say what each measures)")
+            header[j:j + 1] = [f"{header[j]} (value {i} of {k})" for i in range(1, k + 1)]
             continue
         pairs = [_PAIR.match(t) for t in filled]
         if filled and all(pairs):
@@ -500,6 +537,9 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
         h, cfg, raw.group, "row-group heading")  # first, then the caption
     if not kind.known and not kind.ignore and context:
         kind = classify(h, cfg, context)
+    if not kind.known and not kind.ignore and (k := caption_clause_kind(h, raw.caption, cfg)):
+        kind = Kind(k.direction, k.task, k.complement, "the caption names it for this column",
+                    bounded=k.bounded)
     said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
         kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
     if said and not kind.ignore and said != kind.direction:
@@ -539,6 +579,26 @@ def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> 
                 "names the metric of the per-structure columns beside it", bounded=k.bounded)
 
 
+_AVERAGE = re.compile(r"(?i)^(?:overall|average|avg\.?|mean)(?:\s+(?:average|avg\.?|mean))?$")
+
+
+def _average_kind(kind: Kind, raw: RawTable, j: int, cfg: dict, method_j: int) -> Kind:
+    """An unknown column named only as an average (``Overall Average``, ``Avg.``) beside
+    columns that all name one modelled metric on its scale (``Emotion Acc``, ``Avg. Age
+    Acc``): the average of those, so that metric."""
+    if kind.known or kind.ignore or not _AVERAGE.match(plain_text(column_name(raw.header[j]))):
+        return kind
+    known = [(k, c) for k, h in enumerate(raw.header) if k not in (j, method_j)
+             and (c := classify(h, cfg)).known]
+    kinds = {(c.direction, c.task) for _, c in known}
+    if len(kinds) != 1 or not known[0][1].task or not all(_same_scale(raw, j, k, method_j)
+                                                          for k, _ in known):
+        return kind
+    c = known[0][1]
+    return Kind(c.direction, c.task, c.complement, "an average of the columns beside it, "
+                f"which all name {c.task} metrics", bounded=c.bounded)
+
+
 def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
     """Columns ``j`` and ``k`` print values on one scale (both in [0, 1] or both in
     (1, 100]): a per-structure column of the summary's metric, not a count or a distance."""
@@ -555,12 +615,14 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
                     metrics: list[str] | None = None, n_fallback: bool = False,
                     lower_better: list[str] | None = None,
-                    ignore: list[str] | None = None) -> ResultsTable:
+                    ignore: list[str] | None = None, sds_used: bool = True) -> ResultsTable:
     """Methods (rows) and metric columns of ``raw``; see the module doc. ``n``: one size,
     or ``{group: size}`` (a key matched in the column header, row group or caption; key
     ``''`` for the rest). ``n_fallback``: ``n`` only for a table without an n column (else a
     differing n column is an error). ``metrics``: ``COLUMN`` picks, ``COLUMN=KIND``
-    declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read."""
+    declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read.
+    ``sds_used``: the ± values will be used as per-case SDs, so an impossible one refuses its
+    column (else it is noted and left out, the mean read)."""
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
@@ -603,6 +665,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         kind = _sibling_kind(_kind_of(h, kinds, task, raw, cfg, context), raw, j, sibling,
                              method_j)
+        kind = _average_kind(kind, raw, j, cfg, method_j)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue
@@ -610,8 +673,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             skipped.append(h or f"column {j + 1}")
             continue
         try:
-            col = (_column(raw, j, kind, method_j, units) if kind.task
-                   else _ranked(raw, j, kind, method_j))
+            col = (_column(raw, j, kind, method_j, units, cfg, sds_used) if kind.task
+                   else _ranked(raw, j, kind, method_j, cfg))
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue

@@ -97,10 +97,14 @@ def read_tables(path, macros=None) -> list[RawTable]:
 _HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")
 
 
+# several values in one cell, separated by semicolons (``0.97; 0.98; 0.99``)
+VALUE_LIST = re.compile(r"^\s*[-+]?\d*\.?\d+%?(?:\s*;\s*[-+]?\d*\.?\d+%?)+\s*$")
+
+
 def _is_number_row(cells: list) -> bool:
     """A row with a value; ``$\\delta_{1.25}\\uparrow$`` is a header cell, not 1.25."""
-    return any(parse_printed_cell(c).numeric and not _HEADER_MARK.search(str(c))
-               for c in cells[1:])
+    return any((parse_printed_cell(c).numeric or VALUE_LIST.match(plain_text(str(c))))
+               and not _HEADER_MARK.search(str(c)) for c in cells[1:])
 
 
 _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
@@ -517,6 +521,9 @@ def _captions(text: str) -> list[tuple[int, int, str]]:
                 opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])
             except TableReadError:
                 opened[-1][1] = ""
+    # a table environment the file leaves open (an excerpt, or \end{table} in the file
+    # that \input{}s this one) still captions its tabulars
+    out += [(start, len(text), cap) for start, cap in opened if cap is not None]
     return out
 
 

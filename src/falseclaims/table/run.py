@@ -83,7 +83,8 @@ def _shapes(raw, cfg, opt: Options) -> list:
 def _analyse(raw, cfg, opt: Options) -> dict:
     table = interpret_table(raw, cfg, n=opt.n, task=opt.task, units=opt.units,
                             metrics=opt.metrics, n_fallback=opt.n_fallback,
-                            lower_better=opt.lower_better, ignore=opt.ignore)
+                            lower_better=opt.lower_better, ignore=opt.ignore,
+                            sds_used=opt.pm_over in cfg["analysis"]["use_reported_sd_over"])
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 

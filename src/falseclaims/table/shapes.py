@@ -71,6 +71,13 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
                   for a, b in zip(starts, starts[1:] + [len(raw.rows)])]
         blocks = [b for b in blocks if b]
         labels = _block_labels(blocks, names, method_j, others, any_shared=True)
+        ident = [j for j in text if j not in sparse and j not in numeric]
+        if labels is None and len(ident) > 1:
+            # the method is several filled text columns (Expl. "IG" + Win. "time"), the
+            # groups only the sparse ones (Domain "ECG" on a group's first row)
+            names[-1] = [" ".join(names[j][i] for j in ident) for i in range(len(raw.rows))]
+            labels = _block_labels(blocks, names, -1, sparse, any_shared=True)
+            others = sparse if labels else others
         if labels is None and len(blocks) >= 2:
             raw.notes.append(
                 f"column {raw.header[sparse[0]]!r} labels groups of rows (a name on each "
