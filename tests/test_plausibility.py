@@ -127,6 +127,27 @@ def test_prior_winning_a_minority_is_no_finding(tmp_path):
     assert f.check == "prior_wins" and "5 of 8" in f.message
 
 
+def test_a_gap_beyond_max_delta_in_a_few_papers_is_no_finding(tmp_path):
+    """A real review holds the odd genuine gap (Roy et al. 2019: 2 of 83 papers above 0.3);
+    a wrong column shifts most papers. 1 of 12 papers 0.95 vs 0.55 (0.4 > 0.3, 8% <= 10%
+    max_delta_share): no finding; 2 of 12 (17%): the delta finding, hand counted."""
+    one = _wide(n=12, proposed=lambda i: "0.95" if i == 0 else "0.85", prior=lambda i:
+                "0.55" if i == 0 else "0.80")
+    block, s = _read(tmp_path, one)
+    assert LIMITS.max_delta_share == 0.1
+    assert check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v") == []
+    two = _wide(n=12, proposed=lambda i: "0.95" if i < 2 else "0.85", prior=lambda i:
+                "0.55" if i < 2 else "0.80")
+    block, s = _read(tmp_path, two)
+    (f,) = check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v")
+    assert f.check == "delta" and "2 of 12" in f.message
+    # the share comes from the config: 0 flags the single gap
+    block, s = _read(tmp_path, one)
+    (g,) = check_values(s.papers, s.results, CFG["analysis"], replace(LIMITS, max_delta_share=0),
+                        "wide_top2", "v")
+    assert g.check == "delta" and "1 of 12" in g.message
+
+
 def test_thresholds_come_from_the_config(tmp_path):
     block, s = _read(tmp_path, _wide(proposed=lambda i: "0.95", prior=lambda i: "0.75"))
     limits = replace(LIMITS, max_delta={"classification": 0.3, "segmentation": 0.1})

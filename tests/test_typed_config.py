@@ -102,7 +102,7 @@ def test_settings_objects_hold_the_config_files_values():
     plan, pl, cc = RAW["planner"], RAW["plausibility"], RAW["claim_check"]
     assert Planner.from_config(CFG) == Planner(plan["target"], plan["n_max"], plan["sd_level"])
     assert PlausibilityLimits.from_config(CFG) == PlausibilityLimits(
-        pl["max_delta"], pl["prior_wins_share"], pl["min_papers"], pl["numeric_id_share"])
+        pl["max_delta"], pl["max_delta_share"], pl["prior_wins_share"], pl["min_papers"], pl["numeric_id_share"])
     boot = cc["bootstrap"]
     assert ClaimCheck.from_config(CFG) == ClaimCheck(
         cc["rounding_grid_points"], cc["alpha"], cc["seed"], boot["resamples"], boot["level"],

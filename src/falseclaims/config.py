@@ -403,6 +403,7 @@ class PlausibilityLimits:
     checks) and when a planned delta is beyond what the metric makes plausible."""
 
     max_delta: dict[str, float]  # task -> largest |proposed - prior| on the fraction scale
+    max_delta_share: float  # warn only when more papers than this share exceed max_delta
     prior_wins_share: float
     min_papers: int
     numeric_id_share: float
@@ -411,6 +412,7 @@ class PlausibilityLimits:
     def from_config(cls, cfg: dict) -> PlausibilityLimits:
         block = cfg["plausibility"]  # required by the schema
         return cls(max_delta={str(t): float(v) for t, v in block["max_delta"].items()},
+                   max_delta_share=float(block["max_delta_share"]),
                    prior_wins_share=float(block["prior_wins_share"]),
                    min_papers=int(block["min_papers"]),
                    numeric_id_share=float(block["numeric_id_share"]))
