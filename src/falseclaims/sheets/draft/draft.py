@@ -197,7 +197,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
-        problems = _lost_results(g) if block.get("group_rows_by_id") else []
+        problems = _lost_results(g, remarks) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
                    remarks, problems, judge)
 
@@ -252,15 +252,27 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     return _finish(block, dict(block, papers=full), venue, shown, remarks, [], judge)
 
 
-def _lost_results(g: SheetGuess) -> list[str]:
+def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:
     """A study-design draft of a paper over several rows that would drop metric values:
     columns whose header names a metric over measured values, all left unmapped (a long
     results table in one sheet, one row per paper x method, reads like this; one value per
-    paper on one row, with nothing to compare it with, is listed, not lost)."""
+    paper on one row, with nothing to compare it with, is listed, not lost). Values of
+    metrics the probability model does not read (F1, recall, precision, AUROC: no model,
+    ``falseclaims.metrics``) lose no probability: one remark says so, the draft runs."""
+    from falseclaims.config import load_config
+    from falseclaims.metrics import classify
     from falseclaims.sheets.draft.roles import header_metric
 
+    cfg = load_config()
     lost = [c for c in g.columns
             if c.role == "(ignore)" and c.kind == "value_proposed" and header_metric(c.name)]
+    modelled = [c for c in lost if classify(c.name, cfg).task]
+    if lost and not modelled:
+        names = ", ".join(repr(c.name) for c in lost)
+        remarks.append(f"no probability: {names} are values of metrics without a probability "
+                       "model (the model reads accuracy and Dice, docs/method.md); the sheet "
+                       "is read as each paper's study design")
+    lost = modelled
     if not lost:
         return []
     names = ", ".join(f"{c.letter} {c.name!r}" for c in lost[:4]) + (
@@ -275,6 +287,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
             problems: list[str], judge: Judge | None = None) -> Draft:
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
     cells are unreadable) and write the config text with the remarks as comments."""
+    from falseclaims.io.xlsx import merged_across_problems
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
 
@@ -284,6 +297,10 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
         try:
             s = read_venue(trial, base_dir=".", venue=venue)
         except SheetValidationError as exc:
+            if laid_out := merged_across_problems(exc.problems):
+                # not a table: the one reason, no drafting problem that follows from it
+                problems, read_problems = [], [str(laid_out[0])]
+                break
             read_problems = group_problems(exc.problems, 2)
             continue
         except ValueError as exc:
