@@ -261,3 +261,40 @@ def test_data_cells_merged_across_columns_refuse_in_one_problem(tmp_path):
     d = draft_config(inspect_sheet(path), "v", str(path))
     assert d.text.startswith("# NOT READY TO RUN")
     assert len(d.problems) == 1 and "merged range(s)" in d.problems[0]
+
+
+def test_value_columns_naming_no_metric_refuse_in_one_line(tmp_path):
+    """Held-out review of LLM judges: an 'agreement' and a 'human_baseline' column (values,
+    no metric named anywhere) gave a draft whose reading failed twice in six lines (metric,
+    then task); the draft names what is missing in one line."""
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["id", "method", "agreement", "human_baseline"]]
+    rows += [[f"s{i}", f"Qual coding {i % 2}", f"0.{50 + i}", f"0.{40 + i}"] for i in range(8)]
+    path = tmp_path / "judges.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    assert d.text.startswith("# NOT READY TO RUN")
+    assert len(d.problems) == 1 and d.problems[0].startswith("no metric:")
+    assert "'agreement'" in d.problems[0] and "constants: {metric" in d.problems[0]
+
+
+def test_a_trial_number_is_the_key_of_a_diagnostic_accuracy_sheet(tmp_path):
+    """Held-out diagnostic-test-accuracy sheet: one row per study, 2x2 counts, `Trial`
+    (1, 2, 3, ...) the only key. The running number was set aside as no size and no id was
+    left: `id: row` and, every column ignored, 0 papers read. `Trial` is the paper id."""
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.draft.draft import draft_config
+
+    rows = [["Trial", "TP", "FN", "TN", "FP", "Modality"]]
+    rows += [[str(i + 1), str(90 + i), str(7 + i), str(399 - i), str(1 + i), "Xp"]
+             for i in range(6)]
+    path = tmp_path / "dta.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    block = d.config["venues"]["v"]
+    assert block["columns"]["wide"]["Trial"] == "paper_id" and "id" not in block
+    s = read_venue(dict(block, papers=str(path)), ".", "v")
+    assert sorted(s.papers["paper_id"].astype(str)) == [str(i) for i in range(1, 7)]

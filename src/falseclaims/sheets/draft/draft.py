@@ -193,6 +193,8 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                      [problem])
     block, remarks = _block(g, venue, shown)
     problems = []
+    if missing := _no_metric(block):  # the reader would name metric and task in six lines
+        return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
@@ -252,6 +254,20 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     return _finish(block, dict(block, papers=full), venue, shown, remarks, [], judge)
 
 
+def _no_metric(block: dict) -> str | None:
+    """What a wide block with value columns but no metric (no metric column, no header or
+    cell naming one) needs, in one line; None when it has its metric or no value column."""
+    wide = block["columns"]["wide"]
+    values = [k for k, ours in wide.items() if ours in ("value_proposed", "value_best_prior",
+                                                        "values_compared")]
+    if not values or "metric" in wide.values() or "metric" in block["constants"]:
+        return None
+    return (f"no metric: nothing names the metric of the value column(s) "
+            f"{', '.join(repr(v) for v in values)} (no metric column, no metric in a header "
+            "or cell); set constants: {metric: ..., task: ...} (accuracy: classification, "
+            "dsc: segmentation), or map them to ignore to read the sheet as study design")
+
+
 def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:
     """A study-design draft of a paper over several rows that would drop metric values:
     columns whose header names a metric over measured values, all left unmapped (a long
@@ -283,16 +299,17 @@ def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:
             "drafted)"]
 
 
-def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
+def _finish(block: dict, trial: dict | None, venue: str, shown: str, remarks: list[str],
             problems: list[str], judge: Judge | None = None) -> Draft:
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
-    cells are unreadable) and write the config text with the remarks as comments."""
+    cells are unreadable; ``trial`` None: not read, ``problems`` already say why it cannot
+    run) and write the config text with the remarks as comments."""
     from falseclaims.io.xlsx import merged_across_problems
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
 
     read_problems, findings, read = [], [], None
-    for attempt in ("stop", "exclude"):
+    for attempt in ("stop", "exclude") if trial is not None else ():  # None: not read
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
             s = read_venue(trial, base_dir=".", venue=venue)
@@ -311,7 +328,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
         if judge is not None:
             findings, read = judge(venue, trial, s.papers, s.results, s.notes)
         break
-    if block["on_bad_cell"] == "stop":
+    if block.get("on_bad_cell") == "stop":
         del block["on_bad_cell"]
     problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}

@@ -46,8 +46,10 @@ _NAME_HINTS = [
     (r"^citations\b|\bcited\b|citation count|prevalence|proportion|\bfraction\b|distribution|"
      r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated|"
      r"\brank(ing)?\b", "(ignore)"),  # a rank is a position, not a size or a result
+    # "Trial" (1, 2, 3, ...): a diagnostic-accuracy sheet's only key, one row per study
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
-     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$", "paper_id"),
+     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$|"
+     r"^trials?( ?(id|no\.?|number|#))?$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
