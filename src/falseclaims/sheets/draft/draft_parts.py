@@ -150,8 +150,8 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     counts: Counter = Counter()
     for _, cells in t.rows:
-        text = metric_words(cells[column]) if column < len(cells) and cells[column] else ""
-        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, text)}
+        text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
+        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, metric_words(text))}
         # each listed metric's own task too (AUROC, sensitivity: classification)
         tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
                   if (m := header_metric(part)) and m[1]}
