@@ -298,3 +298,8 @@ def test_a_trial_number_is_the_key_of_a_diagnostic_accuracy_sheet(tmp_path):
     assert block["columns"]["wide"]["Trial"] == "paper_id" and "id" not in block
     s = read_venue(dict(block, papers=str(path)), ".", "v")
     assert sorted(s.papers["paper_id"].astype(str)) == [str(i) for i in range(1, 7)]
+    # the block drafted before: every column ignored, `id: row` still numbers the 6 rows
+    ignored = dict(block, papers=str(path), id="row",
+                   columns={"wide": dict.fromkeys(rows[0], "ignore")})
+    s = read_venue(ignored, ".", "v")
+    assert s.papers["paper_id"].tolist() == [f"row {r}" for r in range(2, 8)]

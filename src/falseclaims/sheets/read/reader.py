@@ -130,7 +130,8 @@ def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     mapping = reshape_columns(t, v.columns.get(kind) or {},
                               v.split_cells if kind != "results" else None, where)
     id_spec = v.id
-    if id_spec and t.header:
+    # id: row numbers the rows even where every column is ignored (a header-less rest)
+    if id_spec and (t.header or (id_spec == "row" and t.rows)):
         dedupe = kind != "results" and not v.group_rows_by_id
         made = generate_ids(t, id_spec, dedupe=dedupe)
         if made is not None:
