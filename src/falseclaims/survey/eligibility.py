@@ -122,7 +122,7 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
                   "classification/segmentation"))
     mark(papers["values_only_in_figures"].astype("boolean").fillna(False),
          "values_only_in_figures", "metric values only in figures or supplements")
-    design_only = results.empty
+    design_only = results.empty and not papers.empty  # papers, none with a result
     if design_only:
         mark(True, "no_results_recorded", DESIGN_ONLY_DETAIL)
     ok_splits = set(analysis["test_set_splits"])
