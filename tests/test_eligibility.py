@@ -102,6 +102,28 @@ def test_flow_counts(tables):
     assert seg.iloc[0] == seg.iloc[-1] == 1
 
 
+def test_a_design_only_sheet_leaves_at_its_own_step(tables):
+    """A venue without any results row (a study-design sheet): its in-scope papers leave at
+    the step ``results_recorded`` (after values in text, so the in-scope and values boxes
+    keep the counts the practice figures use), not at "distinct test set"; out-of-scope
+    and figures-only papers keep their own reasons."""
+    papers, results = tables
+    sel = select_papers(papers, results.iloc[0:0], ANALYSIS)
+    reasons = dict(zip(sel.exclusions.paper_id, sel.exclusions.reason))
+    assert reasons.pop("scope") == "out_of_scope"
+    assert reasons.pop("figs") == "values_only_in_figures"
+    assert set(reasons.values()) == {"no_results_recorded"} and len(reasons) == 9
+    assert (sel.exclusions.loc[sel.exclusions.reason == "no_results_recorded", "step"]
+            == "results_recorded").all()
+    assert sel.eligible.empty
+    cls = sel.flow[sel.flow.task == "classification"].set_index("step")["n_papers"]
+    assert cls.to_dict() == {"found": 10, "in_scope": 9, "values_in_text": 8,
+                             "results_recorded": 0, "distinct_test_set": 0,
+                             "two_methods": 0, "test_size": 0}
+    # a venue with results has no such step
+    assert "results_recorded" not in set(select_papers(*tables, ANALYSIS).flow.step)
+
+
 def test_top2_selection(tables):
     top2 = select_papers(*tables, ANALYSIS).top2.set_index("paper_id")
     assert top2.loc["ok_cls", ["method_a", "method_b"]].tolist() == ["A", "B"]

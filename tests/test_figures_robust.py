@@ -84,6 +84,38 @@ def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path)
     assert not made["fig3_reporting_practices"][1].empty
 
 
+def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
+    """A study-design sheet (no results row: its flow has the step ``results_recorded``):
+    each comparison and probability figure is one note "design-only: no results recorded"
+    (no empty task panels, no "no eligible papers"), its CSV keeps its header; the practice
+    figures and the flow are drawn as for any venue."""
+    from falseclaims.figures.venue import PROBABILITY_FIGURES
+    from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, select_papers
+
+    papers = fx.papers(n=(8, 9))
+    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
+                "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+    results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
+                                    "sd_over", "n_test"])
+    flow = select_papers(papers, results, analysis, "v").flow
+    tables = _tables(())
+    tables.update(papers=papers, flow=flow)
+    made = _render(tables)
+    notes = {f.__name__ for f in PROBABILITY_FIGURES}
+    assert len(notes) == 5
+    for name, (fig, data) in made.items():
+        texts = [t for t in _texts(fig) if t.strip()]
+        if name in notes:
+            assert texts == [f"V: {DESIGN_ONLY_NOTE}"], name
+            assert len(fig.axes) == 1 and data.empty
+            write_figure(fig, data, tmp_path / name)
+            assert "task" in (tmp_path / f"{name}.csv").read_text().splitlines()[0]
+        else:
+            assert NO_DATA not in texts and DESIGN_ONLY_NOTE not in " ".join(texts), name
+    assert not made["fig3_reporting_practices"][1].empty
+    assert "Results recorded" in _texts(made["flow_diagram"][0])
+
+
 def test_header_only_csvs_are_drawn(tmp_path):
     """Pipeline tables of a venue without eligible papers, as the stages write them (a header
     and no rows) and as a job reads them back: every column is text."""

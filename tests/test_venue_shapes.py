@@ -89,8 +89,9 @@ def test_no_eligible_paper_gives_empty_tables_with_headers(tmp_path, cfg, make):
     assert list(t["exclusions"].columns) == EXCLUSION_COLUMNS
     assert sorted(t["exclusions"]["paper_id"]) == sorted(t["papers"]["paper_id"])
     assert t["exclusions"]["reason"].notna().all()
+    # a results sheet with only its header: no results recorded (its own flow step)
     expected = {vf.all_cv_only: "no_distinct_test_set", vf.empty_results:
-                "fewer_than_two_methods", vf.wide_without_constants: "out_of_scope"}[make]
+                "no_results_recorded", vf.wide_without_constants: "out_of_scope"}[make]
     assert set(t["exclusions"]["reason"]) == {expected}
 
 

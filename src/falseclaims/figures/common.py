@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
+
+from falseclaims.style import PALETTE, figure
 
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
 # what an empty reporting-practice panel says (these figures count papers in scope)
@@ -47,3 +51,13 @@ def floor_for_markers(ax, radius_pt: float, y_min: float = 0.0, pad_px: float = 
     needed = (y_min * height - r * hi) / (height - r)
     if lo > needed:
         ax.set_ylim(needed, hi)
+
+
+def note_figure(text: str):
+    """A figure holding one note in place of its panels (a venue's study-design sheet
+    draws no comparison or probability: one line says so, no empty panel per task)."""
+    fig, ax = figure("double", height=30)
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, textwrap.fill(text, 80), transform=ax.transAxes, ha="center",
+            va="center", color=PALETTE["gray"], fontsize="large")
+    return fig

@@ -12,7 +12,7 @@ from falseclaims.io.table_io import require_columns
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 
 # steps whose box label does not say why papers leave; shown under the removed count
-REMOVED_WHY = {"valid_cells": "unreadable cell"}
+REMOVED_WHY = {"valid_cells": "unreadable cell", "results_recorded": "design-only"}
 
 
 def flow_data(flow: pd.DataFrame) -> pd.DataFrame:

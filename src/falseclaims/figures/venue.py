@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
+from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, RESULTS_STEP
 from falseclaims.survey.headline import Headline
 from falseclaims.figures.delta_vs_size import fig4_delta_vs_size
+from falseclaims.figures.common import note_figure
 from falseclaims.figures.deltas import figS9_delta_distribution
 from falseclaims.figures.exceedance import fig5_exceedance
 from falseclaims.figures.flow import flow_diagram
@@ -77,8 +80,25 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
         figS10_sd_sensitivity: lambda task: figS10_sd_sensitivity(exceedance, headline, cutoff),
         fig6_lookup: lookup,
     }
+    design_only = is_design_only(tables["flow"])
     for fig in figures_of("venue_figures"):
-        yield fig.name, *calls[fig.function](fig.task)
+        drawn, data = calls[fig.function](fig.task)
+        if design_only and fig.function in PROBABILITY_FIGURES:
+            # no result, no probability: one note instead of empty task panels
+            plt.close(drawn)
+            drawn = note_figure(f"{venue_label}: {DESIGN_ONLY_NOTE}")
+        yield fig.name, drawn, data
+
+
+# the figures of the comparisons and probabilities (a study-design sheet has none)
+PROBABILITY_FIGURES = (figS9_delta_distribution, fig4_delta_vs_size, fig5_exceedance,
+                       fig5_congruence_sources, figS10_sd_sensitivity)
+
+
+def is_design_only(flow: pd.DataFrame) -> bool:
+    """A venue read from a study-design sheet (no results row): its flow has the step
+    ``results_recorded`` (:func:`falseclaims.survey.eligibility.flow_steps`)."""
+    return bool(len(flow)) and RESULTS_STEP[0] in set(flow["step"])
 
 
 def metric_tables(papers: pd.DataFrame, population: str, labels: Mapping | None,

@@ -455,6 +455,7 @@ def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) ->
     (noted) within one data column. False when a range is too long to fill."""
     from openpyxl.utils import range_boundaries
 
+    across = []  # (row, ref, value) of data cells merged across columns
     for ref in merged:
         c0, r0, c1, r1 = range_boundaries(ref)
         c0, c1 = c0 - 1, c1 - 1
@@ -474,9 +475,33 @@ def _fill_merged(t: RawTable, grid: dict, merged: list[str], header_row: int) ->
                 t.note(r, None if name is None else clean_text(name), value,
                        f"merged cells {ref}: value of the first cell repeated")
         elif r0 > header_row:
-            t.problem(r0, None, None if value is None else str(value),
-                      f"unmerged data cells (merged range {ref} spans several columns)")
+            across.append((r0, ref, value))
+    if across:  # one problem: a sheet laid out for reading has hundreds of such ranges
+        across.sort(key=lambda a: a[0])
+        r0, ref, value = across[0]
+        t.problem(r0, None, None if value is None else str(value), merged_across(across))
     return True
+
+
+_ACROSS = "unmerged data cells ("
+
+
+def merged_across_problems(problems: list) -> list:
+    """The problem of a sheet whose data cells are merged across columns (one at most): a
+    sheet laid out for reading, whose every further problem follows from it."""
+    return [p for p in problems if p.column is None and str(p.expected).startswith(_ACROSS)]
+
+
+def merged_across(across: list) -> str:
+    """What a sheet whose data cells are merged across columns needs, in one line:
+    ``across`` holds (row, range, value) sorted by row."""
+    rows = sorted({r for r, _, _ in across})
+    span = f"row {rows[0]}" if len(rows) == 1 else f"rows {rows[0]}-{rows[-1]}"
+    refs = ", ".join(ref for _, ref, _ in across[:3]) + (", ..." if len(across) > 3 else "")
+    return (f"{_ACROSS}{len(across)} merged range(s) span several columns in "
+            f"{len(rows)} data row(s), {span}: {refs}); a sheet laid out for reading "
+            "(group labels, stacked sub-tables) is not one row per paper: unmerge the cells "
+            "or save the paper list alone as a sheet of one table")
 
 
 def _finish_sparse(t: RawTable, cells, header_row: int) -> RawTable:

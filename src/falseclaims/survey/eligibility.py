@@ -9,6 +9,11 @@
 1. ``out_of_scope``: classification/segmentation is not the main task (``in_scope`` false
    or missing);
 2. ``values_only_in_figures``: metric values only in figures or supplements;
+2b. ``no_results_recorded``: only for a venue without any results row (a study-design
+   sheet): the flow table then has the extra step ``results_recorded`` after
+   ``values_in_text``, so the boxes before it (in scope, values in text or tables: the
+   populations the practice figures count) keep their counts and the papers leave with the
+   reason they have, not "no distinct test set";
 3. ``no_distinct_test_set``: the split is not one of ``analysis.test_set_splits``
    (cv_only, unclear or missing);
 4. ``fewer_than_two_methods``: fewer than two methods report the task's primary metric
@@ -38,11 +43,15 @@ STEPS = (
     ("test_size", "test-set size known (analysed)"),
 )
 VALID_CELLS_STEP = ("valid_cells", "all cells readable")  # only with on_bad_cell: exclude
+RESULTS_STEP = ("results_recorded", "results recorded")  # only for a study-design sheet
+DESIGN_ONLY_NOTE = "design-only: no results recorded"
+DESIGN_ONLY_DETAIL = f"{DESIGN_ONLY_NOTE} (a study-design sheet)"
 # exclusion reason -> the flow step the paper fails to reach
 REASON_STEP = {
     "invalid_cell": "valid_cells",
     "out_of_scope": "in_scope",
     "values_only_in_figures": "values_in_text",
+    "no_results_recorded": "results_recorded",
     "no_distinct_test_set": "distinct_test_set",
     "fewer_than_two_methods": "two_methods",
     "missing_test_size": "test_size",
@@ -113,6 +122,9 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
                   "classification/segmentation"))
     mark(papers["values_only_in_figures"].astype("boolean").fillna(False),
          "values_only_in_figures", "metric values only in figures or supplements")
+    design_only = results.empty and not papers.empty  # papers, none with a result
+    if design_only:
+        mark(True, "no_results_recorded", DESIGN_ONLY_DETAIL)
     ok_splits = set(analysis["test_set_splits"])
     split = papers["split"].astype("object")
     mark(~split.isin(ok_splits), "no_distinct_test_set",
@@ -144,13 +156,24 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     excl["detail"] = detail[~keep].to_numpy()
     excl = excl[EXCLUSION_COLUMNS].sort_values("paper_id", kind="mergesort")
     return Selection(eligible, excl.reset_index(drop=True),
-                     _flow(papers, reason, venue, lenient), top2)
+                     _flow(papers, reason, venue, lenient, design_only), top2)
+
+
+def flow_steps(lenient: bool = False, design_only: bool = False) -> list[tuple[str, str]]:
+    """The flow table's steps: :data:`STEPS` with ``valid_cells`` after ``found``
+    (``lenient``) and ``results_recorded`` after ``values_in_text`` (``design_only``)."""
+    steps = list(STEPS)
+    if design_only:
+        steps.insert(3, RESULTS_STEP)
+    if lenient:
+        steps.insert(1, VALID_CELLS_STEP)
+    return steps
 
 
 def _flow(papers: pd.DataFrame, reason: pd.Series, venue: str = "",
-          lenient: bool = False) -> pd.DataFrame:
+          lenient: bool = False, design_only: bool = False) -> pd.DataFrame:
     failed_at = reason.map(REASON_STEP)
-    steps = (STEPS[0], VALID_CELLS_STEP, *STEPS[1:]) if lenient else STEPS
+    steps = flow_steps(lenient, design_only)
     order = [s for s, _ in steps]
     rows = []
     venue = papers["venue"].iloc[0] if len(papers) else venue

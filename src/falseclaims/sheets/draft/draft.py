@@ -193,11 +193,13 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                      [problem])
     block, remarks = _block(g, venue, shown)
     problems = []
+    if missing := _no_metric(block):  # the reader would name metric and task in six lines
+        return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
-        problems = _lost_results(g) if block.get("group_rows_by_id") else []
+        problems = _lost_results(g, remarks) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
                    remarks, problems, judge)
 
@@ -252,15 +254,41 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     return _finish(block, dict(block, papers=full), venue, shown, remarks, [], judge)
 
 
-def _lost_results(g: SheetGuess) -> list[str]:
+def _no_metric(block: dict) -> str | None:
+    """What a wide block with value columns but no metric (no metric column, no header or
+    cell naming one) needs, in one line; None when it has its metric or no value column."""
+    wide = block["columns"]["wide"]
+    values = [k for k, ours in wide.items() if ours in ("value_proposed", "value_best_prior",
+                                                        "values_compared")]
+    if not values or "metric" in wide.values() or "metric" in block["constants"]:
+        return None
+    return (f"no metric: nothing names the metric of the value column(s) "
+            f"{', '.join(repr(v) for v in values)} (no metric column, no metric in a header "
+            "or cell); set constants: {metric: ..., task: ...} (accuracy: classification, "
+            "dsc: segmentation), or map them to ignore to read the sheet as study design")
+
+
+def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:
     """A study-design draft of a paper over several rows that would drop metric values:
     columns whose header names a metric over measured values, all left unmapped (a long
     results table in one sheet, one row per paper x method, reads like this; one value per
-    paper on one row, with nothing to compare it with, is listed, not lost)."""
+    paper on one row, with nothing to compare it with, is listed, not lost). Values of
+    metrics the probability model does not read (F1, recall, precision, AUROC: no model,
+    ``falseclaims.metrics``) lose no probability: one remark says so, the draft runs."""
+    from falseclaims.config import load_config
+    from falseclaims.metrics import classify
     from falseclaims.sheets.draft.roles import header_metric
 
+    cfg = load_config()
     lost = [c for c in g.columns
             if c.role == "(ignore)" and c.kind == "value_proposed" and header_metric(c.name)]
+    modelled = [c for c in lost if classify(c.name, cfg).task]
+    if lost and not modelled:
+        names = ", ".join(repr(c.name) for c in lost)
+        remarks.append(f"no probability: {names} are values of metrics without a probability "
+                       "model (the model reads accuracy and Dice, docs/method.md); the sheet "
+                       "is read as each paper's study design")
+    lost = modelled
     if not lost:
         return []
     names = ", ".join(f"{c.letter} {c.name!r}" for c in lost[:4]) + (
@@ -271,19 +299,25 @@ def _lost_results(g: SheetGuess) -> list[str]:
             "drafted)"]
 
 
-def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str],
+def _finish(block: dict, trial: dict | None, venue: str, shown: str, remarks: list[str],
             problems: list[str], judge: Judge | None = None) -> Draft:
     """Read the sheet(s) with the block as the pipeline does (``on_bad_cell: exclude`` if
-    cells are unreadable) and write the config text with the remarks as comments."""
+    cells are unreadable; ``trial`` None: not read, ``problems`` already say why it cannot
+    run) and write the config text with the remarks as comments."""
+    from falseclaims.io.xlsx import merged_across_problems
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
 
     read_problems, findings, read = [], [], None
-    for attempt in ("stop", "exclude"):
+    for attempt in ("stop", "exclude") if trial is not None else ():  # None: not read
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
             s = read_venue(trial, base_dir=".", venue=venue)
         except SheetValidationError as exc:
+            if laid_out := merged_across_problems(exc.problems):
+                # not a table: the one reason, no drafting problem that follows from it
+                problems, read_problems = [], [str(laid_out[0])]
+                break
             read_problems = group_problems(exc.problems, 2)
             continue
         except ValueError as exc:
@@ -294,7 +328,7 @@ def _finish(block: dict, trial: dict, venue: str, shown: str, remarks: list[str]
         if judge is not None:
             findings, read = judge(venue, trial, s.papers, s.results, s.notes)
         break
-    if block["on_bad_cell"] == "stop":
+    if block.get("on_bad_cell") == "stop":
         del block["on_bad_cell"]
     problems = problems + read_problems
     config = {"run_venues": [venue], "venues": {venue: block}}

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from falseclaims.sheets.draft.draft_rules import METRIC_TASK
+from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
 from falseclaims.sheets.draft.roles import header_metric
@@ -113,7 +113,7 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
                        + ", ".join(sorted(m for m, _ in named)) + "): no metric constant "
                        "drafted; map a metric column or set constants: {metric: ...}")
         return out
-    text = " ".join(c.name.lower() for c in g.columns) + " " + str(g.file).lower()
+    text = metric_words(" ".join(c.name for c in g.columns) + " " + str(g.file))
     for rx, metric, task in METRIC_TASK:
         if re.search(rx, text):
             if "metric" not in roles:
@@ -151,7 +151,7 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
     counts: Counter = Counter()
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
-        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, text)}
+        tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, metric_words(text))}
         # each listed metric's own task too (AUROC, sensitivity: classification)
         tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
                   if (m := header_metric(part)) and m[1]}
@@ -175,6 +175,8 @@ def task_from_headers(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
         return {}
     named = {header_metric(c.name) for c in g.columns if c.kind in ("value_proposed",)}
     tasks = {t for m in named if m for t in [m[1]]}
+    if len(tasks) > 1:  # F1 (used for both tasks) beside recall or precision: theirs
+        tasks.discard(None)
     if len(tasks) != 1 or None in tasks:
         return {}
     (task,) = tasks

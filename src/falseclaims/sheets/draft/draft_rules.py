@@ -24,8 +24,15 @@ SPLIT_RULES = {r"(?i)^(train_test|train_val_test|cv_only|cv_plus_test|unclear)$"
 # a free-text split column: a cell none of the rules reads says no clear split (never guessed)
 UNCLEAR_RULE = {r".": "unclear"}
 DRAFT_RULES = {"statistical_test": STAT_RULES, "split": SPLIT_RULES}
-METRIC_TASK = [(r"dice|dsc|iou|jaccard|hausdorff|\bhd", "dsc", "segmentation"),
-                (r"\bacc(uracy)?\b", "accuracy", "classification")]
+# whole words only, read in text whose '_' and punctuation are spaces (``metric_words``):
+# 'indices' holds 'dice' and 'previous' 'iou', neither names a metric
+METRIC_TASK = [(r"\b(dice|dsc|iou|jaccard|hausdorff|hd\d*)\b", "dsc", "segmentation"),
+               (r"\bacc(uracy)?\b", "accuracy", "classification")]
+
+
+def metric_words(text: str) -> str:
+    """``text`` lower-cased with '_' and punctuation as spaces, as METRIC_TASK reads it."""
+    return re.sub(r"[_\W]+", " ", str(text).lower())
 
 
 def read_with(rules: dict, text: str) -> str | None:

@@ -41,12 +41,15 @@ _NAME_HINTS = [
     (r"^(notes?|comments?|remarks?|year|link|url|pages?|country|journal|venue)\b|"
      r"\b(notes?|comments?)$", "(ignore)"),
     # counts and descriptions of a paper or its population, never sizes or results:
-    # citation counts, class prevalences ("Robust 36.3; Frail 22.3"), ages, dates, ranks
-    (r"^citations\b|\bcited\b|citation count|prevalence|proportion|distribution|"
+    # citation counts, class prevalences ("Robust 36.3; Frail 22.3", "fraction_majority_class"),
+    # ages, dates, ranks
+    (r"^citations\b|\bcited\b|citation count|prevalence|proportion|\bfraction\b|distribution|"
      r"demograph|\bage\b|\bsex\b|gender|ethnic|\bdates?\b|\bdated\b|annotated|"
      r"\brank(ing)?\b", "(ignore)"),  # a rank is a position, not a size or a result
+    # "Trial" (1, 2, 3, ...): a diagnostic-accuracy sheet's only key, one row per study
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
-     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$", "paper_id"),
+     r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$|"
+     r"^trials?( ?(id|no\.?|number|#))?$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
@@ -71,7 +74,7 @@ _NAME_HINTS = [
     (r"\b(soa|sota|sta)\b|state.of.the.art|best.?prior|prior|runner|second.?best|2nd|"
      r"competitor|comparator|previous|\bbaseline\b", "value_best_prior"),
     (r"^(model|approach|algorithm)s?$", "method"),
-    (r"\bours\b|proposed|\bbest\b|\bvalue|result|dsc|dice|\bacc(uracy)?\b|\bnew\b|"
+    (r"\bours\b|proposed|\bbest\b|\bvalue|result|\b(dsc|dice)\b|\bacc(uracy)?\b|\bnew\b|"
      r"\bmethod\b", "value_proposed"),
 ]
 # headers under which text cells are a method's name (else text under a result header is

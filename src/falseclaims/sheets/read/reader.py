@@ -18,6 +18,7 @@ from falseclaims.sheets.read.columns import (
 from falseclaims.sheets.read.digest import digest
 from falseclaims.sheets.read.errors import Problem, SheetValidationError
 from falseclaims.io.raw_reader import RawTable, read_raw_table
+from falseclaims.io.xlsx import merged_across_problems
 from falseclaims.sheets.read.lenient import exclude_bad_cells
 from falseclaims.sheets.read.normalise import map_columns, parse_columns, parse_records
 from falseclaims.sheets.read.plain import frame_of_columns, plain_results
@@ -116,6 +117,8 @@ def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     header_row, header_rows = v.header(kind)
     path = base / file
     t = read_raw_table(path, sheet, header_row, display=str(file))
+    if laid_out := merged_across_problems(t.problems):
+        raise SheetValidationError(laid_out, venue)  # not a table: nothing further to check
     if v.on_bad_cell == "exclude":
         t.problem_cap = None  # each bad cell excludes its paper: every one is needed
     if kind != "results":
@@ -127,7 +130,8 @@ def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     mapping = reshape_columns(t, v.columns.get(kind) or {},
                               v.split_cells if kind != "results" else None, where)
     id_spec = v.id
-    if id_spec and t.header:
+    # id: row numbers the rows even where every column is ignored (a header-less rest)
+    if id_spec and (t.header or (id_spec == "row" and t.rows)):
         dedupe = kind != "results" and not v.group_rows_by_id
         made = generate_ids(t, id_spec, dedupe=dedupe)
         if made is not None:
