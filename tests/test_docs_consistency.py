@@ -265,7 +265,7 @@ def documented_columns(doc: str) -> dict[str, list[str]]:
 def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[str]]:
     """The survey chain of workflow/rules/survey.smk and numbers.smk on a small venue, each
     table written with write_table as the rules' scripts do; the header of each file."""
-    from falseclaims.config import congruence_sources, sd_models
+    from falseclaims.config import Analysis, congruence_sources, sd_models
     from falseclaims.sheets import read_venue
     from falseclaims.survey.congruence_assignment import assign_congruence
     from falseclaims.survey.eligibility import select_papers
@@ -282,7 +282,8 @@ def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[st
     for name in ("papers", "results", "notes"):
         write_table(getattr(sheets, name), out / "validated" / f"{name}.csv")
     sel = select_papers(read_table(out / "validated" / "papers.csv"),
-                        read_table(out / "validated" / "results.csv"), cfg["analysis"],
+                        read_table(out / "validated" / "results.csv"),
+                        Analysis.from_config(cfg).eligibility,
                         venue="mini")
     for name in ("eligible", "exclusions", "flow", "top2"):
         write_table(getattr(sel, name), out / f"{name}.csv")

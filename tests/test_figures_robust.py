@@ -90,11 +90,12 @@ def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
     (no empty task panels, no "no eligible papers"), its CSV keeps its header; the practice
     figures and the flow are drawn as for any venue."""
     from falseclaims.figures.venue import PROBABILITY_FIGURES
+    from falseclaims.config import Eligibility
     from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, select_papers
 
     papers = fx.papers(n=(8, 9))
-    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
-                "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+    analysis = Eligibility(metrics={"classification": ("accuracy",), "segmentation": ("dsc",)},
+                           test_set_splits=("train_test", "train_val_test", "cv_plus_test"))
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
     flow = select_papers(papers, results, analysis, "v").flow
@@ -204,6 +205,7 @@ def test_figures_are_byte_identical_on_a_rerun(tmp_path):
 
 
 def test_flow_diagram_names_the_unreadable_cell_step():
+    from falseclaims.config import Eligibility
     from falseclaims.survey.eligibility import select_papers
     papers = pd.DataFrame({"venue": "v", "paper_id": ["a", "b", "c"],
                            "task": ["segmentation"] * 3, "in_scope": True,
@@ -213,8 +215,8 @@ def test_flow_diagram_names_the_unreadable_cell_step():
     results = pd.DataFrame({"paper_id": ["a", "a", "c", "c"], "method": ["p", "q"] * 2,
                             "metric": "dsc", "value": [0.8, 0.7, 0.9, 0.85], "sd": np.nan,
                             "sd_over": None, "n_test": np.nan})
-    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
-                "test_set_splits": ["train_test"]}
+    analysis = Eligibility(metrics={"classification": ("accuracy",), "segmentation": ("dsc",)},
+                           test_set_splits=("train_test",))
     flow = select_papers(papers, results, analysis, venue="v").flow
     fig, data = figures.flow_diagram(flow)
     seg = data[data["task"] == "segmentation"].set_index("step")

@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as ss
 
 from falseclaims import figures
-from falseclaims.config import ConfigParam, ReportText, report_category
+from falseclaims.config import Analysis, ConfigParam, ReportText, report_category
 from falseclaims.figures.tables import NOT_IN_PAPER, NOT_IN_VENUE
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html, metric_tables_html, numbers_html
@@ -23,6 +23,8 @@ HOSTILE = "</script><img src=x onerror=alert(1)>"
 CFG = {
     "analysis": {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
                  "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"],
+                 "use_reported_sd_over": ["test"], "cutoffs": [0.05, 0.1],
+                 "exceedance_grid": {"start": 0.0, "stop": 0.5, "num": 11},
                  "headline_congruence": "median", "headline_sd": "mean"},
     "congruence": {"use": ["paper"], "paper": {
         "classification": {"q1": 0.47, "median": 0.67, "q3": 0.83},
@@ -109,7 +111,7 @@ def numbers():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    flow = select_papers(papers, results, CFG["analysis"], "v").flow
+    flow = select_papers(papers, results, Analysis.from_config(CFG).eligibility, "v").flow
     tables = {"papers": papers, "flow": flow, "top2": _top2(), "summary": _summary()}
     return venue_numbers(tables, CFG, "v").set_index(["task", "name"])
 
@@ -177,7 +179,7 @@ def test_sensitivity_range_recomputed_from_summary(how):
     papers, summary = _papers(), _summary()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": summary}
     cfg = CFG | {"numbers": CFG["numbers"] | {"sensitivity_range": how}}
     d = venue_numbers(tables, cfg, "v").set_index(["task", "name"])
@@ -226,7 +228,7 @@ def test_multiplier_at_the_median_winner_and_the_inferred_level():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     d = venue_numbers(tables, CFG | {"lookup_grid": grid}, "v").set_index(["task", "name"])
     for task, level, inferred, median, p in (("classification", 0.86, 0.75, 250, _p_cls),
@@ -258,7 +260,7 @@ def test_a_paper_value_for_an_unknown_number_is_refused():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     with pytest.raises(ValueError, match="numbers.paper.share_typo.classification"):
         venue_numbers(tables, cfg, "v")
@@ -351,7 +353,7 @@ def test_one_task_venue_without_analysed_papers():
     papers = papers[papers.task == "classification"]
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2().iloc[0:0], "summary": _summary().iloc[0:0]}
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])
     assert d.loc[("classification", "papers_in_scope"), "value"] == 7
@@ -371,7 +373,7 @@ def test_a_sheet_without_metrics_or_uncertainty_gives_no_share(numbers):
     papers = _papers().assign(metrics_reported=pd.NA, uncertainty=pd.NA)
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])["value"]
     for name in ("share_primary_metric", "n_sd_test", "share_sd", "share_no_uncertainty"):
@@ -384,7 +386,7 @@ def test_the_matched_example_says_agreement_is_not_evidence():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     cfg = CFG | {"numbers": CFG["numbers"] | {"matched_to_paper": ["v"]}}
     d = venue_numbers(tables, cfg, "v")

@@ -126,3 +126,49 @@ def test_example_settings_refuse_a_key_they_do_not_know():
     with pytest.raises(ValueError, match=r"claim_check.examples.binary: unknown key\(s\) "
                                          r"separation"):
         ExampleSettings.from_config(cfg)
+
+
+def test_analysis_holds_the_config_files_values():
+    """``Analysis`` against config/config.yaml read with plain yaml (no package code)."""
+    from falseclaims.config import Analysis
+
+    raw = RAW["analysis"]
+    a = Analysis.from_config(CFG)
+    assert {t: list(s) for t, s in a.eligibility.metrics.items()} == raw["metrics"]
+    assert list(a.eligibility.test_set_splits) == raw["test_set_splits"]
+    assert list(a.use_reported_sd_over) == raw["use_reported_sd_over"]
+    assert list(a.cutoffs) == raw["cutoffs"]
+    grid = a.exceedance_grid
+    assert {"start": grid.start, "stop": grid.stop, "num": grid.num} == raw["exceedance_grid"]
+    assert (a.headline_congruence, a.headline_sd) == (raw["headline_congruence"],
+                                                      raw["headline_sd"])
+    h = Headline.from_config(CFG)
+    assert (h.congruence_level, h.sd_level) == (a.headline_congruence, a.headline_sd)
+
+
+def test_eligibility_from_the_rules_params_selects_as_the_typed_object():
+    """The eligibility rule hands its script the config subset ``{metrics,
+    test_set_splits}`` as a mapping; ``select_papers`` reads it as the typed criteria.
+    Both select the same papers, and changing a split changes the selection (the criteria
+    are read, not ignored)."""
+    import dataclasses
+
+    import pandas as pd
+
+    from falseclaims.config import Analysis
+    from falseclaims.survey.eligibility import select_papers
+
+    papers = pd.DataFrame({"paper_id": ["p1", "p2"], "task": ["classification"] * 2,
+                           "in_scope": [True, True], "values_only_in_figures": [False, False],
+                           "split": ["train_test", "cv_only"], "n_test": [100, 100]})
+    results = pd.DataFrame({"paper_id": ["p1", "p1", "p2", "p2"],
+                            "method": ["a", "b", "a", "b"], "metric": ["Accuracy"] * 4,
+                            "value": [0.9, 0.8, 0.9, 0.8], "n_test": [100] * 4})
+    typed = Analysis.from_config(CFG).eligibility
+    params = {k: RAW["analysis"][k] for k in ("metrics", "test_set_splits")}
+    by_type = select_papers(papers, results, typed, "v")
+    by_params = select_papers(papers, results, params, "v")
+    assert list(by_type.eligible["paper_id"]) == list(by_params.eligible["paper_id"]) == ["p1"]
+    assert by_type.exclusions.equals(by_params.exclusions)
+    wider = dataclasses.replace(typed, test_set_splits=(*typed.test_set_splits, "cv_only"))
+    assert list(select_papers(papers, results, wider, "v").eligible["paper_id"]) == ["p1", "p2"]

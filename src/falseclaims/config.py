@@ -18,6 +18,7 @@ import argparse
 import copy
 import os
 import shlex
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
@@ -416,6 +417,60 @@ class PlausibilityLimits:
                    prior_wins_share=float(block["prior_wins_share"]),
                    min_papers=int(block["min_papers"]),
                    numeric_id_share=float(block["numeric_id_share"]))
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """The survey's criteria that read a paper's rows ([Christodoulou2025], Methods, "Data
+    analysis subset"): the spellings that count as each task's primary metric
+    (case-insensitive) and the splits that give a distinct test set."""
+
+    metrics: dict[str, tuple[str, ...]]  # task -> spellings
+    test_set_splits: tuple[str, ...]
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> Eligibility:
+        """From the ``analysis`` block, or the part of it the eligibility rule hands its
+        script as ``params.analysis`` (``metrics`` and ``test_set_splits``)."""
+        return cls(metrics={str(t): tuple(map(str, s)) for t, s in block["metrics"].items()},
+                   test_set_splits=tuple(map(str, block["test_set_splits"])))
+
+
+@dataclass(frozen=True)
+class ExceedanceGrid:
+    """The cutoffs at which the exceedance curves are evaluated: ``num`` points from
+    ``start`` to ``stop``, both included."""
+
+    start: float
+    stop: float
+    num: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """``analysis``: which papers and rows the survey reads (:class:`Eligibility`), whose
+    reported SDs it keeps, the cutoffs and curve grid of its shares, and the headline
+    levels (which :class:`Headline` pairs with the first sources in ``use``)."""
+
+    eligibility: Eligibility
+    use_reported_sd_over: tuple[str, ...]
+    cutoffs: tuple[float, ...]
+    exceedance_grid: ExceedanceGrid
+    headline_congruence: str
+    headline_sd: str
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> Analysis:
+        block = cfg["analysis"]  # required by the schema, as are all its keys
+        grid = block["exceedance_grid"]
+        return cls(eligibility=Eligibility.from_block(block),
+                   use_reported_sd_over=tuple(map(str, block["use_reported_sd_over"])),
+                   cutoffs=tuple(map(float, block["cutoffs"])),
+                   exceedance_grid=ExceedanceGrid(start=float(grid["start"]),
+                                                  stop=float(grid["stop"]),
+                                                  num=int(grid["num"])),
+                   headline_congruence=str(block["headline_congruence"]),
+                   headline_sd=str(block["headline_sd"]))
 
 
 def headline_assumption(cfg: dict) -> dict[str, str]:

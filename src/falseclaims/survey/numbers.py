@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import Headline, configured_congruence, sd_model_from_config
+from falseclaims.config import Analysis, Headline, configured_congruence, sd_model_from_config
 from falseclaims.survey.headline import select_headline
 from falseclaims.io.table_io import numeric
 from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
@@ -286,13 +286,13 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures``, ``lookup_grid``,
     ``planner``, ``numbers``)."""
     papers, pops = tables["papers"], cfg["figures"]["populations"]
-    analysis = cfg["analysis"]
+    criteria = Analysis.from_config(cfg).eligibility
     headline = Headline.from_config(cfg)
     grid = cfg["lookup_grid"]
     multipliers = venue_multipliers(
         papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),
         sd_model_from_config(cfg, headline.sd_source), cfg["planner"],
-        analysis["test_set_splits"], pops["split_sizes"], venue)
+        criteria.test_set_splits, pops["split_sizes"], venue)
     settings = NumbersSettings.from_config(cfg)
     how = settings.sensitivity_range
     rows: list[dict] = []
@@ -303,10 +303,10 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         if (population(papers, pops["metrics"])["task"] == task).any():
             rows += _metric_rows(papers, venue, task, pops["metrics"],
                                  cfg["figures"].get("metric_labels"),
-                                 [m.lower() for m in analysis["metrics"][task]])
+                                 [m.lower() for m in criteria.metrics[task]])
         rows += _split_rows(papers, venue, task, pops["split_sizes"],
-                            analysis["test_set_splits"])
-        rows += _size_rows(papers, venue, task, analysis["test_set_splits"],
+                            criteria.test_set_splits)
+        rows += _size_rows(papers, venue, task, criteria.test_set_splits,
                            pops["split_sizes"])
         rows += _delta_rows(tables["top2"], venue, task)
         rows += headline_rows(tables["summary"], headline, venue, task, how)
@@ -317,7 +317,7 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
                          len(papers)))
     if papers["task"].isna().any():  # a study-design sheet recording no task: its practices
         rows += _not_recorded_rows(tables["flow"], papers, venue, pops,
-                                   analysis["test_set_splits"])
+                                   criteria.test_set_splits)
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
                                       ("paper_value", "paper_source")])
     out["n_population"] = out["n_population"].astype("Int64")

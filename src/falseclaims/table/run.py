@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from falseclaims.config import Analysis
 from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
 from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
@@ -84,7 +85,7 @@ def _analyse(raw, cfg, opt: Options) -> dict:
     table = interpret_table(raw, cfg, n=opt.n, task=opt.task, units=opt.units,
                             metrics=opt.metrics, n_fallback=opt.n_fallback,
                             lower_better=opt.lower_better, ignore=opt.ignore,
-                            sds_used=opt.pm_over in cfg["analysis"]["use_reported_sd_over"])
+                            sds_used=opt.pm_over in Analysis.from_config(cfg).use_reported_sd_over)
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 
