@@ -37,7 +37,9 @@ CFG = {
                 "metric_labels": {"accuracy": "Accuracy", "acc": "Accuracy",
                                   "dsc": "Dice (DSC)", "dice": "Dice (DSC)"}},
     "lookup_grid": {"congruence_source": "paper", "sd_level": "mean", "multiplier_delta": 0.01,
-                    "classification": {"level": 0.85}, "segmentation": {"level": 0.80}},
+                    "bands": [0.05, 0.1],
+                    "classification": {"level": 0.85, "n": [100], "delta": [0.01]},
+                    "segmentation": {"level": 0.80, "n": [100], "delta": [0.01]}},
     "planner": {"target": 0.05, "n_max": 10**6, "sd_level": "mean"},
     "numbers": {"citation": "paper", "compare_venues": ["v"],
                 "paper": {"papers_found": {"classification": 133},
@@ -223,7 +225,8 @@ def test_multiplier_at_the_median_winner_and_the_inferred_level():
     0.86, 0.90; 0.73 of 0.70, 0.76); a venue in ``inferred_levels.venues`` gets a second,
     labelled row at the inferred level, from the same computation as fig6_multipliers."""
     grid = CFG["lookup_grid"] | {
-        "classification": {"level": "median_winner"}, "segmentation": {"level": "median_winner"},
+        t: CFG["lookup_grid"][t] | {"level": "median_winner"}
+        for t in ("classification", "segmentation")} | {
         "inferred_levels": {"venues": ["v"], "classification": 0.75, "segmentation": 0.68}}
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",

@@ -172,3 +172,21 @@ def test_eligibility_from_the_rules_params_selects_as_the_typed_object():
     assert by_type.exclusions.equals(by_params.exclusions)
     wider = dataclasses.replace(typed, test_set_splits=(*typed.test_set_splits, "cv_only"))
     assert list(select_papers(papers, results, wider, "v").eligible["paper_id"]) == ["p1", "p2"]
+
+
+def test_lookup_grid_holds_the_config_files_values():
+    from falseclaims.config import LookupGrid, Planner
+
+    raw = RAW["lookup_grid"]
+    g = LookupGrid.from_config(CFG)
+    assert (g.congruence_source, g.sd_level, list(g.bands), g.multiplier_delta) == (
+        raw["congruence_source"], raw["sd_level"], raw["bands"], raw["multiplier_delta"])
+    for task in ("classification", "segmentation"):
+        t = g.tasks[task]
+        assert (t.level, t.fallback_level, list(t.n), list(t.delta)) == (
+            raw[task]["level"], raw[task].get("fallback_level"), raw[task]["n"],
+            raw[task]["delta"]), task
+        assert g.inferred_levels[task] == raw["inferred_levels"][task]
+    assert list(g.inferred_venues) == raw["inferred_levels"]["venues"]
+    assert LookupGrid.from_block(CFG["lookup_grid"]) == g
+    assert Planner.from_block(CFG["planner"]) == Planner.from_config(CFG)

@@ -369,8 +369,12 @@ class Planner:
     sd_level: str
 
     @classmethod
-    def from_config(cls, cfg: dict) -> Planner:
-        block = cfg["planner"]  # required by the schema
+    def from_config(cls, cfg: Mapping) -> Planner:
+        return cls.from_block(cfg["planner"])  # required by the schema
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> Planner:
+        """From the ``planner`` block itself (what the figure rule hands its script)."""
         return cls(target=float(block["target"]), n_max=int(block["n_max"]),
                    sd_level=str(block["sd_level"]))
 
@@ -471,6 +475,57 @@ class Analysis:
                                                   num=int(grid["num"])),
                    headline_congruence=str(block["headline_congruence"]),
                    headline_sd=str(block["headline_sd"]))
+
+
+@dataclass(frozen=True)
+class TaskGrid:
+    """``lookup_grid.<task>``: the winner's value A (a number, or ``median_winner``: the
+    venue's median winner value, ``fallback_level`` when it has none) and the sizes and
+    deltas of the Fig 6 grid."""
+
+    level: float | str
+    fallback_level: float | None
+    n: tuple[int, ...]
+    delta: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class LookupGrid:
+    """``lookup_grid``: the Fig 6 grid of [Christodoulou2025] and the test-set size
+    multipliers (at ``multiplier_delta``); ``inferred_levels`` ({task: A}) and
+    ``inferred_venues``: a second row of multipliers at levels inferred from the paper's
+    8x / 10x, for those venues (both empty when the block has no ``inferred_levels``)."""
+
+    congruence_source: str
+    sd_level: str
+    bands: tuple[float, float]
+    multiplier_delta: float
+    tasks: dict[str, TaskGrid]
+    inferred_levels: dict[str, float]
+    inferred_venues: tuple[str, ...]
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> LookupGrid:
+        return cls.from_block(cfg["lookup_grid"])  # required by the schema
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> LookupGrid:
+        """From the ``lookup_grid`` block itself (what the figure rule hands its script)."""
+        inferred = block.get("inferred_levels") or {}
+        tasks = {}
+        for task in TASKS:
+            grid, level = block[task], block[task]["level"]
+            fallback = grid.get("fallback_level")
+            tasks[task] = TaskGrid(level=level if isinstance(level, str) else float(level),
+                                   fallback_level=None if fallback is None else float(fallback),
+                                   n=tuple(map(int, grid["n"])),
+                                   delta=tuple(map(float, grid["delta"])))
+        return cls(congruence_source=str(block["congruence_source"]),
+                   sd_level=str(block["sd_level"]),
+                   bands=tuple(map(float, block["bands"])),
+                   multiplier_delta=float(block["multiplier_delta"]), tasks=tasks,
+                   inferred_levels={t: float(inferred[t]) for t in TASKS if t in inferred},
+                   inferred_venues=tuple(map(str, inferred.get("venues", ()))))
 
 
 def headline_assumption(cfg: dict) -> dict[str, str]:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import Analysis, Headline, configured_congruence, sd_model_from_config
+from falseclaims.config import (Analysis, Headline, LookupGrid, Planner, configured_congruence,
+                                sd_model_from_config)
 from falseclaims.survey.headline import select_headline
 from falseclaims.io.table_io import numeric
 from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
@@ -221,13 +222,13 @@ def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str, task: s
     return rows
 
 
-def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, cfg: Mapping) -> list[dict]:
+def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, source: str) -> list[dict]:
     """The test set that brings P(false claim) to ``planner.target`` at Δ =
     ``lookup_grid.multiplier_delta`` over the venue's median test-set size, at the median
     congruence: the rows of :func:`falseclaims.survey.multipliers.venue_multipliers` (also
-    ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one)."""
+    ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one);
+    ``source``: the congruence source named (``lookup_grid.congruence_source``)."""
     rows = []
-    source = cfg["lookup_grid"]["congruence_source"]
     t = table[(table["task"] == task) & (table["congruence_level"] == "median")]
     for r in t.itertuples():
         suffix = "" if r.Index == t.index[0] else "_inferred_level"
@@ -288,10 +289,10 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     papers, pops = tables["papers"], cfg["figures"]["populations"]
     criteria = Analysis.from_config(cfg).eligibility
     headline = Headline.from_config(cfg)
-    grid = cfg["lookup_grid"]
+    grid = LookupGrid.from_config(cfg)
     multipliers = venue_multipliers(
-        papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),
-        sd_model_from_config(cfg, headline.sd_source), cfg["planner"],
+        papers, tables["top2"], grid, configured_congruence(cfg, grid.congruence_source),
+        sd_model_from_config(cfg, headline.sd_source), Planner.from_config(cfg),
         criteria.test_set_splits, pops["split_sizes"], venue)
     settings = NumbersSettings.from_config(cfg)
     how = settings.sensitivity_range
@@ -311,7 +312,7 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         rows += _delta_rows(tables["top2"], venue, task)
         rows += headline_rows(tables["summary"], headline, venue, task, how)
         rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
-        rows += _multiplier_rows(multipliers, venue, task, cfg)
+        rows += _multiplier_rows(multipliers, venue, task, grid.congruence_source)
     if "results" in tables and tables["results"].empty:  # a study-design sheet
         rows.append(_row(venue, "", "design_only", len(papers), "papers", "papers found",
                          len(papers)))
