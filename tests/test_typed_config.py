@@ -190,3 +190,23 @@ def test_lookup_grid_holds_the_config_files_values():
     assert list(g.inferred_venues) == raw["inferred_levels"]["venues"]
     assert LookupGrid.from_block(CFG["lookup_grid"]) == g
     assert Planner.from_block(CFG["planner"]) == Planner.from_config(CFG)
+
+
+def test_exceedance_curve_reads_the_typed_grid_as_the_rules_block():
+    """The grid object and the block the exceedance rule hands its script give one curve;
+    its cutoffs are the grid's, 0.05 apart for 11 points over [0, 0.5]."""
+    import pandas as pd
+
+    from falseclaims.config import Analysis, ExceedanceGrid
+    from falseclaims.survey.exceedance import exceedance_curve
+
+    probs = pd.DataFrame({"venue": "v", "task": "classification", "congruence_source": "paper",
+                          "congruence_level": "median", "sd_source": "", "sd_level": "",
+                          "paper_id": ["a", "b", "c", "d"], "probability": [0.01, 0.1, 0.2, 0.4]})
+    block = {"start": 0.0, "stop": 0.5, "num": 11}
+    typed = exceedance_curve(probs, ExceedanceGrid.from_block(block))
+    pd.testing.assert_frame_equal(typed, exceedance_curve(probs, block))
+    assert list(typed["cutoff"]) == [round(0.05 * i, 10) for i in range(11)]
+    assert typed.loc[typed["cutoff"] == 0.15, "share_above"].item() == 0.5
+    assert Analysis.from_config(CFG).exceedance_grid == ExceedanceGrid.from_block(
+        RAW["analysis"]["exceedance_grid"])

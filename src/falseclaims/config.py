@@ -449,6 +449,12 @@ class ExceedanceGrid:
     stop: float
     num: int
 
+    @classmethod
+    def from_block(cls, block: Mapping) -> ExceedanceGrid:
+        """From ``analysis.exceedance_grid`` (what the exceedance rule hands its script)."""
+        return cls(start=float(block["start"]), stop=float(block["stop"]),
+                   num=int(block["num"]))
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -466,13 +472,10 @@ class Analysis:
     @classmethod
     def from_config(cls, cfg: Mapping) -> Analysis:
         block = cfg["analysis"]  # required by the schema, as are all its keys
-        grid = block["exceedance_grid"]
         return cls(eligibility=Eligibility.from_block(block),
                    use_reported_sd_over=tuple(map(str, block["use_reported_sd_over"])),
                    cutoffs=tuple(map(float, block["cutoffs"])),
-                   exceedance_grid=ExceedanceGrid(start=float(grid["start"]),
-                                                  stop=float(grid["stop"]),
-                                                  num=int(grid["num"])),
+                   exceedance_grid=ExceedanceGrid.from_block(block["exceedance_grid"]),
                    headline_congruence=str(block["headline_congruence"]),
                    headline_sd=str(block["headline_sd"]))
 
@@ -526,6 +529,14 @@ class LookupGrid:
                    multiplier_delta=float(block["multiplier_delta"]), tasks=tasks,
                    inferred_levels={t: float(inferred[t]) for t in TASKS if t in inferred},
                    inferred_venues=tuple(map(str, inferred.get("venues", ()))))
+
+
+def from_params(block, kind: type):
+    """``block`` as the typed object ``kind``. The Snakemake rules hand their scripts config
+    blocks as ``params`` (mappings, which Snakemake records and compares to rerun a job
+    when they change); a library function called with one reads it here, once, through
+    ``kind.from_block``. An object of ``kind`` is returned as it is."""
+    return block if isinstance(block, kind) else kind.from_block(block)
 
 
 def headline_assumption(cfg: dict) -> dict[str, str]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import Eligibility
+from falseclaims.config import Eligibility, from_params
 from falseclaims.survey.top2 import select_top2, top2_table
 from falseclaims.tasks import filled_tasks, task_panels
 
@@ -101,9 +101,8 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame,
     """Apply the eligibility criteria; the top-2 methods of every eligible paper come from
     ``survey.top2`` (the last criteria are read from the selected pair). ``criteria``:
     ``Analysis.from_config(cfg).eligibility``; a mapping (the eligibility rule's
-    ``params.analysis``) is read by :meth:`Eligibility.from_block`."""
-    if not isinstance(criteria, Eligibility):
-        criteria = Eligibility.from_block(criteria)
+    ``params.analysis``) is read by :func:`falseclaims.config.from_params`."""
+    criteria = from_params(criteria, Eligibility)
     papers = papers.copy()
     if "venue" not in papers:
         papers["venue"] = venue

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from falseclaims.claims.plan import size_multipliers
-from falseclaims.config import LookupGrid, Planner
+from falseclaims.config import LookupGrid, Planner, from_params
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.sd_model import SDModel
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
@@ -30,7 +30,7 @@ def grid_level(task: str, top2: pd.DataFrame, lookup_grid: LookupGrid | Mapping
     winner value over its analysed papers (``top2.csv``), ``fallback_level`` when it has
     none; a number is used as given. [Christodoulou2025] does not state its level.
     ``lookup_grid``: a :class:`LookupGrid`, or the block as a mapping (a rule's params)."""
-    grid = _typed(lookup_grid, LookupGrid).tasks[task]
+    grid = from_params(lookup_grid, LookupGrid).tasks[task]
     if grid.level != MEDIAN_WINNER:
         return float(grid.level), "configured level"
     v = pd.to_numeric(top2.loc[top2["task"] == task, "value_a"], errors="coerce").dropna()
@@ -55,7 +55,7 @@ def venue_multipliers(papers: pd.DataFrame, top2: pd.DataFrame,
     ``lookup_grid.inferred_levels.venues``, second rows at the levels inferred from the
     paper's 8x / 10x (``level_source`` says which). ``lookup_grid`` and ``planner``: the
     typed objects, or their blocks as mappings (the figure rule's params)."""
-    grid, plan = _typed(lookup_grid, LookupGrid), _typed(planner, Planner)
+    grid, plan = from_params(lookup_grid, LookupGrid), from_params(planner, Planner)
     sizes = distinct_test_sizes(papers, splits, which)
     medians = {t: (float(sizes.loc[sizes["task"] == t, "n_test"].median())
                    if (sizes["task"] == t).any() else None) for t in TASKS}
@@ -74,8 +74,3 @@ def venue_multipliers(papers: pd.DataFrame, top2: pd.DataFrame,
         out.append(t)
     return pd.concat(out, ignore_index=True)
 
-
-def _typed(block, kind):
-    # the rules hand their scripts config blocks as params (mappings Snakemake can compare);
-    # those are read here, through the block's loader, once
-    return block if isinstance(block, kind) else kind.from_block(block)
