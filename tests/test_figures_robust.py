@@ -16,6 +16,7 @@ from falseclaims.survey.headline import Headline
 
 HEAD = Headline("paper", "median", "msd_reference", "mean")
 GRID = {"congruence_source": "paper", "sd_level": "mean", "bands": [0.05, 0.1],
+        "multiplier_delta": 0.01,  # the schema requires it: grid_level reads the whole block
         "classification": {"level": 0.85, "n": [50, 500], "delta": [0.01, 0.03]},
         "segmentation": {"level": 0.85, "n": [20, 200], "delta": [0.01, 0.03]}}
 POPULATIONS = {"practices": "in_scope", "uncertainty": "in_scope", "split_sizes": "in_scope",
