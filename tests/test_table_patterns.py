@@ -264,3 +264,70 @@ def test_an_overall_average_beside_accuracy_columns_is_their_average(cfg, tmp_pa
     mixed = _tex("Model & Dice & HD95 & Average", ["A & 0.81 & 5.1 & 0.70", "B & 0.84 & 4.2 & 0.72"])
     [t] = analyse_file(_write(tmp_path, "mix.tex", mixed), cfg, Options(n=30))["tables"]
     assert "Average" not in {m["column"] for m in t["metrics"]}
+
+
+def test_a_value_with_its_interval_on_a_second_line_of_a_makecell(cfg, tmp_path):
+    """``\\makecell{85.3 \\\\ {\\tiny [84.0, 86.6]}}``: the value with its 95% CI printed
+    below it is the value (the CI noted), never 'no numeric column'; by hand: B (85.3)."""
+    text = _tex("Model & TN3K", [
+        "A & \\makecell{81.8 \\\\ {\\tiny [80.2, 83.5]}}",
+        "B & \\makecell{\\textbf{85.3} \\\\ {\\tiny [84.0, 86.6]}}",
+        "C & \\makecell{84.5 \\\\ {\\tiny [83.5, 85.5]}}"], caption="Dice (\\%) on TN3K.")
+    [m] = analyse_file(_write(tmp_path, "mc.tex", text), cfg, Options(n=100))["tables"][0][
+        "metrics"]
+    assert m["winner"] == "B" and len(m["methods"]) == 3
+
+
+def test_two_tables_side_by_side_take_their_methods_from_their_own_name_column(cfg, tmp_path):
+    """``Segmentation & Dice & HD95 & Classification & AUROC & AUPRC``: the AUROC column's
+    methods are the Classification names, never the Segmentation names of the same row (by
+    hand: Dice S3 85.31, HD95 S3 8.303, AUROC C3 0.888, AUPRC C2 0.936)."""
+    text = _tex("Segmentation & Dice$\\uparrow$ & HD95$\\downarrow$ & Classification & "
+                "AUROC$\\uparrow$ & AUPRC$\\uparrow$", [
+                    "S1 & 84.84 & 9.028 & C1 & 0.873 & 0.793",
+                    "S2 & 85.18 & 8.483 & C2 & 0.853 & 0.936",
+                    "S3 & 85.31 & 8.303 & C3 & 0.888 & 0.877"])
+    res = analyse_file(_write(tmp_path, "sbs.tex", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Dice": "S3", "HD95": "S3", "AUROC": "C3", "AUPRC": "C2"}
+    for t in res["tables"]:
+        names = {x["method"] for m in t["metrics"] for x in m["methods"]}
+        assert names <= {"S1", "S2", "S3"} or names <= {"C1", "C2", "C3"}
+
+
+def test_a_unit_printed_in_every_cell_is_the_column_unit(cfg, tmp_path):
+    """``6.4\\,mm`` in every HD95 cell (no unit in the header): the number is read, the unit
+    noted; HD95 lower is better, by hand: C (3.6)."""
+    text = _tex("Modelo & Dice WT & HD95", [
+        "A & 0.78 & 6.4\\,mm", "B & 0.82 & 5.1\\,mm", "C & \\textbf{0.90} & \\textbf{3.6}\\,mm"])
+    res = analyse_file(_write(tmp_path, "mm.tex", text), cfg, Options(n=100))
+    [t] = res["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got["Dice WT"] == ("C", "higher")
+    assert [k for k in got if k.startswith("HD95")] and got[
+        next(k for k in got if k.startswith("HD95"))] == ("C", "lower")
+    assert any("mm" in n and "HD95" in n for n in t["notes"])
+
+
+def test_a_tabular_closed_by_its_table_environment_is_read_with_a_note(cfg, tmp_path):
+    """A source whose ``\\end{tabular}`` is missing (``\\hline\\hline`` then
+    ``\\end{table*}``): the rows up to ``\\end{table*}`` are the table, noted; by hand the
+    DSC winner is B (0.6889). Without the table environment's end it stays refused."""
+    body = ("\\begin{table*}\n\\caption{Ablation.}\n\\begin{tabular}{c|cc}\n\\hline\n"
+            "Model & DSC$\\uparrow$ & MAE(HU)$\\downarrow$ \\\\\n\\hline\n"
+            "A & 0.5918 & 44.8 \\\\\nB & 0.6889 & 46.9 \\\\\n\\hline\\hline\n")
+    res = analyse_file(_write(tmp_path, "open.tex", body + "\\end{table*}\n"), cfg,
+                       Options(n=100))
+    [t] = res["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]}["DSC"] == "B"
+    assert any("no \\end{tabular}" in n for n in t["notes"])
+    with pytest.raises(ValueError, match="the file ends inside the table"):
+        analyse_file(_write(tmp_path, "cut.tex", body), cfg, Options(n=100))
+
+
+def test_makebox_options_are_not_part_of_a_header(cfg, tmp_path):
+    """``\\makebox[0.05\\textwidth][c]{Aorta}`` is the header ``Aorta``."""
+    text = _tex("\\makebox[0.01\\textwidth][c]{Methods} & \\makebox[0.05\\textwidth][c]{DSC}",
+                ["A & 76.85", "B & 85.50"])
+    [t] = analyse_file(_write(tmp_path, "mb.tex", text), cfg, Options(n=12))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("DSC", "B")]

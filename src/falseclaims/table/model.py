@@ -372,6 +372,37 @@ _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
 _ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
 
 
+_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s"
+_UNIT_CELL = re.compile(rf"^[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?\s*({_UNITS_IN_CELLS})$")
+
+
+def _units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A unit printed in every filled cell of a column (``6.4\\,mm`` under ``HD95``): the
+    numbers are read and the unit joins the header (``HD95 (mm)``), noted. Cells with
+    different units, or a unit in some cells only, stay as printed (refused, naming one)."""
+    rows, header = [list(r) for r in raw.rows], list(raw.header)
+    for j in range(len(header)):
+        texts = [clean(str(r[j])) for r in rows]
+        given = [t for t in texts if t and plain_text(t).lower() not in MISSING]
+        units = {m[1] if (m := _UNIT_CELL.match(t)) else None for t in given}
+        if j == method_j or not given or len(units) != 1 or None in units:
+            continue
+        unit = units.pop()
+        tail = re.compile(rf"(?:\\[,;:! ]|~|\s|\$)*(?:\\(?:text|mathrm)\s*\{{)?{unit}\}}?"
+                          r"[\s$]*$")
+        cut = [tail.sub("", str(r[j])) if t else str(r[j]) for r, t in zip(rows, texts)]
+        if not all(parse_printed_cell(c).numeric for c, t in zip(cut, texts) if t in given):
+            continue
+        for r, c in zip(rows, cut):
+            r[j] = c
+        if unit not in header[j]:
+            header[j] = f"{header[j]} ({unit})"
+        notes.append(f"{raw.header[j]!r}: the unit {unit!r} printed in every cell, read as "
+                     f"the column's unit ({header[j]!r})")
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
 def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Cells as some papers print them: the SD in a cell of its own (``0.91 & $\\pm$
     0.03``) is joined to the value on its left; two values in one cell (``0.91/12.3`` under
@@ -627,8 +658,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
-    raw = _data_rows(_composite_names(_cell_shapes(raw, method_j, notes), method_j, notes),
-                     method_j, notes)
+    raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
+    raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
         macros = [c.raw for j in range(len(raw.header)) if j != method_j

@@ -334,7 +334,9 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
 # ---------------------------------------------------------------- LaTeX
 _ENVS = r"tabular\*?|tabularx|tabulary|longtable"
 _BEGIN = re.compile(rf"\\begin\{{({_ENVS})\}}")
-_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS})\}}")
+# the float around a tabular: its \end closes a tabular whose own \end is missing
+_FLOATS = r"table\*?|sidewaystable\*?"
+_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS}|{_FLOATS})\}}")
 _RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace(?:\[[^\]]*\])?|endhead|"
                     r"endfirsthead|"
                     r"hdashline|specialrule\{[^{}]*\}\{[^{}]*\}\{[^{}]*\}|cline\{[^{}]*\}|"
@@ -585,6 +587,9 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
     cap_starts = [a for a, _, _ in captions]
     out, depth, k, open_at = [], 0, 0, None
     for m in _BEGIN_END.finditer(text):  # top-level tabulars; nested ones stay inside
+        unclosed = bool(re.fullmatch(_FLOATS, m[2]))
+        if unclosed and (m[1] == "begin" or depth != 1):
+            continue
         if m[1] == "begin":
             depth += 1
             if depth == 1:
@@ -601,7 +606,7 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         if depth:
             continue
         env, here = open_at[2], f"{source}, tabular {k} (line {lines.line(open_at.start())})"
-        if m[2] != env:
+        if m[2] != env and not unclosed:
             raise TableReadError(f"{here}: \\begin{{{env}}} closed by \\end{{{m[2]}}}")
         try:
             start = _skip_args(text, open_at.end(), 2 if env in ("tabular*", "tabularx",
@@ -626,7 +631,9 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
         cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
-        out.append(_finish(source, name, fmt, rows, where, caption=cap or "",
+        note = ([f"no \\end{{{env}}}: the rows up to \\end{{{m[2]}}} (line "
+                 f"{lines.line(m.start())}) read as the table"] if unclosed else [])
+        out.append(_finish(source, name, fmt, rows, where, notes=note, caption=cap or "",
                            ruled=ruled))
     if depth:
         raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "
