@@ -331,3 +331,25 @@ def test_makebox_options_are_not_part_of_a_header(cfg, tmp_path):
                 ["A & 76.85", "B & 85.50"])
     [t] = analyse_file(_write(tmp_path, "mb.tex", text), cfg, Options(n=12))["tables"]
     assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("DSC", "B")]
+
+
+_ORGANS = ["A & 80.00 & 20.0 & 85.00 & 90.00 & {} ", "B & 82.00 & 15.0 & 84.00 & 92.00 & {}",
+           "C & 81.00 & 18.0 & 86.00 & 91.00 & {}"]
+
+
+def test_columns_whose_row_mean_is_the_dsc_column_are_dice(cfg, tmp_path):
+    """Synapse-style: ``DSC`` and ``HD`` name metrics, the organ columns do not; the organ
+    columns' mean is the DSC of every row (A: (85+90+65)/3 = 80.00, B: 82.00, C: 81.00), so
+    they are Dice (by hand: Aorta C 86, Liver B 92, Spleen B 70). When the mean is no column
+    (Spleen 10/12/11) nothing says what they hold: unknown, as before."""
+    header = "Methods & DSC$\\uparrow$ & HD$\\downarrow$ & Aorta & Liver & Spleen"
+    rows = [r.format(v) for r, v in zip(_ORGANS, ("65.00", "70.00", "66.00"))]
+    [t] = analyse_file(_write(tmp_path, "syn.tex", _tex(header, rows)), cfg,
+                       Options(n=12))["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got == {"DSC": ("B", "higher"), "HD": ("B", "lower"), "Aorta": ("C", "higher"),
+                   "Liver": ("B", "higher"), "Spleen": ("B", "higher")}
+    rows = [r.format(v) for r, v in zip(_ORGANS, ("10.00", "12.00", "11.00"))]
+    [t] = analyse_file(_write(tmp_path, "syn2.tex", _tex(header, rows)), cfg,
+                       Options(n=12))["tables"]
+    assert {m["column"] for m in t["metrics"]} == {"DSC", "HD"}

@@ -600,12 +600,44 @@ def _summary_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind]
     return (j, k) if summary else None
 
 
+def _mean_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind, set] | None:
+    """The column naming a metric that is, row by row, the mean of the columns naming none
+    (``DSC`` beside ``Aorta``, ``Liver``, ``Spleen``: (85 + 90 + 65) / 3 = 80.00): those
+    are per-structure values of its metric. Within the rounding of the printed mean in at
+    least two thirds of the rows with every value, and at least two such rows."""
+    kinds = {j: classify(h, cfg) for j, h in enumerate(raw.header) if j != method_j}
+    unknown = [j for j, k in kinds.items() if not k.known and not k.ignore
+               and any(c.numeric for c in _cells(raw, j))]
+    if len(unknown) < 2:
+        return None
+    cols = {j: _cells(raw, j) for j in [*unknown, *kinds]}
+    for j, k in kinds.items():
+        if not k.known or not k.direction:
+            continue
+        rows = [i for i in range(len(raw.rows)) if cols[j][i].numeric
+                and all(cols[u][i].numeric for u in unknown)]
+        def close(i, j=j):
+            target = cols[j][i]
+            mean = sum(cols[u][i].value for u in unknown) / len(unknown)
+            tol = max(10.0 ** -(target.decimals or 0), 0.005 * abs(target.value))
+            return abs(mean - target.value) <= tol
+        if len(rows) >= 2 and sum(map(close, rows)) * 3 >= 2 * len(rows):
+            return j, k, set(unknown)
+    return None
+
+
 def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> Kind:
-    """An unknown column's kind taken from the summary column beside it (on one scale)."""
-    if kind.known or kind.ignore or not sibling or not _same_scale(raw, j, sibling[0],
-                                                                   method_j):
+    """An unknown column's kind taken from the summary column beside it (on one scale), or
+    from the column that is the row mean of it and its neighbours (:func:`_mean_column`)."""
+    if kind.known or kind.ignore or not sibling:
         return kind
     k = sibling[1]
+    if len(sibling) == 3 and j in sibling[2]:
+        return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r}"
+                    " is, row by row, the mean of the per-structure columns beside it",
+                    bounded=k.bounded)
+    if len(sibling) == 3 or not _same_scale(raw, j, sibling[0], method_j):
+        return kind
     return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r} "
                 "names the metric of the per-structure columns beside it", bounded=k.bounded)
 
@@ -684,7 +716,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     cap = classify("", cfg, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
     context = "" if own else raw.caption
-    sibling = _summary_column(raw, cfg, method_j)
+    sibling = _summary_column(raw, cfg, method_j) or _mean_column(raw, cfg, method_j)
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
