@@ -353,3 +353,17 @@ def test_columns_whose_row_mean_is_the_dsc_column_are_dice(cfg, tmp_path):
     [t] = analyse_file(_write(tmp_path, "syn2.tex", _tex(header, rows)), cfg,
                        Options(n=12))["tables"]
     assert {m["column"] for m in t["metrics"]} == {"DSC", "HD"}
+
+
+def test_a_caption_listing_data_sets_with_english_commas_reads_each_clause(cfg, tmp_path):
+    """'OASIS, Abd CT and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower
+    is better)': only English commas, no semicolon; each data set takes its own clause's
+    metric (by hand: OASIS B 0.743, Abd CT C 0.364 higher; NLST B 2.662 lower)."""
+    caption = ("Registration results. OASIS, Abd CT and Abd MR-CT report Dice (higher is "
+               "better), NLST reports TRE (lower is better).")
+    text = _tex("Method & OASIS & Abd CT & NLST", [
+        "A & 0.598 & 0.311 & 7.932", "B & 0.743 & 0.358 & 2.662", "C & 0.659 & 0.364 & 3.836"],
+        caption=caption)
+    res = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options(n=100))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"), "NLST": ("B", "lower")}
