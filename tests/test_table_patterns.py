@@ -367,3 +367,15 @@ def test_a_caption_listing_data_sets_with_english_commas_reads_each_clause(cfg, 
     res = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options(n=100))
     got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
     assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"), "NLST": ("B", "lower")}
+
+
+def test_a_first_data_row_of_another_metric_is_no_header(cfg, tmp_path):
+    """The first data row prints only results in another metric (``A & 3.7 MAE & 2.1
+    MAE``): it is a data row, never joined into the header (the columns stay 'Age ...',
+    method A is left out of each column with a note); by hand: Age B 63.96, Emotion C 91.21."""
+    text = _tex("Method & Age (Acc. \\%) UTKFace & Emotion (Acc. \\%) RAF-DB", [
+        "A & 3.7 MAE & 2.1 MAE", "B & 63.96 & 90.06", "C & 63.34 & 91.21"])
+    [t] = analyse_file(_write(tmp_path, "mae.tex", text), cfg, Options(n=3000))["tables"]
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Age (Acc. %) UTKFace": "B", "Emotion (Acc. %) RAF-DB": "C"}
+    assert any("A: '3.7 MAE'" in n for m in t["metrics"] for n in m["notes"] + t["notes"])

@@ -121,11 +121,17 @@ def _is_full_span(cells: list) -> bool:
     return len(cells) > 1 and len(texts) == 1 and "" not in texts
 
 
+# a result in a metric the column does not name (``3.7 MAE`` under an accuracy): a value
+_VALUE_AND_ABBREVIATION = re.compile(r"^[-+]?\d*\.?\d+\s*%?\s+[A-Z][A-Z0-9@-]{1,7}$")
+
+
 def _is_data_row(cells: list) -> bool:
-    """A row of values although it holds no number: missing-value marks (``--``) or cells
-    that are one undefined macro each (``\\resA``); never joined into the header."""
+    """A row of values although it holds no number: missing-value marks (``--``), cells
+    that are one undefined macro each (``\\resA``) or results in another metric (``3.7
+    MAE``); never joined into the header."""
     rest = [str(c).strip() for c in cells[1:] if str(c).strip()]
-    marks = [c for c in rest if c.lower() in MISSING or _LONE_MACRO.match(c)]
+    marks = [c for c in rest if c.lower() in MISSING or _LONE_MACRO.match(c)
+             or _VALUE_AND_ABBREVIATION.match(plain_text(c))]
     return bool(rest) and len(marks) * 2 >= len(rest)
 
 
