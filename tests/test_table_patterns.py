@@ -293,6 +293,12 @@ def test_two_tables_side_by_side_take_their_methods_from_their_own_name_column(c
     for t in res["tables"]:
         names = {x["method"] for m in t["metrics"] for x in m["methods"]}
         assert names <= {"S1", "S2", "S3"} or names <= {"C1", "C2", "C3"}
+    # a Venue column after a Year column is no second table: no metric between them
+    text = _tex("Method & Year & Venue & Dice", ["A & 2021 & MICCAI & 0.81",
+                                                 "B & 2022 & TMI & 0.84", "C & 2023 & MedIA & 0.80"])
+    res = analyse_file(_write(tmp_path, "venue.tex", text), cfg, Options(n=100))
+    assert [(m["column"], m["winner"]) for t in res["tables"] for m in t["metrics"]] == [
+        ("Dice", "B")]
 
 
 def test_a_unit_printed_in_every_cell_is_the_column_unit(cfg, tmp_path):

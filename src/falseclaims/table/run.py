@@ -65,7 +65,7 @@ def _select(tables, wanted: str | None, path):
 def _shapes(raw, cfg, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows)."""
-    if not opt.transpose and (parts := side_by_side(raw)) is not None:
+    if not opt.transpose and (parts := side_by_side(raw, cfg)) is not None:
         return [t for part in parts for t in _shapes(part, cfg, opt)]
     if opt.transpose:
         raw = drop_non_methods(transpose(raw), cfg)

@@ -179,10 +179,11 @@ _NAME = re.compile(r"[^\W\d_]")
 _NUMBER_LIKE = re.compile(r"[-+−]?[\d.,\s±%()–-]+[^\W\d_]{0,2}")
 
 
-def side_by_side(raw: RawTable) -> list[RawTable] | None:
+def side_by_side(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     """Two tables printed side by side in one tabular (``Segmentation & Dice & HD95 &
     Classification & AUROC & AUPRC``): a column of distinct names in every row, after
-    columns of numbers and before more, starts a table whose methods are those names. One
+    columns of numbers and before more, starts a table whose methods are those names, when
+    each part has a column naming a metric (``Year & Venue & Dice`` is one table). One
     table per block, named by its name column's header; None for any other shape."""
     lead = text_columns(raw)
     if not lead or not raw.rows:
@@ -197,10 +198,12 @@ def side_by_side(raw: RawTable) -> list[RawTable] | None:
             numbers = False
         elif any(c.numeric for c in cells):
             numbers = True
-    if len(starts) < 2 or not numbers:
+    bounds = list(zip(starts, [*starts[1:], len(raw.header)]))
+    if len(starts) < 2 or not numbers or not all(
+            any(classify(h, cfg).known for h in raw.header[a + 1:b]) for a, b in bounds):
         return None
     out = []
-    for a, b in zip(starts, [*starts[1:], len(raw.header)]):
+    for a, b in bounds:
         label = plain_text(raw.header[a]) or f"column {a + 1}"
         out.append(RawTable(raw.source, f"{raw.name} [{label}]", raw.format, raw.header[a:b],
                             [r[a:b] for r in raw.rows], raw.where,
