@@ -385,3 +385,16 @@ def test_a_first_data_row_of_another_metric_is_no_header(cfg, tmp_path):
     got = {m["column"]: m["winner"] for m in t["metrics"]}
     assert got == {"Age (Acc. %) UTKFace": "B", "Emotion (Acc. %) RAF-DB": "C"}
     assert any("A: '3.7 MAE'" in n for m in t["metrics"] for n in m["notes"] + t["notes"])
+
+
+def test_repeated_modifier_rows_are_named_after_the_row_above(cfg, tmp_path):
+    """Each baseline followed by a row named only ``+BED-Loss`` (the same name under every
+    baseline): the row is that baseline with the loss, ``TransUNet +BED-Loss``, never
+    ``+BED-Loss (2)``; by hand the DSC winner is TransUNet +BED-Loss (82.77)."""
+    text = _tex("Models & DSC(\\%)", ["MedFormer & 81.55", "\\textbf{+BED-Loss} & 82.03",
+                                      "TransUNet & 82.15", "\\textbf{+BED-Loss} & 82.77"])
+    [t] = analyse_file(_write(tmp_path, "bed.tex", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "TransUNet +BED-Loss"
+    assert {x["method"] for x in m["methods"]} == {"MedFormer", "MedFormer +BED-Loss",
+                                                   "TransUNet", "TransUNet +BED-Loss"}

@@ -336,8 +336,28 @@ def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
         kind.direction, kind.source)
 
 
+def _modifier_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A row named only by a modifier that repeats under several rows (``+BED-Loss`` below
+    each baseline) is the method above it with that modifier: ``TransUNet +BED-Loss``."""
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    repeated = {n for n in names if n.startswith("+") and names.count(n) > 1}
+    if not repeated:
+        return raw
+    rows, base = [], ""
+    for r, name in zip(raw.rows, names):
+        if name in repeated and base:
+            r = [*r[:method_j], f"{base} {name}", *r[method_j + 1:]]
+        elif name and not name.startswith("+"):
+            base = name
+        rows.append(r)
+    notes.append(f"rows named only {sorted(repeated)} are the method above each, with it")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
+    raw = _modifier_names(raw, method_j, notes)
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
