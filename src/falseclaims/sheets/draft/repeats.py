@@ -191,8 +191,10 @@ def title_ids(g, key) -> TitleIds | None:
                         + (f" ({over})" if group else ""))
     idc = g.columns[ik]
     if len(ids) == len(rows):
-        if len(titles) == len(rows):
-            return None  # one row per paper
+        if len(titles) == len(rows) or _STRONG_ID.search(idc.name):
+            # one row per paper; or an id naming a publication (PMID, DOI, arXiv): a
+            # title shared by two of them is two records, not one paper over two rows
+            return None
         return TitleIds("{" + key(title) + "}", True, key(idc),
                         f"column {idc.name!r} differs on every row but {over}: a record "
                         f"number, not a paper id; papers told apart by column {title.name!r}")

@@ -11,7 +11,7 @@ from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.io.raw_reader import ColumnRows, RawTable, col_letter
 from falseclaims.sheets.read.records import SheetRecord
 
-__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name",
+__all__ = ["column_ref", "release_problems", "resolve_column", "skip_rows", "generate_ids", "fold_name",
            "group_paper_rows", "group_long_rows"]
 
 _LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
@@ -68,6 +68,8 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
         j = resolve_column(table, str(col))
         if j is None:
             continue
+        # found before ``ignore`` columns are dropped: a rule may key on one (its label)
+        table.skip_columns_found = getattr(table, "skip_columns_found", set()) | {str(col)}
         try:
             compiled.append((col, j, pattern, re.compile(str(pattern))))
         except re.error as exc:
@@ -299,11 +301,17 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
 
 def _release_unused(table: RawTable, unused: set[int]) -> None:
     """An unreadable cell in a row that is not used changes nothing: a note, not a problem."""
+    release_problems(table, lambda k, p: k in table.cell_problems and p.row in unused,
+                     "unreadable cell in a row not used (group_rows_by_id); expected ")
+
+
+def release_problems(table: RawTable, unused, why: str) -> None:
+    """Problems ``unused(index, problem)`` says stop nothing become notes (``why`` + what
+    was expected); the indices of the cell problems left are kept in step."""
     keep, cell = [], set()
     for k, p in enumerate(table.problems):
-        if k in table.cell_problems and p.row in unused:
-            table.note(p.row, p.column, p.value, f"unreadable cell in a row not used "
-                                                 f"(group_rows_by_id); expected {p.expected}")
+        if unused(k, p):
+            table.note(p.row, p.column, p.value, f"{why}{p.expected}")
             continue
         if k in table.cell_problems:
             cell.add(len(keep))
