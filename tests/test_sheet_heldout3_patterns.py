@@ -133,3 +133,38 @@ def test_values_without_a_metric_or_a_task_are_one_problem(tmp_path):
     with pytest.raises(SheetValidationError) as err:
         read_venue(block, ".", "v")
     assert [p.column for p in err.value.problems] == ["task"]
+
+
+def _parts_sheet(tmp_path, ids):
+    rows = [["author", "study", "n", "sens"]]
+    rows += [[f"a{i}", pid, str(120 + 9 * i), f"8{i % 10}.5"] for i, pid in enumerate(ids)]
+    return _write(tmp_path, rows, "parts.csv")
+
+
+def test_ids_numbering_the_parts_of_one_study_give_one_paper_per_study(tmp_path):
+    """A meta-analysis keys its rows `S10, S11-1, S11-2, S12, S24-1 ... S24-3`: the parts
+    (test sets) of one study were counted as papers (15 where the review has 7 studies)."""
+    ids = ["S10", "S11-1", "S11-2", "S12", "S24-1", "S24-2", "S24-3", "S26-1"]
+    path = _parts_sheet(tmp_path, ids)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    block = d.config["venues"]["v"]
+    assert block["id"] == "{study|stem}" and block["group_rows_by_id"] is True
+    s = read_venue(block, ".", "v")
+    assert sorted(s.papers["paper_id"]) == ["S10", "S11", "S12", "S24", "S26"]
+    # the first row of each study gives its test-set size
+    assert dict(zip(s.papers["paper_id"], s.papers["n_test"]))["S24"] == 120 + 9 * 4
+
+
+@pytest.mark.parametrize("ids", [
+    [f"P-{i}" for i in range(1, 9)],  # a prefix numbering records: 8 papers
+    ["S10", "S11-1", "S11-3", "S12"],  # parts not numbered 1, 2, ...
+    ["S10", "S11-1", "S12", "S11-2"],  # one study's parts not together
+    ["S10", "S11", "S12", "S13"],  # no parts at all
+])
+def test_other_id_styles_are_not_read_as_parts_of_one_study(tmp_path, ids):
+    path = _parts_sheet(tmp_path, ids)
+    d = draft_config(inspect_sheet(path), "v", str(path))
+    block = d.config["venues"]["v"]
+    assert "|stem" not in str(block.get("id", ""))
+    s = read_venue(block, ".", "v")
+    assert len(s.papers) == len(ids)

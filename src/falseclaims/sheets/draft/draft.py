@@ -27,7 +27,7 @@ from falseclaims.sheets.draft.draft_parts import (
     task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.draft.repeats import title_ids
+from falseclaims.sheets.draft.repeats import numbered_parts, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]
 
@@ -114,7 +114,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
     skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
-    by_title = title_ids(g, lambda c: column_key(c, g))
+    by_title = title_ids(g, lambda c: column_key(c, g)) or numbered_parts(
+        g, lambda c: column_key(c, g))
     if by_title is not None:
         if by_title.spec:
             block["id"] = by_title.spec

@@ -11,7 +11,7 @@ from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.io.raw_reader import ColumnRows, RawTable, col_letter
 from falseclaims.sheets.read.records import SheetRecord
 
-__all__ = ["column_ref", "release_problems", "resolve_column", "skip_rows", "generate_ids", "fold_name",
+__all__ = ["STEM", "column_ref", "release_problems", "resolve_column", "skip_rows", "generate_ids", "fold_name",
            "group_paper_rows", "group_long_rows"]
 
 _LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
@@ -104,6 +104,12 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
     table.rows = kept
 
 
+# an id template field "{Study|stem}": the cell without a part number ("S24-3" -> "S24"),
+# for ids numbering the parts (test sets, cohorts) of one study
+STEM = "|stem"
+_PART = re.compile(r"(?<=.)[-_.]\d$")
+
+
 def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     """Add a column of paper ids from ``spec``: "row" (the spreadsheet row number) or a
     template naming columns in braces ("{Authors} {Year}"). Duplicates get " (2)", " (3)"
@@ -111,9 +117,12 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     (None when the template names a column this table lacks: a problem of the table)."""
     name = "(generated id)"
     fields = re.findall(r"{([^{}]+)}", spec)
-    idx = {}
+    idx, stems = {}, set()
     for f in fields:
         j = resolve_column(table, f)
+        if j is None and f.endswith(STEM):
+            j = resolve_column(table, f[:-len(STEM)])
+            stems.add(f)
         if j is None:
             table.problem(None, f, spec, "a column of this table for the id template "
                                          f"(found: {', '.join(table.header)})")
@@ -131,7 +140,8 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
         else:
             pid = spec
             for f, j in idx.items():
-                pid = pid.replace("{" + f + "}", "" if is_missing(row[j]) else clean_text(row[j]))
+                cell = "" if is_missing(row[j]) else clean_text(row[j])
+                pid = pid.replace("{" + f + "}", _PART.sub("", cell) if f in stems else cell)
             pid = clean_text(pid)
         if pid and dedupe:
             seen[pid] = seen.get(pid, 0) + 1
