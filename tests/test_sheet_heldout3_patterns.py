@@ -168,3 +168,14 @@ def test_other_id_styles_are_not_read_as_parts_of_one_study(tmp_path, ids):
     assert "|stem" not in str(block.get("id", ""))
     s = read_venue(block, ".", "v")
     assert len(s.papers) == len(ids)
+
+
+def test_parts_without_plain_ids_need_stems_numbering_studies(tmp_path):
+    """With no plain id beside them, `S24-1, S24-2, S25-1` are parts of studies S24 and
+    S25, but `A-1, A-2, B-1` (letters only) are left as they are."""
+    path = _parts_sheet(tmp_path, ["S24-1", "S24-2", "S25-1"])
+    block = draft_config(inspect_sheet(path), "v", str(path)).config["venues"]["v"]
+    assert len(read_venue(block, ".", "v").papers) == 2
+    path = _parts_sheet(tmp_path, ["A-1", "A-2", "B-1"])
+    block = draft_config(inspect_sheet(path), "v", str(path)).config["venues"]["v"]
+    assert len(read_venue(block, ".", "v").papers) == 3

@@ -223,9 +223,10 @@ _PART = re.compile(r"(.+?)[-_.](\d)")
 def numbered_parts(g, key) -> TitleIds | None:
     """Ids numbering the parts of one study (``S10, S11-1, S11-2, S12``): every id
     distinct, each numbered stem over consecutive rows numbered 1, 2, ... (at most 9
-    parts; one stem at least in two), and the stems shaped like the plain ids beside them (or, with no plain id, at
-    least two stems): one paper per stem, ``id: '{column|stem}'`` with grouping. A prefix
-    numbering records (``P-1`` ... ``P-50``) is none of these."""
+    parts; one stem at least in two), the stems shaped like the plain ids beside them (or,
+    with no plain id, at least two stems holding a number): one paper per stem,
+    ``id: '{column|stem}'`` with grouping. A prefix numbering records (``P-1`` ...
+    ``P-50``) is none of these."""
     ik = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
     if ik is None:
         return None
@@ -243,7 +244,9 @@ def numbered_parts(g, key) -> TitleIds | None:
         else:
             plain.append(pid)
     shape = {re.sub(r"\d+", "9", p) for p in plain}
-    if not parts or (not plain and len(parts) < 2) or any(
+    # with no plain id beside them, stems must number studies themselves ("S24", not "A")
+    if not parts or (not plain and (len(parts) < 2 or not all(
+            re.search(r"\d", stem) for stem in parts))) or any(
             [k for _, k in run] != list(range(1, len(run) + 1))
             or [p for p, _ in run] != list(range(run[0][0], run[0][0] + len(run)))
             or (plain and re.sub(r"\d+", "9", stem) not in shape)
