@@ -216,6 +216,19 @@ def _clamp_note(data: pd.DataFrame) -> str:
             f"({same} of {k} cells).")
 
 
+def fig6_of_venue(task: str, top2: pd.DataFrame, lookup_grid, congruence: dict,
+                  sd_model: SDModel | None, planner, venue_label: str = ""):
+    """Fig 6 of one venue for ``task``: the grid of config ``lookup_grid`` (segmentation with
+    the SD model) with the venue's median test-set size and delta marked."""
+    grid = lookup_grid[task]
+    return fig6_lookup(
+        task, grid["n"], grid["delta"], grid["level"], congruence[task],
+        sd_model=sd_model if task == "segmentation" else None,
+        sd_level=lookup_grid["sd_level"], observed=observed_medians(top2, task),
+        target=planner["target"], bands=tuple(lookup_grid["bands"]), n_max=planner["n_max"],
+        venue_label=venue_label, congruence_source=lookup_grid["congruence_source"])
+
+
 def venue_multipliers(top2: pd.DataFrame, lookup_grid, congruence: dict,
                       sd_model: SDModel | None, planner) -> pd.DataFrame:
     """The multipliers of [Christodoulou2025], Results, for one venue: smallest n with
