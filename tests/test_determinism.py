@@ -18,6 +18,7 @@ from repo_copy import copy_repo
 
 from falseclaims.calibration.simulation import run_chunk
 from falseclaims.config import load_config
+from falseclaims.figures.registry import VENUE_JOBS, figures_of
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,8 +29,10 @@ def survey_targets(cfg: dict) -> list[str]:
 
 
 def figure_targets(cfg: dict) -> list[str]:
-    """One file of each venue's figure job (the job draws all of that venue's figures)."""
-    return [f"figures/{venue}/fig5_exceedance.png" for venue in cfg["venues"]]
+    """One file of each of a venue's figure jobs (one per family; a job draws all of its
+    family's figures)."""
+    return [figures_of(job)[0].paths(venue=venue)["png"]
+            for venue in cfg["venues"] for job in VENUE_JOBS.values()]
 
 
 @pytest.mark.parametrize("task", ["classification", "segmentation"])
