@@ -132,11 +132,15 @@ def test_draft_of_tables_with_different_header_rows_runs(tmp_path):
 
 
 def test_results_header_row_absent_means_the_papers_header_row(tmp_path):
-    from falseclaims.sheets.read.reader import header_of
+    from falseclaims.sheets.read.venue import Venue
 
-    assert header_of({"header_row": 3, "header_rows": 2}, "results") == (3, 2)
-    assert header_of({"header_row": 3, "results_header_row": 1}, "results") == (1, 1)
-    assert header_of({"header_row": 3, "results_header_row": 1}, "papers") == (3, 1)
+    def header(block, kind):
+        return Venue.from_config({"papers": "p.csv", **block}).header(kind)
+
+    assert header({"header_row": 3, "header_rows": 2}, "results") == (3, 2)
+    assert header({"header_row": 3, "results_header_row": 1}, "results") == (1, 1)
+    assert header({"header_row": 3, "results_header_row": 1}, "papers") == (3, 1)
+    assert header({"header_row": None}, "results") == (1, 1)  # null: the default
 
 
 WIDE_HEAD = ["Paper", "Title", "Task", "Metric", "Ours", "SOTA", "Test", "Notes"]

@@ -246,11 +246,12 @@ def _arith(text: str):
     return int(value) if float(value).is_integer() else value
 
 
-def prepare_cells(t: RawTable, idx: dict, their: dict, cfg: dict, layout: str) -> None:
-    """Arithmetic cells, "see Fig. N" value cells and ``derive: {split: from_sizes}``."""
+def prepare_cells(t: RawTable, idx: dict, their: dict, derive_cfg: dict, layout: str) -> None:
+    """Arithmetic cells, "see Fig. N" value cells and ``derive: {split: from_sizes}`` (the
+    venue's ``derive`` block)."""
     values = [c for c in ("value_proposed", "value_best_prior", "values_compared", "value")
               if c in idx]
-    derive = (cfg.get("derive") or {}).get("split") == "from_sizes"
+    derive = derive_cfg.get("split") == "from_sizes"
     if not t.rows or not (derive or _any_special(t, sorted(set(idx.values())))):
         return
     _own_rows(t)

@@ -31,6 +31,7 @@ from falseclaims.sheets.read.rows import (
 from falseclaims.sheets.read.rules import compile_rules
 from falseclaims.sheets.read.schema import check_table, load_schema
 from falseclaims.sheets.read.units import attach_cell_sd, convert_units
+from falseclaims.sheets.read.venue import Venue
 from falseclaims.sheets.read.wide import check_wide_columns, expand_parts, wide_to_long
 
 __all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
@@ -64,28 +65,29 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     # a deep copy: the caller's block (the pipeline's config) is never changed
     cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
     check_venue_config(cfg, venue)
+    v = Venue.from_config(cfg)
     where = f"config venues.{venue}" if venue else "the venue's config"
-    skip_rules = cfg.get("skip_rows_where") or {}
-    if cfg.get("id") == "row" and cfg["layout"] == "long":
+    skip_rules = v.skip_rows_where
+    if v.id == "row" and v.layout == "long":
         raise FalseclaimsInputError(f"{where}: id: row needs layout: wide_top2 (row numbers "
                                     "cannot link results rows to their papers); use a "
                                     "template such as \"{Authors} {Year}\" naming columns of "
                                     "both tables")
-    if cfg["layout"] == "long":
-        ptab, rtab, precs, rrecs, plain = _read_long(cfg, Path(base_dir), where, venue)
+    if v.layout == "long":
+        ptab, rtab, precs, rrecs, plain = _read_long(v, Path(base_dir), where, venue)
         tables = [ptab, rtab]
     else:
-        ptab, precs, rrecs = _read_wide(cfg, Path(base_dir), where, venue)
+        ptab, precs, rrecs = _read_wide(v, Path(base_dir), where, venue)
         rtab, tables, plain = ptab, [ptab], None
     for col in skip_rules:
         if all(resolve_column(t, str(col)) is None for t in tables if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
                               "skip_rows_where)")
-    _check_rule_columns(cfg, tables[0], where)
+    _check_rule_columns(v, tables[0], where)
     rrecs = expand_parts(rrecs, rtab)
     attach_cell_sd(rrecs, rtab)
     if plain is None:  # a plain results table has been converted and checked
-        convert_units(rrecs, rtab, cfg["units"], where)
+        convert_units(rrecs, rtab, v.units, where)
     _check_rows(precs, rrecs, ptab, rtab)
 
     papers = _frame(precs, PAPERS, PAPERS_OUT, ptab, venue)
@@ -96,7 +98,7 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     else:
         results = plain
 
-    if cfg.get("on_bad_cell", "stop") == "exclude":
+    if v.on_bad_cell == "exclude":
         papers, results = exclude_bad_cells(papers, results, precs, rrecs, ptab, rtab)
     _note_unused_sds(results, rrecs, rtab)
     problems: list[Problem] = [p for t in tables for p in t.problems]
@@ -107,77 +109,66 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
     return Sheets(papers=papers, results=results, notes=notes)
 
 
-def header_of(cfg: dict, kind: str) -> tuple[int, int]:
-    """(header row, header rows) of the venue's ``kind`` table: the long layout's results
-    table may have its own (``results_header_row`` / ``results_header_rows``; absent: the
-    papers table's)."""
-    row, rows = int(cfg.get("header_row") or 1), int(cfg.get("header_rows") or 1)
-    if kind == "results":
-        row = int(cfg.get("results_header_row") or row)
-        rows = int(cfg.get("results_header_rows") or rows)
-    return row, rows
-
-
-def _read_table(cfg: dict, base: Path, file_key: str, kind: str, where: str, venue: str):
+def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     """A raw table after the venue's row and column steps, and its {their: ours} mapping."""
-    sheet = cfg.get(f"{file_key}_sheet")
-    header_row, header_rows = header_of(cfg, kind)
-    path = base / cfg[file_key]
-    t = read_raw_table(path, sheet, header_row, display=str(cfg[file_key]))
-    if cfg.get("on_bad_cell", "stop") == "exclude":
+    file, sheet = v.file(kind)
+    header_row, header_rows = v.header(kind)
+    path = base / file
+    t = read_raw_table(path, sheet, header_row, display=str(file))
+    if v.on_bad_cell == "exclude":
         t.problem_cap = None  # each bad cell excludes its paper: every one is needed
     if kind != "results":
         _say_header_only(t, venue)
     if header_rows == 2 and t.header:
         combine_header(t, path, sheet, header_row)
-    apply_overrides(t, cfg.get("cell_overrides"), kind == "results", where)
-    skip_rows(t, cfg.get("skip_rows_where") or {}, where)
-    mapping = reshape_columns(t, (cfg.get("columns") or {}).get(kind) or {},
-                              cfg.get("split_cells") if kind != "results" else None, where)
-    id_spec = cfg.get("id")
+    apply_overrides(t, v.cell_overrides, kind == "results", where)
+    skip_rows(t, v.skip_rows_where, where)
+    mapping = reshape_columns(t, v.columns.get(kind) or {},
+                              v.split_cells if kind != "results" else None, where)
+    id_spec = v.id
     if id_spec and t.header:
-        dedupe = kind != "results" and not cfg.get("group_rows_by_id")
+        dedupe = kind != "results" and not v.group_rows_by_id
         made = generate_ids(t, id_spec, dedupe=dedupe)
         if made is not None:
             mapping[made] = "paper_id"
     return t, mapping
 
 
-def _read_long(cfg: dict, base: Path, where: str, venue: str):
+def _read_long(v: Venue, base: Path, where: str, venue: str):
     """(papers table, results table, papers records, results records, plain results
     frame or None) of the long layout."""
-    constants = cfg.get("constants") or {}
-    ptab, pmap = _read_table(cfg, base, "papers", "papers", where, venue)
-    rtab, rmap = _read_table(cfg, base, "results", "results", where, venue)
+    constants = v.constants
+    ptab, pmap = _read_table(v, base, "papers", where, venue)
+    rtab, rmap = _read_table(v, base, "results", where, venue)
     pidx, ptheir = map_columns(ptab, "papers", pmap, where)
     ridx, rtheir = map_columns(rtab, "results", rmap, where)
-    prepare_cells(ptab, pidx, ptheir, cfg, "long")
-    prepare_cells(rtab, ridx, rtheir, cfg, "long")
+    prepare_cells(ptab, pidx, ptheir, v.derive, "long")
+    prepare_cells(rtab, ridx, rtheir, v.derive, "long")
     figure_rows_long(ptab, pidx, ptheir, rtab, ridx)
-    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), ptab, where)
+    values, rules = compile_rules(v.values, v.cells, ptab, where)
     precs = parse_records(ptab, "papers", pidx, ptheir, constants, where, values, rules,
                           release_rows=True)
     rparsed = parse_columns(rtab, "results", ridx, rtheir, constants, where, values,
                             rules, release_rows=True)
     paper_ids = {r["paper_id"] for r in precs if r.get("paper_id") is not None}
-    plain = plain_results(rparsed, rtab, paper_ids, cfg["units"], venue)
+    plain = plain_results(rparsed, rtab, paper_ids, v.units, venue)
     rrecs = [] if plain is not None or rparsed is None else rparsed.records()
-    if cfg.get("group_rows_by_id"):
+    if v.group_rows_by_id:
         precs, rrecs = group_long_rows(precs, rrecs, ptab, rtab)
     return ptab, rtab, precs, rrecs, plain
 
 
-def _read_wide(cfg: dict, base: Path, where: str, venue: str):
+def _read_wide(v: Venue, base: Path, where: str, venue: str):
     """(the table, papers records, results records) of the wide top-2 layout."""
-    constants = cfg.get("constants") or {}
-    wtab, wmap = _read_table(cfg, base, "papers", "wide", where, venue)
+    constants = v.constants
+    wtab, wmap = _read_table(v, base, "wide", where, venue)
     widx, wtheir = map_columns(wtab, "wide", wmap, where)
     has_results = check_wide_columns(wtab, widx, constants, where)
-    prepare_cells(wtab, widx, wtheir, cfg, "wide_top2")
-    values, rules = compile_rules(cfg.get("values"), cfg.get("cells"), wtab, where)
+    prepare_cells(wtab, widx, wtheir, v.derive, "wide_top2")
+    values, rules = compile_rules(v.values, v.cells, wtab, where)
     wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
                           release_rows=True)
-    if cfg.get("group_rows_by_id"):
+    if v.group_rows_by_id:
         wrecs = group_paper_rows(wrecs, wtab)
     scoped = "in_scope" in widx or "in_scope" in constants
     precs, rrecs = wide_to_long(wrecs, wtab, has_results, scoped)
@@ -237,18 +228,18 @@ def _say_header_only(t: RawTable, venue: str) -> None:
                                                         f" ({venue})" if venue else "", text)
 
 
-def _check_rule_columns(cfg: dict, table: RawTable, where: str) -> None:
+def _check_rule_columns(v: Venue, table: RawTable, where: str) -> None:
     """values:/cells: keys must name our columns of this layout (a rule for no column
     would be silently unused)."""
-    specs = [SPECS["wide"]] if cfg["layout"] == "wide_top2" else [SPECS["papers"],
+    specs = [SPECS["wide"]] if v.layout == "wide_top2" else [SPECS["papers"],
                                                                  SPECS["results"]]
     kinds = {c: k for spec in specs for c, k in spec.items()}
-    for col in cfg.get("values") or {}:
+    for col in v.values or {}:
         if col not in kinds:
             table.problem(None, f"values.{col}", None,
-                          f"a column of the {cfg['layout']} layout in {where} values: "
+                          f"a column of the {v.layout} layout in {where} values: "
                           f"({', '.join(kinds)})")
-    for col in cfg.get("cells") or {}:
+    for col in v.cells or {}:
         if kinds.get(col) not in ("measure", "number", "compared"):
             ok = [c for c, k in kinds.items() if k in ("measure", "number", "compared")]
             table.problem(None, f"cells.{col}", None,
