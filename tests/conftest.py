@@ -1,3 +1,5 @@
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,23 @@ def config(repo_root):
     from falseclaims.config import load_config
 
     return load_config(repo_root / "config" / "config.yaml")
+
+
+@pytest.fixture(scope="session")
+def example_run(repo_root, tmp_path_factory) -> Path:
+    """The shipped example run once from clean, as a user runs it (``snakemake --cores 2``;
+    the default profile decides what the console shows, kept in ``console.txt``), in a
+    temporary copy of the repository. Shared by the end-to-end tests that only read its
+    outputs (or dry-run against them), so the suite pays for one full run."""
+    from repo_copy import copy_repo
+
+    work = tmp_path_factory.mktemp("example") / "repo"
+    copy_repo(work, repo_root)
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2"],
+                          cwd=work, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    (work / "console.txt").write_text(proc.stdout + proc.stderr)
+    return work
 
 
 # CI runs property tests derandomized (reproducible); local runs explore new examples

@@ -2,6 +2,7 @@
 import json
 import re
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 from falseclaims.config import (
@@ -128,6 +129,15 @@ def figure_outputs(job):
         out[f"{fig.name}_pdf"] = paths["pdf"]
         out[f"{fig.name}_csv"] = paths["csv"]
     return out
+
+
+def figure_code(job):
+    """The drawing modules of a job's figures (the files the job imports, wherever the
+    package is installed), as inputs: editing one figure's code reruns only the jobs
+    drawing with that module, not every figure (the shared style and writer are left out:
+    editing them is a rerun of everything, ``--forcerun``)."""
+    modules = sorted({fig.draw.rsplit(".", 1)[0] for fig in figures_of(job)})
+    return [find_spec(f"falseclaims.figures.{m}").origin for m in modules]
 
 
 def outputs(*rule_outputs, **wildcards):
