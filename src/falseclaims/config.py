@@ -18,7 +18,7 @@ import argparse
 import copy
 import os
 import shlex
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -356,13 +356,6 @@ class Headline:
             text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
                     f"({self.sd_source})"
         return text
-
-
-def headline_assumption(cfg: dict) -> dict[str, str]:
-    """:class:`Headline` as plain data, for the Snakemake rules only: they hand it to their
-    scripts as a parameter (which Snakemake records and compares), and the scripts rebuild
-    ``Headline(**params.headline)``. Code that has the config uses :meth:`Headline.from_config`."""
-    return asdict(Headline.from_config(cfg))
 
 
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:

@@ -9,10 +9,8 @@ from falseclaims.config import (
     ConfigParam,
     ReportText,
     configured_congruence,
-    headline_assumption,
 )
 
-HEADLINE = headline_assumption(config)
 # the figures draw only the headline SD model (Fig 6 segmentation): editing another
 # sd_model source leaves them as they are
 FIGURE_SD_SOURCES = [HEADLINE["sd_source"]]
