@@ -36,6 +36,19 @@ def example_run(repo_root, tmp_path_factory) -> Path:
     return work
 
 
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (``-n``, pyproject addopts) a session or module fixture is made
+    once per worker that runs a test using it. With ``--dist loadgroup`` each group runs on
+    one worker: a test module is one group (its module fixtures are made once), and every
+    module with a test reading ``example_run`` joins one group, so the suite runs the example
+    once."""
+    shared = {item.module.__name__ for item in items
+              if "example_run" in getattr(item, "fixturenames", ())}
+    for item in items:
+        module = item.module.__name__
+        item.add_marker(pytest.mark.xdist_group("example_run" if module in shared else module))
+
+
 # CI runs property tests derandomized (reproducible); local runs explore new examples
 from hypothesis import settings as _hyp_settings  # noqa: E402
 
