@@ -1,6 +1,8 @@
 """Figures of venues with one task or no eligible paper, labels with ``$``, and identical
 bytes on a rerun. Every figure must be drawn (the panel says why it is empty), never fail."""
 
+from pathlib import Path
+
 import figure_fixtures as fx
 import numpy as np
 import pandas as pd
@@ -9,6 +11,7 @@ import pytest
 from falseclaims import figures
 from falseclaims.figures import percase as pf
 from falseclaims.figures.output import write_figure
+from falseclaims.figures.registry import VENUE_JOBS, figures_of
 from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
 from falseclaims.io.table_io import read_table
 from falseclaims.style import NO_DATA
@@ -46,6 +49,23 @@ def _render(tables):
         lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
         planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
         test_set_splits=("train_test", "train_val_test", "cv_plus_test"))}
+
+
+@pytest.mark.parametrize("job", sorted(VENUE_JOBS.values()))
+def test_each_venue_job_draws_its_figures_from_the_tables_the_registry_names(job):
+    """One job per figure family gets only the tables its figures read (registry ``reads``;
+    probabilities.csv comes joined with top2, as read_probabilities gives it): drawing must
+    need nothing else, and it draws exactly the family's figures."""
+    tables = _tables(())
+    stems = {Path(r).stem for fig in figures_of(job) for r in fig.reads if r != "config"}
+    given = {k: t for k, t in tables.items() if k in stems}
+    made = list(venue_figures(
+        given, job=job, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
+        populations=POPULATIONS, lookup_grid=GRID, lookup_congruence=fx.CONGRUENCE["paper"],
+        sd_model=fx.SD_MODEL, planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
+        test_set_splits=("train_test", "train_val_test", "cv_plus_test")))
+    assert [name for name, _, _ in made] == [f.name for f in figures_of(job)]
+    assert set(VENUE_FIGURES) == {f.name for j in VENUE_JOBS.values() for f in figures_of(j)}
 
 
 @pytest.mark.parametrize("task", ["classification", "segmentation"])

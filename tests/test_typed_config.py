@@ -1,12 +1,13 @@
 """The typed config objects: the headline assumption and the estimation source specs are
 read once from the validated config, and the code reads their attributes."""
 
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 import yaml
 
-from falseclaims.config import Headline, headline_assumption, load_config
+from falseclaims.config import Headline, load_config
 from falseclaims.estimation.inputs import source_input_files
 from falseclaims.estimation.specs import SourceSpec
 
@@ -25,10 +26,10 @@ def test_headline_is_read_from_the_config_file():
 
 
 def test_headline_params_of_the_rules_keep_their_keys_and_order():
-    """The rules hand ``headline_assumption`` to their scripts, which rebuild
-    ``Headline(**params)``; Snakemake compares params between runs, so the mapping keeps the
-    keys and order it had as a plain dict."""
-    params = headline_assumption(CFG)
+    """The rules hand ``asdict(Headline.from_config(config))`` (common.smk ``HEADLINE``) to
+    their scripts, which rebuild ``Headline(**params)``; Snakemake compares params between
+    runs, so the mapping keeps the keys and order it had as a plain dict."""
+    params = asdict(Headline.from_config(CFG))
     assert list(params) == ["congruence_source", "congruence_level", "sd_source", "sd_level"]
     assert Headline(**params) == Headline.from_config(CFG)
 

@@ -19,7 +19,7 @@ import copy
 import os
 import shlex
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -537,13 +537,6 @@ def from_params(block, kind: type):
     when they change); a library function called with one reads it here, once, through
     ``kind.from_block``. An object of ``kind`` is returned as it is."""
     return block if isinstance(block, kind) else kind.from_block(block)
-
-
-def headline_assumption(cfg: dict) -> dict[str, str]:
-    """:class:`Headline` as plain data, for the Snakemake rules only: they hand it to their
-    scripts as a parameter (which Snakemake records and compares), and the scripts rebuild
-    ``Headline(**params.headline)``. Code that has the config uses :meth:`Headline.from_config`."""
-    return asdict(Headline.from_config(cfg))
 
 
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:
