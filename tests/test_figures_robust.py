@@ -110,7 +110,7 @@ def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
     each comparison and probability figure is one note "design-only: no results recorded"
     (no empty task panels, no "no eligible papers"), its CSV keeps its header; the practice
     figures and the flow are drawn as for any venue."""
-    from falseclaims.figures.venue import PROBABILITY_FIGURES
+    from falseclaims.figures.registry import FIGURES
     from falseclaims.config import Eligibility
     from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, select_papers
 
@@ -123,7 +123,7 @@ def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
     tables = _tables(())
     tables.update(papers=papers, flow=flow)
     made = _render(tables)
-    notes = {f.__name__ for f in PROBABILITY_FIGURES}
+    notes = {f.name for f in FIGURES if f.of_results}
     assert len(notes) == 5
     for name, (fig, data) in made.items():
         texts = [t for t in _texts(fig) if t.strip()]

@@ -69,6 +69,9 @@ class Figure:
     # (papers, flow, top2, probabilities, exceedance), a parameter of its rule, a key of one
     # ("populations.practices") or "task" (the figure's)
     call: tuple[str, ...] = ()
+    # drawn from the venue's comparisons and probabilities: a design-only venue (no results
+    # recorded, read from its flow) gets one note instead
+    of_results: bool = False
 
     @property
     def job(self) -> str:
@@ -129,21 +132,22 @@ FIGURES: tuple[Figure, ...] = (
     _venue("figS9_delta_distribution", "deltas.figS9_delta_distribution",
            (V + "top2.csv", V + "flow.csv"),
            "06", "Fig S3/S9: differences of the top two",
-           family="deltas", call=("top2", "size_categories", "seed")),
+           family="deltas", of_results=True, call=("top2", "size_categories", "seed")),
     _venue("fig4_delta_vs_size", "delta_vs_size.fig4_delta_vs_size",
            (V + "probabilities.csv", V + "flow.csv"), "02", "Fig 4: difference vs test-set size",
-           family="deltas", call=("probabilities", "headline", "cutoff")),
+           family="deltas", of_results=True, call=("probabilities", "headline", "cutoff")),
     _venue("fig5_exceedance", "exceedance.fig5_exceedance",
            (V + "exceedance.csv", V + "flow.csv"),
            "03", "Fig 5: share of papers above each cutoff",
-           family="exceedance", call=("exceedance", "headline", "cutoff")),
+           family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
     _venue("fig5_congruence_sources", "sources.fig5_congruence_sources",
            (V + "exceedance.csv", V + "probabilities.csv", V + "flow.csv"),
            "03b", "Fig 5 companion: congruence sources compared",
-           family="exceedance", call=("exceedance", "probabilities", "headline", "cutoff")),
+           family="exceedance", of_results=True,
+           call=("exceedance", "probabilities", "headline", "cutoff")),
     _venue("figS10_sd_sensitivity", "sd_sensitivity.figS10_sd_sensitivity",
            (V + "exceedance.csv", V + "flow.csv"), "10", "Fig S10: sensitivity to the imputed SD",
-           family="exceedance", call=("exceedance", "headline", "cutoff")),
+           family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
     _venue("fig6_lookup_classification", "lookup.fig6_of_venue",
            (V + "validated/papers.csv", V + "top2.csv", "config"),
            "04", "Fig 6a: look-up grid, classification", caption="fig6_lookup",

@@ -60,18 +60,12 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
     design_only = "flow" in tables and is_design_only(tables["flow"])
     for fig in figures:  # fig.function imports the drawing module on first use
         drawn, data = fig.function(*(argument(a, fig.task) for a in fig.call))
-        if design_only and fig.name in PROBABILITY_FIGURES:
+        if design_only and fig.of_results:
             # no result, no probability: one note instead of empty task panels
             plt.close(drawn)
             note = f"{venue_label}: {DESIGN_ONLY_NOTE}" if venue_label else DESIGN_ONLY_NOTE
             drawn = note_figure(note)
         yield fig.name, drawn, data
-
-
-# the figures of the comparisons and probabilities (a study-design sheet has none); their
-# jobs read the venue's flow to know
-PROBABILITY_FIGURES = ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance",
-                       "fig5_congruence_sources", "figS10_sd_sensitivity")
 
 
 def is_design_only(flow: pd.DataFrame) -> bool:
