@@ -459,15 +459,13 @@ class ExceedanceGrid:
 @dataclass(frozen=True)
 class Analysis:
     """``analysis``: which papers and rows the survey reads (:class:`Eligibility`), whose
-    reported SDs it keeps, the cutoffs and curve grid of its shares, and the headline
-    levels (which :class:`Headline` pairs with the first sources in ``use``)."""
+    reported SDs it keeps, and the cutoffs and curve grid of its shares (its headline levels
+    are :class:`Headline`'s, read there only)."""
 
     eligibility: Eligibility
     use_reported_sd_over: tuple[str, ...]
     cutoffs: tuple[float, ...]
     exceedance_grid: ExceedanceGrid
-    headline_congruence: str
-    headline_sd: str
 
     @classmethod
     def from_config(cls, cfg: Mapping) -> Analysis:
@@ -475,9 +473,7 @@ class Analysis:
         return cls(eligibility=Eligibility.from_block(block),
                    use_reported_sd_over=tuple(map(str, block["use_reported_sd_over"])),
                    cutoffs=tuple(map(float, block["cutoffs"])),
-                   exceedance_grid=ExceedanceGrid.from_block(block["exceedance_grid"]),
-                   headline_congruence=str(block["headline_congruence"]),
-                   headline_sd=str(block["headline_sd"]))
+                   exceedance_grid=ExceedanceGrid.from_block(block["exceedance_grid"]))
 
 
 @dataclass(frozen=True)
