@@ -47,35 +47,70 @@ def _render(tables):
         test_set_splits=("train_test", "train_val_test", "cv_plus_test"))}
 
 
+# the per-task figures of a venue and their panels per task (Fig 5 companion: one per level)
+PER_TASK = {"fig3_reporting_practices": 1, "figS7_uncertainty": 1, "figS8_split_sizes": 1,
+            "figS9_delta_distribution": 1, "fig4_delta_vs_size": 1, "fig5_exceedance": 1,
+            "fig5_congruence_sources": 3}
+
+
 @pytest.mark.parametrize("task", ["classification", "segmentation"])
-def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
+def test_one_task_venue_draws_only_its_task(task, tmp_path):
+    """A venue whose papers are all of one task (a classification-only review, a
+    segmentation-only challenge): each per-task figure draws that task's panels only, one
+    column wide (no empty "Segmentation (n = 0 papers)" half); Fig S10 (segmentation only)
+    of a classification-only venue says once why it is empty, with no axis or legend."""
+    from falseclaims.figures.sd_sensitivity import NO_SEGMENTATION
+    from falseclaims.tasks import TASK_LABELS
+
     made = _render(_tables((task,)))
     assert list(made) == list(VENUE_FIGURES)
     other = "segmentation" if task == "classification" else "classification"
-    analysed = ["figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance"]
-    if task == "classification":
-        analysed.append("figS10_sd_sensitivity")  # segmentation only: all empty
-    for name in analysed:
+    for name, panels in PER_TASK.items():
         fig, data = made[name]
-        assert NO_DATA in _texts(fig), name
-        assert not (data["task"] == other).any()
-    if task == "segmentation":  # left panel empty: labels move to the drawn panel
-        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_exceedance"):
-            ax = made[name][0].axes[1]
+        texts = " ".join(_texts(fig))
+        assert len(fig.axes) == panels, name
+        assert NO_DATA not in texts and "no papers in scope" not in texts, name
+        assert TASK_LABELS[other] not in texts and TASK_LABELS[task] in texts, name
+        assert not (data["task"] == other).any(), name
+        if panels == 1:
+            assert fig.get_figwidth() < 4, name  # one column (the style's single width)
+            ax = fig.axes[0]
             assert ax.yaxis.get_tick_params()["labelleft"], name
-            assert name == "fig3_reporting_practices" or (
-                ax.get_ylabel() and ax.yaxis.label.get_visible()), name
+            assert name in ("fig3_reporting_practices", "figS7_uncertainty") \
+                or ax.get_ylabel(), name  # practice bars: no y-axis title
+    fig, data = made["figS10_sd_sensitivity"]
+    texts = [t for t in _texts(fig) if t.strip()]
+    if task == "classification":
+        assert texts == [NO_SEGMENTATION] and data.empty
+        assert len(fig.axes) == 1 and not fig.axes[0].axison and not fig.legends
+    else:
+        assert NO_SEGMENTATION not in texts and fig.legends and len(data)
     for name, (fig, data) in made.items():
         written = write_figure(fig, data, tmp_path / name)
         assert all(p.stat().st_size > 0 for p in written)
 
 
+def test_a_venue_with_both_tasks_keeps_the_two_panel_layout():
+    """The paper's layout: a panel per task side by side (a row per task in the Fig 5
+    companion), lettered a, b, ...; Fig S10 drawn."""
+    made = _render(_tables(("classification", "segmentation")))
+    for name, panels in PER_TASK.items():
+        fig = made[name][0]
+        assert len(fig.axes) == 2 * panels and fig.get_figwidth() > 6, name
+        assert {"a", "b"} <= set(_texts(fig)), name
+    assert made["figS10_sd_sensitivity"][0].legends
+
+
 def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path):
+    from falseclaims.figures.sd_sensitivity import NO_SEGMENTATION
+
     made = _render(_tables(()))
     for name in ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance",
                  "figS10_sd_sensitivity"):
         fig, data = made[name]
-        assert _texts(fig).count(NO_DATA) >= 1, name
+        # both task panels say they are empty; Fig S10 (segmentation only) why it is
+        said = NO_SEGMENTATION if name == "figS10_sd_sensitivity" else NO_DATA
+        assert _texts(fig).count(said) == (1 if said == NO_SEGMENTATION else 2), name
         assert data.empty
         write_figure(fig, data, tmp_path / name)
         header = (tmp_path / f"{name}.csv").read_text().splitlines()

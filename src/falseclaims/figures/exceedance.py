@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 from falseclaims.levels import LEVEL_LABELS
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.figures.common import label_first_drawn, panel_letter
+from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
@@ -115,16 +115,19 @@ def _n_title(task, d):
     return f"{TASK_LABELS[task]} (n = {int(n)} papers)"
 
 
-def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05):
+def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05,
+                    tasks=None):
     """Fig 5 as [Christodoulou2025] draws it: % of papers above each cutoff at the Q1,
-    median and Q3 of the headline congruence source (line style), one panel per task.
+    median and Q3 of the headline congruence source (line style), one panel per task of
+    ``tasks`` (:func:`panel_tasks`).
     Segmentation rows use the headline SD assumption. The other congruence sources:
     :func:`falseclaims.figures.sources.fig5_congruence_sources`."""
     require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
     data = select_sd_headline(exceedance, headline)
     data = numeric(data[data["congruence_source"] == headline.congruence_source][EXCEEDANCE_KEYS],
                    EXCEEDANCE_NUMBERS)
-    fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
+    fig = _curve_panels(data, "congruence_source", "congruence_level", panel_tasks(tasks),
+                        _n_title,
                         cutoff, f"congruence ({headline.congruence_source})",
                         "congruence source",
                         colours=source_colours([headline.congruence_source]))

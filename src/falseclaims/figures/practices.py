@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
+    panel_tasks, panel_width
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
@@ -48,18 +51,20 @@ def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) ->
             fontweight="bold")
 
 
-def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
+def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
     """Fig 3: stacked bars (yes / no) per practice as % of the papers where it is recorded,
-    one panel per task; a practice recorded for no paper is a "not recorded" bar."""
+    one panel per task of ``tasks`` (:func:`panel_tasks`); a practice recorded for no paper
+    is a "not recorded" bar."""
     data = practices_data(papers, which)
-    panels = task_panels(data["task"])
-    fig, axes = figure("double", height=44, ncols=len(panels), sharey=True,
+    panels = panel_tasks(tasks, task_panels(data["task"]))
+    fig, axes = figure(panel_width(panels), height=44, ncols=len(panels), sharey=True,
                        squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     partly = bool((data["n_recorded"] < data["n_papers"]).any())
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task].iloc[::-1]
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if d.empty:
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
             no_data(ax, NO_PAPERS)
@@ -118,21 +123,23 @@ def _figS7_bar(ax, y: float, row, task: str) -> None:
     ax.annotate(text, (100 * s, y), xytext=(3, 0), textcoords="offset points", va="center")
 
 
-def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
+def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
     """Fig S7: how performance uncertainty is reported, per task, in the paper's populations:
     "None reported" as % of the papers whose sheet records it and "Not recorded in sheet"
     (when present) as % of all papers; below the dashed line, each way of reporting (the
     SDs, their sum, CI, other) as % of the papers that report some uncertainty. Every label
-    names its denominator ("k of m")."""
+    names its denominator ("k of m"). One panel per task of ``tasks`` (:func:`panel_tasks`).
+    """
     data = uncertainty_data(papers, which)
     keys = [key for key in UNCERTAINTY if key in set(data["uncertainty"])]
     labels = [UNCERTAINTY[key] for key in keys]
-    panels = task_panels(data["task"])
-    fig, axes = figure("double", height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
+    panels = panel_tasks(tasks, task_panels(data["task"]))
+    fig, axes = figure(panel_width(panels), height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
                        sharey=bool(labels), squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if not (data["task"] == task).any():
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
             no_data(ax, NO_PAPERS)
@@ -154,7 +161,9 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
         rec = int(d["n_recorded"].dropna().iloc[0])
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers;\n{rep} report uncertainty)" if rec
                      else f"{TASK_LABELS[task]} (n = {n} papers)")
-    fig.supxlabel("Above the dashed line: % of the papers where recorded (not recorded: of "
-                  "all papers); below it: % of the papers reporting uncertainty.",
-                  fontsize="small", color=PALETTE["gray"])
+    note = ("Above the dashed line: % of the papers where recorded (not recorded: of all "
+            "papers); below it: % of the papers reporting uncertainty.")
+    # one panel (one column wide): the note in lines of that width
+    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 70), fontsize="small",
+                  color=PALETTE["gray"])
     return fig, data

@@ -49,6 +49,9 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
     """
     papers, top2, probs = tables["papers"], tables["top2"], tables["probabilities"]
     exceedance = tables["exceedance"]
+    # the panels: the tasks of the sheet's papers (practices, sizes) and of the analysed
+    # papers (comparisons, probabilities); a task without papers draws no empty panel
+    found, analysed = venue_tasks(papers), venue_tasks(probs)
 
     def lookup(task):
         grid = lookup_grid[task]
@@ -66,17 +69,18 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
     # each drawing function with this venue's arguments (task: the registry's, if any)
     calls = {
         fig3_reporting_practices: lambda task: fig3_reporting_practices(
-            papers, populations["practices"]),
-        figS7_uncertainty: lambda task: figS7_uncertainty(papers, populations["uncertainty"]),
+            papers, populations["practices"], found),
+        figS7_uncertainty: lambda task: figS7_uncertainty(
+            papers, populations["uncertainty"], found),
         figS8_split_sizes: lambda task: figS8_split_sizes(
-            papers, populations["split_sizes"], seed, test_set_splits),
+            papers, populations["split_sizes"], seed, test_set_splits, found),
         flow_diagram: lambda task: flow_diagram(tables["flow"]),
         figS9_delta_distribution: lambda task: figS9_delta_distribution(
-            top2, size_categories, seed),
-        fig4_delta_vs_size: lambda task: fig4_delta_vs_size(probs, headline, cutoff),
-        fig5_exceedance: lambda task: fig5_exceedance(exceedance, headline, cutoff),
+            top2, size_categories, seed, analysed),
+        fig4_delta_vs_size: lambda task: fig4_delta_vs_size(probs, headline, cutoff, analysed),
+        fig5_exceedance: lambda task: fig5_exceedance(exceedance, headline, cutoff, analysed),
         fig5_congruence_sources: lambda task: fig5_congruence_sources(
-            exceedance, probs, headline, cutoff),
+            exceedance, probs, headline, cutoff, analysed),
         figS10_sd_sensitivity: lambda task: figS10_sd_sensitivity(exceedance, headline, cutoff),
         fig6_lookup: lookup,
     }
@@ -93,6 +97,13 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, headline: Headline,
 # the figures of the comparisons and probabilities (a study-design sheet has none)
 PROBABILITY_FIGURES = (figS9_delta_distribution, fig4_delta_vs_size, fig5_exceedance,
                        fig5_congruence_sources, figS10_sd_sensitivity)
+
+
+def venue_tasks(table: pd.DataFrame) -> list[str]:
+    """The tasks with a row in a venue's table (papers found, or analysed), in the paper's
+    order: the panels of its per-task figures (:func:`falseclaims.figures.common.panel_tasks`)."""
+    present = set(table["task"]) if "task" in table else set()
+    return [t for t in TASKS if t in present]
 
 
 def is_design_only(flow: pd.DataFrame) -> bool:
