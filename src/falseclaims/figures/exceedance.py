@@ -3,12 +3,14 @@ cutoff (Fig 5, the venue comparison of Fig 5; Fig S10: ``sd_sensitivity``)."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Collection
 
 import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
 from falseclaims.levels import LEVEL_LABELS
+from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks
@@ -65,10 +67,11 @@ def _row_name(text: str) -> Line2D:
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_label,
-                  colour_title, colours: dict | None = None):
+                  colour_title, colours: dict | None = None, empty: str = NO_DATA):
     """Fig 5 / S10 / venue comparison: seaborn ``lineplot`` of the share above each cutoff,
     hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level).
-    ``colours``: {group: colour}; default: the colour cycle in order of appearance."""
+    ``colours``: {group: colour}; default: the colour cycle in order of appearance;
+    ``empty``: what a panel without a curve says."""
     width = "double" if len(panels) > 1 else "single"
     fig, axes = figure(width, height=80 if width == "double" else 90, ncols=len(panels),
                        squeeze=False, sharey=True)
@@ -83,7 +86,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
             panel_letter(ax, i)
         ax.set_ylim(0, 100)
         if d.empty:
-            no_data(ax)
+            no_data(ax, empty)
             continue
         groups = list(dict.fromkeys(d[group_col]))
         levels = [lvl for lvl in LEVEL_STYLES if lvl in set(d[style_col])]
@@ -134,9 +137,19 @@ def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float 
     return fig, data.reset_index(drop=True)
 
 
+def _empty_note(venues, design_only: Collection[str]) -> str:
+    """What a panel without a curve of these venues says: a study-design sheet records no
+    result (:data:`~falseclaims.survey.eligibility.DESIGN_ONLY_NOTE`), other venues have
+    no eligible paper."""
+    return DESIGN_ONLY_NOTE if venues and set(venues) <= set(design_only) else NO_DATA
+
+
 def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline,
-                labels: dict[str, str] | None = None, cutoff: float = 0.05):
-    """Venue comparison: one headline curve per venue, panel per task."""
+                labels: dict[str, str] | None = None, cutoff: float = 0.05,
+                design_only: Collection[str] = ()):
+    """Venue comparison: one headline curve per venue, panel per task. ``design_only``: the
+    venues read from a study-design sheet (:func:`falseclaims.figures.venue.is_design_only`
+    of their flow): named below the panels, no curve."""
     labels = labels or {}
     parts = []
     for venue, c in exceedance_by_venue.items():
@@ -146,17 +159,24 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
-                        lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue")
+                        lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
+                        empty=_empty_note(exceedance_by_venue, design_only))
     for ax, task in zip(fig.axes, TASKS):
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
+    shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
+    if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
+        fig.suptitle(f"{DESIGN_ONLY_NOTE}: " + ", ".join(shown), fontsize="small",
+                     color=PALETTE["gray"])
     return fig, data
 
 
 def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline,
-                      labels: dict[str, str] | None = None, cutoff: float = 0.05):
+                      labels: dict[str, str] | None = None, cutoff: float = 0.05,
+                      design_only: Collection[str] = ()):
     """Fig 5 of every venue side by side: seaborn ``relplot`` faceted by task (rows) and venue
-    (columns), hue = congruence source, line style = level; segmentation at the headline SD."""
+    (columns), hue = congruence source, line style = level; segmentation at the headline SD.
+    ``design_only``: the venues read from a study-design sheet (their empty facets say so)."""
     labels = labels or {}
     parts = [numeric(select_sd_headline(c, headline)[EXCEEDANCE_KEYS], EXCEEDANCE_NUMBERS)
              .assign(venue_label=labels.get(v, v)) for v, c in exceedance_by_venue.items()]
@@ -165,8 +185,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
     venues = [labels.get(v, v) for v in exceedance_by_venue]
     if data.empty:  # no venue has an analysed paper (study-design sheets): nothing to facet
         fig, axes = figure("double", height=30, squeeze=False)
-        no_data(axes[0][0], "no analysed papers in any venue (" + ", ".join(venues) + ")")
+        why = _empty_note(exceedance_by_venue, design_only)
+        no_data(axes[0][0], (DESIGN_ONLY_NOTE if why == DESIGN_ONLY_NOTE
+                             else "no analysed papers in any venue") + f" ({', '.join(venues)})")
         return fig, data
+    says = {labels.get(v, v): _empty_note([v], design_only) for v in exceedance_by_venue}
     sources = list(dict.fromkeys(data["congruence_source"]))
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
@@ -193,8 +216,10 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
         ax.set_ylim(0, 100)
         if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
             # wrapped: one line ran over the facet's frame into the next column
-            ax.text(0.5, 0.5, textwrap.fill(NO_DATA, 11), transform=ax.transAxes,
-                    ha="center", va="center", color=PALETTE["gray"], fontsize="small")
+            # "design-only:" kept whole: three lines, not four, fit a short facet
+            ax.text(0.5, 0.5, textwrap.fill(says[venue], 12, break_on_hyphens=False),
+                    transform=ax.transAxes, ha="center", va="center", color=PALETTE["gray"],
+                    fontsize="small")
     grid.set_titles(row_template="{row_name}", col_template="")
     for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
         panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label
