@@ -271,3 +271,17 @@ def test_narrow_log_axis_labels_minor_ticks():
         minor = {t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()}
         major = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
         assert (minor | major) >= expected if expected else not minor, (minor, major)
+
+
+def test_the_venue_legend_of_fig5_per_venue_fits_the_figure():
+    """Four venues with long labels (the default run's): one legend row ran off both edges
+    of the figure; it takes as many rows as it needs."""
+    prob = fx.probabilities(fx.top2(n=(4, 5)), sources=("paper",))
+    curves = fx.curves(prob, np.linspace(0, 0.5, 11))
+    labels = {v: f"Venue {v} (a long label, as a real review's: author et al. 2019)"
+              for v in "abcd"}
+    fig, _ = figures.fig5_venues({v: curves for v in labels}, HEAD, labels)
+    (legend,) = fig.legends
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width
+    assert set(labels.values()) <= {t.get_text() for t in legend.texts}

@@ -164,11 +164,30 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     for ax, task in zip(fig.axes, TASKS):
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
+    _fit_legend(fig)
     shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
     if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
         fig.suptitle(f"{DESIGN_ONLY_NOTE}: " + ", ".join(shown), fontsize="small",
                      color=PALETTE["gray"])
     return fig, data
+
+
+def _fit_legend(fig, tries: int = 4) -> None:
+    """A figure legend wider than the figure (many venues, long labels: one row ran off both
+    edges) laid out again in as many rows as it needs."""
+    for rows in range(2, 2 + tries):  # _style_legend: one row per group, here one group
+        if not fig.legends:
+            return
+        legend = fig.legends[0]
+        width = legend.get_window_extent(fig.canvas.get_renderer()).width
+        if width <= fig.bbox.width:
+            return
+        handles = list(legend.legend_handles)
+        names = [t.get_text() for t in legend.texts]
+        legend.remove()
+        ncols = -(-len(handles) // rows)
+        fig.legend(handles=handles, labels=names, loc="outside lower center", ncols=ncols,
+                   handlelength=2.2, columnspacing=1.2)
 
 
 def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline,
