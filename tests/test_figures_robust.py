@@ -285,3 +285,21 @@ def test_the_venue_legend_of_fig5_per_venue_fits_the_figure():
     box = legend.get_window_extent(fig.canvas.get_renderer())
     assert 0 <= box.x0 and box.x1 <= fig.bbox.width
     assert set(labels.values()) <= {t.get_text() for t in legend.texts}
+
+
+def test_a_count_after_its_bar_stays_inside_a_one_column_fig3():
+    """Fig 3 of a classification-only venue (one column wide) whose sheet records the test
+    for some papers only: "18% (27 of 154 recorded)" after a short bar ran past the axes'
+    end; it goes on two lines, inside the panel."""
+    papers = fx.papers(n=(156, 0))
+    papers["claims_outperformance"] = pd.NA
+    papers["bold_best"] = pd.NA
+    papers["statistical_test"] = pd.array([True] * 27 + [False] * 127 + [pd.NA] * 2,
+                                          dtype="boolean")
+    papers["in_scope"] = True
+    fig, data = figures.fig3_reporting_practices(papers, "in_scope", ["classification"])
+    fig.draw_without_rendering()
+    (ax,) = fig.axes
+    labels = [t for t in ax.texts if "recorded)" in t.get_text()]
+    assert [t.get_text() for t in labels] == ["18%\n(27 of 154 recorded)"]
+    assert labels[0].get_window_extent().x1 <= ax.bbox.x1

@@ -33,9 +33,10 @@ def _not_recorded_label(ax, y: float) -> None:
     ax.text(50, y, "not recorded", va="center", ha="center", color=PALETTE["gray"])
 
 
-def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) -> None:
+def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int):
     """The yes share at the end of its bar: inside (white) when it fits, else just after it;
-    "(k of m recorded)" when the sheet lacks the answer for some papers."""
+    "(k of m recorded)" when the sheet lacks the answer for some papers. The label when it
+    is after the bar, else None."""
     text = f"{100 * share:.0f}%" + (f" ({yes} of {recorded} recorded)" if recorded < n else "")
     if recorded == n:
         inside = share > 0.15
@@ -46,9 +47,22 @@ def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) ->
         probe.remove()
         x0, x1 = ax.transData.transform([(0, y), (100 * share, y)])[:, 0]
         inside = width + 6 < 0.85 * (x1 - x0)  # margin: the layout still narrows the axes
-    ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, y, text, va="center",
-            ha="right" if inside else "left", color="white" if inside else "black",
-            fontweight="bold")
+    label = ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, y, text, va="center",
+                    ha="right" if inside else "left", color="white" if inside else "black",
+                    fontweight="bold")
+    return None if inside else label
+
+
+def _fit_after_bars(fig, labels) -> None:
+    """A count written after its bar that runs past the axes' end (a one-column figure: the
+    layout narrowed the axes after the label was placed): the count below the share, smaller."""
+    if not labels:
+        return
+    fig.draw_without_rendering()  # the final layout
+    for label in labels:
+        if label.get_window_extent().x1 > label.axes.bbox.x1:
+            label.set_text(label.get_text().replace(" (", "\n(", 1))
+            label.set_fontsize("small")
 
 
 def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
@@ -61,6 +75,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
                        squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     partly = bool((data["n_recorded"] < data["n_papers"]).any())
+    after = []  # the share labels after their bar
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task].iloc[::-1]
         if len(panels) > 1:
@@ -85,13 +100,14 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
             if not r:
                 _not_recorded_label(ax, yi)
             else:
-                _share_label(ax, yi, share, int(yes), int(r), int(n))
+                after.append(_share_label(ax, yi, share, int(yes), int(r), int(n)))
         ax.set_yticks(y, d["label"])
         ax.set_xlabel("% of papers where recorded" if partly else "% of papers")
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
+    _fit_after_bars(fig, [a for a in after if a is not None])
     return fig, data
 
 
