@@ -55,7 +55,9 @@ def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int):
 
 def _fit_after_bars(fig, labels) -> None:
     """A count written after its bar that runs past the axes' end (a one-column figure: the
-    layout narrowed the axes after the label was placed): the count below the share, smaller."""
+    layout narrowed the axes after the label was placed): the count below the share, smaller.
+    Drawing the layout here changes the PDF's bytes (not the PNG's): only one-column figures
+    call it, so the two-panel figures stay as they were."""
     if not labels:
         return
     fig.draw_without_rendering()  # the final layout
@@ -107,7 +109,8 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
-    _fit_after_bars(fig, [a for a in after if a is not None])
+    if len(panels) == 1:  # two panels: the paper's layout, whose labels fit as placed
+        _fit_after_bars(fig, [a for a in after if a is not None])
     return fig, data
 
 
