@@ -35,14 +35,15 @@ EXCEEDANCE_NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
 
 
 def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_title: str,
-                  wide: bool = True):
+                  wide: bool = True, name_one: bool = False):
     """One group of legend entries per encoding, each led by its name: the colours
     ("congruence source: paper, msd, ...") and the line styles ("congruence: Q1, median,
     Q3"). ``wide`` (double-width figure): one row per group; else one column per group (a
     row would not fit). Legends fill column by column, so rows are interleaved, and short
-    groups are padded with blank entries."""
+    groups are padded with blank entries. ``name_one``: a single colour is named too (the
+    one venue with curves beside design-only venues)."""
     groups = []
-    if len(colours) > 1:
+    if len(colours) > 1 or (name_one and colours):
         groups.append([_row_name(colour_title)]
                       + [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()])
     if len(styles) > 1:
@@ -67,7 +68,8 @@ def _row_name(text: str) -> Line2D:
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_label,
-                  colour_title, colours: dict | None = None, empty: str = NO_DATA):
+                  colour_title, colours: dict | None = None, empty: str = NO_DATA,
+                  name_one: bool = False):
     """Fig 5 / S10 / venue comparison: seaborn ``lineplot`` of the share above each cutoff,
     hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level).
     ``colours``: {group: colour}; default: the colour cycle in order of appearance;
@@ -107,7 +109,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
-                  wide=width == "double")
+                  wide=width == "double", name_one=name_one)
     drawn = [(curves["task"] == t).any() for t in panels]
     label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
@@ -160,7 +162,8 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
                         lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
-                        empty=_empty_note(exceedance_by_venue, design_only))
+                        empty=_empty_note(exceedance_by_venue, design_only),
+                        name_one=bool(set(design_only) & set(exceedance_by_venue)))
     for ax, task in zip(fig.axes, TASKS):
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
