@@ -24,10 +24,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from falseclaims.figures.registry import VENUE_JOBS
+
 REPO = Path(__file__).resolve().parents[1]
 SKIP = {"results", "figures", "logs", ".snakemake", ".git", ".pytest_cache", "__pycache__",
         ".hypothesis"}
-FIGURE_RULES = ["venue_figures", "venue_comparison", "estimation_figures",
+FIGURE_RULES = [*VENUE_JOBS.values(), "venue_comparison", "estimation_figures",
                 "multiplicity_figures", "calibration_figures"]
 
 

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from falseclaims.sheets import SheetValidationError, read_venue
+from falseclaims.config import Eligibility
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html
 from falseclaims.survey.reporting import practices_data
@@ -57,9 +58,9 @@ def test_practices_and_flow_count_the_papers_under_task_not_recorded(sheet):
     row = d[(d["task"] == NOT_RECORDED) & (d["practice"] == "statistical_test")].iloc[0]
     assert (row["n_papers"], row["n_yes"], row["n_no"]) == (4, 2, 2)
     assert set(d["task"]) == {NOT_RECORDED}
-    sel = select_papers(s.papers, s.results, {"metrics": {"classification": ["accuracy"],
-                                                          "segmentation": ["dsc"]},
-                                              "test_set_splits": ["train_test"]}, "design")
+    criteria = Eligibility(metrics={"classification": ("accuracy",), "segmentation": ("dsc",)},
+                           test_set_splits=("train_test",))
+    sel = select_papers(s.papers, s.results, criteria, "design")
     found = sel.flow[(sel.flow["step"] == "found")].set_index("task")["n_papers"]
     assert found.to_dict() == {NOT_RECORDED: 4}
     assert sel.eligible.empty and len(sel.exclusions) == 4

@@ -209,18 +209,18 @@ def test_every_venue_figure_is_documented_captioned_and_in_the_report():
     """Each figure a venue job draws (Fig 5, its companion "congruence sources compared",
     Fig 6, ...) has a row in docs/figures.md and its caption file; the report entries come
     from the same registry (tests/test_figure_registry.py)."""
-    from falseclaims.figures.registry import figures_of
+    from falseclaims.figures.registry import VENUE_FIGURES, figure
 
     docs = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
     rows = [line for line in docs.splitlines() if line.startswith("| ")]
     missing = []
-    for fig in figures_of("venue_figures"):
+    for fig in map(figure, VENUE_FIGURES):
         if not any(f"/{fig.name}`" in row for row in rows):
             missing.append(f"{fig.name}: no row in docs/figures.md")
         if not (ROOT / "workflow" / "report" / f"{fig.caption}.rst").is_file():
             missing.append(f"{fig.name}: no caption {fig.caption}.rst")
     assert not missing, "; ".join(missing)
-    assert "fig5_congruence_sources" in [f.name for f in figures_of("venue_figures")]
+    assert "fig5_congruence_sources" in VENUE_FIGURES
 
 
 def test_documented_fig6_levels_are_the_config_defaults():
@@ -265,7 +265,7 @@ def documented_columns(doc: str) -> dict[str, list[str]]:
 def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[str]]:
     """The survey chain of workflow/rules/survey.smk and numbers.smk on a small venue, each
     table written with write_table as the rules' scripts do; the header of each file."""
-    from falseclaims.config import congruence_sources, sd_models
+    from falseclaims.config import Analysis, congruence_sources, sd_models
     from falseclaims.sheets import read_venue
     from falseclaims.survey.congruence_assignment import assign_congruence
     from falseclaims.survey.eligibility import select_papers
@@ -282,7 +282,8 @@ def _survey_headers(root: Path, cfg: dict, venue_cfg: dict) -> dict[str, list[st
     for name in ("papers", "results", "notes"):
         write_table(getattr(sheets, name), out / "validated" / f"{name}.csv")
     sel = select_papers(read_table(out / "validated" / "papers.csv"),
-                        read_table(out / "validated" / "results.csv"), cfg["analysis"],
+                        read_table(out / "validated" / "results.csv"),
+                        Analysis.from_config(cfg).eligibility,
                         venue="mini")
     for name in ("eligible", "exclusions", "flow", "top2"):
         write_table(getattr(sel, name), out / f"{name}.csv")

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from falseclaims.config import congruence_sources, sd_models
+from falseclaims.config import Eligibility, congruence_sources, sd_models
 from falseclaims.stats import prob_false_claim_classification, prob_false_claim_segmentation
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.congruence_assignment import assign_congruence
@@ -70,10 +70,10 @@ def tables():
     return papers, results
 
 
-ANALYSIS = {
+ANALYSIS = Eligibility.from_block({
     "metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc", "dice"]},
     "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"],
-}
+})
 
 
 def test_each_rule_gives_its_reason(tables):

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from falseclaims.config import load_config, read_yaml, sd_model_from_config
+from falseclaims.config import Analysis, load_config, read_yaml, sd_model_from_config
 from falseclaims.engine import probability
 from falseclaims.examples.survey_sheet import (
     MEDIAN_CONGRUENCE,
@@ -229,7 +229,7 @@ def test_venue_b_uses_their_headers_percent_and_messy_cells(venue_b):
 
 def test_venue_b_branches_and_invented_marginals(venue_b):
     _, s = venue_b
-    sel = select_papers(s.papers, s.results, load_config()["analysis"], "venue_b_synthetic")
+    sel = select_papers(s.papers, s.results, Analysis.from_config(load_config()).eligibility, "venue_b_synthetic")
     reasons = sel.exclusions.groupby(["task", "reason"]).size()
     for task, spec in VENUE_B_SPECS.items():
         assert (s.papers.task == task).sum() == spec.papers

@@ -37,7 +37,7 @@ def test_inferred_fig6_levels_give_the_papers_8x_and_10x(repo_root):
     of n with the closed forms."""
     import yaml
 
-    from falseclaims.config import sd_model_from_config
+    from falseclaims.config import LookupGrid, Planner, sd_model_from_config
     from falseclaims.survey.multipliers import venue_multipliers
     cfg = yaml.safe_load((repo_root / "config" / "config.yaml").read_text(encoding="utf-8"))
     grid, cong = cfg["lookup_grid"], cfg["congruence"][cfg["lookup_grid"]["congruence_source"]]
@@ -72,6 +72,12 @@ def test_inferred_fig6_levels_give_the_papers_8x_and_10x(repo_root):
     assert default.loc[("classification", "median"), "level"] == 0.9
     assert default.loc[("segmentation", "median"), "level"] == 0.8
     assert len(table) == 12 and set(table["congruence_level"]) == {"q1", "median", "q3"}
+    # the typed objects (what the numbers step passes) give the same table as the blocks
+    # (what the figure rule's script passes)
+    typed = venue_multipliers(papers, top2, LookupGrid.from_block(grid), cong, sd_model,
+                              Planner.from_config(cfg), cfg["analysis"]["test_set_splits"],
+                              "in_scope", inferred["venues"][0])
+    pd.testing.assert_frame_equal(typed, table)
     # a venue not listed gets no inferred rows
     other = venue_multipliers(papers, top2, grid, cong, sd_model, cfg["planner"],
                               cfg["analysis"]["test_set_splits"], "in_scope", "another")
@@ -115,16 +121,28 @@ def test_test_set_population_is_a_hand_count():
     assert sorted(q.loc[q.task == "classification", "n_test"]) == [40, 900]
 
 
-def test_grid_level_is_the_median_winner_value_unless_a_number_is_given():
+def test_grid_level_is_the_median_winner_value_unless_a_number_is_given(repo_root):
+    import dataclasses
+
+    from falseclaims.config import LookupGrid, TaskGrid, load_config
+    from falseclaims.errors import FalseclaimsInputError
+
+    base = LookupGrid.from_config(load_config(repo_root / "config" / "config.yaml"))
     top2 = pd.DataFrame({"task": ["classification"] * 3, "value_a": [0.7, 0.9, 0.8]})
-    grid = {"classification": {"level": "median_winner", "fallback_level": 0.85},
-            "segmentation": {"level": "median_winner", "fallback_level": 0.6}}
+    grid = dataclasses.replace(base, tasks={
+        "classification": TaskGrid("median_winner", 0.85, (100,), (0.01,)),
+        "segmentation": TaskGrid("median_winner", 0.6, (100,), (0.01,))})
     level, text = grid_level("classification", top2, grid)
     assert level == 0.8 and text == "median winner value of the 3 analysed papers"
     assert grid_level("segmentation", top2, grid) == (
         0.6, "no analysed paper: configured fallback level")
-    assert grid_level("classification", top2, {"classification": {"level": 0.75}}) == (
-        0.75, "configured level")
+    fixed = dataclasses.replace(grid, tasks={**grid.tasks, "classification": TaskGrid(
+        0.75, None, (100,), (0.01,))})
+    assert grid_level("classification", top2, fixed) == (0.75, "configured level")
+    no_fallback = dataclasses.replace(grid, tasks={**grid.tasks, "segmentation": TaskGrid(
+        "median_winner", None, (100,), (0.01,))})
+    with pytest.raises(FalseclaimsInputError, match=r"lookup_grid\.segmentation\.fallback_level"):
+        grid_level("segmentation", top2, no_fallback)
 
 
 def _texts(fig):

@@ -13,14 +13,16 @@ from falseclaims import figures, style
 from falseclaims.figures import percase
 from falseclaims.figures.practices import practices_data
 from falseclaims.figures.sizes import split_sizes
+from falseclaims.config import Eligibility
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.headline import Headline
 from falseclaims.survey.populations import metric_frequency, population
 
 matplotlib.use("Agg")
 HEAD = Headline("paper", "median", "msd_reference", "mean")
-ANALYSIS = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
-            "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+ANALYSIS = Eligibility.from_block({
+    "metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
+    "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]})
 
 
 def _papers(rows):

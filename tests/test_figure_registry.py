@@ -81,8 +81,12 @@ def test_names_files_and_report_labels_are_unique():
     assert all(f.scope in registry.SCOPES for f in FIGURES)
 
 
-def test_venue_job_draws_the_venue_figures_in_registry_order():
-    assert VENUE_FIGURES == tuple(f.name for f in figures_of("venue_figures"))
+def test_venue_jobs_draw_the_venue_figures_in_registry_order():
+    """A venue's figures are drawn by one job per family; together, every venue figure."""
+    assert VENUE_FIGURES == tuple(f.name for f in FIGURES
+                                  if f.job in registry.VENUE_JOBS.values())
+    assert all(figures_of(job) for job in registry.VENUE_JOBS.values())
+    assert registry.figure("fig6_lookup_classification").job == "venue_figures_lookup"
     assert "fig5_exceedance" in VENUE_FIGURES and "fig5_cumulative" not in VENUE_FIGURES
     assert registry.figure("ties").job == "table_ties"
     assert registry.figure("fig6_lookup_segmentation").task == "segmentation"

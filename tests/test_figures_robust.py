@@ -1,6 +1,8 @@
 """Figures of venues with one task or no eligible paper, labels with ``$``, and identical
 bytes on a rerun. Every figure must be drawn (the panel says why it is empty), never fail."""
 
+from pathlib import Path
+
 import figure_fixtures as fx
 import numpy as np
 import pandas as pd
@@ -9,6 +11,7 @@ import pytest
 from falseclaims import figures
 from falseclaims.figures import percase as pf
 from falseclaims.figures.output import write_figure
+from falseclaims.figures.registry import VENUE_JOBS, figures_of
 from falseclaims.figures.venue import VENUE_FIGURES, metric_tables, venue_figures
 from falseclaims.io.table_io import read_table
 from falseclaims.style import NO_DATA
@@ -16,6 +19,7 @@ from falseclaims.survey.headline import Headline
 
 HEAD = Headline("paper", "median", "msd_reference", "mean")
 GRID = {"congruence_source": "paper", "sd_level": "mean", "bands": [0.05, 0.1],
+        "multiplier_delta": 0.01,  # the schema requires it: grid_level reads the whole block
         "classification": {"level": 0.85, "n": [50, 500], "delta": [0.01, 0.03]},
         "segmentation": {"level": 0.85, "n": [20, 200], "delta": [0.01, 0.03]}}
 POPULATIONS = {"practices": "in_scope", "uncertainty": "in_scope", "split_sizes": "in_scope",
@@ -45,6 +49,23 @@ def _render(tables):
         lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
         planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
         test_set_splits=("train_test", "train_val_test", "cv_plus_test"))}
+
+
+@pytest.mark.parametrize("job", sorted(VENUE_JOBS.values()))
+def test_each_venue_job_draws_its_figures_from_the_tables_the_registry_names(job):
+    """One job per figure family gets only the tables its figures read (registry ``reads``;
+    probabilities.csv comes joined with top2, as read_probabilities gives it): drawing must
+    need nothing else, and it draws exactly the family's figures."""
+    tables = _tables(())
+    stems = {Path(r).stem for fig in figures_of(job) for r in fig.reads if r != "config"}
+    given = {k: t for k, t in tables.items() if k in stems}
+    made = list(venue_figures(
+        given, job=job, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
+        populations=POPULATIONS, lookup_grid=GRID, lookup_congruence=fx.CONGRUENCE["paper"],
+        sd_model=fx.SD_MODEL, planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
+        test_set_splits=("train_test", "train_val_test", "cv_plus_test")))
+    assert [name for name, _, _ in made] == [f.name for f in figures_of(job)]
+    assert set(VENUE_FIGURES) == {f.name for j in VENUE_JOBS.values() for f in figures_of(j)}
 
 
 # the per-task figures of a venue and their panels per task (Fig 5 companion: one per level)
@@ -124,19 +145,20 @@ def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
     each comparison and probability figure is one note "design-only: no results recorded"
     (no empty task panels, no "no eligible papers"), its CSV keeps its header; the practice
     figures and the flow are drawn as for any venue."""
-    from falseclaims.figures.venue import PROBABILITY_FIGURES
+    from falseclaims.figures.registry import FIGURES
+    from falseclaims.config import Eligibility
     from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, select_papers
 
     papers = fx.papers(n=(8, 9))
-    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
-                "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+    analysis = Eligibility(metrics={"classification": ("accuracy",), "segmentation": ("dsc",)},
+                           test_set_splits=("train_test", "train_val_test", "cv_plus_test"))
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
     flow = select_papers(papers, results, analysis, "v").flow
     tables = _tables(())
     tables.update(papers=papers, flow=flow)
     made = _render(tables)
-    notes = {f.__name__ for f in PROBABILITY_FIGURES}
+    notes = {f.name for f in FIGURES if f.of_results}
     assert len(notes) == 5
     for name, (fig, data) in made.items():
         texts = [t for t in _texts(fig) if t.strip()]
@@ -239,6 +261,7 @@ def test_figures_are_byte_identical_on_a_rerun(tmp_path):
 
 
 def test_flow_diagram_names_the_unreadable_cell_step():
+    from falseclaims.config import Eligibility
     from falseclaims.survey.eligibility import select_papers
     papers = pd.DataFrame({"venue": "v", "paper_id": ["a", "b", "c"],
                            "task": ["segmentation"] * 3, "in_scope": True,
@@ -248,8 +271,8 @@ def test_flow_diagram_names_the_unreadable_cell_step():
     results = pd.DataFrame({"paper_id": ["a", "a", "c", "c"], "method": ["p", "q"] * 2,
                             "metric": "dsc", "value": [0.8, 0.7, 0.9, 0.85], "sd": np.nan,
                             "sd_over": None, "n_test": np.nan})
-    analysis = {"metrics": {"classification": ["accuracy"], "segmentation": ["dsc"]},
-                "test_set_splits": ["train_test"]}
+    analysis = Eligibility(metrics={"classification": ("accuracy",), "segmentation": ("dsc",)},
+                           test_set_splits=("train_test",))
     flow = select_papers(papers, results, analysis, venue="v").flow
     fig, data = figures.flow_diagram(flow)
     seg = data[data["task"] == "segmentation"].set_index("step")

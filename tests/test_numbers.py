@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as ss
 
 from falseclaims import figures
-from falseclaims.config import ConfigParam, ReportText, report_category
+from falseclaims.config import Analysis, ConfigParam, ReportText, report_category
 from falseclaims.figures.tables import NOT_IN_PAPER, NOT_IN_VENUE
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.survey.front_page import front_page_html, metric_tables_html, numbers_html
@@ -23,6 +23,8 @@ HOSTILE = "</script><img src=x onerror=alert(1)>"
 CFG = {
     "analysis": {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
                  "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"],
+                 "use_reported_sd_over": ["test"], "cutoffs": [0.05, 0.1],
+                 "exceedance_grid": {"start": 0.0, "stop": 0.5, "num": 11},
                  "headline_congruence": "median", "headline_sd": "mean"},
     "congruence": {"use": ["paper"], "paper": {
         "classification": {"q1": 0.47, "median": 0.67, "q3": 0.83},
@@ -35,7 +37,9 @@ CFG = {
                 "metric_labels": {"accuracy": "Accuracy", "acc": "Accuracy",
                                   "dsc": "Dice (DSC)", "dice": "Dice (DSC)"}},
     "lookup_grid": {"congruence_source": "paper", "sd_level": "mean", "multiplier_delta": 0.01,
-                    "classification": {"level": 0.85}, "segmentation": {"level": 0.80}},
+                    "bands": [0.05, 0.1],
+                    "classification": {"level": 0.85, "n": [100], "delta": [0.01]},
+                    "segmentation": {"level": 0.80, "n": [100], "delta": [0.01]}},
     "planner": {"target": 0.05, "n_max": 10**6, "sd_level": "mean"},
     "numbers": {"citation": "paper", "compare_venues": ["v"],
                 "paper": {"papers_found": {"classification": 133},
@@ -109,7 +113,7 @@ def numbers():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    flow = select_papers(papers, results, CFG["analysis"], "v").flow
+    flow = select_papers(papers, results, Analysis.from_config(CFG).eligibility, "v").flow
     tables = {"papers": papers, "flow": flow, "top2": _top2(), "summary": _summary()}
     return venue_numbers(tables, CFG, "v").set_index(["task", "name"])
 
@@ -177,7 +181,7 @@ def test_sensitivity_range_recomputed_from_summary(how):
     papers, summary = _papers(), _summary()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": summary}
     cfg = CFG | {"numbers": CFG["numbers"] | {"sensitivity_range": how}}
     d = venue_numbers(tables, cfg, "v").set_index(["task", "name"])
@@ -221,12 +225,13 @@ def test_multiplier_at_the_median_winner_and_the_inferred_level():
     0.86, 0.90; 0.73 of 0.70, 0.76); a venue in ``inferred_levels.venues`` gets a second,
     labelled row at the inferred level, from the same computation as fig6_multipliers."""
     grid = CFG["lookup_grid"] | {
-        "classification": {"level": "median_winner"}, "segmentation": {"level": "median_winner"},
+        t: CFG["lookup_grid"][t] | {"level": "median_winner"}
+        for t in ("classification", "segmentation")} | {
         "inferred_levels": {"venues": ["v"], "classification": 0.75, "segmentation": 0.68}}
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     d = venue_numbers(tables, CFG | {"lookup_grid": grid}, "v").set_index(["task", "name"])
     for task, level, inferred, median, p in (("classification", 0.86, 0.75, 250, _p_cls),
@@ -258,7 +263,7 @@ def test_a_paper_value_for_an_unknown_number_is_refused():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     with pytest.raises(ValueError, match="numbers.paper.share_typo.classification"):
         venue_numbers(tables, cfg, "v")
@@ -351,7 +356,7 @@ def test_one_task_venue_without_analysed_papers():
     papers = papers[papers.task == "classification"]
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2().iloc[0:0], "summary": _summary().iloc[0:0]}
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])
     assert d.loc[("classification", "papers_in_scope"), "value"] == 7
@@ -371,7 +376,7 @@ def test_a_sheet_without_metrics_or_uncertainty_gives_no_share(numbers):
     papers = _papers().assign(metrics_reported=pd.NA, uncertainty=pd.NA)
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     d = venue_numbers(tables, CFG, "v").set_index(["task", "name"])["value"]
     for name in ("share_primary_metric", "n_sd_test", "share_sd", "share_no_uncertainty"):
@@ -384,7 +389,7 @@ def test_the_matched_example_says_agreement_is_not_evidence():
     papers = _papers()
     results = pd.DataFrame(columns=["venue", "paper_id", "method", "metric", "value", "sd",
                                     "sd_over", "n_test"])
-    tables = {"papers": papers, "flow": select_papers(papers, results, CFG["analysis"]).flow,
+    tables = {"papers": papers, "flow": select_papers(papers, results, Analysis.from_config(CFG).eligibility).flow,
               "top2": _top2(), "summary": _summary()}
     cfg = CFG | {"numbers": CFG["numbers"] | {"matched_to_paper": ["v"]}}
     d = venue_numbers(tables, cfg, "v")

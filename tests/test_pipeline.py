@@ -7,8 +7,9 @@ import sys
 
 import pandas as pd
 import pytest
-from repo_copy import copy_repo
+import yaml
 
+from falseclaims.figures.registry import FIGURES
 from falseclaims.stats import prob_false_claim_classification
 from falseclaims.survey.probabilities import join_inputs
 
@@ -16,17 +17,9 @@ pytestmark = pytest.mark.pipeline
 
 
 @pytest.fixture(scope="module")
-def run(repo_root, tmp_path_factory):
-    work = tmp_path_factory.mktemp("pipeline") / "repo"
-    copy_repo(work, repo_root)
-    # as a user runs it: the default profile decides what the console shows
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", "2"],
-        cwd=work, capture_output=True, text=True,
-    )
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    (work / "console.txt").write_text(proc.stdout + proc.stderr)
-    return work
+def run(example_run):
+    """The example, run once for the session (conftest.py)."""
+    return example_run
 
 
 def test_console_is_short_and_ends_with_where_to_look(run):
@@ -96,6 +89,32 @@ def test_headline_shares_resemble_the_paper(run):
                 & summ.sd_source.isin(["msd_reference", "none"])].set_index("task")
     assert head.loc["classification", "share_above"] == pytest.approx(0.86, abs=0.15)
     assert head.loc["segmentation", "share_above"] == pytest.approx(0.53, abs=0.15)
+
+
+def _planned(work, *args) -> dict[str, int]:
+    """{rule: jobs} of a dry run (the job blocks, which the default profile hides)."""
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--quiet", "progress",
+                           *args], cwd=work, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    rules = re.findall(r"^(?:local)?rule (\w+):$", proc.stdout + proc.stderr, re.M)
+    return {r: rules.count(r) for r in set(rules)}
+
+
+@pytest.mark.parametrize("edit, family", [
+    ("figures:\n  size_categories: [60, 600]\n", "venue_figures_deltas"),
+    ("lookup_grid:\n  bands: [0.05, 0.2]\n", "venue_figures_lookup"),
+])
+def test_editing_a_figure_parameter_reruns_only_its_family(run, tmp_path, edit, family):
+    """A venue's figures are drawn by one job per family, each with only its parameters:
+    after a complete run, editing a parameter of one family plans that family's job of each
+    venue and no other figure job."""
+    assert _planned(run) == {}
+    edited = tmp_path / "edit.yaml"
+    edited.write_text(edit, encoding="utf-8")
+    planned = _planned(run, "--configfile", str(edited))
+    venues = len(yaml.safe_load((run / "config" / "config.yaml").read_text())["venues"])
+    figure_jobs = {f.job for f in FIGURES}  # other steps may read the same key (numbers)
+    assert {r: n for r, n in planned.items() if r in figure_jobs} == {family: venues}
 
 
 def test_messy_venue_every_row_accounted_for(run):

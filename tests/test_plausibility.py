@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from falseclaims.cli import main
-from falseclaims.config import PlausibilityLimits, cli_defaults
+from falseclaims.config import Analysis, PlausibilityLimits, cli_defaults
 from falseclaims.plausibility import (
     Finding, check_exclusions, check_ids, check_value_headers, check_values, check_venue,
     judge_draft,
@@ -25,6 +25,7 @@ from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
 
 CFG = cli_defaults()
+CRITERIA = Analysis.from_config(CFG).eligibility
 LIMITS = PlausibilityLimits.from_config(CFG)
 
 
@@ -105,7 +106,7 @@ def test_value_header_naming_another_metric_of_the_task(tmp_path):
 def test_delta_beyond_the_metric_and_prior_winning(tmp_path):
     """The proposed column holds values 0.7 below the prior ones (another quantity)."""
     block, s = _read(tmp_path, _wide(proposed=lambda i: f"0.1{i}"))
-    found = check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2",
+    found = check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2",
                          "venues.v")
     assert _checks(found) == ["delta", "prior_wins"]
     delta = next(f for f in found if f.check == "delta")
@@ -119,11 +120,11 @@ def test_prior_winning_a_minority_is_no_finding(tmp_path):
     # 4 of 8 papers: not more than half (prior_wins_share 0.5)
     block, s = _read(tmp_path, _wide(proposed=lambda i: "0.85" if i < 4 else "0.75",
                                      prior=lambda i: "0.80"))
-    assert check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2",
+    assert check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2",
                         "venues.v") == []
     block, s = _read(tmp_path, _wide(proposed=lambda i: "0.85" if i < 3 else "0.75",
                                      prior=lambda i: "0.80"))
-    (f,) = check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "venues.v")
+    (f,) = check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2", "venues.v")
     assert f.check == "prior_wins" and "5 of 8" in f.message
 
 
@@ -135,15 +136,15 @@ def test_a_gap_beyond_max_delta_in_a_few_papers_is_no_finding(tmp_path):
                 "0.55" if i == 0 else "0.80")
     block, s = _read(tmp_path, one)
     assert LIMITS.max_delta_share == 0.1
-    assert check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v") == []
+    assert check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2", "v") == []
     two = _wide(n=12, proposed=lambda i: "0.95" if i < 2 else "0.85", prior=lambda i:
                 "0.55" if i < 2 else "0.80")
     block, s = _read(tmp_path, two)
-    (f,) = check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v")
+    (f,) = check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2", "v")
     assert f.check == "delta" and "2 of 12" in f.message
     # the share comes from the config: 0 flags the single gap
     block, s = _read(tmp_path, one)
-    (g,) = check_values(s.papers, s.results, CFG["analysis"], replace(LIMITS, max_delta_share=0),
+    (g,) = check_values(s.papers, s.results, CRITERIA, replace(LIMITS, max_delta_share=0),
                         "wide_top2", "v")
     assert g.check == "delta" and "1 of 12" in g.message
 
@@ -151,8 +152,8 @@ def test_a_gap_beyond_max_delta_in_a_few_papers_is_no_finding(tmp_path):
 def test_thresholds_come_from_the_config(tmp_path):
     block, s = _read(tmp_path, _wide(proposed=lambda i: "0.95", prior=lambda i: "0.75"))
     limits = replace(LIMITS, max_delta={"classification": 0.3, "segmentation": 0.1})
-    assert check_values(s.papers, s.results, CFG["analysis"], LIMITS, "wide_top2", "v") == []
-    (f,) = check_values(s.papers, s.results, CFG["analysis"], limits, "wide_top2", "v")
+    assert check_values(s.papers, s.results, CRITERIA, LIMITS, "wide_top2", "v") == []
+    (f,) = check_values(s.papers, s.results, CRITERIA, limits, "wide_top2", "v")
     assert f.check == "delta" and "above 0.1" in f.message
 
 

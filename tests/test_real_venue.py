@@ -14,6 +14,7 @@ import yaml
 
 from falseclaims.cli import main
 from falseclaims.sheets import read_venue
+from falseclaims.config import Analysis
 from falseclaims.survey.eligibility import select_papers
 
 DIR = Path(__file__).parents[1] / "data" / "real" / "dl-eeg-roy2019"
@@ -92,7 +93,7 @@ def test_test_sizes_are_the_counts_the_data_split_cells_state(sheets):
 
 
 def test_the_analysed_papers_are_their_best_two_rows(sheets, config):
-    sel = select_papers(sheets.papers, sheets.results, config["analysis"],
+    sel = select_papers(sheets.papers, sheets.results, Analysis.from_config(config).eligibility,
                         venue="dl_eeg_roy2019")
     top2 = sel.top2.set_index("paper_id")
     assert set(sel.eligible["paper_id"]) == set(HAND_TOP2)

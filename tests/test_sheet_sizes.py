@@ -11,6 +11,7 @@ import yaml
 
 from falseclaims.cli import main
 from falseclaims.sheets import SheetValidationError, read_venue
+from falseclaims.config import Analysis
 from falseclaims.survey.eligibility import select_papers
 
 CLAIMS = """\
@@ -62,7 +63,7 @@ def test_sizes_fill_n_test_by_data_set_and_count_as_a_distinct_test_set(tmp_path
     assert "'Private hospital set' has no size in sizes.csv" in notes.loc[6]
     assert "no data set named: no test-set size" in notes.loc[7]
     # the official split passes the "distinct test set" and "test-set size" criteria
-    sel = select_papers(s.papers, s.results, config["analysis"], "bench")
+    sel = select_papers(s.papers, s.results, Analysis.from_config(config).eligibility, "bench")
     assert set(sel.eligible["paper_id"]) == {"Lee 2021", "Kim 2022", "Wang 2022",
                                              "Chen 2023"}
     reasons = sel.exclusions.set_index("paper_id")["reason"]

@@ -11,14 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from falseclaims.config import Eligibility
 from falseclaims.survey.eligibility import select_papers
 from falseclaims.sheets import SheetValidationError, read_venue
 from falseclaims.io import raw_reader
 from falseclaims.io import xlsx
 from falseclaims.sheets.read.rules import compile_rules, read_ruled_measure
 
-ANALYSIS = {"metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
-            "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]}
+ANALYSIS = Eligibility.from_block({
+    "metrics": {"classification": ["accuracy", "acc"], "segmentation": ["dsc"]},
+    "test_set_splits": ["train_test", "train_val_test", "cv_plus_test"]})
 HEAD = ["Paper", "Task", "Metric", "Ours", "SOTA", "Split", "N"]
 ROWS = [["a", "segmentation", "dsc", "85.0", "84.0", "train_test", "100"],
         ["b", "segmentation", "dsc", "80.0", "79.5", "train_test", "50"],

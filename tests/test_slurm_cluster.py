@@ -2,8 +2,9 @@
 
 Starts munge, slurmctld and slurmd on this machine with ``tools/slurm_single_node.sh`` (root
 and Debian's slurmctld, slurmd, slurm-client and munge; `.ci/run` installs them), runs the
-whole example once locally and once through the shipped SLURM profile, and compares every
-result table and every figure's data byte for byte. The cluster has no accounting database,
+whole example through the shipped SLURM profile and compares every result table and every
+figure's data byte for byte with the session's local run of the example (conftest.py:
+``example_run``). The cluster has no accounting database,
 as in many small labs: the profile must neither hang nor need ``sacct``.
 """
 
@@ -79,11 +80,8 @@ def _outputs(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in tables)
 
 
-def test_slurm_run_equals_local_run(slurm, tmp_path):
-    local = copy_repo(tmp_path / "local")
-    proc = _snakemake(local, "--cores", "2", "--quiet")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
+def test_slurm_run_equals_local_run(slurm, example_run, tmp_path):
+    local = example_run  # the session's local run of the example (conftest.py)
     cluster = copy_repo(tmp_path / "cluster")
     proc = _snakemake(cluster, "--workflow-profile", "profiles/slurm",
                       "--slurm-init-seconds-before-status-checks", "2")

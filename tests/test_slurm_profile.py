@@ -28,7 +28,8 @@ HEAVY = {"calibration_simulate", "estimation_congruence", "estimation_sd",
 LIGHT = {
     "all", "validate_sheets", "eligibility", "impute_sd", "assign_congruence",
     "probabilities", "exceedance", "calibration_figures",
-    "estimation_figures", "venue_figures", "venue_comparison",
+    "estimation_figures", "venue_figures_reporting", "venue_figures_deltas",
+    "venue_figures_exceedance", "venue_figures_lookup", "venue_comparison",
     "multiplicity_figures", "numbers", "front_page", "table_agreement", "table_ties",
     "plausibility",
 }

@@ -264,3 +264,137 @@ def test_an_overall_average_beside_accuracy_columns_is_their_average(cfg, tmp_pa
     mixed = _tex("Model & Dice & HD95 & Average", ["A & 0.81 & 5.1 & 0.70", "B & 0.84 & 4.2 & 0.72"])
     [t] = analyse_file(_write(tmp_path, "mix.tex", mixed), cfg, Options(n=30))["tables"]
     assert "Average" not in {m["column"] for m in t["metrics"]}
+
+
+def test_a_value_with_its_interval_on_a_second_line_of_a_makecell(cfg, tmp_path):
+    """``\\makecell{85.3 \\\\ {\\tiny [84.0, 86.6]}}``: the value with its 95% CI printed
+    below it is the value (the CI noted), never 'no numeric column'; by hand: B (85.3)."""
+    text = _tex("Model & TN3K", [
+        "A & \\makecell{81.8 \\\\ {\\tiny [80.2, 83.5]}}",
+        "B & \\makecell{\\textbf{85.3} \\\\ {\\tiny [84.0, 86.6]}}",
+        "C & \\makecell{84.5 \\\\ {\\tiny [83.5, 85.5]}}"], caption="Dice (\\%) on TN3K.")
+    [m] = analyse_file(_write(tmp_path, "mc.tex", text), cfg, Options(n=100))["tables"][0][
+        "metrics"]
+    assert m["winner"] == "B" and len(m["methods"]) == 3
+
+
+def test_two_tables_side_by_side_take_their_methods_from_their_own_name_column(cfg, tmp_path):
+    """``Segmentation & Dice & HD95 & Classification & AUROC & AUPRC``: the AUROC column's
+    methods are the Classification names, never the Segmentation names of the same row (by
+    hand: Dice S3 85.31, HD95 S3 8.303, AUROC C3 0.888, AUPRC C2 0.936)."""
+    text = _tex("Segmentation & Dice$\\uparrow$ & HD95$\\downarrow$ & Classification & "
+                "AUROC$\\uparrow$ & AUPRC$\\uparrow$", [
+                    "S1 & 84.84 & 9.028 & C1 & 0.873 & 0.793",
+                    "S2 & 85.18 & 8.483 & C2 & 0.853 & 0.936",
+                    "S3 & 85.31 & 8.303 & C3 & 0.888 & 0.877"])
+    res = analyse_file(_write(tmp_path, "sbs.tex", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"Dice": "S3", "HD95": "S3", "AUROC": "C3", "AUPRC": "C2"}
+    for t in res["tables"]:
+        names = {x["method"] for m in t["metrics"] for x in m["methods"]}
+        assert names <= {"S1", "S2", "S3"} or names <= {"C1", "C2", "C3"}
+    # a Venue column after a Year column is no second table: no metric between them
+    text = _tex("Method & Year & Venue & Dice", ["A & 2021 & MICCAI & 0.81",
+                                                 "B & 2022 & TMI & 0.84", "C & 2023 & MedIA & 0.80"])
+    res = analyse_file(_write(tmp_path, "venue.tex", text), cfg, Options(n=100))
+    assert [(m["column"], m["winner"]) for t in res["tables"] for m in t["metrics"]] == [
+        ("Dice", "B")]
+
+
+def test_a_unit_printed_in_every_cell_is_the_column_unit(cfg, tmp_path):
+    """``6.4\\,mm`` in every HD95 cell (no unit in the header): the number is read, the unit
+    noted; HD95 lower is better, by hand: C (3.6)."""
+    text = _tex("Modelo & Dice WT & HD95", [
+        "A & 0.78 & 6.4\\,mm", "B & 0.82 & 5.1\\,mm", "C & \\textbf{0.90} & \\textbf{3.6}\\,mm"])
+    res = analyse_file(_write(tmp_path, "mm.tex", text), cfg, Options(n=100))
+    [t] = res["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got["Dice WT"] == ("C", "higher")
+    assert [k for k in got if k.startswith("HD95")] and got[
+        next(k for k in got if k.startswith("HD95"))] == ("C", "lower")
+    assert any("mm" in n and "HD95" in n for n in t["notes"])
+
+
+def test_a_tabular_closed_by_its_table_environment_is_read_with_a_note(cfg, tmp_path):
+    """A source whose ``\\end{tabular}`` is missing (``\\hline\\hline`` then
+    ``\\end{table*}``): the rows up to ``\\end{table*}`` are the table, noted; by hand the
+    DSC winner is B (0.6889). Without the table environment's end it stays refused."""
+    body = ("\\begin{table*}\n\\caption{Ablation.}\n\\begin{tabular}{c|cc}\n\\hline\n"
+            "Model & DSC$\\uparrow$ & MAE(HU)$\\downarrow$ \\\\\n\\hline\n"
+            "A & 0.5918 & 44.8 \\\\\nB & 0.6889 & 46.9 \\\\\n\\hline\\hline\n")
+    res = analyse_file(_write(tmp_path, "open.tex", body + "\\end{table*}\n"), cfg,
+                       Options(n=100))
+    [t] = res["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]}["DSC"] == "B"
+    assert any("no \\end{tabular}" in n for n in t["notes"])
+    with pytest.raises(ValueError, match="the file ends inside the table"):
+        analyse_file(_write(tmp_path, "cut.tex", body), cfg, Options(n=100))
+
+
+def test_makebox_options_are_not_part_of_a_header(cfg, tmp_path):
+    """``\\makebox[0.05\\textwidth][c]{Aorta}`` is the header ``Aorta``."""
+    text = _tex("\\makebox[0.01\\textwidth][c]{Methods} & \\makebox[0.05\\textwidth][c]{DSC}",
+                ["A & 76.85", "B & 85.50"])
+    [t] = analyse_file(_write(tmp_path, "mb.tex", text), cfg, Options(n=12))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("DSC", "B")]
+
+
+_ORGANS = ["A & 80.00 & 20.0 & 85.00 & 90.00 & {} ", "B & 82.00 & 15.0 & 84.00 & 92.00 & {}",
+           "C & 81.00 & 18.0 & 86.00 & 91.00 & {}"]
+
+
+def test_columns_whose_row_mean_is_the_dsc_column_are_dice(cfg, tmp_path):
+    """Synapse-style: ``DSC`` and ``HD`` name metrics, the organ columns do not; the organ
+    columns' mean is the DSC of every row (A: (85+90+65)/3 = 80.00, B: 82.00, C: 81.00), so
+    they are Dice (by hand: Aorta C 86, Liver B 92, Spleen B 70). When the mean is no column
+    (Spleen 10/12/11) nothing says what they hold: unknown, as before."""
+    header = "Methods & DSC$\\uparrow$ & HD$\\downarrow$ & Aorta & Liver & Spleen"
+    rows = [r.format(v) for r, v in zip(_ORGANS, ("65.00", "70.00", "66.00"))]
+    [t] = analyse_file(_write(tmp_path, "syn.tex", _tex(header, rows)), cfg,
+                       Options(n=12))["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got == {"DSC": ("B", "higher"), "HD": ("B", "lower"), "Aorta": ("C", "higher"),
+                   "Liver": ("B", "higher"), "Spleen": ("B", "higher")}
+    rows = [r.format(v) for r, v in zip(_ORGANS, ("10.00", "12.00", "11.00"))]
+    [t] = analyse_file(_write(tmp_path, "syn2.tex", _tex(header, rows)), cfg,
+                       Options(n=12))["tables"]
+    assert {m["column"] for m in t["metrics"]} == {"DSC", "HD"}
+
+
+def test_a_caption_listing_data_sets_with_english_commas_reads_each_clause(cfg, tmp_path):
+    """'OASIS, Abd CT and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower
+    is better)': only English commas, no semicolon; each data set takes its own clause's
+    metric (by hand: OASIS B 0.743, Abd CT C 0.364 higher; NLST B 2.662 lower)."""
+    caption = ("Registration results. OASIS, Abd CT and Abd MR-CT report Dice (higher is "
+               "better), NLST reports TRE (lower is better).")
+    text = _tex("Method & OASIS & Abd CT & NLST", [
+        "A & 0.598 & 0.311 & 7.932", "B & 0.743 & 0.358 & 2.662", "C & 0.659 & 0.364 & 3.836"],
+        caption=caption)
+    res = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options(n=100))
+    got = {m["column"]: (m["winner"], m["direction"]) for t in res["tables"] for m in t["metrics"]}
+    assert got == {"OASIS": ("B", "higher"), "Abd CT": ("C", "higher"), "NLST": ("B", "lower")}
+
+
+def test_a_first_data_row_of_another_metric_is_no_header(cfg, tmp_path):
+    """The first data row prints only results in another metric (``A & 3.7 MAE & 2.1
+    MAE``): it is a data row, never joined into the header (the columns stay 'Age ...',
+    method A is left out of each column with a note); by hand: Age B 63.96, Emotion C 91.21."""
+    text = _tex("Method & Age (Acc. \\%) UTKFace & Emotion (Acc. \\%) RAF-DB", [
+        "A & 3.7 MAE & 2.1 MAE", "B & 63.96 & 90.06", "C & 63.34 & 91.21"])
+    [t] = analyse_file(_write(tmp_path, "mae.tex", text), cfg, Options(n=3000))["tables"]
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Age (Acc. %) UTKFace": "B", "Emotion (Acc. %) RAF-DB": "C"}
+    assert any("A: '3.7 MAE'" in n for m in t["metrics"] for n in m["notes"] + t["notes"])
+
+
+def test_repeated_modifier_rows_are_named_after_the_row_above(cfg, tmp_path):
+    """Each baseline followed by a row named only ``+BED-Loss`` (the same name under every
+    baseline): the row is that baseline with the loss, ``TransUNet +BED-Loss``, never
+    ``+BED-Loss (2)``; by hand the DSC winner is TransUNet +BED-Loss (82.77)."""
+    text = _tex("Models & DSC(\\%)", ["MedFormer & 81.55", "\\textbf{+BED-Loss} & 82.03",
+                                      "TransUNet & 82.15", "\\textbf{+BED-Loss} & 82.77"])
+    [t] = analyse_file(_write(tmp_path, "bed.tex", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "TransUNet +BED-Loss"
+    assert {x["method"] for x in m["methods"]} == {"MedFormer", "MedFormer +BED-Loss",
+                                                   "TransUNet", "TransUNet +BED-Loss"}

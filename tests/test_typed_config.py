@@ -1,12 +1,13 @@
 """The typed config objects: the headline assumption and the estimation source specs are
 read once from the validated config, and the code reads their attributes."""
 
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 import yaml
 
-from falseclaims.config import Headline, headline_assumption, load_config
+from falseclaims.config import Headline, load_config
 from falseclaims.estimation.inputs import source_input_files
 from falseclaims.estimation.specs import SourceSpec
 
@@ -25,10 +26,10 @@ def test_headline_is_read_from_the_config_file():
 
 
 def test_headline_params_of_the_rules_keep_their_keys_and_order():
-    """The rules hand ``headline_assumption`` to their scripts, which rebuild
-    ``Headline(**params)``; Snakemake compares params between runs, so the mapping keeps the
-    keys and order it had as a plain dict."""
-    params = headline_assumption(CFG)
+    """The rules hand ``asdict(Headline.from_config(config))`` (common.smk ``HEADLINE``) to
+    their scripts, which rebuild ``Headline(**params)``; Snakemake compares params between
+    runs, so the mapping keeps the keys and order it had as a plain dict."""
+    params = asdict(Headline.from_config(CFG))
     assert list(params) == ["congruence_source", "congruence_level", "sd_source", "sd_level"]
     assert Headline(**params) == Headline.from_config(CFG)
 
@@ -126,3 +127,87 @@ def test_example_settings_refuse_a_key_they_do_not_know():
     with pytest.raises(ValueError, match=r"claim_check.examples.binary: unknown key\(s\) "
                                          r"separation"):
         ExampleSettings.from_config(cfg)
+
+
+def test_analysis_holds_the_config_files_values():
+    """``Analysis`` against config/config.yaml read with plain yaml (no package code)."""
+    from falseclaims.config import Analysis
+
+    raw = RAW["analysis"]
+    a = Analysis.from_config(CFG)
+    assert {t: list(s) for t, s in a.eligibility.metrics.items()} == raw["metrics"]
+    assert list(a.eligibility.test_set_splits) == raw["test_set_splits"]
+    assert list(a.use_reported_sd_over) == raw["use_reported_sd_over"]
+    assert list(a.cutoffs) == raw["cutoffs"]
+    grid = a.exceedance_grid
+    assert {"start": grid.start, "stop": grid.stop, "num": grid.num} == raw["exceedance_grid"]
+    assert (a.headline_congruence, a.headline_sd) == (raw["headline_congruence"],
+                                                      raw["headline_sd"])
+    h = Headline.from_config(CFG)
+    assert (h.congruence_level, h.sd_level) == (a.headline_congruence, a.headline_sd)
+
+
+def test_eligibility_from_the_rules_params_selects_as_the_typed_object():
+    """The eligibility rule hands its script the config subset ``{metrics,
+    test_set_splits}`` as a mapping; ``select_papers`` reads it as the typed criteria.
+    Both select the same papers, and changing a split changes the selection (the criteria
+    are read, not ignored)."""
+    import dataclasses
+
+    import pandas as pd
+
+    from falseclaims.config import Analysis
+    from falseclaims.survey.eligibility import select_papers
+
+    papers = pd.DataFrame({"paper_id": ["p1", "p2"], "task": ["classification"] * 2,
+                           "in_scope": [True, True], "values_only_in_figures": [False, False],
+                           "split": ["train_test", "cv_only"], "n_test": [100, 100]})
+    results = pd.DataFrame({"paper_id": ["p1", "p1", "p2", "p2"],
+                            "method": ["a", "b", "a", "b"], "metric": ["Accuracy"] * 4,
+                            "value": [0.9, 0.8, 0.9, 0.8], "n_test": [100] * 4})
+    typed = Analysis.from_config(CFG).eligibility
+    params = {k: RAW["analysis"][k] for k in ("metrics", "test_set_splits")}
+    by_type = select_papers(papers, results, typed, "v")
+    by_params = select_papers(papers, results, params, "v")
+    assert list(by_type.eligible["paper_id"]) == list(by_params.eligible["paper_id"]) == ["p1"]
+    assert by_type.exclusions.equals(by_params.exclusions)
+    wider = dataclasses.replace(typed, test_set_splits=(*typed.test_set_splits, "cv_only"))
+    assert list(select_papers(papers, results, wider, "v").eligible["paper_id"]) == ["p1", "p2"]
+
+
+def test_lookup_grid_holds_the_config_files_values():
+    from falseclaims.config import LookupGrid, Planner
+
+    raw = RAW["lookup_grid"]
+    g = LookupGrid.from_config(CFG)
+    assert (g.congruence_source, g.sd_level, list(g.bands), g.multiplier_delta) == (
+        raw["congruence_source"], raw["sd_level"], raw["bands"], raw["multiplier_delta"])
+    for task in ("classification", "segmentation"):
+        t = g.tasks[task]
+        assert (t.level, t.fallback_level, list(t.n), list(t.delta)) == (
+            raw[task]["level"], raw[task].get("fallback_level"), raw[task]["n"],
+            raw[task]["delta"]), task
+        assert g.inferred_levels[task] == raw["inferred_levels"][task]
+    assert list(g.inferred_venues) == raw["inferred_levels"]["venues"]
+    assert LookupGrid.from_block(CFG["lookup_grid"]) == g
+    assert Planner.from_block(CFG["planner"]) == Planner.from_config(CFG)
+
+
+def test_exceedance_curve_reads_the_typed_grid_as_the_rules_block():
+    """The grid object and the block the exceedance rule hands its script give one curve;
+    its cutoffs are the grid's, 0.05 apart for 11 points over [0, 0.5]."""
+    import pandas as pd
+
+    from falseclaims.config import Analysis, ExceedanceGrid
+    from falseclaims.survey.exceedance import exceedance_curve
+
+    probs = pd.DataFrame({"venue": "v", "task": "classification", "congruence_source": "paper",
+                          "congruence_level": "median", "sd_source": "", "sd_level": "",
+                          "paper_id": ["a", "b", "c", "d"], "probability": [0.01, 0.1, 0.2, 0.4]})
+    block = {"start": 0.0, "stop": 0.5, "num": 11}
+    typed = exceedance_curve(probs, ExceedanceGrid.from_block(block))
+    pd.testing.assert_frame_equal(typed, exceedance_curve(probs, block))
+    assert list(typed["cutoff"]) == [round(0.05 * i, 10) for i in range(11)]
+    assert typed.loc[typed["cutoff"] == 0.15, "share_above"].item() == 0.5
+    assert Analysis.from_config(CFG).exceedance_grid == ExceedanceGrid.from_block(
+        RAW["analysis"]["exceedance_grid"])

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 import venue_fixtures as vf
-from falseclaims.config import congruence_sources, sd_models
+from falseclaims.config import Analysis, congruence_sources, sd_models
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.pipeline import run_step
 from falseclaims.io.table_io import read_table, write_table
@@ -57,7 +57,7 @@ def run_venue(root, name, venue_cfg, cfg):
     sheets = read_venue(venue_cfg, base_dir=root, venue=name)
     papers = _roundtrip(sheets.papers, out / "papers.csv")
     results = _roundtrip(sheets.results, out / "results.csv")
-    sel = select_papers(papers, results, cfg["analysis"], venue=name)
+    sel = select_papers(papers, results, Analysis.from_config(cfg).eligibility, venue=name)
     tables = {k: _roundtrip(getattr(sel, k), out / f"{k}.csv")
               for k in ("eligible", "exclusions", "flow", "top2")}
     top2 = tables["top2"]

@@ -18,7 +18,8 @@ import argparse
 import copy
 import os
 import shlex
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -368,8 +369,12 @@ class Planner:
     sd_level: str
 
     @classmethod
-    def from_config(cls, cfg: dict) -> Planner:
-        block = cfg["planner"]  # required by the schema
+    def from_config(cls, cfg: Mapping) -> Planner:
+        return cls.from_block(cfg["planner"])  # required by the schema
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> Planner:
+        """From the ``planner`` block itself (what the figure rule hands its script)."""
         return cls(target=float(block["target"]), n_max=int(block["n_max"]),
                    sd_level=str(block["sd_level"]))
 
@@ -418,11 +423,120 @@ class PlausibilityLimits:
                    numeric_id_share=float(block["numeric_id_share"]))
 
 
-def headline_assumption(cfg: dict) -> dict[str, str]:
-    """:class:`Headline` as plain data, for the Snakemake rules only: they hand it to their
-    scripts as a parameter (which Snakemake records and compares), and the scripts rebuild
-    ``Headline(**params.headline)``. Code that has the config uses :meth:`Headline.from_config`."""
-    return asdict(Headline.from_config(cfg))
+@dataclass(frozen=True)
+class Eligibility:
+    """The survey's criteria that read a paper's rows ([Christodoulou2025], Methods, "Data
+    analysis subset"): the spellings that count as each task's primary metric
+    (case-insensitive) and the splits that give a distinct test set."""
+
+    metrics: dict[str, tuple[str, ...]]  # task -> spellings
+    test_set_splits: tuple[str, ...]
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> Eligibility:
+        """From the ``analysis`` block, or the part of it the eligibility rule hands its
+        script as ``params.analysis`` (``metrics`` and ``test_set_splits``)."""
+        return cls(metrics={str(t): tuple(map(str, s)) for t, s in block["metrics"].items()},
+                   test_set_splits=tuple(map(str, block["test_set_splits"])))
+
+
+@dataclass(frozen=True)
+class ExceedanceGrid:
+    """The cutoffs at which the exceedance curves are evaluated: ``num`` points from
+    ``start`` to ``stop``, both included."""
+
+    start: float
+    stop: float
+    num: int
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> ExceedanceGrid:
+        """From ``analysis.exceedance_grid`` (what the exceedance rule hands its script)."""
+        return cls(start=float(block["start"]), stop=float(block["stop"]),
+                   num=int(block["num"]))
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """``analysis``: which papers and rows the survey reads (:class:`Eligibility`), whose
+    reported SDs it keeps, the cutoffs and curve grid of its shares, and the headline
+    levels (which :class:`Headline` pairs with the first sources in ``use``)."""
+
+    eligibility: Eligibility
+    use_reported_sd_over: tuple[str, ...]
+    cutoffs: tuple[float, ...]
+    exceedance_grid: ExceedanceGrid
+    headline_congruence: str
+    headline_sd: str
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> Analysis:
+        block = cfg["analysis"]  # required by the schema, as are all its keys
+        return cls(eligibility=Eligibility.from_block(block),
+                   use_reported_sd_over=tuple(map(str, block["use_reported_sd_over"])),
+                   cutoffs=tuple(map(float, block["cutoffs"])),
+                   exceedance_grid=ExceedanceGrid.from_block(block["exceedance_grid"]),
+                   headline_congruence=str(block["headline_congruence"]),
+                   headline_sd=str(block["headline_sd"]))
+
+
+@dataclass(frozen=True)
+class TaskGrid:
+    """``lookup_grid.<task>``: the winner's value A (a number, or ``median_winner``: the
+    venue's median winner value, ``fallback_level`` when it has none) and the sizes and
+    deltas of the Fig 6 grid."""
+
+    level: float | str
+    fallback_level: float | None
+    n: tuple[int, ...]
+    delta: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class LookupGrid:
+    """``lookup_grid``: the Fig 6 grid of [Christodoulou2025] and the test-set size
+    multipliers (at ``multiplier_delta``); ``inferred_levels`` ({task: A}) and
+    ``inferred_venues``: a second row of multipliers at levels inferred from the paper's
+    8x / 10x, for those venues (both empty when the block has no ``inferred_levels``)."""
+
+    congruence_source: str
+    sd_level: str
+    bands: tuple[float, float]
+    multiplier_delta: float
+    tasks: dict[str, TaskGrid]
+    inferred_levels: dict[str, float]
+    inferred_venues: tuple[str, ...]
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> LookupGrid:
+        return cls.from_block(cfg["lookup_grid"])  # required by the schema
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> LookupGrid:
+        """From the ``lookup_grid`` block itself (what the figure rule hands its script)."""
+        inferred = block.get("inferred_levels") or {}
+        tasks = {}
+        for task in TASKS:
+            grid, level = block[task], block[task]["level"]
+            fallback = grid.get("fallback_level")
+            tasks[task] = TaskGrid(level=level if isinstance(level, str) else float(level),
+                                   fallback_level=None if fallback is None else float(fallback),
+                                   n=tuple(map(int, grid["n"])),
+                                   delta=tuple(map(float, grid["delta"])))
+        return cls(congruence_source=str(block["congruence_source"]),
+                   sd_level=str(block["sd_level"]),
+                   bands=tuple(map(float, block["bands"])),
+                   multiplier_delta=float(block["multiplier_delta"]), tasks=tasks,
+                   inferred_levels={t: float(inferred[t]) for t in TASKS if t in inferred},
+                   inferred_venues=tuple(map(str, inferred.get("venues", ()))))
+
+
+def from_params(block, kind: type):
+    """``block`` as the typed object ``kind``. The Snakemake rules hand their scripts config
+    blocks as ``params`` (mappings, which Snakemake records and compares to rerun a job
+    when they change); a library function called with one reads it here, once, through
+    ``kind.from_block``. An object of ``kind`` is returned as it is."""
+    return block if isinstance(block, kind) else kind.from_block(block)
 
 
 def sd_model_from_config(cfg: dict, source: str | None = None) -> SDModel:

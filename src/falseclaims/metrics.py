@@ -231,13 +231,30 @@ def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
     words = [w for w in re.split(r"[\s,/()]+", plain_caption_words(header)) if len(w) > 1]
     words = words[-1:]  # the column's own name, not its group's ("COCO-Val" of "COCO-Val SE")
     kinds = set()
-    for clause in _CLAUSE.split(caption or ""):
-        if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
-               for w in words):
-            k = _context_kind(clause, cfg)
-            if k is not None:
-                kinds.add(k)
+    for whole in _CLAUSE.split(caption or ""):
+        parts = [whole] if _context_kind(whole, cfg) else _comma_clauses(whole)
+        for clause in parts:
+            if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
+                   for w in words):
+                k = _context_kind(clause, cfg)
+                if k is not None:
+                    kinds.add(k)
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def _comma_clauses(clause: str) -> list[str]:
+    """A clause naming several metrics cut at its English commas, each part that names no
+    metric joined to the next ("OASIS, Abd CT and Abd MR-CT report Dice (...), NLST
+    reports TRE" -> the Dice part with its list of data sets, and the TRE part)."""
+    out, cur = [], []
+    for part in re.split(r",(?=\s)", clause):
+        cur.append(part)
+        if _metric_words(part):
+            out.append(",".join(cur))
+            cur = []
+    if cur and out:
+        out[-1] = ",".join([out[-1], *cur])
+    return out or [clause]
 
 
 def plain_caption_words(header: str) -> str:

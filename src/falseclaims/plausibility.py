@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from falseclaims.config import PlausibilityLimits
+from falseclaims.config import Analysis, Eligibility, PlausibilityLimits
 from falseclaims.sheets.draft.roles import header_metric
 from falseclaims.sheets.read.venue import Venue
 from falseclaims.survey.eligibility import primary_metric_rows
@@ -125,7 +125,7 @@ def _same_metric(metric: str, read: set[str]) -> bool:
     return any(m == metric or header_metric(m) == header_metric(metric) for m in read)
 
 
-def comparisons(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
+def comparisons(papers: pd.DataFrame, results: pd.DataFrame, criteria: Eligibility,
                 layout: str) -> pd.DataFrame:
     """Per paper with two values of its primary metric: ``proposed``, ``prior`` and
     ``delta`` = proposed − prior. In the wide layout the proposed method is a paper's first
@@ -135,7 +135,7 @@ def comparisons(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     cols = ["paper_id", "task", "proposed", "prior", "delta"]
     if not len(results) or "task" not in papers:
         return pd.DataFrame(columns=cols)
-    rows = primary_metric_rows(papers, results, analysis["metrics"]).sort_index(kind="mergesort")
+    rows = primary_metric_rows(papers, results, criteria.metrics).sort_index(kind="mergesort")
     pairs = []
     for pid, g in rows.groupby("paper_id", sort=True):
         if len(g) < 2:
@@ -148,13 +148,13 @@ def comparisons(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     return pd.DataFrame(pairs, columns=cols)
 
 
-def check_values(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
+def check_values(papers: pd.DataFrame, results: pd.DataFrame, criteria: Eligibility,
                  limits: PlausibilityLimits, layout: str, where: str) -> list[Finding]:
     """Deltas beyond ``max_delta`` in more than ``max_delta_share`` of the papers (one
     genuine outlier of a real review is no wrong column) and the prior method winning most
     papers, on each paper's primary metric (:func:`comparisons`; the long layout marks no
     proposed method, so only the gap between the two best is checked there)."""
-    p = comparisons(papers, results, analysis, layout)
+    p = comparisons(papers, results, criteria, layout)
     if not len(p):
         return []
     out = []
@@ -231,12 +231,13 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
     blocks; ``exclusions`` is the eligibility step's table (computed here when None);
     ``notes`` the reader's notes (rows skipped by ``skip_rows_where`` are counted there)."""
     where = f"venues.{venue}" if venue else "the venue's block"
-    limits, analysis = PlausibilityLimits.from_config(config), config["analysis"]
+    limits = PlausibilityLimits.from_config(config)
+    criteria = Analysis.from_config(config).eligibility
     v = Venue.from_config(venue_cfg)
     if exclusions is None:
         from falseclaims.survey.eligibility import select_papers
 
-        exclusions = select_papers(papers, results, analysis, venue=venue).exclusions
+        exclusions = select_papers(papers, results, criteria, venue=venue).exclusions
     skipped = check_skips(papers, notes, where)
     if not papers["paper_id"].notna().any():
         return [Finding("no_papers", "no paper is read from the sheet: every row was skipped "
@@ -244,7 +245,7 @@ def check_venue(venue: str, venue_cfg: dict, papers: pd.DataFrame, results: pd.D
                         f"{where}.skip_rows_where")] + skipped
     return (skipped + check_ids(papers, limits, where)
             + check_value_headers(v, papers, results, where)
-            + check_values(papers, results, analysis, limits, v.layout, where)
+            + check_values(papers, results, criteria, limits, v.layout, where)
             + check_exclusions(papers, results, exclusions, v, where))
 
 
@@ -262,10 +263,11 @@ def judge_draft(venue: str, block: dict, papers: pd.DataFrame, results: pd.DataF
         cfg = load_config()
     except FalseclaimsInputError:  # a broken project config: the packaged defaults
         cfg = cli_defaults()
-    excl = select_papers(papers, results, cfg["analysis"], venue=venue).exclusions
+    criteria = Analysis.from_config(cfg).eligibility
+    excl = select_papers(papers, results, criteria, venue=venue).exclusions
     findings = check_venue(venue, block, papers, results, cfg, excl, notes)
     return findings, Read(papers, results, excl, comparisons(
-        papers, results, cfg["analysis"], Venue.from_config(block).layout))
+        papers, results, criteria, Venue.from_config(block).layout))
 
 
 def check_skips(papers: pd.DataFrame, notes: pd.DataFrame | None, where: str) -> list[Finding]:

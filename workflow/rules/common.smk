@@ -2,14 +2,11 @@
 import json
 import re
 import sys
+from dataclasses import asdict
+from importlib.util import find_spec
 from pathlib import Path
 
-from falseclaims.config import (
-    headline_assumption,
-    report_category,
-    run_venues,
-    venue_label,
-)
+from falseclaims.config import Headline, report_category, run_venues, venue_label
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.figures.registry import (
     REPORT_FIGURES,
@@ -38,6 +35,9 @@ except ValueError as _exc:
 # every venue gets its display label here, so captions and scripts read `label` as is
 for _venue in VENUES:
     config["venues"][_venue]["label"] = venue_label(config, _venue)
+# the headline assumption as plain data for the rules' params (Snakemake records and
+# compares params between runs); the scripts rebuild Headline(**params.headline)
+HEADLINE = asdict(Headline.from_config(config))
 
 # Which ready job runs first (same outputs, less time with a core idle at the end): the heads
 # of the long serial chains (the estimated congruence and SD every venue reads, the dependent
@@ -128,6 +128,15 @@ def figure_outputs(job):
         out[f"{fig.name}_pdf"] = paths["pdf"]
         out[f"{fig.name}_csv"] = paths["csv"]
     return out
+
+
+def figure_code(job):
+    """The drawing modules of a job's figures (the files the job imports, wherever the
+    package is installed), as inputs: editing one figure's code reruns only the jobs
+    drawing with that module, not every figure (the shared style and writer are left out:
+    editing them is a rerun of everything, ``--forcerun``)."""
+    modules = sorted({fig.draw.rsplit(".", 1)[0] for fig in figures_of(job)})
+    return [find_spec(f"falseclaims.figures.{m}").origin for m in modules]
 
 
 def outputs(*rule_outputs, **wildcards):

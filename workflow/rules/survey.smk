@@ -171,7 +171,7 @@ rule exceedance:
         "../../envs/falseclaims.yaml"
     params:
         cutoffs=config["analysis"]["cutoffs"],
-        headline=headline_assumption(config),
+        headline=HEADLINE,
         exceedance_grid=config["analysis"]["exceedance_grid"],
     script:
         "../scripts/exceedance.py"

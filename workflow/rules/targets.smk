@@ -9,7 +9,10 @@
 SURVEY_TARGETS = outputs(
     rules.eligibility.output,
     rules.exceedance.output,
-    rules.venue_figures.output,
+    rules.venue_figures_reporting.output,
+    rules.venue_figures_deltas.output,
+    rules.venue_figures_exceedance.output,
+    rules.venue_figures_lookup.output,
     venue=VENUES,
 )
 if len(VENUES) > 1:

@@ -2,8 +2,8 @@
 
 - survey figures and tables of [Christodoulou2025]: ``practices``, ``sizes``, ``flow``,
   ``deltas``, ``delta_vs_size``, ``exceedance``, ``sd_sensitivity``, ``sources``, ``lookup``,
-  ``tables``; ``venue`` draws all of one venue (the figures :mod:`~falseclaims.figures.registry`
-  declares);
+  ``tables``; ``venue`` draws a venue's figures, one family per job (the figures
+  :mod:`~falseclaims.figures.registry` declares);
 - ``estimation`` (congruence and SD models from per-case data), ``multiplicity`` (best of m),
   ``calibration`` (calibration study), ``percase`` (figures embedded in the single-claim
   HTML report, which returns figures only: their data is the report's CSV download).
@@ -20,13 +20,13 @@ Names are resolved lazily so a pipeline job imports only the figure module it us
 
 import importlib
 
-from falseclaims.figures.registry import FIGURES
+from falseclaims.figures.registry import FIGURES, VENUE_JOBS
 
 # name: module; the survey figures' drawing functions from the registry, then helpers
 _WHERE = {
     **{f.draw.rsplit(".", 1)[1]: f.draw.rsplit(".", 1)[0] for f in FIGURES
-       if f.job in ("venue_figures", "venue_comparison")},
-    "lookup_data": "lookup", "observed_medians": "lookup",
+       if f.job in (*VENUE_JOBS.values(), "venue_comparison")},
+    "fig6_lookup": "lookup", "lookup_data": "lookup", "observed_medians": "lookup",
     "split_sizes": "sizes", "clamp_shares": "sources",
     "metric_table": "tables", "metric_table_latex": "tables",
     "venue_comparison": "tables", "venue_comparison_latex": "tables",

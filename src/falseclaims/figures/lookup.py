@@ -36,6 +36,7 @@ from falseclaims import stats
 from falseclaims.claims.plan import probability_at, smallest_n
 from falseclaims.figures.common import METRIC_NAMES
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+from falseclaims.survey.multipliers import grid_level
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.sd_model import SDModel
@@ -225,6 +226,25 @@ def _clamp_note(data: pd.DataFrame) -> str:
             f"nearer bound, as in the survey: {moved} of {k} cells. {CLAMP_MARK} Q1 (or Q3) "
             f"congruence moved to the same bound as the median, so its P equals the median's "
             f"({same} of {k} cells).")
+
+
+def fig6_of_venue(task: str, papers: pd.DataFrame, top2: pd.DataFrame, lookup_grid,
+                  congruence: dict, sd_model: SDModel | None, planner, test_set_splits,
+                  which: str = "in_scope", venue_label: str = ""):
+    """Fig 6 of one venue for ``task``: the grid of config ``lookup_grid`` at the level of
+    :func:`falseclaims.survey.multipliers.grid_level` (segmentation with the SD model), with
+    the venue's median test-set size (papers of population ``which`` with a split in
+    ``test_set_splits``) and median delta marked."""
+    grid = lookup_grid[task]
+    level, level_text = grid_level(task, top2, lookup_grid)
+    return fig6_lookup(
+        task, grid["n"], grid["delta"], level, congruence[task],
+        sd_model=sd_model if task == "segmentation" else None,
+        sd_level=lookup_grid["sd_level"],
+        observed=observed_medians(papers, top2, task, test_set_splits, which),
+        target=planner["target"], bands=tuple(lookup_grid["bands"]), n_max=planner["n_max"],
+        venue_label=venue_label, congruence_source=lookup_grid["congruence_source"],
+        level_text=level_text)
 
 
 def median_size(n: float) -> str:

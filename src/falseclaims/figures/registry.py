@@ -4,7 +4,7 @@ A :class:`Figure` names the file stem, the function that draws it, the result ta
 reads, its caption (``workflow/report/<caption>.rst``), its place in the Snakemake report
 and the job that draws it. Everything else is derived from :data:`FIGURES`: the rules'
 outputs and the final targets (``workflow/rules/common.smk: figure_outputs``), the figures
-a venue job draws (:func:`falseclaims.figures.venue.venue_figures`), the report entries and
+each venue job draws (:func:`falseclaims.figures.venue.venue_figures`), the report entries and
 the table of docs/figures.md (``python -m falseclaims.figures.registry`` prints it;
 tests/test_figure_registry.py compares).
 
@@ -32,9 +32,13 @@ SCOPES = {
     "multiplicity": ("figures/multiplicity", "Multiplicity"),
     "table": ("figures/table_agreement", "Table mode"),
 }
-# the job drawing a scope's figures unless a figure names another
+# a venue's figures are drawn by one job per family (figures reading the same tables and
+# parameters), so Snakemake runs the families in parallel and editing one figure's code or
+# parameters reruns only its family: family -> job
+VENUE_JOBS = {family: f"venue_figures_{family}"
+              for family in ("reporting", "deltas", "exceedance", "lookup")}
+# the job drawing a scope's figures unless a figure names another (a venue's: its family's)
 SCOPE_RULES = {
-    "venue": "venue_figures",
     "comparison": "venue_comparison",
     "estimation": "estimation_figures",
     "calibration": "calibration_figures",
@@ -47,7 +51,8 @@ EXTENSIONS = ("png", "pdf", "csv")  # the PNG is in the report; PDF and CSV besi
 @dataclass(frozen=True)
 class Figure:
     """One figure: ``{folder}/{name}.{png,pdf,csv}`` drawn by ``draw`` (``module.function``
-    in :mod:`falseclaims.figures`) from ``reads``; in the report under ``subcategory`` with
+    in :mod:`falseclaims.figures`; a venue's figure: called with ``call``) from ``reads``;
+    in the report under ``subcategory`` with
     the label ``order`` / ``title`` (no label: listed by file name)."""
 
     name: str
@@ -60,6 +65,14 @@ class Figure:
     title: str | None = None
     rule: str | None = None  # default: the scope's job (SCOPE_RULES)
     task: str | None = None  # a figure drawn once per task
+    # the call of a venue's figure: ``draw``'s arguments in order, each a table the job reads
+    # (papers, flow, top2, probabilities, exceedance), a parameter of its rule, a key of one
+    # ("populations.practices"), "task" (the figure's) or "tasks.found" / "tasks.analysed"
+    # (the tasks of the sheet's papers / of the analysed papers: the per-task panels)
+    call: tuple[str, ...] = ()
+    # drawn from the venue's comparisons and probabilities: a design-only venue (no results
+    # recorded, read from its flow) gets one note instead
+    of_results: bool = False
 
     @property
     def job(self) -> str:
@@ -89,7 +102,10 @@ class Figure:
         return {ext: f"{folder}/{self.name}.{ext}" for ext in EXTENSIONS}
 
 
-def _venue(name, draw, reads, order, title, *, caption=None, sub=REPORT_FIGURES, **kw):
+def _venue(name, draw, reads, order, title, *, family=None, caption=None,
+           sub=REPORT_FIGURES, **kw):
+    if family:
+        kw["rule"] = VENUE_JOBS[family]
     return Figure(name, draw, reads, caption or name, "venue", sub, order, title, **kw)
 
 
@@ -98,34 +114,53 @@ def _venue(name, draw, reads, order, title, *, caption=None, sub=REPORT_FIGURES,
 V, EST, MULT, CAL = ("results/{venue}/", "results/estimation/", "results/multiplicity/",
                      "results/calibration/")
 
+FIG6_CALL = ("task", "papers", "top2", "lookup_grid", "lookup_congruence", "sd_model",
+             "planner", "test_set_splits", "populations.split_sizes", "venue_label")
+
 FIGURES: tuple[Figure, ...] = (
     _venue("fig3_reporting_practices", "practices.fig3_reporting_practices",
-           (V + "validated/papers.csv",), "01", "Fig 3: reporting practices"),
+           (V + "validated/papers.csv",), "01", "Fig 3: reporting practices",
+           family="reporting", call=("papers", "populations.practices", "tasks.found")),
     _venue("figS7_uncertainty", "practices.figS7_uncertainty", (V + "validated/papers.csv",),
-           "07", "Fig S7: reporting of uncertainty"),
+           "07", "Fig S7: reporting of uncertainty",
+           family="reporting", call=("papers", "populations.uncertainty", "tasks.found")),
     _venue("figS8_split_sizes", "sizes.figS8_split_sizes", (V + "validated/papers.csv",),
-           "08", "Fig S8: train, validation and test sizes"),
+           "08", "Fig S8: train, validation and test sizes",
+           family="reporting",
+           call=("papers", "populations.split_sizes", "seed", "test_set_splits",
+                 "tasks.found")),
     _venue("flow_diagram", "flow.flow_diagram", (V + "flow.csv",), "01", "Selection flow",
-           sub=REPORT_SELECTION),
-    _venue("figS9_delta_distribution", "deltas.figS9_delta_distribution", (V + "top2.csv",),
-           "06", "Fig S3/S9: differences of the top two"),
+           sub=REPORT_SELECTION, family="reporting", call=("flow",)),
+    _venue("figS9_delta_distribution", "deltas.figS9_delta_distribution",
+           (V + "top2.csv", V + "flow.csv"),
+           "06", "Fig S3/S9: differences of the top two",
+           family="deltas", of_results=True,
+           call=("top2", "size_categories", "seed", "tasks.analysed")),
     _venue("fig4_delta_vs_size", "delta_vs_size.fig4_delta_vs_size",
-           (V + "probabilities.csv",), "02", "Fig 4: difference vs test-set size"),
-    _venue("fig5_exceedance", "exceedance.fig5_exceedance", (V + "exceedance.csv",),
-           "03", "Fig 5: share of papers above each cutoff"),
+           (V + "probabilities.csv", V + "flow.csv"), "02", "Fig 4: difference vs test-set size",
+           family="deltas", of_results=True,
+           call=("probabilities", "headline", "cutoff", "tasks.analysed")),
+    _venue("fig5_exceedance", "exceedance.fig5_exceedance",
+           (V + "exceedance.csv", V + "flow.csv"),
+           "03", "Fig 5: share of papers above each cutoff",
+           family="exceedance", of_results=True,
+           call=("exceedance", "headline", "cutoff", "tasks.analysed")),
     _venue("fig5_congruence_sources", "sources.fig5_congruence_sources",
-           (V + "exceedance.csv", V + "probabilities.csv"),
-           "03b", "Fig 5 companion: congruence sources compared"),
+           (V + "exceedance.csv", V + "probabilities.csv", V + "flow.csv"),
+           "03b", "Fig 5 companion: congruence sources compared",
+           family="exceedance", of_results=True,
+           call=("exceedance", "probabilities", "headline", "cutoff", "tasks.analysed")),
     _venue("figS10_sd_sensitivity", "sd_sensitivity.figS10_sd_sensitivity",
-           (V + "exceedance.csv",), "10", "Fig S10: sensitivity to the imputed SD"),
-    _venue("fig6_lookup_classification", "lookup.fig6_lookup",
+           (V + "exceedance.csv", V + "flow.csv"), "10", "Fig S10: sensitivity to the imputed SD",
+           family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
+    _venue("fig6_lookup_classification", "lookup.fig6_of_venue",
            (V + "validated/papers.csv", V + "top2.csv", "config"),
            "04", "Fig 6a: look-up grid, classification", caption="fig6_lookup",
-           task="classification"),
-    _venue("fig6_lookup_segmentation", "lookup.fig6_lookup",
+           task="classification", family="lookup", call=FIG6_CALL),
+    _venue("fig6_lookup_segmentation", "lookup.fig6_of_venue",
            (V + "validated/papers.csv", V + "top2.csv", "config"),
            "05", "Fig 6b: look-up grid, segmentation", caption="fig6_lookup",
-           task="segmentation"),
+           task="segmentation", family="lookup", call=FIG6_CALL),
     _venue("ties", "table.ties_figure",
            (V + "eligible.csv", V + "validated/results.csv", V + "top2.csv"),
            "11", "Methods tied with each paper's winner", caption="table_ties",
@@ -177,8 +212,8 @@ def figure(name: str) -> Figure:
     return next(f for f in FIGURES if f.name == name)
 
 
-# the figures of one venue's figure job, in drawing order
-VENUE_FIGURES = tuple(f.name for f in figures_of("venue_figures"))
+# the figures of a venue's figure jobs, in drawing order
+VENUE_FIGURES = tuple(f.name for f in FIGURES if f.job in VENUE_JOBS.values())
 
 
 def markdown_table() -> str:

@@ -26,11 +26,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from falseclaims.config import Eligibility, from_params
 from falseclaims.survey.top2 import select_top2, top2_table
 from falseclaims.tasks import filled_tasks, task_panels
 
@@ -79,7 +81,7 @@ def unreadable(papers: pd.DataFrame) -> pd.Series:
 
 
 def primary_metric_rows(papers: pd.DataFrame, results: pd.DataFrame,
-                        metrics: dict[str, list[str]]) -> pd.DataFrame:
+                        metrics: Mapping[str, Sequence[str]]) -> pd.DataFrame:
     """Result rows carrying each paper's primary metric (by task), sorted best first."""
     aliases = {t: {a.strip().lower() for a in names} for t, names in metrics.items()}
     task_of = papers.set_index("paper_id")["task"]
@@ -94,10 +96,13 @@ def primary_metric_rows(papers: pd.DataFrame, results: pd.DataFrame,
     return res.sort_values(["paper_id", "value"], ascending=[True, False], kind="mergesort")
 
 
-def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
-                  venue: str = "") -> Selection:
+def select_papers(papers: pd.DataFrame, results: pd.DataFrame,
+                  criteria: Eligibility | Mapping, venue: str = "") -> Selection:
     """Apply the eligibility criteria; the top-2 methods of every eligible paper come from
-    ``survey.top2`` (the last criteria are read from the selected pair)."""
+    ``survey.top2`` (the last criteria are read from the selected pair). ``criteria``:
+    ``Analysis.from_config(cfg).eligibility``; a mapping (the eligibility rule's
+    ``params.analysis``) is read by :func:`falseclaims.config.from_params`."""
+    criteria = from_params(criteria, Eligibility)
     papers = papers.copy()
     if "venue" not in papers:
         papers["venue"] = venue
@@ -125,12 +130,12 @@ def select_papers(papers: pd.DataFrame, results: pd.DataFrame, analysis: dict,
     design_only = results.empty and not papers.empty  # papers, none with a result
     if design_only:
         mark(True, "no_results_recorded", DESIGN_ONLY_DETAIL)
-    ok_splits = set(analysis["test_set_splits"])
+    ok_splits = set(criteria.test_set_splits)
     split = papers["split"].astype("object")
     mark(~split.isin(ok_splits), "no_distinct_test_set",
          "split = " + split.fillna("missing").astype(str))
 
-    rows = primary_metric_rows(papers, results, analysis["metrics"])
+    rows = primary_metric_rows(papers, results, criteria.metrics)
     counts = rows.groupby("paper_id").size()
     n_methods = papers["paper_id"].map(counts).fillna(0).astype(int)
     mark(n_methods < 2, "fewer_than_two_methods",

@@ -4,9 +4,12 @@ the exceedance curves of Fig 5 and Fig S10)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
+from falseclaims.config import ExceedanceGrid, from_params
 from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.survey.probabilities import KEYS
 from falseclaims.io.table_io import read_table
@@ -49,8 +52,10 @@ def read_for_shares(path) -> pd.DataFrame:
     return read_table(path, columns=SHARE_COLUMNS, categories=SHARE_COLUMNS[:-1])
 
 
-def exceedance_curve(probs: pd.DataFrame, grid: dict) -> pd.DataFrame:
+def exceedance_curve(probs: pd.DataFrame, grid: ExceedanceGrid | Mapping) -> pd.DataFrame:
     """The exceedance curve: the share of papers whose probability exceeds each cutoff of a
-    dense grid in [0, 0.5] (``analysis.exceedance_grid``; Fig 5 / Fig S10)."""
-    cut = np.round(np.linspace(grid["start"], grid["stop"], int(grid["num"])), 10)
+    dense grid in [0, 0.5] (``analysis.exceedance_grid``, or that block as the exceedance
+    rule's params; Fig 5 / Fig S10)."""
+    grid = from_params(grid, ExceedanceGrid)
+    cut = np.round(np.linspace(grid.start, grid.stop, grid.num), 10)
     return share_above(probs, cut)

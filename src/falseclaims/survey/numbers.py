@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from falseclaims.config import Headline, configured_congruence, sd_model_from_config
+from falseclaims.config import (Analysis, Headline, LookupGrid, Planner, configured_congruence,
+                                sd_model_from_config)
 from falseclaims.survey.headline import select_headline
 from falseclaims.io.table_io import numeric
 from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
@@ -221,13 +222,13 @@ def headline_rows(summary: pd.DataFrame, headline: Headline, venue: str, task: s
     return rows
 
 
-def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, cfg: Mapping) -> list[dict]:
+def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, source: str) -> list[dict]:
     """The test set that brings P(false claim) to ``planner.target`` at Δ =
     ``lookup_grid.multiplier_delta`` over the venue's median test-set size, at the median
     congruence: the rows of :func:`falseclaims.survey.multipliers.venue_multipliers` (also
-    ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one)."""
+    ``fig6_multipliers.csv``), one pair per level (the venue's, then the inferred one);
+    ``source``: the congruence source named (``lookup_grid.congruence_source``)."""
     rows = []
-    source = cfg["lookup_grid"]["congruence_source"]
     t = table[(table["task"] == task) & (table["congruence_level"] == "median")]
     for r in t.itertuples():
         suffix = "" if r.Index == t.index[0] else "_inferred_level"
@@ -286,13 +287,13 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
     blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures``, ``lookup_grid``,
     ``planner``, ``numbers``)."""
     papers, pops = tables["papers"], cfg["figures"]["populations"]
-    analysis = cfg["analysis"]
+    criteria = Analysis.from_config(cfg).eligibility
     headline = Headline.from_config(cfg)
-    grid = cfg["lookup_grid"]
+    grid = LookupGrid.from_config(cfg)
     multipliers = venue_multipliers(
-        papers, tables["top2"], grid, configured_congruence(cfg, grid["congruence_source"]),
-        sd_model_from_config(cfg, headline.sd_source), cfg["planner"],
-        analysis["test_set_splits"], pops["split_sizes"], venue)
+        papers, tables["top2"], grid, configured_congruence(cfg, grid.congruence_source),
+        sd_model_from_config(cfg, headline.sd_source), Planner.from_config(cfg),
+        criteria.test_set_splits, pops["split_sizes"], venue)
     settings = NumbersSettings.from_config(cfg)
     how = settings.sensitivity_range
     rows: list[dict] = []
@@ -303,21 +304,21 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         if (population(papers, pops["metrics"])["task"] == task).any():
             rows += _metric_rows(papers, venue, task, pops["metrics"],
                                  cfg["figures"].get("metric_labels"),
-                                 [m.lower() for m in analysis["metrics"][task]])
+                                 [m.lower() for m in criteria.metrics[task]])
         rows += _split_rows(papers, venue, task, pops["split_sizes"],
-                            analysis["test_set_splits"])
-        rows += _size_rows(papers, venue, task, analysis["test_set_splits"],
+                            criteria.test_set_splits)
+        rows += _size_rows(papers, venue, task, criteria.test_set_splits,
                            pops["split_sizes"])
         rows += _delta_rows(tables["top2"], venue, task)
         rows += headline_rows(tables["summary"], headline, venue, task, how)
         rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
-        rows += _multiplier_rows(multipliers, venue, task, cfg)
+        rows += _multiplier_rows(multipliers, venue, task, grid.congruence_source)
     if "results" in tables and tables["results"].empty:  # a study-design sheet
         rows.append(_row(venue, "", "design_only", len(papers), "papers", "papers found",
                          len(papers)))
     if papers["task"].isna().any():  # a study-design sheet recording no task: its practices
         rows += _not_recorded_rows(tables["flow"], papers, venue, pops,
-                                   analysis["test_set_splits"])
+                                   criteria.test_set_splits)
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
                                       ("paper_value", "paper_source")])
     out["n_population"] = out["n_population"].astype("Int64")

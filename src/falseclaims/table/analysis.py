@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from falseclaims.claims.check import MAX_DECIMALS, check_claim
-from falseclaims.config import ClaimCheck, Headline, Planner
+from falseclaims.config import Analysis, ClaimCheck, Headline, Planner
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
@@ -97,11 +97,12 @@ def _sds(col: MetricColumn, pm_over: str, cfg: dict, notes: list) -> list:
         return [None] * len(col.sds)
     if not have:
         return [None] * len(col.sds)
-    if pm_over in cfg["analysis"]["use_reported_sd_over"]:
+    use_over = list(Analysis.from_config(cfg).use_reported_sd_over)
+    if pm_over in use_over:
         notes.append(f"± values used as per-case SDs over the test set (--pm-over {pm_over})")
         return list(col.sds)
     notes.append(f"± values not used (--pm-over {pm_over}: only SDs over "
-                 f"{cfg['analysis']['use_reported_sd_over']} are per-case SDs); SDs imputed "
+                 f"{use_over} are per-case SDs); SDs imputed "
                  "from the SD model")
     return [None] * len(col.sds)
 
@@ -271,7 +272,7 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
         if not all(sd is not None for sd in col.sds):
             return rank_column(col, n, cutoff, NO_SDS if col.direction == "lower" else
                                NO_MODEL)
-        if pm_over not in cfg["analysis"]["use_reported_sd_over"]:
+        if pm_over not in Analysis.from_config(cfg).use_reported_sd_over:
             return rank_column(col, n, cutoff, NO_SDS.replace(
                 "per-case SDs needed", f"the ± values are not per-case SDs (--pm-over "
                                        f"{pm_over})"))

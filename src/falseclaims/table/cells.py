@@ -45,6 +45,8 @@ _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|
                                r"ref|label|footnote|footnotemark|tnote)"
                                r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[,;:! ]")
+# a box's width and position (\makebox[0.05\textwidth][c]{Aorta}) are no text of the cell
+_BOX_OPTIONS = re.compile(r"\\(?:makebox|framebox)\s*(?:\[[^\]]*\]\s*)+")
 # 1.4 \cdot 10^{6}, 2.6 × 10^6 -> 1.4e6
 _SCIENTIFIC = re.compile(r"(\d)\s*(?:\\cdot|\\times|·|×)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
 
@@ -99,7 +101,7 @@ def plain_text(raw: str) -> str:
     """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
     arrows kept as ``↑``/``↓``; control characters removed."""
     s = _CITE_ONLY.sub(r"\1", printable(raw))  # a method named only by its citation
-    s = _COMMAND_WITH_ARG.sub("", s)
+    s = _COMMAND_WITH_ARG.sub("", _BOX_OPTIONS.sub("", s))
     s = s.replace("\\\\", " ")  # a line break inside \makecell
     s = _SYMBOLS.sub(lambda m: _SYMBOL[m[1]], s)
     s = _DIGIT_POWER.sub(lambda m: m[1].translate(_SUPERSCRIPT_DIGITS), s)  # EnD$^2$: EnD²
@@ -121,6 +123,7 @@ def clean(raw: str) -> str:
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
     s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = s.replace("\\\\", " ")  # \makecell{85.3 \\ [84.0, 86.6]}: the value, its CI below
     s = _SCIENTIFIC.sub(r"\1e\2", s)
     s = _ASYMMETRIC.sub(" ", s)
     s = s.replace("\\%", "%").replace("~", " ")

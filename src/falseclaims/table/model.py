@@ -336,8 +336,28 @@ def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
         kind.direction, kind.source)
 
 
+def _modifier_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A row named only by a modifier that repeats under several rows (``+BED-Loss`` below
+    each baseline) is the method above it with that modifier: ``TransUNet +BED-Loss``."""
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    repeated = {n for n in names if n.startswith("+") and names.count(n) > 1}
+    if not repeated:
+        return raw
+    rows, base = [], ""
+    for r, name in zip(raw.rows, names):
+        if name in repeated and base:
+            r = [*r[:method_j], f"{base} {name}", *r[method_j + 1:]]
+        elif name and not name.startswith("+"):
+            base = name
+        rows.append(r)
+    notes.append(f"rows named only {sorted(repeated)} are the method above each, with it")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
+    raw = _modifier_names(raw, method_j, notes)
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
@@ -370,6 +390,37 @@ _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
 _ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
+
+
+_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s"
+_UNIT_CELL = re.compile(rf"^[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?\s*({_UNITS_IN_CELLS})$")
+
+
+def _units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A unit printed in every filled cell of a column (``6.4\\,mm`` under ``HD95``): the
+    numbers are read and the unit joins the header (``HD95 (mm)``), noted. Cells with
+    different units, or a unit in some cells only, stay as printed (refused, naming one)."""
+    rows, header = [list(r) for r in raw.rows], list(raw.header)
+    for j in range(len(header)):
+        texts = [clean(str(r[j])) for r in rows]
+        given = [t for t in texts if t and plain_text(t).lower() not in MISSING]
+        units = {m[1] if (m := _UNIT_CELL.match(t)) else None for t in given}
+        if j == method_j or not given or len(units) != 1 or None in units:
+            continue
+        unit = units.pop()
+        tail = re.compile(rf"(?:\\[,;:! ]|~|\s|\$)*(?:\\(?:text|mathrm)\s*\{{)?{unit}\}}?"
+                          r"[\s$]*$")
+        cut = [tail.sub("", str(r[j])) if t else str(r[j]) for r, t in zip(rows, texts)]
+        if not all(parse_printed_cell(c).numeric for c, t in zip(cut, texts) if t in given):
+            continue
+        for r, c in zip(rows, cut):
+            r[j] = c
+        if unit not in header[j]:
+            header[j] = f"{header[j]} ({unit})"
+        notes.append(f"{raw.header[j]!r}: the unit {unit!r} printed in every cell, read as "
+                     f"the column's unit ({header[j]!r})")
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
 
 
 def _cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
@@ -569,12 +620,44 @@ def _summary_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind]
     return (j, k) if summary else None
 
 
+def _mean_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind, set] | None:
+    """The column naming a metric that is, row by row, the mean of the columns naming none
+    (``DSC`` beside ``Aorta``, ``Liver``, ``Spleen``: (85 + 90 + 65) / 3 = 80.00): those
+    are per-structure values of its metric. Within the rounding of the printed mean in at
+    least two thirds of the rows with every value, and at least two such rows."""
+    kinds = {j: classify(h, cfg) for j, h in enumerate(raw.header) if j != method_j}
+    unknown = [j for j, k in kinds.items() if not k.known and not k.ignore
+               and any(c.numeric for c in _cells(raw, j))]
+    if len(unknown) < 2:
+        return None
+    cols = {j: _cells(raw, j) for j in [*unknown, *kinds]}
+    for j, k in kinds.items():
+        if not k.known or not k.direction:
+            continue
+        rows = [i for i in range(len(raw.rows)) if cols[j][i].numeric
+                and all(cols[u][i].numeric for u in unknown)]
+        def close(i, j=j):
+            target = cols[j][i]
+            mean = sum(cols[u][i].value for u in unknown) / len(unknown)
+            tol = max(10.0 ** -(target.decimals or 0), 0.005 * abs(target.value))
+            return abs(mean - target.value) <= tol
+        if len(rows) >= 2 and sum(map(close, rows)) * 3 >= 2 * len(rows):
+            return j, k, set(unknown)
+    return None
+
+
 def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> Kind:
-    """An unknown column's kind taken from the summary column beside it (on one scale)."""
-    if kind.known or kind.ignore or not sibling or not _same_scale(raw, j, sibling[0],
-                                                                   method_j):
+    """An unknown column's kind taken from the summary column beside it (on one scale), or
+    from the column that is the row mean of it and its neighbours (:func:`_mean_column`)."""
+    if kind.known or kind.ignore or not sibling:
         return kind
     k = sibling[1]
+    if len(sibling) == 3 and j in sibling[2]:
+        return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r}"
+                    " is, row by row, the mean of the per-structure columns beside it",
+                    bounded=k.bounded)
+    if len(sibling) == 3 or not _same_scale(raw, j, sibling[0], method_j):
+        return kind
     return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r} "
                 "names the metric of the per-structure columns beside it", bounded=k.bounded)
 
@@ -627,8 +710,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
-    raw = _data_rows(_composite_names(_cell_shapes(raw, method_j, notes), method_j, notes),
-                     method_j, notes)
+    raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
+    raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
                for c in _cells(raw, j)):
         macros = [c.raw for j in range(len(raw.header)) if j != method_j
@@ -653,7 +736,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     cap = classify("", cfg, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
     context = "" if own else raw.caption
-    sibling = _summary_column(raw, cfg, method_j)
+    sibling = _summary_column(raw, cfg, method_j) or _mean_column(raw, cfg, method_j)
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue

@@ -121,11 +121,17 @@ def _is_full_span(cells: list) -> bool:
     return len(cells) > 1 and len(texts) == 1 and "" not in texts
 
 
+# a result in a metric the column does not name (``3.7 MAE`` under an accuracy): a value
+_VALUE_AND_ABBREVIATION = re.compile(r"^[-+]?\d*\.?\d+\s*%?\s+[A-Z][A-Z0-9@-]{1,7}$")
+
+
 def _is_data_row(cells: list) -> bool:
-    """A row of values although it holds no number: missing-value marks (``--``) or cells
-    that are one undefined macro each (``\\resA``); never joined into the header."""
+    """A row of values although it holds no number: missing-value marks (``--``), cells
+    that are one undefined macro each (``\\resA``) or results in another metric (``3.7
+    MAE``); never joined into the header."""
     rest = [str(c).strip() for c in cells[1:] if str(c).strip()]
-    marks = [c for c in rest if c.lower() in MISSING or _LONE_MACRO.match(c)]
+    marks = [c for c in rest if c.lower() in MISSING or _LONE_MACRO.match(c)
+             or _VALUE_AND_ABBREVIATION.match(plain_text(c))]
     return bool(rest) and len(marks) * 2 >= len(rest)
 
 
@@ -334,7 +340,9 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
 # ---------------------------------------------------------------- LaTeX
 _ENVS = r"tabular\*?|tabularx|tabulary|longtable"
 _BEGIN = re.compile(rf"\\begin\{{({_ENVS})\}}")
-_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS})\}}")
+# the float around a tabular: its \end closes a tabular whose own \end is missing
+_FLOATS = r"table\*?|sidewaystable\*?"
+_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS}|{_FLOATS})\}}")
 _RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace(?:\[[^\]]*\])?|endhead|"
                     r"endfirsthead|"
                     r"hdashline|specialrule\{[^{}]*\}\{[^{}]*\}\{[^{}]*\}|cline\{[^{}]*\}|"
@@ -585,6 +593,9 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
     cap_starts = [a for a, _, _ in captions]
     out, depth, k, open_at = [], 0, 0, None
     for m in _BEGIN_END.finditer(text):  # top-level tabulars; nested ones stay inside
+        unclosed = bool(re.fullmatch(_FLOATS, m[2]))
+        if unclosed and (m[1] == "begin" or depth != 1):
+            continue
         if m[1] == "begin":
             depth += 1
             if depth == 1:
@@ -601,7 +612,7 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         if depth:
             continue
         env, here = open_at[2], f"{source}, tabular {k} (line {lines.line(open_at.start())})"
-        if m[2] != env:
+        if m[2] != env and not unclosed:
             raise TableReadError(f"{here}: \\begin{{{env}}} closed by \\end{{{m[2]}}}")
         try:
             start = _skip_args(text, open_at.end(), 2 if env in ("tabular*", "tabularx",
@@ -626,7 +637,9 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
         cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
-        out.append(_finish(source, name, fmt, rows, where, caption=cap or "",
+        note = ([f"no \\end{{{env}}}: the rows up to \\end{{{m[2]}}} (line "
+                 f"{lines.line(m.start())}) read as the table"] if unclosed else [])
+        out.append(_finish(source, name, fmt, rows, where, notes=note, caption=cap or "",
                            ruled=ruled))
     if depth:
         raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "

@@ -10,10 +10,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from falseclaims.config import Analysis
 from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
 from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
-                                      method_metric_pivot, row_groups)
+                                      method_metric_pivot, row_groups, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -65,6 +66,8 @@ def _select(tables, wanted: str | None, path):
 def _shapes(raw, cfg, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows)."""
+    if not opt.transpose and (parts := side_by_side(raw, cfg)) is not None:
+        return [t for part in parts for t in _shapes(part, cfg, opt)]
     if opt.transpose:
         raw = drop_non_methods(transpose(raw), cfg)
         raw.notes.append("transposed (--transpose): methods as rows")
@@ -84,7 +87,7 @@ def _analyse(raw, cfg, opt: Options) -> dict:
     table = interpret_table(raw, cfg, n=opt.n, task=opt.task, units=opt.units,
                             metrics=opt.metrics, n_fallback=opt.n_fallback,
                             lower_better=opt.lower_better, ignore=opt.ignore,
-                            sds_used=opt.pm_over in cfg["analysis"]["use_reported_sd_over"])
+                            sds_used=opt.pm_over in Analysis.from_config(cfg).use_reported_sd_over)
     return analyse_table(table, cfg, opt.cutoff, opt.pm_over)
 
 

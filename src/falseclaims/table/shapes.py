@@ -16,7 +16,7 @@ from falseclaims.table.model import (cell_size, is_section_row, method_column, n
 from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
 
 __all__ = ["drop_non_methods", "long_format_pivot", "looks_transposed", "method_metric_pivot",
-           "row_groups"]
+           "row_groups", "side_by_side"]
 
 def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     """Leading text columns where one names the methods and another the data set, printed
@@ -171,6 +171,46 @@ def _split_blocks(raw: RawTable) -> list[RawTable] | None:
     unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
     if unmarked:
         out[0].notes.append(f"rows without a split mark left out: {unmarked}")
+    return out
+
+
+# a method name has a letter; counts, ranges and sizes (42,656,757  0.72-0.79  107G) are no names
+_NAME = re.compile(r"[^\W\d_]")
+_NUMBER_LIKE = re.compile(r"[-+−]?[\d.,\s±%()–-]+[^\W\d_]{0,2}")
+
+
+def side_by_side(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+    """Two tables printed side by side in one tabular (``Segmentation & Dice & HD95 &
+    Classification & AUROC & AUPRC``): a column of distinct names in every row, after
+    columns of numbers and before more, starts a table whose methods are those names, when
+    each part has a column naming a metric (``Year & Venue & Dice`` is one table). One
+    table per block, named by its name column's header; None for any other shape."""
+    lead = text_columns(raw)
+    if not lead or not raw.rows:
+        return None
+    starts, numbers = [lead[0]], False
+    for j in range(lead[-1] + 1, len(raw.header)):
+        cells = [parse_printed_cell(r[j]) for r in raw.rows]
+        names = [plain_text(c.raw) for c in cells if not c.numeric]
+        if (numbers and len(names) == len(cells) >= 2 and len(set(names)) == len(names)
+                and all(_NAME.search(n) and not _NUMBER_LIKE.fullmatch(n) for n in names)):
+            starts.append(j)
+            numbers = False
+        elif any(c.numeric for c in cells):
+            numbers = True
+    bounds = list(zip(starts, [*starts[1:], len(raw.header)]))
+    if len(starts) < 2 or not numbers or not all(
+            any(classify(h, cfg).known for h in raw.header[a + 1:b]) for a, b in bounds):
+        return None
+    out = []
+    for a, b in bounds:
+        label = plain_text(raw.header[a]) or f"column {a + 1}"
+        out.append(RawTable(raw.source, f"{raw.name} [{label}]", raw.format, raw.header[a:b],
+                            [r[a:b] for r in raw.rows], raw.where,
+                            [x[a:b] for x in raw.bold] if raw.bold else [],
+                            raw.notes + [f"columns {a + 1}-{b} are a table of their own (two "
+                                         f"tables side by side): methods from {label!r}"],
+                            raw.caption, raw.group))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from falseclaims.config import Planner
+from falseclaims.config import Analysis, Planner
 from falseclaims.survey.eligibility import primary_metric_rows
 from falseclaims.table.analysis import analyse_column
 from falseclaims.table.model import MetricColumn
@@ -40,8 +40,9 @@ def paper_ties(eligible: pd.DataFrame, results: pd.DataFrame, top2: pd.DataFrame
                cfg: dict) -> pd.DataFrame:
     """One row per eligible paper with more than two methods on its primary metric."""
     cutoff = Planner.from_config(cfg).target
-    use_over = list(cfg["analysis"]["use_reported_sd_over"])
-    rows = primary_metric_rows(eligible, results, cfg["analysis"]["metrics"])
+    analysis = Analysis.from_config(cfg)
+    use_over = list(analysis.use_reported_sd_over)
+    rows = primary_metric_rows(eligible, results, analysis.eligibility.metrics)
     n_of = top2.set_index("paper_id")["n_test"]
     out = []
     for pid, g in rows.groupby("paper_id", sort=True):

@@ -171,7 +171,7 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     ``lookup_grid`` around the planned size: its delta added as a row, the size the planner
     found at the median congruence as a column (:func:`falseclaims.figures.lookup.lookup_data`,
     the function of the figure)."""
-    from falseclaims.config import (Planner, configured_congruence, load_config,
+    from falseclaims.config import (LookupGrid, Planner, configured_congruence, load_config,
                                     sd_model_from_config)
     from falseclaims.figures.lookup import lookup_data
 
@@ -179,7 +179,8 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     if inputs.get("congruence") is not None:
         return None  # the grid shows the three configured congruence levels
     cfg = load_config(config)
-    grid, task = cfg["lookup_grid"], res["task"]
+    grid, task = LookupGrid.from_config(cfg), res["task"]
+    sizes = grid.tasks[task].n
     delta, level = float(inputs["delta"]), float(inputs["level"])
     if not 0 < level - delta:
         return None
@@ -187,11 +188,11 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     sd_model = sd_model_from_config(cfg, inputs["sd_source"]) if task == "segmentation" \
         else None
     found = [r["n"] for r in res["results"] if r["congruence_level"] == "median" and r["found"]]
-    n_obs = found[0] if found else grid[task]["n"][len(grid[task]["n"]) // 2]
-    deltas = sorted({*map(float, grid[task]["delta"]), delta})
+    n_obs = found[0] if found else sizes[len(sizes) // 2]
+    deltas = sorted({*grid.tasks[task].delta, delta})
     deltas = [d for d in deltas if d < level]
-    bands = (res["target"], max(res["target"], float(grid["bands"][1])))  # green up to target
-    data, info = lookup_data(task, grid[task]["n"], deltas, level,
+    bands = (res["target"], max(res["target"], grid.bands[1]))  # green up to target
+    data, info = lookup_data(task, sizes, deltas, level,
                              configured_congruence(cfg, source)[task], sd_model,
                              inputs["sd_level"] or Planner.from_config(cfg).sd_level,
                              observed=(n_obs, delta), target=res["target"], bands=bands,

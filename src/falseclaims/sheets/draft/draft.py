@@ -27,7 +27,7 @@ from falseclaims.sheets.draft.draft_parts import (
     task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.draft.repeats import title_ids
+from falseclaims.sheets.draft.repeats import numbered_parts, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]
 
@@ -114,7 +114,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
     skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
-    by_title = title_ids(g, lambda c: column_key(c, g))
+    by_title = title_ids(g, lambda c: column_key(c, g)) or numbered_parts(
+        g, lambda c: column_key(c, g))
     if by_title is not None:
         if by_title.spec:
             block["id"] = by_title.spec
@@ -137,10 +138,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
-    if ids and g.idless_rows:
-        skips[column_key(ids[0], g)] = "^$"
-        remarks.append("rows without a paper id holding numbers only (totals?) skipped "
-                       "(skip_rows_where): " + "; ".join(f"row {r}" for r in g.idless_rows))
+    if ids:
+        _skip_totals(g, ids[0], skips, remarks)
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
@@ -148,6 +147,26 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
+
+
+def _skip_totals(g: SheetGuess, id_col, skips: dict, remarks: list) -> None:
+    """Rows of totals under the table skipped: numbers-only rows by their empty id, rows
+    labelled "counts" / "percentages" by that label (so that a paper row missing its id
+    is still a problem, never skipped with them)."""
+    if g.idless_rows:
+        skips[column_key(id_col, g)] = "^$"
+        remarks.append("rows without a paper id holding numbers only (totals?) skipped "
+                       "(skip_rows_where): " + "; ".join(f"row {r}" for r in g.idless_rows))
+    labels: dict[str, set] = {}
+    for _, k, label in g.summary_rows:
+        labels.setdefault(column_key(g.columns[k], g), set()).add(re.escape(label))
+    for col, texts in labels.items():
+        rule = "^(?:" + "|".join(sorted(texts)) + ")$"
+        skips[col] = f"{skips[col]}|{rule}" if col in skips else rule
+    if g.summary_rows:
+        remarks.append("rows of totals without a paper id skipped by their label "
+                       "(skip_rows_where): " + "; ".join(f"row {r} {label!r}"
+                                                         for r, _, label in g.summary_rows))
 
 
 def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None,

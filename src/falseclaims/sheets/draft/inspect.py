@@ -56,8 +56,9 @@ _NAME_HINTS = [
     (r"metric|measure", "metric"),
     (r"fold", "cv_folds"),
     (r"cross.?valid|\bcv\b", "split"),
-    # "hypothesis" alone says a hypothesis is stated, not tested
-    (r"stat|p.?val|signific|hypothes[ie]s.?test", "statistical_test"),
+    # "hypothesis" alone says a hypothesis is stated, not tested; "stat" names statistics,
+    # never a status, a state ("State of the art", "prostate") or a station
+    (r"stat(?!us|e|ion|ure)|p.?val|signific|hypothes[ie]s.?test", "statistical_test"),
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
@@ -88,6 +89,9 @@ _NAMES_A_METHOD = re.compile(r"\bours\b|proposed|\bnew\b|method|model|\bname\b|\
 _METHOD_KIND = re.compile(r"feature|selection|validation|imputation|statistic|sampling|"
                           r"evaluation|\btypes?\b|\bclass(es)?\b|categor|famil|\bkinds?\b",
                           re.I)
+# a header naming an identifier ("meta_pmid", "record id", "DOI"): its numbers are no size
+_ID_HEADER = re.compile(r"pmc?id|pubmed|\bdoi\b|arxiv|\bisbn\b|\bissn\b|(?:\b|_)ids?\b",
+                        re.I)
 _DATE = re.compile(r"\b(dates?|dated|day|month|time)\b|annotated", re.I)  # 20/08/20: a date
 _OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
@@ -128,6 +132,8 @@ class SheetGuess:
     text_rows: list[tuple[int, str]] = field(default_factory=list)  # free-text rows
     metric: tuple[str, str | None] | None = None  # (metric, task) named by value headers
     idless_rows: list[int] = field(default_factory=list)  # no id, numbers only (totals)
+    # no id, numbers and one summary label (row, column, label): totals named "counts"
+    summary_rows: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -306,8 +312,20 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                  and not is_missing(row[0]) and isinstance(row[0], str)]
     return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
                       getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
-                      checks.idless_rows(t, guesses))
+                      *checks.idless_rows(t, guesses))
 
+
+
+def _small_codes(vals: list) -> int:
+    """1 for 0/1 flags, 2 for other whole numbers all below 10 (a code such as 0/1/2 or a
+    rating): cells no test set has; 0 otherwise."""
+    try:
+        nums = {float(str(v).strip()) for v in vals}
+    except ValueError:
+        return 0
+    if not nums or any(x != int(x) or not 0 <= x < 10 for x in nums):
+        return 0
+    return 1 if nums <= {0.0, 1.0} else 2
 
 
 def _guess_column(t, k: int, name: str) -> ColumnGuess:
@@ -336,6 +354,13 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role in _SIZE_ROLES and not named and _running(vals):
         role, why, sure = "(ignore)", why + " (1, 2, 3, ... down the rows: a running " \
             "number, not a size)", False
+    if role in _SIZE_ROLES and not named and _small_codes(vals):
+        role, why, sure = "(ignore)", why + (" (0/1 cells only: a flag, not a size)"
+                                             if _small_codes(vals) == 1 else
+                                             " (all below 10: a code, not a test-set size)"), False
+    if role in _SIZE_ROLES and not named and _ID_HEADER.search(name):
+        role, why, sure = "(ignore)", why + " (the header names an identifier: not a size)", \
+            False
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False

@@ -27,7 +27,7 @@ from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft.inspect import find_header
 from falseclaims.sheets.read.rows import fold_name, skip_rows
 
-__all__ = ["Run", "repeat_runs"]
+__all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts"]
 
 _IDENTIFYING = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv|journal|"
                           r"^year$|\bauthors?\b|first author")
@@ -191,8 +191,10 @@ def title_ids(g, key) -> TitleIds | None:
                         + (f" ({over})" if group else ""))
     idc = g.columns[ik]
     if len(ids) == len(rows):
-        if len(titles) == len(rows):
-            return None  # one row per paper
+        if len(titles) == len(rows) or _STRONG_ID.search(idc.name):
+            # one row per paper; or an id naming a publication (PMID, DOI, arXiv): a
+            # title shared by two of them is two records, not one paper over two rows
+            return None
         return TitleIds("{" + key(title) + "}", True, key(idc),
                         f"column {idc.name!r} differs on every row but {over}: a record "
                         f"number, not a paper id; papers told apart by column {title.name!r}")
@@ -211,6 +213,52 @@ def title_ids(g, key) -> TitleIds | None:
                     key(idc), f"ids of column {idc.name!r} name {len(pairs)} different "
                     f"(id, title) pairs ({len(ids)} ids, {len(titles)} titles over "
                     f"{len(rows)} rows): papers told apart by id and title")
+
+
+# "S24-3": part 3 of study S24 (its third test set or cohort); the reader strips it from
+# an id template field written "{column|stem}" (falseclaims.sheets.read.rows.STEM)
+_PART = re.compile(r"(.+?)[-_.](\d)")
+
+
+def numbered_parts(g, key) -> TitleIds | None:
+    """Ids numbering the parts of one study (``S10, S11-1, S11-2, S12``): every id
+    distinct, each numbered stem over consecutive rows numbered 1, 2, ... (at most 9
+    parts; one stem at least in two), the stems shaped like the plain ids beside them (or,
+    with no plain id, at least two stems holding a number): one paper per stem,
+    ``id: '{column|stem}'`` with grouping. A prefix numbering records (``P-1`` ...
+    ``P-50``) is none of these."""
+    ik = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
+    if ik is None:
+        return None
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    ids = [_text(r[ik]) for _, r in t.rows if any(not is_missing(c) for c in r)]
+    if not ids or "" in ids or len(set(ids)) < len(ids):
+        return None
+    parts: dict[str, list[tuple[int, int]]] = {}
+    plain = []
+    for pos, pid in enumerate(ids):
+        m = _PART.fullmatch(pid)
+        if m:
+            parts.setdefault(m[1], []).append((pos, int(m[2])))
+        else:
+            plain.append(pid)
+    shape = {re.sub(r"\d+", "9", p) for p in plain}
+    # with no plain id beside them, stems must number studies themselves ("S24", not "A")
+    if not parts or (not plain and (len(parts) < 2 or not all(
+            re.search(r"\d", stem) for stem in parts))) or any(
+            [k for _, k in run] != list(range(1, len(run) + 1))
+            or [p for p, _ in run] != list(range(run[0][0], run[0][0] + len(run)))
+            or (plain and re.sub(r"\d+", "9", stem) not in shape)
+            for stem, run in parts.items()) or max(map(len, parts.values())) < 2:
+        return None
+    idc = g.columns[ik]
+    papers = len(plain) + len(parts)
+    example = next(iter(parts))
+    return TitleIds("{" + key(idc) + "|stem}", True, key(idc),
+                    f"ids of column {idc.name!r} number the parts of one study "
+                    f"({example}-1 ... {example}-{len(parts[example])}): {len(ids)} rows, "
+                    f"{papers} papers, one per study")
 
 
 def _scattered(ids: list[str]) -> bool:

@@ -275,17 +275,30 @@ def _free_split(why: str, sure: bool, texts: list[str]):
         {**SPLIT_RULES, **UNCLEAR_RULE}
 
 
-def idless_rows(t, guesses: list) -> list[int]:
-    """Rows without a paper id holding numbers only (a row of totals under the table)."""
+# the one text cell a row of column totals may carry ("counts", "Total", "percentages")
+_SUMMARY_LABEL = re.compile(r"(?i)(totals?|sums?|means?|averages?|medians?|counts?|"
+                            r"percent(ages?)?|%|overall|all|n)[:.]?")
+
+
+def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]]:
+    """Rows without a paper id under the table: those holding numbers only, and those
+    holding numbers and one label naming a summary ("counts", "percentages") as (row,
+    column, label): rows of totals. A row without an id holding other text is a paper."""
     ids = [k for k, g in enumerate(guesses) if g.role == "paper_id"]
     if not ids:
-        return []
-    out = []
+        return [], []
+    bare, labelled = [], []
     for r, row in t.rows:
+        if not is_missing(row[ids[0]]):
+            continue
         filled = [c for c in row if not is_missing(c)]
-        if is_missing(row[ids[0]]) and filled and not any(_is_text(c) for c in filled):
-            out.append(r)
-    return out
+        text = [(k, clean_text(str(c))) for k, c in enumerate(row)
+                if not is_missing(c) and _is_text(c)]
+        if filled and not text:
+            bare.append(r)
+        elif len(text) == 1 and len(filled) > 2 and _SUMMARY_LABEL.fullmatch(text[0][1]):
+            labelled.append((r, *text[0]))
+    return bare, labelled
 
 
 def _is_text(c) -> bool:

@@ -27,7 +27,7 @@ import re
 
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.io.raw_reader import ColumnRows, RawTable, read_raw_table
-from falseclaims.sheets.read.rows import resolve_column
+from falseclaims.sheets.read.rows import release_problems, resolve_column
 
 __all__ = ["combine_header", "apply_overrides", "reshape_columns", "prepare_cells",
            "figure_rows_long", "IGNORE", "FIGURE_CELL"]
@@ -165,8 +165,18 @@ def reshape_columns(t: RawTable, mapping: dict, split_cells: dict, where: str) -
             continue
         _split_column(t, j, fields, out.get(their), out, drop)
     if drop:
+        _forget_unread_cells(t, {t.header[j] for j in drop})
         _drop_columns(t, sorted(set(drop)))
     return out
+
+
+def _forget_unread_cells(t: RawTable, names: set) -> None:
+    """A data cell's problem in a column mapped to ``ignore`` (a cited-references cell of
+    18,552 characters) stops nothing: the cell is never read. Each becomes a note."""
+    release_problems(t, lambda _, p: p.column in names and (
+        (p.row or 0) > t.header_row
+        or (p.expected or "").startswith("the cells above fixed")),
+        "not read (column mapped to ignore): expected ")
 
 
 def _split_column(t: RawTable, j: int, fields: list, own, out: dict, drop: list) -> None:

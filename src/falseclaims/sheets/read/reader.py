@@ -34,7 +34,8 @@ from falseclaims.sheets.read.schema import check_table, load_schema
 from falseclaims.sheets.read.sizes import join_sizes
 from falseclaims.sheets.read.units import attach_cell_sd, convert_units
 from falseclaims.sheets.read.venue import Venue
-from falseclaims.sheets.read.wide import check_wide_columns, expand_parts, wide_to_long
+from falseclaims.sheets.read.wide import (check_wide_columns, expand_parts,
+                                          lacks_metric_and_task, wide_to_long)
 
 __all__ = ["Sheets", "read_venue", "check_venue_config", "digest", "notes_frame"]
 
@@ -82,7 +83,9 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
         ptab, precs, rrecs = _read_wide(v, Path(base_dir), where, venue)
         rtab, tables, plain = ptab, [ptab], None
     for col in skip_rules:
-        if all(resolve_column(t, str(col)) is None for t in tables if t.header):
+        if all(resolve_column(t, str(col)) is None
+               and str(col) not in getattr(t, "skip_columns_found", ()) for t in tables
+               if t.header):
             tables[0].problem(None, str(col), None, f"a column of the sheet (named in {where} "
                               "skip_rows_where)")
     _check_rule_columns(v, tables[0], where)
@@ -173,6 +176,8 @@ def _read_wide(v: Venue, base: Path, where: str, venue: str):
     join_sizes(wtab, widx, wtheir, v.sizes, base, where)
     prepare_cells(wtab, widx, wtheir, v.derive, "wide_top2")
     values, rules = compile_rules(v.values, v.cells, wtab, where)
+    if has_results and lacks_metric_and_task(widx, constants):
+        has_results = False  # one problem said it (check_wide_columns): no row repeats it
     wrecs = parse_records(wtab, "wide", widx, wtheir, constants, where, values, rules,
                           release_rows=True, optional=() if has_results else ("task",))
     if v.group_rows_by_id:

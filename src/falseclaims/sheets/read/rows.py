@@ -11,7 +11,7 @@ from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.io.raw_reader import ColumnRows, RawTable, col_letter
 from falseclaims.sheets.read.records import SheetRecord
 
-__all__ = ["column_ref", "resolve_column", "skip_rows", "generate_ids", "fold_name",
+__all__ = ["STEM", "column_ref", "release_problems", "resolve_column", "skip_rows", "generate_ids", "fold_name",
            "group_paper_rows", "group_long_rows"]
 
 _LETTER_REF = re.compile(r"^(?:@|column\s+)([A-Za-z]{1,3}|[1-9]\d{0,4})$", re.I)
@@ -68,6 +68,8 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
         j = resolve_column(table, str(col))
         if j is None:
             continue
+        # found before ``ignore`` columns are dropped: a rule may key on one (its label)
+        table.skip_columns_found = getattr(table, "skip_columns_found", set()) | {str(col)}
         try:
             compiled.append((col, j, pattern, re.compile(str(pattern))))
         except re.error as exc:
@@ -102,6 +104,12 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
     table.rows = kept
 
 
+# an id template field "{Study|stem}": the cell without a part number ("S24-3" -> "S24"),
+# for ids numbering the parts (test sets, cohorts) of one study
+STEM = "|stem"
+_PART = re.compile(r"(?<=.)[-_.]\d$")
+
+
 def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     """Add a column of paper ids from ``spec``: "row" (the spreadsheet row number) or a
     template naming columns in braces ("{Authors} {Year}"). Duplicates get " (2)", " (3)"
@@ -109,9 +117,12 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
     (None when the template names a column this table lacks: a problem of the table)."""
     name = "(generated id)"
     fields = re.findall(r"{([^{}]+)}", spec)
-    idx = {}
+    idx, stems = {}, set()
     for f in fields:
         j = resolve_column(table, f)
+        if j is None and f.endswith(STEM):
+            j = resolve_column(table, f[:-len(STEM)])
+            stems.add(f)
         if j is None:
             table.problem(None, f, spec, "a column of this table for the id template "
                                          f"(found: {', '.join(table.header)})")
@@ -129,7 +140,8 @@ def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
         else:
             pid = spec
             for f, j in idx.items():
-                pid = pid.replace("{" + f + "}", "" if is_missing(row[j]) else clean_text(row[j]))
+                cell = "" if is_missing(row[j]) else clean_text(row[j])
+                pid = pid.replace("{" + f + "}", _PART.sub("", cell) if f in stems else cell)
             pid = clean_text(pid)
         if pid and dedupe:
             seen[pid] = seen.get(pid, 0) + 1
@@ -299,11 +311,17 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
 
 def _release_unused(table: RawTable, unused: set[int]) -> None:
     """An unreadable cell in a row that is not used changes nothing: a note, not a problem."""
+    release_problems(table, lambda k, p: k in table.cell_problems and p.row in unused,
+                     "unreadable cell in a row not used (group_rows_by_id); expected ")
+
+
+def release_problems(table: RawTable, unused, why: str) -> None:
+    """Problems ``unused(index, problem)`` says stop nothing become notes (``why`` + what
+    was expected); the indices of the cell problems left are kept in step."""
     keep, cell = [], set()
     for k, p in enumerate(table.problems):
-        if k in table.cell_problems and p.row in unused:
-            table.note(p.row, p.column, p.value, f"unreadable cell in a row not used "
-                                                 f"(group_rows_by_id); expected {p.expected}")
+        if unused(k, p):
+            table.note(p.row, p.column, p.value, f"{why}{p.expected}")
             continue
         if k in table.cell_problems:
             cell.add(len(keep))

@@ -16,7 +16,8 @@ from falseclaims.sheets.read.columns import PAPERS, WIDE_METHODS
 from falseclaims.io.raw_reader import RawTable
 from falseclaims.sheets.read.records import SheetRecord
 
-__all__ = ["wide_to_long", "check_wide_columns", "expand_parts", "NO_RESULTS"]
+__all__ = ["wide_to_long", "check_wide_columns", "expand_parts", "NO_RESULTS",
+           "lacks_metric_and_task"]
 
 
 NO_RESULTS = ("no result columns (no value_proposed, value_best_prior or values_compared): "
@@ -31,16 +32,27 @@ def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) 
     if not any(c in idx or c in (constants or {}) for c in values):
         table.note(None, None, None, NO_RESULTS)  # in the venue's digest (reader.py)
         return False
+    both = lacks_metric_and_task(idx, constants)
     for col in ("metric", *(f"value_{m}" for m in WIDE_METHODS)):
         if col == "value_best_prior" and "values_compared" in idx:
             continue
-        if col not in idx and col not in (constants or {}):
+        if col == "metric" and both:  # one problem for the two (the task is read next)
+            table.problem(table.header_row, col, None,
+                          f"a column 'metric' and a column 'task' (values without a metric: "
+                          f"map yours in {where} columns: wide: {{their name: metric}}, "
+                          "{their name: task} or set constants: {metric: ..., task: ...})")
+        elif col not in idx and col not in (constants or {}):
             table.problem(table.header_row, col, None,
                           f"a column {col!r} (wide_top2 layout; map yours in {where} "
                           f"columns: wide: {{their name: {col}}}"
                           + (" or set constants: {metric: ...}" if col == "metric" else "")
                           + ")")
     return True
+
+
+def lacks_metric_and_task(idx: dict, constants: dict) -> bool:
+    """Neither metric nor task mapped nor set: one problem names both."""
+    return not any(c in idx or c in (constants or {}) for c in ("metric", "task"))
 
 
 def wide_to_long(records: list[SheetRecord], table: RawTable, has_results: bool = True,
