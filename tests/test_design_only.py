@@ -106,30 +106,69 @@ def test_venue_facets_of_venues_without_analysed_papers_say_so():
     assert texts == ["no analysed papers in any venue (Venue A, Venue B)"]
 
 
-def test_an_empty_venue_facet_says_so_inside_its_frame():
-    """A design-only venue beside one with results: its facets say "no eligible papers"
-    and the words stay inside the facet (one line ran into the next column)."""
+def _curves(venue: str) -> pd.DataFrame:
+    cutoffs = [0.0, 0.05, 0.1, 0.5]
+    return pd.DataFrame([
+        {"venue": venue, "task": task, "congruence_source": "paper",
+         "congruence_level": "median", "sd_source": sd, "sd_level": sd_level, "cutoff": c,
+         "n_papers": 4, "n_above": 2, "share_above": 0.5}
+        for task, sd, sd_level in (("classification", "none", "none"),
+                                   ("segmentation", "msd_reference", "mean"))
+        for c in cutoffs])
+
+
+def test_an_empty_venue_facet_says_why_inside_its_frame():
+    """A design-only venue beside one with results: its facets say "design-only: no results
+    recorded", those of a venue without eligible papers "no eligible papers", and the words
+    stay inside the facet (one line ran into the next column)."""
     from falseclaims.figures.exceedance import fig5_venue_facets
     from falseclaims.style import NO_DATA
+    from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
     from falseclaims.survey.headline import Headline
 
-    cutoffs = [0.0, 0.05, 0.1, 0.5]
-    rows = [{"venue": "a", "task": task, "congruence_source": "paper",
-             "congruence_level": "median", "sd_source": sd, "sd_level": sd_level,
-             "cutoff": c, "n_papers": 4, "n_above": 2, "share_above": 0.5}
-            for task, sd, sd_level in (("classification", "none", "none"),
-                                       ("segmentation", "msd_reference", "mean"))
-            for c in cutoffs]
-    full = pd.DataFrame(rows)
+    full = _curves("a")
     empty = full.iloc[0:0]
     fig, _ = fig5_venue_facets({"a": full, "b": empty, "c": full, "d": empty},
                                Headline("paper", "median", "msd_reference", "mean"),
-                               {"a": "A", "b": "B", "c": "C", "d": "D (design-only)"})
+                               {"a": "A", "b": "B", "c": "C", "d": "D"}, design_only=["d"])
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    said = [(ax, t) for ax in fig.axes for t in ax.texts
-            if t.get_text().replace("\n", " ") == NO_DATA]
-    assert len(said) == 4  # two venues x two tasks
-    for ax, t in said:
+    said = {}
+    for ax in fig.axes:
+        for t in ax.texts:
+            said.setdefault(t.get_text().replace("\n", " "), []).append((ax, t))
+    assert len(said[NO_DATA]) == 2 and len(said[DESIGN_ONLY_NOTE]) == 2  # per task
+    for ax, t in said[NO_DATA] + said[DESIGN_ONLY_NOTE]:
         box, frame = t.get_window_extent(renderer), ax.get_window_extent(renderer)
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()
+    # only design-only venues: one panel saying so
+    fig, data = fig5_venue_facets({"d": empty, "e": empty},
+                                  Headline("paper", "median", "msd_reference", "mean"),
+                                  {"d": "D", "e": "E"}, design_only=["d", "e"])
+    assert [t.get_text() for ax in fig.axes for t in ax.texts] == [
+        f"{DESIGN_ONLY_NOTE} (D, E)"] and data.empty
+
+
+def test_the_headline_curve_per_venue_names_design_only_venues():
+    """Fig 5 per venue: a design-only venue has no curve; it is named once under the title
+    "design-only: no results recorded"; with design-only venues only, each panel says so."""
+    from falseclaims.figures.exceedance import fig5_venues
+    from falseclaims.style import NO_DATA
+    from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
+    from falseclaims.survey.headline import Headline
+
+    head = Headline("paper", "median", "msd_reference", "mean")
+    empty = _curves("a").iloc[0:0]
+    fig, data = fig5_venues({"a": _curves("a"), "d": empty}, head, {"d": "Design D"},
+                            design_only=["d"])
+    texts = [t.get_text() for t in fig.texts] + [t.get_text() for ax in fig.axes
+                                                 for t in ax.texts]
+    assert f"{DESIGN_ONLY_NOTE}: Design D" in texts and NO_DATA not in texts
+    assert set(data["venue_label"]) == {"a"}
+    # the one venue with curves is named (a single venue's legend was left out)
+    assert "a" in [t.get_text() for t in fig.legends[0].texts]
+    fig, _ = fig5_venues({"d": empty}, head, design_only=["d"])
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert texts.count(DESIGN_ONLY_NOTE) == 2 and NO_DATA not in texts
+    fig, _ = fig5_venues({"b": empty}, head)  # no eligible paper, not design-only
+    assert [t.get_text() for ax in fig.axes for t in ax.texts].count(NO_DATA) == 2

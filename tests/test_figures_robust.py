@@ -68,35 +68,70 @@ def test_each_venue_job_draws_its_figures_from_the_tables_the_registry_names(job
     assert set(VENUE_FIGURES) == {f.name for j in VENUE_JOBS.values() for f in figures_of(j)}
 
 
+# the per-task figures of a venue and their panels per task (Fig 5 companion: one per level)
+PER_TASK = {"fig3_reporting_practices": 1, "figS7_uncertainty": 1, "figS8_split_sizes": 1,
+            "figS9_delta_distribution": 1, "fig4_delta_vs_size": 1, "fig5_exceedance": 1,
+            "fig5_congruence_sources": 3}
+
+
 @pytest.mark.parametrize("task", ["classification", "segmentation"])
-def test_one_task_venue_draws_every_figure_with_an_empty_panel(task, tmp_path):
+def test_one_task_venue_draws_only_its_task(task, tmp_path):
+    """A venue whose papers are all of one task (a classification-only review, a
+    segmentation-only challenge): each per-task figure draws that task's panels only, one
+    column wide (no empty "Segmentation (n = 0 papers)" half); Fig S10 (segmentation only)
+    of a classification-only venue says once why it is empty, with no axis or legend."""
+    from falseclaims.figures.sd_sensitivity import NO_SEGMENTATION
+    from falseclaims.tasks import TASK_LABELS
+
     made = _render(_tables((task,)))
     assert list(made) == list(VENUE_FIGURES)
     other = "segmentation" if task == "classification" else "classification"
-    analysed = ["figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance"]
-    if task == "classification":
-        analysed.append("figS10_sd_sensitivity")  # segmentation only: all empty
-    for name in analysed:
+    for name, panels in PER_TASK.items():
         fig, data = made[name]
-        assert NO_DATA in _texts(fig), name
-        assert not (data["task"] == other).any()
-    if task == "segmentation":  # left panel empty: labels move to the drawn panel
-        for name in ("fig3_reporting_practices", "figS8_split_sizes", "fig5_exceedance"):
-            ax = made[name][0].axes[1]
+        texts = " ".join(_texts(fig))
+        assert len(fig.axes) == panels, name
+        assert NO_DATA not in texts and "no papers in scope" not in texts, name
+        assert TASK_LABELS[other] not in texts and TASK_LABELS[task] in texts, name
+        assert not (data["task"] == other).any(), name
+        if panels == 1:
+            assert fig.get_figwidth() < 4, name  # one column (the style's single width)
+            ax = fig.axes[0]
             assert ax.yaxis.get_tick_params()["labelleft"], name
-            assert name == "fig3_reporting_practices" or (
-                ax.get_ylabel() and ax.yaxis.label.get_visible()), name
+            assert name in ("fig3_reporting_practices", "figS7_uncertainty") \
+                or ax.get_ylabel(), name  # practice bars: no y-axis title
+    fig, data = made["figS10_sd_sensitivity"]
+    texts = [t for t in _texts(fig) if t.strip()]
+    if task == "classification":
+        assert texts == [NO_SEGMENTATION] and data.empty
+        assert len(fig.axes) == 1 and not fig.axes[0].axison and not fig.legends
+    else:
+        assert NO_SEGMENTATION not in texts and fig.legends and len(data)
     for name, (fig, data) in made.items():
         written = write_figure(fig, data, tmp_path / name)
         assert all(p.stat().st_size > 0 for p in written)
 
 
+def test_a_venue_with_both_tasks_keeps_the_two_panel_layout():
+    """The paper's layout: a panel per task side by side (a row per task in the Fig 5
+    companion), lettered a, b, ...; Fig S10 drawn."""
+    made = _render(_tables(("classification", "segmentation")))
+    for name, panels in PER_TASK.items():
+        fig = made[name][0]
+        assert len(fig.axes) == 2 * panels and fig.get_figwidth() > 6, name
+        assert {"a", "b"} <= set(_texts(fig)), name
+    assert made["figS10_sd_sensitivity"][0].legends
+
+
 def test_venue_without_eligible_papers_gives_empty_tables_with_headers(tmp_path):
+    from falseclaims.figures.sd_sensitivity import NO_SEGMENTATION
+
     made = _render(_tables(()))
     for name in ("figS9_delta_distribution", "fig4_delta_vs_size", "fig5_exceedance",
                  "figS10_sd_sensitivity"):
         fig, data = made[name]
-        assert _texts(fig).count(NO_DATA) >= 1, name
+        # both task panels say they are empty; Fig S10 (segmentation only) why it is
+        said = NO_SEGMENTATION if name == "figS10_sd_sensitivity" else NO_DATA
+        assert _texts(fig).count(said) == (1 if said == NO_SEGMENTATION else 2), name
         assert data.empty
         write_figure(fig, data, tmp_path / name)
         header = (tmp_path / f"{name}.csv").read_text().splitlines()
@@ -259,3 +294,35 @@ def test_narrow_log_axis_labels_minor_ticks():
         minor = {t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()}
         major = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
         assert (minor | major) >= expected if expected else not minor, (minor, major)
+
+
+def test_the_venue_legend_of_fig5_per_venue_fits_the_figure():
+    """Four venues with long labels (the default run's): one legend row ran off both edges
+    of the figure; it takes as many rows as it needs."""
+    prob = fx.probabilities(fx.top2(n=(4, 5)), sources=("paper",))
+    curves = fx.curves(prob, np.linspace(0, 0.5, 11))
+    labels = {v: f"Venue {v} (a long label, as a real review's: author et al. 2019)"
+              for v in "abcd"}
+    fig, _ = figures.fig5_venues({v: curves for v in labels}, HEAD, labels)
+    (legend,) = fig.legends
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width
+    assert set(labels.values()) <= {t.get_text() for t in legend.texts}
+
+
+def test_a_count_after_its_bar_stays_inside_a_one_column_fig3():
+    """Fig 3 of a classification-only venue (one column wide) whose sheet records the test
+    for some papers only: "18% (27 of 154 recorded)" after a short bar ran past the axes'
+    end; it goes on two lines, inside the panel."""
+    papers = fx.papers(n=(156, 0))
+    papers["claims_outperformance"] = pd.NA
+    papers["bold_best"] = pd.NA
+    papers["statistical_test"] = pd.array([True] * 27 + [False] * 127 + [pd.NA] * 2,
+                                          dtype="boolean")
+    papers["in_scope"] = True
+    fig, data = figures.fig3_reporting_practices(papers, "in_scope", ["classification"])
+    fig.draw_without_rendering()
+    (ax,) = fig.axes
+    labels = [t for t in ax.texts if "recorded)" in t.get_text()]
+    assert [t.get_text() for t in labels] == ["18%\n(27 of 154 recorded)"]
+    assert labels[0].get_window_extent().x1 <= ax.bbox.x1

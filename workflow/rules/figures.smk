@@ -164,6 +164,7 @@ rule venue_comparison:
     input:
         exceedance=expand(rules.exceedance.output.exceedance, venue=VENUES),
         summaries=expand(rules.exceedance.output.summary, venue=VENUES),
+        flows=expand(rules.eligibility.output.flow, venue=VENUES),
     output:
         **figure_outputs("venue_comparison"),
         table=report(

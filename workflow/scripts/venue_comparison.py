@@ -5,6 +5,7 @@ from pathlib import Path
 from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.registry import figures_of
+from falseclaims.figures.venue import is_design_only
 from falseclaims.pipeline import run_step
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.headline import Headline
@@ -16,8 +17,9 @@ def main(smk):
     headline = Headline(**p.headline)
     exceedance = {v: read_table(f) for v, f in zip(p.venues, smk.input.exceedance)}
     summaries = {v: read_table(f) for v, f in zip(p.venues, smk.input.summaries)}
+    design_only = [v for v, f in zip(p.venues, smk.input.flows) if is_design_only(read_table(f))]
     for fig in figures_of("venue_comparison"):  # Fig 5 per venue, facets
-        write_figure(*fig.function(exceedance, headline, p.labels, p.cutoff),
+        write_figure(*fig.function(exceedance, headline, p.labels, p.cutoff, design_only),
                      smk.output[f"{fig.name}_png"])
     table = figures.venue_comparison(summaries, headline, p.labels)
     write_table(table, smk.output.table)

@@ -7,10 +7,26 @@ import textwrap
 import numpy as np
 
 from falseclaims.style import PALETTE, figure
+from falseclaims.tasks import TASKS
 
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
 # what an empty reporting-practice panel says (these figures count papers in scope)
 NO_PAPERS = "no papers in scope"
+
+
+def panel_tasks(tasks=None, panels=TASKS) -> list[str]:
+    """The panels a per-task figure draws, in the order of ``panels``: the tasks of
+    ``tasks`` (a venue's tasks with papers: a classification-only venue draws no empty
+    segmentation panel) and any other group of ``panels`` (papers whose task is not
+    recorded); every panel when ``tasks`` is None or names no task (a venue without papers:
+    each panel says it is empty)."""
+    chosen = {t for t in TASKS if tasks is not None and t in set(tasks)} or set(TASKS)
+    return [p for p in panels if p in chosen or p not in TASKS]
+
+
+def panel_width(panels) -> str:
+    """The style's figure width for these panels side by side: one panel, one column."""
+    return "double" if len(panels) > 1 else "single"
 
 
 def label_first_drawn(axes, drawn, ylabel: str = "") -> None:

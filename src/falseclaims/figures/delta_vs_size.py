@@ -9,12 +9,12 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter
+from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter, \
+    panel_tasks, panel_width
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, log_ticks, no_data
-from falseclaims.tasks import TASKS
 
 FIG4_MARKER = 14  # dot area, pt^2
 FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "delta",
@@ -23,9 +23,10 @@ FIG4_COLUMNS = ["venue", "paper_id", "task", "n_test", "value_a", "value_b", "de
 
 
 def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
-                       cutoff: float = 0.05):
+                       cutoff: float = 0.05, tasks=None):
     """Fig 4: reported delta vs test-set size (log x), seaborn scatter with hue and marker by
-    P above the cutoff; one panel per task (a task without papers says so)."""
+    P above the cutoff; one panel per task of ``tasks`` (:func:`panel_tasks`: a task without
+    papers says so)."""
     require_columns(probabilities, ["venue", "paper_id", "task", "n_test", "delta",
                                     "probability"], "probabilities")
     data = numeric(select_headline(probabilities, headline, "probabilities")[FIG4_COLUMNS],
@@ -33,15 +34,18 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
     # the CSV keeps its column names (above_threshold, threshold)
     data["above_threshold"] = data["probability"] > cutoff
     data["threshold"] = cutoff
-    fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
+    panels = panel_tasks(tasks)
+    fig, axes = figure(panel_width(panels), height=72,
+                       ncols=len(panels), squeeze=False)
     drawn = []
     names = {True: f"P > {100 * cutoff:g}%", False: f"P ≤ {100 * cutoff:g}%"}
     colours = {names[True]: PALETTE["vermillion"], names[False]: PALETTE["blue"]}
     markers = {names[True]: "o", names[False]: "^"}
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task]
         ax.set_title(f"{TASK_LABELS[task]} (n = {len(d)} papers)")
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if d.empty:
             no_data(ax)
             continue

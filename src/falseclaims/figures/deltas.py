@@ -9,11 +9,11 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter
+from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter, \
+    panel_tasks, panel_width
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data
-from falseclaims.tasks import TASKS
 
 
 def size_category_labels(edges) -> list[str]:
@@ -53,21 +53,25 @@ def delta_summary(data: pd.DataFrame) -> pd.DataFrame:
 
 
 def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000),
-                             seed: int = 0):
+                             seed: int = 0, tasks=None):
     """seaborn box plot (Tukey whiskers) of delta per task with the papers as points (jitter
-    from ``seed``, sized by test-set-size category); mean solid black, median dashed orange."""
+    from ``seed``, sized by test-set-size category); mean solid black, median dashed orange.
+    One panel per task of ``tasks`` (:func:`panel_tasks`)."""
     data = delta_data(top2, size_edges)
     summary = delta_summary(data).set_index("task")
     labels = size_category_labels(sorted(int(e) for e in size_edges))
     sizes = marker_areas(labels)
-    fig, axes = figure("double", height=72, ncols=len(TASKS), squeeze=False)
+    panels = panel_tasks(tasks)
+    fig, axes = figure(panel_width(panels), height=72,
+                       ncols=len(panels), squeeze=False)
     rng = np.random.default_rng(seed)
     drawn = []
-    for i, (ax, task) in enumerate(zip(axes[0], TASKS)):
+    for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task]
         v = d["delta"].to_numpy(float)
         ax.set_title(f"{TASK_LABELS[task]} (n = {v.size} papers)")
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if d.empty:
             no_data(ax)
             continue

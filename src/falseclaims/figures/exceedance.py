@@ -3,15 +3,17 @@ cutoff (Fig 5, the venue comparison of Fig 5; Fig S10: ``sd_sensitivity``)."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Collection
 
 import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
 from falseclaims.levels import LEVEL_LABELS
+from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.figures.common import label_first_drawn, panel_letter
+from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
@@ -33,14 +35,15 @@ EXCEEDANCE_NUMBERS = ["cutoff", "n_papers", "n_above", "share_above"]
 
 
 def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_title: str,
-                  wide: bool = True):
+                  wide: bool = True, name_one: bool = False):
     """One group of legend entries per encoding, each led by its name: the colours
     ("congruence source: paper, msd, ...") and the line styles ("congruence: Q1, median,
     Q3"). ``wide`` (double-width figure): one row per group; else one column per group (a
     row would not fit). Legends fill column by column, so rows are interleaved, and short
-    groups are padded with blank entries."""
+    groups are padded with blank entries. ``name_one``: a single colour is named too (the
+    one venue with curves beside design-only venues)."""
     groups = []
-    if len(colours) > 1:
+    if len(colours) > 1 or (name_one and colours):
         groups.append([_row_name(colour_title)]
                       + [Line2D([], [], color=c, label=f"{k}") for k, c in colours.items()])
     if len(styles) > 1:
@@ -65,10 +68,12 @@ def _row_name(text: str) -> Line2D:
 
 
 def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_label,
-                  colour_title, colours: dict | None = None):
+                  colour_title, colours: dict | None = None, empty: str = NO_DATA,
+                  name_one: bool = False):
     """Fig 5 / S10 / venue comparison: seaborn ``lineplot`` of the share above each cutoff,
     hue = ``group_col``, line style = ``style_col`` (steps, one line per group x level).
-    ``colours``: {group: colour}; default: the colour cycle in order of appearance."""
+    ``colours``: {group: colour}; default: the colour cycle in order of appearance;
+    ``empty``: what a panel without a curve says."""
     width = "double" if len(panels) > 1 else "single"
     fig, axes = figure(width, height=80 if width == "double" else 90, ncols=len(panels),
                        squeeze=False, sharey=True)
@@ -83,7 +88,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
             panel_letter(ax, i)
         ax.set_ylim(0, 100)
         if d.empty:
-            no_data(ax)
+            no_data(ax, empty)
             continue
         groups = list(dict.fromkeys(d[group_col]))
         levels = [lvl for lvl in LEVEL_STYLES if lvl in set(d[style_col])]
@@ -104,7 +109,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
         ax.set_xlabel("Cutoff of the probability of a false claim")
         ax.set_ylabel("")
     _style_legend(fig, all_colours, all_styles, colour_title, n_label,
-                  wide=width == "double")
+                  wide=width == "double", name_one=name_one)
     drawn = [(curves["task"] == t).any() for t in panels]
     label_first_drawn(axes[0], drawn, "% of papers with P > cutoff")
     return fig
@@ -115,25 +120,38 @@ def _n_title(task, d):
     return f"{TASK_LABELS[task]} (n = {int(n)} papers)"
 
 
-def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05):
+def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05,
+                    tasks=None):
     """Fig 5 as [Christodoulou2025] draws it: % of papers above each cutoff at the Q1,
-    median and Q3 of the headline congruence source (line style), one panel per task.
+    median and Q3 of the headline congruence source (line style), one panel per task of
+    ``tasks`` (:func:`panel_tasks`).
     Segmentation rows use the headline SD assumption. The other congruence sources:
     :func:`falseclaims.figures.sources.fig5_congruence_sources`."""
     require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
     data = select_sd_headline(exceedance, headline)
     data = numeric(data[data["congruence_source"] == headline.congruence_source][EXCEEDANCE_KEYS],
                    EXCEEDANCE_NUMBERS)
-    fig = _curve_panels(data, "congruence_source", "congruence_level", list(TASKS), _n_title,
+    fig = _curve_panels(data, "congruence_source", "congruence_level", panel_tasks(tasks),
+                        _n_title,
                         cutoff, f"congruence ({headline.congruence_source})",
                         "congruence source",
                         colours=source_colours([headline.congruence_source]))
     return fig, data.reset_index(drop=True)
 
 
+def _empty_note(venues, design_only: Collection[str]) -> str:
+    """What a panel without a curve of these venues says: a study-design sheet records no
+    result (:data:`~falseclaims.survey.eligibility.DESIGN_ONLY_NOTE`), other venues have
+    no eligible paper."""
+    return DESIGN_ONLY_NOTE if venues and set(venues) <= set(design_only) else NO_DATA
+
+
 def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline,
-                labels: dict[str, str] | None = None, cutoff: float = 0.05):
-    """Venue comparison: one headline curve per venue, panel per task."""
+                labels: dict[str, str] | None = None, cutoff: float = 0.05,
+                design_only: Collection[str] = ()):
+    """Venue comparison: one headline curve per venue, panel per task. ``design_only``: the
+    venues read from a study-design sheet (:func:`falseclaims.figures.venue.is_design_only`
+    of their flow): named below the panels, no curve."""
     labels = labels or {}
     parts = []
     for venue, c in exceedance_by_venue.items():
@@ -143,17 +161,44 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
-                        lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue")
+                        lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
+                        empty=_empty_note(exceedance_by_venue, design_only),
+                        name_one=bool(set(design_only) & set(exceedance_by_venue)))
     for ax, task in zip(fig.axes, TASKS):
         ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
                 transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
+    _fit_legend(fig)
+    shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
+    if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
+        fig.suptitle(f"{DESIGN_ONLY_NOTE}: " + ", ".join(shown), fontsize="small",
+                     color=PALETTE["gray"])
     return fig, data
 
 
+def _fit_legend(fig, tries: int = 4) -> None:
+    """A figure legend wider than the figure (many venues, long labels: one row ran off both
+    edges) laid out again in as many rows as it needs."""
+    for rows in range(2, 2 + tries):  # _style_legend: one row per group, here one group
+        if not fig.legends:
+            return
+        legend = fig.legends[0]
+        width = legend.get_window_extent(fig.canvas.get_renderer()).width
+        if width <= fig.bbox.width:
+            return
+        handles = list(legend.legend_handles)
+        names = [t.get_text() for t in legend.texts]
+        legend.remove()
+        ncols = -(-len(handles) // rows)
+        fig.legend(handles=handles, labels=names, loc="outside lower center", ncols=ncols,
+                   handlelength=2.2, columnspacing=1.2)
+
+
 def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline,
-                      labels: dict[str, str] | None = None, cutoff: float = 0.05):
+                      labels: dict[str, str] | None = None, cutoff: float = 0.05,
+                      design_only: Collection[str] = ()):
     """Fig 5 of every venue side by side: seaborn ``relplot`` faceted by task (rows) and venue
-    (columns), hue = congruence source, line style = level; segmentation at the headline SD."""
+    (columns), hue = congruence source, line style = level; segmentation at the headline SD.
+    ``design_only``: the venues read from a study-design sheet (their empty facets say so)."""
     labels = labels or {}
     parts = [numeric(select_sd_headline(c, headline)[EXCEEDANCE_KEYS], EXCEEDANCE_NUMBERS)
              .assign(venue_label=labels.get(v, v)) for v, c in exceedance_by_venue.items()]
@@ -162,8 +207,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
     venues = [labels.get(v, v) for v in exceedance_by_venue]
     if data.empty:  # no venue has an analysed paper (study-design sheets): nothing to facet
         fig, axes = figure("double", height=30, squeeze=False)
-        no_data(axes[0][0], "no analysed papers in any venue (" + ", ".join(venues) + ")")
+        why = _empty_note(exceedance_by_venue, design_only)
+        no_data(axes[0][0], (DESIGN_ONLY_NOTE if why == DESIGN_ONLY_NOTE
+                             else "no analysed papers in any venue") + f" ({', '.join(venues)})")
         return fig, data
+    says = {labels.get(v, v): _empty_note([v], design_only) for v in exceedance_by_venue}
     sources = list(dict.fromkeys(data["congruence_source"]))
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
@@ -190,8 +238,10 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
         ax.set_ylim(0, 100)
         if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
             # wrapped: one line ran over the facet's frame into the next column
-            ax.text(0.5, 0.5, textwrap.fill(NO_DATA, 11), transform=ax.transAxes,
-                    ha="center", va="center", color=PALETTE["gray"], fontsize="small")
+            # "design-only:" kept whole: three lines, not four, fit a short facet
+            ax.text(0.5, 0.5, textwrap.fill(says[venue], 12, break_on_hyphens=False),
+                    transform=ax.transAxes, ha="center", va="center", color=PALETTE["gray"],
+                    fontsize="small")
     grid.set_titles(row_template="{row_name}", col_template="")
     for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
         panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
+    panel_tasks, panel_width
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
@@ -30,9 +33,10 @@ def _not_recorded_label(ax, y: float) -> None:
     ax.text(50, y, "not recorded", va="center", ha="center", color=PALETTE["gray"])
 
 
-def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) -> None:
+def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int):
     """The yes share at the end of its bar: inside (white) when it fits, else just after it;
-    "(k of m recorded)" when the sheet lacks the answer for some papers."""
+    "(k of m recorded)" when the sheet lacks the answer for some papers. The label when it
+    is after the bar, else None."""
     text = f"{100 * share:.0f}%" + (f" ({yes} of {recorded} recorded)" if recorded < n else "")
     if recorded == n:
         inside = share > 0.15
@@ -43,23 +47,41 @@ def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int) ->
         probe.remove()
         x0, x1 = ax.transData.transform([(0, y), (100 * share, y)])[:, 0]
         inside = width + 6 < 0.85 * (x1 - x0)  # margin: the layout still narrows the axes
-    ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, y, text, va="center",
-            ha="right" if inside else "left", color="white" if inside else "black",
-            fontweight="bold")
+    label = ax.text(100 * share - 1.5 if inside else 100 * share + 1.5, y, text, va="center",
+                    ha="right" if inside else "left", color="white" if inside else "black",
+                    fontweight="bold")
+    return None if inside else label
 
 
-def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
+def _fit_after_bars(fig, labels) -> None:
+    """A count written after its bar that runs past the axes' end (a one-column figure: the
+    layout narrowed the axes after the label was placed): the count below the share, smaller.
+    Drawing the layout here changes the PDF's bytes (not the PNG's): only one-column figures
+    call it, so the two-panel figures stay as they were."""
+    if not labels:
+        return
+    fig.draw_without_rendering()  # the final layout
+    for label in labels:
+        if label.get_window_extent().x1 > label.axes.bbox.x1:
+            label.set_text(label.get_text().replace(" (", "\n(", 1))
+            label.set_fontsize("small")
+
+
+def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
     """Fig 3: stacked bars (yes / no) per practice as % of the papers where it is recorded,
-    one panel per task; a practice recorded for no paper is a "not recorded" bar."""
+    one panel per task of ``tasks`` (:func:`panel_tasks`); a practice recorded for no paper
+    is a "not recorded" bar."""
     data = practices_data(papers, which)
-    panels = task_panels(data["task"])
-    fig, axes = figure("double", height=44, ncols=len(panels), sharey=True,
+    panels = panel_tasks(tasks, task_panels(data["task"]))
+    fig, axes = figure(panel_width(panels), height=44, ncols=len(panels), sharey=True,
                        squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     partly = bool((data["n_recorded"] < data["n_papers"]).any())
+    after = []  # the share labels after their bar
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task].iloc[::-1]
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if d.empty:
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
             no_data(ax, NO_PAPERS)
@@ -80,13 +102,15 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope"):
             if not r:
                 _not_recorded_label(ax, yi)
             else:
-                _share_label(ax, yi, share, int(yes), int(r), int(n))
+                after.append(_share_label(ax, yi, share, int(yes), int(r), int(n)))
         ax.set_yticks(y, d["label"])
         ax.set_xlabel("% of papers where recorded" if partly else "% of papers")
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
+    if len(panels) == 1:  # two panels: the paper's layout, whose labels fit as placed
+        _fit_after_bars(fig, [a for a in after if a is not None])
     return fig, data
 
 
@@ -118,21 +142,23 @@ def _figS7_bar(ax, y: float, row, task: str) -> None:
     ax.annotate(text, (100 * s, y), xytext=(3, 0), textcoords="offset points", va="center")
 
 
-def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
+def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
     """Fig S7: how performance uncertainty is reported, per task, in the paper's populations:
     "None reported" as % of the papers whose sheet records it and "Not recorded in sheet"
     (when present) as % of all papers; below the dashed line, each way of reporting (the
     SDs, their sum, CI, other) as % of the papers that report some uncertainty. Every label
-    names its denominator ("k of m")."""
+    names its denominator ("k of m"). One panel per task of ``tasks`` (:func:`panel_tasks`).
+    """
     data = uncertainty_data(papers, which)
     keys = [key for key in UNCERTAINTY if key in set(data["uncertainty"])]
     labels = [UNCERTAINTY[key] for key in keys]
-    panels = task_panels(data["task"])
-    fig, axes = figure("double", height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
+    panels = panel_tasks(tasks, task_panels(data["task"]))
+    fig, axes = figure(panel_width(panels), height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
                        sharey=bool(labels), squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if not (data["task"] == task).any():
             ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
             no_data(ax, NO_PAPERS)
@@ -154,7 +180,9 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope"):
         rec = int(d["n_recorded"].dropna().iloc[0])
         ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers;\n{rep} report uncertainty)" if rec
                      else f"{TASK_LABELS[task]} (n = {n} papers)")
-    fig.supxlabel("Above the dashed line: % of the papers where recorded (not recorded: of "
-                  "all papers); below it: % of the papers reporting uncertainty.",
-                  fontsize="small", color=PALETTE["gray"])
+    note = ("Above the dashed line: % of the papers where recorded (not recorded: of all "
+            "papers); below it: % of the papers reporting uncertainty.")
+    # one panel (one column wide): the note in lines of that width
+    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 70), fontsize="small",
+                  color=PALETTE["gray"])
     return fig, data

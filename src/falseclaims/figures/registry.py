@@ -67,7 +67,8 @@ class Figure:
     task: str | None = None  # a figure drawn once per task
     # the call of a venue's figure: ``draw``'s arguments in order, each a table the job reads
     # (papers, flow, top2, probabilities, exceedance), a parameter of its rule, a key of one
-    # ("populations.practices") or "task" (the figure's)
+    # ("populations.practices"), "task" (the figure's) or "tasks.found" / "tasks.analysed"
+    # (the tasks of the sheet's papers / of the analysed papers: the per-task panels)
     call: tuple[str, ...] = ()
     # drawn from the venue's comparisons and probabilities: a design-only venue (no results
     # recorded, read from its flow) gets one note instead
@@ -119,32 +120,36 @@ FIG6_CALL = ("task", "papers", "top2", "lookup_grid", "lookup_congruence", "sd_m
 FIGURES: tuple[Figure, ...] = (
     _venue("fig3_reporting_practices", "practices.fig3_reporting_practices",
            (V + "validated/papers.csv",), "01", "Fig 3: reporting practices",
-           family="reporting", call=("papers", "populations.practices")),
+           family="reporting", call=("papers", "populations.practices", "tasks.found")),
     _venue("figS7_uncertainty", "practices.figS7_uncertainty", (V + "validated/papers.csv",),
            "07", "Fig S7: reporting of uncertainty",
-           family="reporting", call=("papers", "populations.uncertainty")),
+           family="reporting", call=("papers", "populations.uncertainty", "tasks.found")),
     _venue("figS8_split_sizes", "sizes.figS8_split_sizes", (V + "validated/papers.csv",),
            "08", "Fig S8: train, validation and test sizes",
            family="reporting",
-           call=("papers", "populations.split_sizes", "seed", "test_set_splits")),
+           call=("papers", "populations.split_sizes", "seed", "test_set_splits",
+                 "tasks.found")),
     _venue("flow_diagram", "flow.flow_diagram", (V + "flow.csv",), "01", "Selection flow",
            sub=REPORT_SELECTION, family="reporting", call=("flow",)),
     _venue("figS9_delta_distribution", "deltas.figS9_delta_distribution",
            (V + "top2.csv", V + "flow.csv"),
            "06", "Fig S3/S9: differences of the top two",
-           family="deltas", of_results=True, call=("top2", "size_categories", "seed")),
+           family="deltas", of_results=True,
+           call=("top2", "size_categories", "seed", "tasks.analysed")),
     _venue("fig4_delta_vs_size", "delta_vs_size.fig4_delta_vs_size",
            (V + "probabilities.csv", V + "flow.csv"), "02", "Fig 4: difference vs test-set size",
-           family="deltas", of_results=True, call=("probabilities", "headline", "cutoff")),
+           family="deltas", of_results=True,
+           call=("probabilities", "headline", "cutoff", "tasks.analysed")),
     _venue("fig5_exceedance", "exceedance.fig5_exceedance",
            (V + "exceedance.csv", V + "flow.csv"),
            "03", "Fig 5: share of papers above each cutoff",
-           family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
+           family="exceedance", of_results=True,
+           call=("exceedance", "headline", "cutoff", "tasks.analysed")),
     _venue("fig5_congruence_sources", "sources.fig5_congruence_sources",
            (V + "exceedance.csv", V + "probabilities.csv", V + "flow.csv"),
            "03b", "Fig 5 companion: congruence sources compared",
            family="exceedance", of_results=True,
-           call=("exceedance", "probabilities", "headline", "cutoff")),
+           call=("exceedance", "probabilities", "headline", "cutoff", "tasks.analysed")),
     _venue("figS10_sd_sensitivity", "sd_sensitivity.figS10_sd_sensitivity",
            (V + "exceedance.csv", V + "flow.csv"), "10", "Fig S10: sensitivity to the imputed SD",
            family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
@@ -160,9 +165,10 @@ FIGURES: tuple[Figure, ...] = (
            (V + "eligible.csv", V + "validated/results.csv", V + "top2.csv"),
            "11", "Methods tied with each paper's winner", caption="table_ties",
            rule="table_ties"),
-    Figure("fig5_venues", "exceedance.fig5_venues", (V + "exceedance.csv",), "fig5_venues",
-           "comparison", "Fig 5", "01", "Fig 5: headline curve per venue"),
-    Figure("fig5_venue_facets", "exceedance.fig5_venue_facets", (V + "exceedance.csv",),
+    Figure("fig5_venues", "exceedance.fig5_venues", (V + "exceedance.csv", V + "flow.csv"),
+           "fig5_venues", "comparison", "Fig 5", "01", "Fig 5: headline curve per venue"),
+    Figure("fig5_venue_facets", "exceedance.fig5_venue_facets",
+           (V + "exceedance.csv", V + "flow.csv"),
            "fig5_venue_facets", "comparison", "Fig 5", "02", "Fig 5 of every venue"),
     Figure("congruence_ecdf", "estimation.plot_congruence_ecdf",
            (EST + "congruence/{source}_pairs.csv",), "estimation_congruence_ecdf", "estimation",

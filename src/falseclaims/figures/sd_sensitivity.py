@@ -16,13 +16,15 @@ from matplotlib.lines import Line2D
 from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
 from falseclaims.survey.headline import Headline
 from falseclaims.io.table_io import numeric, require_columns
-from falseclaims.figures.common import panel_letter
+from falseclaims.figures.common import note_figure, panel_letter
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
 
-__all__ = ["figS10_sd_sensitivity"]
+__all__ = ["NO_SEGMENTATION", "figS10_sd_sensitivity"]
 
+NO_SEGMENTATION = ("no segmentation papers: the SD model applies to segmentation (mean Dice) "
+                   "only")
 
 
 def _panel_data(exceedance: pd.DataFrame, headline: Headline) -> pd.DataFrame:
@@ -55,6 +57,9 @@ def figS10_sd_sensitivity(exceedance: pd.DataFrame, headline: Headline,
     a: headline SD model at Q1 / mean / Q3, b: the alternative SD models at their mean."""
     require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
     data = _panel_data(exceedance, headline)
+    if not (exceedance["task"] == "segmentation").any():
+        # a classification-only venue: no empty axis and legend, the reason once
+        return note_figure(NO_SEGMENTATION), data
     panels = ["a", "b"] if (data["panel"] == "b").any() else ["a"]
     fig, axes = figure("double" if len(panels) > 1 else "single", height=82,
                        ncols=len(panels), squeeze=False, sharey=True)

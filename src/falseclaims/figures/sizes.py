@@ -24,7 +24,8 @@ import pandas as pd
 
 import seaborn as sns
 
-from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter
+from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
+    panel_tasks, panel_width
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes, population
 from falseclaims.io.table_io import require_columns
@@ -101,16 +102,16 @@ def _unplotted_note(n_without: int, n_partial: int) -> str:
 
 
 def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int = 0,
-                      test_set_splits=None):
+                      test_set_splits=None, tasks=None):
     """Fig S8: seaborn box plots (Tukey whiskers) of log10 size per set with the papers as
-    points (jitter from ``seed``), one panel per task; with ``test_set_splits`` a diamond at
+    points (jitter from ``seed``), one panel per task of ``tasks`` (:func:`panel_tasks`); with ``test_set_splits`` a diamond at
     the median test-set size of the papers with a distinct test set, named below."""
     from falseclaims.figures.lookup import median_size
 
     data = split_sizes(papers, which)
     tested = None if test_set_splits is None else distinct_test_sizes(papers, test_set_splits, which)
-    panels = task_panels(data["task"])
-    fig, axes = figure("double", height=70, ncols=len(panels), sharey=True, squeeze=False)
+    panels = panel_tasks(tasks, task_panels(data["task"]))
+    fig, axes = figure(panel_width(panels), height=70, ncols=len(panels), sharey=True, squeeze=False)
     rng = np.random.default_rng(seed)
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         in_task = data[data["task"] == task]
@@ -119,7 +120,8 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         partial = in_task[in_task["paper_id"].isin(d["paper_id"]) & (in_task["note"] != "")]
         present = [s for s in SETS if (d["set"] == s).any()]
         ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
-        panel_letter(ax, i)
+        if len(panels) > 1:
+            panel_letter(ax, i)
         if skipped.empty and d.empty:
             no_data(ax, NO_PAPERS)
             continue

@@ -21,11 +21,10 @@ from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.survey.headline import Headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.io.table_io import numeric, require_columns
-from falseclaims.figures.common import panel_letter
+from falseclaims.figures.common import panel_letter, panel_tasks
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
-from falseclaims.tasks import TASKS
 
 CLAMP_COLUMNS = ["n_rows", "n_clamped", "n_clamped_upper", "n_clamped_lower",
                  "share_clamped"]
@@ -71,9 +70,9 @@ def clamp_label(source: str, shares: pd.DataFrame) -> str:
 
 
 def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFrame,
-                            headline: Headline, cutoff: float = 0.05):
+                            headline: Headline, cutoff: float = 0.05, tasks=None):
     """Every congruence source side by side (see module docstring); segmentation at the
-    headline SD. Data: the exceedance curves with the clamping counts of their (task, source,
+    headline SD; a row of panels per task of ``tasks`` (:func:`panel_tasks`). Data: the exceedance curves with the clamping counts of their (task, source,
     level)."""
     require_columns(exceedance, EXCEEDANCE_KEYS, "exceedance")
     data = numeric(select_sd_headline(exceedance, headline)[EXCEEDANCE_KEYS],
@@ -88,10 +87,12 @@ def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFram
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
     levels = levels or list(CONGRUENCE_LEVELS)
-    fig, axes = figure("double", height=130, nrows=len(TASKS), ncols=len(levels),
-                       squeeze=False, sharex=True, sharey=True)
+    rows = panel_tasks(tasks)
+    # one row of panels: the height of a row of the two-row figure, and its legend
+    fig, axes = figure("double", height=130 if len(rows) > 1 else 80, nrows=len(rows),
+                       ncols=len(levels), squeeze=False, sharex=True, sharey=True)
     dashes = level_dashes(levels)
-    for i, task in enumerate(TASKS):
+    for i, task in enumerate(rows):
         for j, lvl in enumerate(levels):
             ax = axes[i, j]
             panel_letter(ax, i * len(levels) + j)

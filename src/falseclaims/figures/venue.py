@@ -47,7 +47,12 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
               "size_categories": size_categories, "seed": seed, "populations": populations,
               "lookup_grid": lookup_grid, "lookup_congruence": lookup_congruence,
               "sd_model": sd_model, "planner": planner, "venue_label": venue_label,
-              "test_set_splits": test_set_splits}
+              "test_set_splits": test_set_splits,
+              # the panels of the per-task figures: the tasks of the sheet's papers
+              # (practices, sizes) and of the analysed papers (comparisons, probabilities);
+              # a task without papers draws no empty panel
+              "tasks": {"found": venue_tasks(tables.get("papers")),
+                        "analysed": venue_tasks(tables.get("probabilities"))}}
 
     def argument(name, task):
         if name == "task":
@@ -66,6 +71,16 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
             note = f"{venue_label}: {DESIGN_ONLY_NOTE}" if venue_label else DESIGN_ONLY_NOTE
             drawn = note_figure(note)
         yield fig.name, drawn, data
+
+
+def venue_tasks(table: pd.DataFrame | None) -> list[str] | None:
+    """The tasks with a row in a venue's table (papers found, or analysed), in the paper's
+    order: the panels of its per-task figures (:func:`falseclaims.figures.common.panel_tasks`);
+    None when the job does not read the table."""
+    if table is None:
+        return None
+    present = set(table["task"]) if "task" in table else set()
+    return [t for t in TASKS if t in present]
 
 
 def is_design_only(flow: pd.DataFrame) -> bool:

@@ -62,6 +62,8 @@ in blue, the paper's value where it states one.</p>
 {% for r in rows %}
 {% if r.design_only %}
 <tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">design-only: {{ r.n }} papers, no results recorded</td></tr>
+{% elif r.no_analysed %}
+<tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text" colspan="{{ cutoffs|length + 2 }}">no analysed papers</td></tr>
 {% else %}
 <tr><td>{{ r.label }}{% if r.implausible %} <span class="flag">(implausible: see above)</span>{% endif %}</td><td class="text">{{ r.task }}</td><td>{{ r.n }}</td>
 {% for cell in r.cells %}<td>{{ cell.value }}<br><span class="range">{{ cell.range }}</span>{% if cell.paper %}<br><span class="paper">paper {{ cell.paper }}</span>{% endif %}</td>{% endfor %}
@@ -191,7 +193,8 @@ def numbers_html(numbers: pd.DataFrame, label: str, with_paper: bool) -> str:
 def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
                    flagged: frozenset[str] = frozenset()) -> tuple[list[str], list[dict]]:
     """Per venue and task: analysed papers and the share (count) above each cutoff at the
-    headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``).
+    headline assumption, with the sensitivity range (``numbers.csv`` rows ``share_above_*``);
+    tasks without analysed papers left out (:func:`_analysed_rows`).
     The cutoffs as text ("5%") and one row per venue and task, its cells in that order; the
     front page draws it (:func:`headline_fragment`), the pipeline's console prints it
     (:func:`headline_text`)."""
@@ -204,6 +207,7 @@ def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str
                          "implausible": venue in flagged,
                          "n": int(design["value"].iloc[0]), "cells": {}})
             continue
+        tasks = []
         for task in [t for t in TASK_LABELS if t in set(d["task"])]:
             h = d[(d["task"] == task) & d["name"].str.startswith("share_above_")]
             cut_names += [n for n in h["name"] if n not in cut_names]
@@ -218,15 +222,26 @@ def headline_table(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str
                                     "paper": "" if pd.isna(paper) or paper == ""
                                     else _fmt(str(paper), "share")}
             n = h["n_population"].dropna()
-            rows.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
-                         "implausible": venue in flagged,
-                         "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
+            tasks.append({"label": labels.get(venue, venue), "task": TASK_LABELS[task],
+                          "implausible": venue in flagged,
+                          "n": int(n.iloc[0]) if len(n) else 0, "cells": cells})
+        rows += _analysed_rows(tasks)
     for r in rows:
         r["cells"] = [r["cells"].get(c, {"value": "–", "share": "–", "range": "",
                                          "paper": ""})
                       for c in cut_names]
     cutoffs = [f"{100 * float(c.removeprefix('share_above_')):g}%" for c in cut_names]
     return cutoffs, rows
+
+
+def _analysed_rows(tasks: list[dict]) -> list[dict]:
+    """A venue's task rows of the headline table: a task without analysed papers has no
+    share to show and no row (a classification-only review has no "segmentation (0
+    papers)" line); a venue with no analysed paper at all, one row saying so."""
+    analysed = [r for r in tasks if r["n"] > 0]
+    if analysed or not tasks:
+        return analysed
+    return [{**tasks[0], "task": "", "no_analysed": True, "cells": {}}]
 
 
 def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
@@ -245,12 +260,16 @@ def headline_fragment(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, 
 
 def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]) -> list[str]:
     """The front page's headline table (:func:`headline_table`) as console lines, one per
-    venue and task: papers analysed, the share above each cutoff and its sensitivity range."""
+    venue and task with analysed papers: their number, the share above each cutoff and its
+    sensitivity range."""
     cutoffs, rows = headline_table(numbers, labels)
     out = []
     for r in rows:
         if r.get("design_only"):  # the front page's words: no task, no share
             out.append(f"  {r['label']}: design-only: {r['n']} papers, no results recorded")
+            continue
+        if r.get("no_analysed"):
+            out.append(f"  {r['label']}: no analysed papers")
             continue
         shares = ", ".join(f"> {c}: {cell['share']}"
                            + (f" [{cell['range']}]" if cell["range"] else "")
