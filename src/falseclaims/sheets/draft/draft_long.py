@@ -12,18 +12,23 @@ from collections import OrderedDict
 from pathlib import Path
 
 from falseclaims.sheets.read.columns import PAPERS, RESULTS
-from falseclaims.sheets.draft.inspect import SheetGuess, inspect_sheet, table_kind
+from falseclaims.io.raw_table import is_missing
+from falseclaims.sheets.draft.inspect import SheetGuess, find_header, inspect_sheet, table_kind
+from falseclaims.sheets.read.rows import skip_rows
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, split_remarks, task_from_metric_cells,
     where_and_header,
 )
-from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.draft_rules import (
+    N_TEST_MIN_CELLS, N_TEST_RULES, SPLIT_RULES, STAT_RULES, read_with,
+)
 from falseclaims.sheets.draft.repeats import repeated_methods
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
 
 _METHOD = re.compile(r"(?i)\b(methods?|models?|approach(es)?|networks?|algorithms?|"
                      r"architectures?|baselines?|compared)\b")
+_COMMENT = re.compile(r"(?i)\b(comments?|notes?|remarks?)\b")
 _TEXTY = ("text", "category", "name_proposed", "name_best_prior", "(ignore)",
           "values_compared", "method")
 _RESULT_ROLE = {"value_proposed": "value", "value": "value", "sd_proposed": "sd",
@@ -152,7 +157,6 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
                        f"({shown}{'; ...' if len(again) > 3 else ''}): one block of rows "
                        "per data set? group_rows_by_id: true uses each paper's first block "
                        "with two methods valued, the other rows are noted")
-    block["columns"] = {"papers": dict(pmap), "results": dict(rmap)}
     values = {}
     if "statistical_test" in proles.values():
         values["statistical_test"] = dict(STAT_RULES)
@@ -161,10 +165,13 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
         for k in (k for k, r in proles.items() if r == "split" and pg.columns[k].values):
             values["split"] = dict(pg.columns[k].values)
             remarks += split_remarks(pg.columns[k])
+        _split_sizes(pg, proles, pmap, values, remarks)
     elif set(proles.values()) & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
+    block["columns"] = {"papers": dict(pmap), "results": dict(rmap)}
     if values:
         block["values"] = values
+    _skip_comment_rows(rg, rroles, block, remarks)
     value = next((rg.columns[k] for k, r in rroles.items() if r == "value"), None)
     if value is not None and any("cell_pattern: value_sd" in h for h in value.hints):
         block["cells"] = {"value": {"cell_pattern": "value_sd"}}
@@ -180,6 +187,54 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     if constants:
         block["constants"] = constants
     return block, remarks, problems
+
+
+def _split_sizes(pg: SheetGuess, proles: dict, pmap: OrderedDict, values: dict,
+                 remarks: list[str]) -> None:
+    """A split column whose cells state explicit counts of test examples ("Train: 704
+    epochs / Test: 176 epochs") in at least N_TEST_MIN_CELLS distinct cells, and no test-size
+    column: the column is read as n_test too, by N_TEST_RULES only (a count of test
+    examples; %, fractions, subjects, sessions ... give none); each sized cell is listed."""
+    if "n_test" in proles.values():
+        return
+    for k in (k for k, r in proles.items() if r == "split"):
+        c = pg.columns[k]
+        sized = {cell: n for cell in c.mapped
+                 if (n := read_with(N_TEST_RULES, str(cell))) not in (None, "NA")}
+        if len(sized) < N_TEST_MIN_CELLS:
+            continue
+        pmap[column_key(c, pg)] = ["split", "n_test"]
+        values["n_test"] = dict(N_TEST_RULES)
+        remarks.append(f"test-set sizes from column {c.letter} {c.name!r} (no test-size "
+                       f"column): {len(sized)} of {len(c.mapped)} distinct cells state a "
+                       "count of test examples, read as n_test (splits in %, fractions, "
+                       "subjects, sessions ... give no size)")
+        remarks += [f"  n_test {cell!r} -> {n}" for cell, n in sized.items()]
+        return
+
+
+def _skip_comment_rows(rg: SheetGuess, rroles: dict, block: dict,
+                       remarks: list[str]) -> None:
+    """Results rows of a paper holding no method and no value, only a reviewer's comment
+    ("No accuracy"): skipped by their empty method cell (skip_rows_where, each row
+    listed), not left as bad cells that exclude their papers. Only when every row missing
+    its method is such a row (a value without a method stays a problem to see)."""
+    at = {r: k for k, r in rroles.items()}
+    notes = [k for k, c in enumerate(rg.columns) if _COMMENT.search(c.name)]
+    if not notes or not {"paper_id", "method", "value"} <= set(at):
+        return
+    t = find_header(Path(rg.file), rg.sheet, rg.header_row, rg.header_rows)[0]
+    skip_rows(t, None, "")  # repeated headers and formula rows, as inspect_sheet reads
+    bare = [(r, row) for r, row in t.rows
+            if not is_missing(row[at["paper_id"]]) and is_missing(row[at["method"]])]
+    if not bare or any(not is_missing(row[at["value"]])
+                       or all(is_missing(row[k]) for k in notes) for _, row in bare):
+        return
+    key = column_key(rg.columns[at["method"]], rg)
+    block.setdefault("skip_rows_where", {})[key] = "^$"
+    remarks.append(f"results rows with no method and no value, only a comment, skipped "
+                   f"(skip_rows_where: {{{key}: '^$'}}): " + "; ".join(
+                       f"row {r} {str(row[notes[0]])[:40]!r}" for r, row in bare))
 
 
 def _with_roles(g: SheetGuess, roles: dict[int, str]) -> SheetGuess:

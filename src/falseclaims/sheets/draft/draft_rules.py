@@ -21,6 +21,18 @@ SPLIT_RULES = {r"(?i)^(train_test|train_val_test|cv_only|cv_plus_test|unclear)$"
                r"(?i)\d+\s*-?\s*folds?|\bcross|\bcv\b|leave.?one.?out|\bloo": "cv_only",
                r"(?i)hold-?out|train\w*\s*/\s*test|train\w*\W.*\btest|external (test|valid)|"
                r"independent test|test (set|cohort)|\d+\s*%?\s*/\s*\d+": "train_test"}
+# a free-text split column's cells stating a count of test examples ("Train: 704 epochs /
+# Test: 176 epochs" -> 176, "15458 test samples"), first match wins; a split given in %,
+# fractions, subjects, sessions, patients, records, days, seconds or per subject gives no
+# size ("NA"), nor does any other cell: a size is never guessed from a share or a unit
+N_TEST_RULES = {r"(?i)subject|\bsubs?\b|session|patient|record|\bdays?\b|video|participant|"
+                r"\bsec\b|\d\s*s\b|\bper\b|test:\s*\d+\s*/": "NA",
+                r"(?i)\btest:\s*~?(\d[\d,]*)\b(?![\d.,]*\s*%)": "\\1",
+                r"(?i)(\d[\d,]*) test samples": "\\1",
+                r".": "NA"}
+# a split column is drafted as n_test too when at least this many of its distinct cells
+# state a count of test examples (fewer: a chance phrase, listed nowhere as a size)
+N_TEST_MIN_CELLS = 3
 # a free-text split column: a cell none of the rules reads says no clear split (never guessed)
 UNCLEAR_RULE = {r".": "unclear"}
 DRAFT_RULES = {"statistical_test": STAT_RULES, "split": SPLIT_RULES}
