@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.io.raw_table import clean_text, is_missing
-from falseclaims.sheets.draft.inspect import find_header
+from falseclaims.sheets.draft.inspect import find_header, year_row
 from falseclaims.sheets.read.rows import fold_name, skip_rows
 
 __all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts"]
@@ -124,7 +124,7 @@ def repeat_runs(g) -> list[Run]:
             verdict, why = _verdict([c for _, c in run], g.columns, k)
             nums = [r for r, _ in run]
             out.append(Run(_text(run[0][1][k]), nums, verdict, why, nums[1:]))
-        run = [(rownum, cells)] if pid and not re.fullmatch(r"\d{4}", pid) else []
+        run = [(rownum, cells)] if pid and not year_row(cells, k) else []
     return out
 
 
