@@ -179,3 +179,40 @@ def test_parts_without_plain_ids_need_stems_numbering_studies(tmp_path):
     path = _parts_sheet(tmp_path, ["A-1", "A-2", "B-1"])
     block = draft_config(inspect_sheet(path), "v", str(path)).config["venues"]["v"]
     assert len(read_venue(block, ".", "v").papers) == 3
+
+
+def test_ids_lettering_the_parts_of_one_study_give_one_paper_per_study(tmp_path):
+    """The same with a letter after the study number (`S24a, S24b, S24c`): one paper per
+    study; the reader's `{study|stem}` strips the letter."""
+    ids = ["S10", "S11a", "S11b", "S12", "S24a", "S24b", "S24c", "S26A"]
+    path = _parts_sheet(tmp_path, ids)
+    block = draft_config(inspect_sheet(path), "v", str(path)).config["venues"]["v"]
+    assert block["id"] == "{study|stem}" and block["group_rows_by_id"] is True
+    s = read_venue(block, ".", "v")
+    assert sorted(s.papers["paper_id"]) == ["S10", "S11", "S12", "S24", "S26"]
+    assert dict(zip(s.papers["paper_id"], s.papers["n_test"]))["S24"] == 120 + 9 * 4
+
+
+@pytest.mark.parametrize("ids", [
+    ["Li 2019a", "Li 2019b", "Wu 2020", "Ng 2021"],  # one author's two papers of a year
+    ["S10", "S11a", "S11b", "S12", "Li 2019a", "Li 2019b"],  # ... beside lettered parts
+    ["S10", "S11a", "S11c", "S12"],  # letters not a, b, ...
+    ["S10", "S11a", "S12", "S11b"],  # one study's parts not together
+    ["S10", "S11a", "S11B", "S12"],  # two letter styles in one study
+    ["Sa", "Sb", "Ta", "Tb"],  # no study number before the letter
+])
+def test_other_lettered_ids_are_not_read_as_parts_of_one_study(tmp_path, ids):
+    path = _parts_sheet(tmp_path, ids)
+    block = draft_config(inspect_sheet(path), "v", str(path)).config["venues"]["v"]
+    assert "|stem" not in str(block.get("id", ""))
+    assert len(read_venue(block, ".", "v").papers) == len(ids)
+
+
+def test_the_stem_field_keeps_the_letter_of_an_author_year_id(tmp_path):
+    """Written by hand, `{study|stem}` strips `S24b` to `S24` but keeps `Li 2019a`."""
+    path = _parts_sheet(tmp_path, ["S24a", "S24b", "Li 2019a", "Li 2019b"])
+    block = {"papers": str(path), "layout": "wide_top2", "id": "{study|stem}",
+             "group_rows_by_id": True,
+             "columns": {"wide": {"author": "ignore", "n": "n_test", "sens": "ignore"}}}
+    s = read_venue(block, ".", "v")
+    assert sorted(s.papers["paper_id"]) == ["Li 2019a", "Li 2019b", "S24"]

@@ -257,9 +257,19 @@ def _role_from_cells(vals: list) -> tuple[str, str, list[str], float | None]:
     return "text", "free text", hints, None
 
 
-def _id_hints(name: str, texts: list[str]) -> list[str]:
+def year_row(row: list, k: int) -> str | None:
+    """The year when a row holds only a year (1900-2099) in its id column k: a section
+    divider ("2022") above that year's papers; None otherwise. A four-digit id in a row
+    with other filled cells is a paper's record number (1468, 1030), never a divider."""
+    text = clean_text(str(row[k])) if not is_missing(row[k]) else ""
+    if not re.fullmatch(r"(?:19|20)\d\d", text):
+        return None
+    return text if all(is_missing(c) for j, c in enumerate(row) if j != k) else None
+
+
+def _id_hints(name: str, texts: list[str], year_rows: list[str]) -> list[str]:
     hints = []
-    years = [t for t in texts if re.fullmatch(r"\d{4}", t)]
+    years = [t for t in texts if t in set(year_rows)]
     if years:
         hints.append(f"rows holding only a year ({years[0]!r}): skip_rows_where: "
                      f"{{{name!r}: '^\\d{{4}}$'}}")
@@ -371,7 +381,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role == "paper_id" and from_cells == "value_proposed" and not checks.whole(vals):
         role, why, sure = "(ignore)", why + " (measured values, not paper ids)", False
     if role == "paper_id":
-        hints += _id_hints(name, texts)
+        hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
     split_sizes = not _DATE.search(label) and any(
         re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.io.raw_table import clean_text, is_missing
-from falseclaims.sheets.draft.inspect import find_header
+from falseclaims.sheets.draft.inspect import find_header, year_row
 from falseclaims.sheets.read.rows import fold_name, skip_rows
 
 __all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts"]
@@ -124,7 +124,7 @@ def repeat_runs(g) -> list[Run]:
             verdict, why = _verdict([c for _, c in run], g.columns, k)
             nums = [r for r, _ in run]
             out.append(Run(_text(run[0][1][k]), nums, verdict, why, nums[1:]))
-        run = [(rownum, cells)] if pid and not re.fullmatch(r"\d{4}", pid) else []
+        run = [(rownum, cells)] if pid and not year_row(cells, k) else []
     return out
 
 
@@ -215,18 +215,36 @@ def title_ids(g, key) -> TitleIds | None:
                     f"{len(rows)} rows): papers told apart by id and title")
 
 
-# "S24-3": part 3 of study S24 (its third test set or cohort); the reader strips it from
-# an id template field written "{column|stem}" (falseclaims.sheets.read.rows.STEM)
-_PART = re.compile(r"(.+?)[-_.](\d)")
+# "S24-3": part 3 of study S24 (its third test set or cohort), "S24c" the same with a
+# letter after the study number; the reader strips either from an id template field
+# written "{column|stem}" (falseclaims.sheets.read.rows.STEM)
+_PART = re.compile(r"(.+?)[-_.](\d)|(.+?\d)([A-Za-z])")
+# "Li 2019a", "Li 2019b": two papers of one author and year, never parts of one study
+_YEAR_END = re.compile(r"(?<!\d)(?:19|20)\d\d$")
+
+
+def _part(pid: str) -> tuple[str, int, str] | None:
+    """(stem, part number, kind) of an id numbering a part ("S24-3" -> S24, 3, "digit";
+    "S24c" -> S24, 3, "lower"); None for a plain id or an author-year letter."""
+    m = _PART.fullmatch(pid)
+    if not m:
+        return None
+    if m[1] is not None:
+        return m[1], int(m[2]), "digit"
+    if _YEAR_END.search(m[3]):
+        return None
+    return m[3], ord(m[4].lower()) - ord("a") + 1, "lower" if m[4].islower() else "upper"
 
 
 def numbered_parts(g, key) -> TitleIds | None:
-    """Ids numbering the parts of one study (``S10, S11-1, S11-2, S12``): every id
-    distinct, each numbered stem over consecutive rows numbered 1, 2, ... (at most 9
-    parts; one stem at least in two), the stems shaped like the plain ids beside them (or,
-    with no plain id, at least two stems holding a number): one paper per stem,
-    ``id: '{column|stem}'`` with grouping. A prefix numbering records (``P-1`` ...
-    ``P-50``) is none of these."""
+    """Ids numbering the parts of one study (``S10, S11-1, S11-2, S12`` or ``S10, S11a,
+    S11b, S12``): every id distinct, each numbered stem over consecutive rows numbered 1,
+    2, ... (a, b, ...; one style per stem; at most 9 digit parts; one stem at least in
+    two), the stems shaped like the plain ids beside them (or, with no plain id, at least
+    two stems holding a number): one paper per stem, ``id: '{column|stem}'`` with
+    grouping. A prefix numbering records (``P-1`` ... ``P-50``) is none of these, and an
+    id ending in a year and a letter (``Li 2019a``, ``Li 2019b``) never a part: a sheet
+    holding one is left as it is."""
     ik = next((k for k, c in enumerate(g.columns) if c.role == "paper_id"), None)
     if ik is None:
         return None
@@ -235,30 +253,34 @@ def numbered_parts(g, key) -> TitleIds | None:
     ids = [_text(r[ik]) for _, r in t.rows if any(not is_missing(c) for c in r)]
     if not ids or "" in ids or len(set(ids)) < len(ids):
         return None
-    parts: dict[str, list[tuple[int, int]]] = {}
+    if any(_PART.fullmatch(pid) and not _part(pid) for pid in ids):
+        return None  # author-year letters: the reader's stem would merge two papers
+    parts: dict[str, list[tuple[int, int, str]]] = {}
     plain = []
     for pos, pid in enumerate(ids):
-        m = _PART.fullmatch(pid)
-        if m:
-            parts.setdefault(m[1], []).append((pos, int(m[2])))
+        part = _part(pid)
+        if part:
+            parts.setdefault(part[0], []).append((pos, part[1], part[2]))
         else:
             plain.append(pid)
     shape = {re.sub(r"\d+", "9", p) for p in plain}
     # with no plain id beside them, stems must number studies themselves ("S24", not "A")
     if not parts or (not plain and (len(parts) < 2 or not all(
             re.search(r"\d", stem) for stem in parts))) or any(
-            [k for _, k in run] != list(range(1, len(run) + 1))
-            or [p for p, _ in run] != list(range(run[0][0], run[0][0] + len(run)))
+            [k for _, k, _ in run] != list(range(1, len(run) + 1))
+            or len({kind for _, _, kind in run}) > 1
+            or [p for p, _, _ in run] != list(range(run[0][0], run[0][0] + len(run)))
             or (plain and re.sub(r"\d+", "9", stem) not in shape)
             for stem, run in parts.items()) or max(map(len, parts.values())) < 2:
         return None
     idc = g.columns[ik]
     papers = len(plain) + len(parts)
-    example = next(iter(parts))
+    example, run = next(iter(parts.items()))
+    first, last = (ids[run[0][0]], ids[run[-1][0]])
     return TitleIds("{" + key(idc) + "|stem}", True, key(idc),
                     f"ids of column {idc.name!r} number the parts of one study "
-                    f"({example}-1 ... {example}-{len(parts[example])}): {len(ids)} rows, "
-                    f"{papers} papers, one per study")
+                    f"({first} ... {last}): {len(ids)} rows, {papers} papers, one per "
+                    "study")
 
 
 def _scattered(ids: list[str]) -> bool:

@@ -104,10 +104,11 @@ def skip_rows(table: RawTable, rules: dict | None, where: str) -> None:
     table.rows = kept
 
 
-# an id template field "{Study|stem}": the cell without a part number ("S24-3" -> "S24"),
-# for ids numbering the parts (test sets, cohorts) of one study
+# an id template field "{Study|stem}": the cell without a part number ("S24-3" -> "S24")
+# or part letter after the study number ("S24c" -> "S24"), for ids numbering the parts
+# (test sets, cohorts) of one study; an id ending in a year keeps its letter ("Li 2019a")
 STEM = "|stem"
-_PART = re.compile(r"(?<=.)[-_.]\d$")
+_PART = re.compile(r"(?<=.)[-_.]\d$|(?<=\d)(?<!(?<!\d)19\d\d)(?<!(?<!\d)20\d\d)[A-Za-z]$")
 
 
 def generate_ids(table: RawTable, spec: str, dedupe: bool) -> str | None:
