@@ -1,5 +1,5 @@
 from falseclaims.config import congruence_sources
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.congruence_assignment import assign_congruence
 
@@ -9,4 +9,4 @@ def main(smk):
     write_table(assign_congruence(read_table(smk.input.top2), sources), smk.output[0])
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -4,7 +4,7 @@ from falseclaims import style
 from falseclaims.calibration.metrics import calibration_tables
 from falseclaims.figures import calibration as cf
 from falseclaims.figures.output import write_figure
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 
 
@@ -24,4 +24,4 @@ def main(smk):
     write_figure(*cf.ece_dotplot(ece, shift), out.calibration_ece_png)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

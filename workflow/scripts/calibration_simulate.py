@@ -1,5 +1,5 @@
 from falseclaims.calibration.simulation import run_chunk
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table
 
 
@@ -9,4 +9,4 @@ def main(smk):
     write_table(cells, smk.output.cells)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -1,5 +1,5 @@
 from falseclaims.survey.eligibility import select_papers
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 
 
@@ -10,4 +10,4 @@ def main(smk):
         write_table(getattr(sel, name), smk.output[name])
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -1,5 +1,5 @@
 from falseclaims.estimation.stages import estimate_congruence
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table, write_yaml
 
 
@@ -11,4 +11,4 @@ def main(smk):
     write_yaml(summary, smk.output.summary)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

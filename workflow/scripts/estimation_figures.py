@@ -9,7 +9,7 @@ from falseclaims.figures.estimation import (
 )
 from falseclaims.figures.output import write_figure
 from falseclaims.io.table_io import write_table
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 
 
 def main(smk):
@@ -29,4 +29,4 @@ def main(smk):
     write_table(table, out.sd_summary)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

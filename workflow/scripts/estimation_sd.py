@@ -1,5 +1,5 @@
 from falseclaims.estimation.stages import fit_sd_model
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table, write_yaml
 
 
@@ -9,4 +9,4 @@ def main(smk):
     write_yaml(model, smk.output.model)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -1,4 +1,4 @@
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table
 from falseclaims.survey.exceedance import (
     exceedance_curve,
@@ -16,4 +16,4 @@ def main(smk):
     write_table(exceedance_curve(probs, smk.params.exceedance_grid), smk.output.exceedance)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

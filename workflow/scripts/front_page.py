@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from falseclaims.survey.headline import Headline
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.plausibility import read_findings
 from falseclaims.io.table_io import read_table
 from falseclaims.survey.front_page import front_page_html
@@ -18,4 +18,4 @@ def main(smk):
     Path(smk.output[0]).write_text(html, encoding="utf-8")
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

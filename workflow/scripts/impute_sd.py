@@ -1,5 +1,5 @@
 from falseclaims.config import sd_models
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.sd_imputation import impute_sd
 
@@ -10,4 +10,4 @@ def main(smk):
     write_table(table, smk.output[0])
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -6,7 +6,7 @@ from falseclaims.figures.multiplicity import (best_pmf_figure, cdf_figure, depen
                                               pmf_figure, replicate_figure)
 from falseclaims.figures.output import write_figure
 from falseclaims.multiplicity.tables import sota_table
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 
 
@@ -24,4 +24,4 @@ def main(smk):
                  out.replicate_failures_png)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

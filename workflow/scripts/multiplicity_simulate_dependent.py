@@ -3,7 +3,7 @@ replicate's per-classifier failures.
 
 [Mollersen2023], Sec. 4, Figs 4-5."""
 from falseclaims.multiplicity.tables import dependent_simulation, replicate_table
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table
 
 
@@ -21,4 +21,4 @@ def main(smk):
                 smk.output.replicate)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

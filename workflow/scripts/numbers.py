@@ -1,7 +1,7 @@
 """Every number the paper's text states, for one venue (numbers.csv and its report page)."""
 from pathlib import Path
 
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.front_page import numbers_html
@@ -18,4 +18,4 @@ def main(smk):
                                      encoding="utf-8")
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -1,6 +1,6 @@
 import logging
 
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.plausibility import check_venue, findings_frame
 from falseclaims.io.table_io import read_table, write_table
 
@@ -16,4 +16,4 @@ def main(smk):
     write_table(findings_frame(venue, findings), smk.output[0])
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

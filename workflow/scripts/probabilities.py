@@ -1,4 +1,4 @@
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table_parts
 from falseclaims.survey.probabilities import iter_compact_probabilities
 
@@ -10,4 +10,4 @@ def main(smk):
     write_table_parts(parts, smk.output[0])
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

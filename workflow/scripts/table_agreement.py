@@ -3,7 +3,7 @@
 from falseclaims.config import configured_congruence
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.table import agreement_figure
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table
 from falseclaims.style import configure
 from falseclaims.table.agreement import agreement_study
@@ -21,4 +21,4 @@ def main(smk):
     write_figure(fig, data, smk.output.agreement_png)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

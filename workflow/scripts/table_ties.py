@@ -2,7 +2,7 @@
 
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.table import ties_figure
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.style import configure
 from falseclaims.table.survey import paper_ties
@@ -17,4 +17,4 @@ def main(smk):
     write_figure(fig, data, smk.output.ties_png)
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

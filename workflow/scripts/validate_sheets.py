@@ -1,4 +1,4 @@
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import write_table
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.read.digest import digest_html
@@ -16,4 +16,4 @@ def main(smk):
                              sheets.notes))
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -6,7 +6,7 @@ from falseclaims import figures, style
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.registry import figures_of
 from falseclaims.figures.venue import is_design_only
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.survey.headline import Headline
 
@@ -27,4 +27,4 @@ def main(smk):
                                     encoding="utf-8")
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821

@@ -7,7 +7,7 @@ from falseclaims.config import sd_model_from_config
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.venue import metric_tables, venue_figures
 from falseclaims.io.table_io import read_table, write_table
-from falseclaims.pipeline import run_step
+from falseclaims.pipeline import run_job
 from falseclaims.survey.headline import Headline
 
 # the rule's params passed as they are to venue_figures
@@ -61,4 +61,4 @@ def write_metric_tables(smk, papers):
         Path(smk.output[f"tex_{task}"]).write_text(text, encoding="utf-8")
 
 
-run_step(snakemake, main)  # noqa: F821
+run_job(snakemake, main)  # noqa: F821
