@@ -228,3 +228,41 @@ def test_scripts_write_tables_only_through_table_io():
                                                                  "safe_dump", "dump"):
                 offenders.append(f"{path.name}:{node.lineno} {node.attr}")
     assert offenders == []
+
+
+JOB = """
+import logging, sys
+from types import SimpleNamespace
+from falseclaims.errors import FalseclaimsInputError
+from falseclaims.pipeline import run_job
+
+def step(smk):
+    with open(smk.output[0], "w") as fh:
+        fh.write("x" * 100000)
+    logging.getLogger("falseclaims.t").info("summary line")
+    sys.stdout.write("buffered, no newline")
+    if smk.rule == "bad":
+        raise FalseclaimsInputError("a bad cell")
+
+smk = SimpleNamespace(log=[sys.argv[1]], rule=sys.argv[2], output=[sys.argv[3]], wildcards={})
+run_job(smk, step)
+raise AssertionError("run_job returned")
+"""
+
+
+@pytest.mark.parametrize("rule, status", [("good", 0), ("bad", 1)])
+def test_run_job_ends_the_process_with_everything_written(tmp_path, rule, status):
+    """The scripts' entry ends the process itself (no teardown): the step's output, its log
+    and buffered standard output are complete, and the exit status says how it went."""
+    log, out = tmp_path / "job.log", tmp_path / "out.txt"
+    proc = subprocess.run([sys.executable, "-c", JOB, str(log), rule, str(out)],
+                          capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert proc.returncode == status, proc.stderr
+    assert out.read_text() == "x" * 100000
+    assert proc.stdout == "buffered, no newline"
+    assert "run_job returned" not in proc.stderr
+    text = log.read_text()
+    assert "summary line" in text
+    assert ("done: " in text) == (status == 0)
+    assert ("ERROR in rule bad" in text) == (status == 1)
