@@ -76,15 +76,18 @@ def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
         info.update(plan_delta=col, plan=plan)
         if plan.found and plan.n not in n_grid:
             n_grid = sorted([*n_grid, plan.n])
+    # one call per delta and level, vectorised over the sizes
+    probs = {(d, lvl): probability_at(task, np.asarray(n_grid), d, level, congruence[lvl],
+                                      sd_model, sd_level)
+             for d in delta_grid for lvl in CONGRUENCE_LEVELS}
     rows = []
-    for n in n_grid:
+    for i, n in enumerate(n_grid):
         for d in delta_grid:
             rec = {"task": task, "n": n, "delta": d, "level": level,
                    "value_a": level, "value_b": level - d}
             for lvl in CONGRUENCE_LEVELS:
                 rec[f"congruence_{lvl}"] = congruence[lvl]
-                rec[f"p_{lvl}"] = float(probability_at(task, n, d, level, congruence[lvl],
-                                                       sd_model, sd_level))
+                rec[f"p_{lvl}"] = float(probs[(d, lvl)][i])
             rec.update(_clamping(task, level, d, congruence))
             rec["band"] = band(rec["p_median"], *bands)
             rec["observed_cell"] = info["observed_cell"] == (n, d)
