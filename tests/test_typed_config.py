@@ -99,6 +99,7 @@ def test_settings_objects_hold_the_config_files_values():
     from falseclaims.config import ClaimCheck, Planner, PlausibilityLimits
     from falseclaims.examples.percase_files import ExampleSettings
     from falseclaims.survey.numbers import NumbersSettings
+    from falseclaims.survey.populations import Populations
 
     plan, pl, cc = RAW["planner"], RAW["plausibility"], RAW["claim_check"]
     assert Planner.from_config(CFG) == Planner(plan["target"], plan["n_max"], plan["sd_level"])
@@ -112,6 +113,11 @@ def test_settings_objects_hold_the_config_files_values():
     assert numbers.paper == RAW["numbers"]["paper"]
     assert list(numbers.compare_venues) == RAW["numbers"]["compare_venues"]
     assert numbers.sensitivity_range == RAW["numbers"]["sensitivity_range"]
+    # what the counts borrow of ``figures``, and the block the figure rules hand on
+    pops = RAW["figures"]["populations"]
+    assert vars(numbers.populations) == pops
+    assert Populations.from_block(CFG["figures"]["populations"]) == numbers.populations
+    assert numbers.metric_labels == RAW["figures"]["metric_labels"]
     ex, raw = ExampleSettings.from_config(CFG), cc["examples"]
     assert ex.seed == raw["seed"]
     for task in ("segmentation", "classification", "binary"):
