@@ -21,6 +21,15 @@ def config(repo_root):
 
 
 @pytest.fixture(scope="session")
+def spellings(config):
+    """What ``falseclaims.metrics`` reads of the config: the primary metrics' names per task
+    (``analysis.metrics``), as its callers hand them in."""
+    from falseclaims.config import Analysis
+
+    return Analysis.from_config(config).eligibility.metrics
+
+
+@pytest.fixture(scope="session")
 def example_run(repo_root, tmp_path_factory, worker_id) -> Path:
     """The shipped example run once from clean, as a user runs it (``snakemake --cores 2``;
     the default profile decides what the console shows, kept in ``console.txt``), in a

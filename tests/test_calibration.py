@@ -10,6 +10,7 @@ from scipy import stats
 
 from falseclaims.calibration.simulation import (
     CalibrationSettings,
+    CurveInterval,
     PiecewiseMargins,
     bin_comparisons,
     chunk_rng,
@@ -188,8 +189,17 @@ def test_calibration_tables(cfg, settings):
         df = predict(settings, df[~df["tie"]]).assign(ties=int(df["tie"].sum()))
         bins.append(bin_comparisons(df, settings.bins))
         cells.append(cell_summary(df))
-    out = calibration_tables(bins, cells, cfg)
+    out = calibration_tables(bins, cells, settings.interval)
     assert set(out) == {"bins", "cells", "curve", "ece", "ece_by_n"}
+    # the rule hands the two keys as a config subset: read into the same object
+    rule = {"calibration": {k: cfg["calibration"][k] for k in ("confidence", "interval")}}
+    pd.testing.assert_frame_equal(calibration_tables(bins, cells, rule)["curve"], out["curve"])
+    # another interval is used as given: Clopper-Pearson's Beta quantiles at 90%
+    exact = calibration_tables(bins, cells, CurveInterval("clopper_pearson", 0.9))["curve"]
+    k, n = exact["n_false"], exact["n_comparisons"]
+    lo = np.where(k > 0, stats.beta.ppf(0.05, k, n - k + 1), 0.0)
+    np.testing.assert_allclose(exact["observed_lo"], lo, rtol=1e-9, atol=1e-12)
+    assert set(exact["interval"]) == {"clopper_pearson"} and set(exact["confidence"]) == {0.9}
     assert set(out["ece"]["condition"]) == set(conditions_for("segmentation"))
     assert (out["curve"]["observed_lo"] <= out["curve"]["observed"]).all()
     seg = out["cells"][out["cells"]["task"] == "segmentation"]

@@ -177,3 +177,33 @@ def test_figS8_marks_the_median_of_the_test_set_population():
     notes = " ".join(_texts(fig))
     assert "median test-set size 100 over the 3 papers in scope" in notes
     assert TEST_SET_POPULATION.split(" with")[0] in notes
+
+
+def test_fig6_of_a_venue_reads_the_typed_grid_and_planner_as_the_rules_blocks(repo_root):
+    """The figure rule hands ``lookup_grid`` and ``planner`` as mappings; the typed objects
+    draw the same Fig 6 data, and another planner target changes it (the planner is read)."""
+    import dataclasses
+
+    import matplotlib.pyplot as plt
+
+    from falseclaims.config import LookupGrid, Planner, load_config
+    from falseclaims.figures.lookup import fig6_of_venue
+
+    cfg = load_config(repo_root / "config" / "config.yaml")
+    small = {t: {**cfg["lookup_grid"][t], "n": [50, 500], "delta": [0.01, 0.05]}
+             for t in ("classification", "segmentation")}
+    block, plan = {**cfg["lookup_grid"], **small}, cfg["planner"]
+    papers, top2 = fx.papers(), fx.top2()
+    for task in ("classification", "segmentation"):
+        args = (papers, top2)
+        rest = (CONG, fx.SD_MODEL)
+        fig, by_block = fig6_of_venue(task, *args, block, *rest, plan, SPLITS)
+        plt.close(fig)
+        fig, typed = fig6_of_venue(task, *args, LookupGrid.from_block(block), *rest,
+                                   Planner.from_block(plan), SPLITS)
+        plt.close(fig)
+        pd.testing.assert_frame_equal(by_block, typed)
+        other = dataclasses.replace(Planner.from_block(plan), target=0.2)
+        fig, looser = fig6_of_venue(task, *args, block, *rest, other, SPLITS)
+        plt.close(fig)
+        assert not looser.equals(typed), task

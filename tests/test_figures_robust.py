@@ -47,7 +47,7 @@ def _render(tables):
         tables, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
         populations=POPULATIONS, lookup_grid=GRID,
         lookup_congruence=fx.CONGRUENCE["paper"], sd_model=fx.SD_MODEL,
-        planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
+        planner={"target": 0.05, "n_max": 10**6, "sd_level": "mean"}, venue_label="V",
         test_set_splits=("train_test", "train_val_test", "cv_plus_test"))}
 
 
@@ -62,7 +62,8 @@ def test_each_venue_job_draws_its_figures_from_the_tables_the_registry_names(job
     made = list(venue_figures(
         given, job=job, headline=HEAD, cutoff=0.05, size_categories=(50, 500), seed=1,
         populations=POPULATIONS, lookup_grid=GRID, lookup_congruence=fx.CONGRUENCE["paper"],
-        sd_model=fx.SD_MODEL, planner={"target": 0.05, "n_max": 10**6}, venue_label="V",
+        sd_model=fx.SD_MODEL, planner={"target": 0.05, "n_max": 10**6, "sd_level": "mean"},
+        venue_label="V",
         test_set_splits=("train_test", "train_val_test", "cv_plus_test")))
     assert [name for name, _, _ in made] == [f.name for f in figures_of(job)]
     assert set(VENUE_FIGURES) == {f.name for j in VENUE_JOBS.values() for f in figures_of(j)}

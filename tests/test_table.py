@@ -298,9 +298,9 @@ def test_table_option_picks_one_table(tmp_path, capsys):
     ("mDice", "segmentation"), ("DSC ↑", "segmentation"), ("Balanced accuracy", None),
     ("Top-5 Acc", None), ("Surface Dice", None), ("NSD", None), ("HD95", None),
     ("mIoU", None), ("AUC", None)])
-def test_metric_names(cfg, header, task):
+def test_metric_names(spellings, header, task):
     from falseclaims.table.model import metric_task
-    assert metric_task(header, cfg) == task
+    assert metric_task(header, spellings) == task
 
 
 def test_latex_makecell_line_break_stays_in_its_cell(tmp_path):

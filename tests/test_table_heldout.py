@@ -125,8 +125,8 @@ def test_caption_group_belongs_to_the_column_that_names_it(cfg, tmp_path):
                                               ("et_lesion_wise_dice", "higher"),
                                               ("tc_surface_dice", "higher"),
                                               ("F_1", "higher"), ("BF1 (%)", "higher")])
-def test_snake_case_and_boundary_f1_names(cfg, header, direction):
-    assert classify(header, cfg).direction == direction
+def test_snake_case_and_boundary_f1_names(spellings, header, direction):
+    assert classify(header, spellings).direction == direction
 
 
 def test_summary_column_names_the_metric_of_per_structure_columns(cfg, tmp_path):

@@ -98,14 +98,14 @@ def test_a_percent_after_a_number_in_the_header_is_not_the_unit(cfg, tmp_path, h
 @pytest.mark.parametrize("header", ["Δ Acc.", "$\\Delta$ vs Full", "ΔDice", "Dice gain",
                                     "gain over U-Net", "Improvement (\\%)", "Delta Dice",
                                     "Change in HD95"])
-def test_a_difference_column_is_not_scored_as_its_metric(cfg, header):
-    kind = classify(header.replace("$\\Delta$", "Δ"), cfg)
+def test_a_difference_column_is_not_scored_as_its_metric(spellings, header):
+    kind = classify(header.replace("$\\Delta$", "Δ"), spellings)
     assert not kind.known and "difference" in kind.ignore
 
 
 @pytest.mark.parametrize("header", ["δ<1.25", "Dice", "Accuracy", "Full (mask+delta) AUC"])
-def test_a_metric_that_is_no_difference_is_still_read(cfg, header):
-    assert classify(header, cfg).ignore == ""
+def test_a_metric_that_is_no_difference_is_still_read(spellings, header):
+    assert classify(header, spellings).ignore == ""
 
 
 def test_a_delta_column_beside_its_metric_is_named_and_skipped(cfg, tmp_path):
@@ -133,12 +133,12 @@ def test_test_set_prefixes_are_not_methods(cfg, tmp_path, first):
     assert got == [("Test AUROC", "Ten models", 3000), ("External AUROC", "Ten models", 20000)]
 
 
-def test_split_words_as_prefixes_do_not_pivot_even_under_a_data_set_column(cfg, tmp_path):
+def test_split_words_as_prefixes_do_not_pivot_even_under_a_data_set_column(spellings, tmp_path):
     f = _write(tmp_path, "v.tex", "\\begin{tabular}{lcc}\nData & Validation Dice & "
                "Test Dice \\\\\nA & 0.81 & 0.80 \\\\\nB & 0.83 & 0.82 \\\\\n\\end{tabular}\n")
     raw = read_tables(f)[0]
     from falseclaims.table.shapes import method_metric_pivot
-    assert method_metric_pivot(raw, cfg) is None
+    assert method_metric_pivot(raw, spellings) is None
 
 
 def test_the_first_sentence_of_the_caption_names_the_metric(cfg, tmp_path):
@@ -165,6 +165,6 @@ def test_a_first_sentence_naming_two_metrics_still_refuses(cfg, tmp_path):
                                               ("False alarms per day", "lower"),
                                               ("Norm. Utility", "higher"),
                                               ("Net benefit", "higher")])
-def test_alarm_rate_and_utility_names(cfg, header, direction):
-    kind = classify(header, cfg)
+def test_alarm_rate_and_utility_names(spellings, header, direction):
+    kind = classify(header, spellings)
     assert (kind.direction, kind.task) == (direction, None)

@@ -75,8 +75,8 @@ def test_labels_on_first_rows_over_different_methods_stay_one_comparison(cfg, tm
     ("AURC", "lower"), ("E-AURC", "lower"), ("ECE", "lower"), ("ECE (%)", "lower"),
     ("BWT", "higher"), ("Backward transfer", "higher"), ("FWT", "higher"),
     ("Forward transfer", "higher")])
-def test_calibration_and_continual_learning_metrics(cfg, header, direction):
-    kind = classify(header, cfg)
+def test_calibration_and_continual_learning_metrics(spellings, header, direction):
+    kind = classify(header, spellings)
     assert (kind.direction, kind.task, kind.ignore) == (direction, None, "")
 
 
@@ -131,8 +131,8 @@ def test_a_sparse_label_column_splits_methods_named_by_two_columns(cfg, tmp_path
 
 @pytest.mark.parametrize("header", ["ARI", "NMI", "FMI", "AMI", "Adjusted Rand index",
                                     "Normalized mutual information", "Fowlkes-Mallows index"])
-def test_clustering_agreement_metrics_are_higher_is_better(cfg, header):
-    kind = classify(header, cfg)
+def test_clustering_agreement_metrics_are_higher_is_better(spellings, header):
+    kind = classify(header, spellings)
     assert (kind.direction, kind.task, kind.ignore) == ("higher", None, "")
 
 
@@ -237,9 +237,9 @@ def test_an_impossible_sd_not_used_as_a_per_case_sd_leaves_the_mean_read(cfg, tm
 
 @pytest.mark.parametrize("header, spread", [("SE", True), ("SEM", True), ("COCO-Val SE", True),
                                             ("Standard error", True), ("Se (%)", False)])
-def test_a_standard_error_column_is_never_scored(cfg, header, spread):
+def test_a_standard_error_column_is_never_scored(spellings, header, spread):
     """SE/SEM (capitals) and 'standard error' are spreads; 'Se' may be a sensitivity."""
-    assert bool(classify(header, cfg).ignore) is spread
+    assert bool(classify(header, spellings).ignore) is spread
 
 
 def test_a_caption_clause_about_a_spread_column_gives_it_no_metric(cfg, tmp_path):

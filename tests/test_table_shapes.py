@@ -92,8 +92,8 @@ def test_error_rate_is_analysed_as_one_minus_accuracy(cfg, tmp_path):
     ("Precision", "higher", False), ("Score", "higher", False), ("Params (M)", None, True),
     ("Memory (GB)", None, True), ("Time (s)", None, True), ("Liver", None, False),
     ("Accuracy ↓", "lower", False)])
-def test_metric_directions(cfg, header, direction, ignored):
-    k = classify(header, cfg)
+def test_metric_directions(spellings, header, direction, ignored):
+    k = classify(header, spellings)
     assert (k.direction, bool(k.ignore)) == (direction, ignored)
 
 
@@ -251,9 +251,9 @@ def test_scientific_notation_and_sd_not_printed(cfg, tmp_path):
     assert [m["winner"] for m in res["metrics"]] == ["B", "B"]
 
 
-def test_metric_in_parentheses_decides(cfg):
-    assert classify("PTEN loss (AUROC)", cfg).direction == "higher"
-    assert classify("AR activity (R^2)", cfg).direction == "higher"
+def test_metric_in_parentheses_decides(spellings):
+    assert classify("PTEN loss (AUROC)", spellings).direction == "higher"
+    assert classify("AR activity (R^2)", spellings).direction == "higher"
 
 
 def test_n_column_changing_in_runs_splits_the_test_sets(cfg, tmp_path):

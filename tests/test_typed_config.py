@@ -99,6 +99,7 @@ def test_settings_objects_hold_the_config_files_values():
     from falseclaims.config import ClaimCheck, Planner, PlausibilityLimits
     from falseclaims.examples.percase_files import ExampleSettings
     from falseclaims.survey.numbers import NumbersSettings
+    from falseclaims.survey.populations import Populations
 
     plan, pl, cc = RAW["planner"], RAW["plausibility"], RAW["claim_check"]
     assert Planner.from_config(CFG) == Planner(plan["target"], plan["n_max"], plan["sd_level"])
@@ -112,6 +113,11 @@ def test_settings_objects_hold_the_config_files_values():
     assert numbers.paper == RAW["numbers"]["paper"]
     assert list(numbers.compare_venues) == RAW["numbers"]["compare_venues"]
     assert numbers.sensitivity_range == RAW["numbers"]["sensitivity_range"]
+    # what the counts borrow of ``figures``, and the block the figure rules hand on
+    pops = RAW["figures"]["populations"]
+    assert vars(numbers.populations) == pops
+    assert Populations.from_block(CFG["figures"]["populations"]) == numbers.populations
+    assert numbers.metric_labels == RAW["figures"]["metric_labels"]
     ex, raw = ExampleSettings.from_config(CFG), cc["examples"]
     assert ex.seed == raw["seed"]
     for task in ("segmentation", "classification", "binary"):
@@ -209,3 +215,60 @@ def test_exceedance_curve_reads_the_typed_grid_as_the_rules_block():
     assert typed.loc[typed["cutoff"] == 0.15, "share_above"].item() == 0.5
     assert Analysis.from_config(CFG).exceedance_grid == ExceedanceGrid.from_block(
         RAW["analysis"]["exceedance_grid"])
+
+
+def test_calibration_interval_is_part_of_the_settings_and_read_alone():
+    """``calibration.interval``/``confidence``: one object, held by ``CalibrationSettings``
+    and built alone from the two keys the tables rule hands its script."""
+    from falseclaims.calibration.simulation import CalibrationSettings, CurveInterval
+
+    raw = RAW["calibration"]
+    alone = CurveInterval.from_config(CFG)
+    assert alone == CurveInterval(raw["interval"], raw["confidence"])
+    assert CalibrationSettings.from_config(CFG).interval == alone
+    rule = {"calibration": {k: CFG["calibration"][k] for k in ("confidence", "interval")}}
+    assert CurveInterval.from_config(rule) == alone
+
+
+def test_source_citations_are_the_headline_sources_citations():
+    """The web page's citations against config/config.yaml read with plain yaml; an SD
+    source the config does not define (an estimated one) has no citation, a source without
+    ``citation`` is cited by its name."""
+    from falseclaims.config import SourceCitations
+
+    cong, sd = RAW["congruence"]["use"][0], RAW["sd_model"]["use"][0]
+    cites = SourceCitations.from_config(CFG)
+    assert cites == SourceCitations(RAW["congruence"][cong]["citation"],
+                                    RAW["sd_model"][sd]["citation"])
+    bare = {k: v for k, v in CFG["sd_model"][sd].items() if k != "citation"}
+    estimated = {**CFG, "sd_model": {**CFG["sd_model"], "use": ["fitted_elsewhere"]}}
+    assert SourceCitations.from_config(estimated).sd is None
+    unnamed = {**CFG, "sd_model": {**CFG["sd_model"], sd: bare}}
+    assert SourceCitations.from_config(unnamed).sd == sd
+
+
+def test_metric_names_are_the_spellings_the_caller_hands_in(tmp_path):
+    """``falseclaims.metrics`` sits below ``config``: it reads the ``analysis.metrics``
+    spellings its caller passes (``Eligibility.metrics``). A spelling added there gives a
+    header its task, through ``classify`` and through table mode, which reads them from the
+    config it is given (the spellings are read, not the file's)."""
+    from falseclaims.config import Analysis
+    from falseclaims.metrics import classify, metric_task
+    from falseclaims.table.model import interpret_table
+    from falseclaims.table.readers import TableReadError, read_tables
+
+    spellings = Analysis.from_config(CFG).eligibility.metrics
+    assert {t: list(s) for t, s in spellings.items()} == RAW["analysis"]["metrics"]
+    assert not classify("Pixel agreement", spellings).known
+    more = {**spellings, "classification": (*spellings["classification"], "pixel agreement")}
+    assert metric_task("Pixel agreement", more) == "classification"
+    kind = classify("Pixel agreement (%)", more)
+    assert (kind.task, kind.direction, kind.bounded) == ("classification", "higher", True)
+    f = tmp_path / "t.csv"
+    f.write_text("Method,Pixel agreement\nA,0.91\nB,0.89\nC,0.85\n", encoding="utf-8")
+    raw = read_tables(f)[0]
+    with pytest.raises(TableReadError, match="unknown metric in column"):
+        interpret_table(raw, CFG, n=100)
+    analysis = {**CFG["analysis"], "metrics": {t: list(s) for t, s in more.items()}}
+    [col] = interpret_table(raw, {**CFG, "analysis": analysis}, n=100).metrics
+    assert (col.task, col.task_source) == ("classification", "metric name")

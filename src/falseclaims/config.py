@@ -360,6 +360,26 @@ class Headline:
 
 
 @dataclass(frozen=True)
+class SourceCitations:
+    """Where the headline's assumptions come from, as the web page cites them: the
+    ``citation`` of the headline congruence source and of its SD model source, else the
+    source's name. ``sd`` is None when the SD source is not defined in the config (an
+    estimated source: only segmentation uses one, and a check needing it fails before)."""
+
+    congruence: str
+    sd: str | None
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> SourceCitations:
+        head = Headline.from_config(cfg)
+        sd = (cfg.get("sd_model") or {}).get(head.sd_source)
+        return cls(
+            congruence=cfg["congruence"][head.congruence_source].get(
+                "citation", head.congruence_source),
+            sd=sd.get("citation", head.sd_source) if isinstance(sd, dict) else None)
+
+
+@dataclass(frozen=True)
 class Planner:
     """``planner``: the P(false claim) a test set must reach (``target``, also table mode's
     tie cutoff), the largest size searched and the SD level of segmentation plans."""

@@ -17,11 +17,16 @@ metric name; a lower-is-better column is never read as a higher-is-better score.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from falseclaims.tasks import TASKS
 
 __all__ = ["KINDS", "Kind", "classify", "kind_from_option", "metric_task", "stated_direction"]
+
+# {task: the spellings of its metric}: config ``analysis.metrics``, handed in by the caller
+# (``config.Eligibility.metrics``), since this module sits below ``config`` in the layers
+Spellings = Mapping[str, Sequence[str]]
 
 # --metric COLUMN=KIND
 KINDS = ("dice", "accuracy", "error-rate", "higher", "lower")
@@ -106,15 +111,16 @@ _BOUNDED = re.compile(
     r"overlap|bf1|bf-?score|boundary f1)(?:$|[^a-z])", re.I)
 
 
-def metric_task(header: str, cfg: dict) -> str | None:
-    """The task a metric name stands for (config ``analysis.metrics`` spellings), or None
-    (also for qualified names such as balanced or top-5 accuracy, surface Dice)."""
+def metric_task(header: str, spellings: Spellings) -> str | None:
+    """The task a metric name stands for, or None (also for qualified names such as balanced
+    or top-5 accuracy, surface Dice). ``spellings``: {task: the names of its metric}, config
+    ``analysis.metrics`` as its caller read it (``config.Eligibility.metrics``)."""
     low = header.lower()
     if _QUALIFIED.search(low):
         return None
     words = re.findall(r"[a-z]+", low)
     for task in TASKS:
-        for spelling in cfg["analysis"]["metrics"][task]:
+        for spelling in spellings[task]:
             s = spelling.lower()
             if " " in s and s in " ".join(words):
                 return task
@@ -135,7 +141,7 @@ def kind_from_option(kind: str, source: str) -> Kind:
             "lower": Kind("lower", source=source)}[kind]
 
 
-def _by_name(text: str, cfg: dict) -> Kind:
+def _by_name(text: str, spellings: Spellings) -> Kind:
     # snake_case words are words ("wt_hd95_mm" -> "wt hd95 mm"); a subscript is not
     # ("F_1 -score" -> "F1-score")
     text = re.sub(r"_(?=[A-Za-z]{2})|(?<=[A-Za-z]{2})_", " ", text)
@@ -143,7 +149,7 @@ def _by_name(text: str, cfg: dict) -> Kind:
     if _ERROR_RATE.search(text):
         return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
                     bounded=True)
-    task = metric_task(text, cfg)
+    task = metric_task(text, spellings)
     if task is not None:
         return Kind("higher", task, source="metric name", bounded=True)
     if _LOWER.search(text):
@@ -153,9 +159,11 @@ def _by_name(text: str, cfg: dict) -> Kind:
     return Kind()
 
 
-def classify(header: str, cfg: dict, context: str = "", where: str = "caption") -> Kind:
-    """The kind of a column named ``header``; ``context``: the caption or row-group heading
-    (``where``), used when the header names no metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
+def classify(header: str, spellings: Spellings, context: str = "",
+             where: str = "caption") -> Kind:
+    """The kind of a column named ``header``; ``spellings`` as in :func:`metric_task`;
+    ``context``: the caption or row-group heading (``where``), used when the header names no
+    metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
     """
     h = header.strip()
     if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
@@ -169,9 +177,9 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
                                                 or up or down):
         return Kind(ignore="not a metric (size, time, memory, parameters, rank, a difference "
                            "or a p-value)")
-    paren = [_by_name(m, cfg) for m in re.findall(r"\(([^()]*)\)", name)]
+    paren = [_by_name(m, spellings) for m in re.findall(r"\(([^()]*)\)", name)]
     paren = [k for k in paren if k.known]
-    kind = paren[0] if len(paren) == 1 else _by_name(name, cfg)
+    kind = paren[0] if len(paren) == 1 else _by_name(name, spellings)
     if up and down:
         raise ValueError(f"column {header!r} has both an up and a down arrow")
     if up or down:
@@ -184,9 +192,9 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
                         bounded=kind.bounded)
         return Kind(arrow, source="header arrow")
     if not kind.known and context:
-        k = _context_kind(context, cfg)
+        k = _context_kind(context, spellings)
         first = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", context.strip(), maxsplit=1)
-        if k is None and len(first) > 1 and (k := _context_kind(first[0], cfg)) is not None:
+        if k is None and len(first) > 1 and (k := _context_kind(first[0], spellings)) is not None:
             # "Test Dice on ... . U2PL suffers from NaN loss": the first sentence says
             # what the table reports, later ones comment on it
             where = f"first sentence of the {where}"
@@ -196,9 +204,9 @@ def classify(header: str, cfg: dict, context: str = "", where: str = "caption") 
     return kind
 
 
-def _context_kind(context: str, cfg: dict) -> Kind | None:
+def _context_kind(context: str, spellings: Spellings) -> Kind | None:
     """The one metric a caption or heading names, or None (none, or several that differ)."""
-    found = {k for k in (_by_name(w, cfg) for w in _metric_words(context)) if k.known}
+    found = {k for k in (_by_name(w, spellings) for w in _metric_words(context)) if k.known}
     modelled = {k for k in found if k.task}
     if len({k.direction for k in found}) == 1 and len(modelled) <= 1:
         return modelled.pop() if modelled else found.pop() if len(found) == 1 else None
@@ -224,7 +232,7 @@ def stated_direction(header: str, caption: str) -> str | None:
 _CLAUSE = re.compile(r"[.;。；，](?:\s+|$)|[。；，]")
 
 
-def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
+def caption_clause_kind(header: str, caption: str, spellings: Spellings) -> Kind | None:
     """The metric a caption names for this column when it names several ("OASIS, Abd CT
     and Abd MR-CT report Dice (higher is better), NLST reports TRE (lower is better)"):
     the one metric of the clauses that name a word of the header, or None."""
@@ -232,11 +240,11 @@ def caption_clause_kind(header: str, caption: str, cfg: dict) -> Kind | None:
     words = words[-1:]  # the column's own name, not its group's ("COCO-Val" of "COCO-Val SE")
     kinds = set()
     for whole in _CLAUSE.split(caption or ""):
-        parts = [whole] if _context_kind(whole, cfg) else _comma_clauses(whole)
+        parts = [whole] if _context_kind(whole, spellings) else _comma_clauses(whole)
         for clause in parts:
             if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", clause)
                    for w in words):
-                k = _context_kind(clause, cfg)
+                k = _context_kind(clause, spellings)
                 if k is not None:
                     kinds.add(k)
     return kinds.pop() if len(kinds) == 1 else None

@@ -6,11 +6,13 @@ Input is the additive bin table of :func:`falseclaims.calibration.simulation.bin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 from scipy import special
 
-from falseclaims.calibration.simulation import BIN_KEYS, CELL_KEYS
+from falseclaims.calibration.simulation import BIN_KEYS, CELL_KEYS, CurveInterval
 
 __all__ = [
     "binomial_interval",
@@ -121,15 +123,19 @@ def expected_calibration_error(bins: pd.DataFrame,
 
 
 def calibration_tables(bin_tables: list[pd.DataFrame], cell_tables: list[pd.DataFrame],
-              cfg: dict) -> dict[str, pd.DataFrame]:
+                       interval: CurveInterval | Mapping) -> dict[str, pd.DataFrame]:
     """Merge chunk tables and derive the study's tables.
 
+    ``interval``: the observed share's interval (:class:`CurveInterval`, as in
+    ``CalibrationSettings.interval``), or the config blocks the rule passes
+    (``calibration.confidence`` and ``.interval``), read here once.
     Returns ``bins`` and ``cells`` (merged counts), ``curve`` (per task, delta_sd,
     condition, bin; pooled over n_test), ``ece`` (pooled over n_test) and ``ece_by_n``.
     """
-    block = cfg["calibration"]
+    if not isinstance(interval, CurveInterval):
+        interval = CurveInterval.from_config(interval)
     bins, cells = merge_bins(bin_tables), merge_cells(cell_tables)
-    kw = {"confidence": float(block["confidence"]), "method": block["interval"]}
+    kw = {"confidence": interval.confidence, "method": interval.method}
     cells = cells.assign(
         latent_mean=cells["sum_latent"] / cells["n_comparisons"],
         true_congruence_mean=cells["sum_true_congruence"] / cells["n_comparisons"],

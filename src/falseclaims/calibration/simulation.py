@@ -23,6 +23,7 @@ whatever the number of chunks, and chunks can run as separate jobs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +40,7 @@ __all__ = [
     "CONDITIONS",
     "TASK_INDEX",
     "CalibrationSettings",
+    "CurveInterval",
     "PiecewiseMargins",
     "bin_comparisons",
     "cell_summary",
@@ -73,6 +75,24 @@ def conditions_for(task: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class CurveInterval:
+    """``calibration.interval`` and ``calibration.confidence``: the binomial interval of the
+    observed share of false claims per bin. Part of :class:`CalibrationSettings`, and an
+    object of its own because the tables step reads only these two (all its rule passes)."""
+
+    method: str
+    confidence: float
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> CurveInterval:
+        return cls.from_block(cfg["calibration"])
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> CurveInterval:
+        return cls(method=str(block["interval"]), confidence=float(block["confidence"]))
+
+
+@dataclass(frozen=True)
 class CalibrationSettings:
     """The ``calibration:`` config block plus the assumptions it borrows elsewhere."""
 
@@ -93,6 +113,7 @@ class CalibrationSettings:
     quantile_grid_points: int
     hermite_terms: int
     sd_model: SDModel
+    interval: CurveInterval
 
     @classmethod
     def from_config(cls, cfg: dict) -> CalibrationSettings:
@@ -127,6 +148,7 @@ class CalibrationSettings:
             quantile_grid_points=int(seg["quantile_grid"]["points"]),
             hermite_terms=int(seg["hermite_terms"]),
             sd_model=sd_model_from_config(cfg, block["sd_model_source"]),
+            interval=CurveInterval.from_block(block),
         )
 
 

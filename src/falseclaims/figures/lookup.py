@@ -27,6 +27,7 @@ and the test-set size multipliers (``fig6_multipliers.csv``,
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -34,6 +35,7 @@ from matplotlib.patches import Patch, Rectangle
 
 from falseclaims import stats
 from falseclaims.claims.plan import probability_at, smallest_n
+from falseclaims.config import LookupGrid, Planner, from_params
 from falseclaims.figures.common import METRIC_NAMES
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.survey.multipliers import grid_level
@@ -231,22 +233,24 @@ def _clamp_note(data: pd.DataFrame) -> str:
             f"({same} of {k} cells).")
 
 
-def fig6_of_venue(task: str, papers: pd.DataFrame, top2: pd.DataFrame, lookup_grid,
-                  congruence: dict, sd_model: SDModel | None, planner, test_set_splits,
+def fig6_of_venue(task: str, papers: pd.DataFrame, top2: pd.DataFrame,
+                  lookup_grid: LookupGrid | Mapping, congruence: dict,
+                  sd_model: SDModel | None, planner: Planner | Mapping, test_set_splits,
                   which: str = "in_scope", venue_label: str = ""):
     """Fig 6 of one venue for ``task``: the grid of config ``lookup_grid`` at the level of
     :func:`falseclaims.survey.multipliers.grid_level` (segmentation with the SD model), with
     the venue's median test-set size (papers of population ``which`` with a split in
-    ``test_set_splits``) and median delta marked."""
-    grid = lookup_grid[task]
-    level, level_text = grid_level(task, top2, lookup_grid)
+    ``test_set_splits``) and median delta marked. ``lookup_grid`` and ``planner``: the typed
+    objects, or the blocks the figure rule passes (read once, :func:`config.from_params`)."""
+    grid, plan = from_params(lookup_grid, LookupGrid), from_params(planner, Planner)
+    level, level_text = grid_level(task, top2, grid)
     return fig6_lookup(
-        task, grid["n"], grid["delta"], level, congruence[task],
+        task, grid.tasks[task].n, grid.tasks[task].delta, level, congruence[task],
         sd_model=sd_model if task == "segmentation" else None,
-        sd_level=lookup_grid["sd_level"],
+        sd_level=grid.sd_level,
         observed=observed_medians(papers, top2, task, test_set_splits, which),
-        target=planner["target"], bands=tuple(lookup_grid["bands"]), n_max=planner["n_max"],
-        venue_label=venue_label, congruence_source=lookup_grid["congruence_source"],
+        target=plan.target, bands=grid.bands, n_max=plan.n_max,
+        venue_label=venue_label, congruence_source=grid.congruence_source,
         level_text=level_text)
 
 

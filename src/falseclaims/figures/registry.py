@@ -66,8 +66,9 @@ class Figure:
     rule: str | None = None  # default: the scope's job (SCOPE_RULES)
     task: str | None = None  # a figure drawn once per task
     # the call of a venue's figure: ``draw``'s arguments in order, each a table the job reads
-    # (papers, flow, top2, probabilities, exceedance), a parameter of its rule, a key of one
-    # ("populations.practices"), "task" (the figure's) or "tasks.found" / "tasks.analysed"
+    # (papers, flow, top2, probabilities, exceedance), a parameter of its rule, a field of
+    # one ("populations.practices": ``survey.populations.Populations``), "task" (the
+    # figure's) or "tasks.found" / "tasks.analysed"
     # (the tasks of the sheet's papers / of the analysed papers: the per-task panels)
     call: tuple[str, ...] = ()
     # drawn from the venue's comparisons and probabilities: a design-only venue (no results

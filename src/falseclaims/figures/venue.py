@@ -16,7 +16,8 @@ import pandas as pd
 from falseclaims.figures.common import note_figure
 from falseclaims.figures.registry import FIGURES, VENUE_FIGURES, VENUE_JOBS, figures_of
 from falseclaims.figures.tables import metric_table, metric_table_latex
-from falseclaims.survey.populations import metric_frequency
+from falseclaims.config import from_params
+from falseclaims.survey.populations import Populations, metric_frequency
 from falseclaims.survey.headline import Headline
 from falseclaims.sd_model import SDModel
 from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE, RESULTS_STEP
@@ -28,7 +29,8 @@ __all__ = ["VENUE_FIGURES", "metric_tables", "venue_figures"]
 def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
                   headline: Headline | None = None, cutoff: float | None = None,
                   size_categories=None, seed: int | None = None,
-                  populations: Mapping | None = None, lookup_grid: Mapping | None = None,
+                  populations: Populations | Mapping | None = None,
+                  lookup_grid: Mapping | None = None,
                   lookup_congruence: Mapping | None = None, sd_model: SDModel | None = None,
                   planner: Mapping | None = None, venue_label: str | None = None,
                   test_set_splits=None
@@ -41,8 +43,11 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
     ``lookup_congruence``: {task: {q1, median, q3}} of ``lookup_grid.congruence_source``;
     ``sd_model``: the SD model of the look-up grid (segmentation); ``planner``: target, n_max;
     ``test_set_splits``: the splits with a distinct test set (config
-    ``analysis.test_set_splits``: the population of the median test-set size).
+    ``analysis.test_set_splits``: the population of the median test-set size);
+    ``populations``: a :class:`Populations`, or the block the rule passes (read once).
     """
+    if populations is not None:
+        populations = from_params(populations, Populations)
     values = {**tables, "headline": headline, "cutoff": cutoff,
               "size_categories": size_categories, "seed": seed, "populations": populations,
               "lookup_grid": lookup_grid, "lookup_congruence": lookup_congruence,
@@ -58,7 +63,10 @@ def venue_figures(tables: Mapping[str, pd.DataFrame], *, job: str | None = None,
         if name == "task":
             return task
         key, _, item = name.partition(".")
-        return values[key][item] if item else values[key]
+        value = values[key]
+        if not item:
+            return value
+        return value[item] if isinstance(value, Mapping) else getattr(value, item)
 
     figures = (figures_of(job) if job else
                tuple(f for f in FIGURES if f.job in VENUE_JOBS.values()))

@@ -21,7 +21,8 @@ from falseclaims.config import (Analysis, Headline, LookupGrid, Planner, configu
                                 sd_model_from_config)
 from falseclaims.survey.headline import select_headline
 from falseclaims.io.table_io import numeric
-from falseclaims.survey.populations import POPULATION_TEXT, metric_frequency, population
+from falseclaims.survey.populations import (POPULATION_TEXT, Populations, metric_frequency,
+                                            population)
 from falseclaims.survey.multipliers import venue_multipliers
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.survey.reporting import practices_data, uncertainty_data
@@ -163,15 +164,15 @@ def _uncertainty_rows(papers, venue, task, which) -> list[dict]:
     ]
 
 
-def _not_recorded_rows(flow, papers, venue, pops, splits) -> list[dict]:
+def _not_recorded_rows(flow, papers, venue, pops: Populations, splits) -> list[dict]:
     """The numbers a paper without a task has: found, in scope, the practices, the split
     and the uncertainty (no metric, size, delta or probability: they need a task)."""
     task = NOT_RECORDED
     filled = papers.assign(task=filled_tasks(papers["task"]))
     return (_flow_rows(flow, venue, task)[:3]
-            + _practice_rows(filled, venue, task, pops["practices"])
-            + _split_rows(filled, venue, task, pops["split_sizes"], splits)
-            + _uncertainty_rows(filled, venue, task, pops["uncertainty"]))
+            + _practice_rows(filled, venue, task, pops.practices)
+            + _split_rows(filled, venue, task, pops.split_sizes, splits)
+            + _uncertainty_rows(filled, venue, task, pops.uncertainty))
 
 
 def _delta_rows(top2, venue, task) -> list[dict]:
@@ -244,20 +245,25 @@ def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, source: str) ->
 @dataclass(frozen=True)
 class NumbersSettings:
     """``numbers``: the paper's stated values, the venues they are shown beside (and those
-    generated to match them) and how the headline shares' low/high are taken."""
+    generated to match them) and how the headline shares' low/high are taken; plus what the
+    counts borrow of ``figures``: the populations they are taken over and the display names
+    of the metrics (Tables S1/S2; None: the names as found)."""
 
     compare_venues: tuple[str, ...]
     paper: Mapping  # {number name: {task: value as stated}}
     citation: str
     matched_to_paper: tuple[str, ...]
     sensitivity_range: str
+    populations: Populations
+    metric_labels: Mapping[str, str] | None
 
     @classmethod
     def from_config(cls, cfg: Mapping) -> NumbersSettings:
         block = cfg["numbers"]
         return cls(tuple(block["compare_venues"]), block["paper"], block.get("citation", ""),
                    tuple(block.get("matched_to_paper", [])),
-                   block.get("sensitivity_range", "one_at_a_time"))
+                   block.get("sensitivity_range", "one_at_a_time"),
+                   Populations.from_config(cfg), cfg["figures"].get("metric_labels"))
 
 
 def _paper_values(rows: pd.DataFrame, block: NumbersSettings, venue: str) -> pd.DataFrame:
@@ -284,34 +290,34 @@ def _paper_values(rows: pd.DataFrame, block: NumbersSettings, venue: str) -> pd.
 def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) -> pd.DataFrame:
     """``tables``: papers (validated), flow, top2, summary (and results: a venue without
     results rows, a study-design sheet, gets the row ``design_only``) of one venue; ``cfg``: the config
-    blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures``, ``lookup_grid``,
-    ``planner``, ``numbers``)."""
-    papers, pops = tables["papers"], cfg["figures"]["populations"]
+    blocks read (``analysis``, ``congruence``, ``sd_model``, ``figures.populations`` and
+    ``.metric_labels``, ``lookup_grid``, ``planner``, ``numbers``)."""
+    settings = NumbersSettings.from_config(cfg)
+    papers, pops = tables["papers"], settings.populations
     criteria = Analysis.from_config(cfg).eligibility
     headline = Headline.from_config(cfg)
     grid = LookupGrid.from_config(cfg)
     multipliers = venue_multipliers(
         papers, tables["top2"], grid, configured_congruence(cfg, grid.congruence_source),
         sd_model_from_config(cfg, headline.sd_source), Planner.from_config(cfg),
-        criteria.test_set_splits, pops["split_sizes"], venue)
-    settings = NumbersSettings.from_config(cfg)
+        criteria.test_set_splits, pops.split_sizes, venue)
     how = settings.sensitivity_range
     rows: list[dict] = []
     for task in TASKS:
         rows += _flow_rows(tables["flow"], venue, task)
-        if (population(papers, pops["practices"])["task"] == task).any():
-            rows += _practice_rows(papers, venue, task, pops["practices"])
-        if (population(papers, pops["metrics"])["task"] == task).any():
-            rows += _metric_rows(papers, venue, task, pops["metrics"],
-                                 cfg["figures"].get("metric_labels"),
+        if (population(papers, pops.practices)["task"] == task).any():
+            rows += _practice_rows(papers, venue, task, pops.practices)
+        if (population(papers, pops.metrics)["task"] == task).any():
+            rows += _metric_rows(papers, venue, task, pops.metrics,
+                                 settings.metric_labels,
                                  [m.lower() for m in criteria.metrics[task]])
-        rows += _split_rows(papers, venue, task, pops["split_sizes"],
+        rows += _split_rows(papers, venue, task, pops.split_sizes,
                             criteria.test_set_splits)
         rows += _size_rows(papers, venue, task, criteria.test_set_splits,
-                           pops["split_sizes"])
+                           pops.split_sizes)
         rows += _delta_rows(tables["top2"], venue, task)
         rows += headline_rows(tables["summary"], headline, venue, task, how)
-        rows += _uncertainty_rows(papers, venue, task, pops["uncertainty"])
+        rows += _uncertainty_rows(papers, venue, task, pops.uncertainty)
         rows += _multiplier_rows(multipliers, venue, task, grid.congruence_source)
     if "results" in tables and tables["results"].empty:  # a study-design sheet
         rows.append(_row(venue, "", "design_only", len(papers), "papers", "papers found",

@@ -5,6 +5,9 @@ over which the paper states its test-set size median and quartiles."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 import pandas as pd
 
 from falseclaims.io.table_io import require_columns
@@ -18,6 +21,28 @@ TEST_SET_POPULATION = "papers in scope with a distinct test set and its size rec
 # how a caption names each population (the boxes of the selection flow diagram)
 POPULATION_TEXT = {"all": "papers found", "in_scope": "papers in scope",
                    "quantitative": "papers in scope reporting values in text or tables"}
+
+
+@dataclass(frozen=True)
+class Populations:
+    """``figures.populations``: the population (``all``, ``in_scope`` or ``quantitative``,
+    :func:`population`) each reporting count is taken over: Fig 3 (practices), Fig S7
+    (uncertainty), Fig S8 (split sizes) and Tables S1/S2 (metrics)."""
+
+    practices: str
+    uncertainty: str
+    split_sizes: str
+    metrics: str
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> Populations:
+        return cls.from_block(cfg["figures"]["populations"])  # required by the schema
+
+    @classmethod
+    def from_block(cls, block: Mapping) -> Populations:
+        """From ``figures.populations`` itself (what the figure rules hand their scripts)."""
+        return cls(practices=str(block["practices"]), uncertainty=str(block["uncertainty"]),
+                   split_sizes=str(block["split_sizes"]), metrics=str(block["metrics"]))
 
 
 def population(papers: pd.DataFrame, which: str) -> pd.DataFrame:

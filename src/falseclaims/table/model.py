@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from falseclaims.config import Analysis
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
-from falseclaims.metrics import (Kind, caption_clause_kind, classify, kind_from_option,
-                                       metric_task, stated_direction)
+from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify,
+                                 kind_from_option, metric_task, stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
 
@@ -204,16 +205,16 @@ def _names(raw, method_j) -> list[str]:
 _VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
 
 
-def _other_metric(text: str, h: str, cfg: dict) -> str | None:
+def _other_metric(text: str, h: str, spellings: Spellings) -> str | None:
     """The metric a cell names beside its number when the header does not name it (``3.7
     MAE`` in an accuracy column: a result in another metric), else None."""
     m = _VALUE_AND_NAME.match(text)
-    if not m or m[1].lower() in h.lower() or not classify(m[1], cfg).known:
+    if not m or m[1].lower() in h.lower() or not classify(m[1], spellings).known:
         return None
     return m[1]
 
 
-def _values(raw, j, method_j, cfg) -> tuple[list[Cell], list[int], list[str], list[str]]:
+def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[str], list[str]]:
     """Cells of column j, the rows with a number, method names, notes; a text cell among
     numbers is refused naming its row (a number in another metric is left out, noted)."""
     h = raw.header[j]
@@ -222,7 +223,7 @@ def _values(raw, j, method_j, cfg) -> tuple[list[Cell], list[int], list[str], li
     for i, c in enumerate(cells):
         if c.numeric:
             idx.append(i)
-        elif (other := _other_metric(plain_text(c.raw), h, cfg)) is not None:
+        elif (other := _other_metric(plain_text(c.raw), h, spellings)) is not None:
             notes.append(f"{names[i]}: {plain_text(c.raw)!r} in {h!r} is another metric "
                          f"({other}), not this column's: left out, {raw.where[i]}")
         elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
@@ -253,10 +254,10 @@ def column_name(h: str) -> str:
 _ARROWS = re.compile(r"[↑↓⇑⇓]")
 
 
-def _column(raw, j, kind: Kind, method_j, units, cfg, sds_used=True) -> MetricColumn:
+def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> MetricColumn:
     """A column with a probability model: values as fractions (error rates as 1 - value)."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j, cfg)
+    cells, idx, names, notes = _values(raw, j, method_j, spellings)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
     scale = 100.0 if u == "percent" else 1.0
     bad_sd = set()
@@ -315,10 +316,10 @@ def _sd_decimals(cell: Cell) -> int:
     return len(m[1]) if m else 0
 
 
-def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
+def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
-    cells, idx, names, notes = _values(raw, j, method_j, cfg)
+    cells, idx, names, notes = _values(raw, j, method_j, spellings)
     units, source = "as printed", "no conversion"
     if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
         try:
@@ -579,16 +580,17 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     col.group = col.group or raw.group
 
 
-def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
+def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, spellings: Spellings,
              context: str) -> Kind:
     """What column ``h`` measures: an option's word, else the name, arrow or ``context``
     (caption, row group); ``--task`` gives a model to a higher-is-better column without one
     (never to a lower-is-better column: HD95 is not a Dice)."""
     kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
-        h, cfg, raw.group, "row-group heading")  # first, then the caption
+        h, spellings, raw.group, "row-group heading")  # first, then the caption
     if not kind.known and not kind.ignore and context:
-        kind = classify(h, cfg, context)
-    if not kind.known and not kind.ignore and (k := caption_clause_kind(h, raw.caption, cfg)):
+        kind = classify(h, spellings, context)
+    if not kind.known and not kind.ignore and (
+            k := caption_clause_kind(h, raw.caption, spellings)):
         kind = Kind(k.direction, k.task, k.complement, "the caption names it for this column",
                     bounded=k.bounded)
     said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
@@ -604,13 +606,14 @@ def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, cfg: dict,
     return kind
 
 
-def _summary_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind] | None:
+def _summary_column(raw: RawTable, spellings: Spellings,
+                    method_j: int) -> tuple[int, Kind] | None:
     """The one column whose header names a modelled metric as a summary (``mDice``,
     ``Mean DSC``, ``Avg. Dice``) when no other header names a metric: per-structure columns
     beside it (Liver, Spleen, Fat) measure the same. None otherwise (``DSC`` beside ``HD95``
     does not say what ``Aorta`` holds)."""
     known = [(j, k) for j, h in enumerate(raw.header) if j != method_j
-             and (k := classify(h, cfg)).known]
+             and (k := classify(h, spellings)).known]
     if len(known) != 1 or not known[0][1].task:
         return None
     j, k = known[0]
@@ -620,12 +623,13 @@ def _summary_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind]
     return (j, k) if summary else None
 
 
-def _mean_column(raw: RawTable, cfg: dict, method_j: int) -> tuple[int, Kind, set] | None:
+def _mean_column(raw: RawTable, spellings: Spellings,
+                 method_j: int) -> tuple[int, Kind, set] | None:
     """The column naming a metric that is, row by row, the mean of the columns naming none
     (``DSC`` beside ``Aorta``, ``Liver``, ``Spleen``: (85 + 90 + 65) / 3 = 80.00): those
     are per-structure values of its metric. Within the rounding of the printed mean in at
     least two thirds of the rows with every value, and at least two such rows."""
-    kinds = {j: classify(h, cfg) for j, h in enumerate(raw.header) if j != method_j}
+    kinds = {j: classify(h, spellings) for j, h in enumerate(raw.header) if j != method_j}
     unknown = [j for j, k in kinds.items() if not k.known and not k.ignore
                and any(c.numeric for c in _cells(raw, j))]
     if len(unknown) < 2:
@@ -665,14 +669,15 @@ def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> 
 _AVERAGE = re.compile(r"(?i)^(?:overall|average|avg\.?|mean)(?:\s+(?:average|avg\.?|mean))?$")
 
 
-def _average_kind(kind: Kind, raw: RawTable, j: int, cfg: dict, method_j: int) -> Kind:
+def _average_kind(kind: Kind, raw: RawTable, j: int, spellings: Spellings,
+                  method_j: int) -> Kind:
     """An unknown column named only as an average (``Overall Average``, ``Avg.``) beside
     columns that all name one modelled metric on its scale (``Emotion Acc``, ``Avg. Age
     Acc``): the average of those, so that metric."""
     if kind.known or kind.ignore or not _AVERAGE.match(plain_text(column_name(raw.header[j]))):
         return kind
     known = [(k, c) for k, h in enumerate(raw.header) if k not in (j, method_j)
-             and (c := classify(h, cfg)).known]
+             and (c := classify(h, spellings)).known]
     kinds = {(c.direction, c.task) for _, c in known}
     if len(kinds) != 1 or not known[0][1].task or not all(_same_scale(raw, j, k, method_j)
                                                           for k, _ in known):
@@ -706,6 +711,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     declares (:data:`falseclaims.metrics.KINDS`); ``ignore``: columns not read.
     ``sds_used``: the ± values will be used as per-case SDs, so an impossible one refuses its
     column (else it is noted and left out, the mean read)."""
+    spellings = Analysis.from_config(cfg).eligibility.metrics
     if units not in UNITS:
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
@@ -732,11 +738,11 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     # the caption's metric is not given to unnamed columns when a header already names it:
     # "ACC" beside "BWT" says the caption's "accuracy" is ACC's, not BWT's
     named = {(k.direction, k.task) for j, h in enumerate(raw.header)
-             if j != method_j and (k := classify(h, cfg)).known}
-    cap = classify("", cfg, raw.caption) if raw.caption else Kind()
+             if j != method_j and (k := classify(h, spellings)).known}
+    cap = classify("", spellings, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
     context = "" if own else raw.caption
-    sibling = _summary_column(raw, cfg, method_j) or _mean_column(raw, cfg, method_j)
+    sibling = _summary_column(raw, spellings, method_j) or _mean_column(raw, spellings, method_j)
     for j, h in enumerate(raw.header):
         if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
             continue
@@ -746,9 +752,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = _sibling_kind(_kind_of(h, kinds, task, raw, cfg, context), raw, j, sibling,
+        kind = _sibling_kind(_kind_of(h, kinds, task, raw, spellings, context), raw, j, sibling,
                              method_j)
-        kind = _average_kind(kind, raw, j, cfg, method_j)
+        kind = _average_kind(kind, raw, j, spellings, method_j)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue
@@ -756,8 +762,8 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             skipped.append(h or f"column {j + 1}")
             continue
         try:
-            col = (_column(raw, j, kind, method_j, units, cfg, sds_used) if kind.task
-                   else _ranked(raw, j, kind, method_j, cfg))
+            col = (_column(raw, j, kind, method_j, units, spellings, sds_used) if kind.task
+                   else _ranked(raw, j, kind, method_j, spellings))
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue

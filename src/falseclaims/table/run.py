@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from falseclaims.config import Analysis
+from falseclaims.metrics import Spellings
 from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
 from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
@@ -63,20 +64,21 @@ def _select(tables, wanted: str | None, path):
     return hit
 
 
-def _shapes(raw, cfg, opt: Options) -> list:
+def _shapes(raw, spellings: Spellings, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
-    split into its row groups (data sets under section rows)."""
-    if not opt.transpose and (parts := side_by_side(raw, cfg)) is not None:
-        return [t for part in parts for t in _shapes(part, cfg, opt)]
+    split into its row groups (data sets under section rows). ``spellings``: the primary
+    metrics' names (``config.Eligibility.metrics``), which tell a metric from a method."""
+    if not opt.transpose and (parts := side_by_side(raw, spellings)) is not None:
+        return [t for part in parts for t in _shapes(part, spellings, opt)]
     if opt.transpose:
-        raw = drop_non_methods(transpose(raw), cfg)
+        raw = drop_non_methods(transpose(raw), spellings)
         raw.notes.append("transposed (--transpose): methods as rows")
-    elif (pivot := method_metric_pivot(raw, cfg)) is not None:
+    elif (pivot := method_metric_pivot(raw, spellings)) is not None:
         return pivot
-    elif (long := long_format_pivot(raw, cfg)) is not None:
+    elif (long := long_format_pivot(raw, spellings)) is not None:
         return [t for part in long for t in row_groups(part)]
-    elif looks_transposed(raw, cfg):
-        raw = drop_non_methods(transpose(raw), cfg)
+    elif looks_transposed(raw, spellings):
+        raw = drop_non_methods(transpose(raw), spellings)
         raw.notes.append("transposed: the first column names metrics and no header does "
                          "(methods as columns); give the table as methods x metrics to "
                          "avoid this")
@@ -96,9 +98,10 @@ def analyse_file(path, cfg: dict, opt: Options, strict: bool = True) -> dict:
     can be read, raise the first problem instead of listing it."""
     path = str(path)
     tables, unreadable = [], []
+    spellings = Analysis.from_config(cfg).eligibility.metrics
     try:
         raws = _select(read_tables(path, opt.macros), opt.table, path)
-        raws = [sub for raw in raws for sub in _shapes(raw, cfg, opt)]
+        raws = [sub for raw in raws for sub in _shapes(raw, spellings, opt)]
     except FILE_ERRORS as exc:
         if strict:
             raise _plain(exc, path) from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from falseclaims.metrics import classify
+from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
 from falseclaims.table.model import (cell_size, is_section_row, method_column, n_group,
                                      text_columns)
@@ -179,7 +179,7 @@ _NAME = re.compile(r"[^\W\d_]")
 _NUMBER_LIKE = re.compile(r"[-+−]?[\d.,\s±%()–-]+[^\W\d_]{0,2}")
 
 
-def side_by_side(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+def side_by_side(raw: RawTable, spellings: Spellings) -> list[RawTable] | None:
     """Two tables printed side by side in one tabular (``Segmentation & Dice & HD95 &
     Classification & AUROC & AUPRC``): a column of distinct names in every row, after
     columns of numbers and before more, starts a table whose methods are those names, when
@@ -200,7 +200,7 @@ def side_by_side(raw: RawTable, cfg: dict) -> list[RawTable] | None:
             numbers = True
     bounds = list(zip(starts, [*starts[1:], len(raw.header)]))
     if len(starts) < 2 or not numbers or not all(
-            any(classify(h, cfg).known for h in raw.header[a + 1:b]) for a, b in bounds):
+            any(classify(h, spellings).known for h in raw.header[a + 1:b]) for a, b in bounds):
         return None
     out = []
     for a, b in bounds:
@@ -256,11 +256,11 @@ _NOT_A_METHOD = re.compile(r"(?i)^(?:Δ|delta|diff\.?|difference|change|gain|imp
                            r"p|p-?value|.*\bp|ci|95% ci|.*confidence interval)$")
 
 
-def drop_non_methods(raw: RawTable, cfg: dict) -> RawTable:
+def drop_non_methods(raw: RawTable, spellings: Spellings) -> RawTable:
     """After transposing: rows that were columns of differences, intervals or p-values."""
     keep = [i for i, r in enumerate(raw.rows)
             if plain_text(str(r[0])) and not _NOT_A_METHOD.match(plain_text(str(r[0])))
-            and not classify(plain_text(str(r[0])), cfg).ignore]
+            and not classify(plain_text(str(r[0])), spellings).ignore]
     gone = [plain_text(str(raw.rows[i][0])) or "(no name)" for i in range(len(raw.rows))
             if i not in keep]
     if not gone:
@@ -277,22 +277,22 @@ _SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|t
                          r"ood|id|overall|mean|average|avg\.?)$")
 
 
-def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
+def _method_metric(h: str, spellings: Spellings) -> tuple[str, str] | None:
     words = h.split()
     for k in range(1, len(words)):
         prefix, metric = " ".join(words[:k]), " ".join(words[k:])
-        if classify(metric, cfg).known and not classify(prefix, cfg).known:
+        if classify(metric, spellings).known and not classify(prefix, spellings).known:
             return prefix, metric
     return None
 
 
-def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+def method_metric_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] | None:
     """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
     ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
     when the header is not such a grid (never read data sets as methods)."""
     if METHOD_HEADER.match(plain_text(str(raw.header[0])).strip()):
         return None  # the rows are methods (Method, Model, Ensemble): the prefixes data sets
-    pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
+    pairs = [_method_metric(h, spellings) for h in raw.header[1:]]
     if not pairs or any(p is None for p in pairs):
         return None
     if any(_SPLIT_WORD.match(p[0]) for p in pairs):
@@ -320,7 +320,7 @@ def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     return out
 
 
-def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
+def long_format_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] | None:
     """A long (tidy) table, one row per method and metric (``Model & Endpoint & Mean &
     Median``, the endpoint column naming a metric in every row) -> methods x metrics, one
     table per value column (the first is the one read first). An n column becomes the n
@@ -333,7 +333,7 @@ def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     if not all(all(labels[j]) for j in text):
         return None
     endpoint_j = next((j for j in text if len(set(labels[j])) >= 2 and all(
-        classify(x, cfg).known for x in set(labels[j]))), None)
+        classify(x, spellings).known for x in set(labels[j]))), None)
     if endpoint_j is None:
         return None
     method_j = next(j for j in text if j != endpoint_j)
@@ -341,7 +341,7 @@ def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     endpoints = list(dict.fromkeys(labels[endpoint_j]))
     cell = {(labels[method_j][i], labels[endpoint_j][i]): i for i in range(len(raw.rows))}
     if len(methods) < 2 or len(cell) != len(raw.rows) or any(
-            classify(m, cfg).known for m in methods):
+            classify(m, spellings).known for m in methods):
         return None  # a method twice for one metric, or the "methods" are metrics too
     value_js = [j for j in range(len(raw.header)) if j not in text]
     n_js = [j for j in value_js if n_group(raw.header[j]) is not None]
@@ -381,14 +381,14 @@ def long_format_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     return out or None
 
 
-def looks_transposed(raw: RawTable, cfg: dict) -> bool:
+def looks_transposed(raw: RawTable, spellings: Spellings) -> bool:
     """Metrics as rows: most names of the first column are metrics, or most header cells
     cite a paper; and no header cell is a metric."""
     if not raw.rows or not raw.header:
         return False
-    if raw.cited_header and not any(classify(h, cfg).known for h in raw.header[1:] if h):
+    if raw.cited_header and not any(classify(h, spellings).known for h in raw.header[1:] if h):
         return True  # "rollout~\cite{..}" over the columns: the columns are methods
     firsts = [plain_text(str(r[0])) for r in raw.rows if plain_text(str(r[0]))]
-    rows_metric = sum(classify(t, cfg).known for t in firsts)
-    cols_metric = sum(classify(h, cfg).known for h in raw.header[1:] if h)
+    rows_metric = sum(classify(t, spellings).known for t in firsts)
+    cols_metric = sum(classify(h, spellings).known for h in raw.header[1:] if h)
     return bool(firsts) and rows_metric * 2 > len(firsts) and cols_metric == 0

@@ -100,7 +100,7 @@ def units_reading(form, unit: str, why: str) -> dict:
 
 def _check_context(env: dict, config: str | None) -> dict:
     """The sensitivity band, verdict colour, formula and assumptions beside the numbers."""
-    from falseclaims.config import Headline, configured_congruence, load_config
+    from falseclaims.config import Headline, SourceCitations, configured_congruence, load_config
     from falseclaims.report import FORMULAS
     from falseclaims.percase.verdict import thresholds
     from falseclaims.table.analysis import pair_probability
@@ -111,15 +111,15 @@ def _check_context(env: dict, config: str | None) -> dict:
     main = next((r for r in res["results"] if r["assumption"] == "median"), res["results"][0])
     band = pair_probability(res["task"], res["n"], res["a"], res["b"], inputs["sd_a"],
                             inputs["sd_b"], cfg, decimals=res.get("decimals"), band=True)
-    source = cfg["congruence"][head.congruence_source]
+    cites = SourceCitations.from_config(cfg)
     ctx = {"main": main, "colour": verdict_colour(res["verdict"]),
            "band": band["band"], "band_sd_levels": band["band_sd_levels"],
            "formula": Markup(FORMULAS[res["task"]]), "thresholds": thresholds(cfg),
            "congruence": configured_congruence(cfg, head.congruence_source)[res["task"]],
-           "congruence_citation": source.get("citation", head.congruence_source),
+           "congruence_citation": cites.congruence,
            "sd_citation": None, "sd_level": head.sd_level}
     if res["task"] == "segmentation":
-        ctx["sd_citation"] = cfg["sd_model"][head.sd_source].get("citation", head.sd_source)
+        ctx["sd_citation"] = cites.sd
     return ctx
 
 

@@ -230,13 +230,13 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     higher-is-better scores (accuracy, DSC), so the sheet is read as study design only."""
     from dataclasses import replace
 
-    from falseclaims.config import load_config
+    from falseclaims.config import Analysis, load_config
     from falseclaims.sheets.draft.draft_long import long_block, results_roles
     from falseclaims.metrics import classify
 
-    cfg = load_config()
+    spellings = Analysis.from_config(load_config()).eligibility.metrics
     values = [g.columns[k] for k, r in results_roles(g).items() if r == "value"]
-    lower = [c for c in values if classify(c.name, cfg).direction == "lower"]
+    lower = [c for c in values if classify(c.name, spellings).direction == "lower"]
     full = str(Path(g.file).resolve())
     if not lower:
         block, remarks, problems = long_block(g, g, venue, shown, shown)
@@ -247,7 +247,7 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
         return _finish(block, dict(block, papers=full, results=full), venue, shown, remarks,
                        problems, judge)
     errors = {c.name for c in g.columns if c.kind == "value_proposed"
-              and classify(c.name, cfg).direction == "lower"}
+              and classify(c.name, spellings).direction == "lower"}
     design = replace(g, columns=[
         replace(c, role="(ignore)", sure=True) if c.name in errors or c.role in (
             "value_proposed", "value_best_prior", "values_compared") else c
@@ -294,14 +294,14 @@ def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:
     paper on one row, with nothing to compare it with, is listed, not lost). Values of
     metrics the probability model does not read (F1, recall, precision, AUROC: no model,
     ``falseclaims.metrics``) lose no probability: one remark says so, the draft runs."""
-    from falseclaims.config import load_config
+    from falseclaims.config import Analysis, load_config
     from falseclaims.metrics import classify
     from falseclaims.sheets.draft.roles import header_metric
 
-    cfg = load_config()
+    spellings = Analysis.from_config(load_config()).eligibility.metrics
     lost = [c for c in g.columns
             if c.role == "(ignore)" and c.kind == "value_proposed" and header_metric(c.name)]
-    modelled = [c for c in lost if classify(c.name, cfg).task]
+    modelled = [c for c in lost if classify(c.name, spellings).task]
     if lost and not modelled:
         names = ", ".join(repr(c.name) for c in lost)
         remarks.append(f"no probability: {names} are values of metrics without a probability "
