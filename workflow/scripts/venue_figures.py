@@ -3,12 +3,13 @@ flow, Tables S1/S2, the Fig 6 test-set size multipliers; falseclaims.figures.reg
 from pathlib import Path
 
 from falseclaims import style
-from falseclaims.config import sd_model_from_config
+from falseclaims.config import LookupGrid, Planner, sd_model_from_config
 from falseclaims.figures.output import write_figure
 from falseclaims.figures.venue import metric_tables, venue_figures
 from falseclaims.io.table_io import read_table, write_table
 from falseclaims.pipeline import run_job
 from falseclaims.survey.headline import Headline
+from falseclaims.survey.populations import Populations
 
 # the rule's params passed as they are to venue_figures
 DRAW_PARAMS = ("cutoff", "size_categories", "seed", "populations", "lookup_grid",
@@ -26,6 +27,9 @@ def main(smk):
         tables["probabilities"] = read_probabilities(smk.input.probabilities, tables["top2"],
                                                      smk.input.congruence, smk.input.sds)
     kwargs = {k: p[k] for k in DRAW_PARAMS if k in p.keys()}
+    # the config blocks as their typed objects, read once
+    typed = {"populations": Populations, "lookup_grid": LookupGrid, "planner": Planner}
+    kwargs |= {k: kind.from_block(kwargs[k]) for k, kind in typed.items() if k in kwargs}
     if "headline" in p.keys():
         kwargs["headline"] = Headline(**p.headline)
     if "sd_model" in p.keys():
@@ -38,10 +42,10 @@ def main(smk):
     if "multipliers" in smk.output.keys():
         from falseclaims.survey.multipliers import venue_multipliers
 
-        write_table(venue_multipliers(tables["papers"], tables["top2"], p.lookup_grid,
-                                      p.lookup_congruence, kwargs["sd_model"], p.planner,
-                                      p.test_set_splits, p.populations["split_sizes"],
-                                      smk.wildcards.venue),
+        write_table(venue_multipliers(tables["papers"], tables["top2"], kwargs["lookup_grid"],
+                                      p.lookup_congruence, kwargs["sd_model"],
+                                      kwargs["planner"], p.test_set_splits,
+                                      kwargs["populations"].split_sizes, smk.wildcards.venue),
                     smk.output.multipliers)
 
 
@@ -52,7 +56,8 @@ def write_metric_tables(smk, papers):
 
     p = smk.params
     note = MATCHED_NOTE if p.matched_to_paper else ""
-    freq, tex = metric_tables(papers, p.populations["metrics"], p.metric_labels,
+    freq, tex = metric_tables(papers, Populations.from_block(p.populations).metrics,
+                              p.metric_labels,
                               p.venue_label, p.paper_metric_tables, note)
     write_table(freq, smk.output.metrics_csv)
     Path(smk.output.metrics).write_text(metric_tables_html(freq, p.venue_label, note),
