@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import csv
 
+import pytest
+
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
+from falseclaims.sheets.read.errors import SheetValidationError
 
 _SIZES = ("n_test", "n_train", "n_val", "cv_folds")
 
@@ -80,3 +83,101 @@ def test_distinct_sizes_are_still_a_test_set_size(tmp_path):
     rows += [[f"P{i}", str(120 + 53 * i), f"0.8{i}", f"0.7{i}"] for i in range(8)]
     roles = {c.name: c.role for c in inspect_sheet(_write(tmp_path, rows)).columns}
     assert roles["n_test"] == "n_test"
+
+
+def _long_counts_block(path, results_map):
+    papers = {k: ("paper_id" if v == "paper_id" else "ignore") for k, v in results_map.items()}
+    return {"label": "v", "papers": str(path), "results": str(path), "layout": "long",
+            "units": "auto", "group_rows_by_id": True,
+            "columns": {"papers": papers, "results": results_map},
+            "constants": {"in_scope": True, "values_only_in_figures": False,
+                          "task": "classification"}}
+
+
+def test_two_by_two_counts_are_read_as_accuracy_and_test_set_size(tmp_path):
+    """The 2x2 counts of a diagnostic-accuracy sheet (TP, FP, FN, TN per study x test) were
+    never read: accuracy = (TP + TN) / N and n_test = N, by hand below."""
+    rows = [["study", "test", "TP", "FP", "FN", "TN"],
+            ["Achen 2005", "CT", "25", "4", "0", "19"],   # 44/48
+            ["Achen 2005", "MRI", "20", "6", "5", "17"],  # 37/48
+            ["Bayer 2008", "CT", "64", "4", "0", "32"]]   # 96/100
+    path = _write(tmp_path, rows)
+    block = _long_counts_block(path, {"study": "paper_id", "test": "method", "TP": "tp",
+                                      "FP": "fp", "FN": "fn", "TN": "tn"})
+    s = read_venue(block, ".", "v")
+    got = [(r.paper_id, r.method, r.metric, r.value, r.n_test) for r in s.results.itertuples()]
+    assert got == [("Achen 2005", "CT", "accuracy", 44 / 48, 48),
+                   ("Achen 2005", "MRI", "accuracy", 37 / 48, 48),
+                   ("Bayer 2008", "CT", "accuracy", 96 / 100, 100)]
+    assert (s.notes["note"].str.contains(r"= \(TP 25 \+ TN 19\) / N 48")).any()
+
+
+def test_cases_and_controls_give_the_false_negatives_and_positives(tmp_path):
+    """Sheets of "cases" and "controls" (positives TP + FN, negatives TN + FP) beside TP and
+    TN: FN = cases - TP, FP = controls - TN (Sozen: 14/40, 90/100 -> 104/140)."""
+    rows = [["studynr", "TP", "cases", "TN", "controls", "testname"],
+            ["1", "14", "40", "90", "100", "cytology"], ["1", "28", "40", "68", "100", "BTA"]]
+    path = _write(tmp_path, rows)
+    block = _long_counts_block(path, {"studynr": "paper_id", "TP": "tp", "cases": "n_positive",
+                                      "TN": "tn", "controls": "n_negative",
+                                      "testname": "method"})
+    s = read_venue(block, ".", "v")
+    assert list(s.results["value"]) == [104 / 140, 96 / 140]
+    assert list(s.results["n_test"]) == [140, 140]
+
+
+def test_unreadable_or_incomplete_counts_are_named_problems(tmp_path):
+    """A count that is no whole number, TP above the cases, or a missing count column is
+    refused naming the cell or the columns, never read as a value."""
+    rows = [["study", "test", "TP", "cases", "TN", "controls"],
+            ["A", "x", "14", "40", "90", "100"], ["A", "y", "4.5", "40", "90", "100"],
+            ["B", "x", "50", "40", "90", "100"]]
+    path = _write(tmp_path, rows)
+    block = _long_counts_block(path, {"study": "paper_id", "test": "method", "TP": "tp",
+                                      "cases": "n_positive", "TN": "tn",
+                                      "controls": "n_negative"})
+    with pytest.raises(SheetValidationError) as e:
+        read_venue(block, ".", "v")
+    text = str(e.value)
+    assert "row 3, column 'TP'" in text and "a whole number >= 0 (a 2x2 count)" in text
+    assert "row 4, column 'cases'" in text and "at least TP (50)" in text
+    block["columns"]["results"]["controls"] = "ignore"
+    with pytest.raises(SheetValidationError, match=r"fp \(or n_negative\)"):
+        read_venue(block, ".", "v")
+
+
+def test_a_study_by_test_sheet_of_counts_is_drafted_to_read_accuracy_and_n(tmp_path):
+    """A diagnostic-accuracy sheet of one row per study x test (`Test` CT/MRI, `tp`, `fp`,
+    `fn`, `tn`): its counts were "several size columns" and the sheet ran as study design.
+    Now the draft maps the counts and the test column as the compared method; the values
+    read are the hand values (TP + TN) / N with n = N."""
+    rows = [["Test", "Study_ID", "tp", "fp", "fn", "tn"],
+            ["CT", "Achen 2005", "25", "4", "0", "19"], ["MRI", "Achen 2005", "20", "6", "5", "17"],
+            ["CT", "Bayer 2008", "64", "4", "0", "32"], ["CT", "Coles 2007", "77", "13", "7", "16"],
+            ["MRI", "Dewey 2006", "42", "2", "7", "39"], ["CT", "Dewey 2006", "62", "5", "4", "46"]]
+    path = _write(tmp_path, rows)
+    d, block = _drafted(path)
+    res = block["columns"]["results"]
+    assert (res["Test"], res["tp"], res["fp"], res["fn"], res["tn"]) == (
+        "method", "tp", "fp", "fn", "tn")
+    assert block["constants"]["task"] == "classification"
+    s = read_venue(block, ".", "v")
+    assert len(s.papers) == 4
+    got = {(r.paper_id, r.method): (r.value, r.n_test) for r in s.results.itertuples()}
+    assert got[("Achen 2005", "MRI")] == (37 / 48, 48)
+    assert got[("Dewey 2006", "CT")] == (108 / 117, 117)
+    assert set(s.results["metric"]) == {"accuracy"}
+
+
+def test_counts_of_one_test_per_study_are_no_sizes_and_compare_nothing(tmp_path):
+    """One row per study (`Trial`, TP, FN, TN, FP): no test to compare, so the counts are
+    listed (never the test-set size) and the sheet runs as study design."""
+    rows = [["Trial", "TP", "FN", "TN", "FP"]]
+    rows += [[str(i + 1), str(90 + i), str(7 + i), str(399 - i), str(1 + i)] for i in range(9)]
+    path = _write(tmp_path, rows)
+    roles = {c.name: c.role for c in inspect_sheet(path).columns}
+    assert {roles[c] for c in ("TP", "FN", "TN", "FP")} == {"(ignore)"}
+    d, block = _drafted(path)
+    assert not set(block["columns"]["wide"].values()) & set(_SIZES)
+    assert any("2x2 counts without a column naming each row's test" in r for r in d.text.splitlines())
+    assert len(read_venue(block, ".", "v").papers) == 9

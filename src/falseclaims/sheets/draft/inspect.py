@@ -356,6 +356,9 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     headerless = name in t.headerless
     if key in ALL_COLUMNS and not headerless:
         role, why, sure = key, f"header {name!r} is our column name", True
+    elif not headerless and checks.count_role(label):
+        role, why, sure, named = checks.count_role(label), f"header {name!r}: a 2x2 " \
+            "count", True, True
     elif not headerless:
         low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower()
         low = low.replace("_", " ").strip()
@@ -505,6 +508,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     when it is the sheet's one size column."""
     checks.settle_ids(guesses)
     checks.settle_methods(guesses)
+    checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)
     metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
