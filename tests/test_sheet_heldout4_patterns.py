@@ -181,3 +181,12 @@ def test_counts_of_one_test_per_study_are_no_sizes_and_compare_nothing(tmp_path)
     assert not set(block["columns"]["wide"].values()) & set(_SIZES)
     assert any("2x2 counts without a column naming each row's test" in r for r in d.text.splitlines())
     assert len(read_venue(block, ".", "v").papers) == 9
+
+
+def test_a_cases_column_without_counts_keeps_its_size_role(tmp_path):
+    """`cases` is the positives of a 2x2 table only beside TP and TN; alone it is what it
+    was before the counts were read (here the one size column: the test-set size)."""
+    rows = [["paper", "cases", "acc_ours", "acc_prior"]]
+    rows += [[f"P{i}", str(120 + 53 * i), f"0.8{i}", f"0.7{i}"] for i in range(8)]
+    roles = {c.name: c.role for c in inspect_sheet(_write(tmp_path, rows)).columns}
+    assert roles["cases"] == "n_test"

@@ -356,7 +356,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     headerless = name in t.headerless
     if key in ALL_COLUMNS and not headerless:
         role, why, sure = key, f"header {name!r} is our column name", True
-    elif not headerless and checks.count_role(label):
+    elif not headerless and checks.count_role(label) in ("tp", "fp", "fn", "tn"):
         role, why, sure, named = checks.count_role(label), f"header {name!r}: a 2x2 " \
             "count", True, True
     elif not headerless:

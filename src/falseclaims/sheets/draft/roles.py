@@ -358,6 +358,13 @@ def settle_counts(guesses: list) -> None:
     counts = [g for g in guesses if g.role in COUNT_ROLES]
     if not counts:
         return
+    if {"tp", "tn"} <= {g.role for g in counts}:  # "cases", "controls" beside TP and TN
+        for g in guesses:
+            role = count_role(g.name.lower().replace("_", " ").strip())
+            if role in ("n_positive", "n_negative") and g.role not in COUNT_ROLES:
+                g.role, g.sure, g.named = role, True, True
+                g.why = f"header {g.name!r}: the {role[2:]}s of a 2x2 table (beside TP and TN)"
+                counts.append(g)
     ids = [g for g in guesses if g.role == "paper_id"]
     test = next((g for g in guesses if g.role in ("(ignore)", "category", "text", "method",
                                                   "name_proposed") and not g.unique
