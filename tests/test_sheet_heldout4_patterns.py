@@ -190,3 +190,28 @@ def test_a_cases_column_without_counts_keeps_its_size_role(tmp_path):
     rows += [[f"P{i}", str(120 + 53 * i), f"0.8{i}", f"0.7{i}"] for i in range(8)]
     roles = {c.name: c.role for c in inspect_sheet(_write(tmp_path, rows)).columns}
     assert roles["cases"] == "n_test"
+
+
+def test_an_ablation_baseline_named_no_or_without_is_the_prior_value(tmp_path):
+    """`target_access_accuracy` vs `no_target_accuracy` (the method with and without its
+    domain adaptation; arms named in `*_arm`): "no" was read as "number", the baseline as a
+    data set's size, and the draft refused ("results would be lost"). Now the pair is the
+    proposed and prior value, the arms their names; values by hand in percent."""
+    rows = [["paper_id", "dataset", "target_access_arm", "target_access_accuracy",
+             "no_target_arm", "no_target_accuracy", "difference_pp"]]
+    vals = [("P1", "SEED", "NetA", "81.05", "w/o DA", "71.29", "9.76"),
+            ("P2", "SEED", "NetB", "93.05", "w/o DA", "88.77", "4.28"),
+            ("P3", "DEAP", "NetC", "70.22", "w/o domain adaptation", "62.44", "7.78"),
+            ("P4", "SEED", "NetD", "85.62", "w/o DA", "81.66", "3.96")]
+    path = _write(tmp_path, rows + [list(v) for v in vals])
+    d, block = _drafted(path)
+    wide = block["columns"]["wide"]
+    assert (wide["target_access_accuracy"], wide["no_target_accuracy"]) == (
+        "value_proposed", "value_best_prior")
+    assert (wide["target_access_arm"], wide["no_target_arm"]) == (
+        "name_proposed", "name_best_prior")
+    assert block["constants"]["metric"] == "accuracy"
+    block["constants"]["split"] = "cv_only"  # LOSO over subjects: the sheet does not say
+    s = read_venue(block, ".", "v")
+    got = {(r.paper_id, r.method): round(r.value, 4) for r in s.results.itertuples()}
+    assert got[("P1", "NetA")] == 0.8105 and got[("P1", "w/o DA")] == 0.7129

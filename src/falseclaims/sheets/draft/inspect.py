@@ -64,6 +64,9 @@ _NAME_HINTS = [
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
+    # an ablation's baseline: the value of the method without its new part ("no_target_
+    # accuracy", "w/o DA Dice"), before "no" read as "number"
+    (r"^(no|without|w/?o)\b.*\b(acc(uracy)?|dice|dsc|auc|auroc|iou|f1)\b", "value_best_prior"),
     # a data set's size is not the test set's: listed, never n_test
     (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
      r"scans|volumes)\b", "(data size)"),

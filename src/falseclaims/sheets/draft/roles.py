@@ -204,8 +204,8 @@ def settle_names(guesses: list, chosen: list) -> None:
     'Best_comparator_traditional_AUROC', 'Best_performing_name' for 'Best_performing_AUROC')."""
     def stem(name):
         words = re.sub(r"[_\W]+", " ", name.lower()).split()
-        return [w for w in words if not header_metric(w) and w not in ("name", "model",
-                                                                        "method")]
+        return [w for w in words if not header_metric(w) and w not in (
+            "name", "model", "method", "arm")]  # a trial's or ablation's arm: the method
     for value in chosen:
         twin = "name_" + value.role.removeprefix("value_")
         match = sorted((g for g in guesses if g.kind in ("text", "category")
