@@ -215,3 +215,22 @@ def test_an_ablation_baseline_named_no_or_without_is_the_prior_value(tmp_path):
     s = read_venue(block, ".", "v")
     got = {(r.paper_id, r.method): round(r.value, 4) for r in s.results.itertuples()}
     assert got[("P1", "NetA")] == 0.8105 and got[("P1", "w/o DA")] == 0.7129
+
+
+def test_a_group_row_naming_the_metric_above_the_value_columns_gives_the_metric(tmp_path):
+    """(A probe of the "two header lines" shape, no real sheet of it found in the batch.)
+    A group row `Results (accuracy)` over `Proposed`, `Best prior` was skipped as a title
+    and the draft refused for want of a metric; it now takes the one metric the row names
+    (unsure). A row naming two metrics still gives none."""
+    rows = [["", "", "Results (accuracy)", "", ""],
+            ["Study", "Test images", "Proposed", "Best prior", "Statistical test"],
+            ["A 2020", "500", "91.2%", "89.0%", "no"], ["B 2021", "1200", "88.4%", "87.9%", "yes"],
+            ["C 2022", "250", "76.5%", "70.1%", "no"], ["D 2023", "90", "95.0%", "94.1%", "no"]]
+    d, block = _drafted(_write(tmp_path, rows))
+    assert (block["constants"]["metric"], block["constants"]["task"]) == (
+        "accuracy", "classification")
+    s = read_venue(block, ".", "v")
+    assert sorted(s.results["value"].round(3))[:2] == [0.701, 0.765]
+    rows[0][2] = "Results (accuracy and Dice)"
+    d, block = _drafted(_write(tmp_path, rows, "two.csv"))
+    assert "metric" not in block["constants"] and "no metric" in d.text

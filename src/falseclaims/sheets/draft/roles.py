@@ -168,6 +168,12 @@ def header_metric(name: str) -> tuple[str, str | None] | None:
     return next(((m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)), None)
 
 
+def metrics_named(text: str) -> set:
+    """Every (metric, task) a header or title names."""
+    text = re.sub(r"[_\W]+", " ", text.lower())
+    return {(m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)}
+
+
 def settle_metric_pairs(guesses: list) -> tuple[str, str | None] | None:
     """Value columns whose headers name a metric (one pair of columns per metric, several
     comparators): the proposed and the prior column of one metric, the metric whose pair
