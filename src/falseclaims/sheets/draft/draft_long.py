@@ -23,6 +23,7 @@ from falseclaims.sheets.draft.draft_rules import (
     N_TEST_MIN_CELLS, N_TEST_RULES, SPLIT_RULES, STAT_RULES, read_with,
 )
 from falseclaims.sheets.draft.repeats import repeated_methods
+from falseclaims.sheets.draft.roles import COUNT_ROLES, counts_complete
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
 
@@ -33,7 +34,8 @@ _TEXTY = ("text", "category", "name_proposed", "name_best_prior", "(ignore)",
           "values_compared", "method")
 _RESULT_ROLE = {"value_proposed": "value", "value": "value", "sd_proposed": "sd",
                 "sd": "sd", "sd_over": "sd_over", "n_test": "n_test", "metric": "metric",
-                "paper_id": "paper_id", "method": "method"}
+                "paper_id": "paper_id", "method": "method",
+                **{c: c for c in COUNT_ROLES}}  # 2x2 counts: accuracy and n (read/counts.py)
 
 
 def results_roles(g: SheetGuess) -> dict[int, str]:
@@ -136,12 +138,13 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     if rg.header_rows != pg.header_rows:
         block["results_header_rows"] = rg.header_rows
     pmap = _mapping(pg, proles, PAPERS, remarks, "papers")
-    rmap = _mapping(rg, rroles, RESULTS, remarks, "results")
+    rmap = _mapping(rg, rroles, {**RESULTS, **dict.fromkeys(COUNT_ROLES)}, remarks, "results")
+    counts = counts_complete(rroles.values())
     for what, roles in (("papers", proles), ("results", rroles)):
         if "paper_id" not in roles.values():
             problems.append(f"no paper id column found in the {what} table: map the column "
                             f"that links the two tables to paper_id (columns: {what}:)")
-    for missing in ("method", "value"):
+    for missing in ("method",) if counts else ("method", "value"):
         if missing not in rroles.values():
             problems.append(f"no {missing} column found in the results table: map it "
                             f"(columns: results:)")
@@ -181,6 +184,10 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
         remarks.append(f"no {' or '.join(constants)} column in the papers table: "
                        f"constants {constants} (every paper in scope, values in the text)")
     roles = set(proles.values()) | set(rroles.values())
+    if counts and not roles & {"value", "metric"}:
+        constants["task"] = "classification"
+        remarks.append("2x2 counts: each row's accuracy (TP + TN) / N and n_test N are read "
+                       "from them (metric accuracy, task classification; config/README.md)")
     constants.update(metric_constants(rg, roles, remarks))
     if "task" not in constants:
         constants.update(task_from_metric_cells(_with_roles(rg, rroles), roles, remarks))

@@ -11,7 +11,7 @@ from pathlib import Path
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
-from falseclaims.sheets.draft.roles import header_metric
+from falseclaims.sheets.draft.roles import header_metric, metrics_named
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -112,6 +112,18 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
         remarks.append("unsure: the value columns' headers name several metrics ("
                        + ", ".join(sorted(m for m, _ in named)) + "): no metric constant "
                        "drafted; map a metric column or set constants: {metric: ...}")
+        return out
+    # a group row above the header over the value columns ("Results (accuracy)" over
+    # "Proposed", "Best prior"), taken for a title row: its one metric, if it names one
+    titled = {m for t in g.title_rows for m in metrics_named(t.split(":", 1)[-1])}
+    if len(titled) == 1 and any(c.role in _VALUE_ROLES for c in g.columns):
+        (metric, task), = titled
+        for ours, v in (("metric", metric), ("task", task)):
+            if v and ours not in roles:
+                out[ours] = v
+                remarks.append(f"unsure: no {ours} column: constants {ours}: {v} (the row "
+                               f"above the header names {metric}: "
+                               f"{'; '.join(g.title_rows)}); change it if wrong")
         return out
     text = metric_words(" ".join(c.name for c in g.columns) + " " + str(g.file))
     for rx, metric, task in METRIC_TASK:

@@ -49,7 +49,9 @@ _NAME_HINTS = [
     # "Trial" (1, 2, 3, ...): a diagnostic-accuracy sheet's only key, one row per study
     (r"^(paper|ref|reference|id|paper.?id|papers|citation|study|authors?|first author|"
      r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$|"
-     r"^trials?( ?(id|no\.?|number|#))?$", "paper_id"),
+     r"^trials?( ?(id|no\.?|number|#))?$|"
+     # a study's number or name written as one word ("studynr", "studyname")
+     r"^(study|trial|paper|record)(nr|no|num|number|name|id|key)$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
@@ -62,6 +64,9 @@ _NAME_HINTS = [
     (r"\btrain(ing)?\b|n.?train|#.?train", "n_train"),
     (r"\bval(id(ation)?)?\b|n.?val\b", "n_val"),
     (r"\btest(ing)?\b|n.?test|#.?test|hold.?out", "n_test"),
+    # an ablation's baseline: the value of the method without its new part ("no_target_
+    # accuracy", "w/o DA Dice"), before "no" read as "number"
+    (r"^(no|without|w/?o)\b.*\b(acc(uracy)?|dice|dsc|auc|auroc|iou|f1)\b", "value_best_prior"),
     # a data set's size is not the test set's: listed, never n_test
     (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
      r"scans|volumes)\b", "(data size)"),
@@ -92,7 +97,10 @@ _METHOD_KIND = re.compile(r"feature|selection|validation|imputation|statistic|sa
 # a header naming an identifier ("meta_pmid", "record id", "DOI"): its numbers are no size
 _ID_HEADER = re.compile(r"pmc?id|pubmed|\bdoi\b|arxiv|\bisbn\b|\bissn\b|(?:\b|_)ids?\b",
                         re.I)
-_DATE = re.compile(r"\b(dates?|dated|day|month|time)\b|annotated", re.I)  # 20/08/20: a date
+_DATE = re.compile(r"\b(dates?|dated|day|month|time|timestamp)\b|annotated", re.I)  # 20/08/20
+# "2/20/2025", "2025/02/20": a date (a four-digit year), never three sizes
+_DATE_CELL = re.compile(r"\s*(\d{1,2}\s*/\s*\d{1,2}\s*/\s*(19|20)\d\d|"
+                        r"(19|20)\d\d\s*/\s*\d{1,2}\s*/\s*\d{1,2})\s*")
 _OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
@@ -340,6 +348,7 @@ def _small_codes(vals: list) -> int:
 
 def _guess_column(t, k: int, name: str) -> ColumnGuess:
     vals = [row[k] for _, row in t.rows if not is_missing(row[k])]
+    index = _row_index(vals)
     if len(vals) > ROLE_SAMPLE:  # evenly spaced: a guess needs no 10^6 parses
         vals = vals[::-(-len(vals) // ROLE_SAMPLE)]
     role, why, hints, big = _role_from_cells(_as_read(vals))
@@ -350,6 +359,9 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     headerless = name in t.headerless
     if key in ALL_COLUMNS and not headerless:
         role, why, sure = key, f"header {name!r} is our column name", True
+    elif not headerless and checks.count_role(label) in ("tp", "fp", "fn", "tn"):
+        role, why, sure, named = checks.count_role(label), f"header {name!r}: a 2x2 " \
+            "count", True, True
     elif not headerless:
         low = (getattr(t, "low_names", {}).get(t.letters[k]) or "").lower()
         low = low.replace("_", " ").strip()
@@ -361,9 +373,11 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                                           checks.is_flag(vals), _numbered(vals))
                 named = True
                 break
-    if role in _SIZE_ROLES and not named and _running(vals):
-        role, why, sure = "(ignore)", why + " (1, 2, 3, ... down the rows: a running " \
-            "number, not a size)", False
+    if role in _SIZE_ROLES and not named and (_running(vals) or index):
+        role, why, sure = "(ignore)", why + (" (1, 2, 3, ... down the rows: a running "
+                                             "number, not a size)" if _running(vals) else
+                                             " (0 or 1 ... n in any order: a saved row "
+                                             "index, not a size)"), False
     if role in _SIZE_ROLES and not named and _small_codes(vals):
         role, why, sure = "(ignore)", why + (" (0/1 cells only: a flag, not a size)"
                                              if _small_codes(vals) == 1 else
@@ -384,7 +398,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
     split_sizes = not _DATE.search(label) and any(
-        re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v)) for v in vals)
+        re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v))
+        and not _DATE_CELL.fullmatch(str(v)) for v in vals)
     if split_sizes and role not in _SIZE_ROLES:
         role, why, sure = "n_test", why + "; cells like '898/500/200'", True
     if split_sizes:
@@ -440,6 +455,19 @@ def _running(vals: list) -> bool:
     return len(xs) >= 3 and xs[0] in (0, 1) and len(steps) == 1 and steps.pop() >= 1
 
 
+def _row_index(vals: list) -> bool:
+    """Distinct whole numbers from 0 or 1 filling at least 90 % of 0..max in any order: a
+    row index saved with the sheet (pandas' "Unnamed: 0", kept after rows were dropped
+    and the rest sorted), no size: no test set has 0 or 1 cases."""
+    try:
+        xs = [float(str(v).strip()) for v in vals]
+    except ValueError:
+        return False
+    if len(xs) < 3 or len(set(xs)) < len(xs) or any(x != int(x) for x in xs):
+        return False
+    return min(xs) in (0, 1) and len(xs) >= 0.9 * (max(xs) - min(xs) + 1)
+
+
 def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
@@ -483,6 +511,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     when it is the sheet's one size column."""
     checks.settle_ids(guesses)
     checks.settle_methods(guesses)
+    checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)
     metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]

@@ -168,6 +168,12 @@ def header_metric(name: str) -> tuple[str, str | None] | None:
     return next(((m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)), None)
 
 
+def metrics_named(text: str) -> set:
+    """Every (metric, task) a header or title names."""
+    text = re.sub(r"[_\W]+", " ", text.lower())
+    return {(m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)}
+
+
 def settle_metric_pairs(guesses: list) -> tuple[str, str | None] | None:
     """Value columns whose headers name a metric (one pair of columns per metric, several
     comparators): the proposed and the prior column of one metric, the metric whose pair
@@ -204,8 +210,8 @@ def settle_names(guesses: list, chosen: list) -> None:
     'Best_comparator_traditional_AUROC', 'Best_performing_name' for 'Best_performing_AUROC')."""
     def stem(name):
         words = re.sub(r"[_\W]+", " ", name.lower()).split()
-        return [w for w in words if not header_metric(w) and w not in ("name", "model",
-                                                                        "method")]
+        return [w for w in words if not header_metric(w) and w not in (
+            "name", "model", "method", "arm")]  # a trial's or ablation's arm: the method
     for value in chosen:
         twin = "name_" + value.role.removeprefix("value_")
         match = sorted((g for g in guesses if g.kind in ("text", "category")
@@ -323,3 +329,61 @@ def drop_same_names(t, guesses: list) -> None:
                                f"{' ...' if len(same) > 3 else ''} name the same method in "
                                "both name columns: names not used (methods read as "
                                "'proposed' and 'best_prior')")
+
+
+# 2x2 counts of a diagnostic-accuracy sheet, by header (after "_" -> " ", lower case);
+# the numbers of positives and negatives ("cases", "controls") only beside TP and TN
+_COUNT_HEADERS = [(r"^(tp|true positives?|n ?tp)$", "tp"), (r"^(fp|false positives?|n ?fp)$", "fp"),
+                  (r"^(fn|false negatives?|n ?fn)$", "fn"), (r"^(tn|true negatives?|n ?tn)$", "tn"),
+                  (r"^(cases|positives|diseased|n ?pos(itives?)?)$", "n_positive"),
+                  (r"^(controls|negatives|non ?diseased|n ?neg(atives?)?)$", "n_negative")]
+COUNT_ROLES = tuple(r for _, r in _COUNT_HEADERS)
+# a column naming each row's test beside the counts: the compared method of a long table
+_TEST_HEADER = re.compile(r"\b(tests?|test ?names?|index tests?|readers?|modalit(y|ies)|"
+                          r"assays?|markers?|devices?|algorithms?|models?|methods?|tools?|ai)\b")
+
+
+def count_role(label: str) -> str | None:
+    """The 2x2 count a header names (``tp``, ``fp``, ``fn``, ``tn``, ``n_positive``,
+    ``n_negative``), or None."""
+    return next((r for rx, r in _COUNT_HEADERS if re.fullmatch(rx, label)), None)
+
+
+def counts_complete(roles) -> bool:
+    """TP and TN, FN or the positives, FP or the negatives (sheets/read/counts.py)."""
+    roles = set(roles)
+    return {"tp", "tn"} <= roles and bool(roles & {"fn", "n_positive"}) \
+        and bool(roles & {"fp", "n_negative"})
+
+
+def settle_counts(guesses: list) -> None:
+    """2x2 count columns give accuracy and n only together and only where a column names
+    each row's test (a long table: a study over its tests' rows): then that column is the
+    method. Otherwise the counts are listed, never sizes: one test per study compares
+    nothing (the sheet runs as a study design)."""
+    counts = [g for g in guesses if g.role in COUNT_ROLES]
+    if not counts:
+        return
+    if {"tp", "tn"} <= {g.role for g in counts}:  # "cases", "controls" beside TP and TN
+        for g in guesses:
+            role = count_role(g.name.lower().replace("_", " ").strip())
+            if role in ("n_positive", "n_negative") and g.role not in COUNT_ROLES:
+                g.role, g.sure, g.named = role, True, True
+                g.why = f"header {g.name!r}: the {role[2:]}s of a 2x2 table (beside TP and TN)"
+                counts.append(g)
+    ids = [g for g in guesses if g.role == "paper_id"]
+    test = next((g for g in guesses if g.role in ("(ignore)", "category", "text", "method",
+                                                  "name_proposed") and not g.unique
+                 and _TEST_HEADER.search(g.name.lower().replace("_", " "))), None)
+    test = test if ids and not ids[0].unique else None  # one row per study: one test
+    if counts_complete(g.role for g in counts) and test is not None:
+        test.role, test.sure = "method", True
+        test.why += "; names the test of each row of 2x2 counts: the compared method"
+        return
+    why = ("; 2x2 counts without " + ("a column naming each row's test" if
+                                     counts_complete(g.role for g in counts) else
+                                     "the other counts") +
+           ": no accuracy to compare (read as study design; TP, FP, FN, TN with a test "
+           "column give accuracy and n, config/README.md)")
+    for g in counts:
+        g.role, g.sure, g.why = "(ignore)", False, g.why + why

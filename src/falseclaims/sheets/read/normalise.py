@@ -10,6 +10,7 @@ import numpy as np
 from falseclaims.sheets.read import cells
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.read.columns import ALIASES, ENUMS, REQUIRED, SPECS
+from falseclaims.sheets.read.counts import COUNTS
 from falseclaims.sheets.read.errors import CellError
 from falseclaims.io.raw_reader import ColumnRows, RawTable, UncomputedFormula
 from falseclaims.sheets.read.records import SheetRecord
@@ -68,7 +69,8 @@ def map_columns(table: RawTable, kind: str, mapping: dict | None, where: str):
     exactly, or after lower-casing and turning spaces/punctuation into "_" (noted).
     Headers that match nothing are ignored with a note.
     """
-    spec = SPECS[kind]
+    # 2x2 counts are read into values and sizes (counts.derive_counts), never as records
+    spec = SPECS[kind] if kind == "papers" else {**SPECS[kind], **dict.fromkeys(COUNTS, "count")}
     mapping = dict(mapping or {})
     idx: dict[str, int] = {}
     their: dict[str, str] = {}

@@ -30,7 +30,7 @@ from falseclaims.io.raw_reader import ColumnRows, RawTable, read_raw_table
 from falseclaims.sheets.read.rows import release_problems, resolve_column
 
 __all__ = ["combine_header", "apply_overrides", "reshape_columns", "prepare_cells",
-           "figure_rows_long", "IGNORE", "FIGURE_CELL"]
+           "add_column", "figure_rows_long", "IGNORE", "FIGURE_CELL"]
 
 IGNORE = "ignore"
 _MERGED = re.compile(r"merged header cells ([A-Z]+)(\d+):([A-Z]+)(\d+)")
@@ -153,7 +153,7 @@ def reshape_columns(t: RawTable, mapping: dict, split_cells: dict, where: str) -
                 continue
             out[their] = ours[0]
             for extra in ours[1:]:
-                out[_add_column(t, f"{t.header[j]} (as {extra})",
+                out[add_column(t, f"{t.header[j]} (as {extra})",
                                 [c[j] for _, c in t.rows])] = extra
         else:
             out[their] = ours
@@ -191,7 +191,7 @@ def _split_column(t: RawTable, j: int, fields: list, own, out: dict, drop: list)
     for k, f in enumerate(fields):
         target = j if f == own else others.get(f)
         if target is None:
-            out[_add_column(t, f"{t.header[j]} ({f})", [p[k] for p in parts])] = f
+            out[add_column(t, f"{t.header[j]} ({f})", [p[k] for p in parts])] = f
             continue
         for (rownum, cells), p in zip(t.rows, parts):
             if p[k] is None or (target == j and p[k] == cells[j]):
@@ -222,7 +222,7 @@ def _split_sizes(t: RawTable, rownum: int, name: str, raw, n: int, single: int) 
     return [None if is_missing(p) else p for p in pieces]
 
 
-def _add_column(t: RawTable, name: str, values: list) -> str:
+def add_column(t: RawTable, name: str, values: list) -> str:
     _own_rows(t)
     for (_, cells), v in zip(t.rows, values):
         cells.append(v)
@@ -276,16 +276,16 @@ def prepare_cells(t: RawTable, idx: dict, their: dict, derive_cfg: dict, layout:
     _own_rows(t)
     if derive and "split" not in idx:
         idx["split"] = len(t.header)
-        their["split"] = _add_column(t, "(split derived from sizes)", [None] * len(t.rows))
+        their["split"] = add_column(t, "(split derived from sizes)", [None] * len(t.rows))
     if derive and "cv_folds" not in idx:
         idx["cv_folds"] = len(t.header)
-        their["cv_folds"] = _add_column(t, "(folds from sizes)", [None] * len(t.rows))
+        their["cv_folds"] = add_column(t, "(folds from sizes)", [None] * len(t.rows))
     fig = None
     if layout == "wide_top2" and values:
         fig = idx.get("values_only_in_figures")
         if fig is None:
             fig = idx["values_only_in_figures"] = len(t.header)
-            their["values_only_in_figures"] = _add_column(t, "(values in figures)",
+            their["values_only_in_figures"] = add_column(t, "(values in figures)",
                                                           [None] * len(t.rows))
     mapped = sorted(set(idx.values()))
     for rownum, cells in t.rows:
@@ -382,7 +382,7 @@ def figure_rows_long(ptab: RawTable, pidx: dict, ptheir: dict, rtab: RawTable,
     _own_rows(ptab)
     if "values_only_in_figures" not in pidx:
         pidx["values_only_in_figures"] = len(ptab.header)
-        ptheir["values_only_in_figures"] = _add_column(ptab, "(values in figures)",
+        ptheir["values_only_in_figures"] = add_column(ptab, "(values in figures)",
                                                        [None] * len(ptab.rows))
     f, i = pidx["values_only_in_figures"], pidx["paper_id"]
     for _, cells in ptab.rows:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from falseclaims.config_validation import ConfigError, config_problems, schema_path
 from falseclaims.errors import FalseclaimsInputError
+from falseclaims.sheets.read.counts import derive_counts
 from falseclaims.sheets.read.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
@@ -150,6 +151,7 @@ def _read_long(v: Venue, base: Path, where: str, venue: str):
     rtab, rmap = _read_table(v, base, "results", where, venue)
     pidx, ptheir = map_columns(ptab, "papers", pmap, where)
     ridx, rtheir = map_columns(rtab, "results", rmap, where)
+    derive_counts(rtab, ridx, rtheir, "long")
     join_sizes(ptab, pidx, ptheir, v.sizes, base, where)
     prepare_cells(ptab, pidx, ptheir, v.derive, "long")
     prepare_cells(rtab, ridx, rtheir, v.derive, "long")
@@ -172,6 +174,7 @@ def _read_wide(v: Venue, base: Path, where: str, venue: str):
     constants = v.constants
     wtab, wmap = _read_table(v, base, "wide", where, venue)
     widx, wtheir = map_columns(wtab, "wide", wmap, where)
+    derive_counts(wtab, widx, wtheir, "wide_top2")
     has_results = check_wide_columns(wtab, widx, constants, where)
     join_sizes(wtab, widx, wtheir, v.sizes, base, where)
     prepare_cells(wtab, widx, wtheir, v.derive, "wide_top2")

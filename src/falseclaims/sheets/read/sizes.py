@@ -18,7 +18,7 @@ from pathlib import Path
 from falseclaims.sheets.read.cells import clean_text, is_missing, parse_size
 from falseclaims.sheets.read.errors import CellError
 from falseclaims.io.raw_reader import read_raw_table
-from falseclaims.sheets.read.prepare import _add_column, _own_rows
+from falseclaims.sheets.read.prepare import add_column, _own_rows
 from falseclaims.io.raw_table import RawTable
 from falseclaims.sheets.read.rows import resolve_column
 from falseclaims.sheets.read.venue import SizesTable
@@ -99,7 +99,7 @@ def join_sizes(t: RawTable, idx: dict, their: dict, spec: SizesTable | None, bas
                        ("split", "(official test split: sizes table)")):
         if col not in idx:
             idx[col] = len(t.header)
-            their[col] = _add_column(t, label, [None] * len(t.rows))
+            their[col] = add_column(t, label, [None] * len(t.rows))
     n_j, split_j, file = idx["n_test"], idx["split"], spec.file
     for rownum, cells in t.rows:
         raw = cells[on]
