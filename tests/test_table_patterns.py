@@ -398,3 +398,65 @@ def test_repeated_modifier_rows_are_named_after_the_row_above(cfg, tmp_path):
     assert m["winner"] == "TransUNet +BED-Loss"
     assert {x["method"] for x in m["methods"]} == {"MedFormer", "MedFormer +BED-Loss",
                                                    "TransUNet", "TransUNet +BED-Loss"}
+
+
+# ---------------------------------------------------------------- batch 7 (README tables)
+@pytest.mark.parametrize("name", ["SEN", "SPE", "clDice", "clDice (%)", "Cldice↑"])
+def test_readme_abbreviations_of_bounded_scores_are_known(cfg, name):
+    """SEN / SPE (sensitivity, specificity) and clDice (centreline Dice, Shit et al. 2021)
+    head README tables of medical imaging results: higher is better, a score in [0, 1]."""
+    kind = classify(name, cfg)
+    assert kind.direction == "higher" and kind.bounded and not kind.ignore
+
+
+@pytest.mark.parametrize("name", ["Task A AUC drop", "Dice drop", "AUC drop (pts)"])
+def test_a_metric_drop_is_a_difference_not_the_metric(cfg, name):
+    """``Task A AUC drop`` (semantic minus masked) is a difference of two results: ranking
+    it as an AUC would crown the method that lost most."""
+    assert classify(name, cfg).ignore
+
+
+def _md(header: list[str], rows: list[list[str]], title: str = "## Results") -> str:
+    line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
+    return "\n".join([title, "", line(header), line(["---"] * len(header)),
+                      *(line(r) for r in rows)]) + "\n"
+
+
+def test_a_row_number_column_does_not_hide_metrics_as_rows(cfg, tmp_path):
+    """``| # | Metric | U-Net | Ours | Delta |`` with rows numbered 1..n: the numbers are
+    no data; the metric names (second column) make the table metrics x methods, the Delta
+    column is no method. By hand: Dice Ours (0.981 > 0.974), HD ↓ Ours (14.1 < 15.1),
+    Recall U-Net (0.996 > 0.994)."""
+    text = _md(["#", "Metric", "U-Net", "Ours", "Delta"], [
+        ["1", "Dice", "0.974", "0.981", "+0.007"], ["2", "HD ↓", "15.1", "14.1", "−1.0"],
+        ["3", "Recall", "0.996", "0.994", "−0.002"]])
+    [t] = analyse_file(_write(tmp_path, "idx.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Dice": "Ours", "HD": "Ours", "Recall": "U-Net"}
+    assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "Ours"}
+
+
+def test_rows_each_pairing_a_data_set_with_its_metric_are_one_table_each(cfg, tmp_path):
+    """``| Dataset | Metric | U-Net | UNet++ | Improvement |``, one row per data set, each
+    with its own metric: the methods are the value columns, every row is its own
+    comparison, and data sets are never ranked as methods (Liver 'beating' Colon polyp).
+    By hand: UNet++ wins every row; the Improvement column is no method."""
+    text = _md(["Dataset", "Metric", "U-Net", "UNet++", "Improvement"], [
+        ["Cell nuclei", "IoU", "90.52", "92.07", "+1.55"],
+        ["Colon polyp", "Dice", "71.10", "74.32", "+3.22"],
+        ["Liver", "Dice", "94.31", "95.74", "+1.43"]])
+    res = analyse_file(_write(tmp_path, "pairs.md", text), cfg, Options(n=100))
+    got = {(t["table"].rsplit("[", 1)[-1].rstrip("]"), m["column"]): m["winner"]
+           for t in res["tables"] for m in t["metrics"]}
+    assert got == {("Cell nuclei", "IoU"): "UNet++", ("Colon polyp", "Dice"): "UNet++",
+                   ("Liver", "Dice"): "UNet++"}
+    for t in res["tables"]:
+        assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "UNet++"}
+
+
+@pytest.mark.parametrize("name", ["Kappa", "Cohen's kappa", "MCC"])
+def test_agreement_coefficients_reaching_minus_one_are_no_bounded_score(cfg, name):
+    """Cohen's kappa and MCC lie in [-1, 1]: higher is better, but not a proportion in
+    [0, 1], so never modelled as one (ranked as printed, like the adjusted Rand index)."""
+    kind = classify(name, cfg)
+    assert kind.direction == "higher" and not kind.bounded

@@ -68,7 +68,7 @@ _NOT_METRIC = re.compile(
 # one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
 _DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提升|"  # change, difference, gain
                          r"(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
-                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference)\s*"
+                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference|drop)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
@@ -83,7 +83,10 @@ _LOWER = re.compile(
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
-    r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    # SEN / SPE: README abbreviations of sensitivity / specificity; clDice: centreline Dice
+    # (Shit et al. 2021, CVPR), a score in [0, 1] like Dice
+    r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    r"cl-?dice|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
@@ -98,11 +101,12 @@ _HIGHER = re.compile(
     re.I)
 
 
-# scores in [0, 1] (or percent): units are detected as for accuracy and Dice
+# scores in [0, 1] (or percent): units are detected as for accuracy and Dice; not Cohen's
+# kappa or MCC, which reach -1 (ranked as printed, like the adjusted Rand index)
 _BOUNDED = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
-    r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
-    r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
+    r"f1|f-?score|f1-?score|precision|recall|sensitivity|sen|specificity|spe|ppv|npv|nsd|cl-?dice|"
+    r"surface dice|c-?index|concordance|success rate|tpr|tnr|average precision|"
     r"overlap|bf1|bf-?score|boundary f1)(?:$|[^a-z])", re.I)
 
 

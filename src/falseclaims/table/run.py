@@ -13,8 +13,9 @@ from pathlib import Path
 from falseclaims.config import Analysis
 from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
-from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
-                                      method_metric_pivot, row_groups, side_by_side)
+from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_format_pivot,
+                                      looks_transposed, method_metric_pivot, metric_per_row,
+                                      row_groups, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -66,6 +67,7 @@ def _select(tables, wanted: str | None, path):
 def _shapes(raw, cfg, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows)."""
+    raw = drop_row_numbers(raw)
     if not opt.transpose and (parts := side_by_side(raw, cfg)) is not None:
         return [t for part in parts for t in _shapes(part, cfg, opt)]
     if opt.transpose:
@@ -75,6 +77,8 @@ def _shapes(raw, cfg, opt: Options) -> list:
         return pivot
     elif (long := long_format_pivot(raw, cfg)) is not None:
         return [t for part in long for t in row_groups(part)]
+    elif (per_row := metric_per_row(raw, cfg)) is not None:
+        return per_row
     elif looks_transposed(raw, cfg):
         raw = drop_non_methods(transpose(raw), cfg)
         raw.notes.append("transposed: the first column names metrics and no header does "
