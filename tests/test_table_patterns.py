@@ -11,6 +11,7 @@ from table_files import write_table_file as _write
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
 from falseclaims.table.run import Options, analyse_file
+from falseclaims.table.cells import plain_text
 
 
 @pytest.fixture(scope="module")
@@ -460,3 +461,74 @@ def test_agreement_coefficients_reaching_minus_one_are_no_bounded_score(cfg, nam
     [0, 1], so never modelled as one (ranked as printed, like the adjusted Rand index)."""
     kind = classify(name, cfg)
     assert kind.direction == "higher" and not kind.bounded
+
+
+# ---------------------------------------------------------------- batch 7b
+@pytest.mark.parametrize("header", ["Fωβ", "Sα", "mE", "maxE", "S-measure", r"$S_\alpha$",
+                                    r"$E_\phi^{mean}$", r"$F^w_\beta$", r"mean $E_\xi$"])
+def test_polyp_and_saliency_measures_are_known_scores(cfg, header):
+    """Polyp-segmentation leaderboards print the saliency measures of PraNet (Fan et al.
+    2020): S-measure, (mean / max) E-measure, weighted F-measure; higher is better, each in
+    [0, 1]."""
+    kind = classify(plain_text(header), cfg)
+    assert kind.direction == "higher" and kind.bounded
+
+
+def test_a_method_and_its_daggered_variant_keep_their_names(cfg, tmp_path):
+    """``MedSliM`` and ``MedSliM†`` (a variant the footnote explains) are two methods: the
+    mark stays in the name, never ``MedSliM (2)``. By hand the AUC winner is MedSliM† (0.75)."""
+    text = _md(["Model", "AUC"], [["MRNet", "0.60"], ["MedSliM", "0.70"], ["MedSliM†", "0.75"]])
+    [t] = analyse_file(_write(tmp_path, "dag.md", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "MedSliM†"
+    assert {x["method"] for x in m["methods"]} == {"MRNet", "MedSliM", "MedSliM†"}
+
+
+def test_metres_and_degrees_printed_in_every_cell_are_the_column_unit(cfg, tmp_path):
+    """``0.064 m`` and ``0.095 °/m`` in every cell (trajectory errors): the numbers are read
+    and the unit joins the header, noted; by hand B has the lower error in both columns."""
+    text = _md(["Sensor", "Position error", "Rotation error"], [
+        ["A", "0.064 m", "0.095 °/m"], ["B", "0.027 m", "0.056 °/m"], ["C", "0.042 m", "0.086 °/m"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got == {"Position error (m)": ("B", "lower"), "Rotation error (°/m)": ("B", "lower")}
+
+
+@pytest.mark.parametrize("first", ["", "Sensor"])
+def test_one_metric_word_shared_by_two_columns_is_no_method_grid(cfg, tmp_path, first):
+    """``| | Liver Dice | Kidney Dice |`` over rows of methods (a blank first header, as in
+    most LaTeX tables) and ``Sensor | Position error | Rotation error``: the prefixes are
+    structures or quantities, never methods compared within each row. By hand: Liver Dice
+    Ours (0.93), Kidney Dice nnU-Net (0.89)."""
+    a, b = ("Liver Dice", "Kidney Dice")
+    text = _md([first, a, b], [["U-Net", "0.91", "0.85"], ["Ours", "0.93", "0.88"],
+                               ["nnU-Net", "0.92", "0.89"]])
+    res = analyse_file(_write(tmp_path, "lk.md", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {a: "Ours", b: "nnU-Net"}
+
+
+def test_a_data_set_column_still_pivots_methods_paired_with_one_metric(cfg, tmp_path):
+    """``Dataset | PCE Dice | Ours Dice``: the first header says the rows are data sets, so
+    each row compares PCE with Ours (by hand: Ours on ACDC 0.86, PCE on BTCV 0.70)."""
+    text = _md(["Dataset", "PCE Dice", "Ours Dice"], [["ACDC", "0.77", "0.86"],
+                                                     ["BTCV", "0.70", "0.66"]])
+    res = analyse_file(_write(tmp_path, "ds.md", text), cfg, Options(n=100))
+    got = {t["table"].rsplit("[", 1)[-1].rstrip("]"): t["metrics"][0]["winner"]
+           for t in res["tables"]}
+    assert got == {"ACDC": "Ours", "BTCV": "PCE"}
+
+
+def test_a_bold_line_above_a_readme_table_titles_it(cfg, tmp_path):
+    """Two tables under one heading, each titled by a bold line (``**DESS E1**``) or a
+    ``📊 Table 2.`` line: each is named by its own title (selectable with --table), not
+    ``heading`` and ``heading (2)``; a plain paragraph above a table is no title (the heading
+    names it)."""
+    rows = [["A", "0.61"], ["B", "0.66"]]
+    text = ("## SKM-TEA\n\nSome prose about both tables.\n\n**DESS E1**\n\n"
+            + _md(["Model", "Macro AUC"], rows, title="")
+            + "\n📊 Table 2. Results on echo 2\n" + _md(["Model", "Macro AUC"], rows, title="")
+            + "\nA plain paragraph.\n\n" + _md(["Model", "Macro AUC"], rows, title=""))
+    names = [t["table"] for t in analyse_file(_write(tmp_path, "t.md", text), cfg,
+                                              Options(n=100))["tables"]]
+    assert names == ["DESS E1", "📊 Table 2. Results on echo 2", "SKM-TEA"]

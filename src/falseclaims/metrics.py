@@ -87,6 +87,10 @@ _HIGHER = re.compile(
     # (Shit et al. 2021, CVPR), a score in [0, 1] like Dice
     r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     r"cl-?dice|"
+    # salient / camouflaged-object and polyp segmentation (Fan et al. 2017, 2018; PraNet,
+    # Fan et al. 2020): S-measure, E-measure (mean, max, adaptive), weighted F-measure
+    r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
+    r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
@@ -106,6 +110,8 @@ _HIGHER = re.compile(
 _BOUNDED = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
     r"f1|f-?score|f1-?score|precision|recall|sensitivity|sen|specificity|spe|ppv|npv|nsd|cl-?dice|"
+    r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
+    r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
     r"surface dice|c-?index|concordance|success rate|tpr|tnr|average precision|"
     r"overlap|bf1|bf-?score|boundary f1)(?:$|[^a-z])", re.I)
 

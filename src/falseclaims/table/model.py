@@ -197,8 +197,13 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
 
 
 def _names(raw, method_j) -> list[str]:
-    return [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
-            for r in raw.rows]
+    """The method names; a name that only a footnote mark tells apart from another row's
+    (``MedSliM`` and ``MedSliM†``, a variant the footnote explains) keeps its mark."""
+    cells = [r[method_j] for r in raw.rows]
+    plain = [plain_text(c) if isinstance(c, str) else str(c) for c in cells]
+    marked = [plain_text(c, marks=True) if isinstance(c, str) else str(c) for c in cells]
+    return [m if plain.count(p) > 1 and m != p and marked.count(m) == 1 else p
+            for p, m in zip(plain, marked)]
 
 
 _VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
@@ -358,6 +363,7 @@ def _modifier_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
     raw = _modifier_names(raw, method_j, notes)
+    names = _names(raw, method_j)
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
@@ -365,7 +371,7 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             label = label[:40]
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
-        name = plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+        name = names[i]
         if not name and not any(parse_printed_cell(c).numeric for c in r):
             notes.append(f"{raw.where[i]} has no method name and no number: skipped")
             continue
@@ -392,7 +398,8 @@ _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
 _ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
 
 
-_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s"
+# lengths, pixels, times; metres and degrees (trajectory and angle errors: 0.064 m, 0.095 °/m)
+_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s|m|°/m|°"
 _UNIT_CELL = re.compile(rf"^[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?\s*({_UNITS_IN_CELLS})$")
 
 

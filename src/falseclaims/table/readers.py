@@ -310,13 +310,18 @@ def _pipe_cells(line: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", s)]
 
 
+# a README table's own title: a bold line (``**DESS E1**``, ``**Table 3.** Ablation ...``) or
+# a line starting with "Table" (after an emoji: ``📊 Table 1. ...``) just above the table
+_MD_LABEL = re.compile(r"^\*\*[^*]+\*\*|^[^\w\s]{0,3}\s*(?i:table)\b")
+
+
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
-    out, i, title = [], 0, None
+    out, i, title, label = [], 0, None, None
     while i < len(lines):
         line = lines[i].strip()
         if line.startswith("#"):
-            title = line.lstrip("#").strip()
+            title, label = line.lstrip("#").strip(), None
         if "|" in line and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1].strip()):
             rows, where = [_pipe_cells(line)], [f"line {i + 1}"]
             j = i + 2
@@ -324,15 +329,16 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
                 rows.append(_pipe_cells(lines[j]))
                 where.append(f"line {j + 1}")
                 j += 1
-            name = title or f"table {len(out) + 1}"
+            name = label or title or f"table {len(out) + 1}"
             if any(t.name == name for t in out):
                 name = f"{name} ({len(out) + 1})"
-            out.append(_finish(source, name, fmt, rows, where, min_header=1,
-                               caption=title or ""))
-            i = j
+            caption = ". ".join(x for x in (title, label) if x)
+            out.append(_finish(source, name, fmt, rows, where, min_header=1, caption=caption))
+            i, label = j, None
             continue
         if line and not line.startswith("#") and "|" not in line:
-            title = title if not re.match(r"(?i)^table\b", line) else line
+            # the line just above the table (blank lines apart) titles it when it looks a title
+            label = plain_text(line).strip() if _MD_LABEL.match(line) else None
         i += 1
     return out
 

@@ -277,6 +277,12 @@ _SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|t
                          r"ood|id|overall|mean|average|avg\.?)$")
 
 
+# a first header naming what the rows are when they are not methods (data sets, organs)
+_ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
+                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
+                          r"modalit(?:y|ies)|数据集|任务)$")
+
+
 def _method_metric(h: str, cfg: dict) -> tuple[str, str] | None:
     words = h.split()
     for k in range(1, len(words)):
@@ -290,11 +296,14 @@ def method_metric_pivot(raw: RawTable, cfg: dict) -> list[RawTable] | None:
     """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
     ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
     when the header is not such a grid (never read data sets as methods)."""
-    if METHOD_HEADER.match(plain_text(str(raw.header[0])).strip()):
-        return None  # the rows are methods (Method, Model, Ensemble): the prefixes data sets
+    first = plain_text(str(raw.header[0])).strip()
+    if METHOD_HEADER.match(first) or not first:
+        return None  # the rows are methods (Method, Model, blank): the prefixes structures
     pairs = [_method_metric(h, cfg) for h in raw.header[1:]]
     if not pairs or any(p is None for p in pairs):
         return None
+    if len({p[1] for p in pairs}) < 2 and not _ROWS_HEADER.match(first):
+        return None  # Position error | Rotation error: two metrics, not two methods
     if any(_SPLIT_WORD.match(p[0]) for p in pairs):
         return None  # Test AUROC | External AUROC: test sets, never methods
     methods = list(dict.fromkeys(p[0] for p in pairs))
