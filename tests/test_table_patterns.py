@@ -532,3 +532,13 @@ def test_a_bold_line_above_a_readme_table_titles_it(cfg, tmp_path):
     names = [t["table"] for t in analyse_file(_write(tmp_path, "t.md", text), cfg,
                                               Options(n=100))["tables"]]
     assert names == ["DESS E1", "📊 Table 2. Results on echo 2", "SKM-TEA"]
+
+
+def test_rows_named_only_by_numbers_are_settings_not_methods(cfg, tmp_path):
+    """``Labeling Ratio | ProPL mDice | Gain``: one method at three labelled fractions; the
+    rows 1/16, 1/8, 1/4 are settings, never ranked as methods ("1/4 beats 1/16")."""
+    text = _md(["Labeling Ratio", "ProPL mDice", "Gain over Runner-up"], [
+        ["1/16", "80.35%", "+0.97%"], ["1/8", "82.56%", "+2.2%"], ["1/4", "83.70%", "+1.32%"]])
+    res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "named only by numbers" in res["unreadable"][0]["reason"]

@@ -392,6 +392,8 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 _LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+# a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
+_SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
@@ -731,6 +733,10 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
+    if all(_SETTING_NAME.fullmatch(x) for x in _names(raw, method_j)):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
+                        f"({', '.join(_names(raw, method_j)[:4])}): settings of one method (a "
+                        "labelled fraction, a size), not methods to rank")
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)
