@@ -542,3 +542,27 @@ def test_rows_named_only_by_numbers_are_settings_not_methods(cfg, tmp_path):
     res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=100), strict=False)
     assert not res["tables"]
     assert "named only by numbers" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("header", ["Sensitivity@1FP", "Sensitivity at 1 FP/scan",
+                                    "Recall@8FPs", "Sens. @ 0.125 FPs/scan"])
+def test_an_operating_point_in_false_positives_does_not_flip_the_metric(cfg, header):
+    """FROC operating points (lung-nodule detection): the sensitivity at 1 false positive
+    per scan is still a sensitivity, higher is better; "FP" named as the operating point
+    must not make it lower-is-better (it did: a silent wrong direction)."""
+    assert classify(plain_text(header), cfg).direction == "higher"
+
+
+@pytest.mark.parametrize("header", ["Non-pos. Jac.", "|J|<0 (%)", r"\%$|J_{\phi}|\leq 0$",
+                                    "NJD", "SDlogJ", "Folding (%)", "Jacobian det. < 0",
+                                    "RAVD", "FPPI"])
+def test_registration_folding_and_count_measures_are_lower_is_better(cfg, header):
+    """Registration regularity (folded voxels: a non-positive Jacobian determinant; the SD
+    of its log), the relative absolute volume difference and false positives per image:
+    lower is better. "Non-pos. Jac." was read as a Jaccard (higher)."""
+    assert classify(plain_text(header), cfg).direction == "lower"
+
+
+@pytest.mark.parametrize("header", ["NCC", "LNCC", "CPM", "FROC"])
+def test_registration_similarity_and_froc_scores_are_higher_is_better(cfg, header):
+    assert classify(plain_text(header), cfg).direction == "higher"

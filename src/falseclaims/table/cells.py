@@ -77,9 +77,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
            "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ",
            "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ", "Omega": "Ω", "omega": "ω",
-           "phi": "φ", "varphi": "φ", "xi": "ξ"}
+           "phi": "φ", "varphi": "φ", "xi": "ξ", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥"}
 _SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|lambda|mu|"
-                      r"sigma|tau|epsilon|theta|Omega|omega|phi|varphi|xi)(?![A-Za-z])")
+                      r"sigma|tau|epsilon|theta|Omega|omega|phi|varphi|xi|leq|le|geq|ge)"
+                      r"(?![A-Za-z])")
 # an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 
