@@ -531,7 +531,7 @@ def test_a_bold_line_above_a_readme_table_titles_it(cfg, tmp_path):
             + "\nA plain paragraph.\n\n" + _md(["Model", "Macro AUC"], rows, title=""))
     names = [t["table"] for t in analyse_file(_write(tmp_path, "t.md", text), cfg,
                                               Options(n=100))["tables"]]
-    assert names == ["DESS E1", "📊 Table 2. Results on echo 2", "SKM-TEA"]
+    assert names == ["DESS E1", "Table 2. Results on echo 2", "SKM-TEA"]
 
 
 def test_rows_named_only_by_numbers_are_settings_not_methods(cfg, tmp_path):
@@ -566,3 +566,16 @@ def test_registration_folding_and_count_measures_are_lower_is_better(cfg, header
 @pytest.mark.parametrize("header", ["NCC", "LNCC", "CPM", "FROC"])
 def test_registration_similarity_and_froc_scores_are_higher_is_better(cfg, header):
     assert classify(plain_text(header), cfg).direction == "higher"
+
+
+def test_readme_cells_keep_link_text_and_read_html_breaks_entities_and_code(cfg, tmp_path):
+    """README cells: ``[nnU-Net](https://...)`` is the method nnU-Net, ``🥇 **Ours**`` is
+    Ours, ``0.91<br>(0.02)`` a value with its SD on a second line, ``0.93 &plusmn; 0.01``
+    and a code span ``0.92`` numbers. By hand: Dice winner Ours (0.95), runner-up nnU-Net."""
+    text = _md(["Method", "Dice"], [["[nnU-Net](https://github.com/MIC-DKFZ/nnUNet)", "0.93 &plusmn; 0.01"],
+                                    ["🥇 **Ours**", "**0.95**<br>(0.02)"],
+                                    ["[TransUNet](http://x.y) [12]", "`0.92`"]])
+    [t] = analyse_file(_write(tmp_path, "l.md", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    order = [(x["method"], x["value"]) for x in m["methods"]]
+    assert order == [("Ours", 0.95), ("nnU-Net", 0.93), ("TransUNet [12]", 0.92)]

@@ -85,6 +85,7 @@ _SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|l
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 
 
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF]\uFE0F?")
 # a digit exponent is part of a name (EnD^2 is not EnD); letters and symbols are footnotes
 _DIGIT_POWER = re.compile(r"\^\s*\{?\s*(\d+)\s*\}?")
 _SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -117,6 +118,7 @@ def plain_text(raw: str, marks: bool = False) -> str:
     s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"\*\*|__|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import html
 import io
 import re
 from dataclasses import dataclass, field
@@ -303,11 +304,23 @@ def _shown(v, percent: bool) -> object:
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
+# inline Markdown / HTML inside a README cell: a link or image keeps its text, a code span
+# its content, a line break is a space (``0.91<br>(0.02)``: the SD on a second line)
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+_MD_CODE = re.compile(r"`([^`]*)`")
+_MD_BREAK = re.compile(r"(?i)<br\s*/?>")
+
+
+def _md_inline(cell: str) -> str:
+    cell = _MD_BREAK.sub(" ", _MD_CODE.sub(r"\1", _MD_LINK.sub(r"\1", cell)))
+    return html.unescape(cell).replace("\xa0", " ").strip()
+
+
 def _pipe_cells(line: str) -> list[str]:
     s = line.strip()
     s = s[1:] if s.startswith("|") else s
     s = s[:-1] if s.endswith("|") and not s.endswith("\\|") else s
-    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", s)]
+    return [_md_inline(c.strip().replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", s)]
 
 
 # a README table's own title: a bold line (``**DESS E1**``, ``**Table 3.** Ablation ...``) or
