@@ -579,3 +579,18 @@ def test_readme_cells_keep_link_text_and_read_html_breaks_entities_and_code(cfg,
     [m] = t["metrics"]
     order = [(x["method"], x["value"]) for x in m["methods"]]
     assert order == [("Ours", 0.95), ("nnU-Net", 0.93), ("TransUNet [12]", 0.92)]
+
+
+def test_a_bounded_column_mixing_percent_and_fraction_values_is_not_ranked_blind(cfg, tmp_path):
+    """``AUC`` printed 95.1 for A and 0.96 for B: ranked as printed A wins, read as one
+    scale B (96 > 95.1) does: the column is not read, naming the cells. With 0.50 instead
+    (50 or 0.5: last either way) it is ranked, with a note; by hand A wins."""
+    bad = _md(["Method", "AUC", "Accuracy"], [["A", "95.1", "91.2"], ["B", "0.96", "89.0"],
+                                              ["C", "93.0", "88.0"]])
+    [t] = analyse_file(_write(tmp_path, "bad.md", bad), cfg, Options(n=100))["tables"]
+    assert [m["column"] for m in t["metrics"]] == ["Accuracy"]
+    assert any("'AUC'" in n and "0.96" in n for n in t["notes"])
+    ok = bad.replace("0.96", "0.50")
+    [t] = analyse_file(_write(tmp_path, "ok.md", ok), cfg, Options(n=100))["tables"]
+    auc = next(m for m in t["metrics"] if m["column"] == "AUC")
+    assert auc["winner"] == "A" and any("ranked as printed" in n for n in auc["notes"])

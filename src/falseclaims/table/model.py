@@ -320,6 +320,19 @@ def _sd_decimals(cell: Cell) -> int:
     return len(m[1]) if m else 0
 
 
+def _mixed_scale_winner_differs(values: list[float], direction: str) -> bool:
+    """Whether the values in (0, 1] may be fractions printed beside percents (0.96 x 100
+    lands among the others: within half to twice their median) and, read so, change the
+    best. 0.51 beside 1.28 .. 5.65 (KITTI APs) are small percents: 51 is no neighbour."""
+    big = sorted(abs(v) for v in values if abs(v) > 1)
+    mid = big[len(big) // 2]
+    scaled = [v * 100 if 0 < abs(v) <= 1 and 0.5 <= abs(v) * 100 / mid <= 2 else v
+              for v in values]
+    pick = max if direction == "higher" else min
+    return pick(range(len(values)), key=values.__getitem__) != pick(
+        range(len(values)), key=scaled.__getitem__)
+
+
 def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
@@ -329,7 +342,12 @@ def _ranked(raw, j, kind: Kind, method_j, cfg) -> MetricColumn:
         try:
             units, source = _units(raw, h, cells, idx, "auto", raw.where)
         except TableReadError:
-            pass
+            # 95.1 beside 0.96: a tiny percent, or a fraction? ranked as printed only when
+            # both readings crown the same method, else the column is not read
+            if _mixed_scale_winner_differs([cells[i].value for i in idx], kind.direction):
+                raise
+            notes.append("values above 1 and at most 1 in one column: ranked as printed "
+                         "(the small ones as small percents)")
     elif _percent_header(h) or any(cells[i].percent for i in idx):
         units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
