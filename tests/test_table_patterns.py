@@ -594,3 +594,17 @@ def test_a_bounded_column_mixing_percent_and_fraction_values_is_not_ranked_blind
     [t] = analyse_file(_write(tmp_path, "ok.md", ok), cfg, Options(n=100))["tables"]
     auc = next(m for m in t["metrics"] if m["column"] == "AUC")
     assert auc["winner"] == "A" and any("ranked as printed" in n for n in auc["notes"])
+
+
+def test_a_readme_second_header_row_under_group_names_is_joined(cfg, tmp_path):
+    """``| | ACDC | | Synapse | |`` over ``| Method | Dice | HD95 | Dice | HD95 |`` (a pipe
+    table has one header row; READMEs print the second as the first row): columns ACDC Dice,
+    ACDC HD95, Synapse Dice, Synapse HD95. By hand: ACDC Dice B (0.91), ACDC HD95 A (1.5),
+    Synapse Dice A (0.80), Synapse HD95 B (18.0)."""
+    text = _md(["", "ACDC", "", "Synapse", ""], [["Method", "Dice", "HD95", "Dice", "HD95"],
+                                                ["A", "0.90", "1.5", "0.80", "20.1"],
+                                                ["B", "0.91", "1.7", "0.78", "18.0"]])
+    res = analyse_file(_write(tmp_path, "g.md", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"ACDC Dice": "B", "ACDC HD95": "A", "Synapse Dice": "A",
+                   "Synapse HD95": "B"}

@@ -328,6 +328,31 @@ def _pipe_cells(line: str) -> list[str]:
 _MD_LABEL = re.compile(r"^\*\*[^*]+\*\*|^[^\w\s]{0,3}\s*(?i:table)\b")
 
 
+def _md_group_header(rows: list[list[str]], where: list[str]):
+    """A pipe table can hold one header row only; READMEs print a second as the first row:
+    ``| | ACDC | | Synapse | |`` then ``| Method | Dice | HD95 | Dice | HD95 |``. When the
+    header has blanks after a group name and the first row names every column (no number,
+    no missing-value mark), the two are one header, each group name spanning the blanks to
+    its right (``ACDC Dice``, ``ACDC HD95``)."""
+    if len(rows) < 3:
+        return rows, where, []
+    head, sub = rows[0], rows[1]
+    names = [plain_text(c) for c in sub[1:]]
+    if not (any(not plain_text(c) for c in head[1:]) and plain_text(head[1])
+            and all(names) and not any(n.lower() in MISSING for n in names)
+            and not any(parse_printed_cell(c).numeric for c in sub[1:])):
+        return rows, where, []
+    spans, group = [], ""
+    for c in head[1:]:
+        group = plain_text(c) or group
+        spans.append(group)
+    joined = [plain_text(sub[0]) or plain_text(head[0])] + [
+        f"{g} {n}".strip() for g, n in zip(spans, names)]
+    return [joined] + rows[2:], [where[0]] + where[2:], [
+        f"{where[1]}: the first row names the columns under the header's groups: read as a "
+        "second header row"]
+
+
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
     out, i, title, label = [], 0, None, None
@@ -346,7 +371,9 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
             if any(t.name == name for t in out):
                 name = f"{name} ({len(out) + 1})"
             caption = ". ".join(x for x in (title, label) if x)
-            out.append(_finish(source, name, fmt, rows, where, min_header=1, caption=caption))
+            rows, where, notes = _md_group_header(rows, where)
+            out.append(_finish(source, name, fmt, rows, where, notes=notes, min_header=1,
+                               caption=caption))
             i, label = j, None
             continue
         if line and not line.startswith("#") and "|" not in line:
