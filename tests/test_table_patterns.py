@@ -608,3 +608,18 @@ def test_a_readme_second_header_row_under_group_names_is_joined(cfg, tmp_path):
     got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
     assert got == {"ACDC Dice": "B", "ACDC HD95": "A", "Synapse Dice": "A",
                    "Synapse HD95": "B"}
+
+
+@pytest.mark.parametrize("extra", [["Improvement", "+2.2", "-1.2"], ["Δ (Ours − U-Net)", "+2.2", "-1.2"],
+                                   ["Std", "1.1", "0.6"], ["p-value", "0.003", "0.02"],
+                                   ["Mean", "86.2", "4.7"]])
+def test_rows_of_differences_statistics_and_p_values_are_no_methods(cfg, tmp_path, extra):
+    """An Improvement / Δ / Std / Mean / p-value row below the methods is no method: ranked,
+    -1.2 "won" the lower-is-better HD95 and a p-value of 0.02 did too. By hand: Ours wins
+    both columns (87.3 > 85.1, 4.1 < 5.3)."""
+    text = _md(["Method", "Dice (%)", "HD95 (mm)"], [["U-Net", "85.1", "5.3"],
+                                                    ["Ours", "87.3", "4.1"], extra])
+    [t] = analyse_file(_write(tmp_path, "x.md", text), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice (%)": "Ours",
+                                                                "HD95 (mm)": "Ours"}
+    assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "Ours"}

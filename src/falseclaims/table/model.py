@@ -390,6 +390,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
         name = names[i]
+        if _NON_METHOD_ROW.match(name):
+            notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
+                         "statistic over the rows or a p-value): skipped")
+            continue
         if not name and not any(parse_printed_cell(c).numeric for c in r):
             notes.append(f"{raw.where[i]} has no method name and no number: skipped")
             continue
@@ -410,6 +414,12 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 _LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+# a row below the methods that is none: Improvement / Δ (vs. ...), Mean / Std over the rows,
+# a p-value; ranked, a negative difference "wins" a lower-is-better column
+_NON_METHOD_ROW = re.compile(
+    r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
+    r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
+    r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
 # a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
 _SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
