@@ -623,3 +623,18 @@ def test_rows_of_differences_statistics_and_p_values_are_no_methods(cfg, tmp_pat
     assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice (%)": "Ours",
                                                                 "HD95 (mm)": "Ours"}
     assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "Ours"}
+
+
+@pytest.mark.parametrize("header", ["Error reduction (%)", "Relative error reduction",
+                                    "Loss reduction", "Dice gap", "Accuracy gap",
+                                    "Dice increase"])
+def test_reductions_gaps_and_increases_are_differences(cfg, header):
+    """"Error reduction" is a gain (read as an error it was lower-is-better: the method that
+    reduced the error most lost); "Accuracy gap" a difference between two results (read as
+    an accuracy, higher). Neither is a score of one method."""
+    assert classify(plain_text(header), cfg).ignore
+
+
+def test_one_minus_a_score_is_lower_is_better(cfg):
+    """``1 - Dice`` is the complement of Dice (it was read as Dice: higher is better)."""
+    assert classify(plain_text("1 - Dice"), cfg).direction == "lower"

@@ -68,7 +68,8 @@ _NOT_METRIC = re.compile(
 # one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
 _DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提升|"  # change, difference, gain
                          r"(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
-                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference|drop)\s*"
+                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference|drop|"
+                         r"reduction|decrease|increase|gap)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
@@ -166,6 +167,10 @@ def _by_name(text: str, cfg: dict) -> Kind:
     # an operating point after the metric ("Sensitivity@1FP", "Recall at 8 FPs/scan") is not
     # the metric: the false positives it names must not make it lower-is-better
     text = _OPERATING_POINT.sub(" ", text)
+    one_minus = re.fullmatch(r"\s*1\s*[-−–]\s*([A-Za-z][A-Za-z\- ]*?)\s*(?:\([^()]*\))?\s*", text)
+    if one_minus and _by_name(one_minus[1], cfg).direction == "higher":
+        # 1 - Dice: the complement of a score (not "1-s=0.2 Accuracy", a density label)
+        return Kind("lower", source="metric name (1 minus a score)")
     if _ERROR_RATE.search(text):
         return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
                     bounded=True)
