@@ -11,6 +11,7 @@ from table_files import write_table_file as _write
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
 from falseclaims.table.run import Options, analyse_file
+from falseclaims.table.cells import plain_text
 
 
 @pytest.fixture(scope="module")
@@ -398,3 +399,242 @@ def test_repeated_modifier_rows_are_named_after_the_row_above(cfg, tmp_path):
     assert m["winner"] == "TransUNet +BED-Loss"
     assert {x["method"] for x in m["methods"]} == {"MedFormer", "MedFormer +BED-Loss",
                                                    "TransUNet", "TransUNet +BED-Loss"}
+
+
+# ---------------------------------------------------------------- batch 7 (README tables)
+@pytest.mark.parametrize("name", ["SEN", "SPE", "clDice", "clDice (%)", "Cldice↑"])
+def test_readme_abbreviations_of_bounded_scores_are_known(spellings, name):
+    """SEN / SPE (sensitivity, specificity) and clDice (centreline Dice, Shit et al. 2021)
+    head README tables of medical imaging results: higher is better, a score in [0, 1]."""
+    kind = classify(name, spellings)
+    assert kind.direction == "higher" and kind.bounded and not kind.ignore
+
+
+@pytest.mark.parametrize("name", ["Task A AUC drop", "Dice drop", "AUC drop (pts)"])
+def test_a_metric_drop_is_a_difference_not_the_metric(spellings, name):
+    """``Task A AUC drop`` (semantic minus masked) is a difference of two results: ranking
+    it as an AUC would crown the method that lost most."""
+    assert classify(name, spellings).ignore
+
+
+def _md(header: list[str], rows: list[list[str]], title: str = "## Results") -> str:
+    line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
+    return "\n".join([title, "", line(header), line(["---"] * len(header)),
+                      *(line(r) for r in rows)]) + "\n"
+
+
+def test_a_row_number_column_does_not_hide_metrics_as_rows(cfg, tmp_path):
+    """``| # | Metric | U-Net | Ours | Delta |`` with rows numbered 1..n: the numbers are
+    no data; the metric names (second column) make the table metrics x methods, the Delta
+    column is no method. By hand: Dice Ours (0.981 > 0.974), HD ↓ Ours (14.1 < 15.1),
+    Recall U-Net (0.996 > 0.994)."""
+    text = _md(["#", "Metric", "U-Net", "Ours", "Delta"], [
+        ["1", "Dice", "0.974", "0.981", "+0.007"], ["2", "HD ↓", "15.1", "14.1", "−1.0"],
+        ["3", "Recall", "0.996", "0.994", "−0.002"]])
+    [t] = analyse_file(_write(tmp_path, "idx.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Dice": "Ours", "HD": "Ours", "Recall": "U-Net"}
+    assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "Ours"}
+
+
+def test_rows_each_pairing_a_data_set_with_its_metric_are_one_table_each(cfg, tmp_path):
+    """``| Dataset | Metric | U-Net | UNet++ | Improvement |``, one row per data set, each
+    with its own metric: the methods are the value columns, every row is its own
+    comparison, and data sets are never ranked as methods (Liver 'beating' Colon polyp).
+    By hand: UNet++ wins every row; the Improvement column is no method."""
+    text = _md(["Dataset", "Metric", "U-Net", "UNet++", "Improvement"], [
+        ["Cell nuclei", "IoU", "90.52", "92.07", "+1.55"],
+        ["Colon polyp", "Dice", "71.10", "74.32", "+3.22"],
+        ["Liver", "Dice", "94.31", "95.74", "+1.43"]])
+    res = analyse_file(_write(tmp_path, "pairs.md", text), cfg, Options(n=100))
+    got = {(t["table"].rsplit("[", 1)[-1].rstrip("]"), m["column"]): m["winner"]
+           for t in res["tables"] for m in t["metrics"]}
+    assert got == {("Cell nuclei", "IoU"): "UNet++", ("Colon polyp", "Dice"): "UNet++",
+                   ("Liver", "Dice"): "UNet++"}
+    for t in res["tables"]:
+        assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "UNet++"}
+
+
+@pytest.mark.parametrize("name", ["Kappa", "Cohen's kappa", "MCC"])
+def test_agreement_coefficients_reaching_minus_one_are_no_bounded_score(spellings, name):
+    """Cohen's kappa and MCC lie in [-1, 1]: higher is better, but not a proportion in
+    [0, 1], so never modelled as one (ranked as printed, like the adjusted Rand index)."""
+    kind = classify(name, spellings)
+    assert kind.direction == "higher" and not kind.bounded
+
+
+# ---------------------------------------------------------------- batch 7b
+@pytest.mark.parametrize("header", ["Fωβ", "Sα", "mE", "maxE", "S-measure", r"$S_\alpha$",
+                                    r"$E_\phi^{mean}$", r"$F^w_\beta$", r"mean $E_\xi$"])
+def test_polyp_and_saliency_measures_are_known_scores(spellings, header):
+    """Polyp-segmentation leaderboards print the saliency measures of PraNet (Fan et al.
+    2020): S-measure, (mean / max) E-measure, weighted F-measure; higher is better, each in
+    [0, 1]."""
+    kind = classify(plain_text(header), spellings)
+    assert kind.direction == "higher" and kind.bounded
+
+
+def test_a_method_and_its_daggered_variant_keep_their_names(cfg, tmp_path):
+    """``MedSliM`` and ``MedSliM†`` (a variant the footnote explains) are two methods: the
+    mark stays in the name, never ``MedSliM (2)``. By hand the AUC winner is MedSliM† (0.75)."""
+    text = _md(["Model", "AUC"], [["MRNet", "0.60"], ["MedSliM", "0.70"], ["MedSliM†", "0.75"]])
+    [t] = analyse_file(_write(tmp_path, "dag.md", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "MedSliM†"
+    assert {x["method"] for x in m["methods"]} == {"MRNet", "MedSliM", "MedSliM†"}
+
+
+def test_metres_and_degrees_printed_in_every_cell_are_the_column_unit(cfg, tmp_path):
+    """``0.064 m`` and ``0.095 °/m`` in every cell (trajectory errors): the numbers are read
+    and the unit joins the header, noted; by hand B has the lower error in both columns."""
+    text = _md(["Sensor", "Position error", "Rotation error"], [
+        ["A", "0.064 m", "0.095 °/m"], ["B", "0.027 m", "0.056 °/m"], ["C", "0.042 m", "0.086 °/m"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: (m["winner"], m["direction"]) for m in t["metrics"]}
+    assert got == {"Position error (m)": ("B", "lower"), "Rotation error (°/m)": ("B", "lower")}
+
+
+@pytest.mark.parametrize("first", ["", "Sensor"])
+def test_one_metric_word_shared_by_two_columns_is_no_method_grid(cfg, tmp_path, first):
+    """``| | Liver Dice | Kidney Dice |`` over rows of methods (a blank first header, as in
+    most LaTeX tables) and ``Sensor | Position error | Rotation error``: the prefixes are
+    structures or quantities, never methods compared within each row. By hand: Liver Dice
+    Ours (0.93), Kidney Dice nnU-Net (0.89)."""
+    a, b = ("Liver Dice", "Kidney Dice")
+    text = _md([first, a, b], [["U-Net", "0.91", "0.85"], ["Ours", "0.93", "0.88"],
+                               ["nnU-Net", "0.92", "0.89"]])
+    res = analyse_file(_write(tmp_path, "lk.md", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {a: "Ours", b: "nnU-Net"}
+
+
+def test_a_data_set_column_still_pivots_methods_paired_with_one_metric(cfg, tmp_path):
+    """``Dataset | PCE Dice | Ours Dice``: the first header says the rows are data sets, so
+    each row compares PCE with Ours (by hand: Ours on ACDC 0.86, PCE on BTCV 0.70)."""
+    text = _md(["Dataset", "PCE Dice", "Ours Dice"], [["ACDC", "0.77", "0.86"],
+                                                     ["BTCV", "0.70", "0.66"]])
+    res = analyse_file(_write(tmp_path, "ds.md", text), cfg, Options(n=100))
+    got = {t["table"].rsplit("[", 1)[-1].rstrip("]"): t["metrics"][0]["winner"]
+           for t in res["tables"]}
+    assert got == {"ACDC": "Ours", "BTCV": "PCE"}
+
+
+def test_a_bold_line_above_a_readme_table_titles_it(cfg, tmp_path):
+    """Two tables under one heading, each titled by a bold line (``**DESS E1**``) or a
+    ``📊 Table 2.`` line: each is named by its own title (selectable with --table), not
+    ``heading`` and ``heading (2)``; a plain paragraph above a table is no title (the heading
+    names it)."""
+    rows = [["A", "0.61"], ["B", "0.66"]]
+    text = ("## SKM-TEA\n\nSome prose about both tables.\n\n**DESS E1**\n\n"
+            + _md(["Model", "Macro AUC"], rows, title="")
+            + "\n📊 Table 2. Results on echo 2\n" + _md(["Model", "Macro AUC"], rows, title="")
+            + "\nA plain paragraph.\n\n" + _md(["Model", "Macro AUC"], rows, title=""))
+    names = [t["table"] for t in analyse_file(_write(tmp_path, "t.md", text), cfg,
+                                              Options(n=100))["tables"]]
+    assert names == ["DESS E1", "Table 2. Results on echo 2", "SKM-TEA"]
+
+
+def test_rows_named_only_by_numbers_are_settings_not_methods(cfg, tmp_path):
+    """``Labeling Ratio | ProPL mDice | Gain``: one method at three labelled fractions; the
+    rows 1/16, 1/8, 1/4 are settings, never ranked as methods ("1/4 beats 1/16")."""
+    text = _md(["Labeling Ratio", "ProPL mDice", "Gain over Runner-up"], [
+        ["1/16", "80.35%", "+0.97%"], ["1/8", "82.56%", "+2.2%"], ["1/4", "83.70%", "+1.32%"]])
+    res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "named only by numbers" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("header", ["Sensitivity@1FP", "Sensitivity at 1 FP/scan",
+                                    "Recall@8FPs", "Sens. @ 0.125 FPs/scan"])
+def test_an_operating_point_in_false_positives_does_not_flip_the_metric(spellings, header):
+    """FROC operating points (lung-nodule detection): the sensitivity at 1 false positive
+    per scan is still a sensitivity, higher is better; "FP" named as the operating point
+    must not make it lower-is-better (it did: a silent wrong direction)."""
+    assert classify(plain_text(header), spellings).direction == "higher"
+
+
+@pytest.mark.parametrize("header", ["Non-pos. Jac.", "|J|<0 (%)", r"\%$|J_{\phi}|\leq 0$",
+                                    "NJD", "SDlogJ", "Folding (%)", "Jacobian det. < 0",
+                                    "RAVD", "FPPI"])
+def test_registration_folding_and_count_measures_are_lower_is_better(spellings, header):
+    """Registration regularity (folded voxels: a non-positive Jacobian determinant; the SD
+    of its log), the relative absolute volume difference and false positives per image:
+    lower is better. "Non-pos. Jac." was read as a Jaccard (higher)."""
+    assert classify(plain_text(header), spellings).direction == "lower"
+
+
+@pytest.mark.parametrize("header", ["NCC", "LNCC", "CPM", "FROC"])
+def test_registration_similarity_and_froc_scores_are_higher_is_better(spellings, header):
+    assert classify(plain_text(header), spellings).direction == "higher"
+
+
+def test_readme_cells_keep_link_text_and_read_html_breaks_entities_and_code(cfg, tmp_path):
+    """README cells: ``[nnU-Net](https://...)`` is the method nnU-Net, ``🥇 **Ours**`` is
+    Ours, ``0.91<br>(0.02)`` a value with its SD on a second line, ``0.93 &plusmn; 0.01``
+    and a code span ``0.92`` numbers. By hand: Dice winner Ours (0.95), runner-up nnU-Net."""
+    text = _md(["Method", "Dice"], [["[nnU-Net](https://github.com/MIC-DKFZ/nnUNet)", "0.93 &plusmn; 0.01"],
+                                    ["🥇 **Ours**", "**0.95**<br>(0.02)"],
+                                    ["[TransUNet](http://x.y) [12]", "`0.92`"]])
+    [t] = analyse_file(_write(tmp_path, "l.md", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    order = [(x["method"], x["value"]) for x in m["methods"]]
+    assert order == [("Ours", 0.95), ("nnU-Net", 0.93), ("TransUNet [12]", 0.92)]
+
+
+def test_a_bounded_column_mixing_percent_and_fraction_values_is_not_ranked_blind(cfg, tmp_path):
+    """``AUC`` printed 95.1 for A and 0.96 for B: ranked as printed A wins, read as one
+    scale B (96 > 95.1) does: the column is not read, naming the cells. With 0.50 instead
+    (50 or 0.5: last either way) it is ranked, with a note; by hand A wins."""
+    bad = _md(["Method", "AUC", "Accuracy"], [["A", "95.1", "91.2"], ["B", "0.96", "89.0"],
+                                              ["C", "93.0", "88.0"]])
+    [t] = analyse_file(_write(tmp_path, "bad.md", bad), cfg, Options(n=100))["tables"]
+    assert [m["column"] for m in t["metrics"]] == ["Accuracy"]
+    assert any("'AUC'" in n and "0.96" in n for n in t["notes"])
+    ok = bad.replace("0.96", "0.50")
+    [t] = analyse_file(_write(tmp_path, "ok.md", ok), cfg, Options(n=100))["tables"]
+    auc = next(m for m in t["metrics"] if m["column"] == "AUC")
+    assert auc["winner"] == "A" and any("ranked as printed" in n for n in auc["notes"])
+
+
+def test_a_readme_second_header_row_under_group_names_is_joined(cfg, tmp_path):
+    """``| | ACDC | | Synapse | |`` over ``| Method | Dice | HD95 | Dice | HD95 |`` (a pipe
+    table has one header row; READMEs print the second as the first row): columns ACDC Dice,
+    ACDC HD95, Synapse Dice, Synapse HD95. By hand: ACDC Dice B (0.91), ACDC HD95 A (1.5),
+    Synapse Dice A (0.80), Synapse HD95 B (18.0)."""
+    text = _md(["", "ACDC", "", "Synapse", ""], [["Method", "Dice", "HD95", "Dice", "HD95"],
+                                                ["A", "0.90", "1.5", "0.80", "20.1"],
+                                                ["B", "0.91", "1.7", "0.78", "18.0"]])
+    res = analyse_file(_write(tmp_path, "g.md", text), cfg, Options(n=100))
+    got = {m["column"]: m["winner"] for t in res["tables"] for m in t["metrics"]}
+    assert got == {"ACDC Dice": "B", "ACDC HD95": "A", "Synapse Dice": "A",
+                   "Synapse HD95": "B"}
+
+
+@pytest.mark.parametrize("extra", [["Improvement", "+2.2", "-1.2"], ["Δ (Ours − U-Net)", "+2.2", "-1.2"],
+                                   ["Std", "1.1", "0.6"], ["p-value", "0.003", "0.02"],
+                                   ["Mean", "86.2", "4.7"]])
+def test_rows_of_differences_statistics_and_p_values_are_no_methods(cfg, tmp_path, extra):
+    """An Improvement / Δ / Std / Mean / p-value row below the methods is no method: ranked,
+    -1.2 "won" the lower-is-better HD95 and a p-value of 0.02 did too. By hand: Ours wins
+    both columns (87.3 > 85.1, 4.1 < 5.3)."""
+    text = _md(["Method", "Dice (%)", "HD95 (mm)"], [["U-Net", "85.1", "5.3"],
+                                                    ["Ours", "87.3", "4.1"], extra])
+    [t] = analyse_file(_write(tmp_path, "x.md", text), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice (%)": "Ours",
+                                                                "HD95 (mm)": "Ours"}
+    assert {x["method"] for m in t["metrics"] for x in m["methods"]} == {"U-Net", "Ours"}
+
+
+@pytest.mark.parametrize("header", ["Error reduction (%)", "Relative error reduction",
+                                    "Loss reduction", "Dice gap", "Accuracy gap",
+                                    "Dice increase"])
+def test_reductions_gaps_and_increases_are_differences(spellings, header):
+    """"Error reduction" is a gain (read as an error it was lower-is-better: the method that
+    reduced the error most lost); "Accuracy gap" a difference between two results (read as
+    an accuracy, higher). Neither is a score of one method."""
+    assert classify(plain_text(header), spellings).ignore
+
+
+def test_one_minus_a_score_is_lower_is_better(spellings):
+    """``1 - Dice`` is the complement of Dice (it was read as Dice: higher is better)."""
+    assert classify(plain_text("1 - Dice"), spellings).direction == "lower"

@@ -1,13 +1,14 @@
 """Score `falseclaims table` on a corpus of real published results tables.
 
 Each table is a folder holding ``table.tex`` (copied verbatim from the LaTeX source of a
-paper), ``SOURCE.md`` (repository, path, commit, license, paper) and ``truth.yaml``, the
+paper; ``table.md`` / ``table.csv`` for a README's Markdown or a CSV table), ``SOURCE.md`` (repository, path, commit, license, paper) and ``truth.yaml``, the
 reading a careful reader makes, checked by hand: per metric column its direction (higher or
 lower is better), its unit, the winner and the runner-up (by value; the bold mark is
 recorded too), the data-set group and the test-set size per group when the paper states it.
 
 The table is run the way a new user runs it, in-process through the CLI entry
-(``falseclaims table table.tex --n N --json``). A column the plain run does not read is run
+(``falseclaims table table.tex --n N --json``). A truth's match token ``tablenoK`` names the
+K-th table the tool read (two tables with the same headers under one heading). A column the plain run does not read is run
 once more with the one edit the truth names (``edit_args``, e.g. ``--transpose``); an
 option the CLI does not know counts as not read, with the CLI's message as the reason.
 
@@ -93,10 +94,19 @@ def check_truth(truth: dict, folder: Path) -> list[str]:
             for name in ([names] if isinstance(names, str) else names or []):
                 if name not in truth["methods"]:
                     out.append(f"column {k}: {key} {name!r} is not a key of methods")
-    for name in ("table.tex", "SOURCE.md"):
-        if not (folder / name).is_file():
-            out.append(f"no {name}")
+    if not (folder / "SOURCE.md").is_file():
+        out.append("no SOURCE.md")
+    if table_file(folder) is None:
+        out.append(f"no {' / '.join(TABLE_FILES)}")
     return out
+
+
+TABLE_FILES = ("table.tex", "table.md", "table.csv")
+
+
+def table_file(folder: Path) -> Path | None:
+    """The table of a corpus folder, whatever its format."""
+    return next((folder / n for n in TABLE_FILES if (folder / n).is_file()), None)
 
 
 def license_of(folder: Path) -> str:
@@ -156,12 +166,12 @@ def run_table(folder: Path, truth: dict, extra: list[str] = ()) -> dict:
     args, _ = n_args(truth)
     # an edit naming a file of the table's folder (--macros statistics.tex) names it by path
     extra = [str(folder / e) if (folder / e).is_file() else e for e in extra]
-    argv = ["table", str(folder / "table.tex"), *args, *extra, "--json"]
+    argv = ["table", str(table_file(folder)), *args, *extra, "--json"]
     code, out, err = run_cli(argv)
     if code == 2 and args[:1] == ["--n"] and "=" in args[1] and not out.strip():
         # the CLI takes no per-group n: the smallest, so that direction/unit/winner are seen
         smallest = min(int(v.split("=")[1]) for v in args[1].split(","))
-        argv = ["table", str(folder / "table.tex"), "--n", str(smallest), *extra, "--json"]
+        argv = ["table", str(table_file(folder)), "--n", str(smallest), *extra, "--json"]
         code, out, err = run_cli(argv)
     try:
         payload = json.loads(out) if out.strip() else {}
@@ -177,13 +187,13 @@ def run_table(folder: Path, truth: dict, extra: list[str] = ()) -> dict:
 def _tool_columns(result: dict) -> list[tuple[str, dict]]:
     """(searchable text, metric) for every column the tool read."""
     cols = []
-    for table in result["tables"]:
+    for k, table in enumerate(result["tables"], 1):
         for metric in table.get("metrics", []):
             # the n too: a tool may split rows by their n column without naming the groups
             text = " ".join(str(metric.get(k) or "") for k in
                             ("column", "group", "dataset", "metric_name", "metric", "n"))
             # the table's number ("tabular 2"), not its caption: a caption names every metric
-            cols.append((f"{text} {str(table.get('table', '')).split(':')[0]}", metric))
+            cols.append((f"{text} {str(table.get('table', '')).split(':')[0]} tableno{k}", metric))
     return cols
 
 

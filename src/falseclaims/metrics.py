@@ -73,7 +73,8 @@ _NOT_METRIC = re.compile(
 # one it would rank gains as accuracies; capital Δ only (δ < 1.25 is a depth accuracy)
 _DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提升|"  # change, difference, gain
                          r"(?i:^\s*(?:delta|diff\.?|difference|change|gain|"
-                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference)\s*"
+                         r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference|drop|"
+                         r"reduction|decrease|increase|gap)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
@@ -84,11 +85,27 @@ _LOWER = re.compile(
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
     r"average rank|"
-    r"fp|fn|abs ?rel|rel ?err|bias|alarms?|false alarms?|alarm rate)(?:$|[^a-z])", re.I)
+    r"fp|fn|abs ?rel|rel ?err|bias|alarms?|false alarms?|alarm rate|ravd|fppi|"
+    # registration regularity: folded voxels (a non-positive Jacobian determinant), the SD of
+    # its log; before _HIGHER, whose "jac" (Jaccard) would read "Non-pos. Jac." as an overlap
+    r"(?:non-?pos(?:itive)?|neg(?:ative)?)\.? ?jac(?:\.|obians?)?(?: det(?:\.|erminants?)?)?|"
+    r"jacobian det(?:\.|erminants?)? ?(?:<|≤|<=) ?0|\|j[^|]*\| ?(?:<|≤|<=) ?0|\|j\|_?<0|"
+    r"njd|sd ?log ?j|std ?log ?j|folding(?: ratio| rate)?|folded voxels)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
-    r"sensitivity|sens|specificity|spec|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    # SEN / SPE: README abbreviations of sensitivity / specificity; clDice: centreline Dice
+    # (Shit et al. 2021, CVPR), a score in [0, 1] like Dice
+    r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    r"cl-?dice|"
+    # image similarity after registration (normalised / local cross-correlation); the
+    # competition performance metric of lung-nodule detection (mean sensitivity over seven
+    # FROC operating points, Setio et al. 2017)
+    r"ncc|lncc|cpm|froc(?: score)?|"
+    # salient / camouflaged-object and polyp segmentation (Fan et al. 2017, 2018; PraNet,
+    # Fan et al. 2020): S-measure, E-measure (mean, max, adaptive), weighted F-measure
+    r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
+    r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
@@ -103,11 +120,14 @@ _HIGHER = re.compile(
     re.I)
 
 
-# scores in [0, 1] (or percent): units are detected as for accuracy and Dice
+# scores in [0, 1] (or percent): units are detected as for accuracy and Dice; not Cohen's
+# kappa or MCC, which reach -1 (ranked as printed, like the adjusted Rand index)
 _BOUNDED = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
-    r"f1|f-?score|f1-?score|precision|recall|sensitivity|specificity|ppv|npv|nsd|"
-    r"surface dice|c-?index|concordance|kappa|success rate|tpr|tnr|average precision|"
+    r"f1|f-?score|f1-?score|precision|recall|sensitivity|sen|specificity|spe|ppv|npv|nsd|cl-?dice|"
+    r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
+    r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
+    r"surface dice|c-?index|concordance|success rate|tpr|tnr|average precision|cpm|"
     r"overlap|bf1|bf-?score|boundary f1)(?:$|[^a-z])", re.I)
 
 
@@ -141,11 +161,22 @@ def kind_from_option(kind: str, source: str) -> Kind:
             "lower": Kind("lower", source=source)}[kind]
 
 
+_OPERATING_POINT = re.compile(r"(?i)(?<=[a-z)])\s*(?:@|\bat\b)\s*[\d.]+\s*(?:fps?|fppi|"
+                              r"false positives?)(?:\s*/\s*[a-z]+)?")
+
+
 def _by_name(text: str, spellings: Spellings) -> Kind:
     # snake_case words are words ("wt_hd95_mm" -> "wt hd95 mm"); a subscript is not
     # ("F_1 -score" -> "F1-score")
     text = re.sub(r"_(?=[A-Za-z]{2})|(?<=[A-Za-z]{2})_", " ", text)
     text = re.sub(r"\s*-\s*", "-", re.sub(r"[_{}$]", "", text))
+    # an operating point after the metric ("Sensitivity@1FP", "Recall at 8 FPs/scan") is not
+    # the metric: the false positives it names must not make it lower-is-better
+    text = _OPERATING_POINT.sub(" ", text)
+    one_minus = re.fullmatch(r"\s*1\s*[-−–]\s*([A-Za-z][A-Za-z\- ]*?)\s*(?:\([^()]*\))?\s*", text)
+    if one_minus and _by_name(one_minus[1], spellings).direction == "higher":
+        # 1 - Dice: the complement of a score (not "1-s=0.2 Accuracy", a density label)
+        return Kind("lower", source="metric name (1 minus a score)")
     if _ERROR_RATE.search(text):
         return Kind("lower", "classification", True, "metric name (error rate = 1 - accuracy)",
                     bounded=True)

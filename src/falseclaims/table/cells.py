@@ -76,13 +76,16 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 _SYMBOL = {"times": "×", "cdot": "·", "bullet": "•", "pm": "±", "#": "#", "Delta": "Δ",
            "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ", "lambda": "λ", "mu": "μ",
-           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ", "Omega": "Ω", "omega": "ω"}
+           "sigma": "σ", "tau": "τ", "epsilon": "ε", "theta": "θ", "Omega": "Ω", "omega": "ω",
+           "phi": "φ", "varphi": "φ", "xi": "ξ", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥"}
 _SYMBOLS = re.compile(r"\\(times|cdot|bullet|pm|#|Delta|delta|alpha|beta|gamma|lambda|mu|"
-                      r"sigma|tau|epsilon|theta|Omega|omega)(?![A-Za-z])")
+                      r"sigma|tau|epsilon|theta|Omega|omega|phi|varphi|xi|leq|le|geq|ge)"
+                      r"(?![A-Za-z])")
 # an asymmetric interval printed as super- and subscript: 98% ^{+1%}_{-5%}
 _ASYMMETRIC = re.compile(r"\{?~?\}?\s*\^\s*\{[^{}]*\}\s*_\s*\{[^{}]*\}")
 
 
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF]\uFE0F?")
 # a digit exponent is part of a name (EnD^2 is not EnD); letters and symbols are footnotes
 _DIGIT_POWER = re.compile(r"\^\s*\{?\s*(\d+)\s*\}?")
 _SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -97,9 +100,10 @@ def printable(text: str) -> str:
     return _CONTROL.sub(" ", str(text))
 
 
-def plain_text(raw: str) -> str:
+def plain_text(raw: str, marks: bool = False) -> str:
     """A header or method name without LaTeX/Markdown markup (``\\textbf{Ours}`` -> ``Ours``);
-    arrows kept as ``↑``/``↓``; control characters removed."""
+    arrows kept as ``↑``/``↓``; control characters removed. ``marks``: daggers kept (``†``,
+    ``‡``), for a method name that only its mark tells apart from another."""
     s = _CITE_ONLY.sub(r"\1", printable(raw))  # a method named only by its citation
     s = _COMMAND_WITH_ARG.sub("", _BOX_OPTIONS.sub("", s))
     s = s.replace("\\\\", " ")  # a line break inside \makecell
@@ -109,9 +113,12 @@ def plain_text(raw: str) -> str:
     s = re.sub(r"\\(?:downarrow|Downarrow)\b", "↓", s)
     s = s.replace("\\%", "%").replace("\\_", "_").replace("\\&", "&").replace("~", " ")
     s = _SUPERSCRIPT.sub("", s)
-    s = re.sub(r"\\dagger\b|\\ddagger\b|[†‡]", "", s)
+    s = re.sub(r"\\dagger\b", "†" if marks else "", s)
+    s = re.sub(r"\\ddagger\b", "‡" if marks else "", s)
+    s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"\*\*|__|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
 

@@ -198,8 +198,13 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
 
 
 def _names(raw, method_j) -> list[str]:
-    return [plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
-            for r in raw.rows]
+    """The method names; a name that only a footnote mark tells apart from another row's
+    (``MedSliM`` and ``MedSliM†``, a variant the footnote explains) keeps its mark."""
+    cells = [r[method_j] for r in raw.rows]
+    plain = [plain_text(c) if isinstance(c, str) else str(c) for c in cells]
+    marked = [plain_text(c, marks=True) if isinstance(c, str) else str(c) for c in cells]
+    return [m if plain.count(p) > 1 and m != p and marked.count(m) == 1 else p
+            for p, m in zip(plain, marked)]
 
 
 _VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
@@ -316,6 +321,19 @@ def _sd_decimals(cell: Cell) -> int:
     return len(m[1]) if m else 0
 
 
+def _mixed_scale_winner_differs(values: list[float], direction: str) -> bool:
+    """Whether the values in (0, 1] may be fractions printed beside percents (0.96 x 100
+    lands among the others: within half to twice their median) and, read so, change the
+    best. 0.51 beside 1.28 .. 5.65 (KITTI APs) are small percents: 51 is no neighbour."""
+    big = sorted(abs(v) for v in values if abs(v) > 1)
+    mid = big[len(big) // 2]
+    scaled = [v * 100 if 0 < abs(v) <= 1 and 0.5 <= abs(v) * 100 / mid <= 2 else v
+              for v in values]
+    pick = max if direction == "higher" else min
+    return pick(range(len(values)), key=values.__getitem__) != pick(
+        range(len(values)), key=scaled.__getitem__)
+
+
 def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
@@ -325,7 +343,12 @@ def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
         try:
             units, source = _units(raw, h, cells, idx, "auto", raw.where)
         except TableReadError:
-            pass
+            # 95.1 beside 0.96: a tiny percent, or a fraction? ranked as printed only when
+            # both readings crown the same method, else the column is not read
+            if _mixed_scale_winner_differs([cells[i].value for i in idx], kind.direction):
+                raise
+            notes.append("values above 1 and at most 1 in one column: ranked as printed "
+                         "(the small ones as small percents)")
     elif _percent_header(h) or any(cells[i].percent for i in idx):
         units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
@@ -359,6 +382,7 @@ def _modifier_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Drop section rows (no number) and name duplicate methods apart."""
     raw = _modifier_names(raw, method_j, notes)
+    names = _names(raw, method_j)
     keep, rows, seen = [], [], {}
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
@@ -366,7 +390,11 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             label = label[:40]
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
-        name = plain_text(r[method_j]) if isinstance(r[method_j], str) else str(r[method_j])
+        name = names[i]
+        if _NON_METHOD_ROW.match(name):
+            notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
+                         "statistic over the rows or a p-value): skipped")
+            continue
         if not name and not any(parse_printed_cell(c).numeric for c in r):
             notes.append(f"{raw.where[i]} has no method name and no number: skipped")
             continue
@@ -387,13 +415,22 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 _LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+# a row below the methods that is none: Improvement / Δ (vs. ...), Mean / Std over the rows,
+# a p-value; ranked, a negative difference "wins" a lower-is-better column
+_NON_METHOD_ROW = re.compile(
+    r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
+    r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
+    r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
+# a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
+_SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
 _ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
 
 
-_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s"
+# lengths, pixels, times; metres and degrees (trajectory and angle errors: 0.064 m, 0.095 °/m)
+_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s|m|°/m|°"
 _UNIT_CELL = re.compile(rf"^[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?\s*({_UNITS_IN_CELLS})$")
 
 
@@ -730,6 +767,10 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
+    if all(_SETTING_NAME.fullmatch(x) for x in _names(raw, method_j)):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
+                        f"({', '.join(_names(raw, method_j)[:4])}): settings of one method (a "
+                        "labelled fraction, a size), not methods to rank")
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import html
 import io
 import re
 from dataclasses import dataclass, field
@@ -303,20 +304,62 @@ def _shown(v, percent: bool) -> object:
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
+# inline Markdown / HTML inside a README cell: a link or image keeps its text, a code span
+# its content, a line break is a space (``0.91<br>(0.02)``: the SD on a second line)
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+_MD_CODE = re.compile(r"`([^`]*)`")
+_MD_BREAK = re.compile(r"(?i)<br\s*/?>")
+
+
+def _md_inline(cell: str) -> str:
+    cell = _MD_BREAK.sub(" ", _MD_CODE.sub(r"\1", _MD_LINK.sub(r"\1", cell)))
+    return html.unescape(cell).replace("\xa0", " ").strip()
+
+
 def _pipe_cells(line: str) -> list[str]:
     s = line.strip()
     s = s[1:] if s.startswith("|") else s
     s = s[:-1] if s.endswith("|") and not s.endswith("\\|") else s
-    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", s)]
+    return [_md_inline(c.strip().replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", s)]
+
+
+# a README table's own title: a bold line (``**DESS E1**``, ``**Table 3.** Ablation ...``) or
+# a line starting with "Table" (after an emoji: ``📊 Table 1. ...``) just above the table
+_MD_LABEL = re.compile(r"^\*\*[^*]+\*\*|^[^\w\s]{0,3}\s*(?i:table)\b")
+
+
+def _md_group_header(rows: list[list[str]], where: list[str]):
+    """A pipe table can hold one header row only; READMEs print a second as the first row:
+    ``| | ACDC | | Synapse | |`` then ``| Method | Dice | HD95 | Dice | HD95 |``. When the
+    header has blanks after a group name and the first row names every column (no number,
+    no missing-value mark), the two are one header, each group name spanning the blanks to
+    its right (``ACDC Dice``, ``ACDC HD95``)."""
+    if len(rows) < 3:
+        return rows, where, []
+    head, sub = rows[0], rows[1]
+    names = [plain_text(c) for c in sub[1:]]
+    if not (any(not plain_text(c) for c in head[1:]) and plain_text(head[1])
+            and all(names) and not any(n.lower() in MISSING for n in names)
+            and not any(parse_printed_cell(c).numeric for c in sub[1:])):
+        return rows, where, []
+    spans, group = [], ""
+    for c in head[1:]:
+        group = plain_text(c) or group
+        spans.append(group)
+    joined = [plain_text(sub[0]) or plain_text(head[0])] + [
+        f"{g} {n}".strip() for g, n in zip(spans, names)]
+    return [joined] + rows[2:], [where[0]] + where[2:], [
+        f"{where[1]}: the first row names the columns under the header's groups: read as a "
+        "second header row"]
 
 
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
-    out, i, title = [], 0, None
+    out, i, title, label = [], 0, None, None
     while i < len(lines):
         line = lines[i].strip()
         if line.startswith("#"):
-            title = line.lstrip("#").strip()
+            title, label = line.lstrip("#").strip(), None
         if "|" in line and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1].strip()):
             rows, where = [_pipe_cells(line)], [f"line {i + 1}"]
             j = i + 2
@@ -324,15 +367,18 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
                 rows.append(_pipe_cells(lines[j]))
                 where.append(f"line {j + 1}")
                 j += 1
-            name = title or f"table {len(out) + 1}"
+            name = label or title or f"table {len(out) + 1}"
             if any(t.name == name for t in out):
                 name = f"{name} ({len(out) + 1})"
-            out.append(_finish(source, name, fmt, rows, where, min_header=1,
-                               caption=title or ""))
-            i = j
+            caption = ". ".join(x for x in (title, label) if x)
+            rows, where, notes = _md_group_header(rows, where)
+            out.append(_finish(source, name, fmt, rows, where, notes=notes, min_header=1,
+                               caption=caption))
+            i, label = j, None
             continue
         if line and not line.startswith("#") and "|" not in line:
-            title = title if not re.match(r"(?i)^table\b", line) else line
+            # the line just above the table (blank lines apart) titles it when it looks a title
+            label = plain_text(line).strip() if _MD_LABEL.match(line) else None
         i += 1
     return out
 

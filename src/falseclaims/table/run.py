@@ -14,8 +14,9 @@ from falseclaims.config import Analysis
 from falseclaims.metrics import Spellings
 from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
-from falseclaims.table.shapes import (drop_non_methods, long_format_pivot, looks_transposed,
-                                      method_metric_pivot, row_groups, side_by_side)
+from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_format_pivot,
+                                      looks_transposed, method_metric_pivot, metric_per_row,
+                                      row_groups, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -68,6 +69,7 @@ def _shapes(raw, spellings: Spellings, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows). ``spellings``: the primary
     metrics' names (``config.Eligibility.metrics``), which tell a metric from a method."""
+    raw = drop_row_numbers(raw)
     if not opt.transpose and (parts := side_by_side(raw, spellings)) is not None:
         return [t for part in parts for t in _shapes(part, spellings, opt)]
     if opt.transpose:
@@ -77,6 +79,8 @@ def _shapes(raw, spellings: Spellings, opt: Options) -> list:
         return pivot
     elif (long := long_format_pivot(raw, spellings)) is not None:
         return [t for part in long for t in row_groups(part)]
+    elif (per_row := metric_per_row(raw, spellings)) is not None:
+        return per_row
     elif looks_transposed(raw, spellings):
         raw = drop_non_methods(transpose(raw), spellings)
         raw.notes.append("transposed: the first column names metrics and no header does "

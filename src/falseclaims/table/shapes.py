@@ -15,8 +15,8 @@ from falseclaims.table.model import (cell_size, is_section_row, method_column, n
                                      text_columns)
 from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
 
-__all__ = ["drop_non_methods", "long_format_pivot", "looks_transposed", "method_metric_pivot",
-           "row_groups", "side_by_side"]
+__all__ = ["drop_non_methods", "drop_row_numbers", "long_format_pivot", "looks_transposed",
+           "method_metric_pivot", "metric_per_row", "row_groups", "side_by_side"]
 
 def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     """Leading text columns where one names the methods and another the data set, printed
@@ -277,6 +277,12 @@ _SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|t
                          r"ood|id|overall|mean|average|avg\.?)$")
 
 
+# a first header naming what the rows are when they are not methods (data sets, organs)
+_ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
+                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
+                          r"modalit(?:y|ies)|数据集|任务)$")
+
+
 def _method_metric(h: str, spellings: Spellings) -> tuple[str, str] | None:
     words = h.split()
     for k in range(1, len(words)):
@@ -290,11 +296,14 @@ def method_metric_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] |
     """A header that pairs methods with metrics (``PCE Dice | ZScribbleSeg Dice | PCE HD |
     ZScribbleSeg HD``) over rows of data sets: one table per row, methods as rows. None
     when the header is not such a grid (never read data sets as methods)."""
-    if METHOD_HEADER.match(plain_text(str(raw.header[0])).strip()):
-        return None  # the rows are methods (Method, Model, Ensemble): the prefixes data sets
+    first = plain_text(str(raw.header[0])).strip()
+    if METHOD_HEADER.match(first) or not first:
+        return None  # the rows are methods (Method, Model, blank): the prefixes structures
     pairs = [_method_metric(h, spellings) for h in raw.header[1:]]
     if not pairs or any(p is None for p in pairs):
         return None
+    if len({p[1] for p in pairs}) < 2 and not _ROWS_HEADER.match(first):
+        return None  # Position error | Rotation error: two metrics, not two methods
     if any(_SPLIT_WORD.match(p[0]) for p in pairs):
         return None  # Test AUROC | External AUROC: test sets, never methods
     methods = list(dict.fromkeys(p[0] for p in pairs))
@@ -343,6 +352,8 @@ def long_format_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] | N
     if len(methods) < 2 or len(cell) != len(raw.rows) or any(
             classify(m, spellings).known for m in methods):
         return None  # a method twice for one metric, or the "methods" are metrics too
+    if len(methods) == len(raw.rows):
+        return None  # no "method" has two metrics: one row per data set (metric_per_row)
     value_js = [j for j in range(len(raw.header)) if j not in text]
     n_js = [j for j in value_js if n_group(raw.header[j]) is not None]
     n_j = next((j for j in n_js if n_group(raw.header[j]) == ""), n_js[0] if n_js else None)
@@ -379,6 +390,70 @@ def long_format_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] | N
             raw.notes + [f"{note}, values from column {raw.header[j]!r}"] + n_notes,
             raw.caption, raw.group))
     return out or None
+
+
+# a value column headed by a statistic (Mean, Median) is no method: the table is long format
+_STATISTIC = re.compile(r"(?i)^(?:mean|median|average|avg\.?|min|max|value|values|result|"
+                        r"results|estimate|score)$")
+
+
+def metric_per_row(raw: RawTable, spellings: Spellings) -> list[RawTable] | None:
+    """Methods as columns over rows that each pair a data set with its own metric
+    (``Dataset | Metric | U-Net | UNet++``: Liver, Dice; Lung nodule, Sensitivity): one
+    table per row, the value columns its methods. None for any other shape (data sets are
+    never ranked as methods)."""
+    text = text_columns(raw)
+    value_js = [j for j in range(len(raw.header)) if j not in text]
+    if len(text) != 2 or len(value_js) < 2 or any(
+            _STATISTIC.match(plain_text(str(raw.header[j])).strip()) or
+            classify(plain_text(str(raw.header[j])), spellings).known for j in value_js):
+        return None
+    labels = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
+    metric_j = next((j for j in text if all(x and classify(x, spellings).known for x in labels[j])),
+                    None)
+    if metric_j is None:
+        return None
+    label_j = next(j for j in text if j != metric_j)
+    names = labels[label_j]
+    if not all(names) or len(set(names)) != len(names) or any(
+            classify(x, spellings).known for x in names):
+        return None
+    out = []
+    for i, (name, metric) in enumerate(zip(names, labels[metric_j])):
+        rows = [[plain_text(str(raw.header[j])), raw.rows[i][j]] for j in value_js]
+        bold = [[False, bool(raw.bold[i][j])] for j in value_js] if raw.bold else []
+        part = RawTable(raw.source, f"{raw.name} [{name}]", raw.format,
+                        [raw.header[label_j] or "Method", metric], rows,
+                        [raw.where[i]] * len(rows), bold, raw.notes + [
+                            f"each row pairs a {plain_text(str(raw.header[label_j])) or 'label'}"
+                            f" with its own metric ({plain_text(str(raw.header[metric_j]))!r}):"
+                            " the columns are the methods, one table per row"],
+                        raw.caption, name)
+        out.append(drop_non_methods(part, spellings))
+    return out
+
+
+# the header of a column that only numbers the rows (#, No., Idx)
+_ROW_NUMBER_HEADER = re.compile(r"(?i)^(?:#|no\.?|nr\.?|idx|index|)$")
+
+
+def drop_row_numbers(raw: RawTable) -> RawTable:
+    """A first column that only numbers the rows (``#``: 1, 2, 3, ... or 0, 1, 2, ...)
+    before a column of names is no data: kept, it hides a table of metrics as rows."""
+    if len(raw.header) < 3 or not raw.rows or not _ROW_NUMBER_HEADER.match(
+            plain_text(str(raw.header[0])).strip()):
+        return raw
+    firsts = [plain_text(str(r[0])).strip() for r in raw.rows]
+    if not all(x.isdigit() for x in firsts) or [int(x) for x in firsts] != list(
+            range(int(firsts[0]), int(firsts[0]) + len(firsts))) or int(firsts[0]) > 1:
+        return raw
+    if not all(re.search(r"[^\W\d_]", plain_text(str(r[1]))) for r in raw.rows):
+        return raw  # the next column holds numbers too: the first may be data
+    return RawTable(raw.source, raw.name, raw.format, raw.header[1:], [r[1:] for r in raw.rows],
+                    raw.where, [b[1:] for b in raw.bold] if raw.bold else [],
+                    raw.notes + [f"column {plain_text(str(raw.header[0])) or '(no header)'!r} "
+                                 f"only numbers the rows {firsts[0]}..{firsts[-1]}: not read"],
+                    raw.caption, raw.group, raw.cited_header)
 
 
 def looks_transposed(raw: RawTable, spellings: Spellings) -> bool:
