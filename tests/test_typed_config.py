@@ -272,3 +272,17 @@ def test_metric_names_are_the_spellings_the_caller_hands_in(tmp_path):
     analysis = {**CFG["analysis"], "metrics": {t: list(s) for t, s in more.items()}}
     [col] = interpret_table(raw, {**CFG, "analysis": analysis}, n=100).metrics
     assert (col.task, col.task_source) == ("classification", "metric name")
+
+
+def test_sota_grid_holds_the_config_files_values_and_gives_the_rules_table():
+    from falseclaims.multiplicity.tables import SotaGrid, sota_table
+
+    raw = RAW["multiplicity"]["grid"]
+    grid = SotaGrid.from_block(CFG["multiplicity"]["grid"])
+    assert (list(grid.m), list(grid.n), list(grid.p)) == (raw["m"], raw["n"], raw["p"])
+    small = {"m": [10, 100], "n": [1000], "p": [0.9]}
+    typed = sota_table(SotaGrid.from_block(small), 0.05)
+    assert typed.equals(sota_table(small, 0.05))
+    assert list(typed["m"]) == [10, 100] and len(typed) == 2
+    with pytest.raises(ValueError, match="'n' must be a non-empty list"):
+        SotaGrid.from_block({"m": [10], "n": [], "p": [0.9]})

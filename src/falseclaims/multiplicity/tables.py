@@ -4,6 +4,8 @@ simulation."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -36,18 +38,35 @@ def _summary_row(m: int, n: int, p: float, alpha: float) -> dict:
     }
 
 
-def sota_table(grid: dict, alpha: float, published: list[dict] | None = None) -> pd.DataFrame:
-    """Expected best accuracy and SD over the Cartesian grid m x n x p.
+@dataclass(frozen=True)
+class SotaGrid:
+    """The ``multiplicity.grid`` block: the numbers of methods ``m``, test-set sizes ``n``
+    and accuracies ``p`` whose Cartesian product the state-of-the-art table holds."""
+
+    m: tuple[int, ...]
+    n: tuple[int, ...]
+    p: tuple[float, ...]
+
+    @classmethod
+    def from_block(cls, grid: Mapping) -> SotaGrid:
+        for key in ("m", "n", "p"):
+            if not grid.get(key):
+                raise ValueError(f"multiplicity grid: '{key}' must be a non-empty list; "
+                                 f"got {grid.get(key)!r}")
+        return cls(tuple(int(v) for v in grid["m"]), tuple(int(v) for v in grid["n"]),
+                   tuple(float(v) for v in grid["p"]))
+
+
+def sota_table(grid: SotaGrid | Mapping, alpha: float,
+               published: list[dict] | None = None) -> pd.DataFrame:
+    """Expected best accuracy and SD over the Cartesian grid m x n x p (``grid``: a
+    :class:`SotaGrid`, or the config block it is read from).
 
     ``published`` rows ({m, n, p, mean, sd}) are joined as ``published_mean``/``published_sd``
     ([Mollersen2023], Table 1), so the table shows the reproduction side by side.
     """
-    for key in ("m", "n", "p"):
-        if not grid.get(key):
-            raise ValueError(f"multiplicity grid: '{key}' must be a non-empty list; "
-                             f"got {grid.get(key)!r}")
-    rows = [_summary_row(int(m), int(n), float(p), alpha)
-            for m, n, p in itertools.product(grid["m"], grid["n"], grid["p"])]
+    grid = grid if isinstance(grid, SotaGrid) else SotaGrid.from_block(grid)
+    rows = [_summary_row(m, n, p, alpha) for m, n, p in itertools.product(grid.m, grid.n, grid.p)]
     table = pd.DataFrame(rows)
     table["published_mean"] = np.nan
     table["published_sd"] = np.nan
@@ -56,7 +75,7 @@ def sota_table(grid: dict, alpha: float, published: list[dict] | None = None) ->
                & np.isclose(table["p"], ref["p"]))
         if not hit.any():
             raise ValueError(f"multiplicity published row {ref} is not on the grid "
-                             f"m={grid['m']}, n={grid['n']}, p={grid['p']}")
+                             f"m={list(grid.m)}, n={list(grid.n)}, p={list(grid.p)}")
         table.loc[hit, "published_mean"] = ref["mean"]
         table.loc[hit, "published_sd"] = ref["sd"]
     return table
