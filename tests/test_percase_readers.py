@@ -313,3 +313,39 @@ def test_gzip_file_reads_like_the_plain_file(tmp_path, name):
     right = b.table[cols].astype(str).sort_values(cols).reset_index(drop=True)
     assert left.equals(right)
     assert any("gzip" in n for n in b.notes)
+
+
+@pytest.mark.parametrize("text, suggested", [
+    ("case;methodA;methodB\n1;0,81;0,79\n2;0,85;0,80\n3;0,9;0,88\n",
+     "--columns case_id=case,alg_methodA=methodA,alg_methodB=methodB"),
+    ("Image ID,label,ResNet 50,ViT-B\nim1,1,1,0\nim2,0,0,0\nim3,1,1,1\n",
+     "--columns 'case_id=Image ID,ground_truth=label,alg_ResNet_50=ResNet 50,alg_ViT_B=ViT-B'"),
+])
+def test_a_wide_file_of_methods_gets_the_mapping_that_reads_it(tmp_path, capsys, text,
+                                                                suggested):
+    """A file with a case column and one column per method is refused (which columns are
+    results is the user's to say), and the refusal ends with the --columns that reads it;
+    given back as written, the file is read with the methods it names."""
+    import shlex
+
+    from falseclaims.cli import main
+
+    path = write(tmp_path, "wide.csv", text)
+    task = "classification" if "label" in text else "segmentation"
+    assert main(["percase", str(path), "--task", task]) == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(suggested), err
+    assert main(["percase", str(path), "--task", task, "--json",
+                 *shlex.split(suggested)]) == 0
+    out = capsys.readouterr().out
+    assert ("ResNet_50" in out and "ViT_B" in out) or ("methodA" in out and "methodB" in out)
+
+
+@pytest.mark.parametrize("header", ["foo,bar,baz", "case,methodA", "case,label,methodA",
+                                    "case,a=b,c"])
+def test_no_mapping_is_suggested_without_a_case_column_and_two_methods(tmp_path, header):
+    path = write(tmp_path, "x.csv", header + "\n" + ",".join(["1"] * len(header.split(",")))
+                 + "\n")
+    with pytest.raises(ValueError, match="cannot tell the layout") as err:
+        detect_layout(path)
+    assert "holds one method's per-case results" not in str(err.value)

@@ -32,6 +32,7 @@ expected.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from falseclaims.percase.checks import CASE_SET_EXPECTED
@@ -75,12 +76,46 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
+    hint = suggested_mapping(list(header)) if columns is None else ""
     raise PerCaseValidationError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
         "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
+        + (f"; if each column after {hint[1]!r} holds one method's per-case results: "
+           f"--columns {hint[0]}" if hint else "")
     )
+
+
+# a first column naming the cases, and one naming the reference (classification labels)
+_CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|sample|scan|volume)(?:[ _-]?"
+                          r"(?:id|no|name))?|cases|id|name|file|file[ _-]?name)$")
+_TRUTH_HEADER = re.compile(r"(?i)^(?:ground_?truth|gt|label|labels|target|truth|y_?true|"
+                           r"reference)$")
+_NON_WORD = re.compile(r"\W+")
+
+
+def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
+    """(the ``--columns`` value, the case column) that reads a wide file of per-case results,
+    one column per method (``case, methodA, methodB``), as the Claims Reloaded layout; None
+    unless the first column names the cases and at least two other columns remain. Only ever
+    suggested in a message: which columns hold results is the user's to confirm."""
+    names = [str(h).strip() for h in header]
+    if len(names) < 3 or not _CASE_HEADER.match(names[0]) or any(
+            not n or any(ch in n for ch in ",='\"") for n in names):
+        return None
+    parts = [f"case_id={names[0]}"]
+    methods = []
+    for n in names[1:]:
+        if _TRUTH_HEADER.match(n):
+            parts.append(f"ground_truth={n}")
+        else:
+            methods.append(n)
+    if len(methods) < 2:
+        return None
+    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods]
+    value = ",".join(parts)
+    return (f"'{value}'" if any(ch.isspace() for ch in value) else value), names[0]
 
 
 def read_percase(path: PathLike, layout: str = "auto", **kwargs) -> PerCase:
