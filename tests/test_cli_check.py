@@ -220,3 +220,38 @@ def test_tiny_probability_not_printed_as_zero(capsys):
     assert code == 0
     assert f"{p:.2g}" in out.splitlines()[2] and "0.0000" not in out, out
     assert f"as good as A is {p:.2g}, below 0.05" in out, out
+
+
+@pytest.mark.parametrize("value, n, decimals, flagged", [
+    (0.95, 10, None, True),     # 9/10 or 10/10 only
+    (0.9, 10, None, False),
+    (0.853, 347, None, False),  # 296/347 = 0.85302 prints 0.853
+    (0.85, 347, None, False),   # 295/347 = 0.85014 prints 0.85
+    (0.8533333333, 3000, None, False),  # 2560/3000
+    (0.8534, 3000, None, True),
+    (0.85, 7, 2, True),         # 6/7 = 0.857, 5/7 = 0.714
+    (0.86, 7, 2, False),
+])
+def test_an_accuracy_no_whole_number_of_cases_gives_is_noted(value, n, decimals, flagged):
+    """Checked against counting: some k in 0..n with k/n within half a unit of the last
+    printed decimal."""
+    from falseclaims.claims.check import granularity_note
+
+    d = decimals if decimals is not None else len(repr(value).split(".")[1])
+    exists = any(abs(k / n - value) <= 0.5 * 10 ** -d + 1e-12 for k in range(n + 1))
+    assert exists is not flagged
+    note = granularity_note("A", value, n, decimals)
+    assert (note is not None) is flagged
+    if flagged:
+        assert f"out of n = {n}" in note
+
+
+def test_check_prints_the_whole_cases_note_and_the_zero_sd_note(capsys):
+    assert main(["check", "--task", "cls", "--n", "10", "--a", "0.95", "--b", "0.9"]) == 0
+    out = capsys.readouterr().out
+    assert "A = 0.95 is no whole number of correct cases out of n = 10" in out
+    assert "B = 0.9 is no whole" not in out
+    assert main(["check", "--task", "seg", "--n", "20", "--a", "0.9", "--b", "0.85",
+                 "--sd-a", "0", "--sd-b", "0.1", "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any(t.startswith("SD of A is 0") and "known exactly" not in t for t in notes)

@@ -8,6 +8,8 @@ probability over every pair of true values that round to the reported ones.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from falseclaims import stats as fstats
@@ -33,6 +35,32 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     if v < 0 or v > upper:
         raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {value:g}")
     return v
+
+
+def _decimals(value: float) -> int:
+    """The decimals ``value`` is written with (its shortest repr): 0.95 -> 2."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return 0 if "e" not in text else MAX_DECIMALS + 1
+    return len(text.split(".")[1].rstrip("0"))
+
+
+def granularity_note(name: str, value: float, n: int, decimals: int | None = None) -> str | None:
+    """A note when no whole number of correct cases out of ``n`` gives the accuracy
+    ``value`` as printed (``decimals``: as given, else as written), e.g. 0.95 on 10 cases.
+    Not an error: a mean over folds or runs, or a test set of another size, gives such
+    values, and the model then uses an n the accuracy was not counted on."""
+    d = _decimals(value) if decimals is None else int(decimals)
+    if d > MAX_DECIMALS or n > 10**7:
+        return None
+    half = 0.5 * 10.0 ** (-d) + 1e-12
+    if math.floor((value + half) * n) >= math.ceil((value - half) * n):
+        return None
+    near = sorted({math.floor(value * n), math.ceil(value * n)})
+    shown = " or ".join(f"{k}/{n} = {k / n:.{max(d, 1)}f}" for k in near if 0 <= k <= n)
+    return (f"{name} = {value:g} is no whole number of correct cases out of n = {n} "
+            f"({shown}): a mean over folds or runs, or a test set of another size? The "
+            "probability takes n as the number of test cases the accuracy was counted on")
 
 
 def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
@@ -119,6 +147,15 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
     lead = b_leads_note(a, b) if b > a else None
     notes, results = ([lead] if lead else []), []
+    if task == "classification":
+        notes += [t for t in (granularity_note(name, v, n, decimals)
+                              for name, v in (("A", a), ("B", b))) if t]
+    zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
+    if zero:
+        notes.append(f"SD of {' and '.join(zero)} is 0: every test case would have the same "
+                     "DSC" + (", so the difference is known exactly and P is 0 or 1"
+                              if len(zero) == 2 else "")
+                     + "; is it the SD over the test cases (not over runs or folds)?")
     for label, c in levels:
         res = _probability(task, n, a, b, sd_a, sd_b, c, model, level)
         if not results and task == "segmentation":
