@@ -63,6 +63,23 @@ def granularity_note(name: str, value: float, n: int, decimals: int | None = Non
             "probability takes n as the number of test cases the accuracy was counted on")
 
 
+def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
+                decimals: int | None = None) -> list[str]:
+    """Reported values that can be what they claim only if something else is off: an
+    accuracy no whole number of cases gives (:func:`granularity_note`), a per-case SD of 0."""
+    notes = []
+    if task == "classification":
+        notes += [t for t in (granularity_note(name, v, n, decimals)
+                              for name, v in (("A", a), ("B", b))) if t]
+    zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
+    if zero:
+        notes.append(f"SD of {' and '.join(zero)} is 0: every test case would have the same "
+                     "DSC" + (", so the difference is known exactly and P is 0 or 1"
+                              if len(zero) == 2 else "")
+                     + "; is it the SD over the test cases (not over runs or folds)?")
+    return notes
+
+
 def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
     """Vectorised :func:`falseclaims.engine.probability` (SDs imputed where None)."""
     return probability(task, n, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b,
@@ -147,15 +164,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
     lead = b_leads_note(a, b) if b > a else None
     notes, results = ([lead] if lead else []), []
-    if task == "classification":
-        notes += [t for t in (granularity_note(name, v, n, decimals)
-                              for name, v in (("A", a), ("B", b))) if t]
-    zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
-    if zero:
-        notes.append(f"SD of {' and '.join(zero)} is 0: every test case would have the same "
-                     "DSC" + (", so the difference is known exactly and P is 0 or 1"
-                              if len(zero) == 2 else "")
-                     + "; is it the SD over the test cases (not over runs or folds)?")
+    notes += input_notes(task, n, a, b, sd_a, sd_b, decimals)
     for label, c in levels:
         res = _probability(task, n, a, b, sd_a, sd_b, c, model, level)
         if not results and task == "segmentation":
