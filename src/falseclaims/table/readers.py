@@ -20,6 +20,7 @@ from pathlib import Path
 from falseclaims.io import textio
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
+from falseclaims.table.htmltables import html_tables
 
 __all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "RawTable", "TableReadError", "read_tables",
            "table_format", "transpose"]
@@ -89,7 +90,8 @@ def read_tables(path, macros=None) -> list[RawTable]:
     for t in tables:
         t.notes[:0] = notes
     if not tables:
-        what = {"markdown": "no pipe table (a header row, then a |---| row)",
+        what = {"markdown": "no pipe table (a header row, then a |---| row) and no HTML "
+                            "<table>",
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
@@ -354,6 +356,40 @@ def _md_group_header(rows: list[list[str]], where: list[str]):
 
 
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
+    """Pipe tables and HTML ``<table>`` elements, in the order of the file; each named by
+    the heading (or bold / ``Table N`` line) above it."""
+    pipes = _read_pipe_tables(text, source, fmt)
+    found = [(int(t.where[0].split()[-1]) if t.where else 0, t) for t in pipes]
+    lines = text.splitlines()
+    for h in html_tables(text):
+        title, label = _md_title_above(lines, h.line - 1)
+        caption = ". ".join(x for x in (title, label) if x)
+        table = _finish(source, label or title or f"table {len(found) + 1}", fmt, h.rows,
+                        h.where, notes=[f"line {h.line}: an HTML <table> (rowspan/colspan "
+                                        "repeated into the cells they cover)"],
+                        caption=caption)
+        found.append((h.line, table))
+    out = [t for _, t in sorted(found, key=lambda x: x[0])]
+    seen: set[str] = set()
+    for k, t in enumerate(out, 1):
+        if t.name in seen:
+            t.name = f"{t.name} ({k})"
+        seen.add(t.name)
+    return out
+
+
+def _md_title_above(lines: list[str], i: int) -> tuple[str | None, str | None]:
+    """The last heading above line ``i`` and a title line just above it (blank lines and
+    HTML wrapper tags such as ``<div>`` apart)."""
+    title = next((ln.strip().lstrip("#").strip() for ln in reversed(lines[:i])
+                  if ln.strip().startswith("#")), None)
+    above = next((ln.strip() for ln in reversed(lines[:i])
+                  if ln.strip() and not re.match(r"^</?\w+[^>]*>$", ln.strip())), "")
+    label = plain_text(above).strip() if _MD_LABEL.match(above) else None
+    return title, label
+
+
+def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
     out, i, title, label = [], 0, None, None
     while i < len(lines):
