@@ -6,12 +6,13 @@ column; every choice made from the data (units, skipped rows and columns) is a n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
-from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify,
+from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify, is_distance,
                                  kind_from_option, metric_task, stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
@@ -203,7 +204,8 @@ def _names(raw, method_j) -> list[str]:
     cells = [r[method_j] for r in raw.rows]
     plain = [plain_text(c) if isinstance(c, str) else str(c) for c in cells]
     marked = [plain_text(c, marks=True) if isinstance(c, str) else str(c) for c in cells]
-    return [m if plain.count(p) > 1 and m != p and marked.count(m) == 1 else p
+    n_plain, n_marked = Counter(plain), Counter(marked)
+    return [m if n_plain[p] > 1 and m != p and n_marked[m] == 1 else p
             for p, m in zip(plain, marked)]
 
 
@@ -349,6 +351,9 @@ def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
                 raise
             notes.append("values above 1 and at most 1 in one column: ranked as printed "
                          "(the small ones as small percents)")
+    elif is_distance(h) and any(cells[i].percent for i in idx):
+        notes.append(f"column {column_name(h)!r}: a % sign in the cells of a distance: not "
+                     "read as its unit (ranked as printed)")
     elif _percent_header(h) or any(cells[i].percent for i in idx):
         units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
@@ -391,6 +396,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
         name = names[i]
+        if is_note_row(r, method_j):
+            notes.append(f"{raw.where[i]}: row {name!r} holds one text across the value "
+                         "columns, no number (a note, e.g. a test statistic): skipped")
+            continue
         if _NON_METHOD_ROW.match(name):
             notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
                          "statistic over the rows or a p-value): skipped")
@@ -532,6 +541,15 @@ def is_section_row(r, method_j) -> bool:
                                _LONE_MACRO.fullmatch(t) for t in rest)
 
 
+def is_note_row(r, method_j) -> bool:
+    """A named row whose value cells are one text spanning them (``Statistical test &
+    \\multicolumn{4}{l}{$t=22.14$, $p<0.001$}``): a remark, not a method's results."""
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
+    text = plain_text(rest[0]).strip() if rest else ""
+    return (len(rest) >= 2 and len(set(rest)) == 1 and bool(text) and text.lower() not in
+            MISSING and not parse_printed_cell(rest[0]).numeric)
+
+
 def text_columns(raw: RawTable) -> list[int]:
     """The leading label columns: text, or numbers printed once per group (``3`` folds
     in the middle row of three)."""
@@ -582,8 +600,9 @@ def _parse_metric_options(metrics, lower_better):
 
 def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, dict]:
     """The table without its n row (``n & 30 & 30 & 100``) and {column: size}."""
+    names = _names(raw, method_j)  # once: per row it made a 3,000-row table quadratic
     for i, r in enumerate(raw.rows):
-        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
+        if _N_HEADERS.match(names[i].lower()):
             sizes = {j: cell_size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
                      if j != method_j}
             notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
