@@ -727,3 +727,20 @@ def test_thousands_separators_are_read_only_where_unambiguous(raw, value):
     """``1,234.5`` (a decimal point after the groups) and ``1,234,567`` (two groups) are
     grouped thousands; a lone ``1,234`` may be 1.234 with a decimal comma: not read."""
     assert parse_printed_cell(raw).value == value
+
+
+@pytest.mark.parametrize("names", [["Fold0", "Fold1", "Fold2"], ["Fold 1", "Fold 2", "Fold 3"],
+                                   ["Run 1", "Run 2", "Run 3"], ["Seed-1", "Seed-2", "Seed-3"],
+                                   ["Case 12", "Case 13", "Case 14"]])
+def test_rows_that_are_folds_runs_or_cases_are_not_ranked_as_methods(cfg, tmp_path, names):
+    """A baseline's cross-validation table (``Fold0 .. Fold4`` and ``Avg``, one 3D U-Net):
+    ranked, "Fold3" won Dice (a silent misreading of a real README table). The table is
+    refused, naming the rows; methods named with a number (``U-Net 2``) still rank."""
+    rows = [[n, f"0.8{k}", f"0.7{k}"] for k, n in enumerate(names)] + [["Avg", "0.81", "0.71"]]
+    text = _md(["Subtask", "DSC", "NSD"], rows)
+    res = analyse_file(_write(tmp_path, "f.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "folds, runs or cases" in res["unreadable"][0]["reason"]
+    ok = _md(["Method", "DSC"], [["U-Net 2", "0.80"], ["Ours 3", "0.85"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
+    assert t["metrics"][0]["winner"] == "Ours 3"

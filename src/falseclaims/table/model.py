@@ -432,6 +432,11 @@ _NON_METHOD_ROW = re.compile(
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
 # a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
 _SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
+# folds of one cross-validation or the cases of one test set, not methods
+_REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
+                          r"case|patient|subject|scan|volume|image|sample)s?\s*[-_#]?\s*"
+                          r"\d+\s*")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
@@ -786,10 +791,15 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
-    if all(_SETTING_NAME.fullmatch(x) for x in _names(raw, method_j)):
+    names = _names(raw, method_j)
+    if all(_SETTING_NAME.fullmatch(x) for x in names):
         raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
-                        f"({', '.join(_names(raw, method_j)[:4])}): settings of one method (a "
+                        f"({', '.join(names[:4])}): settings of one method (a "
                         "labelled fraction, a size), not methods to rank")
+    if all(_REPEAT_NAME.fullmatch(x) for x in names):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
+                        f"cases ({', '.join(names[:4])}): repetitions of one method, not "
+                        "methods to rank")
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)
