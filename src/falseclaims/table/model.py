@@ -760,6 +760,20 @@ def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
     return a is not None and a == scale(k)
 
 
+def _no_methods(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that are no methods: settings named by numbers (1/16, 10%) or numbered
+    folds, runs or cases of one method (Fold0 .. Fold4)."""
+    names = _names(raw, method_j)
+    if all(_SETTING_NAME.fullmatch(x) for x in names):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
+                        f"({', '.join(names[:4])}): settings of one method (a "
+                        "labelled fraction, a size), not methods to rank")
+    if all(_REPEAT_NAME.fullmatch(x) for x in names):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
+                        f"cases ({', '.join(names[:4])}): repetitions of one method, not "
+                        "methods to rank")
+
+
 def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
                     metrics: list[str] | None = None, n_fallback: bool = False,
@@ -791,15 +805,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
-    names = _names(raw, method_j)
-    if all(_SETTING_NAME.fullmatch(x) for x in names):
-        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
-                        f"({', '.join(names[:4])}): settings of one method (a "
-                        "labelled fraction, a size), not methods to rank")
-    if all(_REPEAT_NAME.fullmatch(x) for x in names):
-        raise _err(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
-                        f"cases ({', '.join(names[:4])}): repetitions of one method, not "
-                        "methods to rank")
+    _no_methods(raw, method_j)
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)
