@@ -744,3 +744,18 @@ def test_rows_that_are_folds_runs_or_cases_are_not_ranked_as_methods(cfg, tmp_pa
     ok = _md(["Method", "DSC"], [["U-Net 2", "0.80"], ["Ours 3", "0.85"]])
     [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
     assert t["metrics"][0]["winner"] == "Ours 3"
+
+
+def test_a_nested_or_unclosed_html_table_is_read_as_its_outer_table(cfg, tmp_path):
+    """A table inside a cell of another was cut at the inner ``</table>`` (the outer rows
+    lost: "no numeric column"); a table without ``</table>`` was not found. The inner table's
+    text is no part of the outer cell; the unclosed one is read to the end, noted. By hand:
+    A wins Dice (0.9 > 0.8) in both."""
+    nested = ("<table><tr><td>Method</td><td>Dice</td></tr><tr><td>A<table><tr><td>x</td></tr>"
+              "</table></td><td>0.9</td></tr><tr><td>B</td><td>0.8</td></tr></table>\n")
+    unclosed = "<table><tr><th>Method</th><th>Dice</th></tr><tr><td>A</td><td>0.9</td></tr>" \
+               "\n<tr><td>B</td><td>0.8</td></tr>\n"
+    for name, text in (("n.md", nested), ("u.md", unclosed)):
+        [t] = analyse_file(_write(tmp_path, name, text), cfg, Options(n=100))["tables"]
+        assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "A")]
+    assert any("no </table>" in n for n in t["notes"])

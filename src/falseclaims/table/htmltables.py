@@ -4,7 +4,9 @@ their rows as printed cells, ``rowspan``/``colspan`` repeated into the cells the
 READMEs print HTML tables where a pipe table cannot hold the shape (a data-set name over
 several metric columns, a method name over two header rows). The standard library's
 :class:`html.parser.HTMLParser` reads them; no HTML library is needed for this subset.
-``<b>``/``<strong>`` become ``**...**`` so that bold marks a winner as in a pipe table.
+``<b>``/``<strong>`` become ``**...**`` so that bold marks a winner as in a pipe table. The
+header rows are found as in every format (the leading rows without a number), not from
+``<thead>``/``<th>``: READMEs mark sub-headers with ``<td>``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from html.parser import HTMLParser
 
 __all__ = ["HtmlTable", "html_tables"]
 
-_TABLE = re.compile(r"(?is)<table\b.*?</table\s*>")
+_TABLE_TAG = re.compile(r"(?i)<(/?)table\b[^>]*>")
 MAX_SPAN = 1_000  # a rowspan/colspan of 10**9 is refused by the caller's column limit
 
 
@@ -24,20 +26,17 @@ class HtmlTable:
     line: int                       # line of the <table> tag in the file
     rows: list[list[str]] = field(default_factory=list)
     where: list[str] = field(default_factory=list)   # "line N" of each <tr>
-    header_rows: int = 0            # leading rows inside <thead> or of <th> cells only
+    closed: bool = True             # False: no </table>, read to the end of the file
 
 
 class _Parser(HTMLParser):
     def __init__(self, first_line: int):
         super().__init__(convert_charrefs=True)
         self.first_line = first_line
-        self.rows: list[list[tuple[str, int, int, bool]]] = []
+        self.rows: list[list[tuple[str, int, int]]] = []
         self.where: list[str] = []
-        self.head: list[bool] = []   # row in <thead> or all <th>
         self._cell: list[str] | None = None
         self._span = (1, 1)
-        self._th = False
-        self._in_thead = False
         self._nested = 0
 
     def handle_starttag(self, tag, attrs):
@@ -46,18 +45,15 @@ class _Parser(HTMLParser):
             self._nested += 1
         elif self._nested > 1:
             return
-        elif tag == "thead":
-            self._in_thead = True
         elif tag == "tr":
             self._close_cell()
             self.rows.append([])
             self.where.append(f"line {self.first_line + self.getpos()[0] - 1}")
-            self.head.append(self._in_thead)
         elif tag in ("td", "th"):
             self._close_cell()
             if not self.rows:  # a cell before any <tr>
                 self.handle_starttag("tr", [])
-            self._cell, self._th = [], tag == "th"
+            self._cell = []
             self._span = (_span(a.get("rowspan")), _span(a.get("colspan")))
         elif tag in ("b", "strong") and self._cell is not None:
             self._cell.append("**")
@@ -71,8 +67,6 @@ class _Parser(HTMLParser):
             return
         elif tag in ("td", "th", "tr"):
             self._close_cell()
-        elif tag == "thead":
-            self._in_thead = False
         elif tag in ("b", "strong") and self._cell is not None:
             self._cell.append("**")
 
@@ -89,7 +83,7 @@ class _Parser(HTMLParser):
             return
         text = re.sub(r"\s+", " ", "".join(self._cell)).strip()
         text = re.sub(r"\*\*\s*\*\*", "", text)  # an empty bold
-        self.rows[-1].append((text, *self._span, self._th))
+        self.rows[-1].append((text, *self._span))
         self._cell = None
 
 
@@ -100,14 +94,13 @@ def _span(value) -> int:
         return 1
 
 
-def _grid(parsed: _Parser) -> tuple[list[list[str]], list[bool]]:
+def _grid(parsed: _Parser) -> list[list[str]]:
     """Cells placed in a grid: a rowspan repeats the cell down, a colspan to the right."""
     grid: list[list[str]] = []
-    all_th: list[bool] = []
     pending: dict[tuple[int, int], str] = {}   # (row, column) filled by a rowspan above
     for r, cells in enumerate(parsed.rows):
         row: list[str] = []
-        for text, rowspan, colspan, _ in cells:
+        for text, rowspan, colspan in cells:
             while (r, len(row)) in pending:
                 row.append(pending.pop((r, len(row))))
             for _ in range(colspan):
@@ -118,24 +111,39 @@ def _grid(parsed: _Parser) -> tuple[list[list[str]], list[bool]]:
         while (r, len(row)) in pending:
             row.append(pending.pop((r, len(row))))
         grid.append(row)
-        all_th.append(bool(cells) and all(th for *_, th in cells))
-    return grid, all_th
+    return grid
+
+
+def _top_level(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end) of each outermost ``<table>``: a table nested in a cell stays inside its
+    table; one never closed runs to the end of the text."""
+    spans, depth, start = [], 0, 0
+    for m in _TABLE_TAG.finditer(text):
+        if not m[1]:
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, m.end(), True))
+    if depth:
+        spans.append((start, len(text), False))
+    return spans
 
 
 def html_tables(text: str) -> list[HtmlTable]:
     """Every top-level ``<table>`` of ``text`` with at least one row."""
     out = []
-    for m in _TABLE.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
+    for start, end, closed in _top_level(text):
+        line = text.count("\n", 0, start) + 1
         parser = _Parser(line)
-        parser.feed(m.group(0))
+        parser.feed(text[start:end])
         parser.close()
-        grid, all_th = _grid(parser)
+        grid = _grid(parser)
         keep = [k for k, row in enumerate(grid) if any(c.strip() for c in row)]
         if not keep:
             continue
-        heads = [parser.head[k] or all_th[k] for k in keep]
-        n_head = next((i for i, h in enumerate(heads) if not h), len(heads))
         out.append(HtmlTable(line, [grid[k] for k in keep], [parser.where[k] for k in keep],
-                             n_head))
+                             closed))
     return out

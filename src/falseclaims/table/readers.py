@@ -366,7 +366,9 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
         caption = ". ".join(x for x in (title, label) if x)
         table = _finish(source, label or title or f"table {len(found) + 1}", fmt, h.rows,
                         h.where, notes=[f"line {h.line}: an HTML <table> (rowspan/colspan "
-                                        "repeated into the cells they cover)"],
+                                        "repeated into the cells they cover)" + (
+                                            "" if h.closed else "; no </table>: read to the "
+                                            "end of the file")],
                         caption=caption)
         found.append((h.line, table))
     out = [t for _, t in sorted(found, key=lambda x: x[0])]
