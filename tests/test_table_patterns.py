@@ -759,3 +759,19 @@ def test_a_nested_or_unclosed_html_table_is_read_as_its_outer_table(cfg, tmp_pat
         [t] = analyse_file(_write(tmp_path, name, text), cfg, Options(n=100))["tables"]
         assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "A")]
     assert any("no </table>" in n for n in t["notes"])
+
+
+def test_rows_the_header_calls_data_sets_are_not_ranked_as_methods(cfg, tmp_path):
+    """``| Data | SegResNet | DiNTS | Ref DSC |`` with one row per task: methods as columns
+    and a reference column; "Ref DSC" was read as a metric over the DATA SETS ("T09 Spleen"
+    won, silently). As printed, rows under a ``Data`` / ``Task`` / ``Organ`` header are no
+    methods: refused, pointing at --transpose. A ``Method`` header still ranks."""
+    text = _md(["Data", "SegResNet", "DiNTS", "Ref DSC"], [
+        ["T01 Brain Tumour", "74.7%", "67.9%", "61.3%"], ["T09 Spleen", "96.5%", "52.6%", "96.0%"],
+        ["T10 Colon", "34.0%", "13.6%", "56%"]])
+    res = analyse_file(_write(tmp_path, "d.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "are data sets" in res["unreadable"][0]["reason"]
+    ok = text.replace("| Data |", "| Method |")
+    [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Ref DSC": "T09 Spleen"}

@@ -760,6 +760,15 @@ def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
     return a is not None and a == scale(k)
 
 
+def _refuse_data_set_rows(raw: RawTable) -> None:
+    """As printed (not pivoted or transposed), the method column's header names data sets
+    (``Data``, ``Task``, ``Organ``): its rows are no methods."""
+    if raw.rows_are:
+        raise _err(raw, f"the rows of {raw.rows_are!r} are data sets (tasks, organs), not "
+                        "methods to rank; with methods as columns give --transpose and the "
+                        "metric (--metric COLUMN=KIND)")
+
+
 def _no_methods(raw: RawTable, method_j: int) -> None:
     """Refuse rows that are no methods: settings named by numbers (1/16, 10%) or numbered
     folds, runs or cases of one method (Fold0 .. Fold4)."""
@@ -791,6 +800,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
+    _refuse_data_set_rows(raw)
     raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
     raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j

@@ -22,8 +22,8 @@ from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
 from falseclaims.table.htmltables import html_tables
 
-__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "RawTable", "TableReadError", "read_tables",
-           "table_format", "transpose"]
+__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable", "TableReadError",
+           "read_tables", "table_format", "transpose"]
 
 # hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
 MAX_COLUMNS = 1_000   # columns of one table (a \multicolumn span included)
@@ -50,6 +50,8 @@ class RawTable:
     caption: str = ""                     # LaTeX caption / Markdown heading (metric context)
     group: str = ""                       # the row group (data set) of a split table
     cited_header: bool = False            # most header cells cite a paper: methods as columns
+    rows_are: str = ""                    # as printed, the method column's header names data
+    #                                       sets ("Data", "Task"): its rows are no methods
 
 
 def table_format(path) -> str | None:
@@ -115,6 +117,11 @@ _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
 METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms?|networks?|"
                             r"architectures?|backbones?|variants?|configurations?|"
                             r"ensembles?|pipelines?)$")
+
+# a first header naming what the rows are when they are not methods (data sets, organs)
+ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
+                         r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
+                         r"modalit(?:y|ies)|数据集|任务)$")
 
 
 def _is_full_span(cells: list) -> bool:
