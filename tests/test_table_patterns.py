@@ -11,7 +11,7 @@ from table_files import write_table_file as _write
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
 from falseclaims.table.run import Options, analyse_file
-from falseclaims.table.cells import plain_text
+from falseclaims.table.cells import parse_printed_cell, plain_text
 
 
 @pytest.fixture(scope="module")
@@ -638,3 +638,140 @@ def test_reductions_gaps_and_increases_are_differences(spellings, header):
 def test_one_minus_a_score_is_lower_is_better(spellings):
     """``1 - Dice`` is the complement of Dice (it was read as Dice: higher is better)."""
     assert classify(plain_text("1 - Dice"), spellings).direction == "lower"
+
+
+_HTML = """# Leaderboard
+
+#### Test set (ID)
+
+<div>
+<table>
+  <tr><th rowspan="2">Methods</th><th colspan="2">CRAG</th><th colspan="2">GlaS</th></tr>
+  <tr><td>F1</td><td>HD</td><td>F1</td><td>HD</td></tr>
+  <tr><td>A</td><td>0.80</td><td>160.1</td><td>0.85</td><td>90.0</td></tr>
+  <tr><td><strong>B</strong></td><td><b>0.83</b></td><td>170.2</td><td>0.84</td><td>80.5</td></tr>
+  <tr><td>C<br>Net</td><td>0.79</td><td>150.3</td><td></td><td></td></tr>
+</table>
+</div>
+"""
+
+
+def test_an_html_table_in_a_readme_is_read_with_its_spans_and_heading(cfg, tmp_path):
+    """READMEs and challenge pages print HTML ``<table>`` where a pipe table cannot hold a
+    data set over several metric columns (``rowspan``/``colspan``); the file was refused
+    ("no pipe table"). By hand: CRAG F1 B (0.83), CRAG HD C Net (150.3), GlaS F1 A (0.85),
+    GlaS HD B (80.5); rows not sorted by value; the table named by the heading above it."""
+    res = analyse_file(_write(tmp_path, "h.md", _HTML), cfg, Options(n=100))
+    [t] = res["tables"]
+    assert "Test set (ID)" in t["table"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {
+        "CRAG F1": "B", "CRAG HD": "C Net", "GlaS F1": "A", "GlaS HD": "B"}
+    f1 = next(m for m in t["metrics"] if m["column"] == "CRAG F1")
+    assert [x["bold"] for x in f1["methods"]][0] is True  # <b>0.83</b>: bold, the winner
+
+
+def test_a_row_of_one_text_across_the_value_columns_is_a_note(cfg, tmp_path):
+    """``Statistical test & \\multicolumn{3}{l}{$t=22.14$, $p<0.001$}`` below the methods:
+    a remark, not a method; the whole table was refused ("... is not a number"). By hand:
+    Ours wins Dice (98.8 > 89.3) and Recall (0.988 > 0.902)."""
+    text = _tex("Method & Dice (\\%) & Recall", [
+        "3D U-Net & 89.3 & 0.902", "Ours & 98.8 & 0.988",
+        "Statistical test & \\multicolumn{2}{l}{$t=22.14$, $p < 0.001$ (paired $t$-test)}"])
+    [t] = analyse_file(_write(tmp_path, "n.tex", text), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice (%)": "Ours",
+                                                                "Recall": "Ours"}
+    assert any("Statistical test" in n and "a note" in n for n in t["notes"])
+
+
+@pytest.mark.parametrize("header", ["SRCC", "PLCC", "SROCC", "KRCC", "ICC",
+                                    "Spearman's rho", "Pearson r"])
+def test_correlation_coefficients_are_higher_is_better_and_unbounded(spellings, header):
+    """Agreement with reference scores (image-quality assessment): SRCC/PLCC were unknown
+    metrics, the table unread. They reach -1, so never a score in [0, 1]."""
+    kind = classify(plain_text(header), spellings)
+    assert kind.direction == "higher" and not kind.bounded
+
+
+def test_a_signed_number_in_parentheses_is_a_change_not_an_sd(cfg, tmp_path):
+    """``0.8100 (+3.90\\%)``: the gain over the baseline, never an SD (an SD has no sign);
+    its % made the fraction column "percent". An unsigned ``0.81 (0.02)`` stays an SD. By
+    hand: Full wins F1 (0.872)."""
+    cell = parse_printed_cell(r"\textbf{0.8720 (+12.10\%)}")
+    assert (cell.value, cell.sd, cell.percent, cell.ignored) == (0.872, None, False,
+                                                                "(+12.10%)")
+    assert parse_printed_cell("0.81 (0.02)").sd == 0.02
+    text = _tex("Configuration & F1-Macro", ["Baseline & 0.7810",
+                                              "+ LoRA & 0.8100 (+3.90\\%)",
+                                              "Full & \\textbf{0.8720 (+12.10\\%)}"])
+    [t] = analyse_file(_write(tmp_path, "g.tex", text), cfg, Options(n=100))["tables"]
+    [m] = t["metrics"]
+    assert (m["winner"], m["units"]) == ("Full", "fraction")
+
+
+def test_a_percent_sign_in_a_distance_column_is_not_its_unit(cfg, tmp_path):
+    """``ASSD`` printed ``0.86%`` (a README's typo: a surface distance is in mm or voxels):
+    ranked as printed with a note, never "percent". VOE in % stays percent. By hand: B wins
+    both (lower)."""
+    text = _md(["Model", "VOE", "ASSD"], [["A", "9.80%", "1.00%"], ["B", "8.41%", "0.86%"]])
+    [t] = analyse_file(_write(tmp_path, "p.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: (m["winner"], m["units"]) for m in t["metrics"]}
+    assert got == {"VOE": ("B", "percent"), "ASSD": ("B", "as printed")}
+    assd = next(m for m in t["metrics"] if m["column"] == "ASSD")
+    assert any("distance" in n for n in assd["notes"])
+
+
+@pytest.mark.parametrize("raw, value", [("1,234.5", 1234.5), ("−1,234.5", -1234.5),
+                                        ("1,234,567", 1234567.0), ("1,234", None),
+                                        ("0,853", None), ("1,23.4", None)])
+def test_thousands_separators_are_read_only_where_unambiguous(raw, value):
+    """``1,234.5`` (a decimal point after the groups) and ``1,234,567`` (two groups) are
+    grouped thousands; a lone ``1,234`` may be 1.234 with a decimal comma: not read."""
+    assert parse_printed_cell(raw).value == value
+
+
+@pytest.mark.parametrize("names", [["Fold0", "Fold1", "Fold2"], ["Fold 1", "Fold 2", "Fold 3"],
+                                   ["Run 1", "Run 2", "Run 3"], ["Seed-1", "Seed-2", "Seed-3"],
+                                   ["Case 12", "Case 13", "Case 14"]])
+def test_rows_that_are_folds_runs_or_cases_are_not_ranked_as_methods(cfg, tmp_path, names):
+    """A baseline's cross-validation table (``Fold0 .. Fold4`` and ``Avg``, one 3D U-Net):
+    ranked, "Fold3" won Dice (a silent misreading of a real README table). The table is
+    refused, naming the rows; methods named with a number (``U-Net 2``) still rank."""
+    rows = [[n, f"0.8{k}", f"0.7{k}"] for k, n in enumerate(names)] + [["Avg", "0.81", "0.71"]]
+    text = _md(["Subtask", "DSC", "NSD"], rows)
+    res = analyse_file(_write(tmp_path, "f.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "folds, runs or cases" in res["unreadable"][0]["reason"]
+    ok = _md(["Method", "DSC"], [["U-Net 2", "0.80"], ["Ours 3", "0.85"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
+    assert t["metrics"][0]["winner"] == "Ours 3"
+
+
+def test_a_nested_or_unclosed_html_table_is_read_as_its_outer_table(cfg, tmp_path):
+    """A table inside a cell of another was cut at the inner ``</table>`` (the outer rows
+    lost: "no numeric column"); a table without ``</table>`` was not found. The inner table's
+    text is no part of the outer cell; the unclosed one is read to the end, noted. By hand:
+    A wins Dice (0.9 > 0.8) in both."""
+    nested = ("<table><tr><td>Method</td><td>Dice</td></tr><tr><td>A<table><tr><td>x</td></tr>"
+              "</table></td><td>0.9</td></tr><tr><td>B</td><td>0.8</td></tr></table>\n")
+    unclosed = "<table><tr><th>Method</th><th>Dice</th></tr><tr><td>A</td><td>0.9</td></tr>" \
+               "\n<tr><td>B</td><td>0.8</td></tr>\n"
+    for name, text in (("n.md", nested), ("u.md", unclosed)):
+        [t] = analyse_file(_write(tmp_path, name, text), cfg, Options(n=100))["tables"]
+        assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "A")]
+    assert any("no </table>" in n for n in t["notes"])
+
+
+def test_rows_the_header_calls_data_sets_are_not_ranked_as_methods(cfg, tmp_path):
+    """``| Data | SegResNet | DiNTS | Ref DSC |`` with one row per task: methods as columns
+    and a reference column; "Ref DSC" was read as a metric over the DATA SETS ("T09 Spleen"
+    won, silently). As printed, rows under a ``Data`` / ``Task`` / ``Organ`` header are no
+    methods: refused, pointing at --transpose. A ``Method`` header still ranks."""
+    text = _md(["Data", "SegResNet", "DiNTS", "Ref DSC"], [
+        ["T01 Brain Tumour", "74.7%", "67.9%", "61.3%"], ["T09 Spleen", "96.5%", "52.6%", "96.0%"],
+        ["T10 Colon", "34.0%", "13.6%", "56%"]])
+    res = analyse_file(_write(tmp_path, "d.md", text), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "are data sets" in res["unreadable"][0]["reason"]
+    ok = text.replace("| Data |", "| Method |")
+    [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Ref DSC": "T09 Spleen"}

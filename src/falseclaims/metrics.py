@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from falseclaims.tasks import TASKS
 
-__all__ = ["KINDS", "Kind", "classify", "kind_from_option", "metric_task", "stated_direction"]
+__all__ = ["KINDS", "Kind", "classify", "is_distance", "kind_from_option", "metric_task",
+           "stated_direction"]
 
 # {task: the spellings of its metric}: config ``analysis.metrics``, handed in by the caller
 # (``config.Eligibility.metrics``), since this module sits below ``config`` in the layers
@@ -76,6 +77,17 @@ _DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提�
                          r"improvement)(?=\s|\(|$)|\b(?:gain|improvement|difference|drop|"
                          r"reduction|decrease|increase|gap)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
+# a distance between surfaces or points (mm, voxels): never a percent, whatever its cells print
+_DISTANCE = re.compile(r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hausdorff|assd|asd|asssd|msd|masd|"
+                       r"hd ?\d+|surface distance|tre|target registration error)(?:$|[^a-z])",
+                       re.I)
+
+
+def is_distance(header: str) -> bool:
+    """Whether a column header names a surface or point distance (HD95, ASSD, TRE)."""
+    return bool(_DISTANCE.search(header))
+
+
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
@@ -107,6 +119,11 @@ _HIGHER = re.compile(
     r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
     r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
     r"concordance|score|psnr|ssim|ms-ssim|kappa|mcc|pq|sq|rq|aji|r2|r²|correlation|pcc|"
+    # agreement with reference scores (image-quality assessment, measurement agreement):
+    # Spearman / Pearson / Kendall correlation and the intraclass correlation; they reach -1,
+    # so never a bounded score
+    r"s?rocc|srcc|plcc|krocc|krcc|icc|spearman(?:'?s)?(?: rho| ρ)?|pearson(?:'?s)?(?: r)?|"
+    r"kendall(?:'?s)?(?: tau| τ)?|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
     # continual learning (Lopez-Paz & Ranzato 2017): transfer to earlier / later tasks,

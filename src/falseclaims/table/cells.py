@@ -146,6 +146,20 @@ def _strip(raw: str) -> tuple[str, bool]:
     return " ".join(s.split()), marks
 
 
+# thousands grouped by commas where no decimal comma can be meant: a decimal point after the
+# groups (1,234.5) or two groups and more (1,234,567); a lone 1,234 stays unread (1.234?)
+_GROUPED = re.compile(r"^([-+\u2212]?\d{1,3}(?:,\d{3}){2,}|[-+\u2212]?\d{1,3}(?:,\d{3})+(?=\.\d))"
+                      r"(\.\d+)?(\s*%)?$")
+
+
+def _grouped(text: str) -> str:
+    m = _GROUPED.match(text)
+    return m[1].replace(",", "") + (m[2] or "") + (m[3] or "") if m else text
+
+
+_SIGNED_ASIDE = re.compile(r"\(\s*[+-]\s*\d")
+
+
 def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
     """Parse one cell; a non-numeric, non-missing cell gives ``Cell(raw)`` with value None.
 
@@ -162,6 +176,7 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
     bold = bold or bool(_BOLD.search(raw))
     underline = underline or bool(_UNDERLINE.search(raw))
     text, marks = _strip(raw)
+    text = _grouped(text)
     # a control character (NUL, ESC) makes no number, as in a sheet: _strip's printable()
     # would turn it into a space
     if text.lower() in MISSING or damaged:
@@ -172,6 +187,12 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
         r = None
     if r is None:
         return Cell(raw, bold=bold, underline=underline)
+    if r.aside_kind == "sd" and _SIGNED_ASIDE.match(r.aside):
+        # "0.8100 (+3.90%)": a signed number is a change against a baseline, never an SD;
+        # its % is not the value's unit
+        bare = read_measure(text.replace(r.aside, " ", 1))
+        return Cell(raw, r.value, None, r.decimals, bool(bare and bare.percent), bold,
+                    underline, marks, r.aside)
     return Cell(raw, r.value, r.sd, r.decimals, r.percent, bold, underline, marks,
                 r.aside if r.aside_kind in ("interval", "other") else "",
                 sd_in_parentheses=r.aside_kind == "sd")

@@ -6,12 +6,13 @@ column; every choice made from the data (units, skipped rows and columns) is a n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
 from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
-from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify,
+from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify, is_distance,
                                  kind_from_option, metric_task, stated_direction)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
@@ -203,7 +204,8 @@ def _names(raw, method_j) -> list[str]:
     cells = [r[method_j] for r in raw.rows]
     plain = [plain_text(c) if isinstance(c, str) else str(c) for c in cells]
     marked = [plain_text(c, marks=True) if isinstance(c, str) else str(c) for c in cells]
-    return [m if plain.count(p) > 1 and m != p and marked.count(m) == 1 else p
+    n_plain, n_marked = Counter(plain), Counter(marked)
+    return [m if n_plain[p] > 1 and m != p and n_marked[m] == 1 else p
             for p, m in zip(plain, marked)]
 
 
@@ -349,6 +351,9 @@ def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
                 raise
             notes.append("values above 1 and at most 1 in one column: ranked as printed "
                          "(the small ones as small percents)")
+    elif is_distance(h) and any(cells[i].percent for i in idx):
+        notes.append(f"column {column_name(h)!r}: a % sign in the cells of a distance: not "
+                     "read as its unit (ranked as printed)")
     elif _percent_header(h) or any(cells[i].percent for i in idx):
         units, source = "percent", "a % sign in the header or a cell"
     return MetricColumn(
@@ -391,6 +396,10 @@ def _data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
             continue
         name = names[i]
+        if is_note_row(r, method_j):
+            notes.append(f"{raw.where[i]}: row {name!r} holds one text across the value "
+                         "columns, no number (a note, e.g. a test statistic): skipped")
+            continue
         if _NON_METHOD_ROW.match(name):
             notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
                          "statistic over the rows or a p-value): skipped")
@@ -423,6 +432,11 @@ _NON_METHOD_ROW = re.compile(
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
 # a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
 _SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
+# folds of one cross-validation or the cases of one test set, not methods
+_REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
+                          r"case|patient|subject|scan|volume|image|sample)s?\s*[-_#]?\s*"
+                          r"\d+\s*")
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
@@ -532,6 +546,15 @@ def is_section_row(r, method_j) -> bool:
                                _LONE_MACRO.fullmatch(t) for t in rest)
 
 
+def is_note_row(r, method_j) -> bool:
+    """A named row whose value cells are one text spanning them (``Statistical test &
+    \\multicolumn{4}{l}{$t=22.14$, $p<0.001$}``): a remark, not a method's results."""
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
+    text = plain_text(rest[0]).strip() if rest else ""
+    return (len(rest) >= 2 and len(set(rest)) == 1 and bool(text) and text.lower() not in
+            MISSING and not parse_printed_cell(rest[0]).numeric)
+
+
 def text_columns(raw: RawTable) -> list[int]:
     """The leading label columns: text, or numbers printed once per group (``3`` folds
     in the middle row of three)."""
@@ -582,8 +605,9 @@ def _parse_metric_options(metrics, lower_better):
 
 def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, dict]:
     """The table without its n row (``n & 30 & 30 & 100``) and {column: size}."""
+    names = _names(raw, method_j)  # once: per row it made a 3,000-row table quadratic
     for i, r in enumerate(raw.rows):
-        if _N_HEADERS.match(_names(raw, method_j)[i].lower()):
+        if _N_HEADERS.match(names[i].lower()):
             sizes = {j: cell_size(raw, c, raw.where[i], raw.header[j]) for j, c in enumerate(r)
                      if j != method_j}
             notes.append(f"{raw.where[i]}: test-set sizes per column (an n row)")
@@ -736,6 +760,29 @@ def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
     return a is not None and a == scale(k)
 
 
+def _refuse_data_set_rows(raw: RawTable) -> None:
+    """As printed (not pivoted or transposed), the method column's header names data sets
+    (``Data``, ``Task``, ``Organ``): its rows are no methods."""
+    if raw.rows_are:
+        raise _err(raw, f"the rows of {raw.rows_are!r} are data sets (tasks, organs), not "
+                        "methods to rank; with methods as columns give --transpose and the "
+                        "metric (--metric COLUMN=KIND)")
+
+
+def _no_methods(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that are no methods: settings named by numbers (1/16, 10%) or numbered
+    folds, runs or cases of one method (Fold0 .. Fold4)."""
+    names = _names(raw, method_j)
+    if all(_SETTING_NAME.fullmatch(x) for x in names):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
+                        f"({', '.join(names[:4])}): settings of one method (a "
+                        "labelled fraction, a size), not methods to rank")
+    if all(_REPEAT_NAME.fullmatch(x) for x in names):
+        raise _err(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
+                        f"cases ({', '.join(names[:4])}): repetitions of one method, not "
+                        "methods to rank")
+
+
 def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                     task: str | None = None, units: str = "auto",
                     metrics: list[str] | None = None, n_fallback: bool = False,
@@ -753,6 +800,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
+    _refuse_data_set_rows(raw)
     raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
     raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
@@ -767,10 +815,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     if len(raw.rows) < 2:
         raise _err(raw, f"needs at least 2 method rows; found {len(raw.rows)}"
                         + (f" ({raw.where[0]})" if raw.rows else ""))
-    if all(_SETTING_NAME.fullmatch(x) for x in _names(raw, method_j)):
-        raise _err(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
-                        f"({', '.join(_names(raw, method_j)[:4])}): settings of one method (a "
-                        "labelled fraction, a size), not methods to rank")
+    _no_methods(raw, method_j)
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
     picked, kinds = _parse_metric_options(metrics, lower_better)

@@ -20,9 +20,10 @@ from pathlib import Path
 from falseclaims.io import textio
 from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
+from falseclaims.table.htmltables import html_tables
 
-__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "RawTable", "TableReadError", "read_tables",
-           "table_format", "transpose"]
+__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable", "TableReadError",
+           "read_tables", "table_format", "transpose"]
 
 # hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
 MAX_COLUMNS = 1_000   # columns of one table (a \multicolumn span included)
@@ -49,6 +50,8 @@ class RawTable:
     caption: str = ""                     # LaTeX caption / Markdown heading (metric context)
     group: str = ""                       # the row group (data set) of a split table
     cited_header: bool = False            # most header cells cite a paper: methods as columns
+    rows_are: str = ""                    # as printed, the method column's header names data
+    #                                       sets ("Data", "Task"): its rows are no methods
 
 
 def table_format(path) -> str | None:
@@ -89,7 +92,8 @@ def read_tables(path, macros=None) -> list[RawTable]:
     for t in tables:
         t.notes[:0] = notes
     if not tables:
-        what = {"markdown": "no pipe table (a header row, then a |---| row)",
+        what = {"markdown": "no pipe table (a header row, then a |---| row) and no HTML "
+                            "<table>",
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
@@ -113,6 +117,11 @@ _LONE_MACRO = re.compile(r"^\\[A-Za-z]+\s*(?:\{\s*\})?$")
 METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms?|networks?|"
                             r"architectures?|backbones?|variants?|configurations?|"
                             r"ensembles?|pipelines?)$")
+
+# a first header naming what the rows are when they are not methods (data sets, organs)
+ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
+                         r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
+                         r"modalit(?:y|ies)|数据集|任务)$")
 
 
 def _is_full_span(cells: list) -> bool:
@@ -354,6 +363,42 @@ def _md_group_header(rows: list[list[str]], where: list[str]):
 
 
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
+    """Pipe tables and HTML ``<table>`` elements, in the order of the file; each named by
+    the heading (or bold / ``Table N`` line) above it."""
+    pipes = _read_pipe_tables(text, source, fmt)
+    found = [(int(t.where[0].split()[-1]) if t.where else 0, t) for t in pipes]
+    lines = text.splitlines()
+    for h in html_tables(text):
+        title, label = _md_title_above(lines, h.line - 1)
+        caption = ". ".join(x for x in (title, label) if x)
+        table = _finish(source, label or title or f"table {len(found) + 1}", fmt, h.rows,
+                        h.where, notes=[f"line {h.line}: an HTML <table> (rowspan/colspan "
+                                        "repeated into the cells they cover)" + (
+                                            "" if h.closed else "; no </table>: read to the "
+                                            "end of the file")],
+                        caption=caption)
+        found.append((h.line, table))
+    out = [t for _, t in sorted(found, key=lambda x: x[0])]
+    seen: set[str] = set()
+    for k, t in enumerate(out, 1):
+        if t.name in seen:
+            t.name = f"{t.name} ({k})"
+        seen.add(t.name)
+    return out
+
+
+def _md_title_above(lines: list[str], i: int) -> tuple[str | None, str | None]:
+    """The last heading above line ``i`` and a title line just above it (blank lines and
+    HTML wrapper tags such as ``<div>`` apart)."""
+    title = next((ln.strip().lstrip("#").strip() for ln in reversed(lines[:i])
+                  if ln.strip().startswith("#")), None)
+    above = next((ln.strip() for ln in reversed(lines[:i])
+                  if ln.strip() and not re.match(r"^</?\w+[^>]*>$", ln.strip())), "")
+    label = plain_text(above).strip() if _MD_LABEL.match(above) else None
+    return title, label
+
+
+def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
     out, i, title, label = [], 0, None, None
     while i < len(lines):

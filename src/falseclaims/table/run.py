@@ -16,7 +16,7 @@ from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
 from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_format_pivot,
                                       looks_transposed, method_metric_pivot, metric_per_row,
-                                      row_groups, side_by_side)
+                                      row_groups, rows_named, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
@@ -86,6 +86,8 @@ def _shapes(raw, spellings: Spellings, opt: Options) -> list:
         raw.notes.append("transposed: the first column names metrics and no header does "
                          "(methods as columns); give the table as methods x metrics to "
                          "avoid this")
+    else:
+        raw.rows_are = rows_named(raw)
     return row_groups(raw)
 
 

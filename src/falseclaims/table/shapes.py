@@ -13,7 +13,7 @@ from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
 from falseclaims.table.model import (cell_size, is_section_row, method_column, n_group,
                                      text_columns)
-from falseclaims.table.readers import METHOD_HEADER, RawTable, TableReadError
+from falseclaims.table.readers import METHOD_HEADER, ROWS_HEADER, RawTable, TableReadError
 
 __all__ = ["drop_non_methods", "drop_row_numbers", "long_format_pivot", "looks_transposed",
            "method_metric_pivot", "metric_per_row", "row_groups", "side_by_side"]
@@ -214,6 +214,16 @@ def side_by_side(raw: RawTable, spellings: Spellings) -> list[RawTable] | None:
     return out
 
 
+def rows_named(raw: RawTable) -> str:
+    """The method column's header when it says the rows are data sets (``Data``, ``Task``,
+    ``Organ``) in a table read as printed (not pivoted or transposed), else ""."""
+    try:
+        head = plain_text(str(raw.header[method_column(raw)])).strip()
+    except TableReadError:
+        return ""
+    return head if ROWS_HEADER.match(head) else ""
+
+
 def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
@@ -277,12 +287,6 @@ _SPLIT_WORD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|dev|train|t
                          r"ood|id|overall|mean|average|avg\.?)$")
 
 
-# a first header naming what the rows are when they are not methods (data sets, organs)
-_ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
-                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
-                          r"modalit(?:y|ies)|数据集|任务)$")
-
-
 def _method_metric(h: str, spellings: Spellings) -> tuple[str, str] | None:
     words = h.split()
     for k in range(1, len(words)):
@@ -302,7 +306,7 @@ def method_metric_pivot(raw: RawTable, spellings: Spellings) -> list[RawTable] |
     pairs = [_method_metric(h, spellings) for h in raw.header[1:]]
     if not pairs or any(p is None for p in pairs):
         return None
-    if len({p[1] for p in pairs}) < 2 and not _ROWS_HEADER.match(first):
+    if len({p[1] for p in pairs}) < 2 and not ROWS_HEADER.match(first):
         return None  # Position error | Rotation error: two metrics, not two methods
     if any(_SPLIT_WORD.match(p[0]) for p in pairs):
         return None  # Test AUROC | External AUROC: test sets, never methods
