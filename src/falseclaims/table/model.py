@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
 from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, plain_text
+from falseclaims.table.kinds import (average_kind, column_cells, column_name, kind_of,
+                                     mean_column, metric_options, sibling_kind,
+                                     summary_column)
 from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
-from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify, is_distance,
-                                 kind_from_option, metric_task, stated_direction)
+from falseclaims.metrics import (Kind, Spellings, classify, is_distance,
+                                 metric_task)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
 
@@ -81,11 +84,6 @@ class ResultsTable:
 
 def _err(raw: RawTable, text: str) -> TableReadError:
     return TableReadError(f"{raw.source}, {raw.name}: {text}")
-
-
-def _cells(raw: RawTable, j: int) -> list[Cell]:
-    return [parse_printed_cell(r[j], bold=bool(raw.bold[i][j]) if raw.bold else False)
-            for i, r in enumerate(raw.rows)]
 
 
 def method_column(raw: RawTable) -> int:
@@ -225,7 +223,7 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
     """Cells of column j, the rows with a number, method names, notes; a text cell among
     numbers is refused naming its row (a number in another metric is left out, noted)."""
     h = raw.header[j]
-    cells, names = _cells(raw, j), _names(raw, method_j)
+    cells, names = column_cells(raw, j), _names(raw, method_j)
     idx, notes = [], []
     for i, c in enumerate(cells):
         if c.numeric:
@@ -251,14 +249,6 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
     if any(cells[i].sd_in_parentheses for i in idx):
         notes.append(f"{h!r}: the number in parentheses is read as the SD (mean (SD))")
     return cells, idx, names, notes
-
-
-def column_name(h: str) -> str:
-    """A header without its direction arrows (the direction is reported on its own)."""
-    return " ".join(_ARROWS.sub(" ", h).split())
-
-
-_ARROWS = re.compile(r"[↑↓⇑⇓]")
 
 
 def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> MetricColumn:
@@ -560,7 +550,7 @@ def text_columns(raw: RawTable) -> list[int]:
     in the middle row of three)."""
     out = []
     for j in range(len(raw.header)):
-        cells = [c for c in _cells(raw, j) if c.raw.strip()]
+        cells = [c for c in column_cells(raw, j) if c.raw.strip()]
         text = [c for c in cells if not c.numeric and plain_text(c.raw)]  # "×", "-" too
         if cells and len(text) * 2 > len(cells):
             out.append(j)
@@ -587,20 +577,6 @@ def _group_of(h: str, raw: RawTable, keys) -> str | None:
         if hit:
             return hit[0]
     return None
-
-
-def _parse_metric_options(metrics, lower_better):
-    """--metric COL (pick) or COL=KIND (declare), --lower-better COL -> (picked, kinds)."""
-    picked, kinds = [], {}
-    for m in metrics or []:
-        col, eq, kind = m.rpartition("=") if "=" in m else (m, "", "")
-        if eq:
-            kinds[col.strip().lower()] = kind_from_option(kind.strip().lower(),
-                                                          f"--metric {col.strip()}={kind}")
-        picked.append((col if eq else m).strip().lower())
-    for col in lower_better or []:
-        kinds[col.strip().lower()] = Kind("lower", source="--lower-better")
-    return picked, kinds
 
 
 def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, dict]:
@@ -639,125 +615,6 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     else:
         col.n, col.n_source = table
     col.group = col.group or raw.group
-
-
-def _kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, spellings: Spellings,
-             context: str) -> Kind:
-    """What column ``h`` measures: an option's word, else the name, arrow or ``context``
-    (caption, row group); ``--task`` gives a model to a higher-is-better column without one
-    (never to a lower-is-better column: HD95 is not a Dice)."""
-    kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
-        h, spellings, raw.group, "row-group heading")  # first, then the caption
-    if not kind.known and not kind.ignore and context:
-        kind = classify(h, spellings, context)
-    if not kind.known and not kind.ignore and (
-            k := caption_clause_kind(h, raw.caption, spellings)):
-        kind = Kind(k.direction, k.task, k.complement, "the caption names it for this column",
-                    bounded=k.bounded)
-    said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
-        kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
-    if said and not kind.ignore and said != kind.direction:
-        kind = Kind(said, source="the caption says so for this column")
-    if kind.ignore:
-        return kind
-    if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
-        return Kind("higher", task, source="--task")
-    if kind.direction == "lower" and kind.task and not kind.complement:
-        return Kind("lower", source=kind.source)
-    return kind
-
-
-def _summary_column(raw: RawTable, spellings: Spellings,
-                    method_j: int) -> tuple[int, Kind] | None:
-    """The one column whose header names a modelled metric as a summary (``mDice``,
-    ``Mean DSC``, ``Avg. Dice``) when no other header names a metric: per-structure columns
-    beside it (Liver, Spleen, Fat) measure the same. None otherwise (``DSC`` beside ``HD95``
-    does not say what ``Aorta`` holds)."""
-    known = [(j, k) for j, h in enumerate(raw.header) if j != method_j
-             and (k := classify(h, spellings)).known]
-    if len(known) != 1 or not known[0][1].task:
-        return None
-    j, k = known[0]
-    h = column_name(raw.header[j]).strip()
-    summary = re.match(r"(?i)(?:m(?=[A-Z]|dice|dsc|iou|acc)|mean\b|avg\.?|average\b|overall\b)",
-                       h)
-    return (j, k) if summary else None
-
-
-def _mean_column(raw: RawTable, spellings: Spellings,
-                 method_j: int) -> tuple[int, Kind, set] | None:
-    """The column naming a metric that is, row by row, the mean of the columns naming none
-    (``DSC`` beside ``Aorta``, ``Liver``, ``Spleen``: (85 + 90 + 65) / 3 = 80.00): those
-    are per-structure values of its metric. Within the rounding of the printed mean in at
-    least two thirds of the rows with every value, and at least two such rows."""
-    kinds = {j: classify(h, spellings) for j, h in enumerate(raw.header) if j != method_j}
-    unknown = [j for j, k in kinds.items() if not k.known and not k.ignore
-               and any(c.numeric for c in _cells(raw, j))]
-    if len(unknown) < 2:
-        return None
-    cols = {j: _cells(raw, j) for j in [*unknown, *kinds]}
-    for j, k in kinds.items():
-        if not k.known or not k.direction:
-            continue
-        rows = [i for i in range(len(raw.rows)) if cols[j][i].numeric
-                and all(cols[u][i].numeric for u in unknown)]
-        def close(i, j=j):
-            target = cols[j][i]
-            mean = sum(cols[u][i].value for u in unknown) / len(unknown)
-            tol = max(10.0 ** -(target.decimals or 0), 0.005 * abs(target.value))
-            return abs(mean - target.value) <= tol
-        if len(rows) >= 2 and sum(map(close, rows)) * 3 >= 2 * len(rows):
-            return j, k, set(unknown)
-    return None
-
-
-def _sibling_kind(kind: Kind, raw: RawTable, j: int, sibling, method_j: int) -> Kind:
-    """An unknown column's kind taken from the summary column beside it (on one scale), or
-    from the column that is the row mean of it and its neighbours (:func:`_mean_column`)."""
-    if kind.known or kind.ignore or not sibling:
-        return kind
-    k = sibling[1]
-    if len(sibling) == 3 and j in sibling[2]:
-        return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r}"
-                    " is, row by row, the mean of the per-structure columns beside it",
-                    bounded=k.bounded)
-    if len(sibling) == 3 or not _same_scale(raw, j, sibling[0], method_j):
-        return kind
-    return Kind(k.direction, k.task, k.complement, f"the column {raw.header[sibling[0]]!r} "
-                "names the metric of the per-structure columns beside it", bounded=k.bounded)
-
-
-_AVERAGE = re.compile(r"(?i)^(?:overall|average|avg\.?|mean)(?:\s+(?:average|avg\.?|mean))?$")
-
-
-def _average_kind(kind: Kind, raw: RawTable, j: int, spellings: Spellings,
-                  method_j: int) -> Kind:
-    """An unknown column named only as an average (``Overall Average``, ``Avg.``) beside
-    columns that all name one modelled metric on its scale (``Emotion Acc``, ``Avg. Age
-    Acc``): the average of those, so that metric."""
-    if kind.known or kind.ignore or not _AVERAGE.match(plain_text(column_name(raw.header[j]))):
-        return kind
-    known = [(k, c) for k, h in enumerate(raw.header) if k not in (j, method_j)
-             and (c := classify(h, spellings)).known]
-    kinds = {(c.direction, c.task) for _, c in known}
-    if len(kinds) != 1 or not known[0][1].task or not all(_same_scale(raw, j, k, method_j)
-                                                          for k, _ in known):
-        return kind
-    c = known[0][1]
-    return Kind(c.direction, c.task, c.complement, "an average of the columns beside it, "
-                f"which all name {c.task} metrics", bounded=c.bounded)
-
-
-def _same_scale(raw: RawTable, j: int, k: int, method_j: int) -> bool:
-    """Columns ``j`` and ``k`` print values on one scale (both in [0, 1] or both in
-    (1, 100]): a per-structure column of the summary's metric, not a count or a distance."""
-    def scale(col):
-        vals = [c.value for c in _cells(raw, col) if c.numeric]
-        if not vals or min(vals) < 0:
-            return None
-        return "fraction" if max(vals) <= 1 else ("percent" if max(vals) <= 100 else None)
-    a = scale(j)
-    return a is not None and a == scale(k)
 
 
 def _refuse_data_set_rows(raw: RawTable) -> None:
@@ -804,9 +661,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
     raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j
-               for c in _cells(raw, j)):
+               for c in column_cells(raw, j)):
         macros = [c.raw for j in range(len(raw.header)) if j != method_j
-                  for c in _cells(raw, j) if _LONE_MACRO.fullmatch(c.raw.strip())]
+                  for c in column_cells(raw, j) if _LONE_MACRO.fullmatch(c.raw.strip())]
         hint = (f" (cells such as {macros[0]!r} are macros defined elsewhere: give --macros "
                 "FILE, the file of the paper's source that defines them)" if macros else "")
         raise _err(raw, f"no numeric column (no number outside the method column "
@@ -818,7 +675,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     _no_methods(raw, method_j)
     n_cols = _n_columns(raw, {method_j})
     given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
-    picked, kinds = _parse_metric_options(metrics, lower_better)
+    picked, kinds = metric_options(metrics, lower_better)
     dropped = {c.strip().lower() for c in ignore or []}
     cols, skipped, ignored, unread = [], [], [], []
     # the caption's metric is not given to unnamed columns when a header already names it:
@@ -828,9 +685,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     cap = classify("", spellings, raw.caption) if raw.caption else Kind()
     own = cap.known and (cap.direction, cap.task) in named
     context = "" if own else raw.caption
-    sibling = _summary_column(raw, spellings, method_j) or _mean_column(raw, spellings, method_j)
+    sibling = summary_column(raw, spellings, method_j) or mean_column(raw, spellings, method_j)
     for j, h in enumerate(raw.header):
-        if j == method_j or j in n_cols or not any(c.numeric for c in _cells(raw, j)):
+        if j == method_j or j in n_cols or not any(c.numeric for c in column_cells(raw, j)):
             continue
         low = column_name(h).lower()
         if low in dropped or h.lower().strip() in dropped:
@@ -838,9 +695,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             continue
         if picked and low not in picked and h.lower().strip() not in picked:
             continue
-        kind = _sibling_kind(_kind_of(h, kinds, task, raw, spellings, context), raw, j, sibling,
+        kind = sibling_kind(kind_of(h, kinds, task, raw, spellings, context), raw, j, sibling,
                              method_j)
-        kind = _average_kind(kind, raw, j, spellings, method_j)
+        kind = average_kind(kind, raw, j, spellings, method_j)
         if kind.ignore:
             ignored.append(f"{h!r} ({kind.ignore})")
             continue
@@ -896,7 +753,7 @@ def _unread_notes(raw: RawTable, method_j: int, n_cols: dict, cols: list, ignore
     refused with the first reason instead."""
     notes = []
     words = [(h or f"column {j + 1}", j) for j, h in enumerate(raw.header)
-             if j != method_j and j not in n_cols and not any(c.numeric for c in _cells(raw, j))
+             if j != method_j and j not in n_cols and not any(c.numeric for c in column_cells(raw, j))
              and any(str(r[j]).strip() for r in raw.rows)]
     suffixed = [w for w, j in words if _suffixed_counts(raw, j)]
     plain = [w for w, j in words if w not in suffixed]
