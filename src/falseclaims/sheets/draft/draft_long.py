@@ -39,10 +39,13 @@ _RESULT_ROLE = {"value_proposed": "value", "value": "value", "sd_proposed": "sd"
 
 
 def results_roles(g: SheetGuess) -> dict[int, str]:
-    """{column index: results column} of a results table (one role per column, the first
-    column with a role keeps it)."""
+    """{column index: results column} of a results table (one role per column; a column
+    whose header names the role keeps it, else the first column with the role: a header
+    'value' beats an earlier 'acceleration' column of numbers guessed from its cells)."""
     out: dict[int, str] = {}
-    for k, c in enumerate(g.columns):
+    order = sorted(range(len(g.columns)), key=lambda k: (not g.columns[k].named, k))
+    for k in order:
+        c = g.columns[k]
         role = _RESULT_ROLE.get(c.role)
         if role is None and c.kind in _TEXTY and _METHOD.search(c.name):
             role = "method"
@@ -51,7 +54,7 @@ def results_roles(g: SheetGuess) -> dict[int, str]:
             role = "sd"  # numbers under an "SD" header
         if role and role not in out.values():
             out[k] = role
-    return out
+    return dict(sorted(out.items()))
 
 
 def long_kind(g: SheetGuess) -> str:

@@ -161,6 +161,7 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         return {}
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     counts: Counter = Counter()
+    filled: Counter = Counter()  # metric cells naming no metric of a known task, by name
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
         tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, metric_words(text))}
@@ -168,9 +169,20 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
                   if (m := header_metric(part)) and m[1]}
         counts.update(tasks)
+        if not tasks and text.strip():
+            filled[text.strip()] += 1
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()
+    if sum(filled.values()) >= n:
+        # most rows name metrics of no known task (PSNR, SSIM of a reconstruction review):
+        # the few Dice rows do not make the venue a segmentation venue
+        names = ", ".join(repr(m) for m, _ in filled.most_common(3))
+        remarks.append(f"unsure: no task guessed: column {g.columns[column].name!r} names a "
+                       f"{task} metric in only {n} of {len(t.rows)} rows, and metrics of no "
+                       f"known task in {sum(filled.values())} (e.g. {names}); give "
+                       "constants: {task: ...} (and analysis.metrics for its metric)")
+        return {}
     remarks.append(f"unsure: no usable task column: constants task: {task} (column "
                    f"{g.columns[column].name!r} names a {task} metric in {n} of {len(t.rows)} "
                    "rows and no metric of another task); papers compared on another metric "

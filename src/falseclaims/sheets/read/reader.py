@@ -356,7 +356,8 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                              f"{text} for metric {rec['metric']!r}{hint}", cell=True)
                 rec.mark_bad("value")
             sd = rec.get("sd")
-            if sd is not None and sd >= 0 and scale != "distance" and sd > 1:
+            if sd is not None and sd >= 0 and scale not in ("distance", "decibel") \
+                    and sd > 1:
                 what = ("fraction-scale metric {!r} (after unit conversion)"
                         if scale == "fraction" else "metric {!r} on [-1, 1]")
                 rtab.problem(rec.row, rec.name("sd"), sd,
