@@ -98,3 +98,34 @@ def test_psnr_is_a_level_in_db_never_a_percent(tmp_path):
     _write(tmp_path, res, "results.csv")
     with pytest.raises(SheetValidationError, match="level in dB"):
         read_venue(block, ".", "v")
+
+
+def test_a_results_id_spelled_with_other_separators_is_named_never_matched(tmp_path):
+    """The review's design table wrote 'Aggarwal 2019', its metric table 'Aggarwal_2019':
+    all 77 papers' rows were 'expected a paper_id listed in the papers table' with no clue.
+    The problem now names the listed spelling; the rows are still not matched silently."""
+    rows = [["paper_id", "task", "split", "n_test", "in_scope", "values_only_in_figures"],
+            ["Aggarwal 2019", "segmentation", "train_test", "50", "yes", "no"],
+            ["Lee-2018", "segmentation", "train_test", "60", "yes", "no"]]
+    papers = _write(tmp_path, rows, "papers.csv")
+    res = [["paper_id", "method", "metric", "value"],
+           ["Aggarwal_2019", "ours", "Dice", "0.85"], ["Aggarwal_2019", "prior", "Dice", "0.83"],
+           ["Lee-2018", "ours", "Dice", "0.80"], ["Lee-2018", "prior", "Dice", "0.79"]]
+    block = {"papers": str(papers), "results": str(_write(tmp_path, res, "results.csv")),
+             "layout": "long"}
+    with pytest.raises(SheetValidationError) as err:
+        read_venue(block, ".", "v")
+    text = str(err.value)
+    assert "'Aggarwal 2019' is listed" in text and "Aggarwal_2019" in text
+    assert "Lee-2018" not in text  # an exact id is matched as before
+
+
+def test_a_paper_over_many_rows_is_one_range_in_the_remarks(tmp_path):
+    """Each paper of the reconstruction review fills 10 to 480 consecutive rows; the
+    draft's remark listed every row number (a 480-number line per paper). Runs of rows
+    are now ranges."""
+    rows = _long_rows([("PSNR", 34.5), ("SSIM", 0.9), ("Dice", 0.8)])
+    d, _ = _drafted(_write(tmp_path, rows))
+    repeat = [r for r in d.remarks if "repeat in rows" in r]
+    assert repeat and all(", 3, 4, 5" not in r for r in repeat)
+    assert any("rows 2-19 " in r for r in repeat)  # Author_2018: 3 x 3 x 2 rows, rows 2-19

@@ -22,7 +22,7 @@ from falseclaims.sheets.draft.draft_parts import (
 from falseclaims.sheets.draft.draft_rules import (
     N_TEST_MIN_CELLS, N_TEST_RULES, SPLIT_RULES, STAT_RULES, read_with,
 )
-from falseclaims.sheets.draft.repeats import repeated_methods
+from falseclaims.sheets.draft.repeats import repeated_methods, rows_text
 from falseclaims.sheets.draft.roles import COUNT_ROLES, counts_complete
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
@@ -157,8 +157,8 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     again = repeated_methods(_with_roles(rg, rroles))
     if again:
         block["group_rows_by_id"] = True
-        shown = "; ".join(f"{p!r} rows {', '.join(map(str, b))} repeat rows "
-                          f"{', '.join(map(str, a))}" for p, a, b in again[:3])
+        shown = "; ".join(f"{p!r} rows {rows_text(b)} repeat rows {rows_text(a)}"
+                          for p, a, b in again[:3])
         remarks.append(f"a method and metric repeat within a paper in the results table "
                        f"({shown}{'; ...' if len(again) > 3 else ''}): one block of rows "
                        "per data set? group_rows_by_id: true uses each paper's first block "

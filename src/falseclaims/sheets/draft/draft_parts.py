@@ -10,7 +10,7 @@ from pathlib import Path
 
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
-from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
+from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
 from falseclaims.sheets.draft.roles import header_metric, metrics_named
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
@@ -41,7 +41,7 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
         block["id"] = "{" + column_key(idc, g) + "}"
         del mapping[column_key(idc, g)]  # read by id: (an ignored column could not be)
         for r in different:
-            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
+            remarks.append(f"ids repeat in rows {rows_text(r.rows)} of column "
                            f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
                            "(id:)")
         if decided:
@@ -58,7 +58,7 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
                        "read as one paper (group_rows_by_id: true)")
     overrides = block.setdefault("cell_overrides", {})
     for r in runs:
-        rows = ", ".join(map(str, r.rows))
+        rows = rows_text(r.rows)
         if r.verdict == "same":
             remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
                            f"several rows ({r.evidence}); group_rows_by_id: true uses one "
