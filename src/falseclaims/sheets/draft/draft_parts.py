@@ -149,6 +149,11 @@ def where_and_header(block: dict, g: SheetGuess, sheet_key: str = "papers_sheet"
         block["header_rows"] = 2
 
 
+_BARE_METRIC = re.compile(r"[a-z][a-z0-9_\-]{1,15}")
+_NOT_A_METRIC = {"nr", "na", "nan", "none", "unclear", "unknown", "other", "others", "yes",
+                 "no", "missing", "multiple", "various", "several"}
+
+
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     """``{task: ...}`` for a sheet without a usable task column whose metric (or
     metrics-reported) cells name metrics of one task only (accuracy: classification; Dice,
@@ -161,7 +166,7 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         return {}
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     counts: Counter = Counter()
-    filled: Counter = Counter()  # metric cells naming no metric of a known task, by name
+    filled: Counter = Counter()  # cells naming one metric of no known task, by name
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
         tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, metric_words(text))}
@@ -169,8 +174,9 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
                   if (m := header_metric(part)) and m[1]}
         counts.update(tasks)
-        if not tasks and text.strip():
-            filled[text.strip()] += 1
+        if not tasks and _BARE_METRIC.fullmatch(text.strip()) \
+                and text.strip() not in _NOT_A_METRIC and not header_metric(text):
+            filled[text.strip()] += 1  # a metric's bare name (psnr), not 'NR' or free text
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()
