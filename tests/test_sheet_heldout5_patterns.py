@@ -2,8 +2,9 @@
 (docs/sheets.md, "Fifth held-out check (blind)"), each reproduced on a small synthetic
 sheet of the same pattern (invented values): a long results table whose `value` column
 came after a numeric condition column (`acceleration`) that took the value role, a task
-guessed from the few Dice rows of a reconstruction review (PSNR, SSIM), and PSNR in dB
-read as a percent."""
+guessed from the few Dice rows of a reconstruction review (PSNR, SSIM) without naming the
+other rows' metrics, PSNR in dB read as a percent, results ids spelled with '_' where the
+papers table has ' ', and remarks listing hundreds of row numbers."""
 
 from __future__ import annotations
 
@@ -60,17 +61,20 @@ def test_a_column_named_value_keeps_the_value_role_over_an_earlier_numeric_colum
     assert set(v.results.value) <= {0.87 + 0.01 * p + k for p in range(6) for k in (0, 0.02)}
 
 
-def test_a_task_is_not_guessed_from_a_minority_of_metric_rows(tmp_path):
-    """A reconstruction review (PSNR, SSIM in most rows, DICE_WM in a few) was drafted
-    `task: segmentation` from the few Dice rows. Now no task is guessed and one line says
-    why; a sheet whose rows mostly name Dice still gets its task."""
+def test_a_task_guessed_from_a_minority_of_metric_rows_names_the_other_metrics(tmp_path):
+    """A reconstruction review (PSNR, SSIM in most rows, DICE_WM in a few) is drafted
+    `task: segmentation` from the few Dice rows (safe: only Dice rows are compared); the
+    remark now names the metrics of the other rows (left out), so the user sees before
+    running that most papers will be. A sheet whose rows mostly name Dice: no such list."""
     rows = _long_rows([("PSNR", 34.5), ("SSIM", 0.90), ("NRMSE", 0.05), ("DICE_WM", 0.80)])
     d, block = _drafted(_write(tmp_path, rows))
-    assert "task" not in block.get("constants", {})
-    assert any("no task guessed" in r and "'psnr'" in r for r in d.remarks)
+    assert block["constants"]["task"] == "segmentation"
+    assert any("constants task: segmentation" in r and "other rows name e.g. 'psnr'" in r
+               for r in d.remarks)
     rows = _long_rows([("Dice", 0.85), ("DICE_WM", 0.80), ("NRMSE", 0.05)])
     d, block = _drafted(_write(tmp_path, rows, "seg.csv"))
     assert block["constants"]["task"] == "segmentation"
+    assert not any("other rows name" in r for r in d.remarks)
 
 
 def test_psnr_is_a_level_in_db_never_a_percent(tmp_path):

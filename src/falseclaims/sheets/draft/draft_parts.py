@@ -180,19 +180,14 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()
-    if sum(filled.values()) >= n:
-        # most rows name metrics of no known task (PSNR, SSIM of a reconstruction review):
-        # the few Dice rows do not make the venue a segmentation venue
-        names = ", ".join(repr(m) for m, _ in filled.most_common(3))
-        remarks.append(f"unsure: no task guessed: column {g.columns[column].name!r} names a "
-                       f"{task} metric in only {n} of {len(t.rows)} rows, and metrics of no "
-                       f"known task in {sum(filled.values())} (e.g. {names}); give "
-                       "constants: {task: ...} (and analysis.metrics for its metric)")
-        return {}
+    # metrics of no known task (PSNR, SSIM of a reconstruction review) named: with few
+    # task rows, most papers are then left out, which the user should see before running
+    others = (f"; the other rows name e.g. {', '.join(repr(m) for m, _ in filled.most_common(3))}"
+              if sum(filled.values()) >= n else "")
     remarks.append(f"unsure: no usable task column: constants task: {task} (column "
                    f"{g.columns[column].name!r} names a {task} metric in {n} of {len(t.rows)} "
-                   "rows and no metric of another task); papers compared on another metric "
-                   "are left out by analysis.metrics")
+                   f"rows and no metric of another task{others}); papers compared on another "
+                   "metric are left out by analysis.metrics")
     return {"task": task}
 
 
