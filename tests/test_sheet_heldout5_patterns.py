@@ -133,29 +133,3 @@ def test_a_paper_over_many_rows_is_one_range_in_the_remarks(tmp_path):
     repeat = [r for r in d.remarks if "repeat in rows" in r]
     assert repeat and all(", 3, 4, 5" not in r for r in repeat)
     assert any("rows 2-19 " in r for r in repeat)  # Author_2018: 3 x 3 x 2 rows, rows 2-19
-
-
-def test_a_test_set_size_written_with_what_it_counts_is_the_test_set_size(tmp_path):
-    """The review's sizes are free text ('300 images', '5 subjects'); a sheet whose `Test
-    set` cells are mostly one count with its noun ('n=120 patients', '85 images') had the
-    column ignored as "a size header over text cells", so no split and no probability. Now
-    it is n_test (unsure), the split derived from it, and a cell that is no single count is
-    its paper's named exclusion. Hand: 120, 85, 40; Wang excluded."""
-    rows = [["Study", "Year", "Task", "Test set", "Proposed Dice", "Baseline Dice"],
-            ["Smith", "2020", "segmentation", "n=120 patients", "0.91", "0.89"],
-            ["Lee", "2021", "segmentation", "85 images", "0.88", "0.87"],
-            ["Kim", "2019", "segmentation", "n = 40 scans", "0.79", "0.80"],
-            ["Wang", "2022", "segmentation", "200 patients (external)", "0.93", "0.90"]]
-    d, block = _drafted(_write(tmp_path, rows))
-    assert block["columns"]["wide"]["Test set"] == "n_test"
-    assert block.get("derive", {}).get("split") == "from_sizes"
-    v = read_venue(block, ".", "v")
-    sizes = dict(zip(v.papers.paper_id, v.papers.n_test))
-    assert sizes["Smith"] == 120 and sizes["Lee"] == 85 and sizes["Kim"] == 40
-    assert any("Wang" in r and "200 patients (external)" in r for r in d.remarks)
-    # mostly other text ('2000 images from 20 subjects (D1), ...'): still not a size
-    rows = [rows[0]] + [[f"P{i}", "2020", "segmentation",
-                         f"{100 + i} images from {i + 2} subjects (D1), 20 images (D2)",
-                         "0.9", "0.8"] for i in range(4)]
-    d, block = _drafted(_write(tmp_path, rows, "free.csv"))
-    assert block["columns"]["wide"].get("Test set", "ignore") == "ignore"

@@ -370,8 +370,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
                 role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals),
-                                          checks.is_flag(vals), _numbered(vals),
-                                          _counted_share(vals))
+                                          checks.is_flag(vals), _numbered(vals))
                 named = True
                 break
     if role in _SIZE_ROLES and not named and (_running(vals) or index):
@@ -473,19 +472,8 @@ def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
 
-def _counted_share(vals: list) -> float:
-    """Share of the cells that are a size written with what it counts ('n=120 patients',
-    '85 images'), as the reader reads a size cell."""
-    def counted(v):
-        try:
-            return isinstance(v, str) and cells.parse_size(v, counted=True)[0] is not None
-        except CellError:
-            return False
-    return sum(map(counted, vals)) / len(vals) if vals else 0.0
-
-
 def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0,
-            flags: bool = False, numbered: bool = False, counted_share: float = 0.0):
+            flags: bool = False, numbered: bool = False):
     """(role, why, sure) for a header word, checked against what the cells hold."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
@@ -507,11 +495,6 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     if ours in _SIZE_ROLES and _SHARE.search(name):
         return "(ignore)", why + " (a share in percent, not a size)", False
     if ours in _SIZE_ROLES and from_cells not in ("n_test",):
-        if numeric_share + counted_share >= 0.75 and counted_share > 0:
-            # 'n=120 patients', '85 images': the reader takes the number (a note names
-            # the unit); the few other cells are named problems of their papers
-            return ours, why + " (sizes written with what they count, e.g. '120 patients': " \
-                "read as the number)", False
         if numeric_share < 0.5 and _SPLIT_HEADER.search(name):
             return "split", why + " (text cells under a split or validation header: the " \
                 "split protocol, not a size)", False
