@@ -22,7 +22,7 @@ from falseclaims.sheets.draft.draft_parts import (
 from falseclaims.sheets.draft.draft_rules import (
     N_TEST_MIN_CELLS, N_TEST_RULES, SPLIT_RULES, STAT_RULES, read_with,
 )
-from falseclaims.sheets.draft.repeats import repeated_methods
+from falseclaims.sheets.draft.repeats import repeated_methods, rows_text
 from falseclaims.sheets.draft.roles import COUNT_ROLES, counts_complete
 
 __all__ = ["long_kind", "find_other_table", "long_block"]
@@ -39,10 +39,13 @@ _RESULT_ROLE = {"value_proposed": "value", "value": "value", "sd_proposed": "sd"
 
 
 def results_roles(g: SheetGuess) -> dict[int, str]:
-    """{column index: results column} of a results table (one role per column, the first
-    column with a role keeps it)."""
+    """{column index: results column} of a results table (one role per column; a column
+    whose header names the role keeps it, else the first column with the role: a header
+    'value' beats an earlier 'acceleration' column of numbers guessed from its cells)."""
     out: dict[int, str] = {}
-    for k, c in enumerate(g.columns):
+    order = sorted(range(len(g.columns)), key=lambda k: (not g.columns[k].named, k))
+    for k in order:
+        c = g.columns[k]
         role = _RESULT_ROLE.get(c.role)
         if role is None and c.kind in _TEXTY and _METHOD.search(c.name):
             role = "method"
@@ -51,7 +54,7 @@ def results_roles(g: SheetGuess) -> dict[int, str]:
             role = "sd"  # numbers under an "SD" header
         if role and role not in out.values():
             out[k] = role
-    return out
+    return dict(sorted(out.items()))
 
 
 def long_kind(g: SheetGuess) -> str:
@@ -154,8 +157,8 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     again = repeated_methods(_with_roles(rg, rroles))
     if again:
         block["group_rows_by_id"] = True
-        shown = "; ".join(f"{p!r} rows {', '.join(map(str, b))} repeat rows "
-                          f"{', '.join(map(str, a))}" for p, a, b in again[:3])
+        shown = "; ".join(f"{p!r} rows {rows_text(b)} repeat rows {rows_text(a)}"
+                          for p, a, b in again[:3])
         remarks.append(f"a method and metric repeat within a paper in the results table "
                        f"({shown}{'; ...' if len(again) > 3 else ''}): one block of rows "
                        "per data set? group_rows_by_id: true uses each paper's first block "

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
-from falseclaims.sheets.draft.repeats import repeat_runs, scattered_verdict
+from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
 from falseclaims.sheets.draft.roles import header_metric, metrics_named
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
@@ -41,7 +41,7 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
         block["id"] = "{" + column_key(idc, g) + "}"
         del mapping[column_key(idc, g)]  # read by id: (an ignored column could not be)
         for r in different:
-            remarks.append(f"ids repeat in rows {', '.join(map(str, r.rows))} of column "
+            remarks.append(f"ids repeat in rows {rows_text(r.rows)} of column "
                            f"{name!r}: different papers ({r.evidence}); numbered ' (2)', ... "
                            "(id:)")
         if decided:
@@ -58,7 +58,7 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
                        "read as one paper (group_rows_by_id: true)")
     overrides = block.setdefault("cell_overrides", {})
     for r in runs:
-        rows = ", ".join(map(str, r.rows))
+        rows = rows_text(r.rows)
         if r.verdict == "same":
             remarks.append(f"ids repeat in rows {rows} of column {name!r}: one paper over "
                            f"several rows ({r.evidence}); group_rows_by_id: true uses one "
@@ -149,6 +149,11 @@ def where_and_header(block: dict, g: SheetGuess, sheet_key: str = "papers_sheet"
         block["header_rows"] = 2
 
 
+_BARE_METRIC = re.compile(r"[a-z][a-z0-9_\-]{1,15}")
+_NOT_A_METRIC = {"nr", "na", "nan", "none", "unclear", "unknown", "other", "others", "yes",
+                 "no", "missing", "multiple", "various", "several"}
+
+
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     """``{task: ...}`` for a sheet without a usable task column whose metric (or
     metrics-reported) cells name metrics of one task only (accuracy: classification; Dice,
@@ -161,6 +166,7 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         return {}
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     counts: Counter = Counter()
+    filled: Counter = Counter()  # cells naming one metric of no known task, by name
     for _, cells in t.rows:
         text = str(cells[column]).lower() if column < len(cells) and cells[column] else ""
         tasks = {task for rx, _, task in METRIC_TASK if re.search(rx, metric_words(text))}
@@ -168,13 +174,20 @@ def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dic
         tasks |= {m[1] for part in re.split(r"[;,|\n]", text)
                   if (m := header_metric(part)) and m[1]}
         counts.update(tasks)
+        if not tasks and _BARE_METRIC.fullmatch(text.strip()) \
+                and text.strip() not in _NOT_A_METRIC and not header_metric(text):
+            filled[text.strip()] += 1  # a metric's bare name (psnr), not 'NR' or free text
     if len(counts) != 1:
         return {}
     (task, n), = counts.items()
+    # metrics of no known task (PSNR, SSIM of a reconstruction review) named: with few
+    # task rows, most papers are then left out, which the user should see before running
+    others = (f"; the other rows name e.g. {', '.join(repr(m) for m, _ in filled.most_common(3))}"
+              if sum(filled.values()) >= n else "")
     remarks.append(f"unsure: no usable task column: constants task: {task} (column "
                    f"{g.columns[column].name!r} names a {task} metric in {n} of {len(t.rows)} "
-                   "rows and no metric of another task); papers compared on another metric "
-                   "are left out by analysis.metrics")
+                   f"rows and no metric of another task{others}); papers compared on another "
+                   "metric are left out by analysis.metrics")
     return {"task": task}
 
 

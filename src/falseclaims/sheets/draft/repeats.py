@@ -27,7 +27,23 @@ from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft.inspect import find_header, year_row
 from falseclaims.sheets.read.rows import fold_name, skip_rows
 
-__all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts"]
+__all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts", "rows_text"]
+
+
+def rows_text(rows) -> str:
+    """Row numbers as a remark shows them: runs of consecutive rows as ranges ('2-480, 482'),
+    so a paper over 480 rows takes one line, not 480 numbers."""
+    out, rows = [], sorted(rows)
+    start = prev = None
+    for r in [*rows, None]:
+        if start is not None and (r is None or r != prev + 1):
+            out.append(str(start) if start == prev else
+                       f"{start}, {prev}" if prev == start + 1 else f"{start}-{prev}")
+            start = None
+        if r is not None and start is None:
+            start = r
+        prev = r
+    return ", ".join(out)
 
 _IDENTIFYING = re.compile(r"(?i)title|\bdoi\b|\burl\b|\blink\b|pmid|pubmed|arxiv|journal|"
                           r"^year$|\bauthors?\b|first author")

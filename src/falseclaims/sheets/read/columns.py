@@ -66,21 +66,27 @@ _DISTANCE = re.compile(
     r"(?<!normalized )(?<!normalised )surface distance|distance error"
 )
 _SIGNED = re.compile(r"kappa|^(w?ck|mcc)$|matthews")
+# signal levels in decibels (PSNR of an image-reconstruction review): no fraction, no percent
+_DECIBEL = re.compile(r"^(p?snr|cnr)\b|signal[- ]to[- ]noise|\(db\)|\bin db\b")
 
 # range of each scale and how a message names it; only "fraction" values are read as
 # percent (units:, '%' signs); kappa/MCC and distances keep the number as written
 SCALE_RANGES = {"fraction": (0.0, 1.0, "a fraction in [0, 1] (after unit conversion)"),
                 "signed": (-1.0, 1.0, "a value in [-1, 1]"),
-                "distance": (0.0, math.inf, "a distance >= 0")}
+                "distance": (0.0, math.inf, "a distance >= 0"),
+                "decibel": (-math.inf, math.inf, "a level in dB")}
 
 
 @lru_cache(maxsize=4096)  # called per results row; metric names repeat
 def metric_scale(metric: str) -> str:
     """'fraction' (in [0, 1], unit-converted), 'signed' ([-1, 1], kappa/MCC, never
-    converted) or 'distance' (>= 0, mm or other units, never converted)."""
+    converted), 'distance' (>= 0, mm or other units, never converted) or 'decibel'
+    (PSNR, SNR: any number, never converted)."""
     m = metric.lower()
     if _DISTANCE.search(m):
         return "distance"
+    if _DECIBEL.search(m):
+        return "decibel"
     if _SIGNED.search(m):
         return "signed"
     return "fraction"

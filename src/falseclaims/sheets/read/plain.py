@@ -98,7 +98,7 @@ def plain_results(p: Parsed | None, table: RawTable, paper_ids: set, units: str,
         return None
     sd = np.array(p.values("sd"), dtype=float)
     with np.errstate(invalid="ignore"):
-        if (checked & (scale != "distance") & (sd >= 0) & (sd > 1)).any():
+        if (checked & (scale != "distance") & (scale != "decibel") & (sd >= 0) & (sd > 1)).any():
             return None
     # one row per paper x method x metric; every paper_id in the papers table
     pid = p.values("paper_id")

@@ -303,6 +303,20 @@ def _repeated_method(rec: SheetRecord, key: tuple, first: tuple, rtab: RawTable)
     rtab.problem(rec.row, rec.name("method"), method, expected, cell=True)
 
 
+def _fold_id(pid) -> str:
+    return re.sub(r"[\s_.\-]+", "", str(pid)).casefold()
+
+
+def _folded_ids(listed) -> dict[str, str]:
+    """{id with case, spaces, '_', '-' and '.' ignored: the papers table's id}: a results id
+    matching one ('Aggarwal_2019' for 'Aggarwal 2019') is named in its problem, never
+    matched silently (two papers may be spelled alike)."""
+    folded: dict[str, str] = {}
+    for known in listed:
+        folded.setdefault(_fold_id(known), known)
+    return folded
+
+
 def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
     """Uniqueness, per-metric ranges, cv folds and results -> papers references."""
     first: dict[str, int] = {}
@@ -325,6 +339,7 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                          f"at least 2 folds for split {split!r}", cell=True)
             rec.mark_bad("cv_folds")
     seen: dict[tuple, tuple] = {}
+    folded = None  # built at the first results id the papers table lacks
     for rec in rrecs:
         method = rec.get("method")
         # 'Ours' and 'ours ' are one method written twice: refused like an exact repeat
@@ -340,9 +355,14 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
         _check_n_test(rec, rtab)
         if rec.get("paper_id") is not None and precs is not None and rec["paper_id"] not in first:
             if "paper_id" not in rec.bad:
+                folded = folded if folded is not None else _folded_ids(first)
+                near = folded.get(_fold_id(rec["paper_id"]))
                 rtab.problem(rec.row, rec.name("paper_id"), rec["paper_id"],
                              f"a paper_id listed in the papers table ({ptab.file}"
-                             + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")")
+                             + (f", sheet '{ptab.sheet}'" if ptab.sheet else "") + ")"
+                             + (f"; {near!r} is listed: the same id with other spaces, "
+                                "'_', '-' or '.'? write the ids alike in both tables"
+                                if near else ""))
         if rec.get("metric") and rec.get("value") is not None \
                 and "value" not in rec.bad:
             scale = metric_scale(rec["metric"])
@@ -356,7 +376,8 @@ def _check_rows(precs, rrecs, ptab: RawTable, rtab: RawTable) -> None:
                              f"{text} for metric {rec['metric']!r}{hint}", cell=True)
                 rec.mark_bad("value")
             sd = rec.get("sd")
-            if sd is not None and sd >= 0 and scale != "distance" and sd > 1:
+            if sd is not None and sd >= 0 and scale not in ("distance", "decibel") \
+                    and sd > 1:
                 what = ("fraction-scale metric {!r} (after unit conversion)"
                         if scale == "fraction" else "metric {!r} on [-1, 1]")
                 rtab.problem(rec.row, rec.name("sd"), sd,

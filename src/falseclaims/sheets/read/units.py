@@ -93,8 +93,9 @@ def _refuse_marks_off_fraction_scale(records: list[SheetRecord], table: RawTable
             continue
         if _percent_sign(r, value_col) or sd_col in r.percent:
             col = value_col if _percent_sign(r, value_col) else sd_col
-            what = ("is a distance, not a fraction" if scale == "distance" else
-                    "lies in [-1, 1] and is never converted from percent")
+            what = {"distance": "is a distance, not a fraction",
+                    "decibel": "is a level in dB, not a fraction"}.get(
+                scale, "lies in [-1, 1] and is never converted from percent")
             table.problem(r.row, r.name(col), r[col],
                           f"no '%' sign: {r['metric']!r} {what}", cell=True)
             r.mark_bad(col)
