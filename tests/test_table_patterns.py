@@ -775,3 +775,29 @@ def test_rows_the_header_calls_data_sets_are_not_ranked_as_methods(cfg, tmp_path
     ok = text.replace("| Data |", "| Method |")
     [t] = analyse_file(_write(tmp_path, "m.md", ok), cfg, Options(n=100))["tables"]
     assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Ref DSC": "T09 Spleen"}
+
+
+def test_spaces_between_digits_in_tex_math_are_ignored_as_tex_does():
+    """``$\\mathbf{0 . 3 5 0}$`` (a paper converted from PDF to Markdown) typesets as 0.350:
+    TeX math ignores spaces. It was "not a number" and the whole column unread. Outside
+    math ``0 . 3 5`` stays no number."""
+    cell = parse_printed_cell(r"$\mathbf{0 . 3 5 0}$")
+    assert (cell.value, cell.decimals, cell.bold) == (0.35, 3, True)
+    assert parse_printed_cell(r"$1 . 0 6^{*}$").value == 1.06
+    assert parse_printed_cell("0 . 3 5").value is None
+
+
+def test_a_column_where_every_method_has_the_same_value_is_not_read(cfg, tmp_path):
+    """A real table printing 1.000 for all three models in every column named the first row
+    the "winner" of each. Equal values have no winner: the column is not read, with the
+    reason; a table of only such columns is refused. By hand: B wins Dice (0.91 > 0.90)."""
+    text = _tex("Model & AUROC & Dice", ["A & $1.000 \\pm 0.000$ & 0.90",
+                                         "B & $1.000 \\pm 0.000$ & 0.91",
+                                         "C & $1.000 \\pm 0.000$ & 0.90"])
+    [t] = analyse_file(_write(tmp_path, "e.tex", text), cfg, Options(n=100))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "B")]
+    assert any("AUROC" in n and "same value 1.000" in n for n in t["notes"])
+    only = _tex("Model & AUROC & F1", ["A & 1.000 & 0.5", "B & 1.000 & 0.5"])
+    res = analyse_file(_write(tmp_path, "o.tex", only), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "no winner" in res["unreadable"][0]["reason"]

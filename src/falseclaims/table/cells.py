@@ -127,9 +127,15 @@ def clean(raw: str) -> str:
     return _strip(str(raw))[0]
 
 
+# TeX math ignores spaces: ``$\mathbf{0 . 3 5 0}$`` (a PDF-to-Markdown conversion) prints 0.350
+_MATH = re.compile(r"\$([^$]*)\$")
+_SPACED_DIGITS = re.compile(r"(?<=[\d.])\s+(?=[\d.])")
+
+
 def _strip(raw: str) -> tuple[str, bool]:
     """Text of a numeric cell with markup removed; True when footnote marks were removed."""
-    s = _COMMAND_WITH_ARG.sub("", printable(raw))
+    s = _MATH.sub(lambda m: "$" + _SPACED_DIGITS.sub("", m[1]) + "$", printable(raw))
+    s = _COMMAND_WITH_ARG.sub("", s)
     s = s.replace("\\\\", " ")  # \makecell{85.3 \\ [84.0, 86.6]}: the value, its CI below
     s = _SCIENTIFIC.sub(r"\1e\2", s)
     s = _ASYMMETRIC.sub(" ", s)

@@ -710,6 +710,10 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue
+        if len(col.values) > 1 and len(set(col.values)) == 1:
+            unread.append(_err(raw, f"column {h!r}: every method has the same value "
+                                    f"{col.printed[0]}: no winner"))
+            continue
         _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src))
         cols.append(col)
     heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
