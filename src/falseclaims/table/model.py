@@ -705,14 +705,9 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
             skipped.append(h or f"column {j + 1}")
             continue
         try:
-            col = (_column(raw, j, kind, method_j, units, spellings, sds_used) if kind.task
-                   else _ranked(raw, j, kind, method_j, spellings))
+            col = _read_column(raw, j, kind, method_j, units, spellings, sds_used)
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
-            continue
-        if len(col.values) > 1 and len(set(col.values)) == 1:
-            unread.append(_err(raw, f"column {h!r}: every method has the same value "
-                                    f"{col.printed[0]}: no winner"))
             continue
         _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src))
         cols.append(col)
@@ -722,6 +717,16 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise _err(raw, f"--metric {absent}: no such column; columns are {raw.header}")
     notes += _unread_notes(raw, method_j, n_cols, cols, ignored, skipped, unread)
     return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+
+
+def _read_column(raw, j, kind: Kind, method_j, units, spellings, sds_used) -> MetricColumn:
+    col = (_column(raw, j, kind, method_j, units, spellings, sds_used) if kind.task
+           else _ranked(raw, j, kind, method_j, spellings))
+    if len(col.values) > 1 and len(set(col.values)) == 1:
+        # one value for every method: no winner to name (the first row is none)
+        raise _err(raw, f"column {raw.header[j]!r}: every method has the same value "
+                        f"{col.printed[0]}: no winner")
+    return col
 
 
 def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
