@@ -801,3 +801,17 @@ def test_a_column_where_every_method_has_the_same_value_is_not_read(cfg, tmp_pat
     res = analyse_file(_write(tmp_path, "o.tex", only), cfg, Options(n=100), strict=False)
     assert not res["tables"]
     assert "no winner" in res["unreadable"][0]["reason"]
+
+
+def test_a_negative_distance_is_not_ranked(cfg, tmp_path):
+    """``HD95 (mm)`` with ``−1.0`` in one row "won" (lower is better), silently; a Hausdorff
+    or surface distance is never below 0, so the column is not read, with the reason; a
+    signed distance is best nearest 0, not lowest: not read either. Dice beside them is
+    read. By hand: B wins Dice (0.86 > 0.85)."""
+    text = _md(["Method", "Dice", "HD95 (mm)", "Mean signed surface distance"],
+               [["A", "0.85", "−1.0", "-0.3"], ["B", "0.86", "3.2", "0.4"]])
+    [t] = analyse_file(_write(tmp_path, "h.md", text), cfg, Options(n=100))["tables"]
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Dice": "B"}
+    assert any("HD95" in n and "negative" in n for n in t["notes"])
+    assert any("signed" in n and "nearest 0" in n for n in t["notes"])

@@ -326,10 +326,25 @@ def _mixed_scale_winner_differs(values: list[float], direction: str) -> bool:
         range(len(values)), key=scaled.__getitem__)
 
 
+def _no_negative_distance(raw, h, cells, idx, names) -> None:
+    """A Hausdorff, surface or registration distance is never below 0: a negative one is a
+    difference, a misprint or another column's value; ranked, it would win "lower is better"
+    silently. A signed distance (mean signed surface distance) is best nearest 0, not
+    lowest: not ranked either."""
+    if not is_distance(h):
+        return
+    for i in idx:
+        if cells[i].value < 0:
+            raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
+                            f"{cells[i].raw!r} is negative, but a distance is at least 0 "
+                            "(a difference or a signed distance: best nearest 0, not lowest)")
+
+
 def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j, spellings)
+    _no_negative_distance(raw, h, cells, idx, names)
     units, source = "as printed", "no conversion"
     if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
         try:
