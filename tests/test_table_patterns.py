@@ -815,3 +815,21 @@ def test_a_negative_distance_is_not_ranked(cfg, tmp_path):
     assert got == {"Dice": "B"}
     assert any("HD95" in n and "negative" in n for n in t["notes"])
     assert any("signed" in n and "nearest 0" in n for n in t["notes"])
+
+
+def test_a_bounded_score_out_of_its_range_is_not_ranked(cfg, tmp_path):
+    """``Sensitivity (%)`` 101.5 won; ``AUC`` 1.5 beside 0.91 and 0.93 won "as printed (the
+    small ones as small percents)"; an AUROC "generalisation gap" row of -0.0114 .. -0.0777
+    was ranked (LR won). A score in [0, 100] or [0, 1] outside it is a misprint or no score:
+    the column is not read, with the reason. Kappa (may be negative) is read. By hand: B
+    wins Kappa (0.74)."""
+    text = _md(["Method", "AUC", "Sensitivity (%)", "Kappa"],
+               [["A", "0.91", "85.0", "0.71"], ["B", "0.93", "101.5", "0.74"],
+                ["C", "1.5", "80.0", "-0.10"]])
+    [t] = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=100))["tables"]
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Kappa", "B")]
+    assert any("Sensitivity" in n and "'101.5' is outside [0, 100]" in n for n in t["notes"])
+    assert any("'AUC'" in n and "1.5" in n for n in t["notes"])
+    gap = _md(["Method", "AUROC"], [["LR", "-0.0114"], ["MLP", "-0.0777"]])
+    res = analyse_file(_write(tmp_path, "g.md", gap), cfg, Options(n=100), strict=False)
+    assert "outside [0, 1]" in res["unreadable"][0]["reason"]

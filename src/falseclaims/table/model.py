@@ -326,6 +326,15 @@ def _mixed_scale_winner_differs(values: list[float], direction: str) -> bool:
         range(len(values)), key=scaled.__getitem__)
 
 
+def _in_range(raw, h, cells, idx, names, top: float) -> None:
+    """A bounded score (AUC, sensitivity) outside [0, 1] or [0, 100]: a misprint; ranked, the
+    impossible value would win."""
+    for i in idx:
+        if not 0.0 <= cells[i].value <= top:
+            raise _err(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
+                            f"{cells[i].raw!r} is outside [0, {top:g}]")
+
+
 def _no_negative_distance(raw, h, cells, idx, names) -> None:
     """A Hausdorff, surface or registration distance is never below 0: a negative one is a
     difference, a misprint or another column's value; ranked, it would win "lower is better"
@@ -352,10 +361,15 @@ def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
         except TableReadError:
             # 95.1 beside 0.96: a tiny percent, or a fraction? ranked as printed only when
             # both readings crown the same method, else the column is not read
-            if _mixed_scale_winner_differs([cells[i].value for i in idx], kind.direction):
+            values = [cells[i].value for i in idx]
+            if (_mixed_scale_winner_differs(values, kind.direction)
+                    or 2 * sum(abs(v) <= 1 for v in values) > len(values)):
+                # most values fractions: the few above 1 are out of range, not percents
                 raise
             notes.append("values above 1 and at most 1 in one column: ranked as printed "
                          "(the small ones as small percents)")
+        if units in ("percent", "fraction"):
+            _in_range(raw, h, cells, idx, names, 100.0 if units == "percent" else 1.0)
     elif is_distance(h) and any(cells[i].percent for i in idx):
         notes.append(f"column {column_name(h)!r}: a % sign in the cells of a distance: not "
                      "read as its unit (ranked as printed)")
