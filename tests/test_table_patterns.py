@@ -833,3 +833,37 @@ def test_a_bounded_score_out_of_its_range_is_not_ranked(cfg, tmp_path):
     gap = _md(["Method", "AUROC"], [["LR", "-0.0114"], ["MLP", "-0.0777"]])
     res = analyse_file(_write(tmp_path, "g.md", gap), cfg, Options(n=100), strict=False)
     assert "outside [0, 1]" in res["unreadable"][0]["reason"]
+
+
+def test_a_data_set_column_printed_once_per_group_splits_or_refuses(cfg, tmp_path):
+    """``| Dataset | Model | Dice |`` with ``BraTS 2021`` on a group's first row and blanks
+    below: the data-set column was taken as the method column (as many names as the
+    models), the methods named "BraTS 2021 / Ours" and BraTS 2021 ranked against BraTS 2024
+    in one column (silently). The same models in each group: one table per data set; other
+    models in each: refused (different test sets). By hand: B wins both data sets."""
+    text = _md(["Dataset", "Model", "Dice"], [["**BraTS 2021**", "A", "0.90"], ["", "B", "0.91"],
+                                             ["**BraTS 2024**", "A", "0.84"], ["", "B", "0.86"]])
+    tables = analyse_file(_write(tmp_path, "s.md", text), cfg, Options(n=100))["tables"]
+    assert [[m["winner"] for m in t["metrics"]] for t in tables] == [["B"], ["B"]]
+    assert ["2021" in tables[0]["table"], "2024" in tables[1]["table"]] == [True, True]
+    other = text.replace("| A | 0.84", "| C | 0.84").replace("| B | 0.86", "| D | 0.86")
+    res = analyse_file(_write(tmp_path, "o.md", other), cfg, Options(n=100), strict=False)
+    assert not res["tables"]
+    assert "names data sets" in res["unreadable"][0]["reason"]
+
+
+def test_a_test_column_of_scores_is_no_test_set_size(cfg, tmp_path):
+    """``Train`` / ``Test`` under each data set, cells ``79.37\\% $\\pm$ 0.00\\%``: "Test"
+    was taken for a test-set size column and the table refused ("test-set size ... is not a
+    number"). A column of percentages or mean ± SD is a score; a ``Test`` column of whole
+    numbers stays the n. By hand: B wins Test accuracy (85.2 > 79.4)."""
+    text = _tex("Method & Train & Test", [
+        "A & 95.76\\% $\\pm$ 0.00\\% & 79.37\\% $\\pm$ 0.00\\%",
+        "B & 100.00\\% $\\pm$ 0.00\\% & 85.21\\% $\\pm$ 0.00\\%"], caption="Accuracy.")
+    res = analyse_file(_write(tmp_path, "t.tex", text), cfg, Options(n=100), strict=False)
+    assert not any("test-set size" in u["reason"] for u in res["unreadable"])
+    [t] = res["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Train": "B", "Test": "B"}
+    sized = _tex("Method & Accuracy & Test", ["A & 0.80 & 120", "B & 0.85 & 120"])
+    [t] = analyse_file(_write(tmp_path, "n.tex", sized), cfg, Options())["tables"]
+    assert t["n"] == 120

@@ -14,7 +14,7 @@ from falseclaims.table.cells import MISSING, Cell, clean, parse_printed_cell, pl
 from falseclaims.table.kinds import (average_kind, column_cells, column_name, kind_of,
                                      mean_column, metric_options, sibling_kind,
                                      summary_column)
-from falseclaims.table.readers import VALUE_LIST, RawTable, TableReadError
+from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance,
                                  metric_task)
 
@@ -160,7 +160,7 @@ def _n_columns(raw: RawTable, used: set[int]) -> dict[int, tuple[str, int]]:
     out = {}
     for j, h in enumerate(raw.header):
         group = n_group(h) if j not in used else None
-        if group is None:
+        if group is None or _scores(raw, j):
             continue
         sizes = {v for i, r in enumerate(raw.rows)
                  if (v := cell_size(raw, r[j], raw.where[i], h)) is not None}
@@ -170,6 +170,14 @@ def _n_columns(raw: RawTable, used: set[int]) -> dict[int, tuple[str, int]]:
         if sizes:
             out[j] = (group, sizes.pop())
     return out
+
+
+def _scores(raw: RawTable, j: int) -> bool:
+    """Every filled cell a score, not a count (``79.37\\% $\\pm$ 0.00\\%`` under ``Test``
+    beside ``Train``, a split, not the test-set size): the column is no n column."""
+    cells = [c for c in column_cells(raw, j) if c.raw.strip()]
+    return bool(cells) and all(c.numeric and (c.percent or c.sd is not None or c.decimals)
+                               for c in cells)
 
 
 def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
@@ -655,6 +663,22 @@ def _refuse_data_set_rows(raw: RawTable) -> None:
                         "metric (--metric COLUMN=KIND)")
 
 
+def _refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
+    """A label column beside the methods whose header names data sets, printed on a group's
+    first row only (``Dataset``: BraTS 2021, blank, BraTS 2024, blank), left in one table:
+    ranking its rows together compares results on different test sets. (The same methods
+    under each label are split into one table per data set before this; a label in every
+    row, ``Data``: ``+ wrist`` for training data added, is a description of the row.)"""
+    for j in text_columns(raw):
+        printed = [plain_text(str(r[j])) for r in raw.rows]
+        if (j != method_j and ROWS_HEADER.match(plain_text(raw.header[j]))
+                and len(set(printed) - {""}) > 1 and "" in printed):
+            raise _err(raw, f"column {raw.header[j]!r} names data sets "
+                            f"({sorted(set(printed) - {''})[:3]}): "
+                            "rows of different data sets are not one comparison; give each "
+                            "data set's rows as their own table")
+
+
 def _no_methods(raw: RawTable, method_j: int) -> None:
     """Refuse rows that are no methods: settings named by numbers (1/16, 10%) or numbered
     folds, runs or cases of one method (Fold0 .. Fold4)."""
@@ -687,6 +711,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     notes = list(raw.notes)
     method_j = method_column(raw)
     _refuse_data_set_rows(raw)
+    _refuse_data_set_labels(raw, method_j)
     raw = _cell_shapes(_units_in_cells(raw, method_j, notes), method_j, notes)
     raw = _data_rows(_composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j

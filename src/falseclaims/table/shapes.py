@@ -38,7 +38,7 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
         method_j = max(filled, key=lambda j: (changes(j), len(set(names[j])), -j))
     else:
         method_j = max((j for j in text if j not in numeric),
-                       key=lambda j: (len({x for x in names[j] if x}), -j), default=None)
+                       key=lambda j: _names_rank(raw, names, j), default=None)
     if method_j is None:
         return None
     others = [j for j in text if j != method_j]
@@ -97,6 +97,13 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
                          "column: the same methods in each group)"], raw.caption,
             f"{raw.header[others[0]]} {lab}" if others[0] in numeric else lab))
     return out
+
+
+def _names_rank(raw: RawTable, names: dict, j: int) -> tuple:
+    """The method column has the most distinct names; on a tie, not a data-set column
+    (``Dataset``: BraTS 2021, blank, BraTS 2024, blank beside two models), then the first."""
+    return (len({x for x in names[j] if x}), not ROWS_HEADER.match(plain_text(raw.header[j])),
+            -j)
 
 
 def _block_labels(blocks, names, method_j, others, any_shared=False) -> list[str] | None:
