@@ -867,3 +867,16 @@ def test_a_test_column_of_scores_is_no_test_set_size(cfg, tmp_path):
     sized = _tex("Method & Accuracy & Test", ["A & 0.80 & 120", "B & 0.85 & 120"])
     [t] = analyse_file(_write(tmp_path, "n.tex", sized), cfg, Options())["tables"]
     assert t["n"] == 120
+
+
+def test_fractions_under_a_percent_header_are_not_read_as_percent(cfg, tmp_path):
+    """``Dice (%)`` over 0.85 and 0.87 was read as 0.85 % Dice (the probability computed on
+    Dice 0.0085). A % header over values that are all at most 1 is fractions or tiny
+    percents: not read, with the reason and the option; a % header over 85.0 stays percent.
+    By hand: B wins Dice (87.0)."""
+    small = _md(["Method", "Dice (%)"], [["A", "0.85"], ["B", "0.87"]])
+    res = analyse_file(_write(tmp_path, "s.md", small), cfg, Options(n=100), strict=False)
+    assert "header says % but every value is at most 1" in res["unreadable"][0]["reason"]
+    big = _md(["Method", "Dice (%)"], [["A", "85.0"], ["B", "87.0"]])
+    [t] = analyse_file(_write(tmp_path, "b.md", big), cfg, Options(n=100))["tables"]
+    assert [(m["winner"], m["units"]) for m in t["metrics"]] == [("B", "percent")]

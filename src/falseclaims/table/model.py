@@ -191,6 +191,11 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
             raise _err(raw, f"column {h!r}: {cells[bare[0]].raw!r} ({where[bare[0]]}) reads "
                             f"as a fraction but {cells[marked[0]].raw!r} ({where[marked[0]]}) "
                             "as percent; give --units percent or --units fraction")
+    if _percent_header(h) and not marked and vals and all(abs(v) <= 1 for v, _ in vals):
+        # "Dice (%)" over 0.85 and 0.87: fractions under a % header, or scores below 1 %?
+        raise _err(raw, f"column {h!r}: the header says % but every value is at most 1 "
+                        f"({vals[0][0]:g}, {vals[0][1]}); give --units percent or --units "
+                        "fraction")
     if _percent_header(h) or marked:
         return "percent", "detected: a % sign in the header or a cell"
     small = [v for v in vals if 0 < abs(v[0]) <= 1]  # 0 reads the same in both units
