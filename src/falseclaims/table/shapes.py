@@ -11,8 +11,8 @@ import re
 
 from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
-from falseclaims.table.model import (cell_size, is_section_row, method_column, n_group,
-                                     text_columns)
+from falseclaims.table.model import cell_size, n_group
+from falseclaims.table.rows import is_section_row, method_column, text_columns
 from falseclaims.table.readers import METHOD_HEADER, ROWS_HEADER, RawTable, TableReadError
 
 __all__ = ["drop_non_methods", "drop_row_numbers", "long_format_pivot", "looks_transposed",

@@ -1,0 +1,316 @@
+"""The rows of a results table before its columns are read: which column names the
+methods, which rows are no methods (section and note rows, settings named by numbers, folds
+or runs of one method, data sets, difference rows), composite names and modifier rows
+(``+ X`` after a method), and cells that hold two values, a unit or an SD on their own.
+Every refusal names the file, table, row and column. :mod:`falseclaims.table.model` reads
+the columns of the rows kept here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
+from falseclaims.table.kinds import column_cells
+from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
+
+__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "is_note_row", "is_section_row",
+           "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
+           "refuse_data_set_rows", "refuse_non_methods", "table_error", "text_columns",
+           "units_in_cells"]
+
+
+def table_error(raw: RawTable, text: str) -> TableReadError:
+    return TableReadError(f"{raw.source}, {raw.name}: {text}")
+
+
+def method_column(raw: RawTable) -> int:
+    """The column of names: among the leading text columns the one with the most distinct
+    names (``Op`` × / + beside ``Model`` names the group, not the method)."""
+    text = text_columns(raw)
+    if not text:
+        raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
+    names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
+    filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
+    return max(text, key=lambda j: (len(names[j]), filled[j], -j))
+
+
+def composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Methods named by several label columns (Teacher, Student, Method) whose blanks
+    continue the row above: when the method column alone repeats names, the method is
+    the labels joined (``R101 / R50 / SimKD``)."""
+    labels = [j for j in text_columns(raw) if j != method_j]
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    if not labels or len(set(names)) == len(names):
+        return raw
+    rows, last = [], {j: "" for j in labels}
+    for r in raw.rows:
+        r = list(r)
+        parts = {method_j: plain_text(str(r[method_j]))}
+        for j in labels:
+            last[j] = plain_text(str(r[j])) or last[j]
+            if last[j] and last[j].lower() not in MISSING:
+                parts[j] = last[j]
+        r[method_j] = " / ".join(parts[j] for j in sorted(parts))  # in reading order
+        rows.append(r)
+    notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
+                 f"{raw.header[method_j]!r} together (a blank continues the row above)")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+def method_names(raw, method_j) -> list[str]:
+    """The method names; a name that only a footnote mark tells apart from another row's
+    (``MedSliM`` and ``MedSliM†``, a variant the footnote explains) keeps its mark."""
+    cells = [r[method_j] for r in raw.rows]
+    plain = [plain_text(c) if isinstance(c, str) else str(c) for c in cells]
+    marked = [plain_text(c, marks=True) if isinstance(c, str) else str(c) for c in cells]
+    n_plain, n_marked = Counter(plain), Counter(marked)
+    return [m if n_plain[p] > 1 and m != p and n_marked[m] == 1 else p
+            for p, m in zip(plain, marked)]
+
+
+def modifier_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A row named only by a modifier that repeats under several rows (``+BED-Loss`` below
+    each baseline) is the method above it with that modifier: ``TransUNet +BED-Loss``."""
+    names = [plain_text(str(r[method_j])) for r in raw.rows]
+    repeated = {n for n in names if n.startswith("+") and names.count(n) > 1}
+    if not repeated:
+        return raw
+    rows, base = [], ""
+    for r, name in zip(raw.rows, names):
+        if name in repeated and base:
+            r = [*r[:method_j], f"{base} {name}", *r[method_j + 1:]]
+        elif name and not name.startswith("+"):
+            base = name
+        rows.append(r)
+    notes.append(f"rows named only {sorted(repeated)} are the method above each, with it")
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Drop section rows (no number) and name duplicate methods apart."""
+    raw = modifier_names(raw, method_j, notes)
+    names = method_names(raw, method_j)
+    keep, rows, seen = [], [], {}
+    for i, r in enumerate(raw.rows):
+        if is_section_row(r, method_j):
+            label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
+            label = label[:40]
+            notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
+            continue
+        name = names[i]
+        if is_note_row(r, method_j):
+            notes.append(f"{raw.where[i]}: row {name!r} holds one text across the value "
+                         "columns, no number (a note, e.g. a test statistic): skipped")
+            continue
+        if _NON_METHOD_ROW.match(name):
+            notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
+                         "statistic over the rows or a p-value): skipped")
+            continue
+        if not name and not any(parse_printed_cell(c).numeric for c in r):
+            notes.append(f"{raw.where[i]} has no method name and no number: skipped")
+            continue
+        if not name:
+            raise table_error(raw, f"{raw.where[i]}: no method name in column "
+                            f"{raw.header[method_j]!r}")
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            r = list(r)
+            r[method_j] = f"{name} ({seen[name]})"
+            notes.append(f"{raw.where[i]}: method {name!r} appears again; named "
+                         f"{name + ' (' + str(seen[name]) + ')'!r}")
+        keep.append(i)
+        rows.append(r)
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
+                    [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
+                    else [], raw.notes, raw.caption, raw.group)
+
+
+LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
+# a row below the methods that is none: Improvement / Δ (vs. ...), Mean / Std over the rows,
+# a p-value; ranked, a negative difference "wins" a lower-is-better column
+_NON_METHOD_ROW = re.compile(
+    r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
+    r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
+    r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
+# a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
+_SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
+# folds of one cross-validation or the cases of one test set, not methods
+_REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
+                          r"case|patient|subject|scan|volume|image|sample)s?\s*[-_#]?\s*"
+                          r"\d+\s*")
+_SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
+_V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
+_PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
+_ALTERNATIVES = re.compile(r"([^\s/()|]+)\s*[/|]\s*([^\s/()|]+)")
+
+
+# lengths, pixels, times; metres and degrees (trajectory and angle errors: 0.064 m, 0.095 °/m)
+_UNITS_IN_CELLS = r"mm|cm|µm|μm|px|ms|s|m|°/m|°"
+_UNIT_CELL = re.compile(rf"^[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?\s*({_UNITS_IN_CELLS})$")
+
+
+def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """A unit printed in every filled cell of a column (``6.4\\,mm`` under ``HD95``): the
+    numbers are read and the unit joins the header (``HD95 (mm)``), noted. Cells with
+    different units, or a unit in some cells only, stay as printed (refused, naming one)."""
+    rows, header = [list(r) for r in raw.rows], list(raw.header)
+    for j in range(len(header)):
+        texts = [clean(str(r[j])) for r in rows]
+        given = [t for t in texts if t and plain_text(t).lower() not in MISSING]
+        units = {m[1] if (m := _UNIT_CELL.match(t)) else None for t in given}
+        if j == method_j or not given or len(units) != 1 or None in units:
+            continue
+        unit = units.pop()
+        tail = re.compile(rf"(?:\\[,;:! ]|~|\s|\$)*(?:\\(?:text|mathrm)\s*\{{)?{unit}\}}?"
+                          r"[\s$]*$")
+        cut = [tail.sub("", str(r[j])) if t else str(r[j]) for r, t in zip(rows, texts)]
+        if not all(parse_printed_cell(c).numeric for c, t in zip(cut, texts) if t in given):
+            continue
+        for r, c in zip(rows, cut):
+            r[j] = c
+        if unit not in header[j]:
+            header[j] = f"{header[j]} ({unit})"
+        notes.append(f"{raw.header[j]!r}: the unit {unit!r} printed in every cell, read as "
+                     f"the column's unit ({header[j]!r})")
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, raw.bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
+    """Cells as some papers print them: the SD in a cell of its own (``0.91 & $\\pm$
+    0.03``) is joined to the value on its left; two values in one cell (``0.91/12.3`` under
+    ``Dice/HD95``) become two columns; other two-value cells are refused, naming the cell."""
+    rows = [list(r) for r in raw.rows]
+    header = list(raw.header)
+    bold = [list(b) for b in raw.bold] if raw.bold else []
+    for j in range(len(header) - 1, 0, -1):
+        if j == method_j:
+            continue
+        texts = [clean(str(r[j])) for r in rows]
+        filled = [t for t in texts if t]
+        if filled and all(_SD_CELL.match(t) for t in filled) and j - 1 != method_j:
+            for r, t in zip(rows, texts):
+                if t:
+                    m = _SD_CELL.match(t)
+                    r[j - 1] = f"{clean(str(r[j - 1]))} ± {m['a'] or m['b']}"
+            notes.append(f"column {j + 1}: SDs in cells of their own, joined to "
+                         f"{header[j - 1]!r}")
+            for r in rows:
+                del r[j]
+            for b in bold:
+                b[j - 1] = b[j - 1] or b[j]
+                del b[j]
+            del header[j]
+            continue
+        given = [t for t in filled if plain_text(t).lower() not in MISSING]
+        lists = [t.split(";") for t in given if VALUE_LIST.match(t)]
+        if given and len(lists) == len(given) and len({len(v) for v in lists}) == 1:
+            k = len(lists[0])  # "0.97; 0.98; 0.99": k results per cell, k columns
+            for r, t in zip(rows, texts):
+                r[j:j + 1] = ([v.strip() for v in t.split(";")] if VALUE_LIST.match(t)
+                              else [t] * k)
+            for b in bold:
+                b[j:j + 1] = [b[j]] * k
+            notes.append(f"{header[j]!r}: {k} values per cell separated by ';', read as "
+                         f"{k} columns (the header does not say what each measures)")
+            header[j:j + 1] = [f"{header[j]} (value {i} of {k})" for i in range(1, k + 1)]
+            continue
+        pairs = [_PAIR.match(t) for t in filled]
+        if filled and all(pairs):
+            alt = list(_ALTERNATIVES.finditer(header[j]))
+            parts = ([header[j][:alt[0].start()] + alt[0][k] + header[j][alt[0].end():]
+                      for k in (1, 2)] if len(alt) == 1 else [])
+            parts = [" ".join(p.split()) for p in parts]
+            if len(parts) != 2 or not all(parts):
+                i = next(i for i, t in enumerate(texts) if t)
+                raise table_error(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
+                                "values and the header does not name both (e.g. 'Dice/HD95'); "
+                                "split the column in two")
+            for r, t in zip(rows, texts):
+                m = _PAIR.match(t)
+                r[j:j + 1] = [m[1], m[2]] if m else ["", ""]
+            for b in bold:
+                b[j:j + 1] = [b[j], b[j]]
+            notes.append(f"{header[j]!r}: two values per cell, read as two columns "
+                         f"{parts[0]!r} and {parts[1]!r}")
+            header[j:j + 1] = parts
+    return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
+                    raw.notes, raw.caption, raw.group)
+
+
+def is_section_row(r, method_j) -> bool:
+    """A heading across the row (``\\multicolumn{5}{l}{BTCV}``): no number, one text."""
+    name0 = str(r[method_j]).strip()
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
+    numbers = any(parse_printed_cell(c).numeric for k, c in enumerate(r) if k != method_j)
+    return not numbers and all(t in ("", name0) or not plain_text(t) and not
+                               LONE_MACRO.fullmatch(t) for t in rest)
+
+
+def is_note_row(r, method_j) -> bool:
+    """A named row whose value cells are one text spanning them (``Statistical test &
+    \\multicolumn{4}{l}{$t=22.14$, $p<0.001$}``): a remark, not a method's results."""
+    rest = [str(c).strip() for k, c in enumerate(r) if k != method_j]
+    text = plain_text(rest[0]).strip() if rest else ""
+    return (len(rest) >= 2 and len(set(rest)) == 1 and bool(text) and text.lower() not in
+            MISSING and not parse_printed_cell(rest[0]).numeric)
+
+
+def text_columns(raw: RawTable) -> list[int]:
+    """The leading label columns: text, or numbers printed once per group (``3`` folds
+    in the middle row of three)."""
+    out = []
+    for j in range(len(raw.header)):
+        cells = [c for c in column_cells(raw, j) if c.raw.strip()]
+        text = [c for c in cells if not c.numeric and plain_text(c.raw)]  # "×", "-" too
+        if cells and len(text) * 2 > len(cells):
+            out.append(j)
+        elif cells and out and len(cells) * 2 <= len(raw.rows):
+            out.append(j)
+        elif cells and out:
+            break  # the label columns end at the first column of values
+    return out
+
+
+def refuse_data_set_rows(raw: RawTable) -> None:
+    """As printed (not pivoted or transposed), the method column's header names data sets
+    (``Data``, ``Task``, ``Organ``): its rows are no methods."""
+    if raw.rows_are:
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets (tasks, organs), not "
+                        "methods to rank; with methods as columns give --transpose and the "
+                        "metric (--metric COLUMN=KIND)")
+
+
+def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
+    """A label column beside the methods whose header names data sets, printed on a group's
+    first row only (``Dataset``: BraTS 2021, blank, BraTS 2024, blank), left in one table:
+    ranking its rows together compares results on different test sets. (The same methods
+    under each label are split into one table per data set before this; a label in every
+    row, ``Data``: ``+ wrist`` for training data added, is a description of the row.)"""
+    for j in text_columns(raw):
+        printed = [plain_text(str(r[j])) for r in raw.rows]
+        if (j != method_j and ROWS_HEADER.match(plain_text(raw.header[j]))
+                and len(set(printed) - {""}) > 1 and "" in printed):
+            raise table_error(raw, f"column {raw.header[j]!r} names data sets "
+                            f"({sorted(set(printed) - {''})[:3]}): "
+                            "rows of different data sets are not one comparison; give each "
+                            "data set's rows as their own table")
+
+
+def refuse_non_methods(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that are no methods: settings named by numbers (1/16, 10%) or numbered
+    folds, runs or cases of one method (Fold0 .. Fold4)."""
+    names = method_names(raw, method_j)
+    if all(_SETTING_NAME.fullmatch(x) for x in names):
+        raise table_error(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
+                        f"({', '.join(names[:4])}): settings of one method (a "
+                        "labelled fraction, a size), not methods to rank")
+    if all(_REPEAT_NAME.fullmatch(x) for x in names):
+        raise table_error(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
+                        f"cases ({', '.join(names[:4])}): repetitions of one method, not "
+                        "methods to rank")
