@@ -257,6 +257,9 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
     """
     import pandas as pd
 
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError("probabilities expects a pandas DataFrame with one claim per row "
+                        f"(for single claims use probability); got {type(df).__name__}")
     out = df.copy()
     cols = {"n": _column(df, n, ("n", "n_test"), "the test-set size"),
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),

@@ -29,11 +29,15 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     v = float(value)
     if not np.isfinite(v):
         raise ValueError(f"{name} must be a number; got {value!r}")
+    # 10 significant digits: '{:g}' printed 1.0000001 as '1', which reads as valid
+    if upper < v < 2:  # just above 1: a rounding slip as likely as a percentage
+        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {v:.10g} (if it "
+                         f"is a percentage, give {v / 100:.10g})")
     if v > upper and v <= 100:
-        raise ValueError(f"{name} {value:g} looks like a percentage; give a fraction in [0, 1], "
-                         f"e.g. {v / 100:g}")
+        raise ValueError(f"{name} {v:.10g} looks like a percentage; give a fraction in [0, 1], "
+                         f"e.g. {v / 100:.10g}")
     if v < 0 or v > upper:
-        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {value:g}")
+        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {v:.10g}")
     return v
 
 

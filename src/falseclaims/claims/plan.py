@@ -152,7 +152,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     a, b = _values(task, delta, level)
     target = float(target)
     if not 0.0 < target < 0.5:
-        raise ValueError(f"target probability must lie in (0, 0.5); got {target!r}")
+        raise ValueError(f"target probability (--target) must lie in (0, 0.5); got {target!r}")
     n_max = int(n_max)
     if n_max < 2:
         raise ValueError(f"n_max must be at least 2; got {n_max!r}")

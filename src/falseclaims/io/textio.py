@@ -40,7 +40,8 @@ from pathlib import Path
 
 __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_BOM",
            "NOTE_CP1252", "NOTE_SEMICOLON", "NOTE_TAB", "DECIMAL_COMMA",
-           "DECIMAL_COMMA_EXPECTED", "is_gzip", "text_suffix", "read_bytes", "decode",
+           "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
+           "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
            "decimal_note", "decimal_commas", "read_frame", "rename_columns", "split_records",
            "csv_records", "encoding_of"]
@@ -190,6 +191,27 @@ def decimal_commas(df, columns, sep: str, notes: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- frames (pandas)
+def duplicated_names(names) -> list[str]:
+    """The header names given more than once (after stripping spaces), in order."""
+    seen: set[str] = set()
+    twice: list[str] = []
+    for name in (str(n).strip() for n in names):
+        if name in seen and name not in twice:
+            twice.append(name)
+        seen.add(name)
+    return twice
+
+
+def _check_unique_header(text: str, sep: str) -> None:
+    """Refuse a header naming a column twice: pandas would rename the second 'alg_a' to
+    'alg_a.1', a method the file never names."""
+    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    twice = duplicated_names(header)
+    if twice:
+        raise TextProblem(f"each column name once in the header ({', '.join(map(repr, twice))}"
+                          " given more than once)", 1)
+
+
 def read_frame(path, nrows: int | None = None):
     """(frame, separator, notes) of a text table: every cell a stripped string ('' for
     empty), column names stripped. ``nrows=0`` reads the header only. Unreadable files
@@ -199,6 +221,7 @@ def read_frame(path, nrows: int | None = None):
     notes: list[str] = []
     text, _ = decode(read_bytes(path, notes), notes)
     sep = sniff_separator(text.split("\n", 1)[0], text_suffix(path), notes)
+    _check_unique_header(text, sep)
     try:
         df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
                          na_filter=False, nrows=nrows)

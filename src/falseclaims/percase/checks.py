@@ -224,8 +224,12 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
     code = None
     if not problems:
         if (table["case_id"] == "").any():
+            said = set()  # a wide row is one long row per method: say its cell once
             for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
                 o = origin.iloc[i]
+                if (o["file"], o["row"]) in said:
+                    continue
+                said.add((o["file"], o["row"]))
                 problems.append(Problem(o["file"], row=o["row"], column="case_id", value="",
                                         expected="a case id"))
         code = _codes(table, order, sort=True)  # the checks below leave the keys alone

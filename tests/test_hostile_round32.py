@@ -1,0 +1,127 @@
+"""Hostile inputs of the round-32 battery that found something open: each test generates
+its hostile input in a temporary directory and fails on the code before the fix."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import falseclaims
+from falseclaims.cli import main
+
+SEG = [("c0", 0.81, 0.79), ("c1", 0.86, 0.83), ("c2", 0.74, 0.75), ("c3", 0.9, 0.88),
+       ("c4", 0.78, 0.71), ("c5", 0.83, 0.84)]
+
+
+def _one_line_error(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        raise SystemExit(main(argv))
+    out = capsys.readouterr()
+    assert exc.value.code == 2, out.err
+    assert "Traceback" not in out.err + out.out
+    assert len(out.err.strip().splitlines()) == 1, out.err
+    return out.err.strip()
+
+
+def _write(path, header, rows, sep=","):
+    path.write_text("\n".join([sep.join(header), *(sep.join(map(str, r)) for r in rows)])
+                    + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_empty_ground_truth_cell_among_numeric_labels_is_named(tmp_path, capsys, json_flag):
+    # pandas read the label columns of 0/1 as numbers and the ground truth (with an empty
+    # cell) as text; sorting the mixed label set raised TypeError (a traceback)
+    rows = [(f"c{i}", i % 2, (i // 2) % 2, (i // 3) % 2) for i in range(10)]
+    rows.append(("c99", "", 1, 0))
+    f = _write(tmp_path / "cls.csv", ["case_id", "ground_truth", "alg_a", "alg_b"], rows)
+    err = _one_line_error(capsys, ["percase", *json_flag, "--task", "classification", f])
+    assert "cls.csv, row 12, column 'ground_truth': got ''; expected a ground-truth label" \
+        in err, err
+
+
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_method_column_named_twice_is_refused(tmp_path, capsys, sep):
+    # was: the second 'alg_a' silently became a method 'a.1' compared with 'a'
+    f = _write(tmp_path / "dup.csv", ["case_id", "alg_a", "alg_a"], SEG, sep=sep)
+    err = _one_line_error(capsys, ["percase", f])
+    assert "dup.csv, row 1" in err and "each column name once in the header" in err \
+        and "'alg_a' given more than once" in err, err
+
+
+def test_directory_named_csv_is_said_to_be_a_directory(tmp_path, capsys):
+    # without --task the task inference said "per-case file not found" for a directory
+    d = tmp_path / "results.csv"
+    d.mkdir()
+    err = _one_line_error(capsys, ["percase", str(d)])
+    assert err.endswith("results.csv: is a directory, expected a per-case CSV file"), err
+
+
+def test_plain_csv_named_gz_is_read_by_its_content(tmp_path, capsys):
+    # was: "Not a gzipped file (b'ca')" without the file's name, exit 2
+    plain = _write(tmp_path / "seg.csv", ["case_id", "alg_a", "alg_b"], SEG)
+    named_gz = tmp_path / "seg.csv.gz"
+    named_gz.write_bytes((tmp_path / "seg.csv").read_bytes())
+    results = []
+    for f in (plain, str(named_gz)):
+        assert main(["percase", "--json", "--seed", "1", f]) == 0
+        results.append(json.loads(capsys.readouterr().out)["result"]["probability"])
+    assert results[0] == results[1]
+
+
+def test_empty_case_id_in_a_wide_file_is_one_problem(tmp_path, capsys):
+    # one wide row is a long row per method: the empty id was listed once per method
+    f = _write(tmp_path / "ids.csv", ["case_id", "alg_a", "alg_b"], [*SEG, ("", 0.8, 0.7)])
+    err = _one_line_error(capsys, ["percase", f])
+    assert err.endswith("ids.csv, row 8, column 'case_id': got ''; expected a case id"), err
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("1.0000001", "--a must be a fraction in [0, 1]; got 1.0000001 (if it is a percentage, "
+                  "give 0.010000001)"),
+    ("85.25", "--a 85.25 looks like a percentage; give a fraction in [0, 1], e.g. 0.8525"),
+])
+def test_value_just_above_one_is_shown_as_given(capsys, value, expected):
+    # '{:g}' printed 1.0000001 as "--a 1 looks like a percentage ... e.g. 0.01"
+    err = _one_line_error(capsys, ["check", "--task", "classification", "--n", "100",
+                                   "--a", value, "--b", "0.8"])
+    assert err.endswith(expected), err
+
+
+def test_plan_target_names_the_option(capsys):
+    err = _one_line_error(capsys, ["plan", "--task", "cls", "--delta", "0.01", "--level",
+                                   "0.8", "--target", "0"])
+    assert "--target" in err, err
+
+
+@pytest.mark.parametrize("n", [100.5, float("inf"), [100, 250.5]])
+def test_api_test_set_size_must_be_whole(n):
+    # 100.5 was used as a test-set size; inf gave a probability
+    with pytest.raises(ValueError, match="n \\(test-set size\\) must be a whole number"):
+        falseclaims.probability("cls", n=n, a=0.86, b=0.85)
+
+
+@pytest.mark.parametrize("task, extra, shapes", [
+    ("cls", {}, "n (3,), a (2,), b (), congruence ()"),
+    ("seg", {"sd_a": 0.1, "sd_b": 0.1}, "n (3,), a (2,), b (), sd_a (), sd_b (),"),
+])
+def test_api_shapes_that_do_not_fit_are_named(task, extra, shapes):
+    # was numpy's "shape mismatch: objects cannot be broadcast ... arg 0 ... arg 1"
+    with pytest.raises(ValueError, match="must have one length") as exc:
+        falseclaims.probability(task, n=[40, 50, 60], a=[0.9, 0.91], b=0.88, **extra)
+    assert shapes in str(exc.value)
+
+
+def test_api_probabilities_of_a_list_is_a_type_error():
+    # was AttributeError: 'list' object has no attribute 'columns'
+    with pytest.raises(TypeError, match="expects a pandas DataFrame .* got list"):
+        falseclaims.probabilities([[500, 0.86, 0.85]])
+
+
+def test_api_whole_float_sizes_from_a_dataframe_still_work():
+    claims = pd.DataFrame({"task": ["cls", "seg"], "n": [500.0, 40.0], "a": [0.86, 0.9],
+                           "b": [0.85, 0.88]})
+    out = falseclaims.probabilities(claims)
+    assert np.isfinite(out["probability"]).all()
