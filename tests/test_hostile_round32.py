@@ -125,3 +125,47 @@ def test_api_whole_float_sizes_from_a_dataframe_still_work():
                            "b": [0.85, 0.88]})
     out = falseclaims.probabilities(claims)
     assert np.isfinite(out["probability"]).all()
+
+
+@pytest.mark.parametrize("option", ["--scores", "--labels"])
+def test_directory_as_scores_or_labels_file_is_said(tmp_path, capsys, option):
+    f = _write(tmp_path / "cls.csv", ["case_id", "ground_truth", "alg_a", "alg_b"],
+               [(f"c{i}", i % 2, (i // 2) % 2, i % 2) for i in range(10)])
+    d = tmp_path / "scores.csv"
+    d.mkdir()
+    extra = ["--layout", "predictions"] if option == "--labels" else ["--task", "cls"]
+    err = _one_line_error(capsys, ["percase", *extra, option, str(d), f])
+    assert err.endswith("scores.csv: is a directory, expected a per-case CSV file"), err
+
+
+def _long(path, extra=()):
+    rows = [(f"c{i}", "liver", m, "dsc", f"{0.7 + 0.01 * ((i * 7 + j) % 20):.2f}")
+            for j, m in enumerate("AB") for i in range(12)]
+    return _write(path, ["case_id", "task", "method", "metric", "value"], [*rows, *extra])
+
+
+def test_long_file_with_two_metrics_asks_for_metric_not_for_percent(tmp_path, capsys):
+    # HD95 values in mm next to DSC made the task inference ask "percent?"; with --metric dsc
+    # it still did, although the DSC rows alone say segmentation
+    hd = [(f"c{i}", "liver", m, "hd95", f"{3 + i * 0.5:.1f}") for m in "AB" for i in range(12)]
+    f = _long(tmp_path / "long.csv", hd)
+    err = _one_line_error(capsys, ["percase", f])
+    assert err.endswith("the input has several metrics ['dsc', 'hd95']: choose one with "
+                        "--metric"), err
+    assert main(["percase", "--json", "--metric", "dsc", f]) == 0
+    env = json.loads(capsys.readouterr().out)
+    assert env["result"]["task"] == "segmentation"
+
+
+def test_missing_value_in_a_long_file_is_quoted_when_the_task_is_asked(tmp_path, capsys):
+    f = _long(tmp_path / "long.csv", [("c12", "liver", "A", "dsc", "NaN")])
+    err = _one_line_error(capsys, ["percase", f])
+    assert "hold text (labels?) such as 'NaN' (a missing value?)" in err, err
+
+
+def test_file_without_any_value_is_said_when_the_task_is_asked(tmp_path, capsys):
+    # was "hold text (labels?)" for a file whose value cells are all empty
+    f = _write(tmp_path / "empty.csv", ["case_id", "alg_a", "alg_b"],
+               [(f"c{i}", "", "") for i in range(3)])
+    err = _one_line_error(capsys, ["percase", f])
+    assert "the alg_* columns hold no value in the first 2000 rows" in err, err

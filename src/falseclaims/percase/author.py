@@ -209,7 +209,8 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
         task, inferred = infer_task(
             [str(f) for f in files], layout, labels, columns,
             classification_options=classes is not None or scores is not None
-            or positive is not None, percent=units == "percent")
+            or positive is not None, percent=units == "percent", metric=metric,
+            subtask=subtask)
     if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
