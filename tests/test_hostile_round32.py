@@ -169,3 +169,18 @@ def test_file_without_any_value_is_said_when_the_task_is_asked(tmp_path, capsys)
                [(f"c{i}", "", "") for i in range(3)])
     err = _one_line_error(capsys, ["percase", f])
     assert "the alg_* columns hold no value in the first 2000 rows" in err, err
+
+
+def test_per_case_values_with_a_percent_sign_name_the_fix(tmp_path, capsys):
+    # was "expected a number" per cell, and "hold text (labels?)" without --task
+    f = _write(tmp_path / "pct.csv", ["case_id", "alg_a", "alg_b"],
+               [(c, f"{a * 100:g}%", f"{b * 100:g}%") for c, a, b in SEG])
+    err = _one_line_error(capsys, ["percase", f])
+    assert "hold percentages such as '81%': write the numbers without '%' and pass --task " \
+           "segmentation --units percent" in err, err
+    with pytest.raises(SystemExit) as exc:
+        raise SystemExit(main(["percase", "--task", "seg", f]))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "pct.csv, row 2, column 'alg_a': got '81%'; expected a number without '%' (per-case " \
+           "DSC in percent: write the numbers and pass --units percent)" in err, err

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from falseclaims.percase import readers
+from falseclaims.percase.checks import PERCENT_SIGN
 
 __all__ = ["infer_task"]
 
@@ -71,6 +72,9 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         if cells.empty:
             raise ask(f"{what} hold no value in the first {HEAD_ROWS} rows")
         first = str(cells[numbers.isna()].iloc[0])
+        if PERCENT_SIGN.fullmatch(first):
+            raise ask(f"{what} hold percentages such as {first!r}: write the numbers without "
+                      "'%' and pass --task segmentation --units percent for DSC in percent")
         missing = " (a missing value?)" if first.lower() in MISSING_WORDS else ""
         raise ask(f"{what} hold text (labels?) such as {first!r}{missing} but there is no "
                   "ground_truth column to compare them with")
