@@ -184,3 +184,17 @@ def test_per_case_values_with_a_percent_sign_name_the_fix(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "pct.csv, row 2, column 'alg_a': got '81%'; expected a number without '%' (per-case " \
            "DSC in percent: write the numbers and pass --units percent)" in err, err
+
+
+@pytest.mark.parametrize("sd_a, flagged", [("0.5", True), ("0.23", False), ("0.06", False)])
+def test_check_flags_an_sd_no_dsc_with_that_mean_can_have(capsys, sd_a, flagged):
+    # mean 0.95 printed with 2 decimals lies in [0.945, 0.955]: the SD of a score in [0, 1]
+    # is at most sqrt(0.945 * 0.055) = 0.228 (Bhatia-Davis), + 0.005 for the SD's rounding
+    # (0.23 may be 0.225). Was: P = 0.212 and no word about the impossible SD of 0.5.
+    assert main(["check", "--json", "--task", "seg", "--n", "50", "--a", "0.95", "--b", "0.9",
+                 "--sd-a", sd_a, "--sd-b", "0.1"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    hit = [t for t in notes if "is impossible for a mean DSC of 0.95" in t]
+    assert bool(hit) == flagged, notes
+    if flagged:
+        assert "at most 0.228" in hit[0] and "SD of A = 0.5" in hit[0]
