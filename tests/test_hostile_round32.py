@@ -198,3 +198,24 @@ def test_check_flags_an_sd_no_dsc_with_that_mean_can_have(capsys, sd_a, flagged)
     assert bool(hit) == flagged, notes
     if flagged:
         assert "at most 0.228" in hit[0] and "SD of A = 0.5" in hit[0]
+
+
+def test_gzip_bomb_refused_before_it_is_unpacked(tmp_path, capsys, monkeypatch):
+    # was: a 380 KB .csv.gz of one repeated line (2 GB unpacked) took 7.7 GB and more than
+    # 2 minutes; the limit is lowered here so the test unpacks little
+    import gzip
+
+    from falseclaims.io import textio
+
+    monkeypatch.setattr(textio, "MAX_GZIP_BYTES", 2**20)
+    f = tmp_path / "bomb.csv.gz"
+    with gzip.open(f, "wb") as fh:
+        fh.write(b"case_id,alg_a,alg_b\n" + b"c,0.5,0.5\n" * 200_000)  # 2 MB unpacked
+    err = _one_line_error(capsys, ["percase", str(f)])
+    assert err.endswith("bomb.csv.gz; expected a gzip file that unpacks to at most 1 MB (this "
+                        "one unpacks to more: unpack it yourself if it is meant to be read)"), err
+    small = tmp_path / "ok.csv.gz"
+    with gzip.open(small, "wb") as fh:
+        fh.write(("case_id,alg_a,alg_b\n" + "".join(f"{c},{a},{b}\n" for c, a, b in SEG))
+                 .encode())
+    assert main(["percase", str(small)]) == 0

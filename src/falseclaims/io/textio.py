@@ -44,7 +44,7 @@ __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_B
            "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
            "decimal_note", "decimal_commas", "read_frame", "rename_columns", "split_records",
-           "csv_records", "encoding_of"]
+           "csv_records", "encoding_of", "MAX_GZIP_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
@@ -87,15 +87,25 @@ def text_suffix(path) -> str:
     return (Path(p.stem).suffix if p.suffix.lower() == ".gz" else p.suffix).lower()
 
 
+# a resource limit, not an assumption: a 100 KB gzip of one repeated line can unpack to
+# gigabytes (a gzip bomb); 100 MB of text is millions of per-case rows
+MAX_GZIP_BYTES = 100 * 2**20
+
+
 def read_bytes(path, notes: list[str]) -> bytes:
-    """The file's bytes, decompressed when it is gzip (noted)."""
+    """The file's bytes, decompressed when it is gzip (noted; at most ``MAX_GZIP_BYTES``)."""
     raw = Path(path).read_bytes()
     if raw[:2] != GZIP_MAGIC:
         return raw
+    limit = MAX_GZIP_BYTES  # read at call time (tests lower it)
     try:
-        raw = gzip.decompress(raw)
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+            raw = fh.read(limit + 1)  # never more than the limit in memory
     except (OSError, EOFError, zlib.error) as exc:
         raise TextProblem(f"a readable gzip file ({exc})") from None
+    if len(raw) > limit:
+        raise TextProblem(f"a gzip file that unpacks to at most {limit // 2**20:,} MB (this one "
+                          "unpacks to more: unpack it yourself if it is meant to be read)")
     notes.append(NOTE_GZIP)
     return raw
 
