@@ -219,3 +219,18 @@ def test_gzip_bomb_refused_before_it_is_unpacked(tmp_path, capsys, monkeypatch):
         fh.write(("case_id,alg_a,alg_b\n" + "".join(f"{c},{a},{b}\n" for c, a, b in SEG))
                  .encode())
     assert main(["percase", str(small)]) == 0
+
+
+def test_api_text_sd_is_named():
+    # was numpy's "could not convert string to float: 'abc'" without the argument's name
+    with pytest.raises(ValueError, match="sd_a must be numeric; got 'abc'"):
+        falseclaims.probability("seg", n=40, a=0.9, b=0.88, sd_a="abc", sd_b=0.1)
+
+
+def test_api_smallest_n_accepts_the_short_task_names():
+    # probability() took "cls"; smallest_n refused it ("task must be one of (...)")
+    short = falseclaims.smallest_n("cls", delta=0.01, level=0.8, congruence=0.67)
+    assert short.n == falseclaims.smallest_n("classification", delta=0.01, level=0.8,
+                                             congruence=0.67).n
+    assert falseclaims.probability("cls", n=short.n, a=0.8, b=0.79,
+                                   congruence=0.67).probability <= 0.05
