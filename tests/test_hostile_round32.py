@@ -234,3 +234,14 @@ def test_api_smallest_n_accepts_the_short_task_names():
                                              congruence=0.67).n
     assert falseclaims.probability("cls", n=short.n, a=0.8, b=0.79,
                                    congruence=0.67).probability <= 0.05
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--task", "cls", "--n", "100", "--a", "0.85", "--b", "0.83", "--decimals", "2.5"],
+    ["percase", "--seed", "abc", "x.csv"],
+])
+def test_whole_number_options_share_one_message(capsys, argv):
+    # was argparse's "invalid int value: '2.5'"; --n, --m, --bootstrap said "expected a
+    # whole number"
+    err = _one_line_error(capsys, argv)
+    assert "expected a whole number, got '" in err, err
