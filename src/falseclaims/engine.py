@@ -161,6 +161,16 @@ def _congruence(task: str, congruence, level, config):
     return configured_congruence(cfg, "paper")[task][level], "paper", level
 
 
+def _numbers(name: str, x):
+    """``x`` as a float array (None stays None); text such as 'abc' is named."""
+    if x is None:
+        return None
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numeric; got {x!r}") from None
+
+
 def _impute(given, mean, model, level):
     """SD used, imputed mask and floored mask; NaN in ``given`` means missing."""
     if given is not None:
@@ -209,8 +219,8 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                                 congruence_clamped=r.clamped, x1=r.x1, x2=r.x2,
                                 feasible=(r.lower, r.upper))
     model = None
-    if sd_a is None or sd_b is None or np.isnan(np.asarray(sd_a, float)).any() \
-            or np.isnan(np.asarray(sd_b, float)).any():
+    sd_a, sd_b = _numbers("sd_a", sd_a), _numbers("sd_b", sd_b)
+    if sd_a is None or sd_b is None or np.isnan(sd_a).any() or np.isnan(sd_b).any():
         if sd_model is None:
             from falseclaims.config import sd_model_from_config
 
@@ -257,6 +267,9 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
     """
     import pandas as pd
 
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError("probabilities expects a pandas DataFrame with one claim per row "
+                        f"(for single claims use probability); got {type(df).__name__}")
     out = df.copy()
     cols = {"n": _column(df, n, ("n", "n_test"), "the test-set size"),
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),

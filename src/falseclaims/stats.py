@@ -66,7 +66,22 @@ def _check_n(n) -> np.ndarray:
     bad = arr < 2
     if bad.any():
         raise ValueError(f"n (test-set size) must be at least 2; {_bad_value(arr, bad)}")
+    # a count of test cases: 100.5 or inf is a slip (a mean over folds?), not a size
+    bad = ~np.isfinite(arr) | (arr != np.floor(arr))
+    if bad.any():
+        raise ValueError(f"n (test-set size) must be a whole number of test cases; "
+                         f"{_bad_value(arr, bad)}")
     return arr
+
+
+def _broadcast(**named: np.ndarray) -> list[np.ndarray]:
+    """The arrays broadcast against each other; shapes that do not fit are named."""
+    try:
+        return np.broadcast_arrays(*named.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in named.items())
+        raise ValueError(f"the inputs must have one length (or be single values); got "
+                         f"shapes {shapes}") from None
 
 
 def _check_unit_interval(name: str, x) -> np.ndarray:
@@ -123,7 +138,7 @@ def _classification_inputs(n, acc_a, acc_b, congruence):
     a = _check_unit_interval("acc_a", acc_a)
     b = _check_unit_interval("acc_b", acc_b)
     c = _check_unit_interval("congruence", congruence)
-    n, a, b, c = np.broadcast_arrays(n, a, b, c)
+    n, a, b, c = _broadcast(n=n, acc_a=a, acc_b=b, congruence=c)
     lower, upper = _bounds(a, b)
     used = np.clip(c, lower, upper)
     clamped = used != c
@@ -218,7 +233,8 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
             raise ValueError(f"{name} must be >= 0; {_bad_value(arr, arr < 0)}")
     r = _as_float("congruence", congruence)
     _check_range("congruence", r, -1.0, 1.0, " (Pearson r)")
-    n, ma, mb, sa, sb, r = np.broadcast_arrays(n, ma, mb, sa, sb, r)
+    n, ma, mb, sa, sb, r = _broadcast(n=n, mean_a=ma, mean_b=mb, sd_a=sa, sd_b=sb,
+                                      congruence=r)
     var = np.maximum(sa**2 + sb**2 - 2.0 * sa * sb * r, 0.0)
     sd_diff = np.sqrt(var)
     # rounding can leave ~1e-17 where the exact value is 0

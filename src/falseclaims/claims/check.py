@@ -29,11 +29,15 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     v = float(value)
     if not np.isfinite(v):
         raise ValueError(f"{name} must be a number; got {value!r}")
+    # 10 significant digits: '{:g}' printed 1.0000001 as '1', which reads as valid
+    if upper < v < 2:  # just above 1: a rounding slip as likely as a percentage
+        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {v:.10g} (if it "
+                         f"is a percentage, give {v / 100:.10g})")
     if v > upper and v <= 100:
-        raise ValueError(f"{name} {value:g} looks like a percentage; give a fraction in [0, 1], "
-                         f"e.g. {v / 100:g}")
+        raise ValueError(f"{name} {v:.10g} looks like a percentage; give a fraction in [0, 1], "
+                         f"e.g. {v / 100:.10g}")
     if v < 0 or v > upper:
-        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {value:g}")
+        raise ValueError(f"{name} must be a fraction in [0, {upper:g}]; got {v:.10g}")
     return v
 
 
@@ -63,14 +67,35 @@ def granularity_note(name: str, value: float, n: int, decimals: int | None = Non
             "probability takes n as the number of test cases the accuracy was counted on")
 
 
+def sd_bound_note(name: str, mean: float, sd: float | None) -> str | None:
+    """A note when a per-case SD is larger than a DSC in [0, 1] with that mean can have: by
+    the Bhatia-Davis inequality the variance is at most mean (1 - mean) [BhatiaDavis2000]
+    (the printed values' rounding counted in the SD's favour, as table mode does)."""
+    if sd is None or not np.isfinite(sd):
+        return None
+    half_m = 0.5 * 10.0 ** (-min(_decimals(mean), MAX_DECIMALS))
+    half_sd = 0.5 * 10.0 ** (-min(_decimals(sd), MAX_DECIMALS))
+    lo, hi = max(mean - half_m, 0.0), min(mean + half_m, 1.0)
+    worst = 0.25 if lo <= 0.5 <= hi else max(lo * (1 - lo), hi * (1 - hi))
+    if sd <= worst ** 0.5 + half_sd + 1e-12:
+        return None
+    return (f"SD of {name} = {sd:g} is impossible for a mean DSC of {mean:g} (a score in "
+            f"[0, 1] with that mean has an SD of at most {worst ** 0.5:.3g}, Bhatia-Davis "
+            "inequality): an SD in percent, a variance, or an SD of something else?")
+
+
 def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
                 decimals: int | None = None) -> list[str]:
     """Reported values that can be what they claim only if something else is off: an
-    accuracy no whole number of cases gives (:func:`granularity_note`), a per-case SD of 0."""
+    accuracy no whole number of cases gives (:func:`granularity_note`), a per-case SD
+    larger than a DSC with that mean can have (:func:`sd_bound_note`), a per-case SD of 0."""
     notes = []
     if task == "classification":
         notes += [t for t in (granularity_note(name, v, n, decimals)
                               for name, v in (("A", a), ("B", b))) if t]
+    else:
+        notes += [t for t in (sd_bound_note(name, m, sd)
+                              for name, m, sd in (("A", a, sd_a), ("B", b, sd_b))) if t]
     zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
     if zero:
         notes.append(f"SD of {' and '.join(zero)} is 0: every test case would have the same "

@@ -26,7 +26,7 @@ from falseclaims.config import PlausibilityLimits
 from falseclaims.engine import probability
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import TASKS, resolve_task
 
 __all__ = ["PlanResult", "delta_warning", "probability_at", "size_multipliers", "smallest_n"]
 
@@ -107,6 +107,7 @@ def delta_warning(task: str, delta: float, cfg: dict) -> str | None:
 def probability_at(task: str, n, delta: float, level: float, congruence: float,
                    sd_model: SDModel | None = None, sd_level: str = "mean"):
     """Forward probability of a false claim at test-set size(s) ``n`` (vectorised)."""
+    task = resolve_task(task)
     a, b = _values(task, delta, level)
     sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
     return probability(task, n, a, b, congruence=congruence, sd_a=sd_a,
@@ -149,10 +150,11 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     When no n up to ``n_max`` suffices, ``found`` is False, ``n`` is None and ``message``
     says so with the probability reached at ``n_max``.
     """
+    task = resolve_task(task)  # cls, seg as everywhere else
     a, b = _values(task, delta, level)
     target = float(target)
     if not 0.0 < target < 0.5:
-        raise ValueError(f"target probability must lie in (0, 0.5); got {target!r}")
+        raise ValueError(f"target probability (--target) must lie in (0, 0.5); got {target!r}")
     n_max = int(n_max)
     if n_max < 2:
         raise ValueError(f"n_max must be at least 2; got {n_max!r}")

@@ -7,7 +7,7 @@ for segmentation, the SDs) are assumed from config. See docs/percase.md.
 from __future__ import annotations
 
 
-from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path,
+from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path, count,
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import ClaimCheck, load_config
@@ -29,7 +29,7 @@ def register(sub) -> None:
     p.add_argument("--sd-b", type=float, help="reported per-case SD of B (segmentation)")
     p.add_argument("--congruence", type=float,
                    help="one assumed congruence instead of the paper's Q1/median/Q3")
-    p.add_argument("--decimals", type=int,
+    p.add_argument("--decimals", type=count,
                    help="decimals the values were reported with: adds the probability range "
                         "over the rounding interval")
     output_options(p)

@@ -64,7 +64,7 @@ def register(sub) -> None:
     p.add_argument("--b", metavar="METHOD", help="the method compared with --a (as B)")
     p.add_argument("--all-pairs", action="store_true",
                    help="compare every pair, with Holm-adjusted p-values")
-    p.add_argument("--seed", type=int, help="bootstrap seed (default from config)")
+    p.add_argument("--seed", type=count, help="bootstrap seed (default from config)")
     p.add_argument("--bootstrap", type=count, metavar="B",
                    help="bootstrap resamples (default from config)")
     output_options(p)

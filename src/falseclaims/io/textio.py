@@ -40,10 +40,11 @@ from pathlib import Path
 
 __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_BOM",
            "NOTE_CP1252", "NOTE_SEMICOLON", "NOTE_TAB", "DECIMAL_COMMA",
-           "DECIMAL_COMMA_EXPECTED", "is_gzip", "text_suffix", "read_bytes", "decode",
+           "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
+           "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
            "decimal_note", "decimal_commas", "read_frame", "rename_columns", "split_records",
-           "csv_records", "encoding_of"]
+           "csv_records", "encoding_of", "MAX_GZIP_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
@@ -86,15 +87,25 @@ def text_suffix(path) -> str:
     return (Path(p.stem).suffix if p.suffix.lower() == ".gz" else p.suffix).lower()
 
 
+# a resource limit, not an assumption: a 100 KB gzip of one repeated line can unpack to
+# gigabytes (a gzip bomb); 100 MB of text is millions of per-case rows
+MAX_GZIP_BYTES = 100 * 2**20
+
+
 def read_bytes(path, notes: list[str]) -> bytes:
-    """The file's bytes, decompressed when it is gzip (noted)."""
+    """The file's bytes, decompressed when it is gzip (noted; at most ``MAX_GZIP_BYTES``)."""
     raw = Path(path).read_bytes()
     if raw[:2] != GZIP_MAGIC:
         return raw
+    limit = MAX_GZIP_BYTES  # read at call time (tests lower it)
     try:
-        raw = gzip.decompress(raw)
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+            raw = fh.read(limit + 1)  # never more than the limit in memory
     except (OSError, EOFError, zlib.error) as exc:
         raise TextProblem(f"a readable gzip file ({exc})") from None
+    if len(raw) > limit:
+        raise TextProblem(f"a gzip file that unpacks to at most {limit // 2**20:,} MB (this one "
+                          "unpacks to more: unpack it yourself if it is meant to be read)")
     notes.append(NOTE_GZIP)
     return raw
 
@@ -190,6 +201,27 @@ def decimal_commas(df, columns, sep: str, notes: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- frames (pandas)
+def duplicated_names(names) -> list[str]:
+    """The header names given more than once (after stripping spaces), in order."""
+    seen: set[str] = set()
+    twice: list[str] = []
+    for name in (str(n).strip() for n in names):
+        if name in seen and name not in twice:
+            twice.append(name)
+        seen.add(name)
+    return twice
+
+
+def _check_unique_header(text: str, sep: str) -> None:
+    """Refuse a header naming a column twice: pandas would rename the second 'alg_a' to
+    'alg_a.1', a method the file never names."""
+    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    twice = duplicated_names(header)
+    if twice:
+        raise TextProblem(f"each column name once in the header ({', '.join(map(repr, twice))}"
+                          " given more than once)", 1)
+
+
 def read_frame(path, nrows: int | None = None):
     """(frame, separator, notes) of a text table: every cell a stripped string ('' for
     empty), column names stripped. ``nrows=0`` reads the header only. Unreadable files
@@ -199,6 +231,7 @@ def read_frame(path, nrows: int | None = None):
     notes: list[str] = []
     text, _ = decode(read_bytes(path, notes), notes)
     sep = sniff_separator(text.split("\n", 1)[0], text_suffix(path), notes)
+    _check_unique_header(text, sep)
     try:
         df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
                          na_filter=False, nrows=nrows)

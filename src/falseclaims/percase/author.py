@@ -180,6 +180,16 @@ def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
     return wide.loc[index], positive
 
 
+def _check_files(files) -> None:
+    """Each per-case file exists and is a file: a directory is said as such, also when its
+    name ends in .csv."""
+    for f in files:
+        if Path(str(f)).is_dir():
+            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
+        if not Path(str(f)).is_file():
+            raise FileNotFoundError(f"per-case file not found: {f}")
+
+
 def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
                 labels: str | None = None, subtask: str | None = None,
                 metric: str | None = None, scores: str | None = None,
@@ -195,21 +205,16 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
     if task is None:
         from falseclaims.percase.task_inference import infer_task
 
-        for f in files:
-            if not Path(str(f)).is_file():
-                raise FileNotFoundError(f"per-case file not found: {f}")
+        _check_files(files)
         task, inferred = infer_task(
             [str(f) for f in files], layout, labels, columns,
             classification_options=classes is not None or scores is not None
-            or positive is not None, percent=units == "percent")
+            or positive is not None, percent=units == "percent", metric=metric,
+            subtask=subtask)
     if task not in TASKS:
         raise ValueError(f"--task must be classification or segmentation; got {task!r}")
     files = [str(f) for f in files]
-    for f in files:
-        if Path(f).is_dir():
-            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
-        if not Path(f).is_file():
-            raise FileNotFoundError(f"per-case file not found: {f}")
+    _check_files(files)
     try:
         pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask,
                            columns)

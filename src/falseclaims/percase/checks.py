@@ -4,6 +4,7 @@ labels; :func:`_finish` builds the :class:`PerCase` after all of them."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -34,6 +35,12 @@ def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[P
     ]
 
 
+# '85.3%': the unit is declared in the cell, but per-case files declare it once (--units)
+PERCENT_SIGN = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)\s*%\s*")
+PERCENT_SIGN_EXPECTED = ("a number without '%' (per-case DSC in percent: write the numbers "
+                         "and pass --units percent)")
+
+
 def _parse_numbers(
     cells: pd.Series, file: str, column: str, problems: list[Problem], allow_empty: bool
 ) -> pd.Series:
@@ -46,7 +53,8 @@ def _parse_numbers(
     for i in np.flatnonzero(bad.to_numpy()):
         cell = cells.iloc[i]
         # left by the text reader only in a ','-separated file (textio's policy)
-        expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell) else "a number")
+        expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell)
+                    else PERCENT_SIGN_EXPECTED if PERCENT_SIGN.fullmatch(cell) else "a number")
         problems.append(Problem(file, row=_line(cells.index[i]), column=column,
                                 value=cell, expected=expected))
     return num
@@ -224,8 +232,12 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
     code = None
     if not problems:
         if (table["case_id"] == "").any():
+            said = set()  # a wide row is one long row per method: say its cell once
             for i in np.flatnonzero((table["case_id"] == "").to_numpy()):
                 o = origin.iloc[i]
+                if (o["file"], o["row"]) in said:
+                    continue
+                said.add((o["file"], o["row"]))
                 problems.append(Problem(o["file"], row=o["row"], column="case_id", value="",
                                         expected="a case id"))
         code = _codes(table, order, sort=True)  # the checks below leave the keys alone

@@ -12,6 +12,7 @@ words every problem: the fast path never raises its own validation errors.
 
 from __future__ import annotations
 
+import csv
 import mmap
 from functools import partial
 from collections.abc import Sequence
@@ -22,7 +23,8 @@ import pandas as pd
 
 from falseclaims.percase import model as r
 from falseclaims.percase.text_table import mapping_note
-from falseclaims.io.textio import is_gzip, looks_tab_separated, semicolon_separated
+from falseclaims.io.textio import (duplicated_names, is_gzip, looks_tab_separated,
+                                   semicolon_separated)
 
 __all__ = ["read_clean"]
 
@@ -62,6 +64,7 @@ def read_clean(path, kind: str | None, task: str, classes: Sequence[str] | None,
               for i in range(len(raw))}
     try:
         df = pd.read_csv(p, sep=",", dtype=dtypes, keep_default_na=False, na_filter=False,
+                         compression=None,
                          encoding="utf-8-sig", engine="c")
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
         return None  # e.g. a text or empty cell among numbers, a ragged row
@@ -118,8 +121,10 @@ def _clean_header(p: Path) -> list | None:
         return None
     if semicolon_separated(header_line) or looks_tab_separated(header_line):
         return None
+    if duplicated_names(next(csv.reader([header_line]), [])):
+        return None  # the careful reader refuses a column named twice
     try:
-        return list(pd.read_csv(p, nrows=0, encoding="utf-8-sig").columns)
+        return list(pd.read_csv(p, nrows=0, encoding="utf-8-sig", compression=None).columns)
     except (ValueError, UnicodeDecodeError):
         return None
 
@@ -187,9 +192,12 @@ def _checked_labels(df: pd.DataFrame, methods: list[str], classes, notes: list[s
     non-empty text in the class set; else None. Label columns are read as categories."""
     cols = ["ground_truth", *methods]
     cats = [df[c].cat for c in cols]
-    uniq = sorted({u for c in cats for u in c.categories.tolist()})
-    if not all(type(u) is str and u and u == u.strip() for u in uniq):
+    found = {u for c in cats for u in c.categories.tolist()}
+    # pandas may infer one column's categories as numbers and another's as text (an empty
+    # ground-truth cell among 0/1): such a mix cannot be sorted, so check before sorting
+    if not all(type(u) is str and u and u == u.strip() for u in found):
         return None
+    uniq = sorted(found)
     where = {u: i for i, u in enumerate(uniq)}
     codes = np.empty((len(df), len(cols)), dtype=np.int32)
     for j, c in enumerate(cats):  # each column's codes in the shared label list

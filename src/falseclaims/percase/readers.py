@@ -69,6 +69,8 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     """``long`` or ``claims_reloaded`` from a single file's header (after the column
     mapping ``columns``, {role: column in the file}, when given)."""
     p = Path(path)
+    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
+        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
     header = read_text_table(p, nrows=0, columns=columns).columns

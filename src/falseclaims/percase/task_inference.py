@@ -16,20 +16,25 @@ from pathlib import Path
 import pandas as pd
 
 from falseclaims.percase import readers
+from falseclaims.percase.checks import PERCENT_SIGN
 
 __all__ = ["infer_task"]
 
 # rows read to decide: enough for the values' kind, without reading a large file twice
 HEAD_ROWS = 2000
+# words a spreadsheet or a program writes for a missing number
+MISSING_WORDS = {"nan", "na", "n/a", "null", "none", "-", "?", "inf", "-inf"}
 
 
 def infer_task(files: list[str], layout: str = "auto", labels: str | None = None,
                columns: dict[str, str] | None = None, *, classification_options: bool = False,
-               percent: bool = False) -> tuple[str, str | None]:
+               percent: bool = False, metric: str | None = None,
+               subtask: str | None = None) -> tuple[str, str | None]:
     """(task, note or None). ``classification_options``: options only classification reads
     were given (``--classes``, ``--scores``, ``--positive``); ``percent``: ``--units
     percent`` (segmentation only). Raises ValueError naming the file and asking for
-    ``--task`` when the input does not tell."""
+    ``--task`` when the input does not tell. ``metric``/``subtask`` (long layout): only
+    the rows of that metric/task are looked at; several metrics and no ``metric`` is asked."""
     if labels is not None or layout == "predictions":
         return "classification", None  # predicted labels against --labels
     if classification_options:
@@ -43,6 +48,8 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
     if layout == "auto":
         layout = readers.detect_layout(path, columns=columns)
     head = readers.read_text_table(Path(path), nrows=HEAD_ROWS, columns=columns)
+    if layout == "long":
+        head = _rows_compared(head, metric, subtask)
     value_columns = (["value"] if layout == "long"
                      else [c for c in head.columns if str(c).startswith("alg_")])
     cells = head[[c for c in value_columns if c in head.columns]].stack()
@@ -62,8 +69,15 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
                       f"{numbers[numbers.round() != numbers].iloc[0]:g}, not predicted labels")
         return "classification", None
     if not numeric:
-        raise ask(f"{what} hold text (labels?) but there is no ground_truth column to "
-                  "compare them with")
+        if cells.empty:
+            raise ask(f"{what} hold no value in the first {HEAD_ROWS} rows")
+        first = str(cells[numbers.isna()].iloc[0])
+        if PERCENT_SIGN.fullmatch(first):
+            raise ask(f"{what} hold percentages such as {first!r}: write the numbers without "
+                      "'%' and pass --task segmentation --units percent for DSC in percent")
+        missing = " (a missing value?)" if first.lower() in MISSING_WORDS else ""
+        raise ask(f"{what} hold text (labels?) such as {first!r}{missing} but there is no "
+                  "ground_truth column to compare them with")
     if binary:
         raise ask(f"{what} hold only 0 and 1 and there is no ground_truth column (predicted "
                   "labels need one; per-case DSC would be segmentation)")
@@ -75,3 +89,19 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         raise ask(f"{what} hold numbers up to {numbers.max():g}, percent? (--task segmentation "
                   "--units percent)")
     raise ask(f"{what} hold numbers outside [0, 1] such as {numbers[numbers.abs() > 1].iloc[0]:g}")
+
+
+def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
+    """The long table's rows of the metric and task compared: the values of another metric
+    (HD95 in mm next to DSC) say nothing about the task of the compared one."""
+    if subtask is not None and "task" in head.columns:
+        head = head[head["task"].astype(str).str.strip() == subtask]
+    if "metric" not in head.columns:
+        return head
+    names = head["metric"].astype(str).str.strip()
+    if metric is not None:
+        return head[names == metric]
+    found = sorted(set(names))
+    if len(found) > 1:
+        raise ValueError(f"the input has several metrics {found}: choose one with --metric")
+    return head

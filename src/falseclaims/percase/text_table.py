@@ -103,6 +103,8 @@ def read_text_table(path: PathLike, nrows: int | None = None,
     ``df.attrs["notes"]``. ``nrows=0`` reads the header only.
     """
     p = Path(path)
+    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
+        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
     file = str(p)
