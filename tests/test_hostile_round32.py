@@ -245,3 +245,20 @@ def test_whole_number_options_share_one_message(capsys, argv):
     # whole number"
     err = _one_line_error(capsys, argv)
     assert "expected a whole number, got '" in err, err
+
+
+def test_a_directory_named_like_a_table_or_sheet_is_said_to_be_one(tmp_path, capsys):
+    folder = tmp_path / "results.csv"
+    folder.mkdir()
+    assert main(["table", str(folder), "--n", "10"]) == 2
+    assert "is a directory, expected a table file" in capsys.readouterr().err
+    assert main(["sheet", "inspect", str(folder)]) == 2
+    assert "is a directory, expected a sheet file" in capsys.readouterr().err
+
+
+def test_a_broken_link_in_a_folder_of_tables_is_listed_not_skipped(tmp_path, capsys):
+    (tmp_path / "ok.csv").write_text("Method,Dice\nA,0.9\nB,0.8\n", encoding="utf-8")
+    (tmp_path / "gone.csv").symlink_to(tmp_path / "nowhere.csv")
+    assert main(["table", "--dir", str(tmp_path), "--n", "10"]) == 1
+    out = capsys.readouterr().out
+    assert "gone.csv: broken symbolic link" in out and "ok.csv | ok" in out

@@ -98,7 +98,7 @@ def run_inspect(args) -> int:
     if args.other_table or args.other_sheet:
         from falseclaims.sheets.draft.draft_long import find_other_table
         if args.other_table and not Path(args.other_table).is_file():
-            raise UsageError(f"no such file: {args.other_table}")
+            raise UsageError(_not_a_file(args.other_table))
         other = find_other_table(g, args.other_table, args.other_sheet)
     # sheet paths in a config are relative to the checkout Snakemake runs in
     absolute = Path(args.file).is_absolute() or not Path("config", "config.yaml").is_file()
@@ -126,9 +126,15 @@ def run_inspect(args) -> int:
     return 0
 
 
+def _not_a_file(path) -> str:
+    if Path(path).is_dir():
+        return f"{path}: is a directory, expected a sheet file (CSV, TSV or XLSX)"
+    return f"no such file: {path}"
+
+
 def _check_inspect_args(args) -> None:
     if not Path(args.file).is_file():
-        raise UsageError(f"no such file: {args.file}")
+        raise UsageError(_not_a_file(args.file))
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
         raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
                          "and '-', starting with a letter or digit")

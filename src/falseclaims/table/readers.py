@@ -68,6 +68,9 @@ def read_tables(path, macros=None) -> list[RawTable]:
     if fmt is None:
         raise TableReadError(f"{p}: unsupported file type {p.suffix or '(none)'!r}; expected "
                              "one of " + ", ".join(k for k, v in FORMATS.items() if v))
+    if p.is_dir():
+        raise TableReadError(f"{p}: is a directory, expected a table file (a folder of "
+                             "tables: --dir)")
     if not p.is_file():
         raise TableReadError(f"{p}: file not found")
     if fmt == "xlsx":

@@ -151,6 +151,8 @@ def _walk(root: Path) -> tuple[list[Path], list[dict]]:
     for here, dirs, names in os.walk(root, onerror=onerror):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         files += [Path(here) / f for f in names if not f.startswith(".")]
+    bad += [{"file": str(p), "table": "", "reason": "broken symbolic link (its target does "
+             "not exist)"} for p in files if p.is_symlink() and not p.exists()]
     return sorted(p for p in files if p.is_file()), bad
 
 
