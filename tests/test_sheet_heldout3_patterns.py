@@ -7,7 +7,6 @@ label, a cited-references cell too long in a column never read, values without a
 
 from __future__ import annotations
 
-import csv
 
 import pytest
 
@@ -15,13 +14,7 @@ from falseclaims.sheets import read_venue
 from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
 from falseclaims.sheets.read.errors import SheetValidationError
-
-
-def _write(tmp_path, rows, name="s.csv", delimiter=","):
-    path = tmp_path / name
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, delimiter=delimiter).writerows(rows)
-    return path
+from sheet_drafting import write_rows as _write
 
 
 def _roles(path):

@@ -6,28 +6,15 @@ study's rows, dates such as 2/20/2025 read as three sizes, and a saved row index
 
 from __future__ import annotations
 
-import csv
 
 import pytest
 
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet
 from falseclaims.sheets.read.errors import SheetValidationError
+from sheet_drafting import drafted as _drafted, write_rows as _write
 
 _SIZES = ("n_test", "n_train", "n_val", "cv_folds")
-
-
-def _write(tmp_path, rows, name="s.csv"):
-    path = tmp_path / name
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
-    return path
-
-
-def _drafted(path, venue="v"):
-    d = draft_config(inspect_sheet(path), venue, str(path))
-    return d, d.config["venues"][venue]
 
 
 def test_a_study_number_over_each_studys_rows_is_the_paper_id(tmp_path):

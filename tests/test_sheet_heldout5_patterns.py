@@ -8,27 +8,13 @@ papers table has ' ', and remarks listing hundreds of row numbers."""
 
 from __future__ import annotations
 
-import csv
 
 import pytest
 
 from falseclaims.sheets import read_venue
-from falseclaims.sheets.draft.draft import draft_config
-from falseclaims.sheets.draft.inspect import inspect_sheet
 from falseclaims.sheets.read.columns import metric_scale
 from falseclaims.sheets.read.errors import SheetValidationError
-
-
-def _write(tmp_path, rows, name="s.csv"):
-    path = tmp_path / name
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
-    return path
-
-
-def _drafted(path, venue="v"):
-    d = draft_config(inspect_sheet(path), venue, str(path))
-    return d, d.config["venues"][venue]
+from sheet_drafting import drafted as _drafted, write_rows as _write
 
 
 def _long_rows(metrics):

@@ -5,18 +5,11 @@ divider rows and skipped, 13 papers where the sheet has 17."""
 
 from __future__ import annotations
 
-import csv
 
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.draft.draft import draft_config
 from falseclaims.sheets.draft.inspect import inspect_sheet, year_row
-
-
-def _write(tmp_path, rows, name="s.csv"):
-    path = tmp_path / name
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
-    return path
+from sheet_drafting import write_rows as _write
 
 
 def _draft(path):
