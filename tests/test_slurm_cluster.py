@@ -95,3 +95,12 @@ def test_slurm_run_equals_local_run(slurm, example_run, tmp_path):
     assert want and _outputs(cluster) == want
     _, mismatch, errors = filecmp.cmpfiles(local, cluster, want, shallow=False)
     assert not mismatch and not errors, f"differ from the local run: {mismatch + errors}"
+
+
+def test_stop_removes_the_test_clusters_config(slurm):
+    """A slurm.conf left without its controller makes every later Snakemake start wait
+    10 s (the SLURM executor plugin's `scontrol show config`); `stop` must remove ours."""
+    conf = Path("/etc/slurm/slurm.conf")
+    assert conf.exists() and "ClusterName=falseclaims-test" in conf.read_text()
+    subprocess.run(["bash", str(START), "stop"], capture_output=True, timeout=60, check=True)
+    assert not conf.exists(), f"{conf} left behind by tools/slurm_single_node.sh stop"

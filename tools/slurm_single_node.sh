@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A single-node SLURM cluster on this machine, to try profiles/slurm for real (docs/cluster.md).
 #   sudo tools/slurm_single_node.sh start   # munge + slurmctld + slurmd; waits until the node is idle
-#   sudo tools/slurm_single_node.sh stop
+#   sudo tools/slurm_single_node.sh stop    # also removes the slurm.conf that start wrote
 # Needs root and Debian's packages slurmctld slurmd slurm-client munge (tested: SLURM 22.05,
 # munge 0.5.15, Debian 12). No accounting database (AccountingStorageType=none), as in many
 # small labs: `sacct` answers "accounting storage is disabled", so the profile queries squeue.
@@ -17,7 +17,16 @@ stop() {
   pkill -x munged 2>/dev/null || true
 }
 
-if [[ $action == stop ]]; then stop; exit 0; fi
+# Without a controller, a slurm.conf left behind makes every later `scontrol show config`
+# wait 10 s for it; Snakemake's SLURM executor plugin runs that command whenever Snakemake
+# starts (even `snakemake --version`), so every later run would start 10 s late.
+forget_config() {
+  if grep -qs "ClusterName=falseclaims-test" "$conf_dir/slurm.conf"; then
+    rm -f "$conf_dir/slurm.conf"
+  fi
+}
+
+if [[ $action == stop ]]; then stop; forget_config; exit 0; fi
 if [[ $action != start ]]; then echo "usage: $0 start|stop" >&2; exit 2; fi
 for exe in munged slurmctld slurmd sinfo squeue; do
   command -v "$exe" >/dev/null || { echo "missing $exe: apt-get install slurmctld slurmd slurm-client munge" >&2; exit 3; }
