@@ -54,6 +54,10 @@ def slurm():
     proc = subprocess.run(["bash", str(START), "start"], capture_output=True, text=True,
                           timeout=120, check=False)
     if proc.returncode != 0:
+        # stop also removes the slurm.conf start wrote (left behind, it slows every later
+        # Snakemake start by 10 s)
+        subprocess.run(["bash", str(START), "stop"], capture_output=True, timeout=60,
+                       check=False)
         pytest.skip(f"single-node SLURM did not start: {(proc.stdout + proc.stderr)[-800:]}")
     yield
     subprocess.run(["bash", str(START), "stop"], capture_output=True, timeout=60, check=False)
