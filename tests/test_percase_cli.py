@@ -195,7 +195,8 @@ def test_report_names_the_input_in_words(tmp_path, capsys):
     html = _report(tmp_path, capsys, str(tmp_path / "long.csv")).read_text()
     inputs = html.split("Inputs", 1)[1].split("Ranking", 1)[0]
     assert "one row per case and method" in inputs and "liver" in inputs
-    assert set(LAYOUT_WORDS) == {"long", "claims_reloaded", "wide_per_method", "predictions"}
+    assert set(LAYOUT_WORDS) == {"long", "claims_reloaded", "wide_per_method", "predictions",
+                                 "nnunet"}
 
 
 def test_report_self_contained(tmp_path, capsys):

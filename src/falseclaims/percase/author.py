@@ -55,12 +55,14 @@ def _pick(options: list[str], given: str | None, what: str, flag: str) -> str:
 def _read(files: list[str], task: str, layout: str, labels: str | None,
           case_mismatch: str, classes: list[str] | None = None,
           units: str = "fraction", subtask: str | None = None,
-          columns: dict[str, str] | None = None) -> tuple[readers.PerCase, str]:
+          columns: dict[str, str] | None = None,
+          metric: str | None = None) -> tuple[readers.PerCase, str]:
     if layout == "auto":
         if labels is not None:
             layout = "predictions"
         elif len(files) > 1:
-            layout = "wide_per_method"
+            layout = ("nnunet" if all(readers.is_nnunet_summary(f) for f in files)
+                      else "wide_per_method")
         else:
             layout = readers.detect_layout(files[0], columns=columns)
     named = _layout_columns(layout, columns)
@@ -86,6 +88,13 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
             raise ValueError("layout 'wide_per_method' holds segmentation results")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
                                           compared_tasks=compared, **named)
+    elif layout == "nnunet":
+        if task != "segmentation":
+            raise ValueError("layout 'nnunet' holds segmentation results")
+        if columns:
+            raise ValueError("--columns applies to CSV layouts, not to nnU-Net summaries")
+        pc = readers.read_nnunet_summaries(files, metric=metric, case_mismatch=case_mismatch,
+                                           compared_tasks=compared)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
@@ -217,7 +226,7 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
     _check_files(files)
     try:
         pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask,
-                           columns)
+                           columns, metric)
     except readers.PerCaseValidationError as exc:
         hint = (_task_mismatch(files[0], task, columns)
                 if layout in ("auto", "claims_reloaded") else None)

@@ -22,7 +22,9 @@ Supported layouts (`docs/percase.md`):
 - Claims Reloaded CSVs ([ClaimsReloaded]): segmentation ``case_id, alg_*``, classification
   ``case_id, ground_truth, alg_*`` (:func:`read_claims_reloaded`);
 - per-method prediction files plus one label file, as in the ISIC data
-  (:func:`read_predictions_with_labels`).
+  (:func:`read_predictions_with_labels`);
+- nnU-Net's evaluation summaries, one ``summary.json`` per method
+  (:func:`read_nnunet_summaries`).
 
 Bad input raises :class:`PerCaseValidationError` (a ``ValueError``) listing every problem with
 file, row (the line number in the file, header = line 1), column, value and what was
@@ -40,6 +42,7 @@ from falseclaims.percase.claims_reloaded_layout import read_claims_reloaded
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
+from falseclaims.percase.nnunet_layout import is_nnunet_summary, read_nnunet_summaries
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
 from falseclaims.percase.text_table import ROLES, read_text_table, column_mapping
 from falseclaims.percase.wide_layout import read_wide_per_method
@@ -53,6 +56,8 @@ __all__ = [
     "read_wide_per_method",
     "read_claims_reloaded",
     "read_predictions_with_labels",
+    "read_nnunet_summaries",
+    "is_nnunet_summary",
     "read_percase",
     "detect_layout",
     "DSC_METRICS",
@@ -67,12 +72,15 @@ PathLike = str | os.PathLike
 
 def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     """``long`` or ``claims_reloaded`` from a single file's header (after the column
-    mapping ``columns``, {role: column in the file}, when given)."""
+    mapping ``columns``, {role: column in the file}, when given); ``nnunet`` for an nnU-Net
+    summary.json."""
     p = Path(path)
     if p.is_dir():  # also --scores and --labels: a folder is not "not found"
         raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
     if not p.is_file():
         raise FileNotFoundError(f"per-case file not found: {p}")
+    if is_nnunet_summary(p):
+        return "nnunet"
     header = read_text_table(p, nrows=0, columns=columns).columns
     if {"case_id", "method", "value"} <= set(header):
         return "long"

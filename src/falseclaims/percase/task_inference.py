@@ -41,6 +41,8 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         return "classification", None
     if percent:
         return "segmentation", None
+    if layout == "nnunet" or (layout == "auto" and all(map(readers.is_nnunet_summary, files))):
+        return "segmentation", None  # nnU-Net evaluates segmentations
     if len(files) > 1 or layout == "wide_per_method":
         return "segmentation", ("task: segmentation (one file of per-case scores per method); "
                                 "give --task to say otherwise")

@@ -1,0 +1,197 @@
+"""nnU-Net's evaluation summaries (``summary.json``), one file per method.
+
+nnU-Net ([Isensee2021]) writes, after validation or ``nnUNetv2_evaluate_folder``, a
+``summary.json`` with every case's metrics per label or region:
+
+- version 2: ``{"metric_per_case": [{"reference_file": ..., "prediction_file": ...,
+  "metrics": {"1": {"Dice": ..., "IoU": ..., "TP": ...}, ...}}, ...], "mean": ...}``;
+- version 1: ``{"results": {"all": [{"reference": ..., "test": ..., "1": {"Dice": ...,
+  "Jaccard": ...}}, ...], "mean": ...}}``.
+
+Each label or region (its key as written, ``"1"`` or ``"(1, 2, 3)"``) is a structure
+(``--subtask``); the compared metric is the Dice score unless ``metric`` names another one
+the file holds (``IoU``/``Jaccard``). nnU-Net writes NaN (or null) where the reference and
+the prediction are both empty; such a value is left out with a note, as an empty cell of
+the wide per-method layout is. The case id is the reference file's name without its image
+extension. The method is named by the part of its path that differs between the files
+(``.../Trainer_A/fold_0/validation/summary.json`` and ``.../Trainer_B/fold_0/...`` give
+``Trainer_A`` and ``Trainer_B``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from falseclaims.percase.checks import _finish
+from falseclaims.percase.errors import PerCaseValidationError, Problem
+from falseclaims.percase.model import PerCase
+
+PathLike = str | os.PathLike
+
+# a summary this large is no evaluation summary (nnU-Net's are kilobytes to a few MB):
+# refused before json reads it into memory
+MAX_SUMMARY_BYTES = 200 * 2**20
+IMAGE_SUFFIXES = (".nii.gz", ".nii", ".nrrd", ".seg.nrrd", ".mha", ".mhd", ".png", ".tif",
+                  ".tiff", ".bmp", ".jpg", ".npz", ".npy", ".gz")
+# the same overlap under the names nnU-Net's two versions give it
+METRIC_SPELLINGS = {"dice": "Dice", "dsc": "Dice", "iou": "IoU", "jaccard": "Jaccard"}
+
+
+def _load(path: Path) -> object:
+    if path.stat().st_size > MAX_SUMMARY_BYTES:
+        raise PerCaseValidationError(f"{path}: {path.stat().st_size / 2**20:.0f} MB is too large "
+                                     "for an nnU-Net summary.json")
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError:
+        raise PerCaseValidationError(f"{path}: not UTF-8 text; expected an nnU-Net "
+                                     "summary.json") from None
+    except json.JSONDecodeError as exc:
+        raise PerCaseValidationError(f"{path}: not valid JSON (line {exc.lineno}, column "
+                                     f"{exc.colno}: {exc.msg}); expected an nnU-Net "
+                                     "summary.json") from None
+
+
+def _cases(doc: object) -> tuple[str, list] | None:
+    """(the cases' JSON key, the per-case entries) of an nnU-Net summary; None otherwise."""
+    if not isinstance(doc, dict):
+        return None
+    if isinstance(doc.get("metric_per_case"), list):
+        return "metric_per_case", doc["metric_per_case"]
+    results = doc.get("results")
+    if isinstance(results, dict) and isinstance(results.get("all"), list):
+        return "results.all", results["all"]
+    return None
+
+
+def is_nnunet_summary(path: PathLike) -> bool:
+    """True for a ``.json`` file: the only JSON the per-case readers take is an nnU-Net
+    summary, and its reader says what is wrong with one that is not."""
+    return Path(path).suffix.lower() == ".json"
+
+
+def case_name(reference: str) -> str:
+    """The case id: the reference file's name without its image extension."""
+    name = Path(str(reference).replace("\\", "/")).name
+    lower = name.lower()
+    for suffix in sorted(IMAGE_SUFFIXES, key=len, reverse=True):
+        if lower.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def method_names(paths: Sequence[PathLike]) -> list[str]:
+    """Each file's name for its method: the path parts that differ between the files (their
+    common leading and trailing parts dropped); one file: its folder's name."""
+    parts = [list(Path(p).parent.resolve().parts) + [Path(p).stem] for p in paths]
+    if len(parts) == 1:
+        return [parts[0][-2] if len(parts[0]) > 1 else parts[0][-1]]
+    lead = 0
+    while all(len(q) > lead + 1 and q[lead] == parts[0][lead] for q in parts):
+        lead += 1
+    tail = 0
+    while all(len(q) > lead + tail + 1 and q[-1 - tail] == parts[0][-1 - tail] for q in parts):
+        tail += 1
+    return ["/".join(q[lead:len(q) - tail]) for q in parts]
+
+
+def _metric_key(entries: Iterable[dict], metric: str) -> str | None:
+    want = METRIC_SPELLINGS.get(metric.lower(), metric)
+    for entry in entries:
+        for key in entry:
+            if str(key).lower() == want.lower():
+                return key
+    return None
+
+
+def _rows(file: str, method: str, where: str, entries: list, metric: str,
+          problems: list[Problem], notes: list[str]) -> list[tuple]:
+    rows, undefined = [], 0
+    for i, case in enumerate(entries):
+        at = f"{where}[{i}]"
+        if not isinstance(case, dict):
+            problems.append(Problem(file, column=at, value=case, expected="a case's entry"))
+            continue
+        reference = case.get("reference_file", case.get("reference"))
+        if not isinstance(reference, str) or not reference.strip():
+            problems.append(Problem(file, column=at, value=reference,
+                                    expected="the case's reference file (reference_file)"))
+            continue
+        labels = case.get("metrics", {k: v for k, v in case.items() if isinstance(v, dict)})
+        if not isinstance(labels, dict) or not labels:
+            problems.append(Problem(file, column=at, expected="metrics per label or region"))
+            continue
+        for label, values in labels.items():
+            key = _metric_key([values], metric) if isinstance(values, dict) else None
+            if key is None:
+                problems.append(Problem(file, column=f"{at}.{label}", value=values,
+                                        expected=f"a {metric} value"))
+                continue
+            value = values[key]
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                undefined += 1
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append(Problem(file, column=f"{at}.{label}.{key}", value=value,
+                                        expected="a number"))
+                continue
+            rows.append((case_name(reference), str(label), method, key.lower(), float(value),
+                         file, f"{at}.{label}.{key}"))
+    if undefined:
+        notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
+                     "prediction both empty) left out")
+    return rows
+
+
+def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
+                          metric: str | None = None, case_mismatch: str = "error",
+                          min_methods: int = 2, compared_tasks: Sequence[str] | None = None
+                          ) -> PerCase:
+    """Segmentation results from nnU-Net ``summary.json`` files, one per method.
+
+    ``paths`` maps method -> file, or is a list of files (methods named by
+    :func:`method_names`). ``metric``: ``Dice`` (default), or ``IoU``/``Jaccard``.
+    """
+    if isinstance(paths, Mapping):
+        files = {str(k): str(v) for k, v in paths.items()}
+    else:
+        paths = [str(p) for p in paths]
+        names = method_names(paths)
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise PerCaseValidationError(f"two files give the method name {dup[0]!r}: name "
+                                         "each file's method (method=path)")
+        files = dict(zip(names, paths, strict=True))
+    if not files:
+        raise ValueError("no nnU-Net summary files given")
+    metric = metric or "Dice"
+    problems: list[Problem] = []
+    notes: list[str] = []
+    rows = []
+    for method, file in files.items():
+        doc = _load(Path(file))
+        found = _cases(doc)
+        if found is None:
+            raise PerCaseValidationError(f"{file}: not an nnU-Net summary; expected a JSON "
+                                         "object with 'metric_per_case' (nnU-Net v2) or "
+                                         "'results': {'all': ...} (v1)")
+        if not found[1]:
+            problems.append(Problem(file, column=found[0], value="[]",
+                                    expected="at least one case"))
+            continue
+        rows += _rows(file, method, *found, metric, problems, notes)
+    if problems:
+        raise PerCaseValidationError(problems)
+    cols = ["case_id", "task", "method", "metric", "value", "file", "column"]
+    df = pd.DataFrame(rows, columns=cols)
+    table = df[cols[:5]].copy()
+    origin = pd.DataFrame({"file": df["file"], "row": None, "column": df["column"]})
+    return _finish("segmentation", table, origin, files, problems, notes,
+                   case_mismatch=case_mismatch, min_methods=min_methods,
+                   compared_tasks=compared_tasks)
