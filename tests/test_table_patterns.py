@@ -880,3 +880,21 @@ def test_fractions_under_a_percent_header_are_not_read_as_percent(cfg, tmp_path)
     big = _md(["Method", "Dice (%)"], [["A", "85.0"], ["B", "87.0"]])
     [t] = analyse_file(_write(tmp_path, "b.md", big), cfg, Options(n=100))["tables"]
     assert [(m["winner"], m["units"]) for m in t["metrics"]] == [("B", "percent")]
+
+
+def test_a_tie_at_the_top_is_reported_as_a_tie_not_as_the_first_row(cfg, tmp_path):
+    """``0.955 ± 0.034`` and ``0.955 ± 0.033`` (two fusions of a liver-tumour paper) share the
+    best AUC: the first row was named the winner (a note only). A tie at the top has no
+    winner: reported as ``A = B`` with the tied methods listed, the runner-up the best method
+    outside the tie. By hand: C (0.951) is next; in the Dice column (model) the same.
+    A single best value keeps its winner."""
+    text = _md(["Model", "AUC", "Dice", "Acc"],
+               [["A", "0.955", "0.90", "0.80"], ["B", "0.955", "0.90", "0.82"],
+                ["C", "0.951", "0.88", "0.79"]])
+    [t] = analyse_file(_write(tmp_path, "t.md", text), cfg, Options(n=100))["tables"]
+    by = {m["column"]: m for m in t["metrics"]}
+    for col in ("AUC", "Dice"):
+        assert by[col]["winner"] == "A = B" and by[col]["tied_at_top"] == ["A", "B"]
+        assert by[col]["runner_up"] == "C"
+        assert by[col]["winner_source"].startswith("tie at the top")
+    assert by["Acc"]["winner"] == "B" and by["Acc"]["tied_at_top"] == []
