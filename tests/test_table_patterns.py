@@ -898,3 +898,18 @@ def test_a_tie_at_the_top_is_reported_as_a_tie_not_as_the_first_row(cfg, tmp_pat
         assert by[col]["runner_up"] == "C"
         assert by[col]["winner_source"].startswith("tie at the top")
     assert by["Acc"]["winner"] == "B" and by["Acc"]["tied_at_top"] == []
+
+
+def test_a_count_before_its_rate_is_read_as_the_rate():
+    """``5/103 = 0.049`` and ``45/56 (80.4%)`` (sensitivity as count and rate): the cell was
+    no number and the table refused. The rate is read when the count rounds to it (5/103 =
+    0.0485 -> 0.049; 45/56 = 80.36 % -> 80.4 %); a rate its count contradicts stays no
+    number."""
+    for raw, value, percent in (("5/103 = 0.049", 0.049, False), ("45/56 (80.4%)", 80.4, True),
+                                ("83/103 = 80.6%", 80.6, True), ("0/103 = 0.000", 0.0, False)):
+        cell = parse_printed_cell(raw)
+        assert (cell.value, cell.percent) == (value, percent)
+        assert cell.ignored == raw.split()[0]
+    assert parse_printed_cell("45/56 (90.4%)").value is None
+    assert parse_printed_cell("5/103 = 0.06").value is None
+    assert parse_printed_cell("45/56").value is None

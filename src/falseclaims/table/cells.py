@@ -13,7 +13,8 @@ Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
 ``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``,
 ``0.91 (SD 0.03)``, noted) and an ignored parenthesised or bracketed part otherwise
-(``85.3 (83.1-87.4)``, ``0.931 [0.913, 0.947]``, noted).
+(``85.3 (83.1-87.4)``, ``0.931 [0.913, 0.947]``, noted); a rate after its count
+(``5/103 = 0.049``, ``45/56 (80.4%)``) when the count rounds to it.
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -164,6 +165,29 @@ def _grouped(text: str) -> str:
 
 
 _SIGNED_ASIDE = re.compile(r"\(\s*[+-]\s*\d")
+# a count before its rate: "5/103 = 0.049", "45/56 (80.4%)"
+_COUNT_FIRST = re.compile(r"^(\d+)\s*/\s*(\d+)\s*(?:=\s*([^()=]+)|\(\s*([^()=]+)\))$")
+
+
+def _count_first(text: str) -> tuple[object, str] | None:
+    """``k/n = v`` or ``k/n (v)``: the rate v, read when k/n rounds to it (as a fraction, or
+    as a percent); the count is the ignored part. A rate its count contradicts is no number
+    (None, "") rather than a guess; not this shape: None."""
+    m = _COUNT_FIRST.match(text)
+    if not m:
+        return None
+    k, n, rate = int(m[1]), int(m[2]), (m[3] or m[4]).strip()
+    try:
+        r = read_measure(rate)
+    except NumberError:
+        r = None
+    if r is None or r.sd is not None or r.aside or n == 0:
+        return None, ""
+    half = 0.5 * 10.0 ** -(r.decimals or 0) + 1e-9
+    scales = (100.0,) if r.percent else (1.0, 100.0)
+    if not any(abs(k / n * s - r.value) <= half for s in scales):
+        return None, ""
+    return r, f"{k}/{n}"
 
 
 def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
@@ -187,6 +211,12 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
     # would turn it into a space
     if text.lower() in MISSING or damaged:
         return Cell(raw, bold=bold, underline=underline)
+    counted = _count_first(text)
+    if counted is not None:
+        r, count = counted
+        if r is None:
+            return Cell(raw, bold=bold, underline=underline)
+        return Cell(raw, r.value, None, r.decimals, r.percent, bold, underline, marks, count)
     try:
         r = read_measure(text)
     except NumberError:  # 5e400: no number
