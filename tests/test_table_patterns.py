@@ -913,3 +913,17 @@ def test_a_count_before_its_rate_is_read_as_the_rate():
     assert parse_printed_cell("45/56 (90.4%)").value is None
     assert parse_printed_cell("5/103 = 0.06").value is None
     assert parse_printed_cell("45/56").value is None
+
+
+def test_a_metric_glued_to_its_qualifier_is_read(cfg):
+    """``ObjF1`` / ``ObjDice`` (object-level F1 and Dice of gland segmentation) were unknown
+    metrics: a lower-case run then a capital splits the words (``Obj F1``), tried only when
+    the whole name is unknown (``clDice``, ``mDice`` unchanged). Object-level Dice is not the
+    per-case Dice the model assumes: higher is better, no model."""
+    spell = cfg["analysis"]["metrics"]
+    obj = classify("ObjDice", spell)
+    assert (obj.direction, obj.task, obj.bounded) == ("higher", None, True)
+    assert classify("ObjF1", spell).direction == "higher"
+    assert classify("ObjHD", spell).direction == "lower"
+    assert classify("mDice", spell).task == "segmentation"
+    assert classify("clDice", spell).task is None

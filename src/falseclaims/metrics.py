@@ -51,9 +51,10 @@ class Kind:
 
 
 # a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
-_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
-                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity|\bloss\b|"
-                        r"\berr(?:or)?\b|\bsd\b|\bstd\b")
+# object-level Dice / F1 (gland segmentation: Sirinukunwattana et al. 2017) average over objects
+_QUALIFIED = re.compile(r"\bobj(?:ect)?\b|balanced|weighted|top-?\s*[2-9]|surface|"
+                        r"normali[sz]ed|\bnsd\b|\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|"
+                        r"specificity|\bloss\b|\berr(?:or)?\b|\bsd\b|\bstd\b")
 
 _UP = re.compile(r"↑|⇑|\\uparrow|\\Uparrow|\(higher\)|higher (?:is )?better")
 _DOWN = re.compile(r"↓|⇓|\\downarrow|\\Downarrow|\(lower\)|lower (?:is )?better")
@@ -204,7 +205,15 @@ def _by_name(text: str, spellings: Spellings) -> Kind:
         return Kind("lower", source="metric name")
     if _HIGHER.search(text):
         return Kind("higher", source="metric name", bounded=bool(_BOUNDED.search(text)))
+    split = _CAMEL.sub(" ", text)
+    if split != text:  # ObjDice, ObjF1, MeanHD: a metric glued to its qualifier
+        return _by_name(split, spellings)
     return Kind()
+
+
+# a lower-case run of two letters and more, then a capital: "ObjDice" -> "Obj Dice" (not
+# "mIoU", "mDice"; clDice is a metric of its own, known before the split is tried)
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")
 
 
 def classify(header: str, spellings: Spellings, context: str = "",
