@@ -927,3 +927,12 @@ def test_a_metric_glued_to_its_qualifier_is_read(cfg):
     assert classify("ObjHD", spell).direction == "lower"
     assert classify("mDice", spell).task == "segmentation"
     assert classify("clDice", spell).task is None
+
+
+def test_underscores_inside_a_markdown_name_are_part_of_it():
+    """``mbasTrainer__nnUNetResEncUNetMPlans`` (a trainer name) lost its ``__`` as if they
+    were Markdown bold, and its value cells were marked bold: CommonMark opens and closes
+    ``__`` emphasis only at a word's edge."""
+    assert plain_text("mbasTrainer__nnUNet__3d") == "mbasTrainer__nnUNet__3d"
+    assert plain_text("__Ours__") == "Ours"
+    assert not parse_printed_cell("mbas__3d").bold and parse_printed_cell("__0.91__").bold

@@ -34,8 +34,11 @@ __all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "prin
 MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x", "×", "\\",
                              "...", "…"}  # "..." = result unavailable (a table note says so)
 
+# Markdown's __bold__ opens and closes at a word's edge; inside a word (a trainer name
+# "mbasTrainer__nnUNetPlans") the underscores are part of the name (CommonMark)
+_MD_UNDERSCORES = r"(?<![A-Za-z0-9])__|__(?![A-Za-z0-9])"
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
-                   r"\\bfseries\b|\*\*|__|<b>|<strong>")
+                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
 _PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
@@ -118,7 +121,7 @@ def plain_text(raw: str, marks: bool = False) -> str:
     s = re.sub(r"\\ddagger\b", "‡" if marks else "", s)
     s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
-    s = re.sub(r"\*\*|__|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = re.sub(r"\*\*|" + _MD_UNDERSCORES + r"|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
     s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
