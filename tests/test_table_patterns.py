@@ -10,6 +10,7 @@ from table_files import write_table_file as _write
 
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
+from falseclaims.table.report import format_text, html_report
 from falseclaims.table.run import Options, analyse_file
 from falseclaims.table.cells import parse_printed_cell, plain_text
 
@@ -898,6 +899,9 @@ def test_a_tie_at_the_top_is_reported_as_a_tie_not_as_the_first_row(cfg, tmp_pat
         assert by[col]["runner_up"] == "C"
         assert by[col]["winner_source"].startswith("tie at the top")
     assert by["Acc"]["winner"] == "B" and by["Acc"]["tied_at_top"] == []
+    res = analyse_file(_write(tmp_path, "t.md", text), cfg, Options(n=100))
+    assert format_text(res).count("no single winner: A = B") == 2
+    assert " ".join(html_report(res).split()).count("no single winner: <b>A = B</b>") == 2
 
 
 def test_a_count_before_its_rate_is_read_as_the_rate():

@@ -156,7 +156,8 @@ round to the printed ones.</p>
 {% for m in t.metrics %}
 <h3>{{ m.column }}{% if m.group and m.group not in m.column %} [{{ m.group }}]{% endif %}{% if m.n is not none %} (n = {{ m.n }}){% endif %}</h3>
 {% if not m.probability %}
-<p>{{ m.direction }} is better ({{ m.direction_source }}); winner <b>{{ m.winner }}</b>
+<p>{{ m.direction }} is better ({{ m.direction_source }}); {% if m.tied_at_top %}no single
+winner: <b>{{ m.winner }}</b>{% else %}winner <b>{{ m.winner }}</b>{% endif %}
 ({{ m.winner_source }}); {{ m.no_probability }}.</p>
 <table><thead><tr><th>rank</th><th>method</th><th>printed</th><th>value</th></tr></thead><tbody>
 {% for x in m.methods %}<tr><td class="num">{{ x.rank }}</td>
@@ -164,7 +165,8 @@ round to the printed ones.</p>
 <td>{{ x.printed }}</td><td class="num">{{ "%.6g"|format(x.value) }}</td></tr>{% endfor %}
 </tbody></table>
 {% else %}
-<p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); winner
+<p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); {% if
+m.tied_at_top %}no single winner:{% else %}winner{% endif %}
 <b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
 tier 1 at cutoff {{ m.cutoff }}.</p>
 {% if m.figure %}<figure><img src="{{ m.figure }}" alt="ranked intervals of {{ m.column }}">
