@@ -152,6 +152,42 @@ def _n_blocks(raw: RawTable) -> list[RawTable] | None:
     return None
 
 
+# the labelled data a row's method was trained with (semi-supervised tables: "Scans used
+# Labeled | Unlabeled", "Labeled ratio", "% labels"); not "Unlabeled"
+_BUDGET = re.compile(r"(?i)(?<![a-z])(?<!un)(?:labell?ed|labels?|annotated)(?![a-z])")
+
+
+def _budget_blocks(raw: RawTable) -> list[RawTable] | None:
+    """A column of label budgets (``Labeled``: 80, 8, 8, 16, 16): methods trained on
+    different amounts of labelled data are different settings, one table per budget, never
+    the fully supervised upper bound or a larger budget ranked against the rest. Section rows
+    are left out (they hold no budget); None unless every other row has a number there."""
+    try:
+        method_j = method_column(raw)
+    except TableReadError:
+        return None
+    rows = [i for i, r in enumerate(raw.rows) if not is_section_row(r, method_j)]
+    for j, h in enumerate(raw.header):
+        if j == method_j or not _BUDGET.search(plain_text(h)):
+            continue
+        values = [parse_printed_cell(raw.rows[i][j]).value for i in rows]
+        if None in values or len(set(values)) < 2:
+            continue
+        out = []
+        for v in dict.fromkeys(values):
+            keep = [i for i, x in zip(rows, values) if x == v]
+            lab = f"{plain_text(h)} = {plain_text(str(raw.rows[keep[0]][j]))}"
+            out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                                [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                                [raw.bold[i] for i in keep] if raw.bold else [],
+                                raw.notes + [f"rows with {lab!r} (a label budget: methods "
+                                             "trained on other amounts of labelled data are "
+                                             "not compared with them)"], raw.caption,
+                                raw.group))
+        return out
+    return None
+
+
 _SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
                     r"training)\s*[)\]]\s*$")
 
@@ -235,7 +271,8 @@ def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
     rows such as "Transformer-based" that group different methods stay one table)."""
-    by_column = _group_column_blocks(raw) or _n_blocks(raw) or _split_blocks(raw)
+    by_column = (_group_column_blocks(raw) or _n_blocks(raw) or _budget_blocks(raw)
+                 or _split_blocks(raw))
     if by_column:
         return by_column
     try:
