@@ -961,3 +961,28 @@ def test_a_label_budget_column_splits_the_table_by_budget(cfg, tmp_path):
     unl = _tex("Method & Unlabeled & Dice (\\%)", ["A & 0 & 80.0", "B & 72 & 85.0"])
     [t] = analyse_file(_write(tmp_path, "u.tex", unl), cfg, Options(n=20))["tables"]
     assert t["metrics"][0]["winner"] == "B"
+
+
+def test_a_row_of_operating_points_or_factors_under_the_header_is_a_header_row(cfg, tmp_path):
+    """FROC tables print the operating points (``0.125 & 0.25 & ... & 8``) under a
+    ``\\multicolumn`` header, beside a ``\\multirow`` CPM: the row was read as a method named
+    "Method" that won the column at 1 FP/scan (value 1). Reconstruction tables print the
+    acceleration (``4$\\times$``) above PSNR / SSIM: the table was refused (no header row).
+    Both rows are header rows when a rule closes the header. By hand: Ours wins every
+    column but 4 FPs (B, 0.918)."""
+    froc = ("\\begin{tabular}{lcccc}\\toprule\n\\multirow{2}{*}{Method} & \\multicolumn{3}{c}"
+            "{Sensitivity at FPs/scan} & \\multirow{2}{*}{CPM} \\\\\n & 1 & 2 & 4 & \\\\\n"
+            "\\midrule\nA & 0.864 & 0.902 & 0.917 & 0.834 \\\\\nB & 0.865 & 0.893 & 0.918 & "
+            "0.842 \\\\\nOurs & 0.888 & 0.907 & 0.916 & 0.864 \\\\\n\\bottomrule\n\\end{tabular}\n")
+    [t] = analyse_file(_write(tmp_path, "f.tex", froc), cfg, Options(n=100))["tables"]
+    won = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert won == {"Sensitivity at FPs/scan 1": "Ours", "Sensitivity at FPs/scan 2": "Ours",
+                   "Sensitivity at FPs/scan 4": "B", "CPM": "Ours"}
+    rec = ("\\begin{tabular}{lcccc}\\toprule\n\\multirow{2}{*}{Method} & \\multicolumn{2}{c}"
+           "{4$\\times$} & \\multicolumn{2}{c}{8$\\times$} \\\\\n\\cmidrule(lr){2-3}"
+           "\\cmidrule(lr){4-5}\n & PSNR & SSIM & PSNR & SSIM \\\\\n\\midrule\n"
+           "A & 31.87 & 0.782 & 29.81 & 0.712 \\\\\nOurs & 32.61 & 0.799 & 30.58 & 0.733 \\\\\n"
+           "\\bottomrule\n\\end{tabular}\n")
+    [t] = analyse_file(_write(tmp_path, "r.tex", rec), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {
+        "4× PSNR": "Ours", "4× SSIM": "Ours", "8× PSNR": "Ours", "8× SSIM": "Ours"}
