@@ -933,6 +933,14 @@ def test_a_metric_glued_to_its_qualifier_is_read(cfg):
     assert classify("clDice", spell).task is None
 
 
+def test_normalised_and_percentage_errors_are_lower_is_better(cfg):
+    """``NMSE`` beside PSNR / SSIM in MRI reconstruction tables (fastMRI) was an unknown
+    metric, the column unread; so were NRMSE and MAPE."""
+    spell = cfg["analysis"]["metrics"]
+    for name in ("NMSE", "NRMSE", "4× NMSE", "MAPE (%)", "sMAPE"):
+        assert classify(name, spell).direction == "lower", name
+
+
 def test_underscores_inside_a_markdown_name_are_part_of_it():
     """``mbasTrainer__nnUNetResEncUNetMPlans`` (a trainer name) lost its ``__`` as if they
     were Markdown bold, and its value cells were marked bold: CommonMark opens and closes

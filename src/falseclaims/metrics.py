@@ -94,6 +94,9 @@ _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classificat
 _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
+    # reconstruction: normalised (root) mean squared error (fastMRI, Zbontar et al. 2018);
+    # forecasting: mean absolute percentage error
+    r"nmse|nrmse|mape|smape|"
     r"aurc|e-?aurc|area under the risk-coverage curve|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
