@@ -994,3 +994,16 @@ def test_a_row_of_operating_points_or_factors_under_the_header_is_a_header_row(c
     [t] = analyse_file(_write(tmp_path, "r.tex", rec), cfg, Options(n=100))["tables"]
     assert {m["column"]: m["winner"] for m in t["metrics"]} == {
         "4× PSNR": "Ours", "4× SSIM": "Ours", "8× PSNR": "Ours", "8× SSIM": "Ours"}
+
+
+def test_a_test_set_size_printed_in_a_column_header_is_its_n(cfg, tmp_path):
+    """``Internal (n=500)`` and ``External (n=200)`` over AUC and ACC: the table was refused
+    ("no test-set size: give --n"). Each column takes the n its header prints; a given --n
+    still decides, with a note naming the printed one."""
+    text = _tex("Model & Internal (n=500) ACC (\\%) & External (n=1,024) ACC (\\%)", [
+        "A & 84.2 & 79.5", "B & 86.4 & 80.1"])
+    [t] = analyse_file(_write(tmp_path, "n.tex", text), cfg, Options())["tables"]
+    assert [(m["n"], m["winner"]) for m in t["metrics"]] == [(500, "B"), (1024, "B")]
+    [t] = analyse_file(_write(tmp_path, "n.tex", text), cfg, Options(n=100))["tables"]
+    assert [m["n"] for m in t["metrics"]] == [100, 100]
+    assert any("the header prints n = 500" in note for note in t["metrics"][0]["notes"])
