@@ -192,29 +192,40 @@ _SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|trai
                     r"training)\s*[)\]]\s*$")
 
 
+# a label budget after a method's name: "UA-MT (10%)", "Ours (1/8)", "U-Net (8 labeled)";
+# never a signed change ("(+2.3%)")
+_BUDGET_MARK = re.compile(r"(?i)\s*[(\[]\s*(\d+(?:\.\d+)?\s*%(?:\s*labell?ed)?|\d+\s*/\s*\d+|"
+                          r"\d+\s*(?:labell?ed|labels|scans|cases|images|volumes|patients)"
+                          r")\s*[)\]]\s*$")
+
+
 def _split_blocks(raw: RawTable) -> list[RawTable] | None:
-    """Methods marked with their split (``NAL (val)``, ``NAL (test)``): one table per split,
-    never a test row compared with validation rows."""
+    """Methods marked with their split (``NAL (val)``, ``NAL (test)``) or their label budget
+    (``UA-MT (10%)``, ``Ours (5%)``, ``U-Net (100%)``): one table per mark, never a test row
+    compared with validation rows, nor a method trained on all labels with one trained on
+    10%."""
     try:
         method_j = method_column(raw)
     except TableReadError:
         return None
-    marks = [_SPLIT.search(plain_text(str(r[method_j]))) for r in raw.rows]
-    splits = list(dict.fromkeys(m[1].lower() for m in marks if m))
-    if len(splits) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
-        return None
-    out = []
-    for sp in splits:
-        keep = [i for i, m in enumerate(marks) if m and m[1].lower() == sp]
-        out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
-                            [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
-                            [raw.bold[i] for i in keep] if raw.bold else [],
-                            raw.notes + [f"rows marked ({sp}): one split per table"],
-                            raw.caption, sp))
-    unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
-    if unmarked:
-        out[0].notes.append(f"rows without a split mark left out: {unmarked}")
-    return out
+    for pattern, what in ((_SPLIT, "split"), (_BUDGET_MARK, "label budget")):
+        marks = [pattern.search(plain_text(str(r[method_j]))) for r in raw.rows]
+        kinds = list(dict.fromkeys(" ".join(m[1].lower().split()) for m in marks if m))
+        if len(kinds) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
+            continue
+        out = []
+        for sp in kinds:
+            keep = [i for i, m in enumerate(marks) if m and " ".join(m[1].lower().split()) == sp]
+            out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
+                                [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                                [raw.bold[i] for i in keep] if raw.bold else [],
+                                raw.notes + [f"rows marked ({sp}): one {what} per table"],
+                                raw.caption, sp if what == "split" else raw.group))
+        unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
+        if unmarked:
+            out[0].notes.append(f"rows without a {what} mark left out: {unmarked}")
+        return out
+    return None
 
 
 # a method name has a letter; counts, ranges and sizes (42,656,757  0.72-0.79  107G) are no names
