@@ -1024,3 +1024,19 @@ def test_a_label_budget_after_the_method_name_splits_the_table(cfg, tmp_path):
     gains = _tex("Method & Dice (\\%)", ["A & 80.0", "B (+2.3\\%) & 82.3", "C (+1.0\\%) & 81.0"])
     [t] = analyse_file(_write(tmp_path, "g.tex", gains), cfg, Options(n=20))["tables"]
     assert t["metrics"][0]["winner"] == "B (+2.3%)"
+
+
+def test_huge_counts_and_header_sizes_are_refused_plainly(cfg, tmp_path):
+    """A count or a header size of 5,000 digits (``1/999...9 = 0.0``, ``Dice (n=999...9)``)
+    made Python's int() raise "Exceeds the limit (4300 digits)" and the whole file was
+    refused with that message: such a cell is no number and such a size is ignored, so the
+    table is read or refused for its real reason (no test-set size)."""
+    big = "9" * 5000
+    cells = _md(["Model", "Sens", "Dice"], [["A", f"1/{big} = 0.0", "0.8"],
+                                           ["B", "2/3 = 0.667", "0.9"]])
+    res = analyse_file(_write(tmp_path, "c.md", cells), cfg, Options(n=10), strict=False)
+    assert [m["column"] for t in res["tables"] for m in t["metrics"]] == ["Dice"]
+    header = _md(["Model", f"Dice (n={big})"], [["A", "0.8"], ["B", "0.9"]])
+    res = analyse_file(_write(tmp_path, "h.md", header), cfg, Options(), strict=False)
+    assert "no test-set size" in res["unreadable"][0]["reason"]
+    assert "4300" not in res["unreadable"][0]["reason"]

@@ -169,7 +169,7 @@ def _grouped(text: str) -> str:
 
 _SIGNED_ASIDE = re.compile(r"\(\s*[+-]\s*\d")
 # a count before its rate: "5/103 = 0.049", "45/56 (80.4%)"
-_COUNT_FIRST = re.compile(r"^(\d+)\s*/\s*(\d+)\s*(?:=\s*([^()=]+)|\(\s*([^()=]+)\))$")
+_COUNT_FIRST = re.compile(r"^(\d{1,15})\s*/\s*(\d{1,15})\s*(?:=\s*([^()=]+)|\(\s*([^()=]+)\))$")
 
 
 def _count_first(text: str) -> tuple[object, str] | None:

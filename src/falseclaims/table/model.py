@@ -384,7 +384,7 @@ def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, di
 
 
 # a test-set size printed in a column's header: "Internal (n=500)", "External (N = 1,024)"
-_HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\)")
+_HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\s*\)")
 
 
 def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
@@ -393,7 +393,8 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     key = _group_of(col.column, raw, [k for k in given if k]) if given else None
     group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
                   if g and g.lower() in col.column.lower()]
-    header_n = {int(m.replace(",", "")) for m in _HEADER_N.findall(col.column)}
+    header_n = {v for m in _HEADER_N.findall(col.column)
+                if 2 <= (v := int(m.replace(",", ""))) <= MAX_N}
     if key is not None:
         col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
     elif group_cols:
