@@ -1040,3 +1040,17 @@ def test_huge_counts_and_header_sizes_are_refused_plainly(cfg, tmp_path):
     res = analyse_file(_write(tmp_path, "h.md", header), cfg, Options(), strict=False)
     assert "no test-set size" in res["unreadable"][0]["reason"]
     assert "4300" not in res["unreadable"][0]["reason"]
+
+
+def test_a_score_under_a_labeled_header_or_one_mark_per_row_is_no_budget(cfg, tmp_path):
+    """Budgets repeat: several methods share one. A column "Dice (labeled)" of scores that
+    differ from row to row, or names each with its own parenthesised number, must not split
+    the table into one-row tables (nothing would be read). By hand: C wins both."""
+    scores = _tex("Method & Dice (labeled) & Dice (unlabeled)", [
+        "A & 80 & 70", "B & 82 & 71", "C & 85 & 74", "D & 81 & 72"])
+    [t] = analyse_file(_write(tmp_path, "s.tex", scores), cfg, Options(n=20))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["C", "C"]
+    marks = _tex("Method & Dice (\\%)", ["A (10\\%) & 80.0", "B (20\\%) & 81.0",
+                                          "C (30\\%) & 85.0"])
+    [t] = analyse_file(_write(tmp_path, "m.tex", marks), cfg, Options(n=20))["tables"]
+    assert t["metrics"][0]["winner"] == "C (30%)"

@@ -171,7 +171,9 @@ def _budget_blocks(raw: RawTable) -> list[RawTable] | None:
         if j == method_j or not _BUDGET.search(plain_text(h)):
             continue
         values = [parse_printed_cell(raw.rows[i][j]).value for i in rows]
-        if None in values or len(set(values)) < 2:
+        # budgets repeat (several methods per budget); a score under a header that says
+        # "labeled" (Dice on labelled data) differs from row to row
+        if None in values or not 2 <= len(set(values)) <= len(values) / 2:
             continue
         out = []
         for v in dict.fromkeys(values):
@@ -211,8 +213,10 @@ def _split_blocks(raw: RawTable) -> list[RawTable] | None:
     for pattern, what in ((_SPLIT, "split"), (_BUDGET_MARK, "label budget")):
         marks = [pattern.search(plain_text(str(r[method_j]))) for r in raw.rows]
         kinds = list(dict.fromkeys(" ".join(m[1].lower().split()) for m in marks if m))
-        if len(kinds) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
-            continue
+        marked = sum(m is not None for m in marks)
+        if len(kinds) < 2 or marked * 2 < len(marks) or (
+                what == "label budget" and len(kinds) * 2 > marked):
+            continue  # a budget marks several methods; one mark per row is no budget
         out = []
         for sp in kinds:
             keep = [i for i, m in enumerate(marks) if m and " ".join(m[1].lower().split()) == sp]
