@@ -941,6 +941,14 @@ def test_normalised_and_percentage_errors_are_lower_is_better(cfg):
         assert classify(name, spell).direction == "lower", name
 
 
+def test_folded_is_a_lower_is_better_registration_measure(cfg):
+    """``Folded`` (the share of folded voxels, ``0.00 %``) in registration README tables was an
+    unknown metric (batch 10c; changed after it was measured)."""
+    spell = cfg["analysis"]["metrics"]
+    for name in ("Folded", "Folded (%)", "% folded voxels"):
+        assert classify(name, spell).direction == "lower", name
+
+
 def test_underscores_inside_a_markdown_name_are_part_of_it():
     """``mbasTrainer__nnUNetResEncUNetMPlans`` (a trainer name) lost its ``__`` as if they
     were Markdown bold, and its value cells were marked bold: CommonMark opens and closes

@@ -106,7 +106,7 @@ _LOWER = re.compile(
     # its log; before _HIGHER, whose "jac" (Jaccard) would read "Non-pos. Jac." as an overlap
     r"(?:non-?pos(?:itive)?|neg(?:ative)?)\.? ?jac(?:\.|obians?)?(?: det(?:\.|erminants?)?)?|"
     r"jacobian det(?:\.|erminants?)? ?(?:<|≤|<=) ?0|\|j[^|]*\| ?(?:<|≤|<=) ?0|\|j\|_?<0|"
-    r"njd|sd ?log ?j|std ?log ?j|folding(?: ratio| rate)?|folded voxels)(?:$|[^a-z])", re.I)
+    r"njd|sd ?log ?j|std ?log ?j|folding(?: ratio| rate)?|folded(?: voxels)?)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
