@@ -10,6 +10,7 @@ from table_files import write_table_file as _write
 
 from falseclaims.config import load_config
 from falseclaims.metrics import classify
+from falseclaims.table.report import format_text, html_report
 from falseclaims.table.run import Options, analyse_file
 from falseclaims.table.cells import parse_printed_cell, plain_text
 
@@ -880,3 +881,184 @@ def test_fractions_under_a_percent_header_are_not_read_as_percent(cfg, tmp_path)
     big = _md(["Method", "Dice (%)"], [["A", "85.0"], ["B", "87.0"]])
     [t] = analyse_file(_write(tmp_path, "b.md", big), cfg, Options(n=100))["tables"]
     assert [(m["winner"], m["units"]) for m in t["metrics"]] == [("B", "percent")]
+
+
+def test_a_tie_at_the_top_is_reported_as_a_tie_not_as_the_first_row(cfg, tmp_path):
+    """``0.955 ± 0.034`` and ``0.955 ± 0.033`` (two fusions of a liver-tumour paper) share the
+    best AUC: the first row was named the winner (a note only). A tie at the top has no
+    winner: reported as ``A = B`` with the tied methods listed, the runner-up the best method
+    outside the tie. By hand: C (0.951) is next; in the Dice column (model) the same.
+    A single best value keeps its winner."""
+    text = _md(["Model", "AUC", "Dice", "Acc"],
+               [["A", "0.955", "0.90", "0.80"], ["B", "0.955", "0.90", "0.82"],
+                ["C", "0.951", "0.88", "0.79"]])
+    [t] = analyse_file(_write(tmp_path, "t.md", text), cfg, Options(n=100))["tables"]
+    by = {m["column"]: m for m in t["metrics"]}
+    for col in ("AUC", "Dice"):
+        assert by[col]["winner"] == "A = B" and by[col]["tied_at_top"] == ["A", "B"]
+        assert by[col]["runner_up"] == "C"
+        assert by[col]["winner_source"].startswith("tie at the top")
+    assert by["Acc"]["winner"] == "B" and by["Acc"]["tied_at_top"] == []
+    res = analyse_file(_write(tmp_path, "t.md", text), cfg, Options(n=100))
+    assert format_text(res).count("no single winner: A = B") == 2
+    assert " ".join(html_report(res).split()).count("no single winner: <b>A = B</b>") == 2
+
+
+def test_a_count_before_its_rate_is_read_as_the_rate():
+    """``5/103 = 0.049`` and ``45/56 (80.4%)`` (sensitivity as count and rate): the cell was
+    no number and the table refused. The rate is read when the count rounds to it (5/103 =
+    0.0485 -> 0.049; 45/56 = 80.36 % -> 80.4 %); a rate its count contradicts stays no
+    number."""
+    for raw, value, percent in (("5/103 = 0.049", 0.049, False), ("45/56 (80.4%)", 80.4, True),
+                                ("83/103 = 80.6%", 80.6, True), ("0/103 = 0.000", 0.0, False)):
+        cell = parse_printed_cell(raw)
+        assert (cell.value, cell.percent) == (value, percent)
+        assert cell.ignored == raw.split()[0]
+    assert parse_printed_cell("45/56 (90.4%)").value is None
+    assert parse_printed_cell("5/103 = 0.06").value is None
+    assert parse_printed_cell("45/56").value is None
+
+
+def test_a_metric_glued_to_its_qualifier_is_read(cfg):
+    """``ObjF1`` / ``ObjDice`` (object-level F1 and Dice of gland segmentation) were unknown
+    metrics: a lower-case run then a capital splits the words (``Obj F1``), tried only when
+    the whole name is unknown (``clDice``, ``mDice`` unchanged). Object-level Dice is not the
+    per-case Dice the model assumes: higher is better, no model."""
+    spell = cfg["analysis"]["metrics"]
+    obj = classify("ObjDice", spell)
+    assert (obj.direction, obj.task, obj.bounded) == ("higher", None, True)
+    assert classify("ObjF1", spell).direction == "higher"
+    assert classify("ObjHD", spell).direction == "lower"
+    assert classify("mDice", spell).task == "segmentation"
+    assert classify("clDice", spell).task is None
+
+
+def test_normalised_and_percentage_errors_are_lower_is_better(cfg):
+    """``NMSE`` beside PSNR / SSIM in MRI reconstruction tables (fastMRI) was an unknown
+    metric, the column unread; so were NRMSE and MAPE."""
+    spell = cfg["analysis"]["metrics"]
+    for name in ("NMSE", "NRMSE", "4× NMSE", "MAPE (%)", "sMAPE"):
+        assert classify(name, spell).direction == "lower", name
+
+
+def test_folded_is_a_lower_is_better_registration_measure(cfg):
+    """``Folded`` (the share of folded voxels, ``0.00 %``) in registration README tables was an
+    unknown metric (batch 10c; changed after it was measured)."""
+    spell = cfg["analysis"]["metrics"]
+    for name in ("Folded", "Folded (%)", "% folded voxels"):
+        assert classify(name, spell).direction == "lower", name
+
+
+def test_underscores_inside_a_markdown_name_are_part_of_it():
+    """``mbasTrainer__nnUNetResEncUNetMPlans`` (a trainer name) lost its ``__`` as if they
+    were Markdown bold, and its value cells were marked bold: CommonMark opens and closes
+    ``__`` emphasis only at a word's edge."""
+    assert plain_text("mbasTrainer__nnUNet__3d") == "mbasTrainer__nnUNet__3d"
+    assert plain_text("__Ours__") == "Ours"
+    assert not parse_printed_cell("mbas__3d").bold and parse_printed_cell("__0.91__").bold
+
+
+def test_a_label_budget_column_splits_the_table_by_budget(cfg, tmp_path):
+    """Semi-supervised tables print ``Scans used: Labeled | Unlabeled`` beside each method:
+    the fully supervised V-Net (80 labelled scans) was ranked against methods trained on 8,
+    and won (found by a probe of that common shape). One table per budget; a budget with one
+    row is not read ("needs at least 2 method rows"). By hand: at 8 labelled Ours (89.12)
+    beats MC-Net (87.71); at 16 MC-Net (90.34) beats DTC (89.42)."""
+    text = _tex("Method & Labeled & Unlabeled & Dice (\\%)", [
+        "V-Net & 80 & 0 & 91.14", "V-Net & 8 & 0 & 79.99",
+        "\\multicolumn{4}{l}{\\textit{Semi-supervised}}",
+        "DTC & 8 & 72 & 87.51", "MC-Net & 8 & 72 & 87.71", "Ours & 8 & 72 & 89.12",
+        "DTC & 16 & 64 & 89.42", "MC-Net & 16 & 64 & 90.34"])
+    res = analyse_file(_write(tmp_path, "b.tex", text), cfg, Options(n=20), strict=False)
+    won = {t["table"].rsplit("[", 1)[-1].rstrip("]"): t["metrics"][0]["winner"]
+           for t in res["tables"]}
+    assert won == {"Labeled = 8": "Ours", "Labeled = 16": "MC-Net"}
+    assert [u["table"].rsplit("[", 1)[-1] for u in res["unreadable"]] == ["Labeled = 80]"]
+    unl = _tex("Method & Unlabeled & Dice (\\%)", ["A & 0 & 80.0", "B & 72 & 85.0"])
+    [t] = analyse_file(_write(tmp_path, "u.tex", unl), cfg, Options(n=20))["tables"]
+    assert t["metrics"][0]["winner"] == "B"
+
+
+def test_a_row_of_operating_points_or_factors_under_the_header_is_a_header_row(cfg, tmp_path):
+    """FROC tables print the operating points (``0.125 & 0.25 & ... & 8``) under a
+    ``\\multicolumn`` header, beside a ``\\multirow`` CPM: the row was read as a method named
+    "Method" that won the column at 1 FP/scan (value 1). Reconstruction tables print the
+    acceleration (``4$\\times$``) above PSNR / SSIM: the table was refused (no header row).
+    Both rows are header rows when a rule closes the header. By hand: Ours wins every
+    column but 4 FPs (B, 0.918)."""
+    froc = ("\\begin{tabular}{lcccc}\\toprule\n\\multirow{2}{*}{Method} & \\multicolumn{3}{c}"
+            "{Sensitivity at FPs/scan} & \\multirow{2}{*}{CPM} \\\\\n & 1 & 2 & 4 & \\\\\n"
+            "\\midrule\nA & 0.864 & 0.902 & 0.917 & 0.834 \\\\\nB & 0.865 & 0.893 & 0.918 & "
+            "0.842 \\\\\nOurs & 0.888 & 0.907 & 0.916 & 0.864 \\\\\n\\bottomrule\n\\end{tabular}\n")
+    [t] = analyse_file(_write(tmp_path, "f.tex", froc), cfg, Options(n=100))["tables"]
+    won = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert won == {"Sensitivity at FPs/scan 1": "Ours", "Sensitivity at FPs/scan 2": "Ours",
+                   "Sensitivity at FPs/scan 4": "B", "CPM": "Ours"}
+    rec = ("\\begin{tabular}{lcccc}\\toprule\n\\multirow{2}{*}{Method} & \\multicolumn{2}{c}"
+           "{4$\\times$} & \\multicolumn{2}{c}{8$\\times$} \\\\\n\\cmidrule(lr){2-3}"
+           "\\cmidrule(lr){4-5}\n & PSNR & SSIM & PSNR & SSIM \\\\\n\\midrule\n"
+           "A & 31.87 & 0.782 & 29.81 & 0.712 \\\\\nOurs & 32.61 & 0.799 & 30.58 & 0.733 \\\\\n"
+           "\\bottomrule\n\\end{tabular}\n")
+    [t] = analyse_file(_write(tmp_path, "r.tex", rec), cfg, Options(n=100))["tables"]
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {
+        "4× PSNR": "Ours", "4× SSIM": "Ours", "8× PSNR": "Ours", "8× SSIM": "Ours"}
+
+
+def test_a_test_set_size_printed_in_a_column_header_is_its_n(cfg, tmp_path):
+    """``Internal (n=500)`` and ``External (n=200)`` over AUC and ACC: the table was refused
+    ("no test-set size: give --n"). Each column takes the n its header prints; a given --n
+    still decides, with a note naming the printed one."""
+    text = _tex("Model & Internal (n=500) ACC (\\%) & External (n=1,024) ACC (\\%)", [
+        "A & 84.2 & 79.5", "B & 86.4 & 80.1"])
+    [t] = analyse_file(_write(tmp_path, "n.tex", text), cfg, Options())["tables"]
+    assert [(m["n"], m["winner"]) for m in t["metrics"]] == [(500, "B"), (1024, "B")]
+    [t] = analyse_file(_write(tmp_path, "n.tex", text), cfg, Options(n=100))["tables"]
+    assert [m["n"] for m in t["metrics"]] == [100, 100]
+    assert any("the header prints n = 500" in note for note in t["metrics"][0]["notes"])
+
+
+def test_a_label_budget_after_the_method_name_splits_the_table(cfg, tmp_path):
+    """``U-Net (100%)``, ``UA-MT (10%)``, ``Ours (10%)``, ``Ours (5%)`` in one column: the
+    fully supervised U-Net won Dice against the 10% and 5% methods. One table per budget,
+    like (val) / (test) marks; a signed change ``(+2.3%)`` is no budget. By hand: Ours wins
+    at 10% (88.79) and at 5% (87.93); the 100% budget has one row (not read)."""
+    text = _tex("Method & Dice (\\%)", [
+        "U-Net (100\\%) & 91.44", "U-Net (10\\%) & 79.41", "UA-MT (10\\%) & 81.65",
+        "Ours (10\\%) & 88.79", "U-Net (5\\%) & 47.83", "Ours (5\\%) & 87.93"])
+    res = analyse_file(_write(tmp_path, "m.tex", text), cfg, Options(n=20), strict=False)
+    assert {t["table"].rsplit("[", 1)[-1].rstrip("]"): t["metrics"][0]["winner"]
+            for t in res["tables"]} == {"10%": "Ours (10%)", "5%": "Ours (5%)"}
+    assert [u["table"].rsplit("[", 1)[-1] for u in res["unreadable"]] == ["100%]"]
+    gains = _tex("Method & Dice (\\%)", ["A & 80.0", "B (+2.3\\%) & 82.3", "C (+1.0\\%) & 81.0"])
+    [t] = analyse_file(_write(tmp_path, "g.tex", gains), cfg, Options(n=20))["tables"]
+    assert t["metrics"][0]["winner"] == "B (+2.3%)"
+
+
+def test_huge_counts_and_header_sizes_are_refused_plainly(cfg, tmp_path):
+    """A count or a header size of 5,000 digits (``1/999...9 = 0.0``, ``Dice (n=999...9)``)
+    made Python's int() raise "Exceeds the limit (4300 digits)" and the whole file was
+    refused with that message: such a cell is no number and such a size is ignored, so the
+    table is read or refused for its real reason (no test-set size)."""
+    big = "9" * 5000
+    cells = _md(["Model", "Sens", "Dice"], [["A", f"1/{big} = 0.0", "0.8"],
+                                           ["B", "2/3 = 0.667", "0.9"]])
+    res = analyse_file(_write(tmp_path, "c.md", cells), cfg, Options(n=10), strict=False)
+    assert [m["column"] for t in res["tables"] for m in t["metrics"]] == ["Dice"]
+    header = _md(["Model", f"Dice (n={big})"], [["A", "0.8"], ["B", "0.9"]])
+    res = analyse_file(_write(tmp_path, "h.md", header), cfg, Options(), strict=False)
+    assert "no test-set size" in res["unreadable"][0]["reason"]
+    assert "4300" not in res["unreadable"][0]["reason"]
+
+
+def test_a_score_under_a_labeled_header_or_one_mark_per_row_is_no_budget(cfg, tmp_path):
+    """Budgets repeat: several methods share one. A column "Dice (labeled)" of scores that
+    differ from row to row, or names each with its own parenthesised number, must not split
+    the table into one-row tables (nothing would be read). By hand: C wins both."""
+    scores = _tex("Method & Dice (labeled) & Dice (unlabeled)", [
+        "A & 80 & 70", "B & 82 & 71", "C & 85 & 74", "D & 81 & 72"])
+    [t] = analyse_file(_write(tmp_path, "s.tex", scores), cfg, Options(n=20))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["C", "C"]
+    marks = _tex("Method & Dice (\\%)", ["A (10\\%) & 80.0", "B (20\\%) & 81.0",
+                                          "C (30\\%) & 85.0"])
+    [t] = analyse_file(_write(tmp_path, "m.tex", marks), cfg, Options(n=20))["tables"]
+    assert t["metrics"][0]["winner"] == "C (30%)"

@@ -255,10 +255,20 @@ def unit_right(truth_unit: str, tool_unit: str | None) -> bool:
     return tool_unit not in SCORE_UNITS
 
 
-def winner_right(truth: dict, col: dict, tool_winner: str | None) -> bool:
+def winner_right(truth: dict, col: dict, tool_winner: str | None,
+                 tied: list | None = None) -> bool:
+    """The tool's winner is one the truth accepts (a list: any of them). A tie at the top the
+    tool reports (``tied``, several methods at the best value) is right when every tied
+    method is one the truth accepts and the truth lists more than one; a truth marked
+    ``tie: true`` is right only when the tool reports the tie (never a first row named
+    winner)."""
     keys = col["winner"] if isinstance(col["winner"], list) else [col["winner"]]
-    accepted = {normalise(a) for k in keys for a in [k, *truth["methods"][k]]}
-    return bool(tool_winner) and normalise(tool_winner) in accepted - {""}
+    accepted = {normalise(a) for k in keys for a in [k, *truth["methods"][k]]} - {""}
+    if tied:
+        return len(keys) > 1 and all(normalise(t) in accepted for t in tied)
+    if col.get("tie"):
+        return False
+    return bool(tool_winner) and normalise(tool_winner) in accepted
 
 
 def _reason(result: dict, col: dict) -> str:
@@ -308,7 +318,7 @@ def score_table(folder: Path) -> list[ColumnScore]:
         wrong = [what for what, ok in (
             ("direction", direction == col["direction"]),
             ("unit", unit_right(col["unit"], unit)),
-            ("winner", winner_right(truth, col, winner)),
+            ("winner", winner_right(truth, col, winner, metric.get("tied_at_top"))),
             ("group (data sets merged into one column)", not merged)) if not ok]
         out.append(ColumnScore(verdict="wrong" if wrong else "right",
                                read_as=str(metric.get("column", "")), direction=direction,

@@ -51,9 +51,10 @@ class Kind:
 
 
 # a qualified metric is not the plain one: balanced accuracy, top-5 accuracy, surface Dice
-_QUALIFIED = re.compile(r"balanced|weighted|top-?\s*[2-9]|surface|normali[sz]ed|\bnsd\b|"
-                        r"\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|specificity|\bloss\b|"
-                        r"\berr(?:or)?\b|\bsd\b|\bstd\b")
+# object-level Dice / F1 (gland segmentation: Sirinukunwattana et al. 2017) average over objects
+_QUALIFIED = re.compile(r"\bobj(?:ect)?\b|balanced|weighted|top-?\s*[2-9]|surface|"
+                        r"normali[sz]ed|\bnsd\b|\bauc\b|\bf1\b|\biou\b|\bhd\d*\b|sensitivity|"
+                        r"specificity|\bloss\b|\berr(?:or)?\b|\bsd\b|\bstd\b")
 
 _UP = re.compile(r"↑|⇑|\\uparrow|\\Uparrow|\(higher\)|higher (?:is )?better")
 _DOWN = re.compile(r"↓|⇓|\\downarrow|\\Downarrow|\(lower\)|lower (?:is )?better")
@@ -93,6 +94,9 @@ _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classificat
 _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
+    # reconstruction: normalised (root) mean squared error (fastMRI, Zbontar et al. 2018);
+    # forecasting: mean absolute percentage error
+    r"nmse|nrmse|mape|smape|"
     r"aurc|e-?aurc|area under the risk-coverage curve|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
@@ -102,7 +106,7 @@ _LOWER = re.compile(
     # its log; before _HIGHER, whose "jac" (Jaccard) would read "Non-pos. Jac." as an overlap
     r"(?:non-?pos(?:itive)?|neg(?:ative)?)\.? ?jac(?:\.|obians?)?(?: det(?:\.|erminants?)?)?|"
     r"jacobian det(?:\.|erminants?)? ?(?:<|≤|<=) ?0|\|j[^|]*\| ?(?:<|≤|<=) ?0|\|j\|_?<0|"
-    r"njd|sd ?log ?j|std ?log ?j|folding(?: ratio| rate)?|folded voxels)(?:$|[^a-z])", re.I)
+    r"njd|sd ?log ?j|std ?log ?j|folding(?: ratio| rate)?|folded(?: voxels)?)(?:$|[^a-z])", re.I)
 _HIGHER = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|jac|jc|acc|accuracy|bacc|auc|auroc|auprc|roc|"
     r"ap|map|ap\d*|ap[sml]|ap@?[\d.:]*|mAP|r\^?2|f1|f-?score|f1-?score|precision|prec|recall|rec|"
@@ -204,7 +208,15 @@ def _by_name(text: str, spellings: Spellings) -> Kind:
         return Kind("lower", source="metric name")
     if _HIGHER.search(text):
         return Kind("higher", source="metric name", bounded=bool(_BOUNDED.search(text)))
+    split = _CAMEL.sub(" ", text)
+    if split != text:  # ObjDice, ObjF1, MeanHD: a metric glued to its qualifier
+        return _by_name(split, spellings)
     return Kind()
+
+
+# a lower-case run of two letters and more, then a capital: "ObjDice" -> "Obj Dice" (not
+# "mIoU", "mDice"; clDice is a metric of its own, known before the split is tried)
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")
 
 
 def classify(header: str, spellings: Spellings, context: str = "",

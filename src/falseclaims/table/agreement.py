@@ -71,7 +71,7 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
     table = printed_table(values, decimals)
     n = int(table["n"].iloc[0])
     res = analyse_column(_column(table, name, task, decimals), n, cfg, cutoff)
-    win = res["winner"]
+    win = next(x["method"] for x in res["methods"] if x["winner"])  # a tie's reference
     rows = []
     for x in res["methods"]:
         if x["winner"]:

@@ -69,19 +69,38 @@ def _order(col: MetricColumn) -> list[int]:
     return sorted(range(len(col.values)), key=lambda i: (sign * col.values[i], i))
 
 
+def tied_at_top(col: MetricColumn) -> list[str]:
+    """The methods sharing the best value, when more than one does (a tie at the top: no
+    single winner); else empty."""
+    order = _order(col)
+    ties = [col.methods[i] for i in order if col.values[i] == col.values[order[0]]]
+    return ties if len(ties) > 1 else []
+
+
+def winner_label(col: MetricColumn, win: int) -> str:
+    """The winner as reported: its name, or ``A = B`` for a tie at the top."""
+    return " = ".join(tied_at_top(col)) or col.methods[win]
+
+
 def _winner(col: MetricColumn) -> tuple[int, str, list[str]]:
-    """The best value is the winner; bold marks are named, never trusted over the values."""
+    """The best value is the winner; bold marks are named, never trusted over the values.
+    Several methods at the best value are a tie at the top, reported as such: the first of
+    them is only the reference the probabilities against the other methods are computed
+    from."""
     notes = []
     order = _order(col)
     best = order[0]
-    ties = [col.methods[i] for i in order if col.values[i] == col.values[best]]
-    if len(ties) > 1:
-        notes.append(f"{ties} share the best value {col.printed[best]}; the first row "
-                     "is taken as the winner")
+    ties = tied_at_top(col)
+    if ties:
+        value = f"{col.values[best]:.{col.decimals[best]}f}"
+        notes.append(f"tie at the top: {', '.join(ties)} share the best value {value}: no "
+                     f"single winner; {ties[0]} (first row) is the reference for the "
+                     "probabilities against the other methods")
+        return best, f"tie at the top ({len(ties)} methods at {value})", notes
     bold = [i for i in range(len(col.values)) if col.bold[i]]
     if not bold:
         return best, "best value (no bold mark)", notes
-    if best in bold or any(col.values[i] == col.values[best] for i in bold):
+    if best in bold:
         return best, "best value (bold agrees)", notes
     marked = ", ".join(f"{col.methods[i]} ({col.printed[i]})" for i in bold)
     notes.append(f"bold marks {marked} but {col.methods[best]} has the best value "
@@ -195,14 +214,18 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                      "infeasible for the two accuracies and was clamped to its feasible bound, "
                      "as check does (" + ", ".join(clamped[:5])
                      + (", ..." if len(clamped) > 5 else "") + ")")
-    others = [m for m in methods if not m["winner"]]
+    # after a tie at the top, the runner-up is the best method outside the tie
+    top = set(tied_at_top(col))
+    others = [m for m in methods if not m["winner"] and m["method"] not in top] \
+        or [m for m in methods if not m["winner"]]
     runner = min(others, key=lambda m: m["rank"])
     n_tiers = max(tier_of.values())
     return {
         "column": col.column, "task": col.task, "task_source": col.task_source,
         "units": col.units, "units_source": col.units_source, "n": n, "m": len(order),
         "cutoff": cutoff, "assumption": {**asdict(Headline.from_config(cfg)), "pm_over": pm_over},
-        "winner": col.methods[win], "winner_source": win_source,
+        "winner": winner_label(col, win), "winner_source": win_source,
+        "tied_at_top": tied_at_top(col),
         "best_value": col.methods[order[0]], "runner_up": runner["method"],
         "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
         "tier1": [col.methods[i] for i in order if tier_of[i] == 1],
@@ -257,8 +280,10 @@ def rank_column(col: MetricColumn, n, cutoff: float, reason: str) -> dict:
         "direction": col.direction, "direction_source": col.direction_source,
         "group": col.group, "n_source": col.n_source, "probability": False,
         "no_probability": reason, "cutoff": cutoff, "assumption": None,
-        "winner": col.methods[win], "winner_source": win_source,
-        "best_value": col.methods[order[0]], "runner_up": col.methods[order[1]],
+        "winner": winner_label(col, win), "winner_source": win_source,
+        "tied_at_top": tied_at_top(col),
+        "best_value": col.methods[order[0]],
+        "runner_up": col.methods[order[len(tied_at_top(col)) or 1]],
         "p_runner_up": None, "p_runner_up_band": None, "tier1": [], "tiers": [],
         "methods": methods, "multiplicity": {"available": False, "reason": reason},
         "notes": list(dict.fromkeys(notes)),

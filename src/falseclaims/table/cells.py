@@ -13,7 +13,8 @@ Accepted: ``85.3``, ``85.3%``, ``85.3\\%``, ``0.853``, ``85.3 ± 2.1``, ``$85.3 
 ``<u>85.3</u>`` (underline), footnote marks (``$^\\dagger$``, ``^{*}``, ``*``, ``†``, ``‡``,
 ``\\textsuperscript{a}``), one number in parentheses as the SD (``0.91 (0.03)``,
 ``0.91 (SD 0.03)``, noted) and an ignored parenthesised or bracketed part otherwise
-(``85.3 (83.1-87.4)``, ``0.931 [0.913, 0.947]``, noted).
+(``85.3 (83.1-87.4)``, ``0.931 [0.913, 0.947]``, noted); a rate after its count
+(``5/103 = 0.049``, ``45/56 (80.4%)``) when the count rounds to it.
 Missing: empty, ``-``, ``–``, ``n/a``, ``NA``, ``N/A``, ``--``, ``—``.
 """
 
@@ -33,8 +34,11 @@ __all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "prin
 MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x", "×", "\\",
                              "...", "…"}  # "..." = result unavailable (a table note says so)
 
+# Markdown's __bold__ opens and closes at a word's edge; inside a word (a trainer name
+# "mbasTrainer__nnUNetPlans") the underscores are part of the name (CommonMark)
+_MD_UNDERSCORES = r"(?<![A-Za-z0-9])__|__(?![A-Za-z0-9])"
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
-                   r"\\bfseries\b|\*\*|__|<b>|<strong>")
+                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
 _PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
@@ -117,7 +121,7 @@ def plain_text(raw: str, marks: bool = False) -> str:
     s = re.sub(r"\\ddagger\b", "‡" if marks else "", s)
     s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
-    s = re.sub(r"\*\*|__|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = re.sub(r"\*\*|" + _MD_UNDERSCORES + r"|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
     s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
@@ -164,6 +168,29 @@ def _grouped(text: str) -> str:
 
 
 _SIGNED_ASIDE = re.compile(r"\(\s*[+-]\s*\d")
+# a count before its rate: "5/103 = 0.049", "45/56 (80.4%)"
+_COUNT_FIRST = re.compile(r"^(\d{1,15})\s*/\s*(\d{1,15})\s*(?:=\s*([^()=]+)|\(\s*([^()=]+)\))$")
+
+
+def _count_first(text: str) -> tuple[object, str] | None:
+    """``k/n = v`` or ``k/n (v)``: the rate v, read when k/n rounds to it (as a fraction, or
+    as a percent); the count is the ignored part. A rate its count contradicts is no number
+    (None, "") rather than a guess; not this shape: None."""
+    m = _COUNT_FIRST.match(text)
+    if not m:
+        return None
+    k, n, rate = int(m[1]), int(m[2]), (m[3] or m[4]).strip()
+    try:
+        r = read_measure(rate)
+    except NumberError:
+        r = None
+    if r is None or r.sd is not None or r.aside or n == 0:
+        return None, ""
+    half = 0.5 * 10.0 ** -(r.decimals or 0) + 1e-9
+    scales = (100.0,) if r.percent else (1.0, 100.0)
+    if not any(abs(k / n * s - r.value) <= half for s in scales):
+        return None, ""
+    return r, f"{k}/{n}"
 
 
 def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:
@@ -187,6 +214,12 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
     # would turn it into a space
     if text.lower() in MISSING or damaged:
         return Cell(raw, bold=bold, underline=underline)
+    counted = _count_first(text)
+    if counted is not None:
+        r, count = counted
+        if r is None:
+            return Cell(raw, bold=bold, underline=underline)
+        return Cell(raw, r.value, None, r.decimals, r.percent, bold, underline, marks, count)
     try:
         r = read_measure(text)
     except NumberError:  # 5e400: no number

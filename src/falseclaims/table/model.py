@@ -383,16 +383,25 @@ def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, di
     return raw, {}
 
 
+# a test-set size printed in a column's header: "Internal (n=500)", "External (N = 1,024)"
+_HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\s*\)")
+
+
 def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
-    """A column's n: its ``--n GROUP=N``, its group's n column, the n row, the table's n."""
+    """A column's n: its ``--n GROUP=N``, its group's n column, the n its header prints, the
+    n row, the table's n."""
     key = _group_of(col.column, raw, [k for k in given if k]) if given else None
     group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
                   if g and g.lower() in col.column.lower()]
+    header_n = {v for m in _HEADER_N.findall(col.column)
+                if 2 <= (v := int(m.replace(",", ""))) <= MAX_N}
     if key is not None:
         col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
     elif group_cols:
         g, v, j = group_cols[0]
         col.n, col.n_source, col.group = v, f"column {raw.header[j]!r}", g
+    elif len(header_n) == 1 and table[0] is None and row_n is None:
+        col.n, col.n_source = header_n.pop(), "printed in the column header"
     elif row_n is not None:
         col.n, col.n_source = row_n, "the n row"
     elif table[0] is None and any(given):
@@ -403,6 +412,9 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
                                      "it, or a bare N)")
     else:
         col.n, col.n_source = table
+    if header_n and col.n is not None and col.n not in header_n:
+        col.notes.append(f"the header prints n = {', '.join(map(str, sorted(header_n)))}; "
+                         f"n = {col.n} ({col.n_source}) used")
     col.group = col.group or raw.group
 
 

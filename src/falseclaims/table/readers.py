@@ -161,10 +161,17 @@ def _numbered_header(rows, ruled, k) -> bool:
         return False
     cells = [str(c).strip() for c in rows[k][1:]]
     first = plain_text(str(rows[k][0])).strip()
-    if not all(cells) or (first and not _method_header(first)):
+    if first and not _method_header(first):
         return False
-    return all(re.fullmatch(r"[<>=≤≥~]?\s*\d+(?:\.\d+)?\s*(?:\\?%|[a-zA-Z-]{0,8})",
-                            plain_text(c).strip()) for c in cells)
+    # an empty cell under a header above it (\multirow{2}{*}{CPM} beside the operating
+    # points 0.125 ... 8 of an FROC table) continues that header
+    empty_ok = k > 0 and all(str(rows[k - 1][j + 1]).strip() for j, c in enumerate(cells)
+                             if not c)
+    if not (all(cells) or empty_ok and sum(bool(c) for c in cells) >= 2):
+        return False
+    # 5%, 0.125, 8 shots, 4x / 4× (an acceleration factor)
+    return all(re.fullmatch(r"[<>=≤≥~×]?\s*\d+(?:\.\d+)?\s*(?:\\?%|×|[a-zA-Z-]{0,8})",
+                            plain_text(c).strip()) for c in cells if c)
 
 
 def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
@@ -193,6 +200,10 @@ def _finish(source, name, fmt, rows, where, bold=None, notes=None, min_header=0,
         notes.append(f"{where[k]}: a row of numbers above the rule read as a header row "
                      f"(column names {[plain_text(str(c)) for c in rows[k][1:]]})")
         k += 1
+        # names under those numbers (4x: PSNR, SSIM, NMSE) are header rows too
+        while k < len(rows) and not _is_number_row(rows[k]) and not (
+                _is_data_row(rows[k]) or _is_full_span(rows[k])):
+            k += 1
     if k == 0:
         raise TableReadError(f"{source}, {name}: no header row (the first row, {where[0]}, "
                              "already holds numbers)")

@@ -26,16 +26,26 @@ def _head(m: dict) -> str:
             + (f"n = {m['n']}" if m["n"] is not None else "no n"))
 
 
+def _winner_text(m: dict) -> str:
+    if m.get("tied_at_top"):  # several methods at the best value: nobody won
+        return f"no single winner: {m['winner']} ({m['winner_source']})"
+    return f"winner: {m['winner']} ({m['winner_source']})"
+
+
+def _win_mark(m: dict) -> str:
+    return "  tie (reference)" if m.get("tied_at_top") else "  winner"
+
+
 def format_ranked(m: dict) -> list[str]:
     """A column without a probability: the ranking and why there is no probability."""
-    lines = [_head(m), f"  winner: {m['winner']} ({m['winner_source']}); runner-up "
-                       f"{m['runner_up']}; {m['no_probability']}"]
+    lines = [_head(m), f"  {_winner_text(m)}; runner-up {m['runner_up']}; "
+                       f"{m['no_probability']}"]
     width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
     lines.append(f"  {'rank':>4}  {'method':<{width}}{'printed':<16}{'value':>10}")
     for x in m["methods"]:
         mark = "*" if x["bold"] else ""
         lines.append(f"  {x['rank']:>4}  {x['method'] + mark:<{width}}{x['printed'][:15]:<16}"
-                     f"{x['value']:>10.6g}" + ("  winner" if x["winner"] else ""))
+                     f"{x['value']:>10.6g}" + (_win_mark(m) if x["winner"] else ""))
     lines += [f"  note: {note}" for note in m["notes"]]
     return lines
 
@@ -44,7 +54,7 @@ def format_metric(m: dict) -> list[str]:
     if not m.get("probability", True):
         return format_ranked(m)
     lines = [_head(m),
-             f"  winner: {m['winner']} ({m['winner_source']}); runner-up {m['runner_up']}: "
+             f"  {_winner_text(m)}; runner-up {m['runner_up']}: "
              f"P(false claim) = {_p(m['p_runner_up'])} "
              f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
              f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
@@ -57,7 +67,7 @@ def format_metric(m: dict) -> list[str]:
         head = f"  {x['rank']:>4} {x['tier']:>4}  {x['method'] + mark:<{width}}" \
                f"{x['printed'][:15]:<16}{x['value']:>8.4g}"
         if x["winner"]:
-            lines.append(head + f"{'winner':>16}")
+            lines.append(head + f"{_win_mark(m).strip():>16}")
             continue
         lo, hi = x["p_band"]
         tie = "  tied" if x["tied"] else ("  tied in band" if x["tied_in_band"] else "")
@@ -146,7 +156,8 @@ round to the printed ones.</p>
 {% for m in t.metrics %}
 <h3>{{ m.column }}{% if m.group and m.group not in m.column %} [{{ m.group }}]{% endif %}{% if m.n is not none %} (n = {{ m.n }}){% endif %}</h3>
 {% if not m.probability %}
-<p>{{ m.direction }} is better ({{ m.direction_source }}); winner <b>{{ m.winner }}</b>
+<p>{{ m.direction }} is better ({{ m.direction_source }}); {% if m.tied_at_top %}no single
+winner: <b>{{ m.winner }}</b>{% else %}winner <b>{{ m.winner }}</b>{% endif %}
 ({{ m.winner_source }}); {{ m.no_probability }}.</p>
 <table><thead><tr><th>rank</th><th>method</th><th>printed</th><th>value</th></tr></thead><tbody>
 {% for x in m.methods %}<tr><td class="num">{{ x.rank }}</td>
@@ -154,7 +165,8 @@ round to the printed ones.</p>
 <td>{{ x.printed }}</td><td class="num">{{ "%.6g"|format(x.value) }}</td></tr>{% endfor %}
 </tbody></table>
 {% else %}
-<p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); winner
+<p>{{ m.task }} ({{ m.task_source }}), {{ m.units }} ({{ m.units_source }}); {% if
+m.tied_at_top %}no single winner:{% else %}winner{% endif %}
 <b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
 tier 1 at cutoff {{ m.cutoff }}.</p>
 {% if m.figure %}<figure><img src="{{ m.figure }}" alt="ranked intervals of {{ m.column }}">

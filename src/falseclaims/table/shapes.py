@@ -152,33 +152,84 @@ def _n_blocks(raw: RawTable) -> list[RawTable] | None:
     return None
 
 
-_SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
-                    r"training)\s*[)\]]\s*$")
+# the labelled data a row's method was trained with (semi-supervised tables: "Scans used
+# Labeled | Unlabeled", "Labeled ratio", "% labels"); not "Unlabeled"
+_BUDGET = re.compile(r"(?i)(?<![a-z])(?<!un)(?:labell?ed|labels?|annotated)(?![a-z])")
 
 
-def _split_blocks(raw: RawTable) -> list[RawTable] | None:
-    """Methods marked with their split (``NAL (val)``, ``NAL (test)``): one table per split,
-    never a test row compared with validation rows."""
+def _budget_blocks(raw: RawTable) -> list[RawTable] | None:
+    """A column of label budgets (``Labeled``: 80, 8, 8, 16, 16): methods trained on
+    different amounts of labelled data are different settings, one table per budget, never
+    the fully supervised upper bound or a larger budget ranked against the rest. Section rows
+    are left out (they hold no budget); None unless every other row has a number there."""
     try:
         method_j = method_column(raw)
     except TableReadError:
         return None
-    marks = [_SPLIT.search(plain_text(str(r[method_j]))) for r in raw.rows]
-    splits = list(dict.fromkeys(m[1].lower() for m in marks if m))
-    if len(splits) < 2 or sum(m is not None for m in marks) * 2 < len(marks):
+    rows = [i for i, r in enumerate(raw.rows) if not is_section_row(r, method_j)]
+    for j, h in enumerate(raw.header):
+        if j == method_j or not _BUDGET.search(plain_text(h)):
+            continue
+        values = [parse_printed_cell(raw.rows[i][j]).value for i in rows]
+        # budgets repeat (several methods per budget); a score under a header that says
+        # "labeled" (Dice on labelled data) differs from row to row
+        if None in values or not 2 <= len(set(values)) <= len(values) / 2:
+            continue
+        out = []
+        for v in dict.fromkeys(values):
+            keep = [i for i, x in zip(rows, values) if x == v]
+            lab = f"{plain_text(h)} = {plain_text(str(raw.rows[keep[0]][j]))}"
+            out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
+                                [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                                [raw.bold[i] for i in keep] if raw.bold else [],
+                                raw.notes + [f"rows with {lab!r} (a label budget: methods "
+                                             "trained on other amounts of labelled data are "
+                                             "not compared with them)"], raw.caption,
+                                raw.group))
+        return out
+    return None
+
+
+_SPLIT = re.compile(r"(?i)\s*[(\[]\s*(val|valid|validation|dev|test|testing|train|"
+                    r"training)\s*[)\]]\s*$")
+
+
+# a label budget after a method's name: "UA-MT (10%)", "Ours (1/8)", "U-Net (8 labeled)";
+# never a signed change ("(+2.3%)")
+_BUDGET_MARK = re.compile(r"(?i)\s*[(\[]\s*(\d+(?:\.\d+)?\s*%(?:\s*labell?ed)?|\d+\s*/\s*\d+|"
+                          r"\d+\s*(?:labell?ed|labels|scans|cases|images|volumes|patients)"
+                          r")\s*[)\]]\s*$")
+
+
+def _split_blocks(raw: RawTable) -> list[RawTable] | None:
+    """Methods marked with their split (``NAL (val)``, ``NAL (test)``) or their label budget
+    (``UA-MT (10%)``, ``Ours (5%)``, ``U-Net (100%)``): one table per mark, never a test row
+    compared with validation rows, nor a method trained on all labels with one trained on
+    10%."""
+    try:
+        method_j = method_column(raw)
+    except TableReadError:
         return None
-    out = []
-    for sp in splits:
-        keep = [i for i, m in enumerate(marks) if m and m[1].lower() == sp]
-        out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
-                            [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
-                            [raw.bold[i] for i in keep] if raw.bold else [],
-                            raw.notes + [f"rows marked ({sp}): one split per table"],
-                            raw.caption, sp))
-    unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
-    if unmarked:
-        out[0].notes.append(f"rows without a split mark left out: {unmarked}")
-    return out
+    for pattern, what in ((_SPLIT, "split"), (_BUDGET_MARK, "label budget")):
+        marks = [pattern.search(plain_text(str(r[method_j]))) for r in raw.rows]
+        kinds = list(dict.fromkeys(" ".join(m[1].lower().split()) for m in marks if m))
+        marked = sum(m is not None for m in marks)
+        if len(kinds) < 2 or marked * 2 < len(marks) or (
+                what == "label budget" and len(kinds) * 2 > marked):
+            continue  # a budget marks several methods; one mark per row is no budget
+        out = []
+        for sp in kinds:
+            keep = [i for i, m in enumerate(marks) if m and " ".join(m[1].lower().split()) == sp]
+            out.append(RawTable(raw.source, f"{raw.name} [{sp}]", raw.format, raw.header,
+                                [raw.rows[i] for i in keep], [raw.where[i] for i in keep],
+                                [raw.bold[i] for i in keep] if raw.bold else [],
+                                raw.notes + [f"rows marked ({sp}): one {what} per table"],
+                                raw.caption, sp if what == "split" else raw.group))
+        unmarked = [raw.where[i] for i, m in enumerate(marks) if m is None]
+        if unmarked:
+            out[0].notes.append(f"rows without a {what} mark left out: {unmarked}")
+        return out
+    return None
 
 
 # a method name has a letter; counts, ranges and sizes (42,656,757  0.72-0.79  107G) are no names
@@ -235,7 +286,8 @@ def row_groups(raw: RawTable) -> list[RawTable]:
     """A table whose body is split by section rows into data sets or metrics (the same
     methods again under each heading) -> one table per section; else ``[raw]`` (section
     rows such as "Transformer-based" that group different methods stay one table)."""
-    by_column = _group_column_blocks(raw) or _n_blocks(raw) or _split_blocks(raw)
+    by_column = (_group_column_blocks(raw) or _n_blocks(raw) or _budget_blocks(raw)
+                 or _split_blocks(raw))
     if by_column:
         return by_column
     try:
