@@ -372,3 +372,12 @@ def test_forms_work_without_script(client):
     assert 'id="probability">' in body and "<iframe" in body
     assert client.get("/nothing").status_code == 404
     assert client.get("/api/nothing").status_code == 404
+
+
+def test_table_tie_at_the_top_has_no_winner_on_the_page(client):
+    text = "| Method | Dice |\n|---|---|\n| A | 0.85 |\n| B | 0.85 |\n| C | 0.80 |\n"
+    ans = client.post("/api/table", data={"text": text, "n": "50"},
+                      content_type="multipart/form-data").get_json()
+    assert ans["ok"], ans["errors"]
+    assert 'No single winner: <strong class="winner">A = B</strong>' in ans["html"]
+    assert "Winner: " not in ans["html"]

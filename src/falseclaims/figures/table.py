@@ -65,12 +65,15 @@ def ranked_intervals(metric: dict, title: str = ""):
     unit = " (%)" if scale == 100 and "%" not in metric["column"] else ""
     better = "lower is better\n" if metric.get("direction") == "lower" else ""
     ax.set_xlabel(f"{metric['column']}{unit}, 95% interval (n = {metric['n']})\n"
-                  f"{better}shaded: tier T1, tied with the winner (P ≥ {metric['cutoff']:g})")
+                  f"{better}shaded: tier T1, tied with the "
+                  f"{'top' if metric.get('tied_at_top') else 'winner'} (P ≥ {metric['cutoff']:g})")
     lo, hi = data["lower"].min() * scale, data["upper"].max() * scale
     pad = (hi - lo) * 0.02
     ax.set_xlim(lo - pad, hi + pad)
     for (_, r), yy in zip(data.iterrows(), y):
-        text = "winner" if r["winner"] else f"P = {probability_text(r['p_false_claim'], 3)}"
+        # a tie at the top has no winner: its first row is only the reference of the P values
+        mark = "tie (reference)" if metric.get("tied_at_top") else "winner"
+        text = mark if r["winner"] else f"P = {probability_text(r['p_false_claim'], 3)}"
         ax.annotate(text, (1.0, yy), xycoords=("axes fraction", "data"), xytext=(4, 0),
                     textcoords="offset points", va="center", fontsize=6)
     if title:
