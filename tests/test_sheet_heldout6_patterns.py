@@ -224,3 +224,18 @@ def test_a_unique_id_on_every_row_beats_one_filled_on_a_few(tmp_path):
     _, block = _drafted(_write(tmp_path, rows))
     assert block["columns"]["wide"]["DOI"] == "paper_id"
     assert len(read_venue(block, base_dir=".", venue="v").papers) == 30
+
+
+def test_a_column_of_0_1_flags_is_never_a_value(tmp_path):
+    """A review's rows per paper x experiment with 0/1 feature flags ('cog - new /
+    specific': does the model use new cognitive tests?) beside the accuracy: 'new' read
+    as 'the proposed method' made the flag column the results value (0.0 vs 1.0 compared
+    as accuracies); the accuracy column is the value."""
+    rows = [["reference", "title", "cog - general", "cog - new / specific", "algorithm",
+             "accuracy"]]
+    for p in range(4):
+        rows += [[f"Author{p} et al. 2018", f"Title {p}", 1.0, float(p % 2), alg, acc + p]
+                 for alg, acc in (("Linear SVM", 80.0), ("Random forest", 78.5))]
+    _, block = _drafted(_write(tmp_path, rows))
+    results = block["columns"]["results"]
+    assert results["cog - new / specific"] == "ignore" and results["accuracy"] == "value"

@@ -514,6 +514,10 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
     if ours == "(data size)":
         return "(ignore)", why + " (a data set's size: map it to n_test only if it is the " \
             "test set's)", False
+    if ours in ("value_proposed", "value_best_prior", "values_compared") and flags:
+        # 'cog - new / specific' (0/1: does the model use it?): 'new' names no method
+        return "(ignore)", why + " (0/1 or yes/no flags: whether the paper has it, not a " \
+            "measured value)", False
     if ours in _TEXT_TWIN and not numeric:
         if flags:
             return "(ignore)", why + " (yes/no flags: not a method's name)", False
