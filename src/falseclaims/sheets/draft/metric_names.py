@@ -92,8 +92,8 @@ def metric_cell_rules(cells: list, column: str, aliases: set[str], remarks: list
                            f"read as {metric} (values: metric:)")
         if not parts:
             continue
-        shown = ", ".join(f"{t!r} ({counts[t]} rows)" for t in sorted(parts, key=lambda t:
-                                                                           -counts[t])[:6])
+        parts.sort(key=lambda t: -counts[t])  # the most frequent first (sorted is stable)
+        shown = ", ".join(f"{t!r} ({counts[t]} rows)" for t in parts[:6])
         more = f" and {len(parts) - 6} more" if len(parts) > 6 else ""
         if bare:
             remarks.append(f"metric cells {shown}{more} of column {column!r} name a part: not "
