@@ -239,3 +239,22 @@ def test_a_column_of_0_1_flags_is_never_a_value(tmp_path):
     _, block = _drafted(_write(tmp_path, rows))
     results = block["columns"]["results"]
     assert results["cog - new / specific"] == "ignore" and results["accuracy"] == "value"
+
+
+def test_a_table_whose_titles_continue_over_several_lines_is_refused(tmp_path):
+    """A PDF table (Tabula): each title over two or three lines, the study's name over
+    two ('Costafreda, S. et al.' / '[29]'): the lines holding text in the first column
+    only were skipped as notes and the '[29]' lines counted as papers (44 for 39); a
+    sheet of which at least a fifth are such lines is refused, naming why."""
+    rows = [["Title", "Study", "Database", "Best Accuracy"]]
+    for i in range(6):
+        rows += [[f"Automated analysis {i} predicts the onset of", f"Author{i}, S. et al.",
+                  "ADNI", f"8{i}.0%"], ["dementia in mild cognitive impairment", f"[{20 + i}]",
+                                         "", ""]]
+        if i % 2:
+            rows.append(["and of MCI", "", "", ""])
+    d, block = _drafted(_write(tmp_path, rows))
+    (problem,) = [p for p in d.problems if "several lines" in p]
+    assert "rows hold text in column 'Title' only" in problem
+    with pytest.raises(SheetValidationError, match="TODO: rows continue"):
+        read_venue(block, base_dir=".", venue="v")

@@ -165,6 +165,13 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
+        if len(g.text_rows) * CONTINUED_SHARE_DEN >= g.n_rows:  # not a few notes: lines
+            problems.append(f"{len(g.text_rows)} of {g.n_rows} rows hold text in column "
+                            f"{g.columns[0].name!r} only: cells written over several lines "
+                            "(a table copied from a PDF?), so a paper's id and values may "
+                            "be cut over rows too; join each paper's lines into one row")
+            mark_todo(block, ("columns", "wide", column_key(ids[0], g)),
+                      "rows continue over several lines (STILL TO FIX above)")
     if ids:
         _skip_totals(g, ids[0], skips, remarks)
     for c in ids:
