@@ -153,7 +153,7 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         if len(cont := _continued_rows(g)) * CONTINUED_SHARE_DEN >= g.n_rows:
             mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
             problems.append(f"no paper id column, and {len(cont)} of {g.n_rows} rows (rows "
-                            f"{rows_text(cont)}) have an empty first cell under a filled "
+                            f"{rows_text(cont[:12])}, ...) have an empty first cell under a filled "
                             "row: cells written over several lines (a table copied from a "
                             "PDF?), so rows are not papers; join each paper's lines into one "
                             "row, or add a column naming the paper on each of its rows")

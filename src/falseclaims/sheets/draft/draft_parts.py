@@ -18,7 +18,12 @@ _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value"
 
 
 def column_key(c, g: SheetGuess) -> str:
-    return f"@{c.letter}" if c.name == f"column {c.letter}" or not c.name else c.name
+    """The key a column is mapped by: its name, or its letter ('@AI') when it has no name
+    or shares it with another column (two 'accuracy' columns: one key each)."""
+    if c.name == f"column {c.letter}" or not c.name or sum(
+            o.name == c.name for o in g.columns) > 1:
+        return f"@{c.letter}"
+    return c.name
 
 
 def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
