@@ -49,6 +49,8 @@ def test_qualified_metric_names_split_the_metric_from_its_part():
     assert qualified_metric("Proposed Dice") == ("dsc", ())  # our role words are no part
     assert qualified_metric("AUC_test") is None  # no primary metric: no headline to lose
     assert qualified_metric("Dice and accuracy") is None  # two metrics: not one name
+    # a cell listing the metrics a paper reports is no metric name
+    assert qualified_metric("MSE, SSIM, sharpness, LV DICE") is None
     # an SD column or a CI bound beside the value is no competing headline
     assert competing_value_columns(["Dice_WM", "Dice_SD"], ["Dice_WM"]) is None
     assert competing_value_columns(["Dice", "Dice_WM"], ["Dice"]) is None  # Dice itself

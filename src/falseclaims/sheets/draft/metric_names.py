@@ -41,11 +41,19 @@ _ROLE_WORDS = frozenset({"proposed", "ours", "our", "best", "baseline", "prior",
 _PRIMARY = {"dsc": "segmentation", "accuracy": "classification"}
 
 
+MAX_NAME_WORDS = 5  # 'LV myo DICE ED' is a name; 'Dice of the tumour core ...' is prose
+
+
 def qualified_metric(text: str) -> tuple[str, tuple[str, ...]] | None:
     """(metric, qualifier words) of a name holding ONE primary metric word (Dice/DSC or
     accuracy): ``'DICE_WM'`` -> ('dsc', ('wm',)), ``'mean_dice'`` -> ('dsc', ('mean',)),
-    ``'Dice'`` -> ('dsc', ()); None for other metrics, no metric or two metric words."""
+    ``'Dice'`` -> ('dsc', ()); None for other metrics, no metric, two metric words, a
+    list of metrics or a sentence."""
+    if re.search(r"[,;|\n]", str(text)):  # a list of metrics ('MSE, SSIM, LV DICE')
+        return None
     words = [w for w in re.split(r"[_\W]+", str(text).lower()) if w]
+    if len(words) > MAX_NAME_WORDS:  # a sentence naming Dice, not a metric's name
+        return None
     found = [(i, m) for i, w in enumerate(words) if (m := header_metric(w))]
     if len(found) != 1 or found[0][1][0] not in _PRIMARY:
         return None
