@@ -119,6 +119,7 @@ def _block(g: SheetGuess, venue: str, file: str, problems: list[str]
 # rows read as papers (id: row) are refused when at least one in this many continues
 # the row above (empty first cell): cells written over several lines
 CONTINUED_SHARE_DEN = 5
+MIN_LINES = 3  # fewer such rows are notes, whatever the share
 
 
 def _continued_rows(g: SheetGuess) -> list[int]:
@@ -150,7 +151,8 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     elif not ids:
         block["id"] = "row"
         remarks.append("unsure: no paper id column: each row read as one paper (id: row)")
-        if len(cont := _continued_rows(g)) * CONTINUED_SHARE_DEN >= g.n_rows:
+        if len(cont := _continued_rows(g)) >= MIN_LINES and \
+                len(cont) * CONTINUED_SHARE_DEN >= g.n_rows:
             mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
             problems.append(f"no paper id column, and {len(cont)} of {g.n_rows} rows (rows "
                             f"{rows_text(cont[:12])}, ...) have an empty first cell under a filled "
@@ -165,8 +167,10 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
-        if len(g.text_rows) * CONTINUED_SHARE_DEN >= g.n_rows:  # not a few notes: lines
-            problems.append(f"{len(g.text_rows)} of {g.n_rows} rows hold text in column "
+        lines = [r for r, t in g.text_rows if not re.fullmatch(r"\s*(19|20)\d\d\s*", t)]
+        if len(lines) >= MIN_LINES and len(lines) * CONTINUED_SHARE_DEN >= g.n_rows:
+            # not a few notes or year dividers: a paper's cells over several lines
+            problems.append(f"{len(lines)} of {g.n_rows} rows hold text in column "
                             f"{g.columns[0].name!r} only: cells written over several lines "
                             "(a table copied from a PDF?), so a paper's id and values may "
                             "be cut over rows too; join each paper's lines into one row")
