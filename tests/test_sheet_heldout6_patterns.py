@@ -274,3 +274,12 @@ def test_two_columns_of_one_name_are_mapped_by_letter(tmp_path):
     assert "accuracy" not in wide and {"@C", "@D"} <= set(wide)
     s = read_venue(block, base_dir=".", venue="v")
     assert len(s.papers) == 5
+
+
+def test_another_metric_named_with_the_word_accuracy_is_not_read_as_accuracy(tmp_path):
+    """'balanced accuracy' (the one accuracy spelling of the column) is another metric,
+    not a part of accuracy: no rule reads it as accuracy."""
+    d, block = _drafted(_write(tmp_path, _long([("balanced accuracy", 0.80)])))
+    assert "metric" not in block.get("values", {})
+    assert qualified_metric("balanced accuracy", _aliases()) is None
+    assert qualified_metric("DICE_WM", _aliases()) == ("dsc", ("wm",))

@@ -180,10 +180,9 @@ def metric_rules(g: SheetGuess, roles: dict[int, str], remarks: list[str],
         return {}
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
     cells = [c[column] for _, c in t.rows if column < len(c)]
-    aliases = {a.strip().lower() for names in Analysis.from_config(
-        load_config()).eligibility.metrics.values() for a in names}
+    spellings = Analysis.from_config(load_config()).eligibility.metrics
     before = len(problems)
-    rules = metric_cell_rules(cells, g.columns[column].name, aliases, remarks, problems)
+    rules = metric_cell_rules(cells, g.columns[column].name, spellings, remarks, problems)
     if len(problems) > before:
         mark_todo(block, ("columns", table, column_key(g.columns[column], g)),
                   "which part is the papers' headline metric? (STILL TO FIX above)")

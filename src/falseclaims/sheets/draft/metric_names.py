@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 
+from falseclaims.metrics import metric_task
 from falseclaims.sheets.draft.roles import header_metric
 
 __all__ = ["qualified_metric", "metric_cell_rules", "competing_value_columns"]
@@ -44,16 +46,21 @@ _PRIMARY = {"dsc": "segmentation", "accuracy": "classification"}
 MAX_NAME_WORDS = 5  # 'LV myo DICE ED' is a name; 'Dice of the tumour core ...' is prose
 
 
-def qualified_metric(text: str) -> tuple[str, tuple[str, ...]] | None:
+def qualified_metric(text: str, spellings: Mapping | None = None
+                     ) -> tuple[str, tuple[str, ...]] | None:
     """(metric, qualifier words) of a name holding ONE primary metric word (Dice/DSC or
     accuracy): ``'DICE_WM'`` -> ('dsc', ('wm',)), ``'mean_dice'`` -> ('dsc', ('mean',)),
     ``'Dice'`` -> ('dsc', ()); None for other metrics, no metric, two metric words, a
-    list of metrics or a sentence."""
+    list of metrics or a sentence. With ``spellings`` (``analysis.metrics``), a name the
+    metric model reads as another metric (balanced or top-5 accuracy, surface Dice:
+    :func:`falseclaims.metrics.metric_task`) is None too."""
     if re.search(r"[,;|\n]", str(text)):  # a list of metrics ('MSE, SSIM, LV DICE')
         return None
     words = [w for w in re.split(r"[_\W]+", str(text).lower()) if w]
     if len(words) > MAX_NAME_WORDS:  # a sentence naming Dice, not a metric's name
         return None
+    if spellings is not None and metric_task(" ".join(words), spellings) is None:
+        return None  # balanced accuracy, surface Dice: other metrics, not parts
     found = [(i, m) for i, w in enumerate(words) if (m := header_metric(w))]
     if len(found) != 1 or found[0][1][0] not in _PRIMARY:
         return None
@@ -72,19 +79,20 @@ def _kind(qual: tuple[str, ...]) -> str:
     return "bare" if all(w in _NEUTRAL or w.isdigit() for w in qual) else "part"
 
 
-def metric_cell_rules(cells: list, column: str, aliases: set[str], remarks: list[str],
+def metric_cell_rules(cells: list, column: str, spellings: Mapping, remarks: list[str],
                       problems: list[str]) -> dict:
     """``values: metric:`` rules ({regex: metric}) for the metric cells of one column.
 
     Per primary metric: cells naming it bare are read as it (``mean_dice`` -> dsc; a
-    spelling of ``aliases``, ``analysis.metrics``, needs no rule); a single spelling
+    spelling of ``spellings``, ``analysis.metrics``, needs no rule); a single spelling
     naming a part (``DICE_WM``) with no bare spelling beside it is read as the metric and
     said so; several such spellings are a problem (which is the headline?); a validation
     value is never read (listed)."""
+    aliases = {a.strip().lower() for names in spellings.values() for a in names}
     counts = Counter(str(c).strip() for c in cells if c is not None and str(c).strip())
     by: dict[str, dict[str, list[str]]] = {}
     for text in counts:
-        q = qualified_metric(text)
+        q = qualified_metric(text, spellings)
         if q is not None:
             by.setdefault(q[0], {}).setdefault(_kind(q[1]), []).append(text)
     rules = {}
