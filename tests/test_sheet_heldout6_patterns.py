@@ -283,3 +283,20 @@ def test_another_metric_named_with_the_word_accuracy_is_not_read_as_accuracy(tmp
     assert "metric" not in block.get("values", {})
     assert qualified_metric("balanced accuracy", _aliases()) is None
     assert qualified_metric("DICE_WM", _aliases()) == ("dsc", ("wm",))
+
+
+def test_each_paper_naming_one_dice_part_reads_it_as_its_headline(tmp_path):
+    """Papers of a brain review report Dice of the white matter, those of a tumour review
+    of the enhancing tumour: each paper names one part, which is its headline, so every
+    part is read as dsc (said so in the draft); no paper is left out for its spelling."""
+    rows = [["paper", "split", "n_test", "method", "metric", "value"]]
+    for p in range(5):
+        part = "DICE_WM" if p < 3 else "Dice_ET"
+        rows += [[f"P{p}", "train/test", 40, m, part, v] for m, v in (("ours", 0.82),
+                                                                      ("unet", 0.80))]
+    d, block = _drafted(_write(tmp_path, rows))
+    assert block["values"]["metric"] == {"(?i)^DICE_WM$": "dsc", "(?i)^Dice_ET$": "dsc"}
+    assert not [p for p in d.problems if "headline" in p]
+    assert any("each paper names one of them" in r for r in d.remarks)
+    rows_ = primary_metric_rows(*_pr(_read(block)), _aliases())
+    assert rows_["paper_id"].nunique() == 5

@@ -179,7 +179,9 @@ def metric_rules(g: SheetGuess, roles: dict[int, str], remarks: list[str],
     if column is None:
         return {}
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
-    cells = [c[column] for _, c in t.rows if column < len(c)]
+    pid = next((k for k, r in roles.items() if r == "paper_id"), None)
+    cells = [(c[pid] if pid is not None and pid < len(c) else None, c[column])
+             for _, c in t.rows if column < len(c)]
     spellings = Analysis.from_config(load_config()).eligibility.metrics
     before = len(problems)
     rules = metric_cell_rules(cells, g.columns[column].name, spellings, remarks, problems)

@@ -79,17 +79,19 @@ def _kind(qual: tuple[str, ...]) -> str:
     return "bare" if all(w in _NEUTRAL or w.isdigit() for w in qual) else "part"
 
 
-def metric_cell_rules(cells: list, column: str, spellings: Mapping, remarks: list[str],
-                      problems: list[str]) -> dict:
-    """``values: metric:`` rules ({regex: metric}) for the metric cells of one column.
+def metric_cell_rules(cells: list[tuple], column: str, spellings: Mapping,
+                      remarks: list[str], problems: list[str]) -> dict:
+    """``values: metric:`` rules ({regex: metric}) for the metric cells of one column,
+    given as (paper id or None, cell) pairs.
 
     Per primary metric: cells naming it bare are read as it (``mean_dice`` -> dsc; a
-    spelling of ``spellings``, ``analysis.metrics``, needs no rule); a single spelling
-    naming a part (``DICE_WM``) with no bare spelling beside it is read as the metric and
-    said so; several such spellings are a problem (which is the headline?); a validation
-    value is never read (listed)."""
+    spelling of ``spellings``, ``analysis.metrics``, needs no rule); spellings naming a
+    part (``DICE_WM``) with no bare spelling beside them are read as the metric when each
+    paper names one of them (its headline), and said so; a paper naming several is a
+    problem (which is the headline?); a validation value is never read (listed)."""
     aliases = {a.strip().lower() for names in spellings.values() for a in names}
-    counts = Counter(str(c).strip() for c in cells if c is not None and str(c).strip())
+    pairs = [(p, str(c).strip()) for p, c in cells if c is not None and str(c).strip()]
+    counts = Counter(t for _, t in pairs)
     by: dict[str, dict[str, list[str]]] = {}
     for text in counts:
         q = qualified_metric(text, spellings)
@@ -106,26 +108,42 @@ def metric_cell_rules(cells: list, column: str, spellings: Mapping, remarks: lis
             rules[f"(?i)^{re.escape(text)}$"] = metric
             remarks.append(f"metric cells {text!r} ({counts[text]} rows) of column {column!r} "
                            f"read as {metric} (values: metric:)")
-        if not parts:
-            continue
-        parts.sort(key=lambda t: -counts[t])  # the most frequent first (sorted is stable)
-        shown = ", ".join(f"{t!r} ({counts[t]} rows)" for t in parts[:6])
-        more = f" and {len(parts) - 6} more" if len(parts) > 6 else ""
-        if bare:
-            remarks.append(f"metric cells {shown}{more} of column {column!r} name a part: not "
-                           f"read as {metric} (the column names {metric} itself: "
-                           f"{bare[0]!r})")
-        elif len(parts) == 1:
-            rules[f"(?i)^{re.escape(parts[0])}$"] = metric
-            remarks.append(f"unsure: metric cells {shown} of column {column!r} read as "
-                           f"{metric}: the only {metric} spelling in the column (values: "
-                           "metric:); if it is not the papers' headline, remove the rule")
-        else:
-            problems.append(f"column {column!r} names {metric} for several parts: {shown}"
-                            f"{more}: which is the papers' headline {metric}? read it with "
-                            f"values: {{metric: {{'(?i)^{parts[0]}$': {metric}}}}} (the "
-                            "others stay unread)")
+        if parts:
+            rules.update(_part_rules(metric, parts, bare, pairs, counts, column, remarks,
+                                     problems))
     return rules
+
+
+def _part_rules(metric: str, parts: list[str], bare: list[str], pairs: list[tuple],
+                counts: Counter, column: str, remarks: list[str], problems: list[str]
+                ) -> dict:
+    """Rules for the spellings of ``metric`` that name a part: none beside the bare
+    metric; all of them when no paper names two (each paper's one part is its headline);
+    else a problem naming a paper with several."""
+    parts.sort(key=lambda t: -counts[t])  # the most frequent first (sorted is stable)
+    shown = ", ".join(f"{t!r} ({counts[t]} rows)" for t in parts[:6]) + (
+        f" and {len(parts) - 6} more" if len(parts) > 6 else "")
+    if bare:
+        remarks.append(f"metric cells {shown} of column {column!r} name a part: not read as "
+                       f"{metric} (the column names {metric} itself: {bare[0]!r})")
+        return {}
+    named: dict = {}
+    for paper, text in pairs:
+        if text in parts:
+            named.setdefault(paper, set()).add(text)
+    several = next(((p, n) for p, n in named.items() if len(n) > 1), None)
+    if several is None:
+        remarks.append(f"unsure: metric cells {shown} of column {column!r} read as {metric}: "
+                       f"each paper names one of them, its headline (values: metric:); if one "
+                       "is not, remove its rule")
+        return {f"(?i)^{re.escape(t)}$": metric for t in parts}
+    paper, texts = several
+    who = "a paper" if paper is None else f"paper {paper!r}"
+    problems.append(f"column {column!r} names {metric} for several parts: {shown}; {who} "
+                    f"names {len(texts)} of them: which is the papers' headline {metric}? read "
+                    f"it with values: {{metric: {{'(?i)^{parts[0]}$': {metric}}}}} (the others "
+                    "stay unread)")
+    return {}
 
 
 def competing_value_columns(names: list[str], taken: list[str]) -> str | None:
