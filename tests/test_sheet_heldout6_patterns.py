@@ -300,3 +300,14 @@ def test_each_paper_naming_one_dice_part_reads_it_as_its_headline(tmp_path):
     assert any("each paper names one of them" in r for r in d.remarks)
     rows_ = primary_metric_rows(*_pr(_read(block)), _aliases())
     assert rows_["paper_id"].nunique() == 5
+
+
+def test_fill_decides_between_unique_ids_only(tmp_path):
+    """Guard of the rule above: between two repeated id columns the named id ('Paper ID')
+    still beats the authors, however many more rows the authors fill."""
+    rows = [["Paper ID", "Author", "Proposed accuracy", "Best prior accuracy"]]
+    for i in range(8):
+        rows.append([f"P{i // 2}" if i % 4 else "", f"Author{i // 2}", 0.9, 0.8])
+    g = inspect_sheet(_write(tmp_path, rows))
+    roles = {c.name: c.role for c in g.columns}
+    assert roles["Paper ID"] == "paper_id" and roles["Author"] == "(ignore)"

@@ -123,8 +123,8 @@ def settle_ids(guesses: list) -> None:
     # a unique id on (nearly) every row before one filled on a few (a PMID column empty
     # for the records outside PubMed, beside a DOI on every row)
     most = max(g.filled for g in ids)
-    best = max(ids, key=lambda g: (g.unique, g.filled >= 0.9 * most, not weak.search(g.name),
-                                   -ids.index(g)))
+    best = max(ids, key=lambda g: (g.unique, g.unique and g.filled >= 0.9 * most,
+                                   not weak.search(g.name), -ids.index(g)))
     for g in ids:
         if g is not best:
             g.role, g.sure = "(ignore)", False
