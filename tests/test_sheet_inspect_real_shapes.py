@@ -181,14 +181,16 @@ def test_metric_named_value_columns_are_paired_by_metric(tmp_path):
     assert {n: roles[n] for n in others} == {n: "(ignore)" for n in others}
     # 'SVM' is both the best model and the best comparator in row 7: names not used
     assert roles["Best_performing_name"] == roles["Best_comparator_traditional"] == "(ignore)"
-    # sizes written with what they count ("250 notes") are not read as sizes: listed
-    assert roles["ML methods Training_size"] == roles["Testing_size"] == "(ignore)"
+    # a test-set size written with what it counts ("250 notes", every filled cell) is read;
+    # a training size is not (it adds nothing to the analysis; a bad cell would exclude)
+    assert roles["ML methods Training_size"] == "(ignore)" and roles["Testing_size"] == "n_test"
     assert g.metric == ("sensitivity", "classification") and g.idless_rows == [8]
     d = draft_config(g, "ehr", str(path), judge=judge_draft)
-    # it reads, but no split column: every paper is excluded at 'distinct test set', which
-    # the draft says at its top (NOT READY) naming the keys to change
+    # it reads, the split derived from the sizes, but sensitivity is no primary metric:
+    # every paper is excluded at 'two methods', which the draft says at its top (NOT READY)
+    # naming the keys to change
     assert [f.check for f in d.findings] == ["all_excluded"]
-    assert d.problems == [str(f) for f in d.findings] and "split" in d.findings[0].key
+    assert d.problems == [str(f) for f in d.findings] and "metric" in d.findings[0].key
     block = d.config["venues"]["ehr"]
     assert "in_scope" not in block["constants"]  # an empty flag is not "in scope"
     s = read_venue(block, ".", "ehr")

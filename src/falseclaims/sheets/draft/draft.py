@@ -20,14 +20,15 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from falseclaims.io.raw_table import is_missing
 from falseclaims.sheets.read.columns import WIDE
-from falseclaims.sheets.draft.inspect import SheetGuess
+from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
-    task_from_metric_cells, where_and_header,
+    competing_values, mark_todo, metric_rules, task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.draft.repeats import numbered_parts, title_ids
+from falseclaims.sheets.draft.repeats import numbered_parts, rows_text, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]
 
@@ -57,7 +58,8 @@ class Read:
     comparisons: pd.DataFrame
 
 
-def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
+def _block(g: SheetGuess, venue: str, file: str, problems: list[str]
+           ) -> tuple[dict, list[str]]:
     remarks = []
     mapping, split_cells = OrderedDict(), {}
     roles = {c.role for c in g.columns}
@@ -75,7 +77,7 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     block = {"label": venue, "papers": file}
     where_and_header(block, g)
     block.update({"layout": "wide_top2", "units": g.units})
-    _ids_and_skips(g, mapping, block, remarks)
+    _ids_and_skips(g, mapping, block, remarks, problems)
     if split_cells:
         block["split_cells"] = split_cells
     block["columns"] = {"wide": dict(mapping)}
@@ -90,6 +92,10 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
         if c.values and c.role in WIDE:
             values[c.role] = dict(c.values)
             remarks += split_remarks(c)
+    metric_values = metric_rules(g, {k: c.role for k, c in enumerate(g.columns)}, remarks,
+                                 problems, block, "wide")
+    if metric_values:
+        values["metric"] = metric_values
     if values:
         block["values"] = values
     cells_ = {c.role: {"cell_pattern": "value_sd"} for c in g.columns
@@ -110,7 +116,21 @@ def _block(g: SheetGuess, venue: str, file: str) -> tuple[dict, list[str]]:
     return block, remarks
 
 
-def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]) -> None:
+# rows read as papers (id: row) are refused when at least one in this many continues
+# the row above (empty first cell): cells written over several lines
+CONTINUED_SHARE_DEN = 5
+MIN_LINES = 3  # fewer such rows are notes, whatever the share
+
+
+def _continued_rows(g: SheetGuess) -> list[int]:
+    """Sheet rows whose first cell is empty while another is filled."""
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    return [r for r, cells in t.rows if cells and is_missing(cells[0])
+            and any(not is_missing(c) for c in cells[1:])]
+
+
+def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str],
+                   problems: list[str]) -> None:
     """Paper ids (a column, repeats grouped or numbered, or row numbers) and the rows to
     skip (free text, years as section titles)."""
     ids = [c for c in g.columns if c.role == "paper_id"]
@@ -130,6 +150,15 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                           else "") + ")")
     elif not ids:
         block["id"] = "row"
+        remarks.append("unsure: no paper id column: each row read as one paper (id: row)")
+        if len(cont := _continued_rows(g)) >= MIN_LINES and \
+                len(cont) * CONTINUED_SHARE_DEN >= g.n_rows:
+            mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
+            problems.append(f"no paper id column, and {len(cont)} of {g.n_rows} rows (rows "
+                            f"{rows_text(cont[:12])}, ...) have an empty first cell under a filled "
+                            "row: cells written over several lines (a table copied from a "
+                            "PDF?), so rows are not papers; join each paper's lines into one "
+                            "row, or add a column naming the paper on each of its rows")
     else:
         draft_repeats(g, ids[0], mapping, block, remarks, long=False)
     skips = {}
@@ -138,6 +167,15 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         skips[first] = "^(?:" + "|".join(re.escape(t) for _, t in g.text_rows) + ")$"
         remarks.append("free-text rows skipped (skip_rows_where): "
                        + "; ".join(f"row {r}" for r, _ in g.text_rows))
+        lines = [r for r, t in g.text_rows if not re.fullmatch(r"\s*(19|20)\d\d\s*", t)]
+        if len(lines) >= MIN_LINES and len(lines) * CONTINUED_SHARE_DEN >= g.n_rows:
+            # not a few notes or year dividers: a paper's cells over several lines
+            problems.append(f"{len(lines)} of {g.n_rows} rows hold text in column "
+                            f"{g.columns[0].name!r} only: cells written over several lines "
+                            "(a table copied from a PDF?), so a paper's id and values may "
+                            "be cut over rows too; join each paper's lines into one row")
+            mark_todo(block, ("columns", "wide", column_key(ids[0], g)),
+                      "rows continue over several lines (STILL TO FIX above)")
     if ids:
         _skip_totals(g, ids[0], skips, remarks)
     for c in ids:
@@ -210,15 +248,16 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                                                   "no papers table found (another sheet, a "
                                                   "file named alike, or --other-table)"],
                      [problem])
-    block, remarks = _block(g, venue, shown)
     problems = []
+    block, remarks = _block(g, venue, shown, problems)
+    problems += competing_values(g, block)
     if missing := _no_metric(block):  # the reader would name metric and task in six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers":
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")
-        problems = _lost_results(g, remarks) if block.get("group_rows_by_id") else []
+        problems += _lost_results(g, remarks) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
                    remarks, problems, judge)
 
@@ -252,7 +291,8 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
         replace(c, role="(ignore)", sure=True) if c.name in errors or c.role in (
             "value_proposed", "value_best_prior", "values_compared") else c
         for c in g.columns])
-    block, remarks = _block(design, venue, shown)
+    problems = []
+    block, remarks = _block(design, venue, shown, problems)
     # a results table gives a paper a row per model by construction: its repeated key is
     # one paper, whatever the rows' other columns say
     remarks = [r for r in remarks if not re.match(r"(unsure: )?ids .*repeat in ", r)]
@@ -270,7 +310,7 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
                    "(lower is better) and the probability model reads higher-is-better scores "
                    "(accuracy, DSC); the sheet is read as each paper's study design (papers "
                    "from this one sheet, a paper's first row)")
-    return _finish(block, dict(block, papers=full), venue, shown, remarks, [], judge)
+    return _finish(block, dict(block, papers=full), venue, shown, remarks, problems, judge)
 
 
 def _no_metric(block: dict) -> str | None:
@@ -328,6 +368,9 @@ def _finish(block: dict, trial: dict | None, venue: str, shown: str, remarks: li
     from falseclaims.sheets.draft.inspect import group_problems
 
     read_problems, findings, read = [], [], None
+    todo = block.pop("_todo", {})
+    if trial is not None:
+        trial.pop("_todo", None)
     for attempt in ("stop", "exclude") if trial is not None else ():  # None: not read
         trial["on_bad_cell"] = block["on_bad_cell"] = attempt
         try:
@@ -350,6 +393,11 @@ def _finish(block: dict, trial: dict | None, venue: str, shown: str, remarks: li
     if block.get("on_bad_cell") == "stop":
         del block["on_bad_cell"]
     problems = problems + read_problems
+    for path, text in todo.items():  # asked, not guessed: `sheet check` stops on it
+        inner = block
+        for key in path[:-1]:
+            inner = inner[key]
+        inner[path[-1]] = text
     config = {"run_venues": [venue], "venues": {venue: block}}
     head = []
     if problems or findings:

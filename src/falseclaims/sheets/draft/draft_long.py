@@ -16,9 +16,10 @@ from falseclaims.io.raw_table import is_missing
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header, inspect_sheet, table_kind
 from falseclaims.sheets.read.rows import skip_rows
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, split_remarks, task_from_metric_cells,
-    where_and_header,
+    column_key, draft_repeats, mark_todo, metric_constants, metric_rules, split_remarks,
+    task_from_metric_cells, where_and_header,
 )
+from falseclaims.sheets.draft.metric_names import competing_value_columns
 from falseclaims.sheets.draft.draft_rules import (
     N_TEST_MIN_CELLS, N_TEST_RULES, SPLIT_RULES, STAT_RULES, read_with,
 )
@@ -102,7 +103,11 @@ def find_other_table(g: SheetGuess, other_file: str | None = None,
             other = inspect_sheet(path, sheet)
         except (ValueError, IndexError, KeyError):  # not a table: the next candidate
             continue
-        if long_kind(other) == want or (other_file or other_sheet):
+        if other_file or other_sheet:
+            return other
+        # found, not given: a table of another kind (a workbook's demographics sheet
+        # beside its literature table) links to no paper without a paper id of its own
+        if long_kind(other) == want and any(c.role == "paper_id" for c in other.columns):
             return other
     return None
 
@@ -175,6 +180,7 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     elif set(proles.values()) & {"n_train", "n_val", "n_test"}:
         block["derive"] = {"split": "from_sizes"}
     block["columns"] = {"papers": dict(pmap), "results": dict(rmap)}
+    _headline(rg, rroles, block, values, remarks, problems)
     if values:
         block["values"] = values
     _skip_comment_rows(rg, rroles, block, remarks)
@@ -197,6 +203,20 @@ def long_block(pg: SheetGuess, rg: SheetGuess, venue: str, pfile: str, rfile: st
     if constants:
         block["constants"] = constants
     return block, remarks, problems
+
+
+def _headline(rg: SheetGuess, rroles: dict, block: dict, values: dict, remarks: list[str],
+              problems: list[str]) -> None:
+    """The results' headline metric: value columns naming it for several parts (asked,
+    TODO), metric cells naming it with a qualifier (``values: metric:`` rules or asked)."""
+    value_col = next((rg.columns[k] for k, r in rroles.items() if r == "value"), None)
+    if value_col is not None and (clash := competing_value_columns(
+            [c.name for c in rg.columns], [value_col.name])):
+        problems.append(clash)
+        mark_todo(block, ("columns", "results", column_key(value_col, rg)),
+                  "which value column is the papers' headline? (STILL TO FIX above)")
+    if metric_values := metric_rules(rg, rroles, remarks, problems, block, "results"):
+        values["metric"] = metric_values
 
 
 def _split_sizes(pg: SheetGuess, proles: dict, pmap: OrderedDict, values: dict,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
+from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
 from falseclaims.sheets.draft.roles import header_metric, metrics_named
 
@@ -17,7 +18,12 @@ _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value"
 
 
 def column_key(c, g: SheetGuess) -> str:
-    return f"@{c.letter}" if c.name == f"column {c.letter}" or not c.name else c.name
+    """The key a column is mapped by: its name, or its letter ('@AI') when it has no name
+    or shares it with another column (two 'accuracy' columns: one key each)."""
+    if c.name == f"column {c.letter}" or not c.name or sum(
+            o.name == c.name for o in g.columns) > 1:
+        return f"@{c.letter}"
+    return c.name
 
 
 def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[str],
@@ -87,8 +93,9 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     out = {}
     if g.metric and "metric" not in roles:  # the metric the paired value headers name
         out["metric"] = g.metric[0]
+        taken = ", ".join(repr(c.name) for c in g.columns if c.role in _VALUE_ROLES)
         remarks.append(f"no metric column: constants metric: {g.metric[0]} (the value "
-                       "columns' headers name it)")
+                       f"columns' headers name it: {taken})")
         if g.metric[1] and "task" not in roles:
             out["task"] = g.metric[1]
             remarks.append(f"no task column: constants task: {g.metric[1]} (from the metric)")
@@ -152,6 +159,54 @@ def where_and_header(block: dict, g: SheetGuess, sheet_key: str = "papers_sheet"
 _BARE_METRIC = re.compile(r"[a-z][a-z0-9_\-]{1,15}")
 _NOT_A_METRIC = {"nr", "na", "nan", "none", "unclear", "unknown", "other", "others", "yes",
                  "no", "missing", "multiple", "various", "several"}
+
+
+def mark_todo(block: dict, path: tuple, text: str) -> None:
+    """Write ``TODO: text`` at ``path`` of the block once it has been read (``_finish``):
+    a draft that must ask instead of guessing then fails ``sheet check`` with the question,
+    rather than running on one guess."""
+    block.setdefault("_todo", {})[path] = f"TODO: {text}"
+
+
+def metric_rules(g: SheetGuess, roles: dict[int, str], remarks: list[str],
+                 problems: list[str], block: dict, table: str) -> dict:
+    """``values: metric:`` rules for the metric column's cells that name the task's primary
+    metric with a qualifier (``DICE_WM``; :mod:`falseclaims.sheets.draft.metric_names`);
+    several parts of one metric: a problem, and the metric column's mapping a TODO."""
+    from falseclaims.config import Analysis, load_config
+
+    column = next((k for k, r in roles.items() if r == "metric"), None)
+    if column is None:
+        return {}
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    pid = next((k for k, r in roles.items() if r == "paper_id"), None)
+    cells = [(c[pid] if pid is not None and pid < len(c) else None, c[column])
+             for _, c in t.rows if column < len(c)]
+    spellings = Analysis.from_config(load_config()).eligibility.metrics
+    before = len(problems)
+    rules = metric_cell_rules(cells, g.columns[column].name, spellings, remarks, problems)
+    if len(problems) > before:
+        mark_todo(block, ("columns", table, column_key(g.columns[column], g)),
+                  "which part is the papers' headline metric? (STILL TO FIX above)")
+    return rules
+
+
+def competing_values(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] when several value columns of the proposed method name the primary
+    metric for different parts and one of them was taken (``Dice_WM``, ``Dice_GM``); the
+    taken column's mapping is then a TODO."""
+    if not any(c.role == "value_proposed" for c in g.columns):
+        return []
+    prior = re.compile(r"baseline|prior|comparator|sota|previous|runner|competing|second|"
+                       r"existing|state.of.the.art", re.I)
+    names = [c.name for c in g.columns if (c.role == "value_proposed" or (
+        c.role == "(ignore)" and c.kind == "value_proposed")) and not prior.search(c.name)]
+    taken = [c for c in g.columns if c.role == "value_proposed"]
+    problem = competing_value_columns(names, [c.name for c in taken])
+    if problem:
+        mark_todo(block, ("columns", "wide", column_key(taken[0], g)),
+                  "which value column is the papers' headline? (STILL TO FIX above)")
+    return [problem] if problem else []
 
 
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:

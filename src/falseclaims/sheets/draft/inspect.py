@@ -28,6 +28,9 @@ from falseclaims.sheets.read.rows import skip_rows
 
 ALL_COLUMNS = {**WIDE, **RESULTS}
 # a header over shares ("Test (%)", "training percent"): never a count of cases
+# a size header over cells at least this share of which are one size with its unit word
+# ("300 images", "n=120 patients") is the size column; fewer: listed, not mapped
+COUNTED_SHARE = 0.8
 _SHARE = re.compile(r"%|percent|\bshare\b|\bratio\b", re.I)
 # a size word in a header that names the protocol ("Train/Val/Test Split Protocol")
 _SPLIT_HEADER = re.compile(r"split|protocol|validation|evaluation|scheme|strategy", re.I)
@@ -101,6 +104,12 @@ _DATE = re.compile(r"\b(dates?|dated|day|month|time|timestamp)\b|annotated", re.
 # "2/20/2025", "2025/02/20": a date (a four-digit year), never three sizes
 _DATE_CELL = re.compile(r"\s*(\d{1,2}\s*/\s*\d{1,2}\s*/\s*(19|20)\d\d|"
                         r"(19|20)\d\d\s*/\s*\d{1,2}\s*/\s*\d{1,2})\s*")
+# headers counting something other than the cases of a data set ('# of features')
+_NOT_CASES = re.compile(r"\b(features?|parameters?|params|layers?|iterations?|"
+                        r"citations?|cited|authors?|pages?|references?|channels?|electrodes?|"
+                        r"classes|labels|folds?|runs?|seeds?|rois?|voxels?|genes?|variables?|"
+                        r"predictors?|covariates?|trees?|neurons?|filters?|components?)\b",
+                        re.I)
 _OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
@@ -370,7 +379,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
             hit = next((ours for rx, ours in _NAME_HINTS if re.search(rx, text)), None)
             if hit:
                 role, why, sure = _hinted(hit, from_cells, name, why, _numeric_share(vals),
-                                          checks.is_flag(vals), _numbered(vals))
+                                          checks.is_flag(vals), _numbered(vals),
+                                          _counted_share(vals))
                 named = True
                 break
     if role in _SIZE_ROLES and not named and (_running(vals) or index):
@@ -382,9 +392,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         role, why, sure = "(ignore)", why + (" (0/1 cells only: a flag, not a size)"
                                              if _small_codes(vals) == 1 else
                                              " (all below 10: a code, not a test-set size)"), False
-    if role in _SIZE_ROLES and not named and _ID_HEADER.search(name):
-        role, why, sure = "(ignore)", why + " (the header names an identifier: not a size)", \
-            False
+    if role in _SIZE_ROLES and (no := _no_size_header(name, named)):
+        role, why, sure = "(ignore)", why + no, False
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
         why += "; no header word says which size (train, val or test)"
         sure = False
@@ -472,14 +481,43 @@ def _numeric_share(vals: list) -> float:
     return sum(_is_measure(v) for v in vals) / len(vals) if vals else 0.0
 
 
+def _no_size_header(name: str, named: bool) -> str:
+    """Why a header names no size (a count of features, an identifier), or ''."""
+    if _NOT_CASES.search(name):
+        return " (the header counts features, parameters or another thing that is not a " \
+            "case: not a size)"
+    if not named and _ID_HEADER.search(name):
+        return " (the header names an identifier: not a size)"
+    return ""
+
+
+def _counted_share(vals: list) -> float:
+    """Share of cells read as one size with what it counts ('300 images', 'n=120
+    patients', '85'), when at least one names its unit; 0 otherwise."""
+    read, unit = 0, False
+    for v in vals:
+        try:
+            _, notes = cells.parse_size(v, counted=True)
+        except CellError:
+            continue
+        read += 1
+        unit = unit or bool(notes)
+    return read / len(vals) if vals and unit else 0.0
+
+
 def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: float = 0.0,
-            flags: bool = False, numbered: bool = False):
-    """(role, why, sure) for a header word, checked against what the cells hold."""
+            flags: bool = False, numbered: bool = False, counted: float = 0.0):
+    """(role, why, sure) for a header word, checked against what the cells hold
+    (``counted``: the share of cells that are one size with its unit word)."""
     why = f"header {name!r}" + (f", {why}" if why else "")
     numeric = from_cells in ("value_proposed", "n_test") or numeric_share >= 0.5
     if ours == "(data size)":
         return "(ignore)", why + " (a data set's size: map it to n_test only if it is the " \
             "test set's)", False
+    if ours in ("value_proposed", "value_best_prior", "values_compared") and flags:
+        # 'cog - new / specific' (0/1: does the model use it?): 'new' names no method
+        return "(ignore)", why + " (0/1 or yes/no flags: whether the paper has it, not a " \
+            "measured value)", False
     if ours in _TEXT_TWIN and not numeric:
         if flags:
             return "(ignore)", why + " (yes/no flags: not a method's name)", False
@@ -498,6 +536,12 @@ def _hinted(ours: str, from_cells: str, name: str, why: str, numeric_share: floa
         if numeric_share < 0.5 and _SPLIT_HEADER.search(name):
             return "split", why + " (text cells under a split or validation header: the " \
                 "split protocol, not a size)", False
+        # the test set's size only: a training size adds nothing to the analysis, and each
+        # cell it cannot read would exclude a paper
+        if numeric_share < 0.5 and counted >= COUNTED_SHARE and ours == "n_test":
+            return ours, why + " (sizes written with what they count, '300 images' read " \
+                "as 300; a cell that is not one number with its unit word is a bad cell, " \
+                "its paper excluded with the row named)", False
         if numeric_share < 0.5:
             return "(ignore)", why + " (a size header over text cells)", False
         return ours, why + " (but not all whole numbers)", False

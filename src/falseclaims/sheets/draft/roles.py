@@ -104,6 +104,10 @@ def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
     ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
     every row (``2506.10119v1.pdf``) is the id (unsure), not ignored: rows are papers."""
+    for g in guesses:  # 'reference_section: yes/no' names no paper
+        if g.role == "paper_id" and g.flags:
+            g.role, g.sure = "(ignore)", False
+            g.why += " (yes/no flags: whether the paper has it, not a paper id)"
     ids = [g for g in guesses if g.role == "paper_id"]
     if not ids:
         most = max((g.filled for g in guesses), default=0)
@@ -116,7 +120,11 @@ def settle_ids(guesses: list) -> None:
     if len(ids) < 2:
         return
     weak = re.compile(r"author|doi|url|link", re.I)
-    best = max(ids, key=lambda g: (g.unique, not weak.search(g.name), -ids.index(g)))
+    # a unique id on (nearly) every row before one filled on a few (a PMID column empty
+    # for the records outside PubMed, beside a DOI on every row)
+    most = max(g.filled for g in ids)
+    best = max(ids, key=lambda g: (g.unique, g.unique and g.filled >= 0.9 * most,
+                                   not weak.search(g.name), -ids.index(g)))
     for g in ids:
         if g is not best:
             g.role, g.sure = "(ignore)", False
