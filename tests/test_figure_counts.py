@@ -450,3 +450,22 @@ def test_zero_delta_dots_are_whole_in_fig4_and_figS9():
     top2.loc[top2.index[[0, -1]], "delta"] = 0.0
     fig, _ = figures.figS9_delta_distribution(top2, (50, 100, 500, 1000))
     _lowest_dot_inside(fig, fig.axes[:2])
+
+
+def test_fig5_venue_facets_titles_keep_clear_of_the_panel_letters(curves_two_sources):
+    # four columns with labels as long as the example's: a title wider than its panel ran
+    # into the panel letter below it
+    labels = {"v1": "MICCAI 2023 (synthetic example)", "v2": "Venue B (synthetic, wide top-2)",
+              "v3": "Venue C (synthetic, messy sheet)",
+              "v4": "DL-EEG review (Roy et al. 2019), real sheet"}
+    fig, _ = figures.fig5_venue_facets({v: curves_two_sources for v in labels}, HEAD, labels)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    letters = [t for ax in fig.axes for t in ax.texts if t.get_fontweight() == "bold"]
+    titles = [ax.title for ax in fig.axes if ax.get_title()]
+    assert len(titles) == 4 and len(letters) == 8
+    for title in titles:
+        box = title.get_window_extent(renderer)
+        for letter in letters:
+            assert not box.overlaps(letter.get_window_extent(renderer)), \
+                (title.get_text(), letter.get_text())

@@ -251,15 +251,35 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
     grid.set_axis_labels("", "")
     if grid.legend is not None:
         grid.legend.set_title(None)
-    _fit_width(grid, width, "Cutoff of the probability of a false claim",
-               "% of papers with P > cutoff")
+    labels_xy = ("Cutoff of the probability of a false claim", "% of papers with P > cutoff")
+    added = _fit_width(grid, width, *labels_xy)
+    if _titles_within_columns(grid.axes[0], venues):  # rewrapped: lay out again
+        for text in added:
+            text.remove()
+        _fit_width(grid, width, *labels_xy)
     return grid.figure, data
 
 
-def _fit_width(grid, width: float, xlabel: str, ylabel: str) -> None:
+def _titles_within_columns(axes, venues: list[str]) -> bool:
+    """Wrap each column title no wider than its panel, so that it keeps clear of the panel
+    letter of the next column (a title wider than its panel ran into that letter); the
+    width of a character depends on the font, so it is measured. True if any changed."""
+    renderer = axes[0].figure.canvas.get_renderer()
+    changed = False
+    for ax, venue in zip(axes, venues):
+        limit = ax.get_window_extent(renderer).width
+        chars = max(len(line) for line in ax.get_title().splitlines() or [""])
+        while chars > 8 and ax.title.get_window_extent(renderer).width > limit:
+            chars -= 1
+            ax.set_title(textwrap.fill(venue, chars, break_long_words=False))
+            changed = True
+    return changed
+
+
+def _fit_width(grid, width: float, xlabel: str, ylabel: str) -> tuple:
     """relplot widens the figure by its legend: back to ``width`` (inches, the style's
     double width), the panels narrowed to leave the legend its room on the right; the axis
-    labels centred under / beside the panels."""
+    labels centred under / beside the panels (returned, as figure texts)."""
     fig = grid.figure
     fig.set_size_inches(width, fig.get_size_inches()[1])
     right = 1.0
@@ -272,5 +292,5 @@ def _fit_width(grid, width: float, xlabel: str, ylabel: str) -> None:
     boxes = [ax.get_position() for ax in grid.axes.flat]
     x0, x1 = min(b.x0 for b in boxes), max(b.x1 for b in boxes)
     y0, y1 = min(b.y0 for b in boxes), max(b.y1 for b in boxes)
-    fig.text((x0 + x1) / 2, 0.01, xlabel, ha="center", va="bottom")
-    fig.text(0.01, (y0 + y1) / 2, ylabel, ha="left", va="center", rotation=90)
+    return (fig.text((x0 + x1) / 2, 0.01, xlabel, ha="center", va="bottom"),
+            fig.text(0.01, (y0 + y1) / 2, ylabel, ha="left", va="center", rotation=90))
