@@ -74,6 +74,29 @@ def test_long_layout_papers_row_follows_the_block_used(tmp_path):
         _long(tmp_path, papers, results, group_rows_by_id=False)
 
 
+
+def test_long_layout_prefers_the_block_of_a_primary_metric(tmp_path):
+    # an MRI reconstruction survey: a paper's PSNR at two accelerations (two blocks: the
+    # methods repeat), then its Dice; its comparison is the Dice block when the primary
+    # metrics are given (the pipeline and `sheet check` give config analysis.metrics),
+    # its first comparison otherwise
+    papers = [P_HEAD, ["Kim", "segmentation", "yes", "no", "train_test", "40"]]
+    results = [R_HEAD, ["Kim", "ours", "psnr", "31.2"], ["Kim", "unet", "psnr", "30.5"],
+               ["Kim", "ours", "psnr", "29.9"], ["Kim", "unet", "psnr", "29.1"],
+               ["Kim", "ours", "dsc", "0.81"], ["Kim", "unet", "dsc", "0.80"]]
+    cfg = {"papers": str(_csv(tmp_path / "p.csv", papers)),
+           "results": str(_csv(tmp_path / "r.csv", results)), "layout": "long",
+           "units": "auto", "group_rows_by_id": True}
+    primary = {"classification": ("accuracy",), "segmentation": ("dsc", "dice")}
+    s = read_venue(cfg, ".", "v", metrics=primary)
+    # block 2 (rows 4-7: a block ends where a method and metric repeat) holds the Dice
+    assert list(s.results["source_row"]) == [4, 5, 6, 7]
+    assert list(s.results["metric"]) == ["psnr", "psnr", "dsc", "dsc"]
+    assert s.notes["note"].str.contains("for a primary metric, config analysis.metrics",
+                                        regex=False).any()
+    first = read_venue(cfg, ".", "v")  # no primary metrics: the first comparison, as before
+    assert list(first.results["metric"]) == ["psnr", "psnr"]
+
 def test_draft_of_a_long_workbook_names_both_tables_and_runs(tmp_path, capsys):
     book = write_long_sheet(tmp_path / "survey.xlsx")
     out = tmp_path / "d.yaml"

@@ -6,7 +6,13 @@ from dataclasses import asdict
 from importlib.util import find_spec
 from pathlib import Path
 
-from falseclaims.config import Headline, report_category, run_venues, venue_label
+from falseclaims.config import (
+    Eligibility,
+    Headline,
+    report_category,
+    run_venues,
+    venue_label,
+)
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.figures.registry import (
     REPORT_FIGURES,

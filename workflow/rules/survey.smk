@@ -30,6 +30,8 @@ rule validate_sheets:
     params:
         venue_cfg=lambda wc: config["venues"][wc.venue],
         base_dir=workflow.basedir,
+        # a paper's comparison from a block of its primary metric first (group_rows_by_id)
+        metrics=Eligibility.from_block(config["analysis"]).metrics,
     script:
         "../scripts/validate_sheets.py"
 

@@ -6,7 +6,7 @@ from falseclaims.sheets.read.digest import digest_html
 
 def main(smk):
     sheets = read_venue(smk.params.venue_cfg, base_dir=smk.params.base_dir,
-                        venue=smk.wildcards.venue)
+                        venue=smk.wildcards.venue, metrics=smk.params.metrics)
     write_table(sheets.papers, smk.output.papers)
     write_table(sheets.results, smk.output.results)
     write_table(sheets.notes, smk.output.notes)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from falseclaims.cli import UsageError
-from falseclaims.config import find_config, load_config
+from falseclaims.config import Eligibility, find_config, load_config
 
 
 def register(sub) -> None:
@@ -230,7 +230,8 @@ def run_check(args) -> int:
     path = find_config(args.config).resolve()
     base = path.parent.parent if path.parent.name == "config" else path.parent
     try:
-        s = read_venue(venues[args.venue], base_dir=base, venue=args.venue)
+        s = read_venue(venues[args.venue], base_dir=base, venue=args.venue,
+                       metrics=Eligibility.from_block(cfg["analysis"]).metrics)
     except SheetValidationError as exc:
         # problems of a whole column (the units key, a missing column) first: they explain
         # many cells at once

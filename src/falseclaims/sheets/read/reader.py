@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,11 +61,15 @@ def check_venue_config(venue_cfg: dict, venue: str = "") -> None:
         raise ConfigError([f"venues.{p}" for p in problems], "config")
 
 
-def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> Sheets:
+def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "",
+               metrics: Mapping[str, Sequence[str]] | None = None) -> Sheets:
     """Read, clean, convert and validate one venue's sheets.
 
     Raises SheetValidationError listing every problem (file, sheet, row, column, value,
-    expected); everything accepted but changed is listed in ``notes``.
+    expected); everything accepted but changed is listed in ``notes``. ``metrics``: {task:
+    the names of its primary metric} (config ``analysis.metrics``, as
+    ``config.Eligibility.metrics``): with ``group_rows_by_id`` in the long layout, a
+    paper's comparison is taken from a block of a primary metric before any other.
     """
     # a deep copy: the caller's block (the pipeline's config) is never changed
     cfg = copy.deepcopy({"layout": "long", "units": "auto", **(venue_cfg or {})})
@@ -78,7 +83,8 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "") -> 
                                     "template such as \"{Authors} {Year}\" naming columns of "
                                     "both tables")
     if v.layout == "long":
-        ptab, rtab, precs, rrecs, plain = _read_long(v, Path(base_dir), where, venue)
+        ptab, rtab, precs, rrecs, plain = _read_long(v, Path(base_dir), where, venue,
+                                                     metrics)
         tables = [ptab, rtab]
     else:
         ptab, precs, rrecs = _read_wide(v, Path(base_dir), where, venue)
@@ -143,7 +149,8 @@ def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     return t, mapping
 
 
-def _read_long(v: Venue, base: Path, where: str, venue: str):
+def _read_long(v: Venue, base: Path, where: str, venue: str,
+               metrics: Mapping[str, Sequence[str]] | None = None):
     """(papers table, results table, papers records, results records, plain results
     frame or None) of the long layout."""
     constants = v.constants
@@ -165,7 +172,8 @@ def _read_long(v: Venue, base: Path, where: str, venue: str):
     plain = plain_results(rparsed, rtab, paper_ids, v.units, venue)
     rrecs = [] if plain is not None or rparsed is None else rparsed.records()
     if v.group_rows_by_id:
-        precs, rrecs = group_long_rows(precs, rrecs, ptab, rtab)
+        primary = {m.strip().lower() for names in (metrics or {}).values() for m in names}
+        precs, rrecs = group_long_rows(precs, rrecs, ptab, rtab, primary)
     return ptab, rtab, precs, rrecs, plain
 
 

@@ -6,6 +6,7 @@ generated from a template or the row number (``id:``) are made here too.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.io.raw_reader import ColumnRows, RawTable, col_letter
@@ -247,13 +248,15 @@ def _blocks(rows: list) -> list[list]:
     return blocks
 
 
-def _compares(block: list) -> bool:
-    """Two methods with a readable value for one metric: a comparison."""
+def _compares(block: list, metrics: Collection[str] | None = None) -> bool:
+    """Two methods with a readable value for one metric (one of ``metrics``, lower case,
+    when given): a comparison."""
     valued: dict = {}
     for r in block:
         if r.get("value") is not None and not _is_bad(r, "value"):
             valued[r.get("metric")] = valued.get(r.get("metric"), 0) + 1
-    return any(n >= 2 for n in valued.values())
+    return any(n >= 2 for m, n in valued.items()
+               if metrics is None or str(m).strip().lower() in metrics)
 
 
 def _span(rows: list) -> str:
@@ -262,20 +265,28 @@ def _span(rows: list) -> str:
 
 
 def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: RawTable,
-                    rtab: RawTable) -> tuple[list[SheetRecord], list[SheetRecord]]:
+                    rtab: RawTable, primary: Collection[str] = ()
+                    ) -> tuple[list[SheetRecord], list[SheetRecord]]:
     """``group_rows_by_id: true`` (long layout): the papers rows sharing an id are one
     paper, and its results rows (one per method) are cut into blocks, a new block where
     a method and metric repeat (one block per data set, say). The paper contributes one
-    comparison: its first block, in sheet order, with two methods valued for one metric,
-    else its first block. Its papers row is the one in the same position as that block
-    when the paper has as many papers rows as blocks, else its first readable row. Every
-    other row of both tables is noted with the rows used."""
+    comparison: its first block, in sheet order, with two methods valued for one of the
+    ``primary`` metrics (lower-case names, config ``analysis.metrics``), else its first
+    with two methods valued for any metric (a PSNR block before the Dice block must not
+    stand for the paper), else its first block. Its papers row is the one in the same
+    position as that block when the paper has as many papers rows as blocks, else its
+    first readable row. Every other row of both tables is noted with the rows used."""
     rorder, rgroups = _by_paper(rrecs)
     used_block: dict = {}
     rout, runused = [], set()
     for key in rorder:
         blocks = _blocks(rgroups[key])
-        k = next((i for i, b in enumerate(blocks) if _compares(b)), 0)
+        first = next((i for i, b in enumerate(blocks) if _compares(b)), 0)
+        k = next((i for i, b in enumerate(blocks) if primary and _compares(b, primary)),
+                 first)
+        which = ("its first with two methods valued" if k == first else
+                 "its first with two methods valued for a primary metric, config "
+                 "analysis.metrics")
         used_block[key] = (k, len(blocks))
         rout += blocks[k]
         for i, b in enumerate(blocks):
@@ -287,8 +298,7 @@ def group_long_rows(precs: list[SheetRecord], rrecs: list[SheetRecord], ptab: Ra
                           f"further results row of paper {key!r} not used: a paper "
                           f"contributes one comparison, that of {_span(blocks[k])} (block "
                           f"{k + 1} of {len(blocks)}: a block ends where a method and metric "
-                          "repeat; its first with two methods valued; config "
-                          "group_rows_by_id)")
+                          f"repeat; {which}; config group_rows_by_id)")
     rout.sort(key=lambda r: r.row)
     porder, pgroups = _by_paper(precs)
     pout, punused = [], set()
