@@ -78,15 +78,18 @@ def test_the_real_venue_of_the_default_run_reads_its_statistical_tests(repo_root
 
 
 def test_an_error_metric_of_a_real_sheet_is_never_drafted_as_a_value(tmp_path, capsys):
-    """dengue-nma reports RMSE, MAE, MSE (lower is better) per paper x model: drafted as
-    the study design of its 59 papers, no column drafted as a value, the draft says why."""
+    """dengue-nma reports RMSE, MAE, MSE, nRMSE, MAPE, SMAPE (lower is better) per paper x
+    model: drafted as the study design of its 59 papers, no column drafted as a value, the
+    draft says why."""
     block = _draft("dengue-nma", tmp_path)
     out = capsys.readouterr().out
     wide = block["columns"]["wide"]
     assert wide["RMSE"] == wide["MAE"] == "ignore"
     assert not {"value", "value_proposed", "value_best_prior"} & set(wide.values())
     assert block["papers"].endswith("PME.csv") and block["group_rows_by_id"] is True
-    assert "no probability: MAE, MSE, RMSE are error metrics (lower is better)" in \
+    assert wide["nRMSE"] == wide["MAPE"] == wide["SMAPE"] == "ignore"
+    assert ("no probability: MAE, MAPE, MSE, RMSE, SMAPE, nRMSE are error metrics (lower is "
+            "better)") in \
         (tmp_path / "draft.yaml").read_text(encoding="utf-8"), out
 
 
