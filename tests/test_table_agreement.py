@@ -112,3 +112,19 @@ def test_paper_ties_hand_case(cfg):
     assert r["p_runner_up"] == pb
     assert r["n_tied"] == int(pb >= 0.05) + int(pc >= 0.05) == 1
     assert r["share_tied"] == 0.5 and r["winner"] == "Ours"
+
+
+def test_paper_ties_with_a_tie_at_the_top_keep_the_surveys_top_two(cfg):
+    # table mode says "Ours = B" (no single winner) and compares C; the survey's P of this
+    # paper is B against Ours (0.5 for equal values), and its ties table says the same
+    eligible = pd.DataFrame({"paper_id": ["p1"], "task": ["classification"], "venue": ["v"]})
+    results = pd.DataFrame({
+        "venue": "v", "paper_id": ["p1"] * 3, "method": ["Ours", "B", "C"],
+        "metric": "accuracy", "value": [0.90, 0.90, 0.85], "sd": np.nan, "sd_over": pd.NA,
+        "n_test": np.nan})
+    top2 = pd.DataFrame({"paper_id": ["p1"], "n_test": [400]})
+    r = paper_ties(eligible, results, top2, cfg).iloc[0]
+    assert (r["winner"], r["runner_up"]) == ("Ours", "B")
+    assert r["p_runner_up"] == _median(check_claim("classification", 400, 0.90, 0.90, cfg)) \
+        == 0.5
+    assert r["n_tied"] == 1

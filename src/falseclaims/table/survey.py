@@ -52,11 +52,24 @@ def paper_ties(eligible: pd.DataFrame, results: pd.DataFrame, top2: pd.DataFrame
         res = analyse_column(_column(g, task, use_over), int(n_of[pid]), cfg, cutoff,
                              pm_over=use_over[0] if use_over else "unclear", rounding=False)
         m = res["m"]
+        winner, runner, p_runner = _top_two(res)
         out.append({"venue": g["venue"].iloc[0] if "venue" in g else "", "paper_id": pid,
                     "task": task, "metric": res["column"], "n_test": int(n_of[pid]),
-                    "n_methods": m, "winner": res["winner"], "runner_up": res["runner_up"],
-                    "p_runner_up": res["p_runner_up"], "tier1_size": len(res["tier1"]),
+                    "n_methods": m, "winner": winner, "runner_up": runner,
+                    "p_runner_up": p_runner, "tier1_size": len(res["tier1"]),
                     "n_tied": len(res["tier1"]) - 1,
                     "share_tied": (len(res["tier1"]) - 1) / (m - 1),
                     "n_tiers": len(res["tiers"]), "cutoff": cutoff})
     return pd.DataFrame(out, columns=TIES_COLUMNS)
+
+
+def _top_two(res: dict) -> tuple[str, str, float]:
+    """(winner, runner-up, P) as the survey compares them: its method A and B, the two best
+    values. Table mode reports a tie at the top as "A = B" and compares the best method
+    outside it; the survey's P of such a paper is that of B against A (0.5 for equal
+    values), and this table says the same (one voice with results/<venue>/probabilities)."""
+    tied = res.get("tied_at_top") or []
+    if len(tied) < 2:
+        return res["winner"], res["runner_up"], res["p_runner_up"]
+    second = next(m for m in res["methods"] if m["method"] == tied[1])
+    return tied[0], tied[1], second["p_false_claim"]
