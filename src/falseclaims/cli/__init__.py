@@ -151,6 +151,8 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
         before = getattr(parser, "_before_error", None)
         if before is not None:  # a command's own hook (table: the --json envelope)
             before(message)
+        elif not commands and "--json" in _ARGV:
+            json_error(_command_of(parser.prog), {}, message)
         if commands and message.endswith("required: command"):
             message += f" ({', '.join(commands)})"
         bad = re.search(r"invalid choice: '([^']*)'", message)
@@ -165,9 +167,30 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
     parser.error = error
 
 
+_ARGV: list[str] = []  # the command line being parsed (argument errors with --json)
+
+
+def _command_of(prog: str) -> str:
+    """The envelope's command of a (sub)parser: ``falseclaims sheet inspect`` -> ``sheet
+    inspect``."""
+    return prog.split(" ", 1)[1] if " " in prog else prog
+
+
+def json_error(command: str, inputs: dict, message: str) -> None:
+    """With --json an input or argument error also writes the envelope, ``result.error``
+    holding the line printed on stderr (the shape of ``table``'s, docs/cli.md)."""
+    from falseclaims.cli.envelope import emit
+
+    try:
+        emit(command, inputs, {"error": message})
+    except (OSError, ValueError):  # stdout closed: the stderr line still says it
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    _ARGV[:] = argv[:argv.index("--")] if "--" in argv else argv
     if not argv:  # bare `falseclaims`: the help, not an error
         parser.print_help()
         return 0
@@ -182,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (UsageError, ValueError, OSError) as exc:
         # input errors (bad values, config, files): one line, no traceback
+        if getattr(args, "json", False) and args.verb != "table":  # table writes its own
+            from falseclaims.cli.envelope import inputs_of
+            command = " ".join(filter(None, (args.verb, getattr(args, "sheet_verb", None))))
+            json_error(command, inputs_of(args), _one_line(exc))
         print(f"falseclaims {args.verb}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
 
