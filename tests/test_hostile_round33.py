@@ -58,3 +58,40 @@ def test_schema_still_requires_the_result_keys_without_an_error():
     env["result"] = {"error": ""}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(env, schema())
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"congruence": "x"}, r"config \(a dict\): congruence: expected a mapping, got x"),
+    ({"congruence": {"paper": {"classification": {"q1": 2}}}},
+     r"config \(a dict\): congruence\.paper\.classification\.q1: 2 is greater than the "
+     r"maximum of 1"),
+    ({"nosuch": 1}, r"config \(a dict\): unknown key 'nosuch'"),
+])
+def test_api_config_dict_is_validated_like_a_file(tmp_path, config, message):
+    import yaml
+    with pytest.raises(ValueError, match=message):
+        falseclaims.probability("cls", n=500, a=0.86, b=0.85, config=config)
+    path = tmp_path / "c.yaml"  # the same words as for the file holding the same keys
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ValueError, match=message.replace(r"config \(a dict\)", "c.yaml")):
+        falseclaims.probability("cls", n=500, a=0.86, b=0.85, config=str(path))
+
+
+def test_api_config_dict_is_merged_over_the_defaults_and_used():
+    # the headline level q3 of the packaged congruence (cls: 0.82, docs/api.md) is used
+    # as if given by name
+    by_dict = falseclaims.probability("cls", n=500, a=0.86, b=0.85,
+                                      config={"analysis": {"headline_congruence": "q3"}})
+    by_name = falseclaims.probability("cls", n=500, a=0.86, b=0.85, congruence="q3")
+    assert by_dict.probability == by_name.probability
+    assert by_dict.congruence_level == "q3"
+    full = falseclaims.probability("cls", n=500, a=0.86, b=0.85,
+                                   config=falseclaims.load_config())
+    assert full.probability == falseclaims.probability("cls", n=500, a=0.86,
+                                                       b=0.85).probability
+
+
+def test_api_config_of_another_type_is_a_type_error():
+    with pytest.raises(TypeError, match="config must be a YAML file's path or a dict of "
+                                        "config blocks; got list"):
+        falseclaims.probability("cls", n=500, a=0.86, b=0.85, config=["congruence"])

@@ -10,7 +10,10 @@ and level. Pass ``config=`` (a dict or a YAML path merged over the defaults) to 
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -137,13 +140,28 @@ def _packaged_config() -> dict:
 
 
 def _config(config) -> dict:
+    """The config to use: the packaged one, or a YAML path or a dict merged over it and
+    validated alike."""
     if config is None:
         return _packaged_config()
-    if isinstance(config, dict):
-        return config
+    if not isinstance(config, (Mapping, str, os.PathLike)):
+        raise TypeError(f"config must be a YAML file's path or a dict of config blocks; got "
+                        f"{type(config).__name__}")
     from falseclaims.config import load_config
 
-    return load_config(config)
+    if not isinstance(config, Mapping):
+        return load_config(config)
+    try:
+        key = json.dumps(config, sort_keys=True, default=repr)  # the same dict, validated once
+    except (TypeError, ValueError):  # keys of mixed types: the schema names them
+        return load_config(config)
+    if key not in _VALIDATED:
+        _VALIDATED.clear()  # one dict at a time is what a loop of calls passes
+        _VALIDATED[key] = load_config(config)
+    return _VALIDATED[key]
+
+
+_VALIDATED: dict[str, dict] = {}
 
 
 def _congruence(task: str, congruence, level, config):
@@ -152,9 +170,9 @@ def _congruence(task: str, congruence, level, config):
         congruence, level = None, congruence
     if congruence is not None:
         return congruence, "given", None
-    cfg = _config(config)
     from falseclaims.config import Headline, configured_congruence
 
+    cfg = config
     level = level or Headline.from_config(cfg).congruence_level
     if level not in CONGRUENCE_LEVELS:
         raise ValueError(f"congruence level must be one of {CONGRUENCE_LEVELS}; got {level!r}")
@@ -207,6 +225,7 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
 
 def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                  congruence_level, config) -> ClaimProbability:
+    config = _config(config)  # once: a dict or a path is validated before any use
     c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
@@ -224,12 +243,12 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         if sd_model is None:
             from falseclaims.config import sd_model_from_config
 
-            sd_model = sd_model_from_config(_config(config))
+            sd_model = sd_model_from_config(config)
         model = sd_model
         if sd_level is None:
             from falseclaims.config import Headline
 
-            sd_level = Headline.from_config(_config(config)).sd_level
+            sd_level = Headline.from_config(config).sd_level
     sa, imp_a, fl_a = _impute(sd_a, a, model, sd_level)
     sb, imp_b, fl_b = _impute(sd_b, b, model, sd_level)
     r = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c)
