@@ -95,3 +95,61 @@ def test_api_config_of_another_type_is_a_type_error():
     with pytest.raises(TypeError, match="config must be a YAML file's path or a dict of "
                                         "config blocks; got list"):
         falseclaims.probability("cls", n=500, a=0.86, b=0.85, config=["congruence"])
+
+
+def _write(path, lines):
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("truth, a_labels, spelt, as_truth", [
+    (["TRUE", "FALSE"], ["True", "FALSE"], "True", "TRUE"),     # case only
+    (["yes", "no"], ["1", "no"], "1", "yes"),                    # 1 for yes
+    (["cat", "dog"], [" Dog", "cat"], "Dog", "dog"),             # padding and case
+])
+def test_predicted_labels_written_otherwise_than_the_truth_are_refused(
+        tmp_path, capsys, truth, a_labels, spelt, as_truth):
+    # 12 cases; method a writes one class otherwise in rows 2, 4, ... (was: counted as wrong
+    # predictions with only a note, and a 'Robust claim' for b)
+    rows = ["case_id,ground_truth,alg_a,alg_b"]
+    for i in range(12):
+        t = truth[i % 2]
+        a = a_labels[0] if t == truth[0] else a_labels[1]
+        rows.append(f"c{i},{t},{a},{t}")
+    f = _write(tmp_path / "labels.csv", rows)
+    err = _one_line_error(capsys, ["percase", f, "--task", "cls"]).err
+    assert (f"labels.csv, row 2, column 'alg_a': got {spelt!r}; expected a ground-truth "
+            f"label ({as_truth!r} is one") in err
+    # declared with --classes, the labels are the user's: read as given
+    assert _exit_code(["percase", f, "--task", "cls",
+                       "--classes", ",".join([*truth, spelt.strip()])]) in (0, 2)
+
+
+def test_labels_the_truth_does_not_hold_in_any_spelling_are_still_a_note(tmp_path, capsys):
+    rows = ["case_id,ground_truth,alg_a,alg_b"] + [
+        f"c{i},{'pos' if i % 2 else 'neg'},{'other' if i == 3 else ('pos' if i % 2 else 'neg')},"
+        f"{'pos' if i % 2 else 'neg'}" for i in range(12)]
+    f = _write(tmp_path / "labels.csv", rows)
+    assert _exit_code(["percase", f, "--task", "cls"]) == 0
+    assert "never occur in the ground truth" in capsys.readouterr().out
+
+
+def test_a_file_without_a_header_line_is_said(tmp_path, capsys):
+    f = _write(tmp_path / "nohead.csv", ["0.81,0.79", "0.86,0.83", "0.74,0.75", "0.9,0.88"])
+    err = _one_line_error(capsys, ["percase", f]).err
+    assert ("nohead.csv, row 1: got 0.81, 0.79; expected column names (the first row holds "
+            "numbers: the file has no header line") in err
+
+
+def test_method_columns_without_a_case_id_column_are_said(tmp_path, capsys):
+    f = _write(tmp_path / "noid.csv", ["alg_a,alg_b", "0.81,0.79", "0.86,0.83", "0.74,0.75"])
+    err = _one_line_error(capsys, ["percase", f, "--task", "seg"]).err
+    assert "noid.csv, row 1: no column case_id among ['alg_a', 'alg_b']" in err
+
+
+def test_suggested_mapping_keeps_columns_already_named_alg(tmp_path, capsys):
+    f = _write(tmp_path / "id.csv", ["ID,alg_a,alg_b", "c1,0.8,0.7", "c2,0.7,0.7",
+                                     "c3,0.9,0.8"])
+    err = _one_line_error(capsys, ["percase", f, "--task", "seg"]).err
+    assert err.strip().endswith("--columns case_id=ID"), err
+    assert _exit_code(["percase", f, "--task", "seg", "--columns", "case_id=ID"]) == 0

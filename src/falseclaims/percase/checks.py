@@ -208,6 +208,40 @@ def _scores_as_labels(table: pd.DataFrame, files: Mapping[str, str],
     return True
 
 
+_TRUE_WORDS = {"true", "yes", "y", "t", "1", "1.0"}
+_FALSE_WORDS = {"false", "no", "n", "f", "0", "0.0"}
+
+
+def _label_key(label) -> str:
+    """A label as compared across spellings: case and padding ignored, true/yes/1 alike."""
+    text = str(label).strip().lower()
+    return "\x00true" if text in _TRUE_WORDS else "\x00false" if text in _FALSE_WORDS \
+        else text
+
+
+def spelt_otherwise(predicted, truth) -> dict[str, str]:
+    """{predicted label: ground-truth label} for predicted labels that are no ground-truth
+    label but one written otherwise ('True' for 'TRUE', '1' for 'yes'): counted as wrong
+    predictions they would make a method look worse for no reason."""
+    truth = sorted(map(str, truth))
+    keys = {_label_key(t): t for t in truth}
+    return {str(p): keys[_label_key(p)] for p in sorted(map(str, predicted))
+            if str(p) not in truth and _label_key(p) in keys}
+
+
+def _spelling_problems(table: pd.DataFrame, origin: pd.DataFrame,
+                       problems: list[Problem]) -> None:
+    """One problem per predicted label written otherwise than its ground-truth label, at
+    its first cell."""
+    pairs = spelt_otherwise(table["value"].unique(), table["ground_truth"].unique())
+    for pred, truth in pairs.items():
+        o = origin.iloc[int(np.flatnonzero((table["value"] == pred).to_numpy())[0])]
+        problems.append(Problem(o["file"], row=o["row"], column=o["column"], value=pred,
+                                expected=f"a ground-truth label ({truth!r} is one: the same "
+                                "label written otherwise? write each label alike in every "
+                                "column)"))
+
+
 def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...]:
     """The given classes, else every label in the ground truth or the predictions (a test
     set of positives only still has 'negative' predictions). Predicted labels that never
@@ -245,6 +279,8 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
         if kind == "segmentation":
             _check_unit(table, origin, problems, units, notes)
         elif not _scores_as_labels(table, files, problems):
+            if classes is None:
+                _spelling_problems(table, origin, problems)
             classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import model as r
+from falseclaims.percase.checks import spelt_otherwise
 from falseclaims.percase.text_table import mapping_note
 from falseclaims.io.textio import (duplicated_names, is_gzip, looks_tab_separated,
                                    semicolon_separated)
@@ -210,6 +211,8 @@ def _checked_labels(df: pd.DataFrame, methods: list[str], classes, notes: list[s
     predicted = set(labels[np.unique(codes[:, 1:])])
     if classes is None:
         only_predicted = sorted(predicted - truth)
+        if spelt_otherwise(only_predicted, truth):
+            return None  # the careful reader names the cells
         if only_predicted:
             notes.append(f"predicted label(s) {only_predicted} never occur in the ground "
                          "truth; class set = labels of both (pass --classes to fix it)")

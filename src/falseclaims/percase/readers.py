@@ -79,6 +79,8 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
     hint = suggested_mapping(list(header)) if columns is None else ""
+    if not hint:
+        _no_header_or_case_id(p, list(header))
     raise PerCaseValidationError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
@@ -87,6 +89,28 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         + (f"; if each column after {hint[1]!r} holds one method's per-case results: "
            f"--columns {hint[0]}" if hint else "")
     )
+
+
+def _no_header_or_case_id(p: Path, header: list) -> None:
+    """The two layouts the general message would not explain: a first row of numbers (no
+    header line) and alg_* columns without a case_id column."""
+    if header and all(_is_number(c) for c in header):
+        raise PerCaseValidationError(
+            f"{p}, row 1: got {', '.join(map(str, header))}; expected column names (the "
+            "first row holds numbers: the file has no header line; add one such as "
+            "case_id,alg_A,alg_B)")
+    if "case_id" not in header and sum(str(c).startswith("alg_") for c in header) >= 2:
+        raise PerCaseValidationError(
+            f"{p}, row 1: no column case_id among {list(header)}; expected a case_id "
+            "column naming each case (the methods' results are paired by it)")
+
+
+def _is_number(text) -> bool:
+    try:
+        float(str(text).replace("_", "x"))
+    except ValueError:
+        return False
+    return True
 
 
 # a first column naming the cases, and one naming the reference (classification labels)
@@ -115,7 +139,9 @@ def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
             methods.append(n)
     if len(methods) < 2:
         return None
-    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods]
+    # a column already named alg_* keeps its name (was: alg_alg_a=alg_a)
+    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods
+              if not m.startswith("alg_")]
     value = ",".join(parts)
     return (f"'{value}'" if any(ch.isspace() for ch in value) else value), names[0]
 
