@@ -153,3 +153,48 @@ def test_suggested_mapping_keeps_columns_already_named_alg(tmp_path, capsys):
     err = _one_line_error(capsys, ["percase", f, "--task", "seg"]).err
     assert err.strip().endswith("--columns case_id=ID"), err
     assert _exit_code(["percase", f, "--task", "seg", "--columns", "case_id=ID"]) == 0
+
+
+def test_a_cell_of_thousands_of_digits_is_quoted_short_and_read_in_linear_time(tmp_path,
+                                                                               capsys):
+    # the percent-sign pattern backtracked quadratically: 100,000 digits took 37 s, 5 MB
+    # never ended; the cell was also printed whole
+    rows = ["case_id,alg_a,alg_b", "c0," + "9" * 30_000 + ",0.5"]
+    rows += [f"c{i},0.8,0.7" for i in range(1, 6)]
+    f = _write(tmp_path / "long.csv", rows)
+    err = _one_line_error(capsys, ["percase", f, "--task", "seg"]).err
+    assert ("long.csv, row 2, column 'alg_a': got '" + "9" * 40 + "... (30,000 characters)'"
+            in err)
+    assert len(err) < 300
+
+
+def _methods_file(tmp_path, k, cases=8):
+    import random
+    rng = random.Random(5)
+    rows = ["case_id," + ",".join(f"alg_m{i}" for i in range(k))]
+    rows += [f"c{j}," + ",".join(f"{rng.uniform(0.6, 0.9):.3f}" for _ in range(k))
+             for j in range(cases)]
+    return _write(tmp_path / "many.csv", rows)
+
+
+def test_post_hoc_pairs_of_too_many_methods_are_said_not_computed(tmp_path, capsys,
+                                                                  monkeypatch):
+    # 1,000 methods (499,500 Nemenyi integrals, a printed line each) took 90 s, 3,000 over
+    # 10 minutes; the limit is lowered here to keep the test fast
+    from falseclaims.percase import omnibus
+    monkeypatch.setattr(omnibus, "MAX_POSTHOC_METHODS", 4, raising=False)
+    f = _methods_file(tmp_path, 5)
+    assert _exit_code(["percase", f, "--task", "seg", "--json"]) == 0
+    om = json.loads(capsys.readouterr().out)["result"]["omnibus"]
+    assert om["pairs"] == [] and om["friedman"]["statistic"] is not None
+    assert om["notes"] == ["post-hoc comparisons not computed: 5 methods are 10 pairs (at most "
+                           "4 methods, 6 pairs, are compared each with each); compare chosen "
+                           "methods with --a and --b"]
+    report = tmp_path / "r.html"
+    assert _exit_code(["percase", f, "--task", "seg", "--report", str(report)]) == 0
+    assert "post-hoc comparisons not computed" in report.read_text(encoding="utf-8")
+    out = _one_line_error(capsys, ["percase", f, "--task", "seg", "--all-pairs"])
+    assert "--all-pairs: 5 methods are 10 pairs, each bootstrapped; at most 4 methods" in out.err
+    monkeypatch.setattr(omnibus, "MAX_POSTHOC_METHODS", 5)
+    assert _exit_code(["percase", f, "--task", "seg", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["result"]["omnibus"]["pairs"]) == 10

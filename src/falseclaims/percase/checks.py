@@ -36,7 +36,10 @@ def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[P
 
 
 # '85.3%': the unit is declared in the cell, but per-case files declare it once (--units)
-PERCENT_SIGN = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)\s*%\s*")
+# (digits after the point only after a point: '\d+\.?\d*' took quadratic time on a cell of
+# 100,000 digits)
+PERCENT_SIGN = re.compile(r"\s*[-+]?(\d+(?:\.\d*)?|\.\d+)\s*%\s*")
+SHOWN_CHARACTERS = 40
 PERCENT_SIGN_EXPECTED = ("a number without '%' (per-case DSC in percent: write the numbers "
                          "and pass --units percent)")
 
@@ -56,8 +59,16 @@ def _parse_numbers(
         expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell)
                     else PERCENT_SIGN_EXPECTED if PERCENT_SIGN.fullmatch(cell) else "a number")
         problems.append(Problem(file, row=_line(cells.index[i]), column=column,
-                                value=cell, expected=expected))
+                                value=shown_cell(cell), expected=expected))
     return num
+
+
+def shown_cell(cell: str) -> str:
+    """A cell as a message quotes it: at most :data:`SHOWN_CHARACTERS`, then its length (a
+    5 MB cell was printed whole)."""
+    if len(cell) <= SHOWN_CHARACTERS:
+        return cell
+    return f"{cell[:SHOWN_CHARACTERS]}... ({len(cell):,} characters)"
 
 
 def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
@@ -109,7 +120,8 @@ def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[
     for i in np.flatnonzero(dup.to_numpy()):
         o = origin.iloc[i]
         r = table.iloc[i]
-        problems.append(Problem(o["file"], row=o["row"], column="case_id", value=r["case_id"],
+        problems.append(Problem(o["file"], row=o["row"], column="case_id",
+                                value=shown_cell(str(r["case_id"])),
                                 expected="each case once per task/method/metric (duplicate "
                                 f"for method {r['method']!r}, task {r['task']!r})"))
 
@@ -183,7 +195,8 @@ def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[s
             column = o["column"] if col == "value" else o.get("gt_column", "ground_truth")
             row = o["row"] if col == "value" else o.get("gt_row", o["row"])
             file = o["file"] if col == "value" else o.get("gt_file", o["file"])
-            problems.append(Problem(file, row=row, column=column, value=table[col].iloc[i],
+            problems.append(Problem(file, row=row, column=column,
+                                    value=shown_cell(str(table[col].iloc[i])),
                                     expected=f"a {what} in the class set {{{shown}}}"))
 
 
@@ -236,7 +249,8 @@ def _spelling_problems(table: pd.DataFrame, origin: pd.DataFrame,
     pairs = spelt_otherwise(table["value"].unique(), table["ground_truth"].unique())
     for pred, truth in pairs.items():
         o = origin.iloc[int(np.flatnonzero((table["value"] == pred).to_numpy())[0])]
-        problems.append(Problem(o["file"], row=o["row"], column=o["column"], value=pred,
+        problems.append(Problem(o["file"], row=o["row"], column=o["column"],
+                                value=shown_cell(pred),
                                 expected=f"a ground-truth label ({truth!r} is one: the same "
                                 "label written otherwise? write each label alike in every "
                                 "column)"))
