@@ -5,6 +5,8 @@ before the fix."""
 import json
 
 import jsonschema
+import numpy as np
+import pandas as pd
 import pytest
 
 import falseclaims
@@ -198,3 +200,81 @@ def test_post_hoc_pairs_of_too_many_methods_are_said_not_computed(tmp_path, caps
     monkeypatch.setattr(omnibus, "MAX_POSTHOC_METHODS", 5)
     assert _exit_code(["percase", f, "--task", "seg", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["result"]["omnibus"]["pairs"]) == 10
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["check", "--task", "cls", "--n", "100", "--a", "0,86", "--b", "0.85"],
+     "argument --a: expected a number with a decimal point, got '0,86' (give 0.86)"),
+    (["check", "--task", "cls", "--n", "100", "--a", "86%", "--b", "0.85"],
+     "argument --a: expected a fraction without '%', got '86%' (give 0.86)"),
+    (["plan", "--task", "cls", "--delta", "1%", "--level", "0.9"],
+     "argument --delta: expected a fraction without '%', got '1%' (give 0.01)"),
+    (["sota", "--m", "10", "--n", "100", "--p", "abc"],
+     "argument --p: expected a number, got 'abc'"),
+    (["check", "--task", "accuracy", "--n", "100", "--a", "0.86", "--b", "0.85"],
+     "got 'accuracy' (accuracy is a classification metric: --task classification)"),
+    (["check", "--task", "Mean Dice", "--n", "100", "--a", "0.86", "--b", "0.85"],
+     "got 'Mean Dice' (Mean Dice is a segmentation metric: --task segmentation)"),
+])
+def test_number_and_task_options_name_the_spelling_to_give(capsys, argv, message):
+    # was argparse's "invalid float value: '0,86'" and no hint for a metric name as task
+    assert message in _one_line_error(capsys, argv).err
+
+
+def test_a_full_disk_under_stdout_is_said(capsys, monkeypatch):
+    import errno
+    import sys
+
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    code = main(["check", "--task", "cls", "--n", "100", "--a", "0.86", "--b", "0.85"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == ("falseclaims check: error: writing the output: No space left on "
+                           "device (errno 28)")
+
+
+@pytest.mark.parametrize("kwargs, name", [({"n": True}, "n"), ({"a": True}, "a"),
+                                          ({"b": np.array([False, True])}, "b"),
+                                          ({"a": [0.86, True]}, "a")])
+def test_api_booleans_are_not_numbers(kwargs, name):
+    # True was read as 1.0: an accuracy of 100 % (P = 1e-23), or n = 1
+    args = {"n": 500, "a": 0.86, "b": 0.85, **kwargs}
+    with pytest.raises(ValueError, match=rf"^{name} must be numeric; got a boolean"):
+        falseclaims.probability("cls", **args)
+
+
+def test_api_pandas_missing_sd_is_imputed_like_none():
+    r = falseclaims.probability("seg", n=50, a=0.86, b=0.85, sd_a=pd.NA, sd_b=0.1)
+    same = falseclaims.probability("seg", n=50, a=0.86, b=0.85, sd_a=None, sd_b=0.1)
+    assert r.probability == same.probability and r.sd_a_imputed
+
+
+def test_api_sd_model_of_another_type_is_a_type_error():
+    with pytest.raises(TypeError, match="sd_model must be a falseclaims.SDModel"):
+        falseclaims.probability("seg", n=50, a=0.86, b=0.85, sd_model="msd_reference")
+
+
+CLAIMS = {"task": ["cls", "cls"], "n": [500, 100], "a": [0.86, 0.9], "b": [0.85, 0.88]}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"a": ["86%", "0.9"]}, r"column 'a', row 0: got '86%'; expected a number without '%'"),
+    ({"n": [500, True]}, r"column 'n', row 1: got True; expected a number"),
+    ({"n": pd.array([500, pd.NA], dtype="Int64")},
+     r"column 'n', row 1: got a missing value; expected a number"),
+    ({"a": ["0.86", "n/a"]}, r"column 'a', row 1: got 'n/a'; expected a number"),
+    ({"value_a": [0.86, 0.9]}, r"two columns for the winner's value: 'a', 'value_a'"),
+])
+def test_api_dataframe_cells_are_named_by_column_and_row(change, message):
+    # was "could not convert string to float: '86%'", True taken as n = 1, 'a' used
+    # silently beside 'value_a'
+    df = pd.DataFrame({**CLAIMS, **change})
+    with pytest.raises(ValueError, match=message):
+        falseclaims.probabilities(df)

@@ -183,6 +183,10 @@ def _numbers(name: str, x):
     """``x`` as a float array (None stays None); text such as 'abc' is named."""
     if x is None:
         return None
+    if type(x).__name__ == "NAType":  # pandas' missing value: imputed like None and NaN
+        return np.asarray(np.nan)
+    if stats._holds_booleans(x):
+        raise ValueError(f"{name} must be numeric; got a boolean ({stats._shown_booleans(x)})")
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -226,6 +230,9 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
 def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                  congruence_level, config) -> ClaimProbability:
     config = _config(config)  # once: a dict or a path is validated before any use
+    if sd_model is not None and not callable(getattr(sd_model, "predict", None)):
+        raise TypeError(f"sd_model must be a falseclaims.SDModel (or None for the config's); "
+                        f"got {type(sd_model).__name__}")
     c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
@@ -261,15 +268,40 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         sd_level=sd_level if imputed else None, sd_diff=r.sd_diff)
 
 
+def _numeric_column(values, column: str, required: bool) -> np.ndarray:
+    """A DataFrame column as floats; a cell that is no number (a boolean, '86%', text) or,
+    when ``required``, a missing one is named by column and row label."""
+    import pandas as pd
+
+    cells = values.astype(object)
+    booleans = cells.map(lambda v: isinstance(v, (bool, np.bool_)))  # True is no 1.0
+    num = pd.to_numeric(cells.where(~booleans), errors="coerce").astype(float)
+    bad = booleans | (num.isna() & (values.notna() | required))
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        cell = cells.iloc[i]
+        hint = (" without '%' (a fraction: 0.86 for 86%)" if isinstance(cell, str)
+                and cell.strip().endswith("%") else "")
+        shown = "a missing value" if not booleans.iloc[i] and pd.isna(cell) else repr(cell)
+        raise ValueError(f"column {column!r}, row {values.index[i]!r}: got {shown}; expected "
+                         f"a number{hint}")
+    return num.to_numpy(float)
+
+
 RESULT_COLUMNS = ["congruence_used", "congruence_clamped", "sd_a", "sd_b", "sd_a_imputed",
                   "sd_b_imputed", "sd_floored", "probability"]
 
 
 def _column(df, given, candidates: tuple[str, ...], what: str):
     names = (given,) if given is not None else candidates
-    for name in names:
-        if name in df.columns:
-            return name
+    found = [name for name in names if name in df.columns]
+    if len(found) > 1:  # 'a' and 'value_a': which is meant is the user's to say
+        raise ValueError(f"two columns for {what}: {', '.join(map(repr, found))}; name the one "
+                         f"to use (e.g. {found[0].split('_')[-1]}={found[0]!r})")
+    for name in found:
+        if (df.columns == name).sum() > 1:
+            raise ValueError(f"column {name!r} ({what}) appears more than once")
+        return name
     raise ValueError(f"no column for {what}: expected one of {', '.join(names)}; the "
                      f"DataFrame has {', '.join(map(str, df.columns))}")
 
@@ -301,17 +333,18 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
     for col in RESULT_COLUMNS:
         out[col] = np.nan if col in ("congruence_used", "sd_a", "sd_b", "probability") \
             else False
+    num = {k: _numeric_column(df[v], v, required=True) for k, v in cols.items()}
+    num.update({k: _numeric_column(df[v], v, required=False) for k, v in sds.items()
+                if v in df.columns})
+    if isinstance(congruence, pd.Series):
+        congruence = _numeric_column(congruence, str(congruence.name), required=True)
     for name in sorted(tasks.unique()):
         rows = (tasks == name).to_numpy()
         extra = {}
         if name == "segmentation":
-            extra = {k: df.loc[rows, v].to_numpy(float) if v in df.columns else None
-                     for k, v in sds.items()}
-        c = congruence[rows].to_numpy(float) if isinstance(congruence, pd.Series) \
-            else congruence
-        r = probability(name, df.loc[rows, cols["n"]].to_numpy(float),
-                        df.loc[rows, cols["a"]].to_numpy(float),
-                        df.loc[rows, cols["b"]].to_numpy(float), congruence=c,
+            extra = {k: num[k][rows] if k in num else None for k in sds}
+        c = congruence[rows] if isinstance(congruence, np.ndarray) else congruence
+        r = probability(name, num["n"][rows], num["a"][rows], num["b"][rows], congruence=c,
                         sd_model=sd_model, sd_level=sd_level,
                         congruence_level=congruence_level, config=config, **extra)
         for col in RESULT_COLUMNS:

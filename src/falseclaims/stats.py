@@ -27,6 +27,8 @@ __all__ = [
 
 
 def _as_float(name: str, x) -> np.ndarray:
+    if _holds_booleans(x):  # True would be read as 1.0: an accuracy of 100 %, n = 1
+        raise ValueError(f"{name} must be numeric; got a boolean ({_shown_booleans(x)})")
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -35,6 +37,24 @@ def _as_float(name: str, x) -> np.ndarray:
         where = "" if arr.ndim == 0 else f" at index {_first_bad(np.isnan(arr))}"
         raise ValueError(f"{name} is NaN{where}")
     return arr
+
+
+def _holds_booleans(x) -> bool:
+    if isinstance(x, (bool, np.bool_)):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_holds_booleans(v) for v in x)
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return False
+    if dtype == bool or str(dtype) == "boolean":
+        return True
+    return dtype == object and any(isinstance(v, (bool, np.bool_))
+                                   for v in np.asarray(x, dtype=object).ravel())
+
+
+def _shown_booleans(x) -> str:
+    return repr(x) if isinstance(x, (bool, np.bool_)) else f"{type(x).__name__} of booleans"
 
 
 def _first_bad(mask: np.ndarray):

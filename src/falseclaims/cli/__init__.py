@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import importlib
 import os
 import re
@@ -26,6 +27,13 @@ CONFIG_HELP = ("config file holding only the keys to change, merged over the def
                "present; config/README.md)")
 
 
+# metric names users give for --task (the values: accuracies or mean DSC, docs/cli.md)
+METRIC_TASKS = {**dict.fromkeys(("accuracy", "acc", "top 1", "top1", "balanced accuracy"),
+                                "classification"),
+                **dict.fromkeys(("dice", "dsc", "mean dice", "dice score", "mean dsc"),
+                                "segmentation")}
+
+
 class UsageError(Exception):
     """Raised by a verb for bad arguments; printed on one line, exit code 2."""
 
@@ -37,8 +45,11 @@ def task(text: str) -> str:
         return resolve_task(text)
     except ValueError:
         names = [*TASKS, *TASK_ALIASES]
-        near = difflib.get_close_matches(str(text).lower(), names, n=1)
+        key = re.sub(r"[\s_-]+", " ", str(text)).strip().lower()
+        near = difflib.get_close_matches(key, names, n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
+        if key in METRIC_TASKS:  # a metric given for the task: name the task it belongs to
+            hint = f" ({text.strip()} is a {METRIC_TASKS[key]} metric: --task {METRIC_TASKS[key]})"
         raise argparse.ArgumentTypeError(
             f"expected one of {', '.join(names)}, got {text!r}{hint}") from None
 
@@ -57,6 +68,25 @@ def count(text: str) -> int:
     return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
 
 
+
+
+def number(text: str) -> float:
+    """argparse type for every float option: a decimal comma or a percent sign is named
+    with the spelling to give instead (was argparse's "invalid float value")."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    t = text.strip()
+    if re.fullmatch(r"[+-]?\d*,\d+", t):
+        raise argparse.ArgumentTypeError(
+            f"expected a number with a decimal point, got {text!r} (give {t.replace(',', '.')})")
+    m = re.fullmatch(r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*%", t)
+    if m:
+        value = float(m.group(1).replace(",", ".")) / 100
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction without '%', got {text!r} (give {value:.10g})")
+    raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
 
 
 def check_count(option: str, value: int | None, lo: int = 2, hi: int = MAX_N) -> None:
@@ -127,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
             if action.dest == "task" and action.type is None:
                 action.type = task
                 action.help = TASK_HELP
+            if action.type is float:  # one wording for every number option
+                action.type = number
     for p in sub.choices.values():
         if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
             one_line_errors(p)
@@ -216,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
 def _one_line(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         return f"{exc.filename}: {exc.strerror}"
+    if isinstance(exc, OSError) and exc.strerror:  # no file named: stdout on a full disk
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO)
+        return f"{'writing the output: ' if full else ''}{exc.strerror} (errno {exc.errno})"
     return str(exc)
 
 
