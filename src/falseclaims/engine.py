@@ -185,8 +185,7 @@ def _numbers(name: str, x):
         return None
     if type(x).__name__ == "NAType":  # pandas' missing value: imputed like None and NaN
         return np.asarray(np.nan)
-    if stats._holds_booleans(x):
-        raise ValueError(f"{name} must be numeric; got a boolean ({stats._shown_booleans(x)})")
+    stats.refuse_booleans(name, x)
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):

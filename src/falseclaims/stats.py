@@ -27,8 +27,7 @@ __all__ = [
 
 
 def _as_float(name: str, x) -> np.ndarray:
-    if _holds_booleans(x):  # True would be read as 1.0: an accuracy of 100 %, n = 1
-        raise ValueError(f"{name} must be numeric; got a boolean ({_shown_booleans(x)})")
+    refuse_booleans(name, x)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -44,17 +43,17 @@ def _holds_booleans(x) -> bool:
         return True
     if isinstance(x, (list, tuple)):
         return any(_holds_booleans(v) for v in x)
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        return False
-    if dtype == bool or str(dtype) == "boolean":
-        return True
-    return dtype == object and any(isinstance(v, (bool, np.bool_))
-                                   for v in np.asarray(x, dtype=object).ravel())
+    kind = getattr(getattr(x, "dtype", None), "kind", "")  # pandas' 'boolean' is 'b' too
+    return kind == "b" or (kind == "O" and any(isinstance(v, (bool, np.bool_))
+                                               for v in np.asarray(x, dtype=object).ravel()))
 
 
-def _shown_booleans(x) -> str:
-    return repr(x) if isinstance(x, (bool, np.bool_)) else f"{type(x).__name__} of booleans"
+def refuse_booleans(name: str, x) -> None:
+    """A boolean is no number here: True would be read as 1.0 (an accuracy of 100 %,
+    n = 1)."""
+    if _holds_booleans(x):
+        shown = repr(x) if isinstance(x, (bool, np.bool_)) else f"{type(x).__name__} of booleans"
+        raise ValueError(f"{name} must be numeric; got a boolean ({shown})")
 
 
 def _first_bad(mask: np.ndarray):
