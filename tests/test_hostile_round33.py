@@ -278,3 +278,23 @@ def test_api_dataframe_cells_are_named_by_column_and_row(change, message):
     df = pd.DataFrame({**CLAIMS, **change})
     with pytest.raises(ValueError, match=message):
         falseclaims.probabilities(df)
+
+
+@pytest.mark.parametrize("header, row, message", [
+    ("case_id,alg_a,alg_b,", "{c},{a},{b},", "row 1: column 4 has no name in the header "
+     "(empty in every row: a ',' at the end of each line? remove it)"),
+    ("case_id,alg_a,,alg_b", "{c},{a},0.5,{b}", "row 1: column 3 has no name in the header "
+     "(6 value(s) below it: name it alg_<method>)"),
+])
+def test_a_column_without_a_name_is_said_by_position(tmp_path, capsys, header, row, message):
+    # was: "column 'Unnamed: 3'; expected only case_id, and alg_* columns" (pandas' name)
+    rows = [header] + [row.format(c=f"c{i}", a=0.8 - i / 100, b=0.7) for i in range(6)]
+    f = _write(tmp_path / "t.csv", rows)
+    assert message in _one_line_error(capsys, ["percase", f, "--task", "seg"]).err
+
+
+def test_a_comment_line_above_the_header_is_said(tmp_path, capsys):
+    f = _write(tmp_path / "c.csv", ["# exported from the lab", "case_id,alg_a,alg_b",
+                                    "c1,0.8,0.7", "c2,0.7,0.7", "c3,0.9,0.8"])
+    err = _one_line_error(capsys, ["percase", f]).err
+    assert "c.csv, row 1: got '# exported from the lab'; expected the header line" in err

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -52,6 +53,14 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
     other = [c for c in df.columns if c not in need and c not in alg]
     for c in other:
         gt = "ground_truth, " if kind == "classification" else ""
+        unnamed = re.fullmatch(r"Unnamed: (\d+)", str(c))  # pandas' name of an empty header
+        if unnamed:
+            filled = int((df[c].astype(str).str.strip() != "").sum())
+            problems.append(Problem(file, row=1, message=(
+                f"column {int(unnamed.group(1)) + 1} has no name in the header ("
+                + ("empty in every row: a ',' at the end of each line? remove it" if not filled
+                   else f"{filled} value(s) below it: name it alg_<method>") + ")")))
+            continue
         problems.append(Problem(file, column=c, expected=f"only case_id, {gt}and alg_* columns"))
     if problems:
         raise PerCaseValidationError(problems)

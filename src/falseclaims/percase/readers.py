@@ -92,8 +92,12 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
 
 
 def _no_header_or_case_id(p: Path, header: list) -> None:
-    """The two layouts the general message would not explain: a first row of numbers (no
-    header line) and alg_* columns without a case_id column."""
+    """What the general message would not explain: a comment line above the header, a
+    first row of numbers (no header line), alg_* columns without a case_id column."""
+    if header and str(header[0]).lstrip().startswith("#"):
+        raise PerCaseValidationError(
+            f"{p}, row 1: got {str(header[0])[:40]!r}; expected the header line (a comment "
+            "line? the first line names the columns: remove the lines above it)")
     if header and all(_is_number(c) for c in header):
         raise PerCaseValidationError(
             f"{p}, row 1: got {', '.join(map(str, header))}; expected column names (the "
