@@ -298,3 +298,27 @@ def test_a_comment_line_above_the_header_is_said(tmp_path, capsys):
                                     "c1,0.8,0.7", "c2,0.7,0.7", "c3,0.9,0.8"])
     err = _one_line_error(capsys, ["percase", f]).err
     assert "c.csv, row 1: got '# exported from the lab'; expected the header line" in err
+
+
+@pytest.mark.parametrize("options", [[], ["--metric", "dsc"], ["--task", "seg"],
+                                     ["--task", "seg", "--metric", "DSC"]])
+def test_the_dice_coefficient_under_two_names_is_said(tmp_path, capsys, options):
+    # method A's rows say 'Dice', B's 'DSC' (was: "several metrics", then with --metric
+    # "hold no value" or "need at least 2 methods; got ['B']")
+    rows = ["case_id,task,method,metric,value"]
+    for i in range(8):
+        rows += [f"c{i},seg,A,Dice,{0.8 + i / 100}", f"c{i},seg,B,DSC,{0.78 + i / 100}"]
+    f = _write(tmp_path / "long.csv", rows)
+    err = _one_line_error(capsys, ["percase", f, *options]).err
+    assert "the metric names ['dice', 'dsc'] all mean the Dice coefficient (DSC)" in err
+
+
+def test_a_metric_the_long_file_does_not_hold_is_said(tmp_path, capsys):
+    rows = ["case_id,task,method,metric,value"]
+    for i in range(8):
+        rows += [f"c{i},seg,A,dsc,{0.8 + i / 100}", f"c{i},seg,B,dsc,{0.78 + i / 100}"]
+    f = _write(tmp_path / "long.csv", rows)
+    err = _one_line_error(capsys, ["percase", f, "--metric", "hd95"]).err
+    assert "--metric hd95: no such metric in the first 2000 rows; the metric column holds " \
+           "['dsc']" in err
+    assert _exit_code(["percase", f, "--metric", "DSC"]) == 0

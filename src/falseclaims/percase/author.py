@@ -233,6 +233,10 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
     truth = None
     if task == "segmentation":
         mets = pc.task_metrics(st)
+        dice = sorted(m for m in mets if str(m).lower() in readers.DSC_METRICS)
+        if len(dice) > 1:  # the same metric under two names pairs nothing
+            raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): "
+                             "write one name in the metric column")
         met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
         values = _complete_cases(pc.matrix(st, met), notes)
         if scores is not None:
