@@ -322,3 +322,12 @@ def test_a_metric_the_long_file_does_not_hold_is_said(tmp_path, capsys):
     assert "--metric hd95: no such metric in the first 2000 rows; the metric column holds " \
            "['dsc']" in err
     assert _exit_code(["percase", f, "--metric", "DSC"]) == 0
+
+
+@pytest.mark.parametrize("kwargs, name", [({"delta": True}, "delta"),
+                                          ({"target": True}, "target")])
+def test_api_smallest_n_refuses_booleans(kwargs, name):
+    # delta=True was a gap of 1.0 ("level - delta = -0.1 < 0")
+    args = {"delta": 0.01, "level": 0.9, "congruence": 0.8, **kwargs}
+    with pytest.raises(ValueError, match=rf"^{name} must be numeric; got a boolean"):
+        falseclaims.smallest_n("cls", **args)
