@@ -331,3 +331,25 @@ def test_api_smallest_n_refuses_booleans(kwargs, name):
     args = {"delta": 0.01, "level": 0.9, "congruence": 0.8, **kwargs}
     with pytest.raises(ValueError, match=rf"^{name} must be numeric; got a boolean"):
         falseclaims.smallest_n("cls", **args)
+
+
+def test_api_series_with_different_index_labels_are_refused():
+    # were paired by position: n of label 5 with a of label 6
+    n = pd.Series([500, 100], index=[5, 6])
+    a = pd.Series([0.86, 0.90], index=[6, 5])
+    with pytest.raises(ValueError, match="n and a are pandas objects with different index "
+                                         "labels; values are paired by position"):
+        falseclaims.probability("cls", n=n, a=a, b=0.85)
+    aligned = falseclaims.probability("cls", n=n, a=a.reindex(n.index), b=0.85)
+    by_hand = falseclaims.probability("cls", n=[500, 100], a=[0.90, 0.86], b=0.85)
+    assert list(aligned.probability) == list(by_hand.probability)
+
+
+def test_api_masked_entries_are_missing_not_their_hidden_value():
+    # the mask was ignored: the hidden 100 was used as n
+    masked = np.ma.masked_array([500, 100], mask=[False, True])
+    with pytest.raises(ValueError, match="n is NaN at index 1"):
+        falseclaims.probability("cls", n=masked, a=0.86, b=0.85)
+    sd = np.ma.masked_array([0.1, 0.1], mask=[False, True])
+    r = falseclaims.probability("seg", n=50, a=0.86, b=0.85, sd_a=sd, sd_b=0.1)
+    assert list(r.sd_a_imputed) == [False, True]

@@ -219,11 +219,34 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
     Segmentation: ``sd_a``/``sd_b`` are the per-case SDs; None (or NaN entries) are imputed
     from ``sd_model`` (default: the config's headline SD model) at ``sd_level``.
     """
+    n, a, b, sd_a, sd_b = _unmasked(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b)
+    if not isinstance(congruence, str):
+        congruence = _unmasked(congruence=congruence)[0]
+    _same_index(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b, congruence=congruence)
     try:
         return _probability(resolve_task(task), n, a, b, congruence, sd_a, sd_b, sd_model,
                             sd_level, congruence_level, config)
     except ValueError as exc:  # the closed forms name a, b as acc_a / mean_a ...
         raise ValueError(re.sub(r"\b(?:acc|mean)_([ab])\b", r"\1", str(exc))) from None
+
+
+def _unmasked(**named) -> list:
+    """numpy masked arrays with their masked entries as NaN (missing: refused for n, a, b,
+    imputed for SDs); the mask was ignored, the hidden value used."""
+    return [np.ma.asarray(x).astype(float).filled(np.nan) if np.ma.isMaskedArray(x) else x
+            for x in named.values()]
+
+
+def _same_index(**named) -> None:
+    """pandas Series are paired by position here, so their index labels must agree: two
+    Series indexed differently would pair one claim's n with another claim's values."""
+    series = {k: v for k, v in named.items() if hasattr(v, "index") and hasattr(v, "iloc")}
+    first = next(iter(series), None)
+    for name, value in series.items():
+        if not value.index.equals(series[first].index):
+            raise ValueError(f"{first} and {name} are pandas objects with different index "
+                             "labels; values are paired by position: align them first "
+                             "(e.g. pass columns of one DataFrame, or .to_numpy())")
 
 
 def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
