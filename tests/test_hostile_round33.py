@@ -353,3 +353,17 @@ def test_api_masked_entries_are_missing_not_their_hidden_value():
     sd = np.ma.masked_array([0.1, 0.1], mask=[False, True])
     r = falseclaims.probability("seg", n=50, a=0.86, b=0.85, sd_a=sd, sd_b=0.1)
     assert list(r.sd_a_imputed) == [False, True]
+
+
+def test_check_flags_a_congruence_that_leaves_the_differences_no_spread(capsys):
+    # r = 1 with equal SDs: P = 0 printed as a 'Robust claim' without a word
+    argv = ["check", "--task", "seg", "--n", "100", "--a", "0.86", "--b", "0.85",
+            "--congruence", "1", "--sd-a", "0.1", "--sd-b", "0.1", "--json"]
+    assert _exit_code(argv) == 0
+    env = json.loads(capsys.readouterr().out)
+    assert env["result"]["results"][0]["probability"] == 0
+    assert any("the per-case differences would have no spread (SD 0), so P is 0 or 1 by "
+               "construction" in n for n in env["notes"])
+    argv[-4:-1] = ["0.1", "--sd-b", "0.12"]  # some spread left: no such note
+    assert _exit_code(argv) == 0
+    assert not any("no spread" in n for n in json.loads(capsys.readouterr().out)["notes"])

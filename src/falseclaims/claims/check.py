@@ -208,6 +208,11 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
             notes += [f"{label} {t}" for t in res.notes() if t != lead]
         else:
             row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
+            if row["sd_diff"] <= 1e-12 and not (sd_a == 0 and sd_b == 0):  # those are noted
+                notes.append(f"{label} congruence r = {c:g} with SDs {row['sd_a']:g} and "
+                             f"{row['sd_b']:g}: the per-case differences would have no spread "
+                             "(SD 0), so P is 0 or 1 by construction, not evidence (r = 1 "
+                             "means both methods' DSC move in lockstep)")
         if decimals is not None:
             box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points, head)
             p = box["probability"]
