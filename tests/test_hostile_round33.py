@@ -367,3 +367,24 @@ def test_check_flags_a_congruence_that_leaves_the_differences_no_spread(capsys):
     argv[-4:-1] = ["0.1", "--sd-b", "0.12"]  # some spread left: no such note
     assert _exit_code(argv) == 0
     assert not any("no spread" in n for n in json.loads(capsys.readouterr().out)["notes"])
+
+
+@pytest.mark.parametrize("options", [[], ["--units", "percent"]])
+def test_methods_in_two_units_are_refused(tmp_path, capsys, options):
+    # method a in fractions, b in percent: with --units percent a's DSC became 0.0075 and
+    # b 'won' by 0.69 without a word; without it the hint said "--units percent"
+    f = _write(tmp_path / "mix.csv", ["case_id,alg_a,alg_b", "c1,0.8,70", "c2,0.7,70",
+                                      "c3,0.9,80", "c4,0.6,60"])
+    err = _one_line_error(capsys, ["percase", f, "--task", "seg", *options]).err
+    assert ("mix.csv: got \"method(s) ['a'] with every DSC <= 1 and ['b'] with DSC up to 80\"; "
+            "expected every method's DSC in one unit") in err
+
+
+def test_one_file_per_method_with_a_case_id_column_is_read(tmp_path, capsys):
+    # was: "expected a column named 'name' (found ['case_id', 'dsc'])"
+    a = _write(tmp_path / "unet.csv", ["case_id,dsc", "c1,0.8", "c2,0.7", "c3,0.9", "c4,0.6"])
+    b = _write(tmp_path / "vnet.csv", ["case_id,dsc", "c1,0.7", "c2,0.7", "c3,0.8", "c4,0.6"])
+    assert _exit_code(["percase", a, b, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["result"]
+    assert (result["a"], result["b"], result["n"]) == ("unet", "vnet", 4)
+    assert result["mean_a"] == pytest.approx(0.75) and result["mean_b"] == pytest.approx(0.7)

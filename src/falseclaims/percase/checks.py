@@ -85,6 +85,17 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
         return
     files = ", ".join(sorted(origin.loc[dsc.index, "file"].unique()))
     top = 100.0 if units == "percent" else 1.0
+    by_method = dsc.groupby(table.loc[dsc.index, "method"])
+    peak, above = by_method.max(), (dsc > 1).groupby(table.loc[dsc.index, "method"]).mean()
+    # a method in fractions (all <= 1) beside one in percent (most > 1; one typo is a cell)
+    low, high = sorted(peak.index[peak <= 1]), sorted(above.index[above > 0.5])
+    if low and high:  # one unit cannot fit both: --units would divide the fractions too
+        problems.append(Problem(files, value=f"method(s) {low} with every DSC <= 1 and "
+                                f"{high} with DSC up to {peak.max():g}",
+                                expected="every method's DSC in one unit (fractions, or "
+                                "percent with --units percent): convert the methods in the "
+                                "other unit"))
+        return
     if units == "percent" and (dsc <= 1).all():
         problems.append(Problem(files, value=f"all {len(dsc)} DSC values <= 1",
                                 expected="percent with --units percent; values look like "

@@ -178,6 +178,8 @@ def _checked_units(values: np.ndarray, metric: str, units: str,
         return None
     if metric not in r.DSC_METRICS:
         return values
+    if (values.max(axis=0) <= 1).any() and ((values > 1).mean(axis=0) > 0.5).any():
+        return None  # methods in two units: the careful reader names them
     if units == "percent":
         if (values <= 1).all() or (values < 0).any() or (values > 100).any():
             return None
