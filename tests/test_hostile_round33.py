@@ -108,6 +108,7 @@ def _write(path, lines):
     (["TRUE", "FALSE"], ["True", "FALSE"], "True", "TRUE"),     # case only
     (["yes", "no"], ["1", "no"], "1", "yes"),                    # 1 for yes
     (["cat", "dog"], [" Dog", "cat"], "Dog", "dog"),             # padding and case
+    (["2", "3"], ["2.0", "3"], "2.0", "2"),                      # a number written as float
 ])
 def test_predicted_labels_written_otherwise_than_the_truth_are_refused(
         tmp_path, capsys, truth, a_labels, spelt, as_truth):

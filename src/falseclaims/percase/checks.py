@@ -239,8 +239,12 @@ _FALSE_WORDS = {"false", "no", "n", "f", "0", "0.0"}
 def _label_key(label) -> str:
     """A label as compared across spellings: case and padding ignored, true/yes/1 alike."""
     text = str(label).strip().lower()
-    return "\x00true" if text in _TRUE_WORDS else "\x00false" if text in _FALSE_WORDS \
-        else text
+    if text in _TRUE_WORDS or text in _FALSE_WORDS:
+        return "\x00true" if text in _TRUE_WORDS else "\x00false"
+    try:  # '2' and '2.0'
+        return f"\x00{float(text)!r}"
+    except ValueError:
+        return text
 
 
 def spelt_otherwise(predicted, truth) -> dict[str, str]:
