@@ -389,3 +389,23 @@ def test_one_file_per_method_with_a_case_id_column_is_read(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)["result"]
     assert (result["a"], result["b"], result["n"]) == ("unet", "vnet", 4)
     assert result["mean_a"] == pytest.approx(0.75) and result["mean_b"] == pytest.approx(0.7)
+
+
+@pytest.mark.parametrize("rows", [
+    [f"c{i},0.{50 + i},0.{40 + i}" for i in range(12)],   # B = A - 0.1 on every case
+    [f"c{i},1,0" for i in range(12)],                     # both methods constant
+])
+def test_per_case_differences_without_spread_are_noted_and_quiet(tmp_path, capsys, rows):
+    # was: P = 0 as a 'Robust claim' without a word, and scipy's "catastrophic cancellation"
+    # warning on stderr from a t-test of differences equal but for float rounding
+    import warnings
+    f = _write(tmp_path / "shift.csv", ["case_id,alg_a,alg_b", *rows])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _exit_code(["percase", f, "--task", "seg", "--json"]) == 0
+    out = capsys.readouterr()
+    result = json.loads(out.out)["result"]
+    assert result["probability"] < 1e-50 and out.err == ""
+    assert any("the differences have no spread, so the probability is 0 or 1 by "
+               "construction" in n for n in json.loads(out.out)["notes"])
+    assert result["tests"]["paired_t"]["statistic"] is None

@@ -322,6 +322,17 @@ def _pick_pair(ranking: pd.DataFrame, a: str | None, b: str | None) -> tuple[str
     return a, b, True
 
 
+def _no_spread_notes(cmp_) -> list[str]:
+    """Every case differing by the same amount (both methods constant, or one a shifted copy
+    of the other): P is then 0 or 1 by construction, not evidence."""
+    diff = np.asarray(cmp_.x, dtype=float) - np.asarray(cmp_.y, dtype=float)
+    if diff.size == 0 or np.ptp(diff) > 1e-12 or abs(diff[0]) <= 1e-12:
+        return []
+    return [f"every case differs by exactly {diff[0]:+.4g} ({cmp_.a} minus {cmp_.b}): the "
+            "differences have no spread, so the probability is 0 or 1 by construction, not "
+            "evidence; are these per-case values (not per-method means repeated)?"]
+
+
 def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float = 0.95,
                alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None,
                max_draws: int | None = None, a: str | None = None, b: str | None = None):
@@ -343,6 +354,8 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
     if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
         inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
                          f"'{a} beats {b}', which the data do not favour")
+    if inp.task == "segmentation":
+        inp.notes += _no_spread_notes(cmp_)
     omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
     if cmp_.interval.get("method") == APPROXIMATE:
         inp.notes.append(
