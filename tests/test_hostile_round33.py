@@ -37,6 +37,8 @@ def _one_line_error(capsys, argv):
     (["plan", "--task", "cls", "--delta", "0.01", "--level", "0.9", "--target", "0"], "plan"),
     (["sota", "--m", "0", "--n", "100", "--p", "0.9"], "sota"),
     (["percase", "{tmp}/no_such_file.csv"], "percase"),
+    (["sheet", "inspect", "{tmp}/no_such_sheet.xlsx"], "sheet inspect"),
+    (["sheet", "inspect"], "sheet inspect"),
     (["percase", "{tmp}/bad.csv", "--task", "seg"], "percase"),
     (["check", "--task", "cls", "--n", "100", "--a", "0.9", "--b", "0.8",
       "--config", "{tmp}/no_such_config.yaml"], "check"),
