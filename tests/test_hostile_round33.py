@@ -411,3 +411,25 @@ def test_per_case_differences_without_spread_are_noted_and_quiet(tmp_path, capsy
     assert any("the differences have no spread, so the probability is 0 or 1 by "
                "construction" in n for n in json.loads(out.out)["notes"])
     assert result["tests"]["paired_t"]["statistic"] is None
+
+
+@pytest.mark.parametrize("error", [TypeError("unsupported operand"), KeyError("x"),
+                                   RecursionError("maximum recursion depth exceeded")])
+def test_an_error_no_check_foresaw_is_one_line_not_a_traceback(capsys, monkeypatch, error):
+    # the safety net under every command: a traceback was printed for anything but
+    # ValueError/OSError; FALSECLAIMS_DEBUG=1 keeps the traceback for debugging
+    from falseclaims.claims import check as claims_check
+
+    def broken(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(claims_check, "check_claim", broken)
+    monkeypatch.delenv("FALSECLAIMS_DEBUG", raising=False)
+    argv = ["check", "--task", "cls", "--n", "100", "--a", "0.86", "--b", "0.85", "--json"]
+    out = _one_line_error(capsys, argv)
+    env = json.loads(out.out)
+    assert env["result"]["error"] in out.err
+    assert type(error).__name__ in out.err
+    monkeypatch.setenv("FALSECLAIMS_DEBUG", "1")
+    with pytest.raises(type(error)):
+        main(argv)

@@ -236,13 +236,27 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except (UsageError, ValueError, OSError) as exc:
-        # input errors (bad values, config, files): one line, no traceback
-        if getattr(args, "json", False) and args.verb != "table":  # table writes its own
-            from falseclaims.cli.envelope import inputs_of
-            command = " ".join(filter(None, (args.verb, getattr(args, "sheet_verb", None))))
-            json_error(command, inputs_of(args), _one_line(exc))
-        print(f"falseclaims {args.verb}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        # input errors (bad values, config, files): one line, no traceback; table has
+        # written its --json envelope already
+        return _failed(args, _one_line(exc), envelope=args.verb != "table")
+    except Exception as exc:  # a bug: one line, not a traceback (FALSECLAIMS_DEBUG=1 shows it)
+        if os.environ.get("FALSECLAIMS_DEBUG"):
+            raise
+        if isinstance(exc, (RecursionError, MemoryError)):  # an input beyond reason
+            return _failed(args, f"input too large or too deeply nested to read "
+                                 f"({type(exc).__name__})")
+        return _failed(args, f"unexpected {type(exc).__name__}: {_one_line(exc)} (a bug in "
+                             "falseclaims; FALSECLAIMS_DEBUG=1 shows the traceback)")
+
+
+def _failed(args, message: str, envelope: bool = True) -> int:
+    """Exit code 2 with the one stderr line, and with --json the envelope of the error."""
+    if envelope and getattr(args, "json", False):
+        from falseclaims.cli.envelope import inputs_of
+        command = " ".join(filter(None, (args.verb, getattr(args, "sheet_verb", None))))
+        json_error(command, inputs_of(args), message)
+    print(f"falseclaims {args.verb}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _one_line(exc: Exception) -> str:
