@@ -433,3 +433,14 @@ def test_an_error_no_check_foresaw_is_one_line_not_a_traceback(capsys, monkeypat
     monkeypatch.setenv("FALSECLAIMS_DEBUG", "1")
     with pytest.raises(type(error)):
         main(argv)
+
+
+def test_api_level_names_are_read_without_case():
+    # 'Q3' was refused with the list of levels while 'q3' worked
+    upper = falseclaims.probability("seg", n=50, a=0.86, b=0.85, congruence="Q3",
+                                    sd_level=" Q3")
+    lower = falseclaims.probability("seg", n=50, a=0.86, b=0.85, congruence="q3",
+                                    sd_level="q3")
+    assert upper.probability == lower.probability and upper.congruence_level == "q3"
+    with pytest.raises(ValueError, match="congruence level must be one of"):
+        falseclaims.probability("cls", n=500, a=0.86, b=0.85, congruence="Q5")

@@ -222,6 +222,10 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
     n, a, b, sd_a, sd_b = _unmasked(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b)
     if not isinstance(congruence, str):
         congruence = _unmasked(congruence=congruence)[0]
+    # level names as the config writes them: 'Q3', ' median' are q3, median
+    congruence, congruence_level, sd_level = (
+        x.strip().lower() if isinstance(x, str) else x
+        for x in (congruence, congruence_level, sd_level))
     _same_index(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b, congruence=congruence)
     try:
         return _probability(resolve_task(task), n, a, b, congruence, sd_a, sd_b, sd_model,
