@@ -444,3 +444,13 @@ def test_api_level_names_are_read_without_case():
     assert upper.probability == lower.probability and upper.congruence_level == "q3"
     with pytest.raises(ValueError, match="congruence level must be one of"):
         falseclaims.probability("cls", n=500, a=0.86, b=0.85, congruence="Q5")
+
+
+@pytest.mark.parametrize("name, message", [
+    ("-", "-: standard input is not read; save the per-case table to a file"),
+    ("/dev/null", "/dev/null: is not a regular file (a pipe or a device?)"),
+])
+def test_standard_input_or_a_device_is_said_not_found(capsys, name, message):
+    # was: "per-case file not found: /dev/null" for a file that exists
+    assert message in _one_line_error(capsys, ["percase", name]).err
+    assert message in _one_line_error(capsys, ["percase", name, "--task", "seg"]).err

@@ -184,10 +184,7 @@ def _check_files(files) -> None:
     """Each per-case file exists and is a file: a directory is said as such, also when its
     name ends in .csv."""
     for f in files:
-        if Path(str(f)).is_dir():
-            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
-        if not Path(str(f)).is_file():
-            raise FileNotFoundError(f"per-case file not found: {f}")
+        readers.require_file(str(f))
 
 
 def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",

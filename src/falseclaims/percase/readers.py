@@ -41,7 +41,8 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import ROLES, read_text_table, column_mapping
+from falseclaims.percase.text_table import (ROLES, column_mapping, read_text_table,
+                                             require_file)
 from falseclaims.percase.wide_layout import read_wide_per_method
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "CASE_SET_EXPECTED",
     "ROLES",
     "column_mapping",
+    "require_file",
 ]
 
 PathLike = str | os.PathLike
@@ -68,11 +70,7 @@ PathLike = str | os.PathLike
 def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     """``long`` or ``claims_reloaded`` from a single file's header (after the column
     mapping ``columns``, {role: column in the file}, when given)."""
-    p = Path(path)
-    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
-        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
-    if not p.is_file():
-        raise FileNotFoundError(f"per-case file not found: {p}")
+    p = require_file(path)
     header = read_text_table(p, nrows=0, columns=columns).columns
     if {"case_id", "method", "value"} <= set(header):
         return "long"
