@@ -274,6 +274,7 @@ CLAIMS = {"task": ["cls", "cls"], "n": [500, 100], "a": [0.86, 0.9], "b": [0.85,
      r"column 'n', row 1: got a missing value; expected a number"),
     ({"a": ["0.86", "n/a"]}, r"column 'a', row 1: got 'n/a'; expected a number"),
     ({"value_a": [0.86, 0.9]}, r"two columns for the winner's value: 'a', 'value_a'"),
+    ({"task": ["cls", None]}, r"column 'task', row 1: task must be one of .*; got nan"),
 ])
 def test_api_dataframe_cells_are_named_by_column_and_row(change, message):
     # was "could not convert string to float: '86%'", True taken as n = 1, 'a' used

@@ -294,6 +294,18 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         sd_level=sd_level if imputed else None, sd_diff=r.sd_diff)
 
 
+def _task_column(values, column: str):
+    """The task column resolved (cls, seg, ...); a cell that names no task is named by
+    column and row label."""
+    out = []
+    for label, v in values.items():
+        try:
+            out.append(resolve_task(v))
+        except ValueError as exc:
+            raise ValueError(f"column {column!r}, row {label!r}: {exc}") from None
+    return values.__class__(out, index=values.index, dtype=object)
+
+
 def _numeric_column(values, column: str, required: bool) -> np.ndarray:
     """A DataFrame column as floats; a cell that is no number (a boolean, '86%', text) or,
     when ``required``, a missing one is named by column and row label."""
@@ -352,7 +364,7 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),
             "b": _column(df, b, ("b", "value_b"), "the runner-up's value")}
     sds = {k: (v if v is not None else k) for k, v in (("sd_a", sd_a), ("sd_b", sd_b))}
-    tasks = (df[task].map(resolve_task) if isinstance(task, str) and task in df.columns
+    tasks = (_task_column(df[task], task) if isinstance(task, str) and task in df.columns
              else pd.Series(resolve_task(task), index=df.index))
     if isinstance(congruence, str) and congruence in df.columns:
         congruence = df[congruence]
