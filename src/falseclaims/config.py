@@ -172,10 +172,14 @@ def _cli_defaults() -> dict:
     return out
 
 
-def load_config(path: str | os.PathLike | None = None) -> dict:
+def load_config(path: str | os.PathLike | Mapping | None = None) -> dict:
     """The config of the `falseclaims` commands: the file of :func:`find_config` merged over
-    :func:`cli_defaults` (:func:`merge_over`), validated strictly."""
+    :func:`cli_defaults` (:func:`merge_over`), validated strictly. A mapping (the Python
+    API's ``config={...}``) is merged and validated as the file would be."""
     cfg = cli_defaults()
+    if isinstance(path, Mapping):
+        return validate(merge_over(cfg, dict(path)), schema_path("cli_config"),
+                        source="config (a dict)")
     found = find_config(path)
     if found is not None:
         cfg = merge_over(cfg, read_yaml(found))

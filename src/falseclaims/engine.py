@@ -10,7 +10,10 @@ and level. Pass ``config=`` (a dict or a YAML path merged over the defaults) to 
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -137,13 +140,28 @@ def _packaged_config() -> dict:
 
 
 def _config(config) -> dict:
+    """The config to use: the packaged one, or a YAML path or a dict merged over it and
+    validated alike."""
     if config is None:
         return _packaged_config()
-    if isinstance(config, dict):
-        return config
+    if not isinstance(config, (Mapping, str, os.PathLike)):
+        raise TypeError(f"config must be a YAML file's path or a dict of config blocks; got "
+                        f"{type(config).__name__}")
     from falseclaims.config import load_config
 
-    return load_config(config)
+    if not isinstance(config, Mapping):
+        return load_config(config)
+    try:
+        key = json.dumps(config, sort_keys=True, default=repr)  # the same dict, validated once
+    except (TypeError, ValueError):  # keys of mixed types: the schema names them
+        return load_config(config)
+    if key not in _VALIDATED:
+        _VALIDATED.clear()  # one dict at a time is what a loop of calls passes
+        _VALIDATED[key] = load_config(config)
+    return _VALIDATED[key]
+
+
+_VALIDATED: dict[str, dict] = {}
 
 
 def _congruence(task: str, congruence, level, config):
@@ -152,9 +170,9 @@ def _congruence(task: str, congruence, level, config):
         congruence, level = None, congruence
     if congruence is not None:
         return congruence, "given", None
-    cfg = _config(config)
     from falseclaims.config import Headline, configured_congruence
 
+    cfg = config
     level = level or Headline.from_config(cfg).congruence_level
     if level not in CONGRUENCE_LEVELS:
         raise ValueError(f"congruence level must be one of {CONGRUENCE_LEVELS}; got {level!r}")
@@ -165,6 +183,9 @@ def _numbers(name: str, x):
     """``x`` as a float array (None stays None); text such as 'abc' is named."""
     if x is None:
         return None
+    if type(x).__name__ == "NAType":  # pandas' missing value: imputed like None and NaN
+        return np.asarray(np.nan)
+    stats.refuse_booleans(name, x)
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -198,6 +219,14 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
     Segmentation: ``sd_a``/``sd_b`` are the per-case SDs; None (or NaN entries) are imputed
     from ``sd_model`` (default: the config's headline SD model) at ``sd_level``.
     """
+    n, a, b, sd_a, sd_b = _unmasked(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b)
+    if not isinstance(congruence, str):
+        congruence = _unmasked(congruence=congruence)[0]
+    # level names as the config writes them: 'Q3', ' median' are q3, median
+    congruence, congruence_level, sd_level = (
+        x.strip().lower() if isinstance(x, str) else x
+        for x in (congruence, congruence_level, sd_level))
+    _same_index(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b, congruence=congruence)
     try:
         return _probability(resolve_task(task), n, a, b, congruence, sd_a, sd_b, sd_model,
                             sd_level, congruence_level, config)
@@ -205,8 +234,31 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
         raise ValueError(re.sub(r"\b(?:acc|mean)_([ab])\b", r"\1", str(exc))) from None
 
 
+def _unmasked(**named) -> list:
+    """numpy masked arrays with their masked entries as NaN (missing: refused for n, a, b,
+    imputed for SDs); the mask was ignored, the hidden value used."""
+    return [np.ma.asarray(x).astype(float).filled(np.nan) if np.ma.isMaskedArray(x) else x
+            for x in named.values()]
+
+
+def _same_index(**named) -> None:
+    """pandas Series are paired by position here, so their index labels must agree: two
+    Series indexed differently would pair one claim's n with another claim's values."""
+    series = {k: v for k, v in named.items() if hasattr(v, "index") and hasattr(v, "iloc")}
+    first = next(iter(series), None)
+    for name, value in series.items():
+        if not value.index.equals(series[first].index):
+            raise ValueError(f"{first} and {name} are pandas objects with different index "
+                             "labels; values are paired by position: align them first "
+                             "(e.g. pass columns of one DataFrame, or .to_numpy())")
+
+
 def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                  congruence_level, config) -> ClaimProbability:
+    config = _config(config)  # once: a dict or a path is validated before any use
+    if sd_model is not None and not callable(getattr(sd_model, "predict", None)):
+        raise TypeError(f"sd_model must be a falseclaims.SDModel (or None for the config's); "
+                        f"got {type(sd_model).__name__}")
     c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
@@ -224,12 +276,12 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         if sd_model is None:
             from falseclaims.config import sd_model_from_config
 
-            sd_model = sd_model_from_config(_config(config))
+            sd_model = sd_model_from_config(config)
         model = sd_model
         if sd_level is None:
             from falseclaims.config import Headline
 
-            sd_level = Headline.from_config(_config(config)).sd_level
+            sd_level = Headline.from_config(config).sd_level
     sa, imp_a, fl_a = _impute(sd_a, a, model, sd_level)
     sb, imp_b, fl_b = _impute(sd_b, b, model, sd_level)
     r = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c)
@@ -242,15 +294,52 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         sd_level=sd_level if imputed else None, sd_diff=r.sd_diff)
 
 
+def _task_column(values, column: str):
+    """The task column resolved (cls, seg, ...); a cell that names no task is named by
+    column and row label."""
+    out = []
+    for label, v in values.items():
+        try:
+            out.append(resolve_task(v))
+        except ValueError as exc:
+            raise ValueError(f"column {column!r}, row {label!r}: {exc}") from None
+    return values.__class__(out, index=values.index, dtype=object)
+
+
+def _numeric_column(values, column: str, required: bool) -> np.ndarray:
+    """A DataFrame column as floats; a cell that is no number (a boolean, '86%', text) or,
+    when ``required``, a missing one is named by column and row label."""
+    import pandas as pd
+
+    cells = values.astype(object)
+    booleans = cells.map(lambda v: isinstance(v, (bool, np.bool_)))  # True is no 1.0
+    num = pd.to_numeric(cells.where(~booleans), errors="coerce").astype(float)
+    bad = booleans | (num.isna() & (values.notna() | required))
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        cell = cells.iloc[i]
+        hint = (" without '%' (a fraction: 0.86 for 86%)" if isinstance(cell, str)
+                and cell.strip().endswith("%") else "")
+        shown = "a missing value" if not booleans.iloc[i] and pd.isna(cell) else repr(cell)
+        raise ValueError(f"column {column!r}, row {values.index[i]!r}: got {shown}; expected "
+                         f"a number{hint}")
+    return num.to_numpy(float)
+
+
 RESULT_COLUMNS = ["congruence_used", "congruence_clamped", "sd_a", "sd_b", "sd_a_imputed",
                   "sd_b_imputed", "sd_floored", "probability"]
 
 
 def _column(df, given, candidates: tuple[str, ...], what: str):
     names = (given,) if given is not None else candidates
-    for name in names:
-        if name in df.columns:
-            return name
+    found = [name for name in names if name in df.columns]
+    if len(found) > 1:  # 'a' and 'value_a': which is meant is the user's to say
+        raise ValueError(f"two columns for {what}: {', '.join(map(repr, found))}; name the one "
+                         f"to use (e.g. {found[0].split('_')[-1]}={found[0]!r})")
+    for name in found:
+        if (df.columns == name).sum() > 1:
+            raise ValueError(f"column {name!r} ({what}) appears more than once")
+        return name
     raise ValueError(f"no column for {what}: expected one of {', '.join(names)}; the "
                      f"DataFrame has {', '.join(map(str, df.columns))}")
 
@@ -275,24 +364,25 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),
             "b": _column(df, b, ("b", "value_b"), "the runner-up's value")}
     sds = {k: (v if v is not None else k) for k, v in (("sd_a", sd_a), ("sd_b", sd_b))}
-    tasks = (df[task].map(resolve_task) if isinstance(task, str) and task in df.columns
+    tasks = (_task_column(df[task], task) if isinstance(task, str) and task in df.columns
              else pd.Series(resolve_task(task), index=df.index))
     if isinstance(congruence, str) and congruence in df.columns:
         congruence = df[congruence]
     for col in RESULT_COLUMNS:
         out[col] = np.nan if col in ("congruence_used", "sd_a", "sd_b", "probability") \
             else False
+    num = {k: _numeric_column(df[v], v, required=True) for k, v in cols.items()}
+    num.update({k: _numeric_column(df[v], v, required=False) for k, v in sds.items()
+                if v in df.columns})
+    if isinstance(congruence, pd.Series):
+        congruence = _numeric_column(congruence, str(congruence.name), required=True)
     for name in sorted(tasks.unique()):
         rows = (tasks == name).to_numpy()
         extra = {}
         if name == "segmentation":
-            extra = {k: df.loc[rows, v].to_numpy(float) if v in df.columns else None
-                     for k, v in sds.items()}
-        c = congruence[rows].to_numpy(float) if isinstance(congruence, pd.Series) \
-            else congruence
-        r = probability(name, df.loc[rows, cols["n"]].to_numpy(float),
-                        df.loc[rows, cols["a"]].to_numpy(float),
-                        df.loc[rows, cols["b"]].to_numpy(float), congruence=c,
+            extra = {k: num[k][rows] if k in num else None for k in sds}
+        c = congruence[rows] if isinstance(congruence, np.ndarray) else congruence
+        r = probability(name, num["n"][rows], num["a"][rows], num["b"][rows], congruence=c,
                         sd_model=sd_model, sd_level=sd_level,
                         congruence_level=congruence_level, config=config, **extra)
         for col in RESULT_COLUMNS:

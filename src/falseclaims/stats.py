@@ -27,6 +27,7 @@ __all__ = [
 
 
 def _as_float(name: str, x) -> np.ndarray:
+    refuse_booleans(name, x)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -35,6 +36,24 @@ def _as_float(name: str, x) -> np.ndarray:
         where = "" if arr.ndim == 0 else f" at index {_first_bad(np.isnan(arr))}"
         raise ValueError(f"{name} is NaN{where}")
     return arr
+
+
+def _holds_booleans(x) -> bool:
+    if isinstance(x, (bool, np.bool_)):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_holds_booleans(v) for v in x)
+    kind = getattr(getattr(x, "dtype", None), "kind", "")  # pandas' 'boolean' is 'b' too
+    return kind == "b" or (kind == "O" and any(isinstance(v, (bool, np.bool_))
+                                               for v in np.asarray(x, dtype=object).ravel()))
+
+
+def refuse_booleans(name: str, x) -> None:
+    """A boolean is no number here: True would be read as 1.0 (an accuracy of 100 %,
+    n = 1)."""
+    if _holds_booleans(x):
+        shown = repr(x) if isinstance(x, (bool, np.bool_)) else f"{type(x).__name__} of booleans"
+        raise ValueError(f"{name} must be numeric; got a boolean ({shown})")
 
 
 def _first_bad(mask: np.ndarray):

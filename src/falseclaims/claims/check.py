@@ -105,6 +105,16 @@ def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
     return notes
 
 
+def no_spread_notes(label: str, c: float, row: dict, sd_a, sd_b) -> list[str]:
+    """A congruence that leaves the paired differences no spread (r = 1 with equal SDs):
+    P is then 0 or 1 by construction. Two reported SDs of 0 have their own note."""
+    if row["sd_diff"] > 1e-12 or (sd_a == 0 and sd_b == 0):
+        return []
+    return [f"{label} congruence r = {c:g} with SDs {row['sd_a']:g} and {row['sd_b']:g}: the "
+            "per-case differences would have no spread (SD 0), so P is 0 or 1 by "
+            "construction, not evidence (r = 1 means both methods' DSC move in lockstep)"]
+
+
 def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
     """Vectorised :func:`falseclaims.engine.probability` (SDs imputed where None)."""
     return probability(task, n, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b,
@@ -157,10 +167,8 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     b = validate_fraction("--b", b)
     if task == "classification" and (sd_a is not None or sd_b is not None):
         raise ValueError("--sd-a/--sd-b apply to segmentation only")
-    if sd_a is not None:
-        sd_a = validate_fraction("--sd-a", sd_a)
-    if sd_b is not None:
-        sd_b = validate_fraction("--sd-b", sd_b)
+    sd_a, sd_b = (None if sd is None else validate_fraction(f"--sd-{k}", sd)
+                  for k, sd in (("a", sd_a), ("b", sd_b)))
     if decimals is not None:
         if int(decimals) != decimals or not 0 <= decimals <= MAX_DECIMALS:
             raise ValueError(f"--decimals must be an integer in [0, {MAX_DECIMALS}]; got "
@@ -208,6 +216,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
             notes += [f"{label} {t}" for t in res.notes() if t != lead]
         else:
             row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
+            notes += no_spread_notes(label, c, row, sd_a, sd_b)
         if decimals is not None:
             box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points, head)
             p = box["probability"]

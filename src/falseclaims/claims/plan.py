@@ -26,6 +26,7 @@ from falseclaims.config import PlausibilityLimits
 from falseclaims.engine import probability
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
+from falseclaims.stats import refuse_booleans
 from falseclaims.tasks import TASKS, resolve_task
 
 __all__ = ["PlanResult", "delta_warning", "probability_at", "size_multipliers", "smallest_n"]
@@ -151,6 +152,9 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     says so with the probability reached at ``n_max``.
     """
     task = resolve_task(task)  # cls, seg as everywhere else
+    for name, value in (("delta", delta), ("level", level), ("congruence", congruence),
+                        ("target", target), ("n_max", n_max)):
+        refuse_booleans(name, value)  # True would be 1.0: a gap of 100 points
     a, b = _values(task, delta, level)
     target = float(target)
     if not 0.0 < target < 0.5:

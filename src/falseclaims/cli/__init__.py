@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import importlib
 import os
 import re
@@ -26,6 +27,13 @@ CONFIG_HELP = ("config file holding only the keys to change, merged over the def
                "present; config/README.md)")
 
 
+# metric names users give for --task (the values: accuracies or mean DSC, docs/cli.md)
+METRIC_TASKS = {**dict.fromkeys(("accuracy", "acc", "top 1", "top1", "balanced accuracy"),
+                                "classification"),
+                **dict.fromkeys(("dice", "dsc", "mean dice", "dice score", "mean dsc"),
+                                "segmentation")}
+
+
 class UsageError(Exception):
     """Raised by a verb for bad arguments; printed on one line, exit code 2."""
 
@@ -37,8 +45,11 @@ def task(text: str) -> str:
         return resolve_task(text)
     except ValueError:
         names = [*TASKS, *TASK_ALIASES]
-        near = difflib.get_close_matches(str(text).lower(), names, n=1)
+        key = re.sub(r"[\s_-]+", " ", str(text)).strip().lower()
+        near = difflib.get_close_matches(key, names, n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
+        if key in METRIC_TASKS:  # a metric given for the task: name the task it belongs to
+            hint = f" ({text.strip()} is a {METRIC_TASKS[key]} metric: --task {METRIC_TASKS[key]})"
         raise argparse.ArgumentTypeError(
             f"expected one of {', '.join(names)}, got {text!r}{hint}") from None
 
@@ -57,6 +68,25 @@ def count(text: str) -> int:
     return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
 
 
+
+
+def number(text: str) -> float:
+    """argparse type for every float option: a decimal comma or a percent sign is named
+    with the spelling to give instead (was argparse's "invalid float value")."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    t = text.strip()
+    if re.fullmatch(r"[+-]?\d*,\d+", t):
+        raise argparse.ArgumentTypeError(
+            f"expected a number with a decimal point, got {text!r} (give {t.replace(',', '.')})")
+    m = re.fullmatch(r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*%", t)
+    if m:
+        value = float(m.group(1).replace(",", ".")) / 100
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction without '%', got {text!r} (give {value:.10g})")
+    raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
 
 
 def check_count(option: str, value: int | None, lo: int = 2, hi: int = MAX_N) -> None:
@@ -127,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
             if action.dest == "task" and action.type is None:
                 action.type = task
                 action.help = TASK_HELP
+            if action.type is float:  # one wording for every number option
+                action.type = number
     for p in sub.choices.values():
         if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
             one_line_errors(p)
@@ -151,6 +183,8 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
         before = getattr(parser, "_before_error", None)
         if before is not None:  # a command's own hook (table: the --json envelope)
             before(message)
+        elif not commands and "--json" in _ARGV:
+            json_error(_command_of(parser.prog), {}, message)
         if commands and message.endswith("required: command"):
             message += f" ({', '.join(commands)})"
         bad = re.search(r"invalid choice: '([^']*)'", message)
@@ -165,9 +199,30 @@ def one_line_errors(parser: argparse.ArgumentParser, commands: tuple = ()) -> No
     parser.error = error
 
 
+_ARGV: list[str] = []  # the command line being parsed (argument errors with --json)
+
+
+def _command_of(prog: str) -> str:
+    """The envelope's command of a (sub)parser: ``falseclaims sheet inspect`` -> ``sheet
+    inspect``."""
+    return prog.split(" ", 1)[1] if " " in prog else prog
+
+
+def json_error(command: str, inputs: dict, message: str) -> None:
+    """With --json an input or argument error also writes the envelope, ``result.error``
+    holding the line printed on stderr (the shape of ``table``'s, docs/cli.md)."""
+    from falseclaims.cli.envelope import emit
+
+    try:
+        emit(command, inputs, {"error": message})
+    except (OSError, ValueError):  # stdout closed: the stderr line still says it
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    _ARGV[:] = argv[:argv.index("--")] if "--" in argv else argv
     if not argv:  # bare `falseclaims`: the help, not an error
         parser.print_help()
         return 0
@@ -181,14 +236,35 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except (UsageError, ValueError, OSError) as exc:
-        # input errors (bad values, config, files): one line, no traceback
-        print(f"falseclaims {args.verb}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        # input errors (bad values, config, files): one line, no traceback; table has
+        # written its --json envelope already
+        return _failed(args, _one_line(exc), envelope=args.verb != "table")
+    except Exception as exc:  # a bug: one line, not a traceback (FALSECLAIMS_DEBUG=1 shows it)
+        if os.environ.get("FALSECLAIMS_DEBUG"):
+            raise
+        if isinstance(exc, (RecursionError, MemoryError)):  # an input beyond reason
+            return _failed(args, f"input too large or too deeply nested to read "
+                                 f"({type(exc).__name__})")
+        return _failed(args, f"unexpected {type(exc).__name__}: {_one_line(exc)} (a bug in "
+                             "falseclaims; FALSECLAIMS_DEBUG=1 shows the traceback)")
+
+
+def _failed(args, message: str, envelope: bool = True) -> int:
+    """Exit code 2 with the one stderr line, and with --json the envelope of the error."""
+    if envelope and getattr(args, "json", False):
+        from falseclaims.cli.envelope import inputs_of
+        command = " ".join(filter(None, (args.verb, getattr(args, "sheet_verb", None))))
+        json_error(command, inputs_of(args), message)
+    print(f"falseclaims {args.verb}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _one_line(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         return f"{exc.filename}: {exc.strerror}"
+    if isinstance(exc, OSError) and exc.strerror:  # no file named: stdout on a full disk
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO)
+        return f"{'writing the output: ' if full else ''}{exc.strerror} (errno {exc.errno})"
     return str(exc)
 
 

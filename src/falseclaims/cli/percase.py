@@ -74,6 +74,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from falseclaims.percase.author import load_inputs, run_author  # pandas, scipy
+    from falseclaims.percase.omnibus import MAX_POSTHOC_METHODS
 
     check_report_path(args.report)
     cfg = load_config(args.config)
@@ -91,6 +92,11 @@ def run(args) -> int:
                       positive=args.positive, case_mismatch=args.case_mismatch,
                       classes=_classes(args.classes), units=args.units,
                       columns=_columns(args.columns))
+    k = inp.values.shape[1]
+    if args.all_pairs and k > MAX_POSTHOC_METHODS:
+        raise UsageError(f"--all-pairs: {k:,} methods are {k * (k - 1) // 2:,} pairs, each "
+                         f"bootstrapped; at most {MAX_POSTHOC_METHODS} methods are compared "
+                         "each with each (choose two with --a and --b)")
     result, cmp_, ranking, pairs, omnibus = run_author(
         inp, resamples=resamples, seed=seed, level_ci=settings.level,
         alpha=settings.alpha, with_all_pairs=args.all_pairs, cfg=cfg,
@@ -106,9 +112,12 @@ def run(args) -> int:
                 "bootstrap": f"{resamples} resamples, seed {seed}"}
         if inp.scores is not None:
             meta["scores (DeLong)"] = args.scores or f"score columns, positive {inp.positive}"
-        for i, note in enumerate(inp.notes, 1):
+        # too many methods for the post-hoc pairs: no section (and no diagram) but its note
+        shown = omnibus if omnibus is None or not omnibus.pairs.empty else None
+        for i, note in enumerate([*inp.notes, *([] if shown else
+                                                getattr(omnibus, "notes", []))], 1):
             meta[f"note {i}"] = note
-        html = percase_html(cmp_, ranking, meta, cfg, pairs, omnibus,
+        html = percase_html(cmp_, ranking, meta, cfg, pairs, shown,
                             positive=result.get("positive_class"),
                             chosen=result["chosen_pair"])
         write_html(html, args.report)
@@ -201,6 +210,8 @@ def _omnibus_lines(om) -> list[str]:
                    f"(df {k - 1}, {(k - 1) * (om.n_cases - 1)}), p {_p(om.iman_davenport_p)}")
     for note in om.notes:
         out.append(f"  {note}")
+    if om.pairs.empty:  # too many methods: the note says so
+        return out
     out.append(f"  post-hoc (critical difference {om.critical_difference:.3f} at alpha "
                f"{om.alpha:g}):")
     for r in om.pairs.itertuples():

@@ -193,10 +193,7 @@ def _check_files(files) -> None:
     """Each per-case file exists and is a file: a directory is said as such, also when its
     name ends in .csv."""
     for f in files:
-        if Path(str(f)).is_dir():
-            raise ValueError(f"{f}: is a directory, expected a per-case CSV file")
-        if not Path(str(f)).is_file():
-            raise FileNotFoundError(f"per-case file not found: {f}")
+        readers.require_file(str(f))
 
 
 def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
@@ -242,6 +239,10 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
     truth = None
     if task == "segmentation":
         mets = pc.task_metrics(st)
+        dice = sorted(m for m in mets if str(m).lower() in readers.DSC_METRICS)
+        if len(dice) > 1:  # the same metric under two names pairs nothing
+            raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): "
+                             "write one name in the metric column")
         met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
         values = _complete_cases(pc.matrix(st, met), notes)
         if scores is not None:
@@ -327,6 +328,17 @@ def _pick_pair(ranking: pd.DataFrame, a: str | None, b: str | None) -> tuple[str
     return a, b, True
 
 
+def _no_spread_notes(cmp_) -> list[str]:
+    """Every case differing by the same amount (both methods constant, or one a shifted copy
+    of the other): P is then 0 or 1 by construction, not evidence."""
+    diff = np.asarray(cmp_.x, dtype=float) - np.asarray(cmp_.y, dtype=float)
+    if diff.size == 0 or np.ptp(diff) > 1e-12 or abs(diff[0]) <= 1e-12:
+        return []
+    return [f"every case differs by exactly {diff[0]:+.4g} ({cmp_.a} minus {cmp_.b}): the "
+            "differences have no spread, so the probability is 0 or 1 by construction, not "
+            "evidence; are these per-case values (not per-method means repeated)?"]
+
+
 def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float = 0.95,
                alpha: float = 0.05, with_all_pairs: bool = False, cfg: dict | None = None,
                max_draws: int | None = None, a: str | None = None, b: str | None = None):
@@ -348,6 +360,8 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
     if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
         inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
                          f"'{a} beats {b}', which the data do not favour")
+    if inp.task == "segmentation":
+        inp.notes += _no_spread_notes(cmp_)
     omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
     if cmp_.interval.get("method") == APPROXIMATE:
         inp.notes.append(

@@ -36,7 +36,10 @@ def _require_columns(df: pd.DataFrame, cols: Iterable[str], file: str) -> list[P
 
 
 # '85.3%': the unit is declared in the cell, but per-case files declare it once (--units)
-PERCENT_SIGN = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)\s*%\s*")
+# (digits after the point only after a point: '\d+\.?\d*' took quadratic time on a cell of
+# 100,000 digits)
+PERCENT_SIGN = re.compile(r"\s*[-+]?(\d+(?:\.\d*)?|\.\d+)\s*%\s*")
+SHOWN_CHARACTERS = 40
 PERCENT_SIGN_EXPECTED = ("a number without '%' (per-case DSC in percent: write the numbers "
                          "and pass --units percent)")
 
@@ -56,8 +59,16 @@ def _parse_numbers(
         expected = (DECIMAL_COMMA_EXPECTED if DECIMAL_COMMA.fullmatch(cell)
                     else PERCENT_SIGN_EXPECTED if PERCENT_SIGN.fullmatch(cell) else "a number")
         problems.append(Problem(file, row=_line(cells.index[i]), column=column,
-                                value=cell, expected=expected))
+                                value=shown_cell(cell), expected=expected))
     return num
+
+
+def shown_cell(cell: str) -> str:
+    """A cell as a message quotes it: at most :data:`SHOWN_CHARACTERS`, then its length (a
+    5 MB cell was printed whole)."""
+    if len(cell) <= SHOWN_CHARACTERS:
+        return cell
+    return f"{cell[:SHOWN_CHARACTERS]}... ({len(cell):,} characters)"
 
 
 def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Problem],
@@ -74,6 +85,17 @@ def _check_unit(table: pd.DataFrame, origin: pd.DataFrame, problems: list[Proble
         return
     files = ", ".join(sorted(origin.loc[dsc.index, "file"].unique()))
     top = 100.0 if units == "percent" else 1.0
+    by_method = dsc.groupby(table.loc[dsc.index, "method"])
+    peak, above = by_method.max(), (dsc > 1).groupby(table.loc[dsc.index, "method"]).mean()
+    # a method in fractions (all <= 1) beside one in percent (most > 1; one typo is a cell)
+    low, high = sorted(peak.index[peak <= 1]), sorted(above.index[above > 0.5])
+    if low and high:  # one unit cannot fit both: --units would divide the fractions too
+        problems.append(Problem(files, value=f"method(s) {low} with every DSC <= 1 and "
+                                f"{high} with DSC up to {peak.max():g}",
+                                expected="every method's DSC in one unit (fractions, or "
+                                "percent with --units percent): convert the methods in the "
+                                "other unit"))
+        return
     if units == "percent" and (dsc <= 1).all():
         problems.append(Problem(files, value=f"all {len(dsc)} DSC values <= 1",
                                 expected="percent with --units percent; values look like "
@@ -109,7 +131,8 @@ def _check_duplicates(table: pd.DataFrame, origin: pd.DataFrame, problems: list[
     for i in np.flatnonzero(dup.to_numpy()):
         o = origin.iloc[i]
         r = table.iloc[i]
-        problems.append(Problem(o["file"], row=o["row"], column="case_id", value=r["case_id"],
+        problems.append(Problem(o["file"], row=o["row"], column="case_id",
+                                value=shown_cell(str(r["case_id"])),
                                 expected="each case once per task/method/metric (duplicate "
                                 f"for method {r['method']!r}, task {r['task']!r})"))
 
@@ -183,7 +206,8 @@ def _check_labels(table: pd.DataFrame, origin: pd.DataFrame, classes: Sequence[s
             column = o["column"] if col == "value" else o.get("gt_column", "ground_truth")
             row = o["row"] if col == "value" else o.get("gt_row", o["row"])
             file = o["file"] if col == "value" else o.get("gt_file", o["file"])
-            problems.append(Problem(file, row=row, column=column, value=table[col].iloc[i],
+            problems.append(Problem(file, row=row, column=column,
+                                    value=shown_cell(str(table[col].iloc[i])),
                                     expected=f"a {what} in the class set {{{shown}}}"))
 
 
@@ -206,6 +230,45 @@ def _scores_as_labels(table: pd.DataFrame, files: Mapping[str, str],
                             "threshold them into labels, or give them with --scores FILE "
                             "(DeLong test of the AUCs) next to a file of predicted labels"))
     return True
+
+
+_TRUE_WORDS = {"true", "yes", "y", "t", "1", "1.0"}
+_FALSE_WORDS = {"false", "no", "n", "f", "0", "0.0"}
+
+
+def _label_key(label) -> str:
+    """A label as compared across spellings: case and padding ignored, true/yes/1 alike."""
+    text = str(label).strip().lower()
+    if text in _TRUE_WORDS or text in _FALSE_WORDS:
+        return "\x00true" if text in _TRUE_WORDS else "\x00false"
+    try:  # '2' and '2.0'
+        return f"\x00{float(text)!r}"
+    except ValueError:
+        return text
+
+
+def spelt_otherwise(predicted, truth) -> dict[str, str]:
+    """{predicted label: ground-truth label} for predicted labels that are no ground-truth
+    label but one written otherwise ('True' for 'TRUE', '1' for 'yes'): counted as wrong
+    predictions they would make a method look worse for no reason."""
+    truth = sorted(map(str, truth))
+    keys = {_label_key(t): t for t in truth}
+    return {str(p): keys[_label_key(p)] for p in sorted(map(str, predicted))
+            if str(p) not in truth and _label_key(p) in keys}
+
+
+def _spelling_problems(table: pd.DataFrame, origin: pd.DataFrame,
+                       problems: list[Problem]) -> None:
+    """One problem per predicted label written otherwise than its ground-truth label, at
+    its first cell."""
+    pairs = spelt_otherwise(table["value"].unique(), table["ground_truth"].unique())
+    for pred, truth in pairs.items():
+        o = origin.iloc[int(np.flatnonzero((table["value"] == pred).to_numpy())[0])]
+        problems.append(Problem(o["file"], row=o["row"], column=o["column"],
+                                value=shown_cell(pred),
+                                expected=f"a ground-truth label ({truth!r} is one: the same "
+                                "label written otherwise? write each label alike in every "
+                                "column)"))
 
 
 def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...]:
@@ -245,6 +308,8 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
         if kind == "segmentation":
             _check_unit(table, origin, problems, units, notes)
         elif not _scores_as_labels(table, files, problems):
+            if classes is None:
+                _spelling_problems(table, origin, problems)
             classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase import model as r
+from falseclaims.percase.checks import spelt_otherwise
 from falseclaims.percase.text_table import mapping_note
 from falseclaims.io.textio import (duplicated_names, is_gzip, looks_tab_separated,
                                    semicolon_separated)
@@ -177,6 +178,8 @@ def _checked_units(values: np.ndarray, metric: str, units: str,
         return None
     if metric not in r.DSC_METRICS:
         return values
+    if (values.max(axis=0) <= 1).any() and ((values > 1).mean(axis=0) > 0.5).any():
+        return None  # methods in two units: the careful reader names them
     if units == "percent":
         if (values <= 1).all() or (values < 0).any() or (values > 100).any():
             return None
@@ -210,6 +213,8 @@ def _checked_labels(df: pd.DataFrame, methods: list[str], classes, notes: list[s
     predicted = set(labels[np.unique(codes[:, 1:])])
     if classes is None:
         only_predicted = sorted(predicted - truth)
+        if spelt_otherwise(only_predicted, truth):
+            return None  # the careful reader names the cells
         if only_predicted:
             notes.append(f"predicted label(s) {only_predicted} never occur in the ground "
                          "truth; class set = labels of both (pass --classes to fix it)")

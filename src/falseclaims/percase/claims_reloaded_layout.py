@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -17,6 +18,20 @@ from falseclaims.percase.model import LABEL_METRIC, PerCase
 from falseclaims.percase.text_table import read_text_table, column_mapping
 
 PathLike = str | os.PathLike
+
+
+def _other_column(file: str, df: pd.DataFrame, c: str, kind: str) -> Problem:
+    """A column that is no role of the layout; one with an empty header cell (pandas names
+    it 'Unnamed: 3') by its position."""
+    unnamed = re.fullmatch(r"Unnamed: (\d+)", str(c))
+    if not unnamed:
+        gt = "ground_truth, " if kind == "classification" else ""
+        return Problem(file, column=c, expected=f"only case_id, {gt}and alg_* columns")
+    filled = int((df[c].astype(str).str.strip() != "").sum())
+    return Problem(file, row=1, message=(
+        f"column {int(unnamed.group(1)) + 1} has no name in the header ("
+        + ("empty in every row: a ',' at the end of each line? remove it" if not filled
+           else f"{filled} value(s) below it: name it alg_<method>") + ")"))
 
 
 def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "task",
@@ -50,9 +65,7 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
         problems.append(Problem(file, column="alg_*", value=alg,
                                 expected=f"at least {min_methods} method columns named alg_<name>"))
     other = [c for c in df.columns if c not in need and c not in alg]
-    for c in other:
-        gt = "ground_truth, " if kind == "classification" else ""
-        problems.append(Problem(file, column=c, expected=f"only case_id, {gt}and alg_* columns"))
+    problems += [_other_column(file, df, c, kind) for c in other]
     if problems:
         raise PerCaseValidationError(problems)
     names = {c: c[len("alg_"):] for c in alg}

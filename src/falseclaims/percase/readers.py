@@ -44,7 +44,8 @@ from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.nnunet_layout import is_nnunet_summary, read_nnunet_summaries
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import ROLES, read_text_table, column_mapping
+from falseclaims.percase.text_table import (ROLES, column_mapping, read_text_table,
+                                             require_file)
 from falseclaims.percase.wide_layout import read_wide_per_method
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "CASE_SET_EXPECTED",
     "ROLES",
     "column_mapping",
+    "require_file",
 ]
 
 PathLike = str | os.PathLike
@@ -74,11 +76,7 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     """``long`` or ``claims_reloaded`` from a single file's header (after the column
     mapping ``columns``, {role: column in the file}, when given); ``nnunet`` for an nnU-Net
     summary.json."""
-    p = Path(path)
-    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
-        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
-    if not p.is_file():
-        raise FileNotFoundError(f"per-case file not found: {p}")
+    p = require_file(path)
     if is_nnunet_summary(p):
         return "nnunet"
     header = read_text_table(p, nrows=0, columns=columns).columns
@@ -87,6 +85,8 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
     hint = suggested_mapping(list(header)) if columns is None else ""
+    if not hint:
+        _no_header_or_case_id(p, list(header))
     raise PerCaseValidationError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
@@ -95,6 +95,32 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         + (f"; if each column after {hint[1]!r} holds one method's per-case results: "
            f"--columns {hint[0]}" if hint else "")
     )
+
+
+def _no_header_or_case_id(p: Path, header: list) -> None:
+    """What the general message would not explain: a comment line above the header, a
+    first row of numbers (no header line), alg_* columns without a case_id column."""
+    if header and str(header[0]).lstrip().startswith("#"):
+        raise PerCaseValidationError(
+            f"{p}, row 1: got {str(header[0])[:40]!r}; expected the header line (a comment "
+            "line? the first line names the columns: remove the lines above it)")
+    if header and all(_is_number(c) for c in header):
+        raise PerCaseValidationError(
+            f"{p}, row 1: got {', '.join(map(str, header))}; expected column names (the "
+            "first row holds numbers: the file has no header line; add one such as "
+            "case_id,alg_A,alg_B)")
+    if "case_id" not in header and sum(str(c).startswith("alg_") for c in header) >= 2:
+        raise PerCaseValidationError(
+            f"{p}, row 1: no column case_id among {list(header)}; expected a case_id "
+            "column naming each case (the methods' results are paired by it)")
+
+
+def _is_number(text) -> bool:
+    try:
+        float(str(text).replace("_", "x"))
+    except ValueError:
+        return False
+    return True
 
 
 # a first column naming the cases, and one naming the reference (classification labels)
@@ -123,7 +149,9 @@ def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
             methods.append(n)
     if len(methods) < 2:
         return None
-    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods]
+    # a column already named alg_* keeps its name (was: alg_alg_a=alg_a)
+    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods
+              if not m.startswith("alg_")]
     value = ",".join(parts)
     return (f"'{value}'" if any(ch.isspace() for ch in value) else value), names[0]
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.checks import PERCENT_SIGN
+from falseclaims.percase.model import DSC_METRICS
 
 __all__ = ["infer_task"]
 
@@ -100,10 +101,17 @@ def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
         head = head[head["task"].astype(str).str.strip() == subtask]
     if "metric" not in head.columns:
         return head
-    names = head["metric"].astype(str).str.strip()
-    if metric is not None:
-        return head[names == metric]
+    names = head["metric"].astype(str).str.strip().str.lower()  # as the reader compares them
     found = sorted(set(names))
+    dice = [m for m in found if m in DSC_METRICS]
+    if len(dice) > 1:  # one method's rows under 'DSC', another's under 'Dice': nothing paired
+        raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): write "
+                         "one name in the metric column")
+    if metric is not None:
+        if metric.strip().lower() not in found and found:
+            raise ValueError(f"--metric {metric}: no such metric in the first {HEAD_ROWS} rows; "
+                             f"the metric column holds {found}")
+        return head[names == metric.strip().lower()]
     if len(found) > 1:
         raise ValueError(f"the input has several metrics {found}: choose one with --metric")
     return head

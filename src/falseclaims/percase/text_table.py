@@ -17,7 +17,7 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.io.textio import is_gzip, text_suffix
 
 __all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
-           "parse_columns_option"]
+           "parse_columns_option", "require_file"]
 
 PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
@@ -93,6 +93,23 @@ def parse_columns_option(text: str) -> dict[str, str]:
     return mapping
 
 
+def require_file(path: PathLike) -> Path:
+    """``path`` as a Path when it names a regular file; else the one error that says what it
+    is: a directory, '-' or a pipe (read twice here: header, then rows), a device, nothing."""
+    p = Path(path)
+    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
+        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
+    if str(path) == "-":
+        raise ValueError("-: standard input is not read; save the per-case table to a file "
+                         "and give its name")
+    if p.exists() and not p.is_file():
+        raise ValueError(f"{p}: is not a regular file (a pipe or a device?); save the "
+                         "per-case table to a file and give its name")
+    if not p.is_file():
+        raise FileNotFoundError(f"per-case file not found: {p}")
+    return p
+
+
 def read_text_table(path: PathLike, nrows: int | None = None,
                      columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
@@ -102,11 +119,7 @@ def read_text_table(path: PathLike, nrows: int | None = None,
     the file's columns to the roles first. Notes (``"<file>: <note>"``) are in
     ``df.attrs["notes"]``. ``nrows=0`` reads the header only.
     """
-    p = Path(path)
-    if p.is_dir():  # also --scores and --labels: a folder is not "not found"
-        raise ValueError(f"{p}: is a directory, expected a per-case CSV file")
-    if not p.is_file():
-        raise FileNotFoundError(f"per-case file not found: {p}")
+    p = require_file(path)
     file = str(p)
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
         raise PerCaseValidationError([Problem(

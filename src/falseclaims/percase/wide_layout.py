@@ -50,9 +50,14 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     notes: list[str] = []
     tables, origins = [], []
     expected_tasks = list(tasks) if tasks is not None else None
+    given_case_column = case_column
     for method, file in files.items():
         df = read_text_table(file)
         notes += df.attrs["notes"]
+        # the case column of the other layouts, case_id, names the cases here too (was
+        # "expected a column named 'name'" for a file holding case_id)
+        case_column = ("case_id" if given_case_column == "name" and "name" not in df.columns
+                       and "case_id" in df.columns else given_case_column)
         miss = _require_columns(df, [case_column], file)
         if miss:
             problems += miss
