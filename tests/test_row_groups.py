@@ -323,3 +323,24 @@ def test_drafted_long_workbook_runs_and_the_report_shows_the_digest(repo_root, t
     assert entry, "the digest is not in the report"
     labels = json.loads(entry.group(1) + "}")["labels"]
     assert labels == {"#": "00", "result": "Notes that change results (digest)"}
+
+
+@pytest.mark.parametrize("dash", ["\u2014", "\u2013", "--"])
+def test_a_dash_is_not_reported_as_an_empty_cell_is(tmp_path, dash):
+    # hand-filled sheets mark "not reported" with dashes, as published tables do (table mode
+    # read them as missing; the sheet reader refused them as bad cells)
+    papers = [P_HEAD, ["Kim", "segmentation", "yes", "no", "train_test", "40"],
+              ["Lee", "segmentation", "yes", "no", "train_test", dash]]
+    results = [R_HEAD, ["Kim", "ours", "dsc", "0.81"], ["Kim", "unet", "dsc", "0.8"],
+               ["Lee", "ours", "dsc", "0.9"], ["Lee", "unet", "dsc", "0.85"]]
+    s = _long(tmp_path, papers, results)
+    assert s.papers.set_index("paper_id")["n_test"].isna().tolist() == [False, True]
+    # a long results table lists only results that exist: a dash is refused as "" is
+    from falseclaims.sheets import SheetValidationError
+    messages = []
+    for cell in (dash, ""):
+        results[2][3] = cell
+        with pytest.raises(SheetValidationError) as exc:
+            _long(tmp_path, papers, results)
+        messages.append(str(exc.value))
+    assert messages[0] == messages[1] and "row 3, column 'value'" in messages[0]

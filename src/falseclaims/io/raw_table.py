@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 
 from falseclaims.errors import Problem
 
-MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "?", "#n/a"})
+# "--", en and em dashes: "not reported" in hand-filled sheets as in published tables
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "-", "--", "\u2013", "\u2014", "?",
+                            "#n/a"})
 
 _SPACES = re.compile(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
