@@ -469,3 +469,21 @@ def test_fig5_venue_facets_titles_keep_clear_of_the_panel_letters(curves_two_sou
         for letter in letters:
             assert not box.overlaps(letter.get_window_extent(renderer)), \
                 (title.get_text(), letter.get_text())
+
+
+def test_posterior_of_identical_methods_is_a_point_mass_without_warnings():
+    # two methods with the same per-case values: no spread in the paired differences (the
+    # t density divided by 0 and the y range 0-0 warned on stderr under `percase --report`)
+    import warnings
+    curves = [{"label": lvl, "n": 30, "delta": 0.0, "sd_diff": 0.0, "probability": 0.5}
+              for lvl in ("q1", "median", "q3")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = percase.posterior_segmentation(curves)
+        fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_ylim() == (0.0, 1.0)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "median: P(B ≥ A) = 0.500" in labels
+    assert [t.get_text() for t in ax.texts] == ["no spread: every paired difference is +0"]
+    matplotlib.pyplot.close(fig)

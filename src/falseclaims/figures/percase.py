@@ -156,9 +156,12 @@ def posterior_segmentation(curves: list[dict]):
     lo = min(c["delta"] - 5 * s for c, s in zip(curves, scale))
     hi = max(c["delta"] + 5 * s for c, s in zip(curves, scale))
     lo, hi = min(lo, -0.1 * abs(hi)), max(hi, 0.1 * abs(lo))
+    if hi - lo <= 0:  # identical methods: no spread and no difference
+        lo, hi = lo - 0.01, hi + 0.01
     grid = np.linspace(lo, hi, 600)
-    densities = [stats.t.pdf((grid - c["delta"]) / sc, df=c["n"] - 1) / sc
-                 for c, sc in zip(curves, scale)]
+    # no spread in the paired differences: the posterior is a point mass at delta (None)
+    densities = [stats.t.pdf((grid - c["delta"]) / sc, df=c["n"] - 1) / sc if sc > 0
+                 else None for c, sc in zip(curves, scale)]
     _draw_posteriors(ax, grid, curves, densities, "true mean DSC difference μ_A − μ_B")
     ax.set_title("Posterior of μ_A − μ_B")
     return fig
@@ -193,6 +196,14 @@ def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     """One density per assumption, the area where B >= A shaded."""
     top = 0.0
     for c, dens, col in zip(curves, densities, CURVE_COLOURS):
+        if dens is None:  # a point mass: a vertical line at it
+            ax.axvline(c["delta"], color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
+                       label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
+            said = f"no spread: every paired difference is {c['delta']:+.4g}"
+            if said not in [t.get_text() for t in ax.texts]:
+                ax.annotate(said, (0.02, 0.97), xycoords="axes fraction", ha="left",
+                            va="top", fontsize=6.5)
+            continue
         top = max(top, float(dens.max()))
         ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
                 label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
@@ -202,7 +213,7 @@ def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     ax.axvline(0, color=PALETTE["gray"], lw=0.8, ls="--")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("posterior density")
-    ax.set_ylim(0, top * 1.05)
+    ax.set_ylim(0, top * 1.05 if top > 0 else 1.0)
     # under the axes: inside, the zero line (anywhere across x) would cross its text
     ax.figure.legend(loc="outside lower center", ncols=_LEGEND_COLUMNS, fontsize=6.5)
 
