@@ -1062,3 +1062,16 @@ def test_a_score_under_a_labeled_header_or_one_mark_per_row_is_no_budget(cfg, tm
                                           "C (30\\%) & 85.0"])
     [t] = analyse_file(_write(tmp_path, "m.tex", marks), cfg, Options(n=20))["tables"]
     assert t["metrics"][0]["winner"] == "C (30%)"
+
+
+def test_a_unit_in_every_cell_is_read_when_the_best_cell_is_bold(cfg, tmp_path):
+    """``**0.12 mm**`` (Markdown) and ``\\textbf{0.12 mm}`` (LaTeX): the unit sits inside
+    the bold mark. The column was left unread ("no number in the column") because the unit
+    was cut only at the very end of a cell. By hand: B has the lowest ASSD, and it is bold."""
+    md = _md(["Method", "ASSD"], [["A", "0.31 mm"], ["B", "**0.12 mm**"], ["C", "0.20 mm"]])
+    tex = _tex("Method & ASSD", ["A & 0.31 mm", "B & \\textbf{0.12 mm}", "C & 0.20 mm"])
+    for name, text in (("u.md", md), ("u.tex", tex)):
+        [t] = analyse_file(_write(tmp_path, name, text), cfg, Options(n=20))["tables"]
+        [m] = t["metrics"]
+        assert (m["column"], m["direction"], m["winner"]) == ("ASSD (mm)", "lower", "B")
+        assert "bold agrees" in m["winner_source"]

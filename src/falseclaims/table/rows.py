@@ -166,9 +166,12 @@ def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
         if j == method_j or not given or len(units) != 1 or None in units:
             continue
         unit = units.pop()
+        # the unit before what closes the cell's bold (``**0.12 mm**``, ``\\textbf{0.12 mm}``),
+        # which stays: the bold mark is the paper's
         tail = re.compile(rf"(?:\\[,;:! ]|~|\s|\$)*(?:\\(?:text|mathrm)\s*\{{)?{unit}\}}?"
-                          r"[\s$]*$")
-        cut = [tail.sub("", str(r[j])) if t else str(r[j]) for r, t in zip(rows, texts)]
+                          r"(?P<close>(?:\*\*|__|</(?:b|strong|u)>|\}|[\s$])*)$")
+        cut = [tail.sub(r"\g<close>", str(r[j])) if t else str(r[j])
+               for r, t in zip(rows, texts)]
         if not all(parse_printed_cell(c).numeric for c, t in zip(cut, texts) if t in given):
             continue
         for r, c in zip(rows, cut):
