@@ -1075,3 +1075,25 @@ def test_a_unit_in_every_cell_is_read_when_the_best_cell_is_bold(cfg, tmp_path):
         [m] = t["metrics"]
         assert (m["column"], m["direction"], m["winner"]) == ("ASSD (mm)", "lower", "B")
         assert "bold agrees" in m["winner_source"]
+
+
+@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition"])
+def test_rows_named_regions_classes_or_test_conditions_are_not_ranked(cfg, tmp_path, head):
+    """One method's results per region, class or input condition (``| Region | Dice raw |
+    Dice cleaned |``, ``| noise | SSIM | PSNR |`` under one model's title): the rows are no
+    competitors, and ranking them named the easiest region or the noise-free input the
+    "winner", silently. Refused, naming the column."""
+    text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
+                                             ["third", "0.797", "130.9"]])
+    res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=5), strict=False)
+    assert not res["tables"]
+    assert f"the rows of {head!r} are" in res["unreadable"][0]["reason"]
+
+
+def test_rows_under_a_method_header_are_still_ranked(cfg, tmp_path):
+    """The control: the same values under ``Method`` are methods (by hand: first wins Dice
+    and HD95)."""
+    text = _md(["Method", "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
+                                                 ["third", "0.797", "130.9"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=5))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["first", "first"]

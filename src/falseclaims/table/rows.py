@@ -284,7 +284,8 @@ def refuse_data_set_rows(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
     (``Data``, ``Task``, ``Organ``): its rows are no methods."""
     if raw.rows_are:
-        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets (tasks, organs), not "
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions or "
+                        "test conditions, not "
                         "methods to rank; with methods as columns give --transpose and the "
                         "metric (--metric COLUMN=KIND)")
 
