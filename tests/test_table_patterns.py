@@ -1097,3 +1097,20 @@ def test_rows_under_a_method_header_are_still_ranked(cfg, tmp_path):
                                                  ["third", "0.797", "130.9"]])
     [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=5))["tables"]
     assert [m["winner"] for m in t["metrics"]] == ["first", "first"]
+
+
+def test_a_footnote_row_below_the_results_names_the_metric_like_a_caption(cfg, tmp_path):
+    """``\\multicolumn{3}{l}{All figures are accuracy (\\%) ...}`` after the last result row
+    says what unnamed columns (Overall, Physics) measure, as a caption would; it was skipped
+    as a section row and the columns were left unread. By hand: C wins Overall, A Physics.
+    A heading row above results (a section) is still only skipped."""
+    rows = ["\\multicolumn{3}{l}{\\textit{Baselines}}", "A & 35.5 & 44.0", "B & 28.6 & 36.2",
+            "\\multicolumn{3}{l}{\\textit{Ours}}", "C & 53.9 & 40.1"]
+    foot = "\\multicolumn{3}{l}{\\footnotesize All figures are accuracy (\\%) on the val set.}"
+    text = _tex("Model & Overall & Physics", rows + [foot], caption="Main results.")
+    [t] = analyse_file(_write(tmp_path, "f.tex", text), cfg, Options(n=217))["tables"]
+    assert [(m["column"], m["direction"], m["winner"]) for m in t["metrics"]] == [
+        ("Overall", "higher", "C"), ("Physics", "higher", "A")]
+    bare = _tex("Model & Overall & Physics", rows, caption="Main results.")
+    res = analyse_file(_write(tmp_path, "b.tex", bare), cfg, Options(n=217), strict=False)
+    assert not res["tables"] and "unknown metric" in res["unreadable"][0]["reason"]

@@ -95,11 +95,21 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     raw = modifier_names(raw, method_j, notes)
     names = method_names(raw, method_j)
     keep, rows, seen = [], [], {}
+    last = max((i for i, r in enumerate(raw.rows)
+                if any(parse_printed_cell(c).numeric for c in r)), default=-1)
+    footer = []
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
-            label = label[:40]
-            notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
+            if i > last and label:
+                # a text across the table below every result ("All figures are accuracy (%)
+                # on the 217-sample val set"): the table's footnote, read with its caption
+                footer.append(label)
+                notes.append(f"{raw.where[i]}: {label[:60]!r} below the results read as a "
+                             "note of the caption")
+                continue
+            notes.append(f"{raw.where[i]} has no number: skipped as a section row "
+                         f"({label[:40]!r})")
             continue
         name = names[i]
         if is_note_row(r, method_j):
@@ -124,9 +134,10 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                          f"{name + ' (' + str(seen[name]) + ')'!r}")
         keep.append(i)
         rows.append(r)
+    caption = " ".join([raw.caption or ""] + footer).strip() if footer else raw.caption
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
                     [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
-                    else [], raw.notes, raw.caption, raw.group)
+                    else [], raw.notes, caption, raw.group)
 
 
 LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
