@@ -1114,3 +1114,26 @@ def test_a_footnote_row_below_the_results_names_the_metric_like_a_caption(cfg, t
     bare = _tex("Model & Overall & Physics", rows, caption="Main results.")
     res = analyse_file(_write(tmp_path, "b.tex", bare), cfg, Options(n=217), strict=False)
     assert not res["tables"] and "unknown metric" in res["unreadable"][0]["reason"]
+
+
+def test_a_test_set_size_printed_in_the_caption_is_its_n(cfg, tmp_path):
+    """``n = 100`` in a Markdown heading, or ``internal (n=412) and external (n=198)`` in a
+    LaTeX caption over two test sets side by side, is the test-set size (the table was
+    refused for want of --n). Counts of runs or readers are not; --n still wins."""
+    md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]],
+             title="## Results (n = 100 test images)")
+    [t] = analyse_file(_write(tmp_path, "a.md", md), cfg, Options())["tables"]
+    assert t["metrics"][0]["n"] == 100
+    [t] = analyse_file(_write(tmp_path, "a.md", md), cfg, Options(n=40))["tables"]
+    assert t["metrics"][0]["n"] == 40
+    tex = ("\\begin{table}\\caption{Results on the internal (n=412) and external (n=198) test "
+           "sets.}\n\\begin{tabular}{lcc}\n\\toprule\nMethod & Internal AUC & External AUC \\\\\n"
+           "\\midrule\nA & 0.91 & 0.86 \\\\\nB & 0.90 & 0.87 \\\\\n\\bottomrule\n\\end{tabular}"
+           "\\end{table}\n")
+    [t] = analyse_file(_write(tmp_path, "s.tex", tex), cfg, Options())["tables"]
+    assert {m["column"]: m["n"] for m in t["metrics"]} == {"Internal AUC": 412,
+                                                           "External AUC": 198}
+    runs = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]],
+               title="## Results (mean of n = 5 runs)")
+    res = analyse_file(_write(tmp_path, "r.md", runs), cfg, Options(), strict=False)
+    assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
