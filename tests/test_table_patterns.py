@@ -1090,11 +1090,12 @@ def test_rows_named_regions_classes_or_test_conditions_are_not_ranked(cfg, tmp_p
     assert f"the rows of {head!r} are" in res["unreadable"][0]["reason"]
 
 
-def test_rows_under_a_method_header_are_still_ranked(cfg, tmp_path):
-    """The control: the same values under ``Method`` are methods (by hand: first wins Dice
-    and HD95)."""
-    text = _md(["Method", "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
-                                                 ["third", "0.797", "130.9"]])
+@pytest.mark.parametrize("head", ["Method", "Size"])
+def test_rows_under_a_method_header_are_still_ranked(cfg, tmp_path, head):
+    """The control: the same values under ``Method``, or ``Size`` (model variants: Small,
+    Base, Large), are methods (by hand: first wins Dice and HD95)."""
+    text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
+                                             ["third", "0.797", "130.9"]])
     [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=5))["tables"]
     assert [m["winner"] for m in t["metrics"]] == ["first", "first"]
 

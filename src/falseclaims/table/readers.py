@@ -126,7 +126,7 @@ METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms
 ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
                          r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
-                         r"perturbations?|(?:lesion )?sizes?|"
+                         r"perturbations?|(?:lesion|tumou?r|nodule|polyp|object) sizes?|"
                          r"modalit(?:y|ies)|数据集|任务)$")
 
 
