@@ -1138,3 +1138,20 @@ def test_a_test_set_size_printed_in_the_caption_is_its_n(cfg, tmp_path):
                title="## Results (mean of n = 5 runs)")
     res = analyse_file(_write(tmp_path, "r.md", runs), cfg, Options(), strict=False)
     assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+def test_a_count_of_test_items_in_the_caption_is_its_n(cfg, tmp_path):
+    """``(Dice %, 12 test scans)``, ``the testing set includes 20 scans``: one count of test
+    items is the n. A count without the word test (``trained on 300 patients``) or two of
+    them is not: the table is refused for want of --n, as before."""
+    rows = ["A & 80.1", "B & 82.4"]
+    for caption, n in (("Ablation on BTCV (Dice \\%, 12 test scans).", 12),
+                       ("16 labeled and 64 unlabeled scans; the testing set includes 20 scans.",
+                        20)):
+        text = _tex("Method & Dice", rows, caption=caption)
+        [t] = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options())["tables"]
+        assert t["metrics"][0]["n"] == n
+    for caption in ("Dice (\\%), trained on 300 patients.", "12 test scans and 30 test scans."):
+        text = _tex("Method & Dice", rows, caption=caption)
+        res = analyse_file(_write(tmp_path, "d.tex", text), cfg, Options(), strict=False)
+        assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]

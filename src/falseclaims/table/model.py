@@ -396,14 +396,29 @@ _CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,1
                         r"\s*-\s*fold)")
 
 
+# a count of test items: "12 test scans", "test set (120 CT scans)", "the testing set
+# includes 20 scans"; never a count without the word test (training sets print them too)
+_TEST_ITEMS = (r"(?:scans|images|patients|cases|subjects|volumes|slides|studies|exams|"
+               r"samples|eyes|lesions|nodules|videos|recordings)\b")
+_TEST_COUNT = re.compile(
+    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:held-?out\s+|test(?:ing)?\s+)(?:[A-Za-z-]+\s+)?"
+    rf"{_TEST_ITEMS}|(?:\btest(?:ing)?\b|\bheld-?out\b)[^.;:()]{{0,30}}?\(?\s*"
+    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:[A-Za-z-]+\s+)?{_TEST_ITEMS}", re.I)
+
+
 def _caption_n(column: str, caption: str) -> tuple[int | None, str]:
     """The test-set size the caption prints for a column: its one ``n = N``, or, with
     several, the one after a word the column's name holds ("internal (n=412)" for
-    "Internal AUC"); none when that is not unique."""
+    "Internal AUC"); without ``n =``, its one count of test items ("12 test scans"); none
+    when that is not unique."""
     hits = [(m.start(), int(m[1].replace(",", ""))) for m in _CAPTION_N.finditer(caption or "")]
     sizes = {v for _, v in hits if 2 <= v <= MAX_N}
     if len(sizes) == 1:
         return sizes.pop(), "printed in the caption"
+    counts = {v for m in _TEST_COUNT.finditer(caption or "")
+              if 2 <= (v := int((m[1] or m[2]).replace(",", ""))) <= MAX_N}
+    if not hits and len(counts) == 1:
+        return counts.pop(), "a count of test items in the caption"
     words = set(re.findall(r"[a-z0-9]+", column.lower()))
     named = {(w, v) for at, v in hits if 2 <= v <= MAX_N
              for w in re.findall(r"[A-Za-z0-9]+", caption[max(0, at - 30):at])[-2:]
