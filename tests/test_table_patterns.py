@@ -1155,3 +1155,13 @@ def test_a_count_of_test_items_in_the_caption_is_its_n(cfg, tmp_path):
         text = _tex("Method & Dice", rows, caption=caption)
         res = analyse_file(_write(tmp_path, "d.tex", text), cfg, Options(), strict=False)
         assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("title", ["## Results (n = 10^6 pixels)", "## Results (N = 1e6)",
+                                   "## Results (n = 2.5 mm)"])
+def test_a_caption_number_that_is_no_whole_size_is_not_the_n(cfg, tmp_path, title):
+    """``n = 10^6``, ``N = 1e6``, ``n = 2.5``: not a test-set size of 10, 1 or 2 (the
+    table is refused for want of --n)."""
+    md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]], title=title)
+    res = analyse_file(_write(tmp_path, "x.md", md), cfg, Options(), strict=False)
+    assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]

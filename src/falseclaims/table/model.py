@@ -389,7 +389,8 @@ _HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\s*\)"
 
 # "n = 50" in a caption or heading ("(test set, n = 50)", "internal (n=412) and external
 # (n=198)"), not a count of repetitions or readers ("n = 5 runs", "n=3 radiologists")
-_CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})(?![\d,])"
+_CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})"
+                        r"(?![\d,]|\.\d|[eE]\d|\s*(?:\^|×|\\times|x)\s*\d)"
                         r"(?!\s*-?\s*(?:runs?|seeds?|folds?|repeats?|repetitions?|trials?|"
                         r"epochs?|iterations?|shots?|experiments?|times|readers?|raters?|"
                         r"annotators?|radiologists?|observers?|models?|methods?|classes)\b|"
