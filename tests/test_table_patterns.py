@@ -1147,7 +1147,7 @@ def test_a_count_of_test_items_in_the_caption_is_its_n(cfg, tmp_path):
     rows = ["A & 80.1", "B & 82.4"]
     for caption, n in (("Ablation on BTCV (Dice \\%, 12 test scans).", 12),
                        ("16 labeled and 64 unlabeled scans; the testing set includes 20 scans.",
-                        20)):
+                        20), ("Registration on OASIS (38 test pairs).", 38)):
         text = _tex("Method & Dice", rows, caption=caption)
         [t] = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options())["tables"]
         assert t["metrics"][0]["n"] == n

@@ -400,7 +400,7 @@ _CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,1
 # a count of test items: "12 test scans", "test set (120 CT scans)", "the testing set
 # includes 20 scans"; never a count without the word test (training sets print them too)
 _TEST_ITEMS = (r"(?:scans|images|patients|cases|subjects|volumes|slides|studies|exams|"
-               r"samples|eyes|lesions|nodules|videos|recordings)\b")
+               r"samples|eyes|lesions|nodules|videos|recordings|pairs)\b")
 _TEST_COUNT = re.compile(
     rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:held-?out\s+|test(?:ing)?\s+)(?:[A-Za-z-]+\s+)?"
     rf"{_TEST_ITEMS}|(?:\btest(?:ing)?\b|\bheld-?out\b)[^.;:()]{{0,30}}?\(?\s*"
