@@ -1123,8 +1123,10 @@ def test_a_test_set_size_printed_in_the_caption_is_its_n(cfg, tmp_path):
     refused for want of --n). Counts of runs or readers are not; --n still wins."""
     md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]],
              title="## Results (n = 100 test images)")
-    [t] = analyse_file(_write(tmp_path, "a.md", md), cfg, Options())["tables"]
+    res = analyse_file(_write(tmp_path, "a.md", md), cfg, Options())
+    [t] = res["tables"]
     assert t["metrics"][0]["n"] == 100
+    assert "n = 100 (printed in the caption)" in format_text(res)
     [t] = analyse_file(_write(tmp_path, "a.md", md), cfg, Options(n=40))["tables"]
     assert t["metrics"][0]["n"] == 40
     tex = ("\\begin{table}\\caption{Results on the internal (n=412) and external (n=198) test "
