@@ -41,8 +41,8 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
-FLOOR = {"tables": 27, "columns": 135, "read": 131, "right": 131,
-         "direction_and_unit_right": 131, "winner_right": 131}
+FLOOR = {"tables": 28, "columns": 141, "read": 137, "right": 137,
+         "direction_and_unit_right": 137, "winner_right": 137}
 # unread columns dropped without any reason (no refusal, no note naming them): never more than
 # measured (none since table mode reads two values per cell)
 CEILING_UNREAD_WITHOUT_REASON = 0

@@ -1062,3 +1062,108 @@ def test_a_score_under_a_labeled_header_or_one_mark_per_row_is_no_budget(cfg, tm
                                           "C (30\\%) & 85.0"])
     [t] = analyse_file(_write(tmp_path, "m.tex", marks), cfg, Options(n=20))["tables"]
     assert t["metrics"][0]["winner"] == "C (30%)"
+
+
+def test_a_unit_in_every_cell_is_read_when_the_best_cell_is_bold(cfg, tmp_path):
+    """``**0.12 mm**`` (Markdown) and ``\\textbf{0.12 mm}`` (LaTeX): the unit sits inside
+    the bold mark. The column was left unread ("no number in the column") because the unit
+    was cut only at the very end of a cell. By hand: B has the lowest ASSD, and it is bold."""
+    md = _md(["Method", "ASSD"], [["A", "0.31 mm"], ["B", "**0.12 mm**"], ["C", "0.20 mm"]])
+    tex = _tex("Method & ASSD", ["A & 0.31 mm", "B & \\textbf{0.12 mm}", "C & 0.20 mm"])
+    for name, text in (("u.md", md), ("u.tex", tex)):
+        [t] = analyse_file(_write(tmp_path, name, text), cfg, Options(n=20))["tables"]
+        [m] = t["metrics"]
+        assert (m["column"], m["direction"], m["winner"]) == ("ASSD (mm)", "lower", "B")
+        assert "bold agrees" in m["winner_source"]
+
+
+@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition"])
+def test_rows_named_regions_classes_or_test_conditions_are_not_ranked(cfg, tmp_path, head):
+    """One method's results per region, class or input condition (``| Region | Dice raw |
+    Dice cleaned |``, ``| noise | SSIM | PSNR |`` under one model's title): the rows are no
+    competitors, and ranking them named the easiest region or the noise-free input the
+    "winner", silently. Refused, naming the column."""
+    text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
+                                             ["third", "0.797", "130.9"]])
+    res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=5), strict=False)
+    assert not res["tables"]
+    assert f"the rows of {head!r} are" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("head", ["Method", "Size"])
+def test_rows_under_a_method_header_are_still_ranked(cfg, tmp_path, head):
+    """The control: the same values under ``Method``, or ``Size`` (model variants: Small,
+    Base, Large), are methods (by hand: first wins Dice and HD95)."""
+    text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
+                                             ["third", "0.797", "130.9"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=5))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["first", "first"]
+
+
+def test_a_footnote_row_below_the_results_names_the_metric_like_a_caption(cfg, tmp_path):
+    """``\\multicolumn{3}{l}{All figures are accuracy (\\%) ...}`` after the last result row
+    says what unnamed columns (Overall, Physics) measure, as a caption would; it was skipped
+    as a section row and the columns were left unread. By hand: C wins Overall, A Physics.
+    A heading row above results (a section) is still only skipped."""
+    rows = ["\\multicolumn{3}{l}{\\textit{Baselines}}", "A & 35.5 & 44.0", "B & 28.6 & 36.2",
+            "\\multicolumn{3}{l}{\\textit{Ours}}", "C & 53.9 & 40.1"]
+    foot = "\\multicolumn{3}{l}{\\footnotesize All figures are accuracy (\\%) on the val set.}"
+    text = _tex("Model & Overall & Physics", rows + [foot], caption="Main results.")
+    [t] = analyse_file(_write(tmp_path, "f.tex", text), cfg, Options(n=217))["tables"]
+    assert [(m["column"], m["direction"], m["winner"]) for m in t["metrics"]] == [
+        ("Overall", "higher", "C"), ("Physics", "higher", "A")]
+    bare = _tex("Model & Overall & Physics", rows, caption="Main results.")
+    res = analyse_file(_write(tmp_path, "b.tex", bare), cfg, Options(n=217), strict=False)
+    assert not res["tables"] and "unknown metric" in res["unreadable"][0]["reason"]
+
+
+def test_a_test_set_size_printed_in_the_caption_is_its_n(cfg, tmp_path):
+    """``n = 100`` in a Markdown heading, or ``internal (n=412) and external (n=198)`` in a
+    LaTeX caption over two test sets side by side, is the test-set size (the table was
+    refused for want of --n). Counts of runs or readers are not; --n still wins."""
+    md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]],
+             title="## Results (n = 100 test images)")
+    res = analyse_file(_write(tmp_path, "a.md", md), cfg, Options())
+    [t] = res["tables"]
+    assert t["metrics"][0]["n"] == 100
+    assert "n = 100 (printed in the caption)" in format_text(res)
+    [t] = analyse_file(_write(tmp_path, "a.md", md), cfg, Options(n=40))["tables"]
+    assert t["metrics"][0]["n"] == 40
+    tex = ("\\begin{table}\\caption{Results on the internal (n=412) and external (n=198) test "
+           "sets.}\n\\begin{tabular}{lcc}\n\\toprule\nMethod & Internal AUC & External AUC \\\\\n"
+           "\\midrule\nA & 0.91 & 0.86 \\\\\nB & 0.90 & 0.87 \\\\\n\\bottomrule\n\\end{tabular}"
+           "\\end{table}\n")
+    [t] = analyse_file(_write(tmp_path, "s.tex", tex), cfg, Options())["tables"]
+    assert {m["column"]: m["n"] for m in t["metrics"]} == {"Internal AUC": 412,
+                                                           "External AUC": 198}
+    runs = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]],
+               title="## Results (mean of n = 5 runs)")
+    res = analyse_file(_write(tmp_path, "r.md", runs), cfg, Options(), strict=False)
+    assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+def test_a_count_of_test_items_in_the_caption_is_its_n(cfg, tmp_path):
+    """``(Dice %, 12 test scans)``, ``the testing set includes 20 scans``: one count of test
+    items is the n. A count without the word test (``trained on 300 patients``) or two of
+    them is not: the table is refused for want of --n, as before."""
+    rows = ["A & 80.1", "B & 82.4"]
+    for caption, n in (("Ablation on BTCV (Dice \\%, 12 test scans).", 12),
+                       ("16 labeled and 64 unlabeled scans; the testing set includes 20 scans.",
+                        20), ("Registration on OASIS (38 test pairs).", 38)):
+        text = _tex("Method & Dice", rows, caption=caption)
+        [t] = analyse_file(_write(tmp_path, "c.tex", text), cfg, Options())["tables"]
+        assert t["metrics"][0]["n"] == n
+    for caption in ("Dice (\\%), trained on 300 patients.", "12 test scans and 30 test scans."):
+        text = _tex("Method & Dice", rows, caption=caption)
+        res = analyse_file(_write(tmp_path, "d.tex", text), cfg, Options(), strict=False)
+        assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("title", ["## Results (n = 10^6 pixels)", "## Results (N = 1e6)",
+                                   "## Results (n = 2.5 mm)"])
+def test_a_caption_number_that_is_no_whole_size_is_not_the_n(cfg, tmp_path, title):
+    """``n = 10^6``, ``N = 1e6``, ``n = 2.5``: not a test-set size of 10, 1 or 2 (the
+    table is refused for want of --n)."""
+    md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]], title=title)
+    res = analyse_file(_write(tmp_path, "x.md", md), cfg, Options(), strict=False)
+    assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]

@@ -387,6 +387,49 @@ def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, di
 _HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\s*\)")
 
 
+# "n = 50" in a caption or heading ("(test set, n = 50)", "internal (n=412) and external
+# (n=198)"), not a count of repetitions or readers ("n = 5 runs", "n=3 radiologists")
+_CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})"
+                        r"(?![\d,]|\.\d|[eE]\d|\s*(?:\^|×|\\times|x)\s*\d)"
+                        r"(?!\s*-?\s*(?:runs?|seeds?|folds?|repeats?|repetitions?|trials?|"
+                        r"epochs?|iterations?|shots?|experiments?|times|readers?|raters?|"
+                        r"annotators?|radiologists?|observers?|models?|methods?|classes)\b|"
+                        r"\s*-\s*fold)")
+
+
+# a count of test items: "12 test scans", "test set (120 CT scans)", "the testing set
+# includes 20 scans"; never a count without the word test (training sets print them too)
+_TEST_ITEMS = (r"(?:scans|images|patients|cases|subjects|volumes|slides|studies|exams|"
+               r"samples|eyes|lesions|nodules|videos|recordings|pairs)\b")
+_TEST_COUNT = re.compile(
+    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:held-?out\s+|test(?:ing)?\s+)(?:[A-Za-z-]+\s+)?"
+    rf"{_TEST_ITEMS}|(?:\btest(?:ing)?\b|\bheld-?out\b)[^.;:()]{{0,30}}?\(?\s*"
+    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:[A-Za-z-]+\s+)?{_TEST_ITEMS}", re.I)
+
+
+def _caption_n(column: str, caption: str) -> tuple[int | None, str]:
+    """The test-set size the caption prints for a column: its one ``n = N``, or, with
+    several, the one after a word the column's name holds ("internal (n=412)" for
+    "Internal AUC"); without ``n =``, its one count of test items ("12 test scans"); none
+    when that is not unique."""
+    hits = [(m.start(), int(m[1].replace(",", ""))) for m in _CAPTION_N.finditer(caption or "")]
+    sizes = {v for _, v in hits if 2 <= v <= MAX_N}
+    if len(sizes) == 1:
+        return sizes.pop(), "printed in the caption"
+    counts = {v for m in _TEST_COUNT.finditer(caption or "")
+              if 2 <= (v := int((m[1] or m[2]).replace(",", ""))) <= MAX_N}
+    if not hits and len(counts) == 1:
+        return counts.pop(), "a count of test items in the caption"
+    words = set(re.findall(r"[a-z0-9]+", column.lower()))
+    named = {(w, v) for at, v in hits if 2 <= v <= MAX_N
+             for w in re.findall(r"[A-Za-z0-9]+", caption[max(0, at - 30):at])[-2:]
+             if w.lower() in words and len(w) > 2}
+    if len({v for _, v in named}) == 1:
+        w, v = named.pop()
+        return v, f"printed in the caption beside {w!r}"
+    return None, ""
+
+
 def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     """A column's n: its ``--n GROUP=N``, its group's n column, the n its header prints, the
     n row, the table's n."""
@@ -410,6 +453,8 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
         col.n, col.n_source = None, (f"no --n group names this column (groups "
                                      f"{', '.join(k for k in given if k)}; give GROUP=N for "
                                      "it, or a bare N)")
+    elif table[0] is None and (cap := _caption_n(col.column, raw.caption))[0] is not None:
+        col.n, col.n_source = cap
     else:
         col.n, col.n_source = table
     if header_n and col.n is not None and col.n not in header_n:

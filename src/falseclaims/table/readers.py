@@ -121,9 +121,12 @@ METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms
                             r"architectures?|backbones?|variants?|configurations?|"
                             r"ensembles?|pipelines?)$")
 
-# a first header naming what the rows are when they are not methods (data sets, organs)
+# a first header naming what the rows are when they are not methods: data sets, organs,
+# regions, classes, or the conditions one method was tested under (noise, lesion size)
 ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
-                         r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|classes|"
+                         r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
+                         r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
+                         r"perturbations?|(?:lesion|tumou?r|nodule|polyp|object) sizes?|"
                          r"modalit(?:y|ies)|数据集|任务)$")
 
 

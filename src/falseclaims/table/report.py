@@ -23,7 +23,13 @@ def _head(m: dict) -> str:
         if m.get("direction") else ""
     return (f"{m['column']}{group}: {better}{m['task'] or 'ranked only'} ({m['task_source']}), "
             f"{m['units']} ({m['units_source']}), {m['m']} methods, "
-            + (f"n = {m['n']}" if m["n"] is not None else "no n"))
+            + (f"n = {m['n']}{_caption_source(m)}" if m["n"] is not None else "no n"))
+
+
+def _caption_source(m: dict) -> str:
+    """Where an n read from the caption came from: a size the reader should check."""
+    source = str(m.get("n_source") or "")
+    return f" ({source})" if "caption" in source else ""
 
 
 def _winner_text(m: dict) -> str:

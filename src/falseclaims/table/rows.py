@@ -95,11 +95,21 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     raw = modifier_names(raw, method_j, notes)
     names = method_names(raw, method_j)
     keep, rows, seen = [], [], {}
+    last = max((i for i, r in enumerate(raw.rows)
+                if any(parse_printed_cell(c).numeric for c in r)), default=-1)
+    footer = []
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
-            label = label[:40]
-            notes.append(f"{raw.where[i]} has no number: skipped as a section row ({label!r})")
+            if i > last and label:
+                # a text across the table below every result ("All figures are accuracy (%)
+                # on the 217-sample val set"): the table's footnote, read with its caption
+                footer.append(label)
+                notes.append(f"{raw.where[i]}: {label[:60]!r} below the results read as a "
+                             "note of the caption")
+                continue
+            notes.append(f"{raw.where[i]} has no number: skipped as a section row "
+                         f"({label[:40]!r})")
             continue
         name = names[i]
         if is_note_row(r, method_j):
@@ -124,9 +134,10 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                          f"{name + ' (' + str(seen[name]) + ')'!r}")
         keep.append(i)
         rows.append(r)
+    caption = " ".join([raw.caption or ""] + footer).strip() if footer else raw.caption
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
                     [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
-                    else [], raw.notes, raw.caption, raw.group)
+                    else [], raw.notes, caption, raw.group)
 
 
 LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
@@ -166,9 +177,12 @@ def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
         if j == method_j or not given or len(units) != 1 or None in units:
             continue
         unit = units.pop()
+        # the unit before what closes the cell's bold (``**0.12 mm**``, ``\\textbf{0.12 mm}``),
+        # which stays: the bold mark is the paper's
         tail = re.compile(rf"(?:\\[,;:! ]|~|\s|\$)*(?:\\(?:text|mathrm)\s*\{{)?{unit}\}}?"
-                          r"[\s$]*$")
-        cut = [tail.sub("", str(r[j])) if t else str(r[j]) for r, t in zip(rows, texts)]
+                          r"(?P<close>(?:\*\*|__|</(?:b|strong|u)>|\}|[\s$])*)$")
+        cut = [tail.sub(r"\g<close>", str(r[j])) if t else str(r[j])
+               for r, t in zip(rows, texts)]
         if not all(parse_printed_cell(c).numeric for c, t in zip(cut, texts) if t in given):
             continue
         for r, c in zip(rows, cut):
@@ -281,7 +295,8 @@ def refuse_data_set_rows(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
     (``Data``, ``Task``, ``Organ``): its rows are no methods."""
     if raw.rows_are:
-        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets (tasks, organs), not "
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions or "
+                        "test conditions, not "
                         "methods to rank; with methods as columns give --transpose and the "
                         "metric (--metric COLUMN=KIND)")
 
