@@ -381,3 +381,13 @@ def test_table_tie_at_the_top_has_no_winner_on_the_page(client):
     assert ans["ok"], ans["errors"]
     assert 'No single winner: <strong class="winner">A = B</strong>' in ans["html"]
     assert "Winner: " not in ans["html"]
+
+
+def test_table_n_from_the_caption_says_so_on_the_page(client):
+    # the reader should check a size taken from the caption, as the text report says
+    text = ("Table 2: Results on the test set (n = 120).\n\n| Method | Dice |\n|---|---|\n"
+            "| A | 0.86 |\n| B | 0.85 |\n| C | 0.80 |\n")
+    ans = client.post("/api/table", data={"text": text},
+                      content_type="multipart/form-data").get_json()
+    assert ans["ok"], ans["errors"]
+    assert "n = 120 (printed in the caption)" in ans["html"]

@@ -6,6 +6,7 @@ check, the Fig 6 grid of a plan). Refusals come back as {field: the command's me
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -273,6 +274,9 @@ def table_outcome(form, files, config: str | None, time_limit: float) -> Outcome
                            field_name)
 
 
+_MD_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+
+
 def paste_format(pasted: str, declared: str) -> tuple[str | None, str]:
     """The format of pasted text: declared, or recognised by what each format must have."""
     if declared in PASTE_FORMATS:
@@ -285,6 +289,9 @@ def paste_format(pasted: str, declared: str) -> tuple[str | None, str]:
     lines = [ln.strip() for ln in pasted.splitlines() if ln.strip()]
     if lines and all(ln.startswith("|") for ln in lines):
         return "markdown", "recognised: every line starts with |"
+    # a caption or a note pasted with the table: a | header line over a |---| line
+    if any(a.startswith("|") and _MD_RULE.match(b) for a, b in zip(lines, lines[1:])):
+        return "markdown", "recognised: a | header line over a |---| line"
     if lines and "\t" in lines[0]:
         return "tsv", "recognised: tabs in the first line"
     if lines and "," in lines[0]:
