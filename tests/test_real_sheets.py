@@ -86,7 +86,9 @@ def test_an_error_metric_of_a_real_sheet_is_never_drafted_as_a_value(tmp_path, c
     assert wide["RMSE"] == wide["MAE"] == "ignore"
     assert not {"value", "value_proposed", "value_best_prior"} & set(wide.values())
     assert block["papers"].endswith("PME.csv") and block["group_rows_by_id"] is True
-    assert "no probability: MAE, MSE, RMSE are error metrics (lower is better)" in \
+    # MAPE, SMAPE and nRMSE are error metrics too since falseclaims.metrics names them
+    assert "no probability: MAE, MAPE, MSE, RMSE, SMAPE, nRMSE are error metrics (lower is " \
+        "better)" in \
         (tmp_path / "draft.yaml").read_text(encoding="utf-8"), out
 
 
