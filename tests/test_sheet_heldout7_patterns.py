@@ -25,14 +25,14 @@ def test_a_paper_attribute_with_a_few_levels_is_never_the_paper_id(tmp_path):
 
 
 def test_a_paper_attribute_guard_keeps_a_repeated_id_of_a_long_table(tmp_path):
-    """The guard: a bare id header ('Study') over few distinct cells is the id of a long
-    table (one row per method), not an attribute."""
-    rows = [["Study", "Method", "Dice", "Split", "n_test"]]
+    """The guard: an id header ('Reference (first author, year)') over few distinct cells
+    is the id of a long table (one row per method), not an attribute of the paper."""
+    rows = [["Reference (first author, year)", "Method", "Dice", "Split", "n_test"]]
     for p in range(4):
         rows += [[f"S{p}", m, 0.8 + k / 100, "train/test", 40] for k, m in
                  enumerate(["ours", "unet", "vnet", "attn"])]
     _, block = _drafted(_write(tmp_path, rows))
-    assert block["columns"]["papers"]["Study"] == "paper_id"
+    assert block["columns"]["papers"]["Reference (first author, year)"] == "paper_id"
     assert len(read_venue(dict(block), base_dir=".", venue="v").papers) == 4
 
 

@@ -113,7 +113,7 @@ _REVIEWER = re.compile(r"\b(reviewers?|raters?|annotators?|coders?|assessors?)\b
 
 
 def _attribute_header(name: str) -> bool:
-    m = _ID_WORD.match(name)
+    m = _ID_WORD.match(re.sub(r"\([^)]*\)?", " ", name))  # '(author, year)' says how
     return bool(m and m.group(2).strip() and not _ID_TAIL.match(m.group(2).strip()))
 
 
