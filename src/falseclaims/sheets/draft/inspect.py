@@ -108,8 +108,13 @@ _DATE_CELL = re.compile(r"\s*(\d{1,2}\s*/\s*\d{1,2}\s*/\s*(19|20)\d\d|"
 _NOT_CASES = re.compile(r"\b(features?|parameters?|params|layers?|iterations?|"
                         r"citations?|cited|authors?|pages?|references?|channels?|electrodes?|"
                         r"classes|labels|folds?|runs?|seeds?|rois?|voxels?|genes?|variables?|"
-                        r"predictors?|covariates?|trees?|neurons?|filters?|components?)\b",
+                        r"predictors?|covariates?|trees?|neurons?|filters?|components?|"
+                        # a paper's own figures, tables, equations ('Conceptualization
+                        # Figures' 0-15 was drafted n_test)
+                        r"figures?|figs?|tables?|plots?|graphs?|equations?|proofs?|"
+                        r"theorems?|lemmas?)\b",
                         re.I)
+_NOT_THE_PAPERS = ("paper_id", "title", "(ignore)", "text", "category")
 _OURS = re.compile(r"\bours\b|proposed|\bnew\b", re.I)
 _SIZE_ROLES = ("n_train", "n_val", "n_test", "cv_folds")
 _TEXT_TWIN = {"value_proposed": "name_proposed", "value_best_prior": "name_best_prior"}
@@ -133,6 +138,7 @@ class ColumnGuess:
     values: dict = field(default_factory=dict)  # values: rules the draft should carry
     mapped: dict = field(default_factory=dict)  # each distinct cell -> its category by them
     flags: bool = False  # yes/no cells only
+    low: str = ""  # the lower row's name under a two-row header, else the name
 
 
 @dataclass
@@ -426,9 +432,16 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
-                       flags=checks.is_flag(vals),
+                       flags=checks.is_flag(vals), low=low_name(t, k, name),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def low_name(t, k: int, name: str) -> str:
+    """The column's own name: the lower row's under a two-row header ('Error bars or
+    statistical significance' under 'Put 1 if the reviewer ...'), else its header."""
+    low = getattr(t, "low_names", {}).get(t.letters[k]) if t.letters[k] else None
+    return re.sub(r"\s+", " ", str(low or name)).strip().lower()
 
 
 def _as_read(vals: list) -> list:
@@ -554,6 +567,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     """One column per role; a size column without a header word is the test size only
     when it is the sheet's one size column."""
     checks.settle_ids(guesses)
+    checks.settle_review_marks(guesses, _NOT_THE_PAPERS)
     checks.settle_methods(guesses)
     checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)

@@ -100,6 +100,47 @@ def fit_categories(role: str, texts: list[str], rules: dict) -> tuple[float, str
     return 1 - len(bad) / len(filled), (bad[0] if bad else None)
 
 
+# an id header word followed by what it says about the paper ('Paper Readability',
+# 'Reference standard'), not by an id word ('Paper ID', 'Study no.', 'Reference (author)')
+_ID_WORD = re.compile(r"^\W*(paper|ref|reference|study|trial|record|citation)s?\b\W*(.*)$", re.I)
+_ID_TAIL = re.compile(r"^(ids?|no|nr|num|number|names?|keys?|labels?|codes?|refs?|"
+                      r"references?|citations?|authors?|years?|titles?)?\W*$", re.I)
+# columns of one name at least this many times: one per review, rater or run
+REPEATED_NAME = 3
+# a header speaking of who marked the row: its cells mark a review of the paper ('Put 1 if
+# the reviewer has commented on ... statistical significance'), never the paper's own
+_REVIEWER = re.compile(r"\b(reviewers?|raters?|annotators?|coders?|assessors?)\b", re.I)
+
+
+def _attribute_header(name: str) -> bool:
+    m = _ID_WORD.match(re.sub(r"\([^)]*\)?", " ", name))  # '(author, year)' says how
+    return bool(m and m.group(2).strip() and not _ID_TAIL.match(m.group(2).strip()))
+
+
+def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
+    """Marks on a paper's reviews give no role of the paper's own: a header naming a
+    reviewer or rater, and a name on REPEATED_NAME or more columns (one block per review,
+    rater or run: 'Error bars or statistical significance' under Review 1, 2, 3): which
+    one is the paper's is the user's to say."""
+    by_name: dict = {}
+    for g in guesses:
+        if g.named and g.role not in not_the_papers and \
+                _REVIEWER.search(g.name.replace("_", " ")):
+            g.role, g.sure = "(ignore)", False
+            g.why += (" (the header speaks of a reviewer or rater: a mark on a review of "
+                      "the paper, not the paper's own)")
+        by_name.setdefault(g.low or g.name.lower(), []).append(g)
+    for same in by_name.values():
+        if len(same) < REPEATED_NAME:
+            continue
+        letters = ", ".join(g.letter for g in same)
+        for g in same:
+            if g.role not in not_the_papers:
+                g.role, g.sure = "(ignore)", False
+                g.why += (f"; the same name on columns {letters} (one per review, rater "
+                          "or run?): which is the paper's? map that one")
+
+
 def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
     ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
@@ -108,6 +149,9 @@ def settle_ids(guesses: list) -> None:
         if g.role == "paper_id" and g.flags:
             g.role, g.sure = "(ignore)", False
             g.why += " (yes/no flags: whether the paper has it, not a paper id)"
+        elif g.role == "paper_id" and g.kind == "category" and _attribute_header(g.name):
+            g.role, g.sure = "(ignore)", False  # 'Paper Readability': Ok / Low / Good
+            g.why += " (a few levels: what the header says of the paper, not a paper id)"
     ids = [g for g in guesses if g.role == "paper_id"]
     if not ids:
         most = max((g.filled for g in guesses), default=0)
