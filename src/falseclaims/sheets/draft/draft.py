@@ -25,7 +25,8 @@ from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
-    competing_values, mark_todo, metric_rules, task_from_metric_cells, where_and_header,
+    competing_values, uncompared_values, mark_todo, metric_rules, task_from_metric_cells,
+    where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
 from falseclaims.sheets.draft.repeats import numbered_parts, rows_text, title_ids
@@ -202,7 +203,7 @@ def _skip_totals(g: SheetGuess, id_col, skips: dict, remarks: list) -> None:
         rule = "^(?:" + "|".join(sorted(texts)) + ")$"
         skips[col] = f"{skips[col]}|{rule}" if col in skips else rule
     if g.summary_rows:
-        remarks.append("rows of totals without a paper id skipped by their label "
+        remarks.append("rows of totals skipped by their label "
                        "(skip_rows_where): " + "; ".join(f"row {r} {label!r}"
                                                          for r, _, label in g.summary_rows))
 
@@ -250,10 +251,11 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
                      [problem])
     problems = []
     block, remarks = _block(g, venue, shown, problems)
-    problems += competing_values(g, block)
+    compared = uncompared_values(g, block)
+    problems += competing_values(g, block) + compared
     if missing := _no_metric(block):  # the reader would name metric and task in six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
-    if kind == "papers":
+    if kind == "papers" and not compared:
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
                        "practice, uncertainty and split-size outputs are made, probabilities "
                        "need results (if they are in another table: --other-table)")

@@ -7,13 +7,14 @@ swapped, or ``--other-table``) and both are drafted into one venue block.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections import OrderedDict
 from pathlib import Path
 
 from falseclaims.sheets.read.columns import PAPERS, RESULTS
 from falseclaims.io.raw_table import is_missing
-from falseclaims.sheets.draft.inspect import SheetGuess, find_header, inspect_sheet, table_kind
+from falseclaims.sheets.draft.inspect import (
+    SheetGuess, find_header, inspect_sheet, table_kind, workbook_sheets,
+)
 from falseclaims.sheets.read.rows import skip_rows
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, mark_todo, metric_constants, metric_rules, split_remarks,
@@ -70,13 +71,7 @@ def long_kind(g: SheetGuess) -> str:
 
 def _candidates(path: Path, sheet: str | None) -> list[tuple[Path, str | None]]:
     if path.suffix.lower() in (".xlsx", ".xlsm"):
-        from falseclaims.io.xlsx import _workbook
-
-        try:
-            with zipfile.ZipFile(path) as z:
-                names = [n for n, _, ws in _workbook(z)[0] if ws]
-        except (zipfile.BadZipFile, KeyError, OSError, ValueError):
-            return []
+        names = workbook_sheets(path)
         first = names[0] if names else None
         return [(path, n) for n in names if n != (sheet or first)]
     out = []

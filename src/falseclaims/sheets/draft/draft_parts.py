@@ -209,6 +209,38 @@ def competing_values(g: SheetGuess, block: dict) -> list[str]:
     return [problem] if problem else []
 
 
+# a value column is "filled" (one value per paper) at this share of the rows
+_FILLED_SHARE = 0.8
+
+
+def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] when no value column is mapped but two or more columns hold one
+    number per paper on one scale, the role the cells suggest a value's (``DESR`` and
+    ``Conventional``, ``AUC DESR`` and ``AUC Conventional``): the values of methods
+    compared, under headers naming methods, not which is the proposed one nor (often)
+    the metric. Read as a study-design sheet, the comparison would be lost unsaid; so the
+    first of them is a TODO and the user says which is value_proposed, which
+    value_best_prior, and the metric."""
+    roles = {c.role for c in g.columns}
+    if roles & {"value", "value_proposed", "value_best_prior", "values_compared", "method"}:
+        return []
+    same = [c for c in g.columns if c.role == "(ignore)" and c.kind == "value_proposed"
+            and c.filled >= _FILLED_SHARE * g.n_rows and c.big is not None]
+    for scale in ([c for c in same if c.big == 0], [c for c in same if c.big > 0.5]):
+        if len(scale) < 2:
+            continue
+        names = ", ".join(f"{c.letter} {c.name!r}" for c in scale)
+        metric = g.metric[0] if g.metric else None
+        mark_todo(block, ("columns", "wide", column_key(scale[0], g)),
+                  "which column is the proposed method's value? (STILL TO FIX above)")
+        return [f"columns {names} each hold one number per paper on the same scale: the "
+                "values of methods compared? say which is the proposed method's "
+                "(value_proposed) and which the prior one's (value_best_prior), and "
+                + (f"check the metric ({metric})" if metric else
+                   "name the metric (metric_constant): no header names it")]
+    return []
+
+
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
     """``{task: ...}`` for a sheet without a usable task column whose metric (or
     metrics-reported) cells name metrics of one task only (accuracy: classification; Dice,

@@ -324,10 +324,41 @@ def _is_measure(v) -> bool:
         return False
 
 
+def workbook_sheets(path: Path) -> list[str]:
+    """The names of a workbook's worksheets in order ([] for a text file or a bad one)."""
+    if path.suffix.lower() not in (".xlsx", ".xlsm"):
+        return []
+    import zipfile
+
+    from falseclaims.io.xlsx import _workbook
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            return [n for n, _, ws in _workbook(z)[0] if ws]
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError):
+        return []
+
+
+def _first_table(path: Path, header_row, header_rows):
+    """The first sheet's table, or, when it has no data rows (a README or notes sheet
+    before the data), the first later sheet's that has some, with a warning naming both."""
+    t, titles, warns = find_header(path, None, header_row, header_rows)
+    if t.rows or not t.header:
+        return t, titles, warns
+    for name in workbook_sheets(path)[1:]:
+        o, o_titles, o_warns = find_header(path, name, header_row, header_rows)
+        if o.rows and not o.problems:
+            return o, o_titles, o_warns + [
+                f"the first sheet {t.sheet!r} holds no data rows (notes?): the table is read "
+                f"from sheet {name!r}, the first with data rows (--sheet to choose another)"]
+    return t, titles, warns
+
+
 def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | None = None,
                   header_rows: int | None = None) -> SheetGuess:
     path = Path(path)
-    t, titles, warns = find_header(path, sheet, header_row, header_rows)
+    t, titles, warns = find_header(path, sheet, header_row, header_rows) if sheet else \
+        _first_table(path, header_row, header_rows)
     if t.problems and not t.header:
         raise SheetValidationError(t.problems)
     skip_rows(t, None, "")  # repeated headers and formula rows

@@ -338,16 +338,29 @@ _SUMMARY_LABEL = re.compile(r"(?i)(totals?|sums?|means?|averages?|medians?|count
                             r"percent(ages?)?|%|overall|all|n)[:.]?")
 
 
+# a summary written IN the paper-id column under the table ("Total", "Pooled (random
+# effects)", "Overall / summary estimate"): made of these words only, never a paper's name
+_SUMMARY_WORD = (r"(?:totals?|sums?|means?|averages?|medians?|overall|pooled|summary|all|"
+                 r"estimates?|random|fixed|effects?|models?|studies|meta[- ]?analysis|"
+                 r"weighted|combined|and|of|n)")
+_SUMMARY_ID = re.compile(rf"(?i)\W*{_SUMMARY_WORD}(?:[\s/,;:()&+-]+{_SUMMARY_WORD})*\W*")
+_SUMMARY_NEEDS = re.compile(r"(?i)total|pooled|overall|summary|sum\b|mean|average|median")
+
+
 def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]]:
     """Rows without a paper id under the table: those holding numbers only, and those
     holding numbers and one label naming a summary ("counts", "percentages") as (row,
-    column, label): rows of totals. A row without an id holding other text is a paper."""
+    column, label): rows of totals. A row without an id holding other text is a paper.
+    A row whose id cell is a summary label ("Total / pooled") over numbers only is a row
+    of totals too (listed with its label, never counted as a paper)."""
     ids = [k for k, g in enumerate(guesses) if g.role == "paper_id"]
     if not ids:
         return [], []
     bare, labelled = [], []
     for r, row in t.rows:
         if not is_missing(row[ids[0]]):
+            if (label := _summary_id(row, ids[0])) is not None:
+                labelled.append((r, ids[0], label))
             continue
         filled = [c for c in row if not is_missing(c)]
         text = [(k, clean_text(str(c))) for k, c in enumerate(row)
@@ -357,6 +370,16 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
         elif len(text) == 1 and len(filled) > 2 and _SUMMARY_LABEL.fullmatch(text[0][1]):
             labelled.append((r, *text[0]))
     return bare, labelled
+
+
+def _summary_id(row, at: int) -> str | None:
+    """The id cell's label when it names a summary and every other filled cell is a
+    number (a paper's row names its method or data in words somewhere, or is a paper)."""
+    label = clean_text(str(row[at]))
+    if not (_SUMMARY_ID.fullmatch(label) and _SUMMARY_NEEDS.search(label)):
+        return None
+    others = [c for k, c in enumerate(row) if k != at and not is_missing(c)]
+    return label if others and not any(_is_text(c) for c in others) else None
 
 
 def _is_text(c) -> bool:
