@@ -237,7 +237,8 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
                 "values of methods compared? say which is the proposed method's "
                 "(value_proposed) and which the prior one's (value_best_prior), and "
                 + (f"check the metric ({metric})" if metric else
-                   "name the metric (metric_constant): no header names it")]
+                   "name the metric (constants: metric, task): no header names it")
+                + "; analysis.metrics too if it is not the task's primary metric"]
     return []
 
 
