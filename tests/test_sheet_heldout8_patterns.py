@@ -38,7 +38,8 @@ def test_one_metric_under_two_method_names_is_asked_with_the_metric(tmp_path):
     Conventional' once combined): the metric is named, which is the proposed one is not."""
     d, block = _drafted(_write(tmp_path, _two_methods(
         ("Study", "Radiographs", "AUC DESR", "AUC Conventional"))))
-    assert any("values of methods compared" in p for p in d.problems)
+    assert any("values of methods compared" in p and "check the metric (auc" in p
+               for p in d.problems)
     assert block["columns"]["wide"]["AUC DESR"].startswith("TODO")
 
 

@@ -230,13 +230,14 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
         if len(scale) < 2:
             continue
         names = ", ".join(f"{c.letter} {c.name!r}" for c in scale)
-        metric = g.metric[0] if g.metric else None
+        named = {header_metric(c.name) for c in scale}
+        metric = next(iter(named))[0] if len(named) == 1 and None not in named else None
         mark_todo(block, ("columns", "wide", column_key(scale[0], g)),
                   "which column is the proposed method's value? (STILL TO FIX above)")
         return [f"columns {names} each hold one number per paper on the same scale: the "
                 "values of methods compared? say which is the proposed method's "
                 "(value_proposed) and which the prior one's (value_best_prior), and "
-                + (f"check the metric ({metric})" if metric else
+                + (f"check the metric ({metric}, as the headers name it)" if metric else
                    "name the metric (constants: metric, task): no header names it")
                 + "; analysis.metrics too if it is not the task's primary metric"]
     return []
