@@ -51,6 +51,14 @@ def test_a_single_value_column_stays_a_study_design_sheet(tmp_path):
     assert not any("values of methods compared" in p for p in d.problems)
 
 
+def test_columns_naming_different_metrics_are_no_methods_compared(tmp_path):
+    """The guard: 'Sensitivity' and 'Specificity' side by side are two metrics of one
+    method, not two methods."""
+    d, _ = _drafted(_write(tmp_path, _two_methods(
+        ("Study", "Radiographs", "Sensitivity", "Specificity"))))
+    assert not any("values of methods compared" in p for p in d.problems)
+
+
 def test_a_totals_row_labelled_in_the_id_column_is_no_paper(tmp_path):
     """'Total / pooled' under the studies, in the study column, with numbers beside it:
     counted as the 19th paper of 18."""

@@ -222,16 +222,17 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
     first of them is a TODO and the user says which is value_proposed, which
     value_best_prior, and the metric."""
     roles = {c.role for c in g.columns}
-    if roles & {"value", "value_proposed", "value_best_prior", "values_compared", "method"}:
+    if roles & {"value", "value_proposed", "value_best_prior", "values_compared", "method"} \
+            or block.get("group_rows_by_id"):  # a paper over several rows: _lost_results
         return []
     same = [c for c in g.columns if c.role == "(ignore)" and c.kind == "value_proposed"
             and c.filled >= _FILLED_SHARE * g.n_rows and c.big is not None]
     for scale in ([c for c in same if c.big == 0], [c for c in same if c.big > 0.5]):
-        if len(scale) < 2:
-            continue
-        names = ", ".join(f"{c.letter} {c.name!r}" for c in scale)
         named = {header_metric(c.name) for c in scale}
-        metric = next(iter(named))[0] if len(named) == 1 and None not in named else None
+        if len(scale) < 2 or (len(named) > 1 and named != {None}):
+            continue  # headers naming several metrics (recall, precision): one method's
+        names = ", ".join(f"{c.letter} {c.name!r}" for c in scale)
+        metric = next(iter(named))[0] if None not in named else None
         mark_todo(block, ("columns", "wide", column_key(scale[0], g)),
                   "which column is the proposed method's value? (STILL TO FIX above)")
         return [f"columns {names} each hold one number per paper on the same scale: the "
