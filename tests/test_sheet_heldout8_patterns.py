@@ -59,6 +59,16 @@ def test_columns_naming_different_metrics_are_no_methods_compared(tmp_path):
     assert not any("values of methods compared" in p for p in d.problems)
 
 
+def test_numbered_categories_are_no_methods_compared(tmp_path):
+    """The guard: ratings written '3. (+) statement', '1. (none) comments' (a number
+    leading a category) in two columns are no values of two methods."""
+    rows = [["Paper ID", "Statement", "Comments"]]
+    rows += [[f"P{i}", f"{2 + i % 3}. (+) statement", f"{2 + (i + 1) % 3}. (-) comments"]
+             for i in range(10)]
+    d, _ = _drafted(_write(tmp_path, rows))
+    assert not any("values of methods compared" in p for p in d.problems)
+
+
 def test_a_totals_row_labelled_in_the_id_column_is_no_paper(tmp_path):
     """'Total / pooled' under the studies, in the study column, with numbers beside it:
     counted as the 19th paper of 18."""

@@ -211,6 +211,8 @@ def competing_values(g: SheetGuess, block: dict) -> list[str]:
 
 # a value column is "filled" (one value per paper) at this share of the rows
 _FILLED_SHARE = 0.8
+# a value as written: '0.695', '95.2', '95.2%' (a numbered category '3. (+) statement' is not)
+_PLAIN_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%?")
 
 
 def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
@@ -226,7 +228,8 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
             or block.get("group_rows_by_id"):  # a paper over several rows: _lost_results
         return []
     same = [c for c in g.columns if c.role == "(ignore)" and c.kind == "value_proposed"
-            and c.filled >= _FILLED_SHARE * g.n_rows and c.big is not None]
+            and c.filled >= _FILLED_SHARE * g.n_rows and c.big is not None
+            and c.examples and all(_PLAIN_NUMBER.fullmatch(e.strip()) for e in c.examples)]
     for scale in ([c for c in same if c.big == 0], [c for c in same if c.big > 0.5]):
         named = {header_metric(c.name) for c in scale}
         if len(scale) < 2 or (len(named) > 1 and named != {None}):
