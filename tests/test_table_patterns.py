@@ -1167,3 +1167,36 @@ def test_a_caption_number_that_is_no_whole_size_is_not_the_n(cfg, tmp_path, titl
     md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]], title=title)
     res = analyse_file(_write(tmp_path, "x.md", md), cfg, Options(), strict=False)
     assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("names", [
+    ["**Internal test** (n=631)", "**External, Messidor-2** (n=1,744)"],   # real README (batch 12b)
+    ["Internal (n=412)", "External (n=120)"],
+    ["Train", "Validation", "Test"],
+    ["Training set", "Test set"],
+    ["Internal validation", "External test"],
+])
+def test_rows_that_are_data_splits_of_one_model_are_not_ranked(cfg, tmp_path, names):
+    """One model's results on its data splits or test sets (rows ``Internal test (n=631)``,
+    ``External, Messidor-2 (n=1,744)`` under an empty header; ``Train / Validation / Test``):
+    no competitors. Before, the internal test set was named the "winner" over the external
+    one, silently (or a row ``Test`` was taken for an n row and the table failed on
+    "test-set size '0.85'"). Refused, saying why."""
+    rows = [[x, f"0.{90 - 3 * i}", f"0.{88 - 4 * i}"] for i, x in enumerate(names)]
+    text = _md(["", "AUC", "Dice"], rows)
+    res = analyse_file(_write(tmp_path, "s.md", text), cfg, Options(n=50), strict=False)
+    assert not res["tables"]
+    assert "data splits or test sets" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("names", [["External attention", "Internal attention", "U-Net"],
+                                   ["Test-time augmentation", "Baseline"],
+                                   ["Internal", "External"]])
+def test_methods_named_like_splits_are_still_ranked(cfg, tmp_path, names):
+    """The control: methods whose names begin with a split word (``External attention``,
+    ``Test-time augmentation``) and bare ``Internal`` / ``External`` without an n or a
+    test-set word stay methods (by hand: the first row wins both columns)."""
+    rows = [[x, f"0.{90 - 3 * i}", f"0.{88 - 4 * i}"] for i, x in enumerate(names)]
+    [t] = analyse_file(_write(tmp_path, "m.md", _md(["Method", "AUC", "Dice"], rows)), cfg,
+                       Options(n=50))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == [names[0], names[0]]

@@ -17,7 +17,7 @@ from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableRe
 
 __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
-           "refuse_data_set_rows", "refuse_non_methods", "table_error", "text_columns",
+           "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
            "units_in_cells"]
 
 
@@ -154,6 +154,28 @@ _SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
                           r"case|patient|subject|scan|volume|image|sample)s?\s*[-_#]?\s*"
                           r"\d+\s*")
+# a row named by a data split or a test set of one model (Train, Validation set, External test,
+# "Internal (n=412)", "External, Messidor-2"): the model's results per split, no competitors
+_SPLIT_NAME = re.compile(r"(?i)\s*(?P<prefix>(?:internal|external|independent|held[- ]?out|"
+                         r"hold[- ]?out|prospective|temporal)\s*)?"
+                         r"(?P<word>(?:train(?:ing)?|val(?:idation)?|dev(?:elopment)?|"
+                         r"test(?:ing)?)(?:\s+(?:set|split|data|cohort))?)?\s*")
+_N_SUFFIX = re.compile(r"\(\s*n\s*=\s*[\d,]+\s*\)\s*$", re.I)
+
+
+def _is_split_name(name: str) -> bool:
+    """A data split's name: a split word (``Test set``, ``External test``), or an
+    internal/external prefix that an ``(n=...)`` or a data set after a comma completes
+    (``External (n=120)``, ``External, Messidor-2``); never a bare ``External`` nor a
+    method named with one (``External attention``)."""
+    size = _N_SUFFIX.search(name)
+    head, _, rest = (name[:size.start()] if size else name).partition(",")
+    m = _SPLIT_NAME.fullmatch(head)
+    if not m or not head.strip():
+        return False
+    return bool(m["word"]) or bool(m["prefix"] and (size or rest.strip()))
+
+
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
@@ -315,6 +337,18 @@ def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
                             f"({sorted(set(printed) - {''})[:3]}): "
                             "rows of different data sets are not one comparison; give each "
                             "data set's rows as their own table")
+
+
+def refuse_split_rows(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that are one model's data splits or test sets (``Train / Validation /
+    Test``, ``Internal test (n=631)`` and ``External, Messidor-2 (n=1,744)``): ranked, the
+    easiest split was named the winner (before the n row is looked for: a row ``Test`` is
+    no test-set size)."""
+    names = method_names(raw, method_j)
+    if len(names) > 1 and all(_is_split_name(x) for x in names):
+        raise table_error(raw, f"the rows of {raw.header[method_j]!r} are data splits or test "
+                        f"sets ({', '.join(names[:4])}): one model's results per split, not "
+                        "methods to rank")
 
 
 def refuse_non_methods(raw: RawTable, method_j: int) -> None:
