@@ -1200,3 +1200,32 @@ def test_methods_named_like_splits_are_still_ranked(cfg, tmp_path, names):
     [t] = analyse_file(_write(tmp_path, "m.md", _md(["Method", "AUC", "Dice"], rows)), cfg,
                        Options(n=50))["tables"]
     assert [m["winner"] for m in t["metrics"]] == [names[0], names[0]]
+
+
+def test_section_rows_naming_supervision_regimes_split_the_table(cfg, tmp_path):
+    """``\\multicolumn{4}{c}{Fully supervised}`` over the upper bound (U-Net trained on all
+    labels) and ``Semi-supervised`` over the compared methods: different methods under each
+    heading, so the rows were ranked together and the fully supervised upper bound (91.0) was
+    named the winner over the semi-supervised ``Ours`` (89.1), silently; a ``Type`` column of
+    the same regimes already splits the table. By hand: Ours wins the semi-supervised Dice,
+    U-Net (100%) the supervised block."""
+    tex = _tex("Method & Dice (\\%) & HD95 (mm)", [
+        "\\multicolumn{3}{c}{Fully supervised}",
+        "U-Net (all labels) & 91.0 & 4.1", "U-Net (10\\% labels) & 80.2 & 9.9",
+        "\\multicolumn{3}{c}{Semi-supervised}",
+        "MT & 85.3 & 7.7", "UA-MT & 86.0 & 7.1", "\\textbf{Ours} & \\textbf{89.1} & \\textbf{5.2}"])
+    res = analyse_file(_write(tmp_path, "s.tex", tex), cfg, Options(n=20))
+    winners = {t["table"]: [m["winner"] for m in t["metrics"]] for t in res["tables"]}
+    semi = [w for name, w in winners.items() if "Semi-supervised" in name]
+    assert semi == [["Ours", "Ours"]], winners
+    assert len(res["tables"]) == 2
+
+
+def test_section_rows_naming_architectures_still_rank_together(cfg, tmp_path):
+    """The control: headings ``CNN-based`` / ``Transformer-based`` group different methods of
+    one comparison; ranked together (by hand: Ours, in the second block, wins)."""
+    tex = _tex("Method & Dice (\\%) & HD95 (mm)", [
+        "\\multicolumn{3}{c}{CNN-based}", "U-Net & 80.1 & 9.0", "nnU-Net & 84.0 & 6.0",
+        "\\multicolumn{3}{c}{Transformer-based}", "TransUNet & 82.0 & 7.0", "Ours & 85.5 & 5.5"])
+    [t] = analyse_file(_write(tmp_path, "c.tex", tex), cfg, Options(n=20))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["Ours", "Ours"]
