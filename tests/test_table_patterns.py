@@ -1229,3 +1229,28 @@ def test_section_rows_naming_architectures_still_rank_together(cfg, tmp_path):
         "\\multicolumn{3}{c}{Transformer-based}", "TransUNet & 82.0 & 7.0", "Ours & 85.5 & 5.5"])
     [t] = analyse_file(_write(tmp_path, "c.tex", tex), cfg, Options(n=20))["tables"]
     assert [m["winner"] for m in t["metrics"]] == ["Ours", "Ours"]
+
+
+def test_two_values_per_cell_named_by_the_caption_are_two_columns(cfg, tmp_path):
+    """``T1ce | T2`` headers (modalities) over ``0.912 / 28.2`` with the pair named only in
+    the caption ("Per-modality performance (SSIM / PSNR)"): refused before ("the header does
+    not name both"); each column is now read as two, named from the caption. By hand: C has
+    the best SSIM in T1ce (0.925) and B the best PSNR (29.4); T2: C, C."""
+    tex = _tex("Method & T1ce & T2", ["A & 0.871 / 26.1 & 0.879 / 26.5",
+                                      "B & 0.918 / 29.4 & 0.919 / 28.6",
+                                      "C & 0.925 / 28.2 & 0.925 / 29.8"],
+               caption="Per-modality harmonization performance (SSIM / PSNR).")
+    [t] = analyse_file(_write(tmp_path, "p.tex", tex), cfg, Options(n=20))["tables"]
+    got = {m["column"]: (m["direction"], m["winner"]) for m in t["metrics"]}
+    assert got == {"T1ce SSIM": ("higher", "C"), "T1ce PSNR": ("higher", "B"),
+                   "T2 SSIM": ("higher", "C"), "T2 PSNR": ("higher", "C")}
+
+
+def test_a_caption_pair_that_names_no_two_metrics_does_not_split_cells(cfg, tmp_path):
+    """The control: a caption whose only pair is no two metrics ("train / test split") leaves
+    two-value cells refused, as before."""
+    tex = _tex("Method & T1ce", ["A & 0.871 / 26.1", "B & 0.918 / 29.4"],
+               caption="Results (train / test split).")
+    res = analyse_file(_write(tmp_path, "q.tex", tex), cfg, Options(n=20), strict=False)
+    assert not res["tables"]
+    assert "does not name both" in res["unreadable"][0]["reason"]

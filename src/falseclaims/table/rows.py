@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from falseclaims.metrics import names_a_metric
 from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
 from falseclaims.table.kinds import column_cells
 from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
@@ -262,6 +263,9 @@ def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             parts = ([header[j][:alt[0].start()] + alt[0][k] + header[j][alt[0].end():]
                       for k in (1, 2)] if len(alt) == 1 else [])
             parts = [" ".join(p.split()) for p in parts]
+            named = _caption_pair(raw.caption) if len(parts) != 2 or not all(parts) else None
+            if named:
+                parts = [f"{plain_text(header[j])} {m}" for m in named]
             if len(parts) != 2 or not all(parts):
                 i = next(i for i, t in enumerate(texts) if t)
                 raise table_error(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
@@ -273,10 +277,21 @@ def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             for b in bold:
                 b[j:j + 1] = [b[j], b[j]]
             notes.append(f"{header[j]!r}: two values per cell, read as two columns "
-                         f"{parts[0]!r} and {parts[1]!r}")
+                         f"{parts[0]!r} and {parts[1]!r}"
+                         + (f" (the caption names the pair: {' / '.join(named)})"
+                            if named else ""))
             header[j:j + 1] = parts
     return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
                     raw.notes, raw.caption, raw.group)
+
+
+def _caption_pair(caption: str | None) -> tuple[str, str] | None:
+    """The one pair of metric names in the caption (``Per-modality performance (SSIM /
+    PSNR)``) that names a table's two-value cells when their headers (modalities, data sets)
+    do not; None without exactly one such pair."""
+    pairs = [(m[1], m[2]) for m in _ALTERNATIVES.finditer(plain_text(caption or ""))
+             if names_a_metric(m[1]) and names_a_metric(m[2])]
+    return pairs[0] if len(pairs) == 1 else None
 
 
 def is_section_row(r, method_j) -> bool:
