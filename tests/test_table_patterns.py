@@ -1077,12 +1077,15 @@ def test_a_unit_in_every_cell_is_read_when_the_best_cell_is_bold(cfg, tmp_path):
         assert "bold agrees" in m["winner_source"]
 
 
-@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition"])
+@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition",
+                                  "Spacing (mm)", "Voxel spacing", "Resolution",
+                                  "Slice thickness (mm)"])
 def test_rows_named_regions_classes_or_test_conditions_are_not_ranked(cfg, tmp_path, head):
     """One method's results per region, class or input condition (``| Region | Dice raw |
     Dice cleaned |``, ``| noise | SSIM | PSNR |`` under one model's title): the rows are no
     competitors, and ranking them named the easiest region or the noise-free input the
-    "winner", silently. Refused, naming the column."""
+    "winner", silently; so were the voxel spacings of one prediction (``| Spacing (mm) | Dice |
+    HD95 |``, batch 12e). Refused, naming the column."""
     text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
                                              ["third", "0.797", "130.9"]])
     res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=5), strict=False)
