@@ -1077,12 +1077,15 @@ def test_a_unit_in_every_cell_is_read_when_the_best_cell_is_bold(cfg, tmp_path):
         assert "bold agrees" in m["winner_source"]
 
 
-@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition"])
+@pytest.mark.parametrize("head", ["Region", "noise", "Class", "Lesion size", "Condition",
+                                  "Spacing (mm)", "Voxel spacing", "Resolution",
+                                  "Slice thickness (mm)"])
 def test_rows_named_regions_classes_or_test_conditions_are_not_ranked(cfg, tmp_path, head):
     """One method's results per region, class or input condition (``| Region | Dice raw |
     Dice cleaned |``, ``| noise | SSIM | PSNR |`` under one model's title): the rows are no
     competitors, and ranking them named the easiest region or the noise-free input the
-    "winner", silently. Refused, naming the column."""
+    "winner", silently; so were the voxel spacings of one prediction (``| Spacing (mm) | Dice |
+    HD95 |``, batch 12e). Refused, naming the column."""
     text = _md([head, "Dice", "HD95 (mm)"], [["first", "0.988", "3.4"], ["second", "0.820", "105.6"],
                                              ["third", "0.797", "130.9"]])
     res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options(n=5), strict=False)
@@ -1167,3 +1170,90 @@ def test_a_caption_number_that_is_no_whole_size_is_not_the_n(cfg, tmp_path, titl
     md = _md(["Method", "Accuracy"], [["A", "91.0"], ["B", "89.5"]], title=title)
     res = analyse_file(_write(tmp_path, "x.md", md), cfg, Options(), strict=False)
     assert not res["tables"] and "no test-set size" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("names", [
+    ["**Internal test** (n=631)", "**External, Messidor-2** (n=1,744)"],   # real README (batch 12b)
+    ["Internal (n=412)", "External (n=120)"],
+    ["Train", "Validation", "Test"],
+    ["Training set", "Test set"],
+    ["Internal validation", "External test"],
+])
+def test_rows_that_are_data_splits_of_one_model_are_not_ranked(cfg, tmp_path, names):
+    """One model's results on its data splits or test sets (rows ``Internal test (n=631)``,
+    ``External, Messidor-2 (n=1,744)`` under an empty header; ``Train / Validation / Test``):
+    no competitors. Before, the internal test set was named the "winner" over the external
+    one, silently (or a row ``Test`` was taken for an n row and the table failed on
+    "test-set size '0.85'"). Refused, saying why."""
+    rows = [[x, f"0.{90 - 3 * i}", f"0.{88 - 4 * i}"] for i, x in enumerate(names)]
+    text = _md(["", "AUC", "Dice"], rows)
+    res = analyse_file(_write(tmp_path, "s.md", text), cfg, Options(n=50), strict=False)
+    assert not res["tables"]
+    assert "data splits or test sets" in res["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("names", [["External attention", "Internal attention", "U-Net"],
+                                   ["Test-time augmentation", "Baseline"],
+                                   ["Internal", "External"]])
+def test_methods_named_like_splits_are_still_ranked(cfg, tmp_path, names):
+    """The control: methods whose names begin with a split word (``External attention``,
+    ``Test-time augmentation``) and bare ``Internal`` / ``External`` without an n or a
+    test-set word stay methods (by hand: the first row wins both columns)."""
+    rows = [[x, f"0.{90 - 3 * i}", f"0.{88 - 4 * i}"] for i, x in enumerate(names)]
+    [t] = analyse_file(_write(tmp_path, "m.md", _md(["Method", "AUC", "Dice"], rows)), cfg,
+                       Options(n=50))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == [names[0], names[0]]
+
+
+def test_section_rows_naming_supervision_regimes_split_the_table(cfg, tmp_path):
+    """``\\multicolumn{4}{c}{Fully supervised}`` over the upper bound (U-Net trained on all
+    labels) and ``Semi-supervised`` over the compared methods: different methods under each
+    heading, so the rows were ranked together and the fully supervised upper bound (91.0) was
+    named the winner over the semi-supervised ``Ours`` (89.1), silently; a ``Type`` column of
+    the same regimes already splits the table. By hand: Ours wins the semi-supervised Dice,
+    U-Net (100%) the supervised block."""
+    tex = _tex("Method & Dice (\\%) & HD95 (mm)", [
+        "\\multicolumn{3}{c}{Fully supervised}",
+        "U-Net (all labels) & 91.0 & 4.1", "U-Net (10\\% labels) & 80.2 & 9.9",
+        "\\multicolumn{3}{c}{Semi-supervised}",
+        "MT & 85.3 & 7.7", "UA-MT & 86.0 & 7.1", "\\textbf{Ours} & \\textbf{89.1} & \\textbf{5.2}"])
+    res = analyse_file(_write(tmp_path, "s.tex", tex), cfg, Options(n=20))
+    winners = {t["table"]: [m["winner"] for m in t["metrics"]] for t in res["tables"]}
+    semi = [w for name, w in winners.items() if "Semi-supervised" in name]
+    assert semi == [["Ours", "Ours"]], winners
+    assert len(res["tables"]) == 2
+
+
+def test_section_rows_naming_architectures_still_rank_together(cfg, tmp_path):
+    """The control: headings ``CNN-based`` / ``Transformer-based`` group different methods of
+    one comparison; ranked together (by hand: Ours, in the second block, wins)."""
+    tex = _tex("Method & Dice (\\%) & HD95 (mm)", [
+        "\\multicolumn{3}{c}{CNN-based}", "U-Net & 80.1 & 9.0", "nnU-Net & 84.0 & 6.0",
+        "\\multicolumn{3}{c}{Transformer-based}", "TransUNet & 82.0 & 7.0", "Ours & 85.5 & 5.5"])
+    [t] = analyse_file(_write(tmp_path, "c.tex", tex), cfg, Options(n=20))["tables"]
+    assert [m["winner"] for m in t["metrics"]] == ["Ours", "Ours"]
+
+
+def test_two_values_per_cell_named_by_the_caption_are_two_columns(cfg, tmp_path):
+    """``T1ce | T2`` headers (modalities) over ``0.912 / 28.2`` with the pair named only in
+    the caption ("Per-modality performance (SSIM / PSNR)"): refused before ("the header does
+    not name both"); each column is now read as two, named from the caption. By hand: C has
+    the best SSIM in T1ce (0.925) and B the best PSNR (29.4); T2: C, C."""
+    tex = _tex("Method & T1ce & T2", ["A & 0.871 / 26.1 & 0.879 / 26.5",
+                                      "B & 0.918 / 29.4 & 0.919 / 28.6",
+                                      "C & 0.925 / 28.2 & 0.925 / 29.8"],
+               caption="Per-modality harmonization performance (SSIM / PSNR).")
+    [t] = analyse_file(_write(tmp_path, "p.tex", tex), cfg, Options(n=20))["tables"]
+    got = {m["column"]: (m["direction"], m["winner"]) for m in t["metrics"]}
+    assert got == {"T1ce SSIM": ("higher", "C"), "T1ce PSNR": ("higher", "B"),
+                   "T2 SSIM": ("higher", "C"), "T2 PSNR": ("higher", "C")}
+
+
+def test_a_caption_pair_that_names_no_two_metrics_does_not_split_cells(cfg, tmp_path):
+    """The control: a caption whose only pair is no two metrics ("train / test split") leaves
+    two-value cells refused, as before."""
+    tex = _tex("Method & T1ce", ["A & 0.871 / 26.1", "B & 0.918 / 29.4"],
+               caption="Results (train / test split).")
+    res = analyse_file(_write(tmp_path, "q.tex", tex), cfg, Options(n=20), strict=False)
+    assert not res["tables"]
+    assert "does not name both" in res["unreadable"][0]["reason"]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from falseclaims.tasks import TASKS
 
 __all__ = ["KINDS", "Kind", "classify", "is_distance", "kind_from_option", "metric_task",
+           "names_a_metric",
            "stated_direction"]
 
 # {task: the spellings of its metric}: config ``analysis.metrics``, handed in by the caller
@@ -328,6 +329,13 @@ def _comma_clauses(clause: str) -> list[str]:
 def plain_caption_words(header: str) -> str:
     """A header's words as a caption prints them (math and subscripts dropped)."""
     return re.sub(r"\$[^$]*\$|[_^]\{[^}]*\}|[_^]\S+", " ", header)
+
+
+def names_a_metric(text: str) -> bool:
+    """``text`` is one metric's name and nothing else (``SSIM``, ``HD95``), not a phrase
+    that holds one (``test split``)."""
+    words = _metric_words(text)
+    return len(words) == 1 and words[0].lower() == text.strip(" ()[],.;:").lower()
 
 
 def _metric_words(text: str) -> list[str]:

@@ -16,7 +16,7 @@ from falseclaims.table.kinds import (average_kind, column_cells, column_name, ki
 from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, data_rows,
                                     method_column, method_names,
                                     refuse_data_set_labels, refuse_data_set_rows,
-                                    refuse_non_methods, table_error, units_in_cells)
+                                    refuse_non_methods, refuse_split_rows, table_error, units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance,
                                  metric_task)
@@ -492,6 +492,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                 "FILE, the file of the paper's source that defines them)" if macros else "")
         raise table_error(raw, f"no numeric column (no number outside the method column "
                         f"{raw.header[method_j]!r}); columns are {raw.header}{hint}")
+    refuse_split_rows(raw, method_j)
     raw, n_rows = _n_row(raw, method_j, notes)
     if len(raw.rows) < 2:
         raise table_error(raw, f"needs at least 2 method rows; found {len(raw.rows)}"

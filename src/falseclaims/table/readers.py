@@ -127,7 +127,12 @@ ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|
                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
                          r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
                          r"perturbations?|(?:lesion|tumou?r|nodule|polyp|object) sizes?|"
-                         r"modalit(?:y|ies)|数据集|任务)$")
+                         r"modalit(?:y|ies)|"
+                         # acquisition settings of one prediction (voxel spacing, slice
+                         # thickness, resolution), a unit in parentheses allowed; not "Size"
+                         # alone (model variants Small / Base / Large)
+                         r"(?:(?:(?:voxel|pixel|image|input) )?(?:spacings?|resolutions?)|"
+                         r"slice thickness(?:es)?)(?: ?\([^()]*\))?|数据集|任务)$")
 
 
 def _is_full_span(cells: list) -> bool:

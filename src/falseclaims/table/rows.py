@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from falseclaims.metrics import names_a_metric
 from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
 from falseclaims.table.kinds import column_cells
 from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
 
 __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
-           "refuse_data_set_rows", "refuse_non_methods", "table_error", "text_columns",
+           "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
            "units_in_cells"]
 
 
@@ -154,6 +155,28 @@ _SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
                           r"case|patient|subject|scan|volume|image|sample)s?\s*[-_#]?\s*"
                           r"\d+\s*")
+# a row named by a data split or a test set of one model (Train, Validation set, External test,
+# "Internal (n=412)", "External, Messidor-2"): the model's results per split, no competitors
+_SPLIT_NAME = re.compile(r"(?i)\s*(?P<prefix>(?:internal|external|independent|held[- ]?out|"
+                         r"hold[- ]?out|prospective|temporal)\s*)?"
+                         r"(?P<word>(?:train(?:ing)?|val(?:idation)?|dev(?:elopment)?|"
+                         r"test(?:ing)?)(?:\s+(?:set|split|data|cohort))?)?\s*")
+_N_SUFFIX = re.compile(r"\(\s*n\s*=\s*[\d,]+\s*\)\s*$", re.I)
+
+
+def _is_split_name(name: str) -> bool:
+    """A data split's name: a split word (``Test set``, ``External test``), or an
+    internal/external prefix that an ``(n=...)`` or a data set after a comma completes
+    (``External (n=120)``, ``External, Messidor-2``); never a bare ``External`` nor a
+    method named with one (``External attention``)."""
+    size = _N_SUFFIX.search(name)
+    head, _, rest = (name[:size.start()] if size else name).partition(",")
+    m = _SPLIT_NAME.fullmatch(head)
+    if not m or not head.strip():
+        return False
+    return bool(m["word"]) or bool(m["prefix"] and (size or rest.strip()))
+
+
 _SD_CELL = re.compile(r"^(?:±\s*(?P<a>[-+]?\d*\.?\d+)\s*%?|\(\s*(?P<b>\d*\.?\d+)\s*%?\s*\))$")
 _V = r"[-+]?\d*\.?\d+%?(?:\s*±\s*\d*\.?\d+%?)?"
 _PAIR = re.compile(rf"^\s*({_V})\s*[/|]\s*({_V})\s*$")
@@ -240,6 +263,9 @@ def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             parts = ([header[j][:alt[0].start()] + alt[0][k] + header[j][alt[0].end():]
                       for k in (1, 2)] if len(alt) == 1 else [])
             parts = [" ".join(p.split()) for p in parts]
+            named = _caption_pair(raw.caption) if len(parts) != 2 or not all(parts) else None
+            if named:
+                parts = [f"{plain_text(header[j])} {m}" for m in named]
             if len(parts) != 2 or not all(parts):
                 i = next(i for i, t in enumerate(texts) if t)
                 raise table_error(raw, f"column {header[j]!r}, {raw.where[i]}: {texts[i]!r} holds two "
@@ -251,10 +277,21 @@ def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             for b in bold:
                 b[j:j + 1] = [b[j], b[j]]
             notes.append(f"{header[j]!r}: two values per cell, read as two columns "
-                         f"{parts[0]!r} and {parts[1]!r}")
+                         f"{parts[0]!r} and {parts[1]!r}"
+                         + (f" (the caption names the pair: {' / '.join(named)})"
+                            if named else ""))
             header[j:j + 1] = parts
     return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, bold,
                     raw.notes, raw.caption, raw.group)
+
+
+def _caption_pair(caption: str | None) -> tuple[str, str] | None:
+    """The one pair of metric names in the caption (``Per-modality performance (SSIM /
+    PSNR)``) that names a table's two-value cells when their headers (modalities, data sets)
+    do not; None without exactly one such pair."""
+    pairs = [(m[1], m[2]) for m in _ALTERNATIVES.finditer(plain_text(caption or ""))
+             if names_a_metric(m[1]) and names_a_metric(m[2])]
+    return pairs[0] if len(pairs) == 1 else None
 
 
 def is_section_row(r, method_j) -> bool:
@@ -315,6 +352,18 @@ def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
                             f"({sorted(set(printed) - {''})[:3]}): "
                             "rows of different data sets are not one comparison; give each "
                             "data set's rows as their own table")
+
+
+def refuse_split_rows(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that are one model's data splits or test sets (``Train / Validation /
+    Test``, ``Internal test (n=631)`` and ``External, Messidor-2 (n=1,744)``): ranked, the
+    easiest split was named the winner (before the n row is looked for: a row ``Test`` is
+    no test-set size)."""
+    names = method_names(raw, method_j)
+    if len(names) > 1 and all(_is_split_name(x) for x in names):
+        raise table_error(raw, f"the rows of {raw.header[method_j]!r} are data splits or test "
+                        f"sets ({', '.join(names[:4])}): one model's results per split, not "
+                        "methods to rank")
 
 
 def refuse_non_methods(raw: RawTable, method_j: int) -> None:

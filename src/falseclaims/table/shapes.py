@@ -307,18 +307,28 @@ def row_groups(raw: RawTable) -> list[RawTable]:
     if cur:
         blocks.append((label, cur))
     names = [{plain_text(str(raw.rows[i][method_j])) for i in rows} for _, rows in blocks]
-    if len(blocks) < 2 or any(lab is None for lab, _ in blocks) or not all(
-            len(a & names[0]) * 2 >= len(a) for a in names[1:]):
+    if len(blocks) < 2 or any(lab is None for lab, _ in blocks):
         return [raw]
+    regimes = all(_SUPERVISION.match(lab) for lab, _ in blocks)
+    if not regimes and not all(len(a & names[0]) * 2 >= len(a) for a in names[1:]):
+        return [raw]
+    why = ("a supervision regime: methods trained with other labels are not compared with "
+           "them" if regimes else "a row group: the same methods under each heading")
     out = []
     for lab, rows in blocks:
         out.append(RawTable(raw.source, f"{raw.name} [{lab}]", raw.format, raw.header,
                             [raw.rows[i] for i in rows], [raw.where[i] for i in rows],
                             [raw.bold[i] for i in rows] if raw.bold else [],
-                            raw.notes + [f"rows under the heading {lab!r} (a row group: the "
-                                         "same methods under each heading)"],
+                            raw.notes + [f"rows under the heading {lab!r} ({why})"],
                             raw.caption, lab))
     return out
+
+
+# a heading naming how the methods under it were trained (Fully supervised, Semi-supervised,
+# Weakly-supervised, Unsupervised, Self-supervised; the upper / lower bound): the fully
+# supervised upper bound is a reference, never the winner over the semi-supervised methods
+_SUPERVISION = re.compile(r"(?i)^\W*(?:(?:fully|semi|weakly|self|un)[- ]?)?supervised\b|"
+                          r"^\W*(?:upper|lower)[- ]bounds?\b")
 
 
 _NOT_A_METHOD = re.compile(r"(?i)^(?:Δ|delta|diff\.?|difference|change|gain|improvement|"
