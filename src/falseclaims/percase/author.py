@@ -65,6 +65,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                       else "wide_per_method")
         else:
             layout = readers.detect_layout(files[0], columns=columns)
+    readers.no_json_among_tables(files, layout)
     named = _layout_columns(layout, columns)
     if layout in ("long", "claims_reloaded") and len(files) != 1:
         raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")

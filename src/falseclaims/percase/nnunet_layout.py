@@ -47,8 +47,11 @@ def _load(path: Path) -> object:
     if path.stat().st_size > MAX_SUMMARY_BYTES:
         raise PerCaseValidationError(f"{path}: {path.stat().st_size / 2**20:.0f} MB is too large "
                                      "for an nnU-Net summary.json")
+    raw = path.read_bytes()
+    # a UTF-16 file (Windows editors, PowerShell's Out-File) starts with its byte order mark
+    encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(raw.decode(encoding))
     except UnicodeDecodeError:
         raise PerCaseValidationError(f"{path}: not UTF-8 text; expected an nnU-Net "
                                      "summary.json") from None
@@ -56,6 +59,12 @@ def _load(path: Path) -> object:
         raise PerCaseValidationError(f"{path}: not valid JSON (line {exc.lineno}, column "
                                      f"{exc.colno}: {exc.msg}); expected an nnU-Net "
                                      "summary.json") from None
+    except RecursionError:
+        raise PerCaseValidationError(f"{path}: JSON nested too deeply to read; expected an "
+                                     "nnU-Net summary.json (a few levels deep)") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise PerCaseValidationError(f"{path}: holds a number of thousands of digits; "
+                                     "expected an nnU-Net summary.json") from None
 
 
 def _cases(doc: object) -> tuple[str, list] | None:
@@ -112,7 +121,7 @@ def _metric_key(entries: Iterable[dict], metric: str) -> str | None:
 
 def _rows(file: str, method: str, where: str, entries: list, metric: str,
           problems: list[Problem], notes: list[str]) -> list[tuple]:
-    rows, undefined = [], 0
+    rows, undefined, missing = [], 0, []
     for i, case in enumerate(entries):
         at = f"{where}[{i}]"
         if not isinstance(case, dict):
@@ -130,8 +139,7 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
         for label, values in labels.items():
             key = _metric_key([values], metric) if isinstance(values, dict) else None
             if key is None:
-                problems.append(Problem(file, column=f"{at}.{label}", value=values,
-                                        expected=f"a {metric} value"))
+                missing.append((f"{at}.{label}", values))
                 continue
             value = values[key]
             if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -143,10 +151,26 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
                 continue
             rows.append((case_name(reference), str(label), method, key.lower(), float(value),
                          file, f"{at}.{label}.{key}"))
+    problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
     if undefined:
         notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
                      "prediction both empty) left out")
     return rows
+
+
+def _missing_metric(file: str, metric: str, missing: list[tuple], found_any: bool
+                    ) -> list[Problem]:
+    """Each label entry without the metric; one problem for the file when none has it (a
+    regression model's summary, or a metric the file was not evaluated with) rather than
+    one per case and label."""
+    if found_any or not missing:
+        return [Problem(file, column=at, value=values, expected=f"a {metric} value")
+                for at, values in missing]
+    held = sorted({str(k) for _, values in missing if isinstance(values, dict) for k in values})
+    return [Problem(file, column=missing[0][0], value=f"no {metric} value in any of its "
+                    f"{len(missing)} label entries (metrics held: {', '.join(held[:12]) or 'none'})",
+                    expected=f"{metric} values per case and label (a segmentation summary; "
+                    "--metric names the overlap metric: Dice, IoU or Jaccard)")]
 
 
 def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
@@ -162,6 +186,11 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
         files = {str(k): str(v) for k, v in paths.items()}
     else:
         paths = [str(p) for p in paths]
+        real = [os.path.realpath(p) for p in paths]
+        twice = next((p for p, r in zip(paths, real, strict=True) if real.count(r) > 1), None)
+        if twice is not None:
+            raise PerCaseValidationError(f"{twice}: given twice; expected one summary.json "
+                                         "per method (each file once)")
         names = method_names(paths)
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:

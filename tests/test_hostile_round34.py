@@ -1,0 +1,129 @@
+"""Hostile inputs of the round-34 battery (nnU-Net summaries, the web page) that found
+something open: each test writes its hostile input in a temporary directory and fails on the
+code before the fix."""
+
+import json
+
+import pytest
+
+from falseclaims.cli import main
+from falseclaims.percase.nnunet_layout import read_nnunet_summaries
+
+CASES = [f"case_{i}" for i in range(6)]
+DICE_A = [0.91, 0.88, 0.93, 0.85, 0.90, 0.87]
+DICE_B = [0.90, 0.86, 0.93, 0.83, 0.88, 0.88]
+
+
+def _summary(dice, metric="Dice", extra=None):
+    return {"mean": {}, "metric_per_case": [
+        {"reference_file": f"/gt/{c}.nii.gz", "prediction_file": f"/pred/{c}.nii.gz",
+         "metrics": {"1": {metric: d, "TP": 300, **(extra or {})}}}
+        for c, d in zip(CASES, dice, strict=True)]}
+
+
+def _write(tmp_path, method, text) -> str:
+    p = tmp_path / method / "summary.json"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text if isinstance(text, str) else json.dumps(text), encoding="utf-8")
+    return str(p)
+
+
+def _one_line_error(capsys, argv) -> str:
+    code = main(argv)
+    out = capsys.readouterr()
+    assert code == 2, out.err
+    assert "Traceback" not in out.err + out.out
+    assert len(out.err.strip().splitlines()) == 1, out.err
+    return out.err
+
+
+@pytest.mark.parametrize("text", [
+    '{"metric_per_case":' + "[" * 100_000 + "]" * 100_000 + "}",  # RecursionError in json
+    "[" * 5_000 + "]" * 5_000,
+])
+def test_deeply_nested_json_names_the_file(tmp_path, capsys, text):
+    a = _write(tmp_path, "A", text)
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert a in err and "nested too deeply" in err and "unexpected" not in err
+
+
+def test_a_number_of_thousands_of_digits_names_the_file(tmp_path, capsys):
+    text = json.dumps(_summary(DICE_A)).replace("0.91", "1" + "0" * 5000, 1)
+    a = _write(tmp_path, "A", text)
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert a in err and "thousands of digits" in err
+    assert "set_int_max_str_digits" not in err  # Python's advice is not the user's
+
+
+def test_a_utf16_summary_is_read(tmp_path, capsys):
+    a = _write(tmp_path, "A", json.dumps(_summary(DICE_A)).encode("utf-16"))
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    pc = read_nnunet_summaries([a, b])
+    assert pc.matrix("1", "dice")["A"].tolist() == DICE_A
+
+
+def test_a_regression_summary_is_one_line_per_file(tmp_path, capsys):
+    """A summary of MAE/PSNR only: before, one problem per case and label (a page of dicts);
+    now one line for the file naming the metrics it holds."""
+    a = _write(tmp_path, "A", _summary(DICE_A, metric="MAE", extra={"PSNR": 30.0}))
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert a in err and "no Dice value in any of its 6 label entries" in err
+    assert "MAE, PSNR" in err
+
+
+def test_metric_iou_missing_from_one_file_is_one_line(tmp_path, capsys):
+    a = _write(tmp_path, "A", _summary(DICE_A, extra={"IoU": 0.8}))
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b, "--metric", "IoU"])
+    assert b in err and "no IoU value" in err and "Dice" in err
+
+
+def test_a_label_missing_its_metric_in_some_cases_still_names_each(tmp_path):
+    """Control: only when no entry of a file has the metric is it one line."""
+    doc = _summary(DICE_A)
+    del doc["metric_per_case"][2]["metrics"]["1"]["Dice"]
+    a = _write(tmp_path, "A", doc)
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    with pytest.raises(ValueError, match=r"metric_per_case\[2\]\.1"):
+        read_nnunet_summaries([a, b])
+
+
+def test_a_summary_json_among_csv_files_is_refused(tmp_path, capsys):
+    a = _write(tmp_path, "A", _summary(DICE_A))
+    csv = tmp_path / "b.csv"
+    csv.write_text("case_id,dice\n" + "".join(f"{c},{d}\n" for c, d in zip(CASES, DICE_B,
+                                                                           strict=True)))
+    err = _one_line_error(capsys, ["percase", a, str(csv)])
+    assert a in err and "a JSON file" in err and str(csv) in err
+
+
+def test_a_summary_json_given_a_table_layout_is_refused(tmp_path, capsys):
+    a = _write(tmp_path, "A", _summary(DICE_A))
+    err = _one_line_error(capsys, ["percase", a, "--layout", "long"])
+    assert a in err and "table layout 'long'" in err
+
+
+def test_the_same_summary_twice_is_said(tmp_path, capsys):
+    a = _write(tmp_path, "A", _summary(DICE_A))
+    err = _one_line_error(capsys, ["percase", a, str(tmp_path / "A" / "." / "summary.json")])
+    assert "given twice" in err
+
+
+def test_web_plan_without_a_config_file(tmp_path, monkeypatch):
+    """`falseclaims serve` started outside a project (no config/config.yaml): the packaged
+    defaults hold no look-up grid, and the plan page answered 500 (KeyError)."""
+    pytest.importorskip("flask")
+    from falseclaims.web import create_app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FALSECLAIMS_CONFIG", raising=False)
+    client = create_app().test_client()
+    got = client.get("/api/plan?task=seg&delta=0.02&level=0.85")
+    assert got.status_code == 200 and got.get_json()["ok"]
+    assert client.get("/plan?task=cls&delta=0.02&level=0.85").status_code == 200
