@@ -127,3 +127,29 @@ def test_web_plan_without_a_config_file(tmp_path, monkeypatch):
     got = client.get("/api/plan?task=seg&delta=0.02&level=0.85")
     assert got.status_code == 200 and got.get_json()["ok"]
     assert client.get("/plan?task=cls&delta=0.02&level=0.85").status_code == 200
+
+
+def _probability(capsys, argv) -> float:
+    code = main(["percase", *argv, "--json", "--bootstrap", "200"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out)["result"]["probability"]
+
+
+def test_percent_summaries_with_units_percent_are_read(tmp_path, capsys):
+    """The refusal of percent Dice says 'or pass --units percent'; the nnU-Net reader ignored
+    --units and refused again. Now the same P as the fractions."""
+    pct = [_write(tmp_path / "pct", m, _summary([round(d * 100, 1) for d in dice]))
+           for m, dice in (("A", DICE_A), ("B", DICE_B))]
+    frac = [_write(tmp_path / "frac", m, _summary(dice))
+            for m, dice in (("A", DICE_A), ("B", DICE_B))]
+    got = _probability(capsys, [*pct, "--units", "percent"])
+    assert got == pytest.approx(_probability(capsys, frac), abs=1e-12)
+
+
+def test_a_file_whose_every_value_is_nan_is_named(tmp_path, capsys):
+    """Before: 'got ['B']; expected at least 2 methods', the NaN note lost with the error."""
+    a = _write(tmp_path, "A", json.dumps(_summary([float("nan")] * 6), allow_nan=True))
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert a in err and "every Dice value NaN or null (6)" in err

@@ -95,7 +95,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         if columns:
             raise ValueError("--columns applies to CSV layouts, not to nnU-Net summaries")
         pc = readers.read_nnunet_summaries(files, metric=metric, case_mismatch=case_mismatch,
-                                           compared_tasks=compared)
+                                           compared_tasks=compared, units=units)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")

@@ -152,6 +152,11 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
             rows.append((case_name(reference), str(label), method, key.lower(), float(value),
                          file, f"{at}.{label}.{key}"))
     problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
+    if undefined and not rows and not missing:
+        problems.append(Problem(file, column=where, value=f"every {metric} value NaN or null "
+                                f"({undefined})", expected=f"a defined {metric} for some cases "
+                                "(NaN: reference and prediction both empty)"))
+        return rows
     if undefined:
         notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
                      "prediction both empty) left out")
@@ -175,12 +180,13 @@ def _missing_metric(file: str, metric: str, missing: list[tuple], found_any: boo
 
 def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
                           metric: str | None = None, case_mismatch: str = "error",
-                          min_methods: int = 2, compared_tasks: Sequence[str] | None = None
-                          ) -> PerCase:
+                          min_methods: int = 2, compared_tasks: Sequence[str] | None = None,
+                          units: str = "fraction") -> PerCase:
     """Segmentation results from nnU-Net ``summary.json`` files, one per method.
 
     ``paths`` maps method -> file, or is a list of files (methods named by
     :func:`method_names`). ``metric``: ``Dice`` (default), or ``IoU``/``Jaccard``.
+    ``units``: ``fraction`` (nnU-Net's) or ``percent`` (a summary rescaled to 0-100).
     """
     if isinstance(paths, Mapping):
         files = {str(k): str(v) for k, v in paths.items()}
@@ -222,5 +228,5 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     table = df[cols[:5]].copy()
     origin = pd.DataFrame({"file": df["file"], "row": None, "column": df["column"]})
     return _finish("segmentation", table, origin, files, problems, notes,
-                   case_mismatch=case_mismatch, min_methods=min_methods,
+                   case_mismatch=case_mismatch, min_methods=min_methods, units=units,
                    compared_tasks=compared_tasks)
