@@ -153,3 +153,17 @@ def test_a_file_whose_every_value_is_nan_is_named(tmp_path, capsys):
     b = _write(tmp_path, "B", _summary(DICE_B))
     err = _one_line_error(capsys, ["percase", a, b])
     assert a in err and "every Dice value NaN or null (6)" in err
+
+
+def test_web_field_given_twice_is_refused():
+    """`a` twice in the address: the page used the first value unsaid; the command refuses a
+    repeated option."""
+    pytest.importorskip("flask")
+    from falseclaims.web import create_app
+
+    client = create_app().test_client()
+    ans = client.get("/api/check?task=cls&n=500&a=0.86&a=0.10&b=0.85").get_json()
+    assert not ans["ok"] and ans["errors"] == {"a": "a given 2 times; expected it once"}
+    ans = client.post("/api/table", data={"text": "| M | Dice |\n|---|---|\n| A | 0.9 |\n"
+                                                  "| B | 0.8 |\n", "n": ["100", "5"]}).get_json()
+    assert not ans["ok"] and "n given 2 times" in ans["errors"]["n"]

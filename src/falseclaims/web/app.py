@@ -56,6 +56,13 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
                        units=outcome.units)
 
     def compute(kind: str) -> Outcome:
+        fields = request.args if kind in LIVE else request.form
+        # a field given twice (a hand-written address): the commands refuse a repeated option
+        # rather than use one of the values unsaid
+        for name in fields:
+            if len(fields.getlist(name)) > 1:
+                return Outcome().refuse(name, f"{name} given {len(fields.getlist(name))} "
+                                        "times; expected it once")
         if kind == "check":
             return check_outcome(request.args, config)
         if kind == "plan":
