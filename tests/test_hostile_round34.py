@@ -167,3 +167,22 @@ def test_web_field_given_twice_is_refused():
     ans = client.post("/api/table", data={"text": "| M | Dice |\n|---|---|\n| A | 0.9 |\n"
                                                   "| B | 0.8 |\n", "n": ["100", "5"]}).get_json()
     assert not ans["ok"] and "n given 2 times" in ans["errors"]["n"]
+
+
+def test_a_label_with_the_metric_under_two_spellings_is_refused(tmp_path, capsys):
+    """{"dice": 0.9, "DICE": 0.1}: the first key was compared unsaid."""
+    doc = _summary(DICE_A)
+    doc["metric_per_case"][0]["metrics"]["1"] = {"dice": 0.9, "DICE": 0.1}
+    a = _write(tmp_path, "A", doc)
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert "metric_per_case[0].1" in err and "dice, DICE" in err
+
+
+def test_nan_written_as_text_says_how_to_write_it(tmp_path, capsys):
+    doc = _summary(DICE_A)
+    doc["metric_per_case"][0]["metrics"]["1"]["Dice"] = "NaN"
+    a = _write(tmp_path, "A", doc)
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert "metric_per_case[0].1.Dice" in err and "JSON's NaN or null" in err

@@ -39,6 +39,7 @@ PathLike = str | os.PathLike
 MAX_SUMMARY_BYTES = 200 * 2**20
 IMAGE_SUFFIXES = (".nii.gz", ".nii", ".nrrd", ".seg.nrrd", ".mha", ".mhd", ".png", ".tif",
                   ".tiff", ".bmp", ".jpg", ".npz", ".npy", ".gz")
+NAN_TEXT = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity", "none", "null", ""}
 # the same overlap under the names nnU-Net's two versions give it
 METRIC_SPELLINGS = {"dice": "Dice", "dsc": "Dice", "iou": "IoU", "jaccard": "Jaccard"}
 
@@ -110,13 +111,11 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
     return ["/".join(q[lead:len(q) - tail]) for q in parts]
 
 
-def _metric_key(entries: Iterable[dict], metric: str) -> str | None:
-    want = METRIC_SPELLINGS.get(metric.lower(), metric)
-    for entry in entries:
-        for key in entry:
-            if str(key).lower() == want.lower():
-                return key
-    return None
+def _metric_keys(entry: dict, metric: str) -> list[str]:
+    """The entry's keys that name the metric, in any letter case (more than one: which to
+    compare is not ours to guess)."""
+    want = METRIC_SPELLINGS.get(metric.lower(), metric).lower()
+    return [key for key in entry if str(key).lower() == want]
 
 
 def _rows(file: str, method: str, where: str, entries: list, metric: str,
@@ -137,20 +136,15 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
             problems.append(Problem(file, column=at, expected="metrics per label or region"))
             continue
         for label, values in labels.items():
-            key = _metric_key([values], metric) if isinstance(values, dict) else None
-            if key is None:
+            got = _label_value(file, f"{at}.{label}", values, metric, problems)
+            if got is MISSING:
                 missing.append((f"{at}.{label}", values))
-                continue
-            value = values[key]
-            if value is None or (isinstance(value, float) and math.isnan(value)):
+            elif got is UNDEFINED:
                 undefined += 1
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append(Problem(file, column=f"{at}.{label}.{key}", value=value,
-                                        expected="a number"))
-                continue
-            rows.append((case_name(reference), str(label), method, key.lower(), float(value),
-                         file, f"{at}.{label}.{key}"))
+            elif got is not None:
+                key, value = got
+                rows.append((case_name(reference), str(label), method, key.lower(), value,
+                             file, f"{at}.{label}.{key}"))
     problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
     if undefined and not rows and not missing:
         problems.append(Problem(file, column=where, value=f"every {metric} value NaN or null "
@@ -161,6 +155,31 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
         notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
                      "prediction both empty) left out")
     return rows
+
+
+MISSING, UNDEFINED = object(), object()
+
+
+def _label_value(file: str, at: str, values, metric: str, problems: list[Problem]):
+    """(key, value) of one label's metric; MISSING (no such key), UNDEFINED (NaN, null), or
+    None after adding the problem."""
+    keys = _metric_keys(values, metric) if isinstance(values, dict) else []
+    if not keys:
+        return MISSING
+    if len(keys) > 1:
+        problems.append(Problem(file, column=at, value=", ".join(keys), expected=f"one "
+                                f"{metric} value (keys differing only in letter case)"))
+        return None
+    value = values[keys[0]]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return UNDEFINED
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        text = isinstance(value, str) and value.strip().lower() in NAN_TEXT
+        problems.append(Problem(file, column=f"{at}.{keys[0]}", value=value,
+                                expected="a number" + (" (JSON's NaN or null for an "
+                                "undefined value, not text)" if text else "")))
+        return None
+    return keys[0], float(value)
 
 
 def _missing_metric(file: str, metric: str, missing: list[tuple], found_any: bool
