@@ -186,3 +186,20 @@ def test_nan_written_as_text_says_how_to_write_it(tmp_path, capsys):
     b = _write(tmp_path, "B", _summary(DICE_B))
     err = _one_line_error(capsys, ["percase", a, b])
     assert "metric_per_case[0].1.Dice" in err and "JSON's NaN or null" in err
+
+
+def test_one_summary_alone_is_one_line(tmp_path, capsys):
+    """Before: one 'expected at least 2 methods' line per label."""
+    doc = _summary(DICE_A)
+    for case in doc["metric_per_case"]:
+        case["metrics"]["2"] = dict(case["metrics"]["1"])
+    a = _write(tmp_path, "A", doc)
+    err = _one_line_error(capsys, ["percase", a])
+    assert a in err and "1 summary.json given; expected one per method" in err
+
+
+def test_an_empty_summary_is_said_empty(tmp_path, capsys):
+    a = _write(tmp_path, "A", "\n")
+    b = _write(tmp_path, "B", _summary(DICE_B))
+    err = _one_line_error(capsys, ["percase", a, b])
+    assert f"{a}: empty file" in err

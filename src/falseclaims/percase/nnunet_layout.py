@@ -49,6 +49,8 @@ def _load(path: Path) -> object:
         raise PerCaseValidationError(f"{path}: {path.stat().st_size / 2**20:.0f} MB is too large "
                                      "for an nnU-Net summary.json")
     raw = path.read_bytes()
+    if not raw.strip():
+        raise PerCaseValidationError(f"{path}: empty file; expected an nnU-Net summary.json")
     # a UTF-16 file (Windows editors, PowerShell's Out-File) starts with its byte order mark
     encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
@@ -224,6 +226,10 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
         files = dict(zip(names, paths, strict=True))
     if not files:
         raise ValueError("no nnU-Net summary files given")
+    if len(files) < min_methods:
+        raise PerCaseValidationError(f"{', '.join(files.values())}: {len(files)} summary.json "
+                                     f"given; expected one per method, at least {min_methods} "
+                                     "(a summary holds one method's results)")
     metric = metric or "Dice"
     problems: list[Problem] = []
     notes: list[str] = []
