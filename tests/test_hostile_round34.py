@@ -203,3 +203,38 @@ def test_an_empty_summary_is_said_empty(tmp_path, capsys):
     b = _write(tmp_path, "B", _summary(DICE_B))
     err = _one_line_error(capsys, ["percase", a, b])
     assert f"{a}: empty file" in err
+
+
+def _bomb(tmp_path, unpacked_mb: int) -> str:
+    """A workbook of a two-row table whose sheet part also holds an XML comment of
+    ``unpacked_mb`` MB of spaces: valid XML, a few kB in the file."""
+    import zipfile
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for row in (["Method", "Accuracy"], ["A", 0.91], ["B", 0.90]):
+        wb.active.append(row)
+    good = tmp_path / "good.xlsx"
+    wb.save(good)
+    bomb = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"</sheetData>",
+                                    b"</sheetData><!--" + b" " * (unpacked_mb << 20) + b"-->")
+            z.writestr(item, data)
+    return str(bomb)
+
+
+def test_table_refuses_an_xlsx_zip_bomb_before_reading_it(tmp_path, capsys, monkeypatch):
+    """`table` read the workbook's parts without the size check `sheet` makes (a 1.5 MB file
+    unpacking to 1.5 GB parsed for minutes); the limit is lowered here to keep the file small."""
+    import falseclaims.io.xlsx as xlsx
+
+    monkeypatch.setattr(xlsx, "MAX_XLSX_BYTES", 2 << 20)
+    bomb = _bomb(tmp_path, 3)
+    err = _one_line_error(capsys, ["table", bomb, "--n", "100"])
+    assert bomb in err and "expands to 3 MB: a damaged file or a zip bomb" in err
+    assert main(["table", str(tmp_path / "good.xlsx"), "--n", "100"]) == 0  # control
