@@ -238,3 +238,23 @@ def test_table_refuses_an_xlsx_zip_bomb_before_reading_it(tmp_path, capsys, monk
     err = _one_line_error(capsys, ["table", bomb, "--n", "100"])
     assert bomb in err and "expands to 3 MB: a damaged file or a zip bomb" in err
     assert main(["table", str(tmp_path / "good.xlsx"), "--n", "100"]) == 0  # control
+
+
+def test_web_shows_every_problem_of_a_refused_upload():
+    """A refusal listing several problems showed only its first line on the page
+    ('2 problem(s) in per-case input:'), none of the problems."""
+    pytest.importorskip("flask")
+    import io
+
+    from falseclaims.web import create_app
+
+    files = [(io.BytesIO(json.dumps(_summary(d, metric="MAE")).encode()), f"{m}.json")
+             for m, d in (("a", DICE_A), ("b", DICE_B))]
+    ans = create_app().test_client().post(
+        "/api/percase", data={"task": "segmentation", "files": files},
+        content_type="multipart/form-data").get_json()
+    assert not ans["ok"] and list(ans["errors"]) == ["files"]
+    lines = ans["errors"]["files"].split("\n")
+    assert lines[0] == "2 problem(s) in per-case input:"
+    assert lines[1].startswith("- a.json, column 'metric_per_case[0].1': got 'no Dice value")
+    assert lines[2].startswith("- b.json")
