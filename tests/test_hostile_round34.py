@@ -258,3 +258,17 @@ def test_web_shows_every_problem_of_a_refused_upload():
     assert lines[0] == "2 problem(s) in per-case input:"
     assert lines[1].startswith("- a.json, column 'metric_per_case[0].1': got 'no Dice value")
     assert lines[2].startswith("- b.json")
+
+
+def test_api_no_files_or_one_path_as_a_string(tmp_path):
+    """`read_nnunet_summaries([])` never returned (method naming looped over no paths); a
+    path given as a str was read as its characters ('o: given twice')."""
+    from falseclaims.percase.nnunet_layout import method_names
+
+    assert method_names([]) == []
+    with pytest.raises(ValueError, match="no nnU-Net summary files given"):
+        read_nnunet_summaries([])
+    a = _write(tmp_path, "A", _summary(DICE_A))
+    for given in (a, tmp_path / "A" / "summary.json"):
+        with pytest.raises(ValueError, match="1 summary.json given"):
+            read_nnunet_summaries(given)

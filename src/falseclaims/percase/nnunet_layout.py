@@ -102,6 +102,8 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
     """Each file's name for its method: the path parts that differ between the files (their
     common leading and trailing parts dropped); one file: its folder's name."""
     parts = [list(Path(p).parent.resolve().parts) + [Path(p).stem] for p in paths]
+    if not parts:
+        return []  # (the loops below would never end: all() of nothing is true)
     if len(parts) == 1:
         return [parts[0][-2] if len(parts[0]) > 1 else parts[0][-1]]
     lead = 0
@@ -209,6 +211,8 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     :func:`method_names`). ``metric``: ``Dice`` (default), or ``IoU``/``Jaccard``.
     ``units``: ``fraction`` (nnU-Net's) or ``percent`` (a summary rescaled to 0-100).
     """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]  # one file, not its name's characters
     if isinstance(paths, Mapping):
         files = {str(k): str(v) for k, v in paths.items()}
     else:
