@@ -329,6 +329,18 @@ class _TooBig(Exception):
     pass
 
 
+def _too_large(z: zipfile.ZipFile) -> str:
+    """What a workbook expanding beyond MAX_XLSX_BYTES is expected to be ('' when it does
+    not): judged from the sizes its zip directory declares, before any part is read (a bomb
+    of 1.5 MB unpacking to 1.5 GB kept `table` parsing for minutes)."""
+    total = sum(i.file_size for i in z.infolist())
+    if total <= _max_bytes():
+        return ""
+    return (f"a workbook that expands to at most {_max_bytes() // 2**20} MB (this one "
+            f"expands to {total / 2**20:,.0f} MB: a damaged file or a zip bomb; export "
+            "the sheet as CSV)")
+
+
 def read_sheet_cells(path, sheet: str | None) -> tuple[SheetCells | None, list[str], str]:
     """(cells of the sheet, every sheet name, a problem text or ''). ``sheet`` None: the
     first worksheet. Raises :class:`UnreadableWorkbook` for a damaged or hostile file."""
@@ -336,6 +348,8 @@ def read_sheet_cells(path, sheet: str | None) -> tuple[SheetCells | None, list[s
 
     try:
         with zipfile.ZipFile(path) as z:
+            if too_large := _too_large(z):
+                raise UnreadableWorkbook(too_large)
             sheets, date1904 = _workbook(z)
             names = [n for n, _, _ in sheets]
             if sheet is None:
@@ -395,15 +409,12 @@ def _max_bytes() -> int:
 def _xlsx_size_ok(path: Path, t: RawTable) -> bool:
     try:
         with zipfile.ZipFile(path) as z:
-            total = sum(i.file_size for i in z.infolist())
+            too_large = _too_large(z)
     except (zipfile.BadZipFile, OSError) as exc:
         t.problem(None, None, None, f"a readable .xlsx workbook (not a zip archive: {exc})")
         return False
-    if total > _max_bytes():
-        t.problem(None, None, None,
-                  f"a workbook that expands to at most {_max_bytes() // 2**20} MB (this one "
-                  f"expands to {total / 2**20:,.0f} MB: a damaged file or a zip bomb; export "
-                  "the sheet as CSV)")
+    if too_large:
+        t.problem(None, None, None, too_large)
         return False
     return True
 

@@ -65,6 +65,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                       else "wide_per_method")
         else:
             layout = readers.detect_layout(files[0], columns=columns)
+    readers.no_json_among_tables(files, layout)
     named = _layout_columns(layout, columns)
     if layout in ("long", "claims_reloaded") and len(files) != 1:
         raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")
@@ -94,7 +95,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         if columns:
             raise ValueError("--columns applies to CSV layouts, not to nnU-Net summaries")
         pc = readers.read_nnunet_summaries(files, metric=metric, case_mismatch=case_mismatch,
-                                           compared_tasks=compared)
+                                           compared_tasks=compared, units=units)
     elif layout == "predictions":
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")

@@ -39,6 +39,7 @@ PathLike = str | os.PathLike
 MAX_SUMMARY_BYTES = 200 * 2**20
 IMAGE_SUFFIXES = (".nii.gz", ".nii", ".nrrd", ".seg.nrrd", ".mha", ".mhd", ".png", ".tif",
                   ".tiff", ".bmp", ".jpg", ".npz", ".npy", ".gz")
+NAN_TEXT = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity", "none", "null", ""}
 # the same overlap under the names nnU-Net's two versions give it
 METRIC_SPELLINGS = {"dice": "Dice", "dsc": "Dice", "iou": "IoU", "jaccard": "Jaccard"}
 
@@ -47,8 +48,13 @@ def _load(path: Path) -> object:
     if path.stat().st_size > MAX_SUMMARY_BYTES:
         raise PerCaseValidationError(f"{path}: {path.stat().st_size / 2**20:.0f} MB is too large "
                                      "for an nnU-Net summary.json")
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise PerCaseValidationError(f"{path}: empty file; expected an nnU-Net summary.json")
+    # a UTF-16 file (Windows editors, PowerShell's Out-File) starts with its byte order mark
+    encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(raw.decode(encoding))
     except UnicodeDecodeError:
         raise PerCaseValidationError(f"{path}: not UTF-8 text; expected an nnU-Net "
                                      "summary.json") from None
@@ -56,6 +62,12 @@ def _load(path: Path) -> object:
         raise PerCaseValidationError(f"{path}: not valid JSON (line {exc.lineno}, column "
                                      f"{exc.colno}: {exc.msg}); expected an nnU-Net "
                                      "summary.json") from None
+    except RecursionError:
+        raise PerCaseValidationError(f"{path}: JSON nested too deeply to read; expected an "
+                                     "nnU-Net summary.json (a few levels deep)") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise PerCaseValidationError(f"{path}: holds a number of thousands of digits; "
+                                     "expected an nnU-Net summary.json") from None
 
 
 def _cases(doc: object) -> tuple[str, list] | None:
@@ -90,6 +102,8 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
     """Each file's name for its method: the path parts that differ between the files (their
     common leading and trailing parts dropped); one file: its folder's name."""
     parts = [list(Path(p).parent.resolve().parts) + [Path(p).stem] for p in paths]
+    if not parts:
+        return []  # (the loops below would never end: all() of nothing is true)
     if len(parts) == 1:
         return [parts[0][-2] if len(parts[0]) > 1 else parts[0][-1]]
     lead = 0
@@ -101,18 +115,16 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
     return ["/".join(q[lead:len(q) - tail]) for q in parts]
 
 
-def _metric_key(entries: Iterable[dict], metric: str) -> str | None:
-    want = METRIC_SPELLINGS.get(metric.lower(), metric)
-    for entry in entries:
-        for key in entry:
-            if str(key).lower() == want.lower():
-                return key
-    return None
+def _metric_keys(entry: dict, metric: str) -> list[str]:
+    """The entry's keys that name the metric, in any letter case (more than one: which to
+    compare is not ours to guess)."""
+    want = METRIC_SPELLINGS.get(metric.lower(), metric).lower()
+    return [key for key in entry if str(key).lower() == want]
 
 
 def _rows(file: str, method: str, where: str, entries: list, metric: str,
           problems: list[Problem], notes: list[str]) -> list[tuple]:
-    rows, undefined = [], 0
+    rows, undefined, missing = [], 0, []
     for i, case in enumerate(entries):
         at = f"{where}[{i}]"
         if not isinstance(case, dict):
@@ -128,40 +140,88 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
             problems.append(Problem(file, column=at, expected="metrics per label or region"))
             continue
         for label, values in labels.items():
-            key = _metric_key([values], metric) if isinstance(values, dict) else None
-            if key is None:
-                problems.append(Problem(file, column=f"{at}.{label}", value=values,
-                                        expected=f"a {metric} value"))
-                continue
-            value = values[key]
-            if value is None or (isinstance(value, float) and math.isnan(value)):
+            got = _label_value(file, f"{at}.{label}", values, metric, problems)
+            if got is MISSING:
+                missing.append((f"{at}.{label}", values))
+            elif got is UNDEFINED:
                 undefined += 1
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append(Problem(file, column=f"{at}.{label}.{key}", value=value,
-                                        expected="a number"))
-                continue
-            rows.append((case_name(reference), str(label), method, key.lower(), float(value),
-                         file, f"{at}.{label}.{key}"))
+            elif got is not None:
+                key, value = got
+                rows.append((case_name(reference), str(label), method, key.lower(), value,
+                             file, f"{at}.{label}.{key}"))
+    problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
+    if undefined and not rows and not missing:
+        problems.append(Problem(file, column=where, value=f"every {metric} value NaN or null "
+                                f"({undefined})", expected=f"a defined {metric} for some cases "
+                                "(NaN: reference and prediction both empty)"))
+        return rows
     if undefined:
         notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
                      "prediction both empty) left out")
     return rows
 
 
+MISSING, UNDEFINED = object(), object()
+
+
+def _label_value(file: str, at: str, values, metric: str, problems: list[Problem]):
+    """(key, value) of one label's metric; MISSING (no such key), UNDEFINED (NaN, null), or
+    None after adding the problem."""
+    keys = _metric_keys(values, metric) if isinstance(values, dict) else []
+    if not keys:
+        return MISSING
+    if len(keys) > 1:
+        problems.append(Problem(file, column=at, value=", ".join(keys), expected=f"one "
+                                f"{metric} value (keys differing only in letter case)"))
+        return None
+    value = values[keys[0]]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return UNDEFINED
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        text = isinstance(value, str) and value.strip().lower() in NAN_TEXT
+        problems.append(Problem(file, column=f"{at}.{keys[0]}", value=value,
+                                expected="a number" + (" (JSON's NaN or null for an "
+                                "undefined value, not text)" if text else "")))
+        return None
+    return keys[0], float(value)
+
+
+def _missing_metric(file: str, metric: str, missing: list[tuple], found_any: bool
+                    ) -> list[Problem]:
+    """Each label entry without the metric; one problem for the file when none has it (a
+    regression model's summary, or a metric the file was not evaluated with) rather than
+    one per case and label."""
+    if found_any or not missing:
+        return [Problem(file, column=at, value=values, expected=f"a {metric} value")
+                for at, values in missing]
+    held = sorted({str(k) for _, values in missing if isinstance(values, dict) for k in values})
+    return [Problem(file, column=missing[0][0], value=f"no {metric} value in any of its "
+                    f"{len(missing)} label entries (metrics held: {', '.join(held[:12]) or 'none'})",
+                    expected=f"{metric} values per case and label (a segmentation summary; "
+                    "--metric names the overlap metric: Dice, IoU or Jaccard)")]
+
+
 def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
                           metric: str | None = None, case_mismatch: str = "error",
-                          min_methods: int = 2, compared_tasks: Sequence[str] | None = None
-                          ) -> PerCase:
+                          min_methods: int = 2, compared_tasks: Sequence[str] | None = None,
+                          units: str = "fraction") -> PerCase:
     """Segmentation results from nnU-Net ``summary.json`` files, one per method.
 
     ``paths`` maps method -> file, or is a list of files (methods named by
     :func:`method_names`). ``metric``: ``Dice`` (default), or ``IoU``/``Jaccard``.
+    ``units``: ``fraction`` (nnU-Net's) or ``percent`` (a summary rescaled to 0-100).
     """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]  # one file, not its name's characters
     if isinstance(paths, Mapping):
         files = {str(k): str(v) for k, v in paths.items()}
     else:
         paths = [str(p) for p in paths]
+        real = [os.path.realpath(p) for p in paths]
+        twice = next((p for p, r in zip(paths, real, strict=True) if real.count(r) > 1), None)
+        if twice is not None:
+            raise PerCaseValidationError(f"{twice}: given twice; expected one summary.json "
+                                         "per method (each file once)")
         names = method_names(paths)
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -170,6 +230,10 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
         files = dict(zip(names, paths, strict=True))
     if not files:
         raise ValueError("no nnU-Net summary files given")
+    if len(files) < min_methods:
+        raise PerCaseValidationError(f"{', '.join(files.values())}: {len(files)} summary.json "
+                                     f"given; expected one per method, at least {min_methods} "
+                                     "(a summary holds one method's results)")
     metric = metric or "Dice"
     problems: list[Problem] = []
     notes: list[str] = []
@@ -193,5 +257,5 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     table = df[cols[:5]].copy()
     origin = pd.DataFrame({"file": df["file"], "row": None, "column": df["column"]})
     return _finish("segmentation", table, origin, files, problems, notes,
-                   case_mismatch=case_mismatch, min_methods=min_methods,
+                   case_mismatch=case_mismatch, min_methods=min_methods, units=units,
                    compared_tasks=compared_tasks)

@@ -59,6 +59,7 @@ __all__ = [
     "read_predictions_with_labels",
     "read_nnunet_summaries",
     "is_nnunet_summary",
+    "no_json_among_tables",
     "read_percase",
     "detect_layout",
     "DSC_METRICS",
@@ -95,6 +96,23 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         + (f"; if each column after {hint[1]!r} holds one method's per-case results: "
            f"--columns {hint[0]}" if hint else "")
     )
+
+
+def no_json_among_tables(files: list[str], layout: str) -> None:
+    """A ``.json`` file given to a table layout would be read as CSV text (its lines split
+    at the commas): refused, naming it."""
+    json_files = [f for f in files if is_nnunet_summary(f)]
+    if layout == "nnunet" or not json_files:
+        return
+    others = [f for f in files if f not in json_files]
+    if not others:
+        raise PerCaseValidationError(
+            f"{json_files[0]}: a JSON file (an nnU-Net summary.json?) given the table layout "
+            f"{layout!r}; expected a table (CSV) for it, or layout 'nnunet' (or 'auto')")
+    raise PerCaseValidationError(
+        f"{json_files[0]}: a JSON file (an nnU-Net summary.json?) among table files "
+        f"({', '.join(others)}); expected every method's results in one kind of file: all "
+        "nnU-Net summary.json files, or all tables (CSV)")
 
 
 def _no_header_or_case_id(p: Path, header: list) -> None:

@@ -47,6 +47,7 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
     if len(files) > 1 or layout == "wide_per_method":
         return "segmentation", ("task: segmentation (one file of per-case scores per method); "
                                 "give --task to say otherwise")
+    readers.no_json_among_tables(files, layout)
     path = files[0]
     if layout == "auto":
         layout = readers.detect_layout(path, columns=columns)

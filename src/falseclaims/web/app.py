@@ -29,6 +29,16 @@ LIVE = ("check", "plan")  # recomputed as the user types; the others on submit
 
 
 # ------------------------------------------------------------------ application
+def _repeated_field(fields) -> Outcome | None:
+    """A field given twice (a hand-written address) is refused, as the commands refuse a
+    repeated option, rather than one of its values used unsaid."""
+    for name in fields:
+        if len(fields.getlist(name)) > 1:
+            return Outcome().refuse(name, f"{name} given {len(fields.getlist(name))} times; "
+                                    "expected it once")
+    return None
+
+
 def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_MB,
                time_limit: float = DEFAULT_TIME_LIMIT) -> Flask:
     """The application; ``config`` as ``--config`` of the commands (resolved once here:
@@ -56,10 +66,10 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
                        units=outcome.units)
 
     def compute(kind: str) -> Outcome:
-        if kind == "check":
-            return check_outcome(request.args, config)
-        if kind == "plan":
-            return plan_outcome(request.args, config)
+        if (repeated := _repeated_field(request.args if kind in LIVE else request.form)):
+            return repeated
+        if kind in LIVE:
+            return (check_outcome if kind == "check" else plan_outcome)(request.args, config)
         run = percase_outcome if kind == "percase" else table_outcome
         return run(request.form, request.files, config, time_limit)
 

@@ -180,6 +180,8 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     if inputs.get("congruence") is not None:
         return None  # the grid shows the three configured congruence levels
     cfg = load_config(config)
+    if "lookup_grid" not in cfg:
+        return None  # the packaged defaults (no config file found) hold no look-up grid
     grid, task = LookupGrid.from_config(cfg), res["task"]
     sizes = grid.tasks[task].n
     delta, level = float(inputs["delta"]), float(inputs["level"])
@@ -318,7 +320,9 @@ def _run_upload(out: Outcome, argv, tmp, time_limit, fields, report, names,
     if ans.error:
         about_file = ans.error.startswith(tuple(names))  # "FILE: ..." / "FILE, column ..."
         default = file_field if about_file or any(n in ans.error for n in names) else "form"
-        name = default if about_file else field_of(ans.error, fields, default)
+        # the field from the error's own line: the problems listed below it name options
+        # only as hints
+        name = default if about_file else field_of(ans.error.split("\n")[0], fields, default)
         return out.refuse(name, ans.error)
     out.envelope, out.envelope_text = ans.envelope, ans.stdout
     if "verdict" in out.envelope["result"]:  # percase

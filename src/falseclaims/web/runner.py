@@ -11,6 +11,7 @@ envelope: same arguments, same config file (resolved once when the server starts
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -45,13 +46,18 @@ class Answer:
 
     @property
     def error(self) -> str | None:
-        """The command's one-line error, without the ``falseclaims VERB: error:`` prefix."""
+        """The command's error, without the ``falseclaims VERB: error:`` prefix: its line
+        and the indented lines after it (``N problem(s) in per-case input:`` lists each
+        problem below it; the first line alone said none of them)."""
         if self.code in (0, 1):  # done (1: table/plan answered, with what was not found)
             return None
-        for line in self.stderr.splitlines():
+        lines = self.stderr.splitlines()
+        for i, line in enumerate(lines):
             m = _ERROR.match(line.strip())
             if m:
-                return m.group(1)
+                more = list(itertools.takewhile(lambda x: x[:1].isspace() and x.strip(),
+                                                lines[i + 1:]))
+                return "\n".join([m.group(1), *(x.strip() for x in more)])
         return self.stderr.strip() or f"the command stopped with exit code {self.code}"
 
 
