@@ -1257,3 +1257,18 @@ def test_a_caption_pair_that_names_no_two_metrics_does_not_split_cells(cfg, tmp_
     res = analyse_file(_write(tmp_path, "q.tex", tex), cfg, Options(n=20), strict=False)
     assert not res["tables"]
     assert "does not name both" in res["unreadable"][0]["reason"]
+
+
+def test_a_table_inside_an_html_comment_is_not_read(tmp_path):
+    # a README's commented-out old results above the live table: the old winner had been
+    # compared silently, the live table ignored
+    text = ("# Results\n\n<!--\n| Method | Dice |\n|---|---|\n| Old | 0.99 |\n| Other | 0.50 |"
+            "\n-->\n\n| Method | Dice |\n|---|---|\n| A | 0.86 |\n| B | 0.85 |\n| C | 0.80 |\n")
+    from falseclaims.table.readers import read_tables
+    path = tmp_path / "readme.md"
+    path.write_text(text, encoding="utf-8")
+    tables = read_tables(path)
+    assert len(tables) == 1
+    assert [r[0] for r in tables[0].rows][-3:] == ["A", "B", "C"]
+    assert "Old" not in str(tables[0].rows)
+    assert any("line 3: a table inside an HTML comment" in n for n in tables[0].notes)

@@ -384,9 +384,28 @@ def _md_group_header(rows: list[list[str]], where: list[str]):
         "second header row"]
 
 
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+
+
+def _without_comments(text: str) -> tuple[str, list[int]]:
+    """The text with its HTML comments blanked (line numbers kept), and the first line of
+    each comment that held a table row: a commented-out table is no table of the file."""
+    hidden: list[int] = []
+
+    def blank(m: re.Match) -> str:
+        if any(ln.strip().startswith("|") or "<table" in ln.lower()
+               for ln in m.group(0).splitlines()):
+            hidden.append(text.count("\n", 0, m.start()) + 1)
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    return _HTML_COMMENT.sub(blank, text), hidden
+
+
 def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
     """Pipe tables and HTML ``<table>`` elements, in the order of the file; each named by
-    the heading (or bold / ``Table N`` line) above it."""
+    the heading (or bold / ``Table N`` line) above it. Tables inside HTML comments are
+    skipped, with a note."""
+    text, hidden = _without_comments(text)
     pipes = _read_pipe_tables(text, source, fmt)
     found = [(int(t.where[0].split()[-1]) if t.where else 0, t) for t in pipes]
     lines = text.splitlines()
@@ -406,6 +425,8 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
         if t.name in seen:
             t.name = f"{t.name} ({k})"
         seen.add(t.name)
+        t.notes += [f"line {n}: a table inside an HTML comment <!-- --> skipped (commented "
+                    "out, not part of the file's results)" for n in hidden]
     return out
 
 
