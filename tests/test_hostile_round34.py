@@ -117,7 +117,8 @@ def test_the_same_summary_twice_is_said(tmp_path, capsys):
 
 def test_web_plan_without_a_config_file(tmp_path, monkeypatch):
     """`falseclaims serve` started outside a project (no config/config.yaml): the packaged
-    defaults hold no look-up grid, and the plan page answered 500 (KeyError)."""
+    defaults of the commands held no look-up grid, and the plan page answered 500 (KeyError);
+    they hold it now (cli_config.schema.yaml requires it), so the page shows its grid."""
     pytest.importorskip("flask")
     from falseclaims.web import create_app
 
@@ -126,7 +127,12 @@ def test_web_plan_without_a_config_file(tmp_path, monkeypatch):
     client = create_app().test_client()
     got = client.get("/api/plan?task=seg&delta=0.02&level=0.85")
     assert got.status_code == 200 and got.get_json()["ok"]
-    assert client.get("/plan?task=cls&delta=0.02&level=0.85").status_code == 200
+    page = client.get("/plan?task=cls&delta=0.02&level=0.85")
+    assert page.status_code == 200
+    from falseclaims.config import cli_defaults
+    sizes = cli_defaults()["lookup_grid"]["classification"]["n"]
+    assert f">{sizes[0]:,}<" in page.get_data(as_text=True) or \
+        f">{sizes[0]}<" in page.get_data(as_text=True)
 
 
 def _probability(capsys, argv) -> float:

@@ -179,9 +179,7 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
     res, inputs = env["result"], env["inputs"]
     if inputs.get("congruence") is not None:
         return None  # the grid shows the three configured congruence levels
-    cfg = load_config(config)
-    if "lookup_grid" not in cfg:
-        return None  # the packaged defaults (no config file found) hold no look-up grid
+    cfg = load_config(config)  # lookup_grid is among the packaged defaults of the commands
     grid, task = LookupGrid.from_config(cfg), res["task"]
     sizes = grid.tasks[task].n
     delta, level = float(inputs["delta"]), float(inputs["level"])
