@@ -1272,3 +1272,27 @@ def test_a_table_inside_an_html_comment_is_not_read(tmp_path):
     assert [r[0] for r in tables[0].rows][-3:] == ["A", "B", "C"]
     assert "Old" not in str(tables[0].rows)
     assert any("line 3: a table inside an HTML comment" in n for n in tables[0].notes)
+
+
+@pytest.mark.parametrize("tex, said", [
+    ("\\begin{tabular}{lc}\nMethod & Dice \\\\\n\\input{rows}\n\\end{tabular}\n", "\\input{rows}"),
+    ("\\begin{table}\n\\csvreader[tabular=lc]{results.csv}{}{\\csvcoli & \\csvcolii}\n"
+     "\\end{table}\n", "{results.csv}"),
+])
+def test_latex_rows_from_another_file_are_refused_naming_it(tmp_path, tex, said):
+    # were "no numeric column" / "found 1 method row" / "no \begin{tabular}"
+    from falseclaims.table.readers import TableReadError, read_tables
+    path = tmp_path / "t.tex"
+    path.write_text(tex, encoding="utf-8")
+    with pytest.raises(TableReadError, match="another file") as exc:
+        read_tables(path)
+    assert said in str(exc.value)
+
+
+def test_an_input_outside_the_tabular_changes_nothing(tmp_path):
+    from falseclaims.table.readers import read_tables
+    path = tmp_path / "t.tex"
+    path.write_text("\\input{preamble}\n\\begin{tabular}{lc}\nMethod & Dice \\\\\nA & 0.86 \\\\\n"
+                    "B & 0.85 \\\\\n\\includegraphics{fig} \\\\\n\\end{tabular}\n",
+                    encoding="utf-8")
+    assert len(read_tables(path)) == 1

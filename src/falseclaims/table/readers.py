@@ -718,10 +718,28 @@ def _flatten_nested(body: str) -> str:
     return pattern.sub(flat, body)
 
 
+# rows typeset from another file: not in the file given, so never read as its table
+_ROWS_ELSEWHERE = re.compile(r"\\(?:csvreader|csvautotabular|csvautobooktabular|"
+                             r"pgfplotstabletypeset|DTLdisplaydb|input|include)\b\s*(?:\[[^]]*\])?"
+                             r"\s*\{([^}]*)\}")
+
+
+def _rows_elsewhere(body: str, where: str) -> None:
+    """Refuse a tabular whose rows come from another file (``\\input{rows}``, ``\\csvreader``),
+    naming the command: the rows read would be none, or the header alone."""
+    m = _ROWS_ELSEWHERE.search(body)
+    if m:
+        raise TableReadError(f"{where}: its rows come from {m[0].split('{')[0].strip()}"
+                             f"{{{m[1]}}}, another file; give falseclaims that file (a CSV as "
+                             "it is, a .tex with its rows) or paste its rows in its place")
+
+
 def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
                 ) -> list[RawTable]:
     text = re.sub(r"(?<!\\)%[^\n]*", "", text)  # comments, keeping line numbers
     lines = _Latex(text)
+    if not re.search(rf"\\begin\{{(?:{_ENVS})\}}", text):  # no tabular: made from a file?
+        _rows_elsewhere(text, source)
     defs = {**_macro_definitions(text), **(macros or {})}
     captions = sorted(_captions(text))
     cap_starts = [a for a, _, _ in captions]
@@ -754,6 +772,7 @@ def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
         except TableReadError as exc:
             raise TableReadError(f"{here}: {exc}") from None
         body = text[start:m.start()]
+        _rows_elsewhere(body, here)
         if _BEGIN.search(body):
             body = _flatten_nested(body)
         if defs:
