@@ -26,7 +26,7 @@ NAMED_ENTRIES = [("venues",), ("congruence",), ("sd_model",),
 DATA_MAPS = [("venues", "*", "columns", "*"), ("venues", "*", "constants"),
              ("venues", "*", "values"), ("venues", "*", "skip_rows_where"),
              ("figures", "metric_labels"), ("claim_check", "examples", "*", "methods"),
-             ("numbers", "paper")]
+             ("numbers", "paper"), ("numbers", "paper_notes")]
 
 
 def _matches(path: tuple, pattern: tuple) -> bool:

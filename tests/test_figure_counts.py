@@ -344,19 +344,21 @@ def test_curve_legend_has_one_row_of_colours_and_one_row_of_line_styles(curves_t
 
 
 def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curves_two_sources):
+    """Fig S10 (the paper's): the imputed-SD levels in one row led by its name; its
+    companion: the SD models, led by theirs, the headline first."""
     fig, _ = figures.figS10_sd_sensitivity(curves_two_sources, HEAD)
     legend, entries = _legend_entry_positions(fig)
     texts = {t: (x, y) for t, x, y in entries if t}
-    assert set(texts) == {"SD model:", "msd_reference", "other", "imputed SD:", "Q1", "mean",
-                          "Q3"}
-    # two panels (double width): one row per encoding, led by its name, colours on top
-    assert len({texts[t][1] for t in ("SD model:", "msd_reference", "other")}) == 1
-    assert len({texts[t][1] for t in ("imputed SD:", "Q1", "mean", "Q3")}) == 1
-    assert texts["SD model:"][1] > texts["imputed SD:"][1]
-    assert texts["SD model:"][0] < texts["msd_reference"][0] < texts["other"][0]
+    assert set(texts) == {"imputed SD:", "Q1", "mean", "Q3"}
+    assert len({texts[t][1] for t in texts}) == 1
     assert texts["imputed SD:"][0] < texts["Q1"][0] < texts["mean"][0] < texts["Q3"][0]
-    box = legend.get_window_extent(fig.canvas.get_renderer())
-    assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1
+    comp, _ = figures.figS10_sd_models(curves_two_sources, HEAD)
+    legend2, entries2 = _legend_entry_positions(comp)
+    names = [t for t, _, _ in entries2 if t]
+    assert set(names) == {"SD model:", "msd_reference", "other"}
+    for f, lg in ((fig, legend), (comp, legend2)):
+        box = lg.get_window_extent(f.canvas.get_renderer())
+        assert box.x0 >= f.bbox.x0 and box.x1 <= f.bbox.x1
 
 
 def test_fig4_legend_covers_no_point_and_a_decade_tick_precedes_the_smallest_size():

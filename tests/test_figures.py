@@ -109,14 +109,20 @@ def test_sklearn_clamped_to_min_a_b_is_named_in_the_legend():
 
 
 def test_figS10_headline_model_at_three_levels_and_the_others_at_their_mean(survey):
-    fig, data = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
-    assert set(data["task"]) == {"segmentation"}
-    assert set(data["congruence_level"]) == {"median"}
-    a, b = data[data["panel"] == "a"], data[data["panel"] == "b"]
+    """Fig S10 is the paper's one panel (headline SD model at Q1 / mean / Q3); the other
+    SD models at their mean are its companion, figS10_sd_models."""
+    fig, a = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    comp, b = figures.figS10_sd_models(survey["curves"], HEAD)
+    for data in (a, b):
+        assert set(data["task"]) == {"segmentation"}
+        assert set(data["congruence_level"]) == {"median"}
     assert set(a["sd_source"]) == {"msd_reference"} and set(a["sd_level"]) == {"q1", "mean", "q3"}
     assert set(b["sd_source"]) == {"msd_reference", "other"} and set(b["sd_level"]) == {"mean"}
-    assert [len(ax.lines) - 1 for ax in fig.axes] == [3, 2]  # minus the threshold line
-    for ax, part in zip(fig.axes, (a, b)):  # each line is one (source, level) of the curves
+    assert len(fig.axes) == 1 and len(comp.axes) == 1
+    for f, part, k in ((fig, a, 3), (comp, b, 2)):
+        ax = f.axes[0]
+        assert len(ax.lines) - 1 == k  # minus the threshold line
+        # each line is one (source, level) of the curves
         drawn = sorted(tuple(np.round(line.get_ydata(), 9)) for line in ax.lines[:-1])
         want = sorted(tuple(np.round(100 * g.sort_values("cutoff")["share_above"].to_numpy(), 9))
                       for _, g in part.groupby(["sd_source", "sd_level"]))
@@ -437,14 +443,16 @@ def test_each_source_has_one_colour_in_every_figure(survey):
                    ("paper", "msd", "touchstone", "isic2018", "sklearn"))) == 5
     fig, _ = figures.fig5_venue_facets({"v1": survey["curves"]}, HEAD)
     assert set().union(*(hexes(ax.lines) for ax in fig.axes)) == {fixed["paper"], fixed["msd"]}
-    fig, data = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
-    # the headline SD model is black (panel a, as the paper draws it); every other SD model
-    # is drawn in its colour of every figure (panel b), a source without one in a spare colour
+    fig, _ = figures.figS10_sd_sensitivity(survey["curves"], HEAD)
+    comp, data = figures.figS10_sd_models(survey["curves"], HEAD)
+    # the headline SD model is black (Fig S10, as the paper draws it); every other SD model
+    # is drawn in its colour of every figure (the companion), a source without one in a
+    # spare colour
     assert hexes(fig.axes[0].lines) == {"#000000"}
     others = [s for s in dict.fromkeys(data["sd_source"]) if s != HEAD.sd_source]
-    if len(fig.axes) > 1 and others:
-        want = {c.lower() for c in style.source_colours(others).values()} | {"#000000"}
-        assert hexes(fig.axes[1].lines) == want
+    assert others
+    want = {c.lower() for c in style.source_colours(others).values()} | {"#000000"}
+    assert hexes(comp.axes[0].lines) == want
     pairs = pd.DataFrame({"source": np.repeat(["sklearn", "msd"], 20),
                           "kind": "classification", "congruence": np.linspace(0.3, 0.9, 40)})
     fig, _ = estimation.plot_congruence_ecdf(pairs, None)

@@ -160,7 +160,7 @@ def test_a_design_only_venue_says_so_once_and_draws_its_practices(tmp_path):
     tables.update(papers=papers, flow=flow)
     made = _render(tables)
     notes = {f.name for f in FIGURES if f.of_results}
-    assert len(notes) == 5
+    assert len(notes) == 6  # Figs S9, 4, 5, 5 companion, S10, S10 companion
     for name, (fig, data) in made.items():
         texts = [t for t in _texts(fig) if t.strip()]
         if name in notes:

@@ -92,7 +92,8 @@ rule venue_figures_deltas:
         "../scripts/venue_figures.py"
 
 
-# Fig 5, its congruence-sources companion and Fig S10: the share of papers above each cutoff
+# Fig 5, its congruence-sources companion, Fig S10 and its SD-models companion: the share of
+# papers above each cutoff
 rule venue_figures_exceedance:
     input:
         exceedance=rules.exceedance.output.exceedance,

@@ -79,7 +79,7 @@ _NUMBERS = _ENV.from_string("""
 <table class="fc">
 <tr><th>Number</th>{% for t in tasks %}<th>{{ t }}</th>{% if paper %}<th class="paper">paper</th>{% endif %}{% endfor %}<th>Population (n)</th></tr>
 {% for r in rows %}
-<tr><td>{{ r.description }}</td>
+<tr><td>{{ r.description }}{% if r.note %}<br><span class="range">{{ r.note }}</span>{% endif %}</td>
 {% for c in r.cells %}<td>{{ c.value }}{% if c.range %}<br><span class="range">{{ c.range }}</span>{% endif %}</td>{% if paper %}<td class="paper">{{ c.paper }}</td>{% endif %}{% endfor %}
 <td class="text">{{ r.population }}</td></tr>
 {% endfor %}
@@ -142,20 +142,28 @@ def _population(g: pd.DataFrame) -> str:
 def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
     """The numbers of one venue as one HTML table: a row per number, a column per task (and
     the paper's value beside it when ``with_paper``)."""
+    from falseclaims.survey.numbers import ALL_TASKS
+
     numbers = numbers[numbers["name"] != "design_only"]  # said on the front page
     tasks = [t for t in TASK_LABELS if t in set(numbers["task"])]
     rows = []
     for name, g in numbers.groupby("name", sort=False):
         by_task = g.set_index("task")
+        whole = list(by_task.index) == [ALL_TASKS]  # both tasks together: first column
         cells = []
         for t in tasks:
-            r = by_task.loc[t] if t in by_task.index else None
-            cells.append({"value": "–" if r is None else _fmt(r["value"], r["unit"]),
+            key = ALL_TASKS if whole else t
+            r = by_task.loc[key] if key in by_task.index and (not whole or t == tasks[0]) \
+                else None
+            cells.append({"value": ("" if whole else "–") if r is None else
+                          _fmt(r["value"], r["unit"]) + (" (both tasks)" if whole else ""),
                           "range": "" if r is None else _range(r),
                           "paper": "" if r is None or pd.isna(r["paper_value"])
                           or r["paper_value"] == "" else _fmt(str(r["paper_value"]), r["unit"])})
+        notes = g.get("paper_note", pd.Series(dtype=object)).fillna("").astype(str)
         rows.append({"description": g.iloc[0]["description"], "cells": cells,
-                     "population": _population(g)})
+                     "population": _population(g),
+                     "note": next((x for x in notes if x), "") if with_paper else ""})
     return _NUMBERS.render(tasks=[TASK_LABELS[t] for t in tasks], rows=rows, paper=with_paper)
 
 

@@ -4,7 +4,8 @@
 (papers found / in scope / analysed, reporting shares, test-set sizes, deltas, the headline
 shares with their sensitivity range, the test-set multipliers), each with the population
 it is a share of and its size; the paper's value beside it for the venues the config
-compares (config ``numbers:``). Shares are computed by the same functions as the figures
+compares (config ``numbers:``), with what the paper leaves unstated about it (``paper_note``:
+a level, a population; config ``numbers.paper_notes``). Shares are computed by the same functions as the figures
 that draw them (Fig 3, Fig S7, Tables S1/S2), so a number and its figure cannot disagree.
 """
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -29,7 +31,10 @@ from falseclaims.survey.reporting import practices_data, uncertainty_data
 from falseclaims.tasks import NOT_RECORDED, TASKS, filled_tasks
 
 NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "population",
-                  "n_population", "low", "high", "range", "paper_value", "paper_source"]
+                  "n_population", "low", "high", "range", "paper_value", "paper_source",
+                  "paper_note"]
+# the task of a number the paper states for both tasks together ("347 publications")
+ALL_TASKS = "all"
 # what ``low``/``high`` of a headline share span (config ``numbers.sensitivity_range``)
 SENSITIVITY_RANGES = {
     "one_at_a_time": "one factor at a time: congruence Q1/Q3 at the headline SD; "
@@ -45,6 +50,7 @@ DESCRIPTIONS = {
     "papers_found": "papers found",
     "papers_out_of_scope": "papers out of scope",
     "papers_in_scope": "papers in scope",
+    "papers_in_scope_total": "papers in scope, both tasks",
     "share_values_only_in_figures": "values only in figures or supplements",
     "papers_analysed": "papers analysed (probability of a false claim)",
     "share_claims_outperformance": "claims outperformance",
@@ -98,6 +104,16 @@ def _flow_rows(flow: pd.DataFrame, venue: str, task: str) -> list[dict]:
         _row(venue, task, "papers_analysed", int(f.get("test_size", 0)), "papers",
              "papers found", found),
     ]
+
+
+def _total_rows(flow: pd.DataFrame, venue: str) -> list[dict]:
+    """The cohort of both tasks ([Christodoulou2025], Main: "a representative cohort of 347
+    medical imaging AI publications", 126 + 221 in scope)."""
+    f = flow[flow["task"].isin(TASKS)]
+    found = int(f.loc[f["step"] == "found", "n_papers"].astype(int).sum())
+    scope = int(f.loc[f["step"] == "in_scope", "n_papers"].astype(int).sum())
+    return [_row(venue, ALL_TASKS, "papers_in_scope_total", scope, "papers",
+                 "papers found, both tasks", found)]
 
 
 def _practice_rows(papers, venue, task, which) -> list[dict]:
@@ -256,6 +272,8 @@ class NumbersSettings:
     sensitivity_range: str
     populations: Populations
     metric_labels: Mapping[str, str] | None
+    # {number name: what the paper leaves unstated about it (a level, a population)}
+    paper_notes: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, cfg: Mapping) -> NumbersSettings:
@@ -263,13 +281,15 @@ class NumbersSettings:
         return cls(tuple(block["compare_venues"]), block["paper"], block.get("citation", ""),
                    tuple(block.get("matched_to_paper", [])),
                    block.get("sensitivity_range", "one_at_a_time"),
-                   Populations.from_config(cfg), cfg["figures"].get("metric_labels"))
+                   Populations.from_config(cfg), cfg["figures"].get("metric_labels"),
+                   MappingProxyType(dict(block.get("paper_notes") or {})))
 
 
 def _paper_values(rows: pd.DataFrame, block: NumbersSettings, venue: str) -> pd.DataFrame:
     """The paper's value of each number (config ``numbers.paper``) for the compared venues."""
     rows["paper_value"] = ""
     rows["paper_source"] = ""
+    rows["paper_note"] = ""
     if venue not in block.compare_venues:
         return rows
     source = block.citation
@@ -284,6 +304,11 @@ def _paper_values(rows: pd.DataFrame, block: NumbersSettings, venue: str) -> pd.
             hit = (rows["name"] == name) & (rows["task"] == task)  # none: no such papers
             rows.loc[hit, "paper_value"] = str(value)
             rows.loc[hit, "paper_source"] = source
+    for name, note in block.paper_notes.items():
+        if name not in DESCRIPTIONS:
+            raise ValueError(f"config numbers.paper_notes.{name}: no such number; expected "
+                             f"one of {sorted(DESCRIPTIONS)}")
+        rows.loc[rows["name"] == name, "paper_note"] = note
     return rows
 
 
@@ -319,6 +344,7 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         rows += headline_rows(tables["summary"], headline, venue, task, how)
         rows += _uncertainty_rows(papers, venue, task, pops.uncertainty)
         rows += _multiplier_rows(multipliers, venue, task, grid.congruence_source)
+    rows += _total_rows(tables["flow"], venue)
     if "results" in tables and tables["results"].empty:  # a study-design sheet
         rows.append(_row(venue, "", "design_only", len(papers), "papers", "papers found",
                          len(papers)))
@@ -326,6 +352,6 @@ def venue_numbers(tables: Mapping[str, pd.DataFrame], cfg: Mapping, venue: str) 
         rows += _not_recorded_rows(tables["flow"], papers, venue, pops,
                                    criteria.test_set_splits)
     out = pd.DataFrame(rows, columns=[c for c in NUMBER_COLUMNS if c not in
-                                      ("paper_value", "paper_source")])
+                                      ("paper_value", "paper_source", "paper_note")])
     out["n_population"] = out["n_population"].astype("Int64")
     return _paper_values(out, settings, venue)[NUMBER_COLUMNS]
