@@ -107,3 +107,26 @@ def test_figS10_is_the_papers_one_panel_and_the_other_sd_models_its_companion(tm
     assert set(cdata["sd_level"]) == {"mean"}
     names = {f.name for f in FIGURES}
     assert {"figS10_sd_sensitivity", "figS10_sd_models"} <= names
+
+
+def test_fig6_says_the_paper_does_not_state_its_level():
+    """[Christodoulou2025] does not state the metric level of Fig 6: the figure says so
+    beside the level it uses (the venue's median winner value by default)."""
+    import matplotlib.pyplot as plt
+
+    import figure_fixtures as fx
+    from falseclaims.config import load_config
+    from falseclaims.figures.lookup import fig6_of_venue
+
+    cfg = load_config(ROOT / "config" / "config.yaml")
+    small = {t: {**cfg["lookup_grid"][t], "n": [50, 500], "delta": [0.01, 0.05]}
+             for t in ("classification", "segmentation")}
+    block = {**cfg["lookup_grid"], **small}
+    for task in ("classification", "segmentation"):
+        fig, _ = fig6_of_venue(task, fx.papers(), fx.top2(), block, fx.CONGRUENCE["paper"],
+                               fx.SD_MODEL, cfg["planner"],
+                               ("train_test", "train_val_test", "cv_plus_test"))
+        title = fig.axes[0].get_title(loc="left")
+        plt.close(fig)
+        assert "median winner value" in title
+        assert "the paper does not state its level" in title, title

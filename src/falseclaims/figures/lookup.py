@@ -44,6 +44,10 @@ from falseclaims.tasks import TASK_LABELS
 from falseclaims.sd_model import SDModel
 from falseclaims.style import BAND_COLOURS, figure
 
+# said beside the level on the figure: [Christodoulou2025] does not state the metric level
+# of its Fig 6 (nor of its 8x / 10x multipliers)
+LEVEL_UNSTATED = "the paper does not state its level"
+
 NBSP = "\u00a0"  # a space the footnote is never wrapped at
 CLAMP_MARK = "†"  # a Q1 / Q3 value equal to the median's because both were clamped
 
@@ -157,7 +161,8 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     ax.set_ylabel(f"Δ {metric} (A minus B)")
     ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim, winner's {metric} "
                  f"A = {level:.3g}, runner-up B = A − Δ"
-                 + (f"\nA = {level:.3g}: {level_text}" if level_text else ""), loc="left")
+                 + (f"\nA = {level:.3g}: {level_text} ({LEVEL_UNSTATED})" if level_text
+                    else ""), loc="left")
     # named as the paper's caption names them: red (>10%), orange (5-10%), green (<5%)
     handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {100 * bands[1]:g}%"),
                Patch(facecolor=BAND_COLOURS["medium"],
