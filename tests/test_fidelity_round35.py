@@ -130,3 +130,28 @@ def test_fig6_says_the_paper_does_not_state_its_level():
         plt.close(fig)
         assert "median winner value" in title
         assert "the paper does not state its level" in title, title
+
+
+def test_every_survey_caption_names_its_source_and_population():
+    """A venue figure's caption cites [Christodoulou2025] (or says it is our addition) and a
+    probability figure names its population, the analysed papers; the estimation captions
+    cite the data of each source; the supplement's double numbering (main text S1-S4,
+    supplement S7-S10) is in the report's titles."""
+    from test_report_captions import _render
+
+    for fig in FIGURES:
+        if fig.scope not in ("venue", "comparison"):
+            continue
+        text = _render(ROOT / "workflow" / "report" / f"{fig.caption}.rst", SHIPPED)
+        assert "[Christodoulou2025]" in text or "our addition" in text, fig.name
+        if fig.of_results or fig.scope == "comparison":
+            assert "analysed" in text, fig.name
+    for name in ("estimation_congruence_ecdf", "estimation_congruence_by_task",
+                 "estimation_congruence_summary", "estimation_sd_models"):
+        text = _render(ROOT / "workflow" / "report" / f"{name}.rst", SHIPPED)
+        assert "[Antonelli2022]" in text and "[Bassi2024]" in text, name
+    titles = {f.name: f.title for f in FIGURES}
+    assert titles["figS7_uncertainty"].startswith("Fig S1/S7")
+    assert titles["figS8_split_sizes"].startswith("Fig S2/S8")
+    assert titles["figS9_delta_distribution"].startswith("Fig S3/S9")
+    assert titles["figS10_sd_sensitivity"].startswith("Fig S4/S10")

@@ -110,7 +110,9 @@ def _venue(name, draw, reads, order, title, *, family=None, caption=None,
     return Figure(name, draw, reads, caption or name, "venue", sub, order, title, **kw)
 
 
-# a venue's figures in drawing order (the report orders them by their "#" label)
+# a venue's figures in drawing order (the report orders them by their "#" label). The
+# supplement of [Christodoulou2025] numbers its figures S7-S10 while its main text cites them
+# as S1-S4 (S1 uncertainty, S2 split sizes, S3 deltas, S4 SD sensitivity): titles give both
 # the folders of the tables the figures read
 V, EST, MULT, CAL = ("results/{venue}/", "results/estimation/", "results/multiplicity/",
                      "results/calibration/")
@@ -123,10 +125,10 @@ FIGURES: tuple[Figure, ...] = (
            (V + "validated/papers.csv",), "01", "Fig 3: reporting practices",
            family="reporting", call=("papers", "populations.practices", "tasks.found")),
     _venue("figS7_uncertainty", "practices.figS7_uncertainty", (V + "validated/papers.csv",),
-           "07", "Fig S7: reporting of uncertainty",
+           "07", "Fig S1/S7: reporting of uncertainty",
            family="reporting", call=("papers", "populations.uncertainty", "tasks.found")),
     _venue("figS8_split_sizes", "sizes.figS8_split_sizes", (V + "validated/papers.csv",),
-           "08", "Fig S8: train, validation and test sizes",
+           "08", "Fig S2/S8: train, validation and test sizes",
            family="reporting",
            call=("papers", "populations.split_sizes", "seed", "test_set_splits",
                  "tasks.found")),
@@ -152,11 +154,11 @@ FIGURES: tuple[Figure, ...] = (
            family="exceedance", of_results=True,
            call=("exceedance", "probabilities", "headline", "cutoff", "tasks.analysed")),
     _venue("figS10_sd_sensitivity", "sd_sensitivity.figS10_sd_sensitivity",
-           (V + "exceedance.csv", V + "flow.csv"), "10", "Fig S10: sensitivity to the imputed SD",
+           (V + "exceedance.csv", V + "flow.csv"), "10", "Fig S4/S10: sensitivity to the imputed SD",
            family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
     _venue("figS10_sd_models", "sd_sensitivity.figS10_sd_models",
            (V + "exceedance.csv", V + "flow.csv"), "10b",
-           "Fig S10 companion: SD models compared",
+           "Fig S4/S10 companion: SD models compared",
            family="exceedance", of_results=True, call=("exceedance", "headline", "cutoff")),
     _venue("fig6_lookup_classification", "lookup.fig6_of_venue",
            (V + "validated/papers.csv", V + "top2.csv", "config"),
