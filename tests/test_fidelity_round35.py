@@ -50,6 +50,9 @@ def test_the_cohort_of_347_papers_is_a_row_with_the_papers_value():
         + d.loc[("segmentation", "papers_in_scope"), "value"]
     html = numbers_html(d.reset_index(), "V", True)
     assert "papers in scope, both tasks" in html and "10 (both tasks)" in html
+    # shown under the per-task count it sums, not after the multipliers
+    assert html.index("papers in scope<") < html.index("both tasks") \
+        < html.index("values only in figures")
 
 
 def _fits(percents, n):
@@ -155,3 +158,21 @@ def test_every_survey_caption_names_its_source_and_population():
     assert titles["figS8_split_sizes"].startswith("Fig S2/S8")
     assert titles["figS9_delta_distribution"].startswith("Fig S3/S9")
     assert titles["figS10_sd_sensitivity"].startswith("Fig S4/S10")
+
+
+def test_the_multiplier_note_states_what_our_formulas_give_at_the_inferred_levels():
+    """The note beside the paper's 8× / 10× names the sizes our formulas need at the inferred
+    levels; recomputed here by a brute-force scan of n with the closed forms (not the
+    planner), so the note cannot go stale when the SD model or a level changes."""
+    from falseclaims.config import sd_model_from_config
+    from test_fig6_levels import _first_n_by_scan
+
+    note = SHIPPED["numbers"]["paper_notes"]["test_size_multiplier"]
+    inferred = SHIPPED["lookup_grid"]["inferred_levels"]
+    cong = SHIPPED["congruence"][SHIPPED["lookup_grid"]["congruence_source"]]
+    sd_model = sd_model_from_config(SHIPPED, SHIPPED["sd_model"]["use"][0])
+    for task, median in (("classification", 500), ("segmentation", 62)):
+        n = _first_n_by_scan(task, inferred[task], SHIPPED["lookup_grid"]["multiplier_delta"],
+                             cong[task]["median"], sd_model)
+        assert f"{n:,}" in note and f"{n / median:.1f}×" in note, (task, n)
+        assert f"{inferred[task]:g}" in note

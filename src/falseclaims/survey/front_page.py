@@ -31,6 +31,8 @@ table.fc th:first-child, table.fc td:first-child { text-align: left; }
 table.fc td.text, table.fc td:first-child { text-align: left; white-space: normal; }
 table.fc .range { color: #555; font-size: 0.7rem; white-space: nowrap; }
 table.fc .paper { color: #0072B2; }
+table.fc .note { display: block; color: #555; font-size: 0.7rem; white-space: normal;
+  max-width: 28rem; }
 p.caveat { font-size: 0.8rem; color: #8a4b00; }
 div.implausible { border: 2px solid #D55E00; background: #fff3eb; padding: 0.3rem 0.6rem;
   margin: 0.4rem 0 0.8rem 0; font-size: 0.85rem; }
@@ -79,7 +81,7 @@ _NUMBERS = _ENV.from_string("""
 <table class="fc">
 <tr><th>Number</th>{% for t in tasks %}<th>{{ t }}</th>{% if paper %}<th class="paper">paper</th>{% endif %}{% endfor %}<th>Population (n)</th></tr>
 {% for r in rows %}
-<tr><td>{{ r.description }}{% if r.note %}<br><span class="range">{{ r.note }}</span>{% endif %}</td>
+<tr><td>{{ r.description }}{% if r.note %}<span class="note">{{ r.note }}</span>{% endif %}</td>
 {% for c in r.cells %}<td>{{ c.value }}{% if c.range %}<br><span class="range">{{ c.range }}</span>{% endif %}</td>{% if paper %}<td class="paper">{{ c.paper }}</td>{% endif %}{% endfor %}
 <td class="text">{{ r.population }}</td></tr>
 {% endfor %}
@@ -146,8 +148,16 @@ def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
 
     numbers = numbers[numbers["name"] != "design_only"]  # said on the front page
     tasks = [t for t in TASK_LABELS if t in set(numbers["task"])]
+    groups = dict(list(numbers.groupby("name", sort=False)))
+    order = list(groups)
+    # a number of both tasks ("347 papers in scope") below the per-task count it sums
+    totals = [n for n in order if n.endswith("_total") and n.removesuffix("_total") in order]
+    for total in totals:
+        order.remove(total)
+        order.insert(order.index(total.removesuffix("_total")) + 1, total)
     rows = []
-    for name, g in numbers.groupby("name", sort=False):
+    for name in order:
+        g = groups[name]
         by_task = g.set_index("task")
         whole = list(by_task.index) == [ALL_TASKS]  # both tasks together: first column
         cells = []
