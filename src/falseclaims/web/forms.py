@@ -62,6 +62,16 @@ def reported_values(form, names, units: str) -> tuple[dict[str, str], str, str]:
     if units != "auto":
         decided, why = units, f"declared ({units})"
     elif signed:
+        # a % sign makes the page read percent, but a value without one at fraction scale
+        # (86% beside 0.85) is the mix `table --units auto` refuses: read as 0.85 % it
+        # would turn a weak claim into a robust one unsaid
+        small = [n for n, v in values.items() if n not in signed and v is not None
+                 and abs(v) <= 1]
+        if small:
+            first = sorted(signed)[0]
+            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but "
+                                       f"{raw[first]} as percent; write both with a % sign "
+                                       "or both as fractions, or choose units")
         decided, why = "percent", "detected: a % sign"
     else:
         numbers = {n: v for n, v in values.items() if v is not None}
