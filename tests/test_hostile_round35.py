@@ -203,3 +203,70 @@ def test_api_numbers_of_other_types_still_give_the_float_answer():
     df = pd.DataFrame({"task": "cls", "n": pd.array([500, 600], dtype="Int64"),
                        "a": [Decimal("0.86"), Decimal("0.9")], "b": 0.85})
     np.testing.assert_allclose(falseclaims.probabilities(df)["probability"], want, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ command line
+def _cli_error(capsys, argv) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    out = capsys.readouterr()
+    assert done.value.code == 2 and "Traceback" not in out.err
+    assert len(out.err.strip().splitlines()) == 1, out.err
+    return out.err
+
+
+def test_an_option_of_another_command_is_said_to_be_one(capsys):
+    """`check --delta` was answered "did you mean --task?"; `plan --n 500` was taken as
+    --n-max 500 (argparse accepts a unique prefix) and planned up to 500 cases."""
+    err = _cli_error(capsys, ["check", "--task", "cls", "--n", "500", "--a", "0.86", "--b",
+                              "0.85", "--delta", "0.01"])
+    assert "unknown option --delta; it is an option of falseclaims plan" in err
+    err = _cli_error(capsys, ["plan", "--task", "cls", "--delta", "0.01", "--level", "0.85",
+                              "--n", "500"])
+    assert "--n is not an option of falseclaims plan; it is an option of falseclaims check" \
+        in err and "write --n-max in full" in err
+    # a prefix that no other command spells in full is still read as its option
+    assert main(["plan", "--task", "cls", "--delta", "0.01", "--level", "0.85",
+                 "--n-m", "100000"]) == 0
+    assert "did you mean --congruence?" in _cli_error(
+        capsys, ["check", "--task", "cls", "--n", "500", "--a", "0.86", "--b", "0.85",
+                 "--congruance", "0.8"])
+
+
+def test_plan_says_when_an_imputed_sd_is_the_model_floor(capsys):
+    """At level 0.99 both SDs are the floor 0.005 (n = 3 cases): `check` said so, `plan`
+    did not."""
+    assert main(["plan", "--task", "seg", "--delta", "0.01", "--level", "0.99"]) == 0
+    assert "note: an imputed SD was raised to the model floor 0.005" in capsys.readouterr().out
+    assert main(["plan", "--task", "seg", "--delta", "0.01", "--level", "0.85"]) == 0
+    assert "model floor" not in capsys.readouterr().out
+
+
+def test_serve_port_in_use_or_not_a_number_is_one_line(capsys):
+    """A port in use: werkzeug's two lines and exit 1; --port abc: argparse's "invalid int
+    value"."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code = main(["serve", "--port", str(port)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"--port {port}: in use by another program" in err, err
+    assert "expected a whole number, got 'abc'" in _cli_error(capsys, ["serve", "--port", "abc"])
+    assert "expected a number, got '5%'" in _cli_error(capsys, ["serve", "--max-upload-mb", "5%"])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_sheet_inspect_of_a_pipe_stdin_or_an_empty_sheet_name(tmp_path, capsys):
+    """A FIFO, /dev/null or '-' was "no such file"; --sheet "" read the first sheet unsaid."""
+    fifo = tmp_path / "s.csv"
+    os.mkfifo(fifo)
+    for path, words in ((str(fifo), "is not a regular file"), ("-", "standard input is not read")):
+        assert main(["sheet", "inspect", path]) == 2
+        assert words in capsys.readouterr().err
+    sheet = tmp_path / "s.xlsx"
+    sheet.write_bytes(b"")
+    assert main(["sheet", "inspect", str(sheet), "--sheet", ""]) == 2
+    assert "--sheet: got an empty name" in capsys.readouterr().err
