@@ -37,10 +37,12 @@ def _a_b(ans) -> tuple[float, float]:
     ("task=cls&n=500&a=86%25&b=0.85", "b"),  # was b = 0.0085: P 3e-129, "Robust claim"
     ("task=seg&n=40&a=0.9&b=0.88&sd_a=5%25&sd_b=0.06", "a"),  # was a = 0.009, b = 0.0088
     ("task=cls&n=500&a=0.86%20%25&b=0.85", "b"),  # '0.86 %' beside 0.85
+    ("task=cls&n=500&a=86&b=0.85&units=percent", "b"),  # declared: was b = 0.0085
 ])
 def test_web_a_percent_sign_beside_a_fraction_is_refused(client, query, field):
-    """A % sign made every value percent, so 0.85 typed beside 86% became 0.85 % unsaid;
-    now the mix is refused next to the field, as `table --units auto` refuses it."""
+    """A % sign (or units percent) made every value percent, so 0.85 typed beside 86% (or
+    86) became 0.85 % unsaid; now the mix is refused next to the field, as `table --units
+    auto` and the sheets refuse it."""
     ans = client.get(f"/api/check?{query}").get_json()
     assert not ans["ok"] and ans["envelope"] is None
     assert "reads as a fraction but" in ans["errors"][field], ans["errors"]

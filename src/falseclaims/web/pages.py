@@ -66,7 +66,7 @@ def _check_argv(form) -> tuple[list[str], str, str]:
     """``falseclaims check`` arguments of the form (without output options), the units of
     the values and why; FieldError for values the command would never see."""
     units = text(form, "units") or "auto"
-    values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units)
+    values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units, ("a", "b"))
     argv = ["check", *options(form, ("task", "n", "congruence"))]
     argv += [f"--{k.replace('_', '-')}={v}" for k, v in values.items()]
     decimals = text(form, "decimals")
