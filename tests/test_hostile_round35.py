@@ -272,3 +272,16 @@ def test_sheet_inspect_of_a_pipe_stdin_or_an_empty_sheet_name(tmp_path, capsys):
     sheet.write_bytes(b"")
     assert main(["sheet", "inspect", str(sheet), "--sheet", ""]) == 2
     assert "--sheet: got an empty name" in capsys.readouterr().err
+
+
+def test_a_stray_word_is_the_commands_error_and_minus_zero_is_zero(capsys):
+    """`check ... extra` was "falseclaims: error: unrecognized arguments: extra" (no command,
+    no --json envelope); `--a -0.0` was printed "A = -0"."""
+    argv = ["check", "--task", "cls", "--n", "500", "--a", "0.86", "--b", "0.85"]
+    assert main([*argv, "extra"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "falseclaims check: error: unexpected argument 'extra' (see falseclaims check --help)")
+    assert main(["table", "a.csv", "b.csv", "--n", "5"]) == 2
+    assert "falseclaims table: error: unexpected argument 'b.csv'" in capsys.readouterr().err
+    assert main(["check", "--task", "cls", "--n", "500", "--a", "-0.0", "--b", "0"]) == 0
+    assert "A = 0, B = 0" in capsys.readouterr().out
