@@ -59,8 +59,13 @@ def _first_not_number(x) -> tuple[int | None, str] | None:
     that is no number although numpy would read it as one; None when there is none."""
     import numpy as np
 
-    if getattr(getattr(x, "dtype", None), "kind", "O") not in "OMmc":
+    dtype = getattr(x, "dtype", None)
+    if getattr(dtype, "kind", "O") not in "OMmc":
         return None  # numbers already (numpy or pandas' Int64/Float64): nothing to look at
+    if str(dtype).startswith(("period", "interval")):  # pandas' spans of time or numbers
+        return (None, f"{str(dtype).split('[')[0]}s ({dtype})")
+    if isinstance(x, (bytearray, memoryview)) and getattr(x, "format", "B") in "Bbc":
+        return (None, f"bytes ({type(x).__name__}): numpy reads each byte as a number")
     try:
         arr = np.asarray(x)
     except (ValueError, TypeError, OverflowError):
