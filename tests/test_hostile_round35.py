@@ -288,3 +288,22 @@ def test_a_stray_word_is_the_commands_error_and_minus_zero_is_zero(capsys):
     assert "falseclaims table: error: unexpected argument 'b.csv'" in capsys.readouterr().err
     assert main(["check", "--task", "cls", "--n", "500", "--a", "-0.0", "--b", "0"]) == 0
     assert "A = 0, B = 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"delta": [0.01, 0.02]}, "delta must be a single number; got list ([0.01, 0.02]): it plans"),
+    ({"delta": pd.NA}, "delta must be a single number; got <NA>"),
+    ({"level": np.datetime64("2020-01-01")}, "level must be a single number; got a date"),
+    ({"congruence": "median"}, "congruence must be a single number; got 'median'"),
+    ({"congruence": 0.5 + 0j}, "congruence must be a single number; got a complex number"),
+])
+def test_api_smallest_n_names_what_is_no_single_number(kw, words):
+    """Were Python's "float() argument must be a string or a real number, not 'list'",
+    "... not 'NAType'", "could not convert string to float: 'median'" (no argument named);
+    0.5+0j lost its imaginary part unsaid."""
+    args = {"delta": 0.01, "level": 0.85, "congruence": 0.67, **kw}
+    with pytest.raises(ValueError, match=re.escape(words)):
+        falseclaims.smallest_n("cls", **args)
+    # control: other number types plan as floats do
+    for delta in (Decimal("0.01"), Fraction(1, 100), np.array(0.01), "0.01"):
+        assert falseclaims.smallest_n("cls", delta, 0.85, 0.67).n == 8390
