@@ -72,9 +72,10 @@ def count(text: str) -> int:
 
 def number(text: str) -> float:
     """argparse type for every float option: a decimal comma or a percent sign is named
-    with the spelling to give instead (was argparse's "invalid float value")."""
+    with the spelling to give instead (was argparse's "invalid float value"); -0 is 0 (it
+    was printed "A = -0")."""
     try:
-        return float(text)
+        return float(text) + 0.0
     except ValueError:
         pass
     t = text.strip()
@@ -229,7 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["sheet"]:
         parser.parse_args(["sheet", "--help"])
     refuse_unknown_and_repeated(parser, argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # argparse said "falseclaims: error: unrecognized arguments", not the command
+        verb = " ".join(filter(None, (args.verb, getattr(args, "sheet_verb", None))))
+        return _failed(args, f"unexpected argument {extra[0]!r} (see falseclaims {verb} "
+                             "--help)")
     try:
         return int(args.handler(args) or 0)
     except BrokenPipeError:  # output piped into e.g. `head`

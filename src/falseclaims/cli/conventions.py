@@ -92,6 +92,20 @@ def _resolve(parser, name: str):
     return None if not hits else "ambiguous"
 
 
+def _suggestion(root, current, name: str) -> str:
+    """'; it is an option of falseclaims plan' when another command has the option (check
+    --delta had been answered "did you mean --task?"), else the nearest option's name."""
+    sub = _subparsers(root)
+    owners = [cmd for cmd, p in (sub.choices.items() if sub else ())
+              if p is not current and name in p._option_string_actions]
+    if owners and name not in ("-h", "--help", "--json", "--config"):
+        listed = ", ".join(owners[:-1]) + " and " * (len(owners) > 1) + owners[-1]
+        return f"; it is an option of {root.prog} {listed}"
+    options = [o for o in current._option_string_actions if o.startswith("--")]
+    near = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return f"; did you mean {near[0]}?" if near else ""
+
+
 def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """Exit 2 with one line for an unknown option (with a suggestion) or a repeated one,
     before argparse would report a missing required option instead."""
@@ -114,11 +128,14 @@ def refuse_unknown_and_repeated(parser: argparse.ArgumentParser, argv: list[str]
         if action == "ambiguous":
             continue  # argparse names the candidates
         if action is None:
-            options = [o for o in current._option_string_actions if o.startswith("--")]
-            near = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-            current.error(f"unknown option {name}"
-                          + (f"; did you mean {near[0]}?" if near else "")
-                          + f" (see {current.prog} --help)")
+            current.error(f"unknown option {name}{_suggestion(parser, current, name)} "
+                          f"(see {current.prog} --help)")
+        abbreviated = name not in current._option_string_actions
+        if abbreviated and (elsewhere := _suggestion(parser, current, name)).startswith(
+                "; it is"):  # plan --n 500 was read as --n-max 500
+            full = next(o for o in action.option_strings if o.startswith("--"))
+            current.error(f"{name} is not an option of {current.prog}{elsewhere}; write "
+                          f"{full} in full if you meant it")
         if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
             return
         if not isinstance(action, _UNCOUNTED):

@@ -83,6 +83,11 @@ def run(args) -> int:
     from falseclaims.claims.plan import delta_warning
 
     notes = [w for w in [delta_warning(args.task, args.delta, cfg)] if w]
+    if sd_model is not None and args.level - args.delta >= 0:
+        # said as `check` says it: level 0.99 planned with SDs 0.005, the floor, unsaid
+        floored = sd_model.predict([args.level, args.level - args.delta], sd_level)[1]
+        if floored.any():
+            notes.append(f"an imputed SD was raised to the model floor {sd_model.floor:g}")
     results = []
     for label, c in assumptions.items():
         r = smallest_n(args.task, args.delta, args.level, c, target=target, sd_model=sd_model,

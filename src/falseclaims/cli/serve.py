@@ -6,7 +6,11 @@ extra (``pip install "falseclaims[web]"``).
 
 from __future__ import annotations
 
-from falseclaims.cli import UsageError
+import argparse
+import errno
+import socket
+
+from falseclaims.cli import UsageError, count
 
 
 EPILOG = """examples:
@@ -19,6 +23,15 @@ exit codes: 0 stopped with Ctrl-C; 2 bad arguments, a bad config or the 'web' ex
 (one line on stderr)"""
 
 
+def _amount(text: str) -> float:
+    """argparse type of a size or a time: one line in the commands' words (the fraction
+    hints of ``number``, '5%' -> 0.05, would mislead for megabytes and seconds)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
 def register(sub) -> None:
     p = sub.add_parser(
         "serve", help="a local web page: check a claim, plan, per-case files, tables",
@@ -27,12 +40,12 @@ def register(sub) -> None:
                     "report the command writes. Nothing is stored after a request; nothing "
                     "is fetched from the network.",
         epilog=EPILOG)
-    p.add_argument("--port", type=int, default=0,
+    p.add_argument("--port", type=count, default=0,
                    help="port on 127.0.0.1 (default 0: a free port the system chooses)")
     p.add_argument("--config", help="config file of the commands (as their --config)")
-    p.add_argument("--max-upload-mb", type=float, default=20.0,
+    p.add_argument("--max-upload-mb", type=_amount, default=20.0,
                    help="largest upload accepted, in MB (default 20)")
-    p.add_argument("--time-limit", type=float, default=120.0,
+    p.add_argument("--time-limit", type=_amount, default=120.0,
                    help="seconds a per-case or table run may take (default 120)")
     p.set_defaults(handler=run)
 
@@ -49,6 +62,23 @@ def run(args) -> int:
     except ImportError as exc:  # flask is the optional `web` extra
         raise UsageError(f"the web page needs the 'web' extra ({exc.name} is missing): "
                          "pip install 'falseclaims[web]'") from None
+    _port_free(args.port)
     serve(args.port, args.config, args.max_upload_mb, args.time_limit,
           announce=lambda line: print(line, flush=True))
     return 0
+
+
+def _port_free(port: int) -> None:
+    """A port in use is one line like every refusal (werkzeug printed two lines of its own
+    and exited with 1)."""
+    if not port:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            why = ("in use by another program" if exc.errno == errno.EADDRINUSE
+                   else f"not available ({exc.strerror})")
+            raise UsageError(f"--port {port}: {why}; choose another port, or --port 0 for a "
+                             "free one") from None

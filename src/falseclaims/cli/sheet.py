@@ -127,8 +127,14 @@ def run_inspect(args) -> int:
 
 
 def _not_a_file(path) -> str:
-    if Path(path).is_dir():
-        return f"{path}: is a directory, expected a sheet file (CSV, TSV or XLSX)"
+    """Why ``path`` (no regular file) cannot be read: '-', a folder, a pipe or a device
+    (each was "no such file"), or nothing."""
+    from falseclaims.io.textio import require_regular_file
+
+    try:
+        require_regular_file(path, "sheet file (CSV, TSV or XLSX)")
+    except ValueError as exc:
+        return str(exc)
     return f"no such file: {path}"
 
 
@@ -138,6 +144,10 @@ def _check_inspect_args(args) -> None:
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", args.venue):
         raise UsageError(f"--venue {args.venue!r}: a venue key is letters, digits, '_', '.' "
                          "and '-', starting with a letter or digit")
+    for option, name in (("--sheet", args.sheet), ("--other-sheet", args.other_sheet)):
+        if name is not None and not name.strip():  # was: the first sheet, unsaid
+            raise UsageError(f"{option}: got an empty name; expected a sheet of the workbook "
+                             "(leave the option out for the first sheet)")
     if args.header_row is not None and args.header_row < 1:
         raise UsageError("--header-row must be at least 1")
     if args.header_rows and args.header_row is None:

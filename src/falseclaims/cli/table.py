@@ -130,6 +130,15 @@ def _options(args):
         raise UsageError(f"--csv must name a .csv file; got {args.csv!r}")
     if args.report and not args.report.lower().endswith((".html", ".htm")):
         raise UsageError(f"--report must name an .html file; got {args.report!r}")
+    from falseclaims.io.textio import require_regular_file
+
+    if args.file:
+        require_regular_file(args.file, "table file",
+                             f" (every table under it: --dir {args.file})")
+    for path in args.macros or []:  # read only for LaTeX tables: a CSV's was ignored unsaid
+        if not Path(path).is_file():
+            require_regular_file(path, "LaTeX file (--macros)")
+            raise UsageError(f"--macros {path}: no such file")
     _outputs_apart(args)
     return Options(n=args.n, task=args.task, units=args.units, metrics=args.metric,
                    table=args.table, cutoff=args.cutoff, pm_over=args.pm_over,

@@ -92,6 +92,21 @@ def text_suffix(path) -> str:
 MAX_GZIP_BYTES = 100 * 2**20
 
 
+def require_regular_file(path, what: str, folder_hint: str = "") -> Path:
+    """``path`` when it names a regular file or nothing yet (the reader says "not found");
+    else the one error that says what it is: '-' (standard input is not read), a directory,
+    or a pipe or a device (a FIFO was "file not found", /dev/null "unsupported file type")."""
+    p = Path(path)
+    keep = "save it to a file and give the file's name"
+    if str(path) == "-":
+        raise ValueError(f"-: standard input is not read; {keep}")
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, expected a {what}{folder_hint}")
+    if p.exists() and not p.is_file():
+        raise ValueError(f"{p}: is not a regular file (a pipe or a device?); {keep}")
+    return p
+
+
 def read_bytes(path, notes: list[str]) -> bytes:
     """The file's bytes, decompressed when it is gzip (noted; at most ``MAX_GZIP_BYTES``)."""
     raw = Path(path).read_bytes()

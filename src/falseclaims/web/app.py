@@ -12,10 +12,12 @@ computes is :mod:`falseclaims.web.pages`.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask import Flask, Response, jsonify, request
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from falseclaims.web.pages import (Outcome, check_outcome, check_report, percase_outcome,
@@ -37,6 +39,46 @@ def _repeated_field(fields) -> Outcome | None:
             return Outcome().refuse(name, f"{name} given {len(fields.getlist(name))} times; "
                                     "expected it once")
     return None
+
+
+def _fields() -> tuple[MultiDict, Outcome | None]:
+    """The request's fields wherever the client put them: the address (the live pages'
+    shareable links), a form body (``curl -d``, ``requests.post(data=...)``) or a JSON
+    object (``requests.post(json=...)``); a field in two of them counts as given twice.
+    Fields of a body were ignored on the check and plan pages: "--task required" for a
+    request that gave it, or the address's value used beside a different one unsaid."""
+    merged = MultiDict()
+    for source in (request.args, request.form):
+        for name, value in source.items(multi=True):
+            merged.add(name, value)
+    if not request.is_json:
+        return merged, None
+    try:
+        body = json.loads(request.get_data(as_text=True) or "null")
+    except (ValueError, RecursionError):
+        body = None
+    if not isinstance(body, dict):
+        return merged, Outcome().refuse("form", "a JSON body must be one object of field "
+                                        'names and values, e.g. {"task": "cls", "n": 500}')
+    for name, value in body.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            shown = json.dumps(value)
+            return merged, Outcome().refuse(str(name), f"{name}: got {shown[:40]}; expected "
+                                            "a number or a text")
+        merged.add(str(name), str(value))
+    return merged, None
+
+
+def _compute(kind: str, config: str | None, time_limit: float) -> Outcome:
+    fields, refused = _fields()
+    if refused or (refused := _repeated_field(fields)):
+        return refused
+    if kind in LIVE:
+        return (check_outcome if kind == "check" else plan_outcome)(fields, config)
+    run = percase_outcome if kind == "percase" else table_outcome
+    return run(fields, request.files, config, time_limit)
 
 
 def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_MB,
@@ -66,22 +108,18 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
                        units=outcome.units)
 
     def compute(kind: str) -> Outcome:
-        if (repeated := _repeated_field(request.args if kind in LIVE else request.form)):
-            return repeated
-        if kind in LIVE:
-            return (check_outcome if kind == "check" else plan_outcome)(request.args, config)
-        run = percase_outcome if kind == "percase" else table_outcome
-        return run(request.form, request.files, config, time_limit)
+        return _compute(kind, config, time_limit)
 
     @app.route("/", defaults={"kind": "check"})
     @app.route("/<kind>", methods=["GET", "POST"])
     def show(kind):
         if kind not in PAGES:
             return Response("not found", status=404, mimetype="text/plain")
+        fields = _fields()[0]
         if kind in LIVE:  # the form is in the address (GET): a result is shareable
-            return page(kind, compute(kind) if request.args else None, request.args)
+            return page(kind, compute(kind) if fields else None, fields)
         post = request.method == "POST"
-        return page(kind, compute(kind) if post else None, request.form)
+        return page(kind, compute(kind) if post else None, fields)
 
     @app.route("/api/<kind>", methods=["GET", "POST"])
     def api(kind):
@@ -101,7 +139,8 @@ def create_app(config: str | None = None, max_upload_mb: float = DEFAULT_UPLOAD_
 
     @app.get("/download/check.html")
     def download_check_report():
-        outcome = check_report(request.args, config)
+        fields, refused = _fields()
+        outcome = refused or _repeated_field(fields) or check_report(fields, config)
         if outcome.errors:
             return Response("; ".join(outcome.errors.values()), status=400,
                             mimetype="text/plain")

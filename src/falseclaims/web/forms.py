@@ -46,9 +46,13 @@ def _number(raw: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
-def reported_values(form, names, units: str) -> tuple[dict[str, str], str, str]:
+def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
+                    ) -> tuple[dict[str, str], str, str]:
     """The fields ``names`` as fractions for the command, with the units and why.
 
+    ``same_scale``: fields that are values of one metric (the two reported values): under
+    declared percent, one at fraction scale beside one above 1 (86 and 0.85) is refused as
+    the sheets refuse it, not read as 0.85 %.
     Returns ({field: value as passed on}, units, reason). A value that is not a number is
     passed on unchanged (the command names what it expected)."""
     if units not in UNITS:
@@ -61,7 +65,25 @@ def reported_values(form, names, units: str) -> tuple[dict[str, str], str, str]:
         raise FieldError(first, f"{raw[first]!r} has a % sign but units are declared fraction")
     if units != "auto":
         decided, why = units, f"declared ({units})"
+        plain = {n: values[n] for n in same_scale if values.get(n) is not None
+                 and n not in signed}
+        big = [n for n, v in plain.items() if abs(v) > 1]
+        small = [n for n, v in plain.items() if abs(v) <= 1]
+        if units == "percent" and big and small:
+            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but "
+                                       f"{raw[big[0]]} as percent; under units percent write "
+                                       f"{raw[small[0]]}% if it is meant")
     elif signed:
+        # a % sign makes the page read percent, but a value without one at fraction scale
+        # (86% beside 0.85) is the mix `table --units auto` refuses: read as 0.85 % it
+        # would turn a weak claim into a robust one unsaid
+        small = [n for n, v in values.items() if n not in signed and v is not None
+                 and abs(v) <= 1]
+        if small:
+            first = sorted(signed)[0]
+            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but "
+                                       f"{raw[first]} as percent; write both with a % sign "
+                                       "or both as fractions, or choose units")
         decided, why = "percent", "detected: a % sign"
     else:
         numbers = {n: v for n, v in values.items() if v is not None}

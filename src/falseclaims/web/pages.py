@@ -9,12 +9,12 @@ import os
 import re
 import tempfile
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from markupsafe import Markup
-from werkzeug.utils import secure_filename
 
 from falseclaims.web.forms import (FieldError, option_fields, options, reported_values,
                                    text)
@@ -66,7 +66,7 @@ def _check_argv(form) -> tuple[list[str], str, str]:
     """``falseclaims check`` arguments of the form (without output options), the units of
     the values and why; FieldError for values the command would never see."""
     units = text(form, "units") or "auto"
-    values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units)
+    values, unit, why = reported_values(form, ("a", "b", "sd_a", "sd_b"), units, ("a", "b"))
     argv = ["check", *options(form, ("task", "n", "congruence"))]
     argv += [f"--{k.replace('_', '-')}={v}" for k, v in values.items()]
     decimals = text(form, "decimals")
@@ -216,16 +216,37 @@ def _uploads(names: list[tuple[str, object]], tmp: str) -> dict[str, list[str]]:
     for name, storage in names:
         if storage is None or not storage.filename:
             continue
-        base = secure_filename(storage.filename) or "upload"
+        base = upload_name(storage.filename)
         stem, suffix = os.path.splitext(base)
         k = 1
-        while base in used:  # two files of the same name: keep both
+        # two files of the same name: keep both (case folded: one file on macOS, Windows)
+        while base.casefold() in used:
             k += 1
             base = f"{stem}_{k}{suffix}"
-        used.add(base)
+        used.add(base.casefold())
         storage.save(os.path.join(tmp, base))
         saved.setdefault(name, []).append(base)
     return saved
+
+
+_DEVICES = {"CON", "PRN", "AUX", "NUL", *(f"{p}{k}" for p in ("COM", "LPT") for k in range(1, 10))}
+
+
+def upload_name(filename: str) -> str:
+    """An uploaded file's name, safe to save and to pass to the command: no folder, no
+    leading dot or dash (an option to the command), no character a file system treats
+    specially. Letters of any script are kept: werkzeug's ``secure_filename`` keeps ASCII
+    only, so '结果.csv' became 'csv' (no extension: "unsupported file type") and per-method
+    files 'モデルA.csv', 'モデルB.csv' became the methods 'csv' and 'csv_2'."""
+    name = unicodedata.normalize("NFC", re.split(r"[/\\]", filename)[-1])
+    name = re.sub(r"[^\w.\- ]", "_", name)
+    stem, dot, ext = name.rpartition(".")
+    if not (dot and ext.strip()):
+        stem, ext = name, ""
+    stem = stem.strip(" .").lstrip("-_") or "upload"
+    if stem.split(".")[0].upper() in _DEVICES:  # reserved on Windows whatever the extension
+        stem = f"_{stem}"
+    return stem[:100] + (f".{ext.strip()[:20]}" if ext.strip() else "")
 
 
 def percase_outcome(form, files, config: str | None, time_limit: float) -> Outcome:
