@@ -98,6 +98,9 @@ _LOWER = re.compile(
     # reconstruction: normalised (root) mean squared error (fastMRI, Zbontar et al. 2018);
     # forecasting: mean absolute percentage error
     r"nmse|nrmse|mape|smape|"
+    # liver segmentation (LiTS, Bilic et al. 2023): root mean square and maximum symmetric
+    # surface distance
+    r"rmsd|mssd|"
     r"aurc|e-?aurc|area under the risk-coverage curve|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
@@ -338,9 +341,17 @@ def names_a_metric(text: str) -> bool:
     return len(words) == 1 and words[0].lower() == text.strip(" ()[],.;:").lower()
 
 
+# a loss named as what a model was trained or selected with ("val-loss protocol", "loss
+# function", "loss weights"), not what the table reports
+_LOSS_QUALIFIED = re.compile(r"(?i)[\s-]*(?:protocol|functions?|terms?|weights?|weighting|"
+                             r"schedules?|selection|criteri(?:on|a)|landscapes?|based)\b")
+
+
 def _metric_words(text: str) -> list[str]:
     """Candidate metric names in a caption: the phrases a metric regex matches."""
     out = []
     for rx in (_ERROR_RATE, _LOWER, _HIGHER):
-        out += [m.group(0).strip(" ()[],.;:") for m in rx.finditer(text)]
+        out += [m.group(0).strip(" ()[],.;:") for m in rx.finditer(text)
+                if not (m.group(0).strip(" ()[],.;:-").lower().endswith("loss")
+                        and _LOSS_QUALIFIED.match(text, m.end()))]
     return [w for w in out if w]

@@ -96,10 +96,25 @@ def read_tables(path, macros=None) -> list[RawTable]:
         t.notes[:0] = notes
     if not tables:
         what = {"markdown": "no pipe table (a header row, then a |---| row) and no HTML "
-                            "<table>",
+                            "<table>" + _other_table_syntax(text),
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
+
+
+# tables of other markups that a Markdown file may hold: named in the refusal, not read
+_GRID_RULE = re.compile(r"(?m)^\s*\+(?:[-=]+\+){2,}\s*$")
+_ORG_RULE = re.compile(r"(?m)^\s*\|-+(?:\+-+)+\|?\s*$")
+
+
+def _other_table_syntax(text: str) -> str:
+    if _GRID_RULE.search(text):
+        return ("; a reStructuredText grid table (+---+ borders) is not read: give it as a "
+                "pipe table or CSV")
+    if _ORG_RULE.search(text):
+        return ("; an Org-mode table (a |---+---| rule) is not read: give it as a pipe table "
+                "(a |---|---| rule) or CSV")
+    return ""
 
 
 _HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")

@@ -16,7 +16,8 @@ from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_te
 from falseclaims.table.kinds import column_cells
 from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
 
-__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "is_note_row", "is_section_row",
+__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "flag_columns",
+           "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
            "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
            "units_in_cells"]
@@ -45,20 +46,48 @@ def composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     names = [plain_text(str(r[method_j])) for r in raw.rows]
     if not labels or len(set(names)) == len(names):
         return raw
+    flags = flag_columns(raw, labels)
+    # a flag column checked in every row (or none) tells no two rows apart
+    labels = [j for j in labels if j not in flags or len(set(flags[j])) > 1]
     rows, last = [], {j: "" for j in labels}
-    for r in raw.rows:
+    for i, r in enumerate(raw.rows):
         r = list(r)
         parts = {method_j: plain_text(str(r[method_j]))}
         for j in labels:
+            if j in flags:
+                # a check mark names the column (an input or module used); a blank is
+                # "not used", never the row above continued
+                if flags[j][i]:
+                    parts[j] = plain_text(str(raw.header[j]))
+                continue
             last[j] = plain_text(str(r[j])) or last[j]
             if last[j] and last[j].lower() not in MISSING:
                 parts[j] = last[j]
         r[method_j] = " / ".join(parts[j] for j in sorted(parts))  # in reading order
         rows.append(r)
+    marks = (f"; a check mark in {[raw.header[j] for j in labels if j in flags]} names "
+             "that column, a blank there does not" if any(j in flags for j in labels) else "")
     notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
-                 f"{raw.header[method_j]!r} together (a blank continues the row above)")
+                 f"{raw.header[method_j]!r} together (a blank continues the row above{marks})")
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
                     raw.notes, raw.caption, raw.group)
+
+
+# a cell that only marks an option as used (✓, ✔, ✅, ☑, √) or not (✗, ✘, ❌, ×, blank)
+_CHECK = re.compile(r"\s*[✓✔✅☑√]\s*")
+_CROSS = re.compile(r"\s*[✗✘❌×]?\s*")
+
+
+def flag_columns(raw: RawTable, columns: list[int]) -> dict[int, list[bool]]:
+    """The columns among ``columns`` whose cells are only check marks and blanks (or
+    crosses), each as its rows' marks: an option of the method in that row, not a label."""
+    out = {}
+    for j in columns:
+        cells = [plain_text(str(r[j])) for r in raw.rows]
+        checked = [bool(_CHECK.fullmatch(c)) for c in cells]
+        if any(checked) and all(k or _CROSS.fullmatch(c) for k, c in zip(checked, cells)):
+            out[j] = checked
+    return out
 
 
 def method_names(raw, method_j) -> list[str]:

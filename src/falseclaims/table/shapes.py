@@ -113,10 +113,13 @@ def _block_labels(blocks, names, method_j, others, any_shared=False) -> list[str
     def elsewhere(b):
         return {names[method_j][i] for bb in blocks if bb is not b for i in bb}
 
-    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
-                                  names[method_j][b[0]] in elsewhere(b) or any_shared and
-                                  any(names[method_j][i] in elsewhere(b) for i in b)
-                                  for b in blocks):
+    def shared(b):
+        if any_shared:  # groups by a label on their first row: a method in another group
+            return any(names[method_j][i] in elsewhere(b) for i in b)
+        return (len(set(names[method_j][i] for i in b)) < len(b) or
+                names[method_j][b[0]] in elsewhere(b))
+
+    if len(blocks) < 2 or not any(shared(b) for b in blocks):
         return None  # the methods do not repeat across groups: not a group column
     labels = []
     for b in blocks:

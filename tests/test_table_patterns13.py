@@ -1,0 +1,128 @@
+"""Table patterns of blind batch 13 (docs/table.md, "Batch 13"), each on a small synthetic
+table of that shape, winners and directions by hand: rows told apart only by check-mark
+columns under a sparse stage column, a caption whose metric word names the training
+protocol ("val-loss protocol"), and LiTS surface distances (RMSD, MSSD)."""
+
+from __future__ import annotations
+
+import pytest
+from table_files import write_table_file as _write
+
+from falseclaims.config import Analysis, load_config
+from falseclaims.metrics import classify
+from falseclaims.table.run import Options, analyse_file
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return load_config()
+
+
+def _md(header: list[str], rows: list[list[str]], title: str = "## Results") -> str:
+    line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
+    return "\n".join([title, "", line(header), line(["---"] * len(header)),
+                      *(line(r) for r in rows)]) + "\n"
+
+
+# by hand: the best accuracy is the fine-tuned model WITH the second input (0.834); the
+# zero-shot model with it (0.663) is only the best of its stage. Stage names a group on its
+# first row, but no method is in two stages: one comparison. A blank under "Gaze" is "not
+# used", never the check mark of the row above.
+_STAGES = _md(["Stage", "Method", "Video", "Gaze", "Accuracy"], [
+    ["Baseline", "CLIP baseline", "✅", "", "0.727"],
+    ["Zero-shot", "VLM-7B", "✅", "", "0.629"],
+    ["", "VLM-7B", "✅", "✅", "0.663"],
+    ["", "VLM-2B", "✅", "", "0.591"],
+    ["Fine-tuned", "VLM-2B LoRA", "✅", "", "0.755"],
+    ["", "VLM-2B LoRA", "✅", "✅", "**0.834**"],
+    ["", "GroundVQA", "✅", "", "0.788"],
+])
+
+
+def test_rows_told_apart_by_check_marks_are_one_comparison_named_by_their_marks(cfg, tmp_path):
+    """Before, the stage column was taken for groups of "the same methods" (a name repeated
+    inside a stage), the check marks became group labels ("Zero-shot / ✅ / ✅") and the
+    zero-shot row at 0.663 was named a winner; the repeated names were numbered ``(2)``."""
+    res = analyse_file(_write(tmp_path, "s.md", _STAGES), cfg, Options(n=300))
+    [t] = res["tables"]
+    [m] = t["metrics"]
+    assert m["winner"] == "Fine-tuned / VLM-2B LoRA / Gaze"
+    names = [x["method"] for x in m["methods"]]
+    # the rows without the mark carry no "Gaze" (a blank does not continue the row above)
+    assert "Zero-shot / VLM-2B" in names and "Fine-tuned / VLM-2B LoRA" in names
+    assert len(names) == 7 and not any("(2)" in n or "✅" in n for n in names)
+
+
+def test_a_stage_column_over_the_same_methods_still_splits_the_table(cfg, tmp_path):
+    """The control: the same methods under each stage (a name on the stage's first row)
+    are groups, one comparison each (by hand: B wins stage S, A wins stage T)."""
+    text = _md(["Stage", "Method", "Accuracy"], [
+        ["S", "A", "0.80"], ["", "B", "0.85"], ["", "C", "0.70"],
+        ["T", "A", "0.90"], ["", "B", "0.88"], ["", "C", "0.75"]])
+    res = analyse_file(_write(tmp_path, "g.md", text), cfg, Options(n=300))
+    won = {t["table"].rsplit("[", 1)[-1].rstrip("]"): t["metrics"][0]["winner"]
+           for t in res["tables"]}
+    assert won == {"S": "B", "T": "A"}
+
+
+# methods as columns (transposed on request), a heading naming the selection protocol: the
+# bold marks the HIGHEST value of each row, the heading's "loss" would rank the lowest first
+_PROTOCOL = _md(["Cohort", "PathQ", "SurvPath", "SNN"], [
+    ["STAD", "0.486", "**0.610**", "0.454"],
+    ["HNSC", "0.484", "0.515", "**0.547**"],
+    ["BLCA", "0.622", "0.597", "0.550"],
+], title="## Experiment 5: multi-cohort (val-loss protocol, seed 0)")
+
+
+def test_a_loss_named_as_the_training_protocol_is_not_the_tables_metric(cfg, tmp_path):
+    """Before, "val-loss protocol" in the heading made every column lower-is-better: SNN
+    (0.454) and SurvPath (0.515) were named winners against the authors' bold, silently. The
+    heading names no metric of the table: unread, saying why."""
+    res = analyse_file(_write(tmp_path, "p.md", _PROTOCOL), cfg, Options(n=100, transpose=True),
+                       strict=False)
+    assert not res["tables"]
+    assert "unknown metric" in res["unreadable"][0]["reason"]
+
+
+def test_a_caption_direction_the_bold_contradicts_in_every_column_is_refused(cfg, tmp_path):
+    """A caption word that reads as a metric ("Test loss") while the bold sits on the highest
+    value of every column it marks: the direction is unclear, every column taken from the
+    caption is refused (the unbolded BLCA too), never ranked the other way round."""
+    text = _PROTOCOL.replace("(val-loss protocol, seed 0)", "(test loss)")
+    res = analyse_file(_write(tmp_path, "c.md", text), cfg, Options(n=100, transpose=True),
+                       strict=False)
+    assert not res["tables"]
+    assert "bold mark is on the highest value" in res["unreadable"][0]["reason"]
+
+
+def test_a_caption_direction_the_bold_agrees_with_is_kept(cfg, tmp_path):
+    """The control: bold on the lowest value under a caption naming a loss: read, lower is
+    better (by hand: SNN wins STAD 0.454, PathQ wins HNSC 0.484)."""
+    text = _md(["Cohort", "PathQ", "SurvPath", "SNN"], [
+        ["STAD", "0.486", "0.610", "**0.454**"], ["HNSC", "**0.484**", "0.515", "0.547"]],
+        title="## Test loss per cohort")
+    [t] = analyse_file(_write(tmp_path, "k.md", text), cfg,
+                       Options(n=100, transpose=True))["tables"]
+    assert {m["column"]: (m["direction"], m["winner"]) for m in t["metrics"]} == {
+        "STAD": ("lower", "SNN"), "HNSC": ("lower", "PathQ")}
+
+
+@pytest.mark.parametrize("header", ["RMSD", "MSSD", "RMSD (mm)"])
+def test_lits_surface_distances_are_lower_is_better(cfg, header):
+    """Root mean square and maximum symmetric surface distance (LiTS tables): were unknown."""
+    spellings = Analysis.from_config(cfg).eligibility.metrics
+    assert classify(header, spellings).direction == "lower"
+
+
+@pytest.mark.parametrize("text, named", [
+    ("+--------+------+\n| Method | Dice |\n+========+======+\n| A      | 0.80 |\n"
+     "+--------+------+\n| B      | 0.85 |\n+--------+------+\n", "reStructuredText grid table"),
+    ("| Method | Dice |\n|--------+------|\n| A      | 0.80 |\n| B      | 0.85 |\n",
+     "Org-mode table"),
+])
+def test_a_table_of_another_markup_in_a_markdown_file_is_named_in_the_refusal(cfg, tmp_path,
+                                                                              text, named):
+    """Table mode reads pipe tables and HTML tables; a grid table or an Org table pasted into
+    a README is refused naming its markup (before: only "no pipe table"), never read wrong."""
+    with pytest.raises(ValueError, match=named):
+        analyse_file(_write(tmp_path, "r.md", "## Results\n\n" + text), cfg, Options(n=50))
