@@ -126,3 +126,62 @@ def test_a_table_of_another_markup_in_a_markdown_file_is_named_in_the_refusal(cf
     a README is refused naming its markup (before: only "no pipe table"), never read wrong."""
     with pytest.raises(ValueError, match=named):
         analyse_file(_write(tmp_path, "r.md", "## Results\n\n" + text), cfg, Options(n=50))
+
+
+# batch 13b: a French README prints every value with a decimal comma (by hand: Jev wins F1
+# 0,94 and AUC 1,00; the baselines tie at 0,80 in F1)
+_FRENCH = _md(["Méthode", "F1", "AUC", "ECE"], [
+    ["Jev", "**0,94**", "1,00", "0,12"],
+    ["`max_level>=7`", "0,80", "0,50", "0,20"],
+    ["`sum_levels>=30`", "0,80", "0,25", "–"],
+], title="## Premiers résultats (12 clusters)")
+
+
+def test_decimal_commas_that_cannot_be_thousands_are_read_as_decimal_points(cfg, tmp_path):
+    """Before: "no numeric column" (the whole table refused). ``0,94`` cannot be a count
+    grouped by thousands (two digits after the comma, a zero before it): read as 0.94, with
+    a note per column."""
+    [t] = analyse_file(_write(tmp_path, "f.md", _FRENCH), cfg, Options(n=12))["tables"]
+    got = {m["column"]: (m["winner"], m["methods"][0]["value"]) for m in t["metrics"]}
+    assert got["F1"] == ("Jev", 0.94) and got["AUC"] == ("Jev", 1.0)
+    assert got["ECE"][0] == "Jev"
+    assert any("decimal comma" in n for n in t["notes"])
+
+
+def test_a_column_whose_commas_may_group_thousands_is_not_read_as_decimals(cfg, tmp_path):
+    """The control: ``1,234`` may be a count grouped by thousands; such a column is never
+    turned into 1.234 (it stays no number, as before)."""
+    text = _md(["Method", "Dice", "Code"], [["A", "0.91", "1,234"], ["B", "0.89", "2,468"]])
+    [t] = analyse_file(_write(tmp_path, "t.md", text), cfg, Options(n=100))["tables"]
+    assert [m["column"] for m in t["metrics"]] == ["Dice"]
+    assert not any("decimal comma" in n for n in t["notes"])
+
+
+@pytest.mark.parametrize("header, ignored", [("Risk Std ↓", False), ("Risk Std", True),
+                                             ("SD", True)])
+def test_a_spread_column_with_an_arrow_is_a_metric(cfg, header, ignored):
+    """``Risk Std ↓``: the SD of the per-image risk, ranked by the authors' arrow (before:
+    never scored as an SD column). Without an arrow a spread column stays unscored."""
+    spellings = Analysis.from_config(cfg).eligibility.metrics
+    kind = classify(header, spellings)
+    assert bool(kind.ignore) is ignored
+    assert ignored or kind.direction == "lower"
+
+
+@pytest.mark.parametrize("head, names", [
+    ("estrutura", ["Lung_R", "Heart", "Esophagus"]),      # Portuguese: structures
+    ("órganos", ["Hígado", "Bazo", "Riñón"]),             # Spanish: organs
+    ("case_id", ["4DLUNG-104", "4DLUNG-116", "4DLUNG-115"]),
+    ("Patient ID", ["P01", "P02", "P03"]),
+])
+def test_rows_named_structures_or_cases_in_any_language_are_not_ranked(cfg, tmp_path, head,
+                                                                       names):
+    """One model's results per structure or per test case (a Portuguese README's
+    ``estrutura``, a ``case_id`` column): no competitors. Before, the first structure or case
+    was named the "winner" (the decimal commas of the real tables had hidden this: they made
+    the tables unreadable). Refused, saying why."""
+    rows = [[x, f"0.{90 - 3 * i}", f"{5 + i}.1"] for i, x in enumerate(names)]
+    res = analyse_file(_write(tmp_path, "p.md", _md([head, "Dice", "HD95 (mm)"], rows)), cfg,
+                       Options(n=60), strict=False)
+    assert not res["tables"]
+    assert "test cases, not methods" in res["unreadable"][0]["reason"]

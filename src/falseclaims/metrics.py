@@ -230,12 +230,14 @@ def classify(header: str, spellings: Spellings, context: str = "",
     metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
     """
     h = header.strip()
-    if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
+    up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
+    if _SD.search(f" {_WITH_SD.sub(' ', h)} ") and not (up or down):
+        # an arrow makes a spread a metric of its own ("Risk Std ↓": the SD of the per-image
+        # risk, ranked by the authors), as it does for time or size below
         return Kind(ignore="an SD/spread column (never scored)")
     if _DIFFERENCE.search(h):
         return Kind(ignore="a difference between two results (Δ, gain, change), not a score "
                            "of one method")
-    up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
     name = _UP.sub(" ", _DOWN.sub(" ", h))
     if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
                                                 or up or down):

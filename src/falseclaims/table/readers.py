@@ -22,7 +22,8 @@ from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
 from falseclaims.table.htmltables import html_tables
 
-__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable", "TableReadError",
+__all__ = ["CASES_HEADER", "FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable",
+           "TableReadError",
            "read_tables", "table_format", "transpose"]
 
 # hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
@@ -147,7 +148,14 @@ ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|
                          # thickness, resolution), a unit in parentheses allowed; not "Size"
                          # alone (model variants Small / Base / Large)
                          r"(?:(?:(?:voxel|pixel|image|input) )?(?:spacings?|resolutions?)|"
-                         r"slice thickness(?:es)?)(?: ?\([^()]*\))?|数据集|任务)$")
+                         r"slice thickness(?:es)?)(?: ?\([^()]*\))?|数据集|任务|"
+                         # the same words in Portuguese, Spanish and French READMEs
+                         r"estruturas?|estructuras?|órgãos?|órganos?|organes?|regiões|região|"
+                         r"regi[oó]n(?:es)?|régions?|conjuntos? de dad?os|jeux? de données)$")
+# a method column headed by the test cases of one model (``case_id``: 4DLUNG-104, ...,
+# ``Patient``): per-case results, no methods; only for a table read as printed
+CASES_HEADER = re.compile(r"(?i)^(?:cases?|patients?|subjects?|scans?|images?|volumes?|"
+                          r"casos?|pacientes?|sujeitos?)(?:[ _-]?(?:id|ids|no\.?|#))?$")
 
 
 def _is_full_span(cells: list) -> bool:

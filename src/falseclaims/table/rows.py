@@ -13,10 +13,12 @@ from collections import Counter
 
 from falseclaims.metrics import names_a_metric
 from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
-from falseclaims.table.kinds import column_cells
+from falseclaims.io.textio import decimal_note
+from falseclaims.table.kinds import column_cells, column_name
 from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
 
-__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "flag_columns",
+__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal_commas",
+           "flag_columns",
            "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
            "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
@@ -247,6 +249,40 @@ def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                     raw.notes, raw.caption, raw.group)
 
 
+# a number with a comma inside (0,89; 1 234,5 is not read); a thousands grouping (1,234)
+_COMMA_NUMBER = re.compile(r"\d+,\d+")
+_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+")
+_POINT_NUMBER = re.compile(r"\d\.\d")
+
+
+def decimal_commas(raw: RawTable) -> RawTable:
+    """A column printed with decimal commas (``0,89``, ``**1,00**``, ``0,91 ± 0,03``: a
+    French, German or Portuguese README) read with decimal points, one note per column, when
+    no comma of the column can be a thousands separator (``1,234`` can: such a column is
+    left as it is, and refused as before) and no cell of it has a decimal point; every
+    other cell of the column must then be a number or a missing mark."""
+    rows = [list(r) for r in raw.rows]
+    notes = []
+    for j, h in enumerate(raw.header):
+        texts = [plain_text(str(r[j])) if isinstance(r[j], str) else "" for r in rows]
+        commas = [t for t in texts if _COMMA_NUMBER.search(t)]
+        if not commas or any(_POINT_NUMBER.search(t) for t in texts) or any(
+                _THOUSANDS.fullmatch(m) for t in commas for m in _COMMA_NUMBER.findall(t)):
+            continue
+        fixed = [re.sub(r"(?<=\d),(?=\d)", ".", r[j]) if isinstance(r[j], str) else r[j]
+                 for r in rows]
+        if not all(parse_printed_cell(c).numeric or plain_text(str(c)).lower() in MISSING
+                   for c in fixed):
+            continue  # names or text with commas ("Model 1,2"): not a column of numbers
+        for r, c in zip(rows, fixed):
+            r[j] = c
+        notes.append(decimal_note(len(commas), column_name(h)))
+    if not notes:
+        return raw
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes + notes, raw.caption, raw.group, raw.cited_header, raw.rows_are)
+
+
 def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     """Cells as some papers print them: the SD in a cell of its own (``0.91 & $\\pm$
     0.03``) is joined to the value on its left; two values in one cell (``0.91/12.3`` under
@@ -361,8 +397,8 @@ def refuse_data_set_rows(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
     (``Data``, ``Task``, ``Organ``): its rows are no methods."""
     if raw.rows_are:
-        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions or "
-                        "test conditions, not "
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
+                        "test conditions or test cases, not "
                         "methods to rank; with methods as columns give --transpose and the "
                         "metric (--metric COLUMN=KIND)")
 

@@ -13,7 +13,8 @@ from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
 from falseclaims.table.model import cell_size, n_group
 from falseclaims.table.rows import is_section_row, method_column, text_columns
-from falseclaims.table.readers import METHOD_HEADER, ROWS_HEADER, RawTable, TableReadError
+from falseclaims.table.readers import (CASES_HEADER, METHOD_HEADER, ROWS_HEADER, RawTable,
+                                      TableReadError)
 
 __all__ = ["drop_non_methods", "drop_row_numbers", "long_format_pivot", "looks_transposed",
            "method_metric_pivot", "metric_per_row", "row_groups", "side_by_side"]
@@ -282,7 +283,7 @@ def rows_named(raw: RawTable) -> str:
         head = plain_text(str(raw.header[method_column(raw)])).strip()
     except TableReadError:
         return ""
-    return head if ROWS_HEADER.match(head) else ""
+    return head if ROWS_HEADER.match(head) or CASES_HEADER.match(head) else ""
 
 
 def row_groups(raw: RawTable) -> list[RawTable]:
