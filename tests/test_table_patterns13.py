@@ -185,3 +185,34 @@ def test_rows_named_structures_or_cases_in_any_language_are_not_ranked(cfg, tmp_
                        Options(n=60), strict=False)
     assert not res["tables"]
     assert "test cases, not methods" in res["unreadable"][0]["reason"]
+
+
+def test_an_n_column_with_its_own_size_on_every_row_is_refused_naming_it(cfg, tmp_path):
+    """``Stage | n | DSC`` with 1453 and 1448 (five empty cases left out of stage 2): no
+    test set two rows share. Before, each row became a "group" of one and the table was
+    refused as "needs at least 2 method rows; found 1"; now the refusal names the n column
+    and its sizes (the comparison needs one test set)."""
+    text = _md(["Stage", "n", "DSC", "HD95 (mm)"], [["Stage 1", "1453", "0.651", "18.46"],
+                                                    ["Stage 2", "1448", "**0.730**", "**9.28**"]])
+    res = analyse_file(_write(tmp_path, "n.md", text), cfg, Options(), strict=False)
+    assert not res["tables"]
+    reason = res["unreadable"][0]["reason"]
+    assert "test-set sizes differ" in reason and "1453" in reason
+
+
+def test_an_n_column_in_runs_of_rows_still_splits_the_table(cfg, tmp_path):
+    """The control: sizes in runs (270, 270, 153, 153) are two test sets, one comparison each
+    (by hand: B wins on the first, D on the second)."""
+    text = _md(["Method", "n", "Dice"], [["A", "270", "0.80"], ["B", "270", "0.85"],
+                                         ["C", "153", "0.70"], ["D", "153", "0.75"]])
+    res = analyse_file(_write(tmp_path, "r.md", text), cfg, Options())
+    assert sorted(t["metrics"][0]["winner"] for t in res["tables"]) == ["B", "D"]
+
+
+@pytest.mark.parametrize("header", ["Précision", "Rappel", "Sensibilité", "Especificidad",
+                                    "Sensibilidade (%)"])
+def test_scores_named_in_french_spanish_or_portuguese_are_higher_is_better(cfg, header):
+    """Precision, recall, sensitivity, specificity as a French, Spanish or Portuguese README
+    names them (before: unknown metric)."""
+    spellings = Analysis.from_config(cfg).eligibility.metrics
+    assert classify(header, spellings).direction == "higher"

@@ -117,6 +117,8 @@ _HIGHER = re.compile(
     # SEN / SPE: README abbreviations of sensitivity / specificity; clDice: centreline Dice
     # (Shit et al. 2021, CVPR), a score in [0, 1] like Dice
     r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    # the same scores in French, Spanish and Portuguese READMEs (ranked, no model)
+    r"précision|rappel|sensibilit[ée]|sensibilidade?|spécificité|especificidade?|"
     r"cl-?dice|"
     # image similarity after registration (normalised / local cross-correlation); the
     # competition performance metric of lung-nodule detection (mean sensitivity over seven

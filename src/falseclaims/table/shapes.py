@@ -142,7 +142,10 @@ def _n_blocks(raw: RawTable) -> list[RawTable] | None:
         except TableReadError:
             return None
         runs = [k for k in range(len(sizes)) if k == 0 or sizes[k] != sizes[k - 1]]
-        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)):
+        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)) or \
+                len(runs) == len(sizes):
+            # every row its own size (1453, 1448): no test set two rows share, so no groups
+            # of rows; the differing n is refused when the columns are read, naming it
             return None
         out = []
         for a, b in zip(runs, runs[1:] + [len(sizes)]):
