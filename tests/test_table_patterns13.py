@@ -216,3 +216,30 @@ def test_scores_named_in_french_spanish_or_portuguese_are_higher_is_better(cfg, 
     names them (before: unknown metric)."""
     spellings = Analysis.from_config(cfg).eligibility.metrics
     assert classify(header, spellings).direction == "higher"
+
+
+@pytest.mark.parametrize("head, names", [
+    ("Prompt Noise $\\delta$", ["$\\delta = 0.00$", "$\\delta = 0.05$", "$\\delta = 0.10$"]),
+    ("Setting", ["σ=0.1", "σ=0.2", "σ=0.5"]),
+    ("GT lesion size", ["Small", "Medium", "Large"]),
+    ("Split", ["Fold0 validation", "Local test"]),
+])
+def test_rows_that_are_settings_strata_or_splits_of_one_model_are_not_ranked(cfg, tmp_path,
+                                                                            head, names):
+    """Batch 13c: one model under four prompt-noise levels (rows ``δ = 0.05``), per lesion-size
+    stratum under ``GT lesion size``, on ``Fold0 validation`` and ``Local test``: ranked
+    before (the noise-free row "won"), now refused saying why."""
+    rows = [[x, f"0.{93 - 3 * i}", f"{56 + 9 * i}.1"] for i, x in enumerate(names)]
+    res = analyse_file(_write(tmp_path, "s.md", _md([head, "Mean Dice", "Mean HD95"], rows)),
+                       cfg, Options(n=519), strict=False)
+    assert not res["tables"], res["tables"][0]["metrics"][0]["winner"] if res["tables"] else ""
+
+
+@pytest.mark.parametrize("names", [["U-Net", "nnU-Net (k = 5)"], ["λ-Net", "Ours"]])
+def test_methods_with_a_parameter_in_their_name_are_still_ranked(cfg, tmp_path, names):
+    """The control: a method whose name carries a parameter, beside one that does not, is a
+    method (by hand: the first row wins)."""
+    rows = [[x, f"0.{90 - 3 * i}"] for i, x in enumerate(names)]
+    [t] = analyse_file(_write(tmp_path, "m.md", _md(["Method", "Dice"], rows)), cfg,
+                       Options(n=50))["tables"]
+    assert t["metrics"][0]["winner"] == names[0]

@@ -142,7 +142,8 @@ METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms
 ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
                          r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
-                         r"perturbations?|(?:lesion|tumou?r|nodule|polyp|object) sizes?|"
+                         r"perturbations?|(?:(?:gt|ground[- ]truth|true) )?(?:lesion|tumou?r|nodule|polyp|object) "
+                         r"sizes?|"
                          r"modalit(?:y|ies)|"
                          # acquisition settings of one prediction (voxel spacing, slice
                          # thickness, resolution), a unit in parentheses allowed; not "Size"

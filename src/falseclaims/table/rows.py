@@ -179,8 +179,10 @@ _NON_METHOD_ROW = re.compile(
     r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
     r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
-# a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
-_SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# a row named only by a number, fraction or percentage (1/16, 10%, 0.5), or by a parameter
+# and its value (δ = 0.05, σ=0.1, k = 3: prompt noise levels, a hyper-parameter): a setting
+_SETTING_NAME = re.compile(r"\s*(?:[^\W\d][\w.\- ]{0,20}?\s*=\s*)?"
+                           r"[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 # a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
 # folds of one cross-validation or the cases of one test set, not methods
 _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
@@ -189,7 +191,8 @@ _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetitio
 # a row named by a data split or a test set of one model (Train, Validation set, External test,
 # "Internal (n=412)", "External, Messidor-2"): the model's results per split, no competitors
 _SPLIT_NAME = re.compile(r"(?i)\s*(?P<prefix>(?:internal|external|independent|held[- ]?out|"
-                         r"hold[- ]?out|prospective|temporal)\s*)?"
+                         r"hold[- ]?out|prospective|temporal|local|in[- ]house|"
+                         r"fold\s*\d+|cv)\s*)?"
                          r"(?P<word>(?:train(?:ing)?|val(?:idation)?|dev(?:elopment)?|"
                          r"test(?:ing)?)(?:\s+(?:set|split|data|cohort))?)?\s*")
 _N_SUFFIX = re.compile(r"\(\s*n\s*=\s*[\d,]+\s*\)\s*$", re.I)
@@ -437,8 +440,9 @@ def refuse_non_methods(raw: RawTable, method_j: int) -> None:
     names = method_names(raw, method_j)
     if all(_SETTING_NAME.fullmatch(x) for x in names):
         raise table_error(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
-                        f"({', '.join(names[:4])}): settings of one method (a "
-                        "labelled fraction, a size), not methods to rank")
+                        f"or a parameter's values ({', '.join(names[:4])}): settings of one "
+                        "method (a labelled fraction, a size, a noise level), not methods to "
+                        "rank")
     if all(_REPEAT_NAME.fullmatch(x) for x in names):
         raise table_error(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
                         f"cases ({', '.join(names[:4])}): repetitions of one method, not "
