@@ -243,3 +243,25 @@ def test_methods_with_a_parameter_in_their_name_are_still_ranked(cfg, tmp_path, 
     [t] = analyse_file(_write(tmp_path, "m.md", _md(["Method", "Dice"], rows)), cfg,
                        Options(n=50))["tables"]
     assert t["metrics"][0]["winner"] == names[0]
+
+
+# batch 13d: each strategy twice, without and with an option (✗ / ✓); by hand: the best AUC
+# is "Sup-con (ours)" with the option (0.68), the best specificity "Contrastive" without (80.59)
+_OPTION_PAIRS = _md(["Training strategy", "Distillation", "AUC", "Specificity (%)"], [
+    ["Supervised", "✗", "0.60 ± 0.07", "59.72"],
+    ["Supervised", "✓", "0.64 ± 0.05", "59.35"],
+    ["Contrastive", "✗", "0.62 ± 0.02", "**80.59**"],
+    ["Contrastive", "✓", "0.63 ± 0.07", "77.75"],
+    ["Sup-con", "✗", "0.62 ± 0.09", "53.86"],
+    ["**Sup-con (ours)**", "**✓**", "**0.68 ± 0.08**", "66.57"],
+])
+
+
+def test_a_column_of_check_marks_is_never_the_method_column(cfg, tmp_path):
+    """Before, the ✗ / ✓ column (it changes on every row) was taken for the method column,
+    the strategies for groups of it: winners named "✓" and "✗", silently. The strategies name
+    the methods, the checked column is added to the name."""
+    [t] = analyse_file(_write(tmp_path, "o.md", _OPTION_PAIRS), cfg, Options(n=200))["tables"]
+    won = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert won == {"AUC": "Sup-con (ours) / Distillation", "Specificity (%)": "Contrastive"}
+    assert len(t["metrics"][0]["methods"]) == 6

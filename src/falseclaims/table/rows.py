@@ -35,6 +35,8 @@ def method_column(raw: RawTable) -> int:
     text = text_columns(raw)
     if not text:
         raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
+    # a column of check marks (✓ / ✗) tells options of a method apart, it names none
+    text = [j for j in text if j not in flag_columns(raw, text)] or text
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
     filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
     return max(text, key=lambda j: (len(names[j]), filled[j], -j))
