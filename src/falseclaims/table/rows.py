@@ -20,7 +20,7 @@ from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableRe
 __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal_commas",
            "flag_columns",
            "is_note_row", "is_section_row",
-           "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
+           "method_column", "method_names", "modifier_names", "name_columns", "refuse_data_set_labels",
            "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
            "units_in_cells"]
 
@@ -32,14 +32,19 @@ def table_error(raw: RawTable, text: str) -> TableReadError:
 def method_column(raw: RawTable) -> int:
     """The column of names: among the leading text columns the one with the most distinct
     names (``Op`` × / + beside ``Model`` names the group, not the method)."""
-    text = text_columns(raw)
+    text = name_columns(raw) or text_columns(raw)
     if not text:
         raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
-    # a column of check marks (✓ / ✗) tells options of a method apart, it names none
-    text = [j for j in text if j not in flag_columns(raw, text)] or text
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
     filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
     return max(text, key=lambda j: (len(names[j]), filled[j], -j))
+
+
+def name_columns(raw: RawTable) -> list[int]:
+    """The text columns that may name methods or groups: not a column of check marks
+    (✓ / ✗), which tells options of a method apart and names none."""
+    text = text_columns(raw)
+    return [j for j in text if j not in flag_columns(raw, text)]
 
 
 def composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:

@@ -12,7 +12,7 @@ import re
 from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
 from falseclaims.table.model import cell_size, n_group
-from falseclaims.table.rows import flag_columns, is_section_row, method_column, text_columns
+from falseclaims.table.rows import is_section_row, method_column, name_columns, text_columns
 from falseclaims.table.readers import (CASES_HEADER, METHOD_HEADER, ROWS_HEADER, RawTable,
                                       TableReadError)
 
@@ -24,9 +24,7 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     once per group (``Validation`` in the middle row, ``\\multirow{-3}{*}{+}`` in the last):
     the method names repeat, a new block starts where one repeats, and each block's other
     text column holds one label. None when the table has no such shape."""
-    text = text_columns(raw)
-    # check-mark columns (✓ / ✗) are options of a method, never its name nor a group label
-    text = [j for j in text if j not in flag_columns(raw, text)]
+    text = name_columns(raw)  # never a check-mark column: options, not names nor groups
     if len(text) < 2:
         return None
     names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
