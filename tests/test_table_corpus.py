@@ -10,12 +10,13 @@ corpus are scored by ``python tools/table_corpus.py --corpus DIR`` outside the r
 
 The corpus-level goals (at least 95% of metric columns read with the right direction and
 unit, at least 80% with the right winner, every unread column named with a reason) are met on
-the committed tables (131 of 135 columns right, 4 unread with the reason naming them; the 4
+the committed tables (142 of 146 columns right, 4 unread with the reason naming them; the 4
 tables added from the first held-out check were 9 of 13 right before table mode was changed
 for that check, the 8 added from the third 16 of 28, the one added from the fourth,
 spectralgrad_domains_lower, 0 of 28: seven data sets read as one comparison; the two README
 files of HTML tables added from batch 8b, covid_task2 0 of 12 (no pipe table) and covid_task1,
-whose rows are folds of one method (ranked as methods once HTML tables were read)); the test asserts the
+whose rows are folds of one method (ranked as methods once HTML tables were read); the one
+added from batch 13, sla_breach_ci_to_ece, 5 of 5 before any change of that round); the test asserts the
 counts measured when the corpus or table mode last changed as a FLOOR: a change to table mode
 may read more columns right, never fewer. Whoever improves table mode raises the floor to the new measured counts (the scorecard is printed; run
 ``python tools/table_corpus.py``).
@@ -41,8 +42,8 @@ CORPUS = REPO / "tests" / "data" / "real_tables"
 
 # Measured on the committed corpus at the last change of the corpus (see the module doc):
 # never lower these; raise them when table mode reads more.
-FLOOR = {"tables": 28, "columns": 141, "read": 137, "right": 137,
-         "direction_and_unit_right": 137, "winner_right": 137}
+FLOOR = {"tables": 29, "columns": 146, "read": 142, "right": 142,
+         "direction_and_unit_right": 142, "winner_right": 142}
 # unread columns dropped without any reason (no refusal, no note naming them): never more than
 # measured (none since table mode reads two values per cell)
 CEILING_UNREAD_WITHOUT_REASON = 0

@@ -98,6 +98,9 @@ _LOWER = re.compile(
     # reconstruction: normalised (root) mean squared error (fastMRI, Zbontar et al. 2018);
     # forecasting: mean absolute percentage error
     r"nmse|nrmse|mape|smape|"
+    # liver segmentation (LiTS, Bilic et al. 2023): root mean square and maximum symmetric
+    # surface distance
+    r"rmsd|mssd|"
     r"aurc|e-?aurc|area under the risk-coverage curve|"
     r"fpr|fnr|fdr|fid|lpips|tre|miss rate|false positives?|false negatives?|ibs|"
     r"integrated brier|solved at|steps to|iterations to|mean rank|median rank|avg\.? rank|"
@@ -114,6 +117,8 @@ _HIGHER = re.compile(
     # SEN / SPE: README abbreviations of sensitivity / specificity; clDice: centreline Dice
     # (Shit et al. 2021, CVPR), a score in [0, 1] like Dice
     r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
+    # the same scores in French, Spanish and Portuguese READMEs (ranked, no model)
+    r"précision|rappel|sensibilit[ée]|sensibilidade?|spécificité|especificidade?|"
     r"cl-?dice|"
     # image similarity after registration (normalised / local cross-correlation); the
     # competition performance metric of lung-nodule detection (mean sensitivity over seven
@@ -227,12 +232,14 @@ def classify(header: str, spellings: Spellings, context: str = "",
     metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
     """
     h = header.strip()
-    if _SD.search(f" {_WITH_SD.sub(' ', h)} "):
+    up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
+    if _SD.search(f" {_WITH_SD.sub(' ', h)} ") and not (up or down):
+        # an arrow makes a spread a metric of its own ("Risk Std ↓": the SD of the per-image
+        # risk, ranked by the authors), as it does for time or size below
         return Kind(ignore="an SD/spread column (never scored)")
     if _DIFFERENCE.search(h):
         return Kind(ignore="a difference between two results (Δ, gain, change), not a score "
                            "of one method")
-    up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
     name = _UP.sub(" ", _DOWN.sub(" ", h))
     if _NOT_METRIC.search(f" {name} ") and not (_HIGHER.search(name) or _LOWER.search(name)
                                                 or up or down):
@@ -338,9 +345,17 @@ def names_a_metric(text: str) -> bool:
     return len(words) == 1 and words[0].lower() == text.strip(" ()[],.;:").lower()
 
 
+# a loss named as what a model was trained or selected with ("val-loss protocol", "loss
+# function", "loss weights"), not what the table reports
+_LOSS_QUALIFIED = re.compile(r"(?i)[\s-]*(?:protocol|functions?|terms?|weights?|weighting|"
+                             r"schedules?|selection|criteri(?:on|a)|landscapes?|based)\b")
+
+
 def _metric_words(text: str) -> list[str]:
     """Candidate metric names in a caption: the phrases a metric regex matches."""
     out = []
     for rx in (_ERROR_RATE, _LOWER, _HIGHER):
-        out += [m.group(0).strip(" ()[],.;:") for m in rx.finditer(text)]
+        out += [m.group(0).strip(" ()[],.;:") for m in rx.finditer(text)
+                if not (m.group(0).strip(" ()[],.;:-").lower().endswith("loss")
+                        and _LOSS_QUALIFIED.match(text, m.end()))]
     return [w for w in out if w]

@@ -540,8 +540,35 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     absent = sorted(set(picked) - heads)
     if absent:
         raise table_error(raw, f"--metric {absent}: no such column; columns are {raw.header}")
+    cols = _caption_against_bold(raw, cols, unread)
     notes += _unread_notes(raw, method_j, n_cols, cols, ignored, skipped, unread)
     return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+
+
+def _caption_against_bold(raw: RawTable, cols: list, unread: list) -> list:
+    """Columns whose direction only the caption's metric word gives ("val-loss protocol" ->
+    lower) are all refused when the authors' bold sits on the other extreme in every such
+    column that has one (two or more): the word names something else, and the ranking
+    would invert."""
+    by_caption = [c for c in cols if "caption" in c.direction_source
+                  and 0 < sum(map(bool, c.bold)) < len(c.values)]
+
+    def against(c) -> bool:
+        low, high = min(c.values), max(c.values)
+        worst = low if c.direction == "higher" else high
+        return low != high and all(v == worst for v, b in zip(c.values, c.bold) if b)
+
+    if len(by_caption) < 2 or not all(against(c) for c in by_caption):
+        return cols
+    # the caption's word is discredited for the whole table, unbolded columns too
+    by_caption = [c for c in cols if "caption" in c.direction_source]
+    for c in by_caption:
+        unread.append(table_error(raw, f"column {c.column!r}: the {c.direction_source} says "
+                                  f"{c.direction} is better, but the bold mark is on the "
+                                  f"{'lowest' if c.direction == 'higher' else 'highest'} "
+                                  "value in every column it marks: direction unclear; give "
+                                  "--metric COLUMN=KIND"))
+    return [c for c in cols if c not in by_caption]
 
 
 def _read_column(raw, j, kind: Kind, method_j, units, spellings, sds_used) -> MetricColumn:

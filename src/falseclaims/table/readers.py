@@ -22,7 +22,8 @@ from falseclaims.errors import FalseclaimsInputError
 from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
 from falseclaims.table.htmltables import html_tables
 
-__all__ = ["FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable", "TableReadError",
+__all__ = ["CASES_HEADER", "FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable",
+           "TableReadError",
            "read_tables", "table_format", "transpose"]
 
 # hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
@@ -96,10 +97,25 @@ def read_tables(path, macros=None) -> list[RawTable]:
         t.notes[:0] = notes
     if not tables:
         what = {"markdown": "no pipe table (a header row, then a |---| row) and no HTML "
-                            "<table>",
+                            "<table>" + _other_table_syntax(text),
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
+
+
+# tables of other markups that a Markdown file may hold: named in the refusal, not read
+_GRID_RULE = re.compile(r"(?m)^\s*\+(?:[-=]+\+){2,}\s*$")
+_ORG_RULE = re.compile(r"(?m)^\s*\|-+(?:\+-+)+\|?\s*$")
+
+
+def _other_table_syntax(text: str) -> str:
+    if _GRID_RULE.search(text):
+        return ("; a reStructuredText grid table (+---+ borders) is not read: give it as a "
+                "pipe table or CSV")
+    if _ORG_RULE.search(text):
+        return ("; an Org-mode table (a |---+---| rule) is not read: give it as a pipe table "
+                "(a |---|---| rule) or CSV")
+    return ""
 
 
 _HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")
@@ -126,13 +142,21 @@ METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms
 ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
                          r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
-                         r"perturbations?|(?:lesion|tumou?r|nodule|polyp|object) sizes?|"
+                         r"perturbations?|(?:(?:gt|ground[- ]truth|true) )?(?:lesion|tumou?r|nodule|polyp|object) "
+                         r"sizes?|"
                          r"modalit(?:y|ies)|"
                          # acquisition settings of one prediction (voxel spacing, slice
                          # thickness, resolution), a unit in parentheses allowed; not "Size"
                          # alone (model variants Small / Base / Large)
                          r"(?:(?:(?:voxel|pixel|image|input) )?(?:spacings?|resolutions?)|"
-                         r"slice thickness(?:es)?)(?: ?\([^()]*\))?|数据集|任务)$")
+                         r"slice thickness(?:es)?)(?: ?\([^()]*\))?|数据集|任务|"
+                         # the same words in Portuguese, Spanish and French READMEs
+                         r"estruturas?|estructuras?|órgãos?|órganos?|organes?|regiões|região|"
+                         r"regi[oó]n(?:es)?|régions?|conjuntos? de dad?os|jeux? de données)$")
+# a method column headed by the test cases of one model (``case_id``: 4DLUNG-104, ...,
+# ``Patient``): per-case results, no methods; only for a table read as printed
+CASES_HEADER = re.compile(r"(?i)^(?:cases?|patients?|subjects?|scans?|images?|volumes?|"
+                          r"casos?|pacientes?|sujeitos?)(?:[ _-]?(?:id|ids|no\.?|#))?$")
 
 
 def _is_full_span(cells: list) -> bool:

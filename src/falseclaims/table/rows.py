@@ -13,11 +13,14 @@ from collections import Counter
 
 from falseclaims.metrics import names_a_metric
 from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
-from falseclaims.table.kinds import column_cells
+from falseclaims.io.textio import decimal_note
+from falseclaims.table.kinds import column_cells, column_name
 from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
 
-__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "is_note_row", "is_section_row",
-           "method_column", "method_names", "modifier_names", "refuse_data_set_labels",
+__all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal_commas",
+           "flag_columns",
+           "is_note_row", "is_section_row",
+           "method_column", "method_names", "modifier_names", "name_columns", "refuse_data_set_labels",
            "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
            "units_in_cells"]
 
@@ -29,12 +32,19 @@ def table_error(raw: RawTable, text: str) -> TableReadError:
 def method_column(raw: RawTable) -> int:
     """The column of names: among the leading text columns the one with the most distinct
     names (``Op`` × / + beside ``Model`` names the group, not the method)."""
-    text = text_columns(raw)
+    text = name_columns(raw) or text_columns(raw)
     if not text:
         raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
     filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
     return max(text, key=lambda j: (len(names[j]), filled[j], -j))
+
+
+def name_columns(raw: RawTable) -> list[int]:
+    """The text columns that may name methods or groups: not a column of check marks
+    (✓ / ✗), which tells options of a method apart and names none."""
+    text = text_columns(raw)
+    return [j for j in text if j not in flag_columns(raw, text)]
 
 
 def composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
@@ -45,20 +55,48 @@ def composite_names(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     names = [plain_text(str(r[method_j])) for r in raw.rows]
     if not labels or len(set(names)) == len(names):
         return raw
+    flags = flag_columns(raw, labels)
+    # a flag column checked in every row (or none) tells no two rows apart
+    labels = [j for j in labels if j not in flags or len(set(flags[j])) > 1]
     rows, last = [], {j: "" for j in labels}
-    for r in raw.rows:
+    for i, r in enumerate(raw.rows):
         r = list(r)
         parts = {method_j: plain_text(str(r[method_j]))}
         for j in labels:
+            if j in flags:
+                # a check mark names the column (an input or module used); a blank is
+                # "not used", never the row above continued
+                if flags[j][i]:
+                    parts[j] = plain_text(str(raw.header[j]))
+                continue
             last[j] = plain_text(str(r[j])) or last[j]
             if last[j] and last[j].lower() not in MISSING:
                 parts[j] = last[j]
         r[method_j] = " / ".join(parts[j] for j in sorted(parts))  # in reading order
         rows.append(r)
+    marks = (f"; a check mark in {[raw.header[j] for j in labels if j in flags]} names "
+             "that column, a blank there does not" if any(j in flags for j in labels) else "")
     notes.append(f"methods named by the columns {[raw.header[j] for j in labels]} and "
-                 f"{raw.header[method_j]!r} together (a blank continues the row above)")
+                 f"{raw.header[method_j]!r} together (a blank continues the row above{marks})")
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
                     raw.notes, raw.caption, raw.group)
+
+
+# a cell that only marks an option as used (✓, ✔, ✅, ☑, √) or not (✗, ✘, ❌, ×, blank)
+_CHECK = re.compile(r"\s*[✓✔✅☑√]\s*")
+_CROSS = re.compile(r"\s*[✗✘❌×]?\s*")
+
+
+def flag_columns(raw: RawTable, columns: list[int]) -> dict[int, list[bool]]:
+    """The columns among ``columns`` whose cells are only check marks and blanks (or
+    crosses), each as its rows' marks: an option of the method in that row, not a label."""
+    out = {}
+    for j in columns:
+        cells = [plain_text(str(r[j])) for r in raw.rows]
+        checked = [bool(_CHECK.fullmatch(c)) for c in cells]
+        if any(checked) and all(k or _CROSS.fullmatch(c) for k, c in zip(checked, cells)):
+            out[j] = checked
+    return out
 
 
 def method_names(raw, method_j) -> list[str]:
@@ -148,8 +186,10 @@ _NON_METHOD_ROW = re.compile(
     r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
     r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
-# a row named only by a number, fraction or percentage (1/16, 10%, 0.5): a setting
-_SETTING_NAME = re.compile(r"\s*[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# a row named only by a number, fraction or percentage (1/16, 10%, 0.5), or by a parameter
+# and its value (δ = 0.05, σ=0.1, k = 3: prompt noise levels, a hyper-parameter): a setting
+_SETTING_NAME = re.compile(r"\s*(?:[^\W\d][\w.\- ]{0,20}?\s*=\s*)?"
+                           r"[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
 # a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
 # folds of one cross-validation or the cases of one test set, not methods
 _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
@@ -158,7 +198,8 @@ _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetitio
 # a row named by a data split or a test set of one model (Train, Validation set, External test,
 # "Internal (n=412)", "External, Messidor-2"): the model's results per split, no competitors
 _SPLIT_NAME = re.compile(r"(?i)\s*(?P<prefix>(?:internal|external|independent|held[- ]?out|"
-                         r"hold[- ]?out|prospective|temporal)\s*)?"
+                         r"hold[- ]?out|prospective|temporal|local|in[- ]house|"
+                         r"fold\s*\d+|cv)\s*)?"
                          r"(?P<word>(?:train(?:ing)?|val(?:idation)?|dev(?:elopment)?|"
                          r"test(?:ing)?)(?:\s+(?:set|split|data|cohort))?)?\s*")
 _N_SUFFIX = re.compile(r"\(\s*n\s*=\s*[\d,]+\s*\)\s*$", re.I)
@@ -216,6 +257,40 @@ def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                      f"the column's unit ({header[j]!r})")
     return RawTable(raw.source, raw.name, raw.format, header, rows, raw.where, raw.bold,
                     raw.notes, raw.caption, raw.group)
+
+
+# a number with a comma inside (0,89; 1 234,5 is not read); a thousands grouping (1,234)
+_COMMA_NUMBER = re.compile(r"\d+,\d+")
+_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+")
+_POINT_NUMBER = re.compile(r"\d\.\d")
+
+
+def decimal_commas(raw: RawTable) -> RawTable:
+    """A column printed with decimal commas (``0,89``, ``**1,00**``, ``0,91 ± 0,03``: a
+    French, German or Portuguese README) read with decimal points, one note per column, when
+    no comma of the column can be a thousands separator (``1,234`` can: such a column is
+    left as it is, and refused as before) and no cell of it has a decimal point; every
+    other cell of the column must then be a number or a missing mark."""
+    rows = [list(r) for r in raw.rows]
+    notes = []
+    for j, h in enumerate(raw.header):
+        texts = [plain_text(str(r[j])) if isinstance(r[j], str) else "" for r in rows]
+        commas = [t for t in texts if _COMMA_NUMBER.search(t)]
+        if not commas or any(_POINT_NUMBER.search(t) for t in texts) or any(
+                _THOUSANDS.fullmatch(m) for t in commas for m in _COMMA_NUMBER.findall(t)):
+            continue
+        fixed = [re.sub(r"(?<=\d),(?=\d)", ".", r[j]) if isinstance(r[j], str) else r[j]
+                 for r in rows]
+        if not all(parse_printed_cell(c).numeric or plain_text(str(c)).lower() in MISSING
+                   for c in fixed):
+            continue  # names or text with commas ("Model 1,2"): not a column of numbers
+        for r, c in zip(rows, fixed):
+            r[j] = c
+        notes.append(decimal_note(len(commas), column_name(h)))
+    if not notes:
+        return raw
+    return RawTable(raw.source, raw.name, raw.format, raw.header, rows, raw.where, raw.bold,
+                    raw.notes + notes, raw.caption, raw.group, raw.cited_header, raw.rows_are)
 
 
 def cell_shapes(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
@@ -332,8 +407,8 @@ def refuse_data_set_rows(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
     (``Data``, ``Task``, ``Organ``): its rows are no methods."""
     if raw.rows_are:
-        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions or "
-                        "test conditions, not "
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
+                        "test conditions or test cases, not "
                         "methods to rank; with methods as columns give --transpose and the "
                         "metric (--metric COLUMN=KIND)")
 
@@ -372,8 +447,9 @@ def refuse_non_methods(raw: RawTable, method_j: int) -> None:
     names = method_names(raw, method_j)
     if all(_SETTING_NAME.fullmatch(x) for x in names):
         raise table_error(raw, f"the rows of {raw.header[method_j]!r} are named only by numbers "
-                        f"({', '.join(names[:4])}): settings of one method (a "
-                        "labelled fraction, a size), not methods to rank")
+                        f"or a parameter's values ({', '.join(names[:4])}): settings of one "
+                        "method (a labelled fraction, a size, a noise level), not methods to "
+                        "rank")
     if all(_REPEAT_NAME.fullmatch(x) for x in names):
         raise table_error(raw, f"the rows of {raw.header[method_j]!r} are numbered folds, runs or "
                         f"cases ({', '.join(names[:4])}): repetitions of one method, not "

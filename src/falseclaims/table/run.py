@@ -18,6 +18,7 @@ from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_f
                                       looks_transposed, method_metric_pivot, metric_per_row,
                                       row_groups, rows_named, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
+from falseclaims.table.rows import decimal_commas
 
 __all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
 
@@ -69,7 +70,7 @@ def _shapes(raw, spellings: Spellings, opt: Options) -> list:
     """The table as methods x metrics: transposed on request or when its rows are metrics,
     split into its row groups (data sets under section rows). ``spellings``: the primary
     metrics' names (``config.Eligibility.metrics``), which tell a metric from a method."""
-    raw = drop_row_numbers(raw)
+    raw = drop_row_numbers(decimal_commas(raw))
     if not opt.transpose and (parts := side_by_side(raw, spellings)) is not None:
         return [t for part in parts for t in _shapes(part, spellings, opt)]
     if opt.transpose:

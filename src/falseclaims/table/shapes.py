@@ -12,8 +12,9 @@ import re
 from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
 from falseclaims.table.model import cell_size, n_group
-from falseclaims.table.rows import is_section_row, method_column, text_columns
-from falseclaims.table.readers import METHOD_HEADER, ROWS_HEADER, RawTable, TableReadError
+from falseclaims.table.rows import is_section_row, method_column, name_columns, text_columns
+from falseclaims.table.readers import (CASES_HEADER, METHOD_HEADER, ROWS_HEADER, RawTable,
+                                      TableReadError)
 
 __all__ = ["drop_non_methods", "drop_row_numbers", "long_format_pivot", "looks_transposed",
            "method_metric_pivot", "metric_per_row", "row_groups", "side_by_side"]
@@ -23,7 +24,7 @@ def _group_column_blocks(raw: RawTable) -> list[RawTable] | None:
     once per group (``Validation`` in the middle row, ``\\multirow{-3}{*}{+}`` in the last):
     the method names repeat, a new block starts where one repeats, and each block's other
     text column holds one label. None when the table has no such shape."""
-    text = text_columns(raw)
+    text = name_columns(raw)  # never a check-mark column: options, not names nor groups
     if len(text) < 2:
         return None
     names = {j: [plain_text(str(r[j])) for r in raw.rows] for j in text}
@@ -113,10 +114,13 @@ def _block_labels(blocks, names, method_j, others, any_shared=False) -> list[str
     def elsewhere(b):
         return {names[method_j][i] for bb in blocks if bb is not b for i in bb}
 
-    if len(blocks) < 2 or not any(len(set(names[method_j][i] for i in b)) < len(b) or
-                                  names[method_j][b[0]] in elsewhere(b) or any_shared and
-                                  any(names[method_j][i] in elsewhere(b) for i in b)
-                                  for b in blocks):
+    def shared(b):
+        if any_shared:  # groups by a label on their first row: a method in another group
+            return any(names[method_j][i] in elsewhere(b) for i in b)
+        return (len(set(names[method_j][i] for i in b)) < len(b) or
+                names[method_j][b[0]] in elsewhere(b))
+
+    if len(blocks) < 2 or not any(shared(b) for b in blocks):
         return None  # the methods do not repeat across groups: not a group column
     labels = []
     for b in blocks:
@@ -138,7 +142,10 @@ def _n_blocks(raw: RawTable) -> list[RawTable] | None:
         except TableReadError:
             return None
         runs = [k for k in range(len(sizes)) if k == 0 or sizes[k] != sizes[k - 1]]
-        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)):
+        if None in sizes or len(set(sizes)) < 2 or len(runs) != len(set(sizes)) or \
+                len(runs) == len(sizes):
+            # every row its own size (1453, 1448): no test set two rows share, so no groups
+            # of rows; the differing n is refused when the columns are read, naming it
             return None
         out = []
         for a, b in zip(runs, runs[1:] + [len(sizes)]):
@@ -279,7 +286,7 @@ def rows_named(raw: RawTable) -> str:
         head = plain_text(str(raw.header[method_column(raw)])).strip()
     except TableReadError:
         return ""
-    return head if ROWS_HEADER.match(head) else ""
+    return head if ROWS_HEADER.match(head) or CASES_HEADER.match(head) else ""
 
 
 def row_groups(raw: RawTable) -> list[RawTable]:
