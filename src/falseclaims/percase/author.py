@@ -86,7 +86,10 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                                           **by_task, **named)
     elif layout == "wide_per_method":
         if task != "segmentation":
-            raise ValueError("layout 'wide_per_method' holds segmentation results")
+            raise ValueError("several files with --task classification: one file of "
+                             "predictions per method needs the ground truth in its own file "
+                             "(--labels FILE); the one-file-per-method layout without it "
+                             "holds segmentation results (per-case DSC)")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
                                           compared_tasks=compared, **named)
     elif layout == "nnunet":

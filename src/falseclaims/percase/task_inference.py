@@ -92,7 +92,8 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
     if bool(((numbers >= 0) & (numbers <= 100)).all()):
         raise ask(f"{what} hold numbers up to {numbers.max():g}, percent? (--task segmentation "
                   "--units percent)")
-    raise ask(f"{what} hold numbers outside [0, 1] such as {numbers[numbers.abs() > 1].iloc[0]:g}")
+    outside = numbers[(numbers < 0) | (numbers > 1)]  # a negative one: a difference column?
+    raise ask(f"{what} hold numbers outside [0, 1] such as {outside.iloc[0]:g}")
 
 
 def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
