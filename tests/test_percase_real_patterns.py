@@ -135,13 +135,33 @@ def test_the_suggested_mapping_reads_the_file_leaving_the_rest_out_with_a_note(c
     assert left and "'delta_dice'" in left[0] and "'argmax_foreground_mean_iou'" in left[0]
 
 
+def test_the_v1_reader_reads_a_real_nnunet_v1_layout_as_the_file_means_say(tmp_path):
+    # guard, no fix: the v1 reader had met hand-built summaries only; a real v1 summary's
+    # layout (results.all, 'reference'/'test', NaN where both empty) rebuilt from the
+    # heart v2 values must give per-label means equal to a plain nanmean
+    from falseclaims.percase.nnunet_layout import read_nnunet_summaries
+    doc = json.loads((HEART / TRAINERS[0] / "fold_0" / "summary.json").read_text())
+    entries = [{"reference": c["reference_file"], "test": c["prediction_file"],
+                "1": {"Dice": c["metrics"]["1"]["Dice"], "Jaccard": c["metrics"]["1"]["IoU"]},
+                "2": {"Dice": float("nan"), "Jaccard": float("nan")}}
+               for c in doc["metric_per_case"]]
+    v1 = tmp_path / "summary.json"
+    v1.write_text(json.dumps({"author": "Fabian", "results": {"all": entries, "mean": {}}}))
+    pc = read_nnunet_summaries({"m": str(v1)}, min_methods=1)
+    got = pc.table.groupby("task")["value"].mean()
+    assert list(got.index) == ["1"]
+    assert got["1"] == pytest.approx(np.mean([c["metrics"]["1"]["Dice"]
+                                              for c in doc["metric_per_case"]]), abs=1e-15)
+    assert any("4 Dice value(s) undefined" in n for n in pc.notes)
+
+
 def test_negative_values_are_said_not_a_crash(tmp_path, capsys):
     # a column of differences (negative numbers above -1) made the task inference index an
     # empty selection: "unexpected IndexError ... (a bug in falseclaims)"
     f = tmp_path / "deltas.csv"
     f.write_text("case_id,alg_a,alg_delta\nc1,0.9,-0.0002\nc2,0.8,0.0001\nc3,0.85,-0.0003\n")
     err = _one_line_error(capsys, ["percase", str(f)])
-    assert "outside [0, 1] such as -0.0002" in err, err
+    assert "outside [0, 1] such as -0.0002 (negative: a column of differences" in err, err
 
 
 # ---------------------------------------------------------------- files without a header

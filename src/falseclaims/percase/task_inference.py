@@ -92,8 +92,12 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
     if bool(((numbers >= 0) & (numbers <= 100)).all()):
         raise ask(f"{what} hold numbers up to {numbers.max():g}, percent? (--task segmentation "
                   "--units percent)")
-    outside = numbers[(numbers < 0) | (numbers > 1)]  # a negative one: a difference column?
-    raise ask(f"{what} hold numbers outside [0, 1] such as {outside.iloc[0]:g}")
+    negative = numbers[numbers < 0]
+    if len(negative):  # no per-case result is negative: a column of differences
+        raise ask(f"{what} hold numbers outside [0, 1] such as {negative.iloc[0]:g} (negative: "
+                  "a column of differences between methods? per-case DSC and predicted labels "
+                  "are not negative)")
+    raise ask(f"{what} hold numbers outside [0, 1] such as {numbers[numbers > 1].iloc[0]:g}")
 
 
 def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
