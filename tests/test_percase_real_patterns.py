@@ -1,7 +1,8 @@
 """Patterns found by running `falseclaims percase` on real per-case result files from
-public repositories (docs/percase.md, "Real per-case files, first batch"). Each test fails
-on the code before its fix; numbers are checked against an independent computation (the
-JSON/CSV read with the standard library or pandas, the p-value with scipy).
+public repositories (docs/percase.md, "Real per-case files, first batch"). Each test of a
+fix fails on the code before it (the guards, of behaviour that was right, say so); numbers
+are checked against an independent computation (the JSON/CSV read with the standard library
+or pandas, the p-value with scipy).
 
 Real files (verbatim, with their licences) are in tests/data/percase_real/.
 """
@@ -92,6 +93,7 @@ def test_a_case_in_two_folds_of_a_method_is_refused(tmp_path, capsys):
 
 
 def test_one_fold_per_method_keeps_the_trainer_names(capsys):
+    # guard, no fix: one summary per method is read as before
     files = [str(HEART / t / "fold_0" / "summary.json") for t in TRAINERS[:2]]
     code, out = _run(capsys, ["percase", *files, "--json"])
     assert code == 0, out.err
@@ -191,7 +193,8 @@ def test_a_headerless_file_without_repeated_cells_is_said(tmp_path, capsys):
 
 
 def test_whole_number_column_names_are_not_taken_for_data(tmp_path, capsys):
-    # nnU-Net label columns '1', '2' (a real MedSAM2 per-case file: header '1,2,case')
+    # guard, no fix: nnU-Net label columns '1', '2' (a real MedSAM2 per-case file: header
+    # '1,2,case') are column names
     f = tmp_path / "labels.csv"
     f.write_text("1,2,case\n0.68,0.62,hippocampus_017_0000.nii.gz\n"
                  "0.73,0.68,hippocampus_019_0000.nii.gz\n")
@@ -208,3 +211,50 @@ def test_several_files_with_task_classification_ask_for_the_labels(tmp_path, cap
         files.append(str(tmp_path / name))
     err = _one_line_error(capsys, ["percase", *files, "--task", "classification"])
     assert "--labels FILE" in err, err
+
+
+# ---------------------------------------------------------------- lower-is-better metrics
+
+def _assd_long(tmp_path) -> Path:
+    # per-case ASSD in mm below 1 (easy organs): b's surfaces are farther, b is WORSE
+    rows = ["case_id,task,method,metric,value"]
+    for i, (a, b) in enumerate([(0.32, 0.51), (0.22, 0.40), (0.80, 0.75), (0.30, 0.60),
+                                (0.41, 0.58)]):
+        rows += [f"c{i},liver,a,dice,{0.95 - a / 10:.3f}", f"c{i},liver,b,dice,{0.95 - b / 10:.3f}",
+                 f"c{i},liver,a,assd,{a}", f"c{i},liver,b,assd,{b}"]
+    f = tmp_path / "metrics_long.csv"
+    f.write_text("\n".join(rows) + "\n")
+    return f
+
+
+@pytest.mark.parametrize("extra", [[], ["--task", "segmentation"]])
+def test_a_distance_metric_is_refused_not_ranked_higher_is_better(tmp_path, capsys, extra):
+    # was: "1. b 0.5650 (A)": the method with the larger surface distance ranked best
+    f = _assd_long(tmp_path)
+    err = _one_line_error(capsys, ["percase", str(f), "--metric", "assd", *extra])
+    assert "the metric 'assd' is lower-is-better" in err, err
+    assert "--metric Dice" in err
+
+
+def test_the_dice_rows_beside_a_distance_are_compared(tmp_path, capsys):
+    # guard, no fix: a file holding a distance too is still compared on its Dice rows
+    f = _assd_long(tmp_path)
+    code, out = _run(capsys, ["percase", str(f), "--metric", "dice", "--json"])
+    assert code == 0, out.err
+    assert json.loads(out.out)["result"]["a"] == "a"
+
+
+def test_hd95_of_an_nnunet_fork_summary_is_refused(tmp_path, capsys):
+    # nnU-Net forks add HD95 to each label's metrics; --metric HD95 was compared as a score
+    # (its values up to ~10 mm drew "percent?" hints, values below 1 mm a wrong winner)
+    files = []
+    for t in TRAINERS[:2]:
+        doc = json.loads((HEART / t / "fold_0" / "summary.json").read_text())
+        for case in doc["metric_per_case"]:
+            case["metrics"]["1"]["HD95"] = round(1.0 - case["metrics"]["1"]["Dice"], 4)
+        target = tmp_path / t / "summary.json"
+        target.parent.mkdir()
+        target.write_text(json.dumps(doc))
+        files.append(str(target))
+    err = _one_line_error(capsys, ["percase", *files, "--metric", "HD95"])
+    assert "the metric 'hd95' is lower-is-better" in err, err

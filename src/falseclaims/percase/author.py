@@ -17,6 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.model import lower_is_better_refusal
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
 from falseclaims.percase.omnibus import friedman_omnibus
@@ -248,6 +249,8 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
             raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): "
                              "write one name in the metric column")
         met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
+        if (why := lower_is_better_refusal(met)) is not None:
+            raise ValueError(f"{', '.join(files)}: {why}")
         values = _complete_cases(pc.matrix(st, met), notes)
         if scores is not None:
             raise ValueError("--scores applies to classification (DeLong test)")

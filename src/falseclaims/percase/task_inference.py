@@ -17,7 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.checks import PERCENT_SIGN
-from falseclaims.percase.model import DSC_METRICS
+from falseclaims.percase.model import DSC_METRICS, lower_is_better_refusal
 
 __all__ = ["infer_task"]
 
@@ -113,10 +113,14 @@ def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
     if len(dice) > 1:  # one method's rows under 'DSC', another's under 'Dice': nothing paired
         raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): write "
                          "one name in the metric column")
+    if metric is not None and metric.strip().lower() not in found and found:
+        raise ValueError(f"--metric {metric}: no such metric in the first {HEAD_ROWS} rows; "
+                         f"the metric column holds {found}")
+    for name in ([metric.strip().lower()] if metric is not None else found[:1] if len(found) == 1
+                 else []):
+        if (why := lower_is_better_refusal(name)) is not None:
+            raise ValueError(why)  # before any question about percent: no unit makes it DSC
     if metric is not None:
-        if metric.strip().lower() not in found and found:
-            raise ValueError(f"--metric {metric}: no such metric in the first {HEAD_ROWS} rows; "
-                             f"the metric column holds {found}")
         return head[names == metric.strip().lower()]
     if len(found) > 1:
         raise ValueError(f"the input has several metrics {found}: choose one with --metric")
