@@ -258,3 +258,44 @@ def test_hd95_of_an_nnunet_fork_summary_is_refused(tmp_path, capsys):
         files.append(str(target))
     err = _one_line_error(capsys, ["percase", *files, "--metric", "HD95"])
     assert "the metric 'hd95' is lower-is-better" in err, err
+
+
+# ---------------------------------------------------------------- per-method CSVs by folder
+
+def test_per_method_csvs_of_one_name_are_named_by_folder_and_folds_pooled(tmp_path, capsys):
+    # real MedSAM2 results: fold_N/validation_results.csv, one file name for every run;
+    # was: "two files give method name 'validation_results'". The second method's files are
+    # the real nnU-Net summaries of the same folds written in MedSAM2's layout.
+    files, nnunet = [], {}
+    for fold in range(5):
+        files.append(str(HEART / "baseline_medsam2" / f"fold_{fold}" / "validation_results.csv"))
+        doc = json.loads((HEART / TRAINERS[0] / f"fold_{fold}" / "summary.json").read_text())
+        target = tmp_path / "nnunet" / f"fold_{fold}" / "validation_results.csv"
+        target.parent.mkdir(parents=True)
+        lines = ["1,case"]
+        for case in doc["metric_per_case"]:
+            name = case["reference_file"].rsplit("/", 1)[-1].replace(".nii.gz", "_0000.nii.gz")
+            nnunet[name] = case["metrics"]["1"]["Dice"]
+            lines.append(f"{case['metrics']['1']['Dice']!r},{name}")
+        target.write_text("\n".join(lines) + "\n")
+        files.append(str(target))
+    code, out = _run(capsys, ["percase", *files, "--columns", "case_id=case", "--json"])
+    assert code == 0, out.err
+    doc = json.loads(out.out)
+    res = doc["result"]
+    medsam2 = pd.concat([pd.read_csv(f) for f in files if "medsam2" in f])
+    assert res["n"] == 20 == len(medsam2) == len(nnunet)
+    means = {r["method"]: r["mean"] for r in res["ranking"]}
+    assert len(means) == 2
+    (m_name,) = [m for m in means if "medsam2" in m]
+    (n_name,) = [m for m in means if m != m_name]
+    assert means[m_name] == pytest.approx(medsam2["1"].mean(), abs=1e-8)
+    assert means[n_name] == pytest.approx(np.mean(list(nnunet.values())), abs=1e-8)
+    assert any("cross-validation folds pooled per method" in n for n in doc["notes"])
+
+
+def test_the_same_csv_given_twice_is_still_refused(capsys):
+    # guard, no fix: the same file three times (was a crash risk of the new naming)
+    f = str(HEART / "baseline_medsam2" / "fold_0" / "validation_results.csv")
+    err = _one_line_error(capsys, ["percase", f, f, f, "--columns", "case_id=case"])
+    assert "two files give method name 'validation_results'" in err, err
