@@ -299,3 +299,21 @@ def test_the_same_csv_given_twice_is_still_refused(capsys):
     f = str(HEART / "baseline_medsam2" / "fold_0" / "validation_results.csv")
     err = _one_line_error(capsys, ["percase", f, f, f, "--columns", "case_id=case"])
     assert "two files give method name 'validation_results'" in err, err
+
+
+def test_case_ids_written_with_the_channel_suffix_are_named_not_paired(tmp_path, capsys):
+    # MedSAM2's ids keep nnU-Net's channel suffix ('la_007_0000.nii.gz'), nnU-Net's own
+    # summaries drop it ('la_007'): the case sets differ; was: listed, with the hint
+    # --case-mismatch intersect, which then finds no common case. Now the refusal says the
+    # ids are the same cases written otherwise and does not suggest the intersection.
+    medsam2 = HEART / "baseline_medsam2" / "fold_0" / "validation_results.csv"
+    doc = json.loads((HEART / TRAINERS[0] / "fold_0" / "summary.json").read_text())
+    target = tmp_path / "nnunet" / "validation_results.csv"
+    target.parent.mkdir()
+    target.write_text("1,case\n" + "".join(
+        f"{c['metrics']['1']['Dice']!r},{c['reference_file'].rsplit('/', 1)[-1][:-7]}\n"
+        for c in doc["metric_per_case"]))
+    code, out = _run(capsys, ["percase", str(medsam2), str(target), "--columns", "case_id=case"])
+    assert code == 2
+    assert "the same cases written otherwise? 'la_007' here is 'la_007_0000.nii.gz'" in out.err
+    assert "--case-mismatch intersect" not in out.err

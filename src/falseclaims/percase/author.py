@@ -236,6 +236,8 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
             raise ValueError(hint) from None
         if not any(p.expected.startswith(readers.CASE_SET_EXPECTED) for p in exc.problems):
             raise
+        if any("written otherwise?" in p.expected for p in exc.problems):
+            raise  # the intersection of ids written two ways is empty: no use suggesting it
         raise readers.PerCaseValidationError(
             exc.problems, hint="--case-mismatch intersect compares the cases every method "
                                "has (docs/percase.md)") from None
