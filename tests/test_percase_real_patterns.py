@@ -203,6 +203,15 @@ def test_whole_number_column_names_are_not_taken_for_data(tmp_path, capsys):
     assert "cannot tell the layout from its columns ['1', '2', 'case']" in err
 
 
+def test_one_methods_per_label_file_given_alone_says_how_to_give_it(capsys):
+    # the real MedSAM2 file alone: was only "cannot tell the layout"
+    f = HEART / "baseline_medsam2" / "fold_0" / "validation_results.csv"
+    err = _one_line_error(capsys, ["percase", str(f)])
+    assert err.rstrip().endswith("if it holds one method's results per structure (1), give "
+                                 "one such file per method: falseclaims percase A.csv B.csv "
+                                 "--columns case_id=case"), err
+
+
 def test_several_files_with_task_classification_ask_for_the_labels(tmp_path, capsys):
     # was: "layout 'wide_per_method' holds segmentation results"
     files = []

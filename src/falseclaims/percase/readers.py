@@ -93,8 +93,22 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
         "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
-        + (f"; {hint[1]}: --columns {hint[0]}" if hint else "")
+        + (f"; {hint[1]}: --columns {hint[0]}" if hint else _one_method_hint(list(header)))
     )
+
+
+def _one_method_hint(header: list) -> str:
+    """A case column beside structure columns named by whole numbers (nnU-Net's labels
+    '1', '2'): one method's results per structure, a file of the one-file-per-method
+    layout, given alone."""
+    names = [str(h).strip() for h in header]
+    case = next((n for n in names if _CASE_HEADER.match(n)), None)
+    labels = [n for n in names if n != case]
+    if case is None or not labels or not all(n.isdigit() for n in labels):
+        return ""
+    mapping = "" if case in ("name", "case_id") else f" --columns case_id={case}"
+    return (f"; if it holds one method's results per structure ({', '.join(labels)}), give "
+            f"one such file per method: falseclaims percase A.csv B.csv{mapping}")
 
 
 def no_json_among_tables(files: list[str], layout: str) -> None:
