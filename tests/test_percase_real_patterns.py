@@ -326,3 +326,24 @@ def test_case_ids_written_with_the_channel_suffix_are_named_not_paired(tmp_path,
     assert code == 2
     assert "the same cases written otherwise? 'la_007' here is 'la_007_0000.nii.gz'" in out.err
     assert "--case-mismatch intersect" not in out.err
+
+
+def test_folds_beside_a_summary_of_all_folds(tmp_path, capsys):
+    # nnU-Net v2's crossval_results_folds_0_1_2_3_4/summary.json holds every fold's cases in
+    # one summary; one method given so, the other as its five fold summaries (was refused:
+    # six 'methods' with different case sets)
+    merged = {"metric_per_case": []}
+    for fold in range(5):
+        doc = json.loads((HEART / TRAINERS[1] / f"fold_{fold}" / "summary.json").read_text())
+        merged["metric_per_case"] += doc["metric_per_case"]
+    target = tmp_path / TRAINERS[1] / "crossval_results_folds_0_1_2_3_4" / "summary.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(merged))
+    files = [str(HEART / TRAINERS[0] / f"fold_{f}" / "summary.json") for f in range(5)]
+    code, out = _run(capsys, ["percase", *files, str(target), "--json"])
+    assert code == 0, out.err
+    res = json.loads(out.out)["result"]
+    assert res["n"] == 20
+    means = sorted(r["mean"] for r in res["ranking"])
+    want = sorted(np.mean(list(_heart_dice(t).values())) for t in TRAINERS[:2])
+    assert means == pytest.approx(want, abs=1e-8)

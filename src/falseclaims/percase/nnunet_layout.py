@@ -124,18 +124,21 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
 
 def pool_folds(names: Sequence[str]) -> tuple[list[str], str | None]:
     """Each file's method once its cross-validation fold folder is dropped, and a note; the
-    names unchanged (and None) unless every name has exactly one fold part, the folds
-    differ and at least two methods remain, each with its folds."""
+    names unchanged (and None) unless some names have one fold part each (none more), every
+    method so named has two or more folds, and at least two methods remain. A name without
+    a fold part (nnU-Net's ``crossval_results_folds_0_1_2_3_4``, all folds in one summary)
+    stays a method of its own."""
     split = [name.split("/") for name in names]
     folds = [[i for i, part in enumerate(parts) if FOLD_PART.fullmatch(part)] for parts in split]
-    if not split or any(len(f) != 1 for f in folds):
+    if not split or any(len(f) > 1 for f in folds) or not any(folds):
         return list(names), None
-    fold = [parts[f[0]] for parts, f in zip(split, folds, strict=True)]
-    methods = ["/".join(p for i, p in enumerate(parts) if i != f[0]) or "?"
+    fold = [parts[f[0]] if f else None for parts, f in zip(split, folds, strict=True)]
+    methods = ["/".join(p for i, p in enumerate(parts) if i not in f) or "?"
                for parts, f in zip(split, folds, strict=True)]
-    groups = {m: sorted(fd for mm, fd in zip(methods, fold, strict=True) if mm == m)
-              for m in methods}
-    if len(set(fold)) < 2 or len(groups) < 2 or any(len(v) < 2 for v in groups.values()):
+    groups = {m: sorted(fd for mm, fd in zip(methods, fold, strict=True) if mm == m and fd)
+              for m, fd in zip(methods, fold, strict=True) if fd}
+    if (len(set(methods)) < 2 or any(len(v) < 2 for v in groups.values())
+            or any(m in groups for m, fd in zip(methods, fold, strict=True) if not fd)):
         return list(names), None
     said = "; ".join(f"{m}: {', '.join(v)}" for m, v in groups.items())
     return methods, (f"cross-validation folds pooled per method ({said}): each case is "
