@@ -17,6 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.layouts import LAYOUTS
+from falseclaims.percase.model import lower_is_better_refusal
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
 from falseclaims.percase.omnibus import friedman_omnibus
@@ -86,7 +87,10 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                                           **by_task, **named)
     elif layout == "wide_per_method":
         if task != "segmentation":
-            raise ValueError("layout 'wide_per_method' holds segmentation results")
+            raise ValueError("several files with --task classification: one file of "
+                             "predictions per method needs the ground truth in its own file "
+                             "(--labels FILE); the one-file-per-method layout without it "
+                             "holds segmentation results (per-case DSC)")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
                                           compared_tasks=compared, **named)
     elif layout == "nnunet":
@@ -232,6 +236,8 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
             raise ValueError(hint) from None
         if not any(p.expected.startswith(readers.CASE_SET_EXPECTED) for p in exc.problems):
             raise
+        if any("written otherwise?" in p.expected for p in exc.problems):
+            raise  # the intersection of ids written two ways is empty: no use suggesting it
         raise readers.PerCaseValidationError(
             exc.problems, hint="--case-mismatch intersect compares the cases every method "
                                "has (docs/percase.md)") from None
@@ -245,6 +251,8 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
             raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): "
                              "write one name in the metric column")
         met = _pick(mets, metric.lower() if metric else None, "metric", "--metric")
+        if (why := lower_is_better_refusal(met)) is not None:
+            raise ValueError(f"{', '.join(files)}: {why}")
         values = _complete_cases(pc.matrix(st, met), notes)
         if scores is not None:
             raise ValueError("--scores applies to classification (DeLong test)")

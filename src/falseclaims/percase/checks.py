@@ -164,12 +164,31 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
                 continue
             shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
             msg = (f"method {method!r}, task {task!r}, metric {metric!r} lacks "
-                   f"{len(missing)} case(s) that other methods have: {shown}")
+                   f"{len(missing)} case(s) that other methods have: {shown}"
+                   + _written_otherwise(missing, cases))
             if case_mismatch == "error":
                 problems.append(Problem(files.get(method, "?"),
                                         expected=f"{CASE_SET_EXPECTED} ({msg})"))
             else:
                 notes.append(msg + "; pairs use the cases both methods have")
+
+
+# what one tool adds to a case id and another does not: nnU-Net's channel suffix (_0000)
+# and an image file's extension
+_ID_DECORATION = re.compile(r"(?:_\d{4})?(?:\.nii\.gz|\.nii|\.nrrd|\.mha|\.mhd|\.png|\.jpe?g|"
+                            r"\.tiff?|\.npz|\.npy)?$", re.I)
+
+
+def _written_otherwise(missing: list, cases: set) -> str:
+    """A hint when the missing ids are the method's own ids written otherwise
+    (``la_003_0000.nii.gz`` for ``la_003``): the cases are not paired by a guess."""
+    own = {_ID_DECORATION.sub("", str(c)): c for c in cases}
+    pairs = [(m, own[b]) for m in missing if (b := _ID_DECORATION.sub("", str(m))) in own]
+    if len(pairs) < max(1, len(missing) // 2):
+        return ""
+    m, c = pairs[0]
+    return (f" (the same cases written otherwise? {m!r} here is {c!r}: nnU-Net's channel "
+            "suffix _0000 or a file extension; write the case ids alike in every file)")
 
 
 def _same_cases_in_order(sub: pd.DataFrame) -> bool:

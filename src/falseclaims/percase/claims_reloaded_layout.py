@@ -65,6 +65,14 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
         problems.append(Problem(file, column="alg_*", value=alg,
                                 expected=f"at least {min_methods} method columns named alg_<name>"))
     other = [c for c in df.columns if c not in need and c not in alg]
+    notes = list(df.attrs["notes"])
+    if other and any(role.startswith("alg_") for role in (columns or {})):
+        # the mapping names the methods: the columns it leaves out (another metric of the
+        # same methods, a column of differences) are the user's choice, said in a note
+        left = [c for c in other if not re.fullmatch(r"Unnamed: \d+", str(c))]
+        notes.append(f"{file}: column(s) {', '.join(map(repr, left))} not in the column "
+                     "mapping: left out")
+        other = [c for c in other if c not in left]
     problems += [_other_column(file, df, c, kind) for c in other]
     if problems:
         raise PerCaseValidationError(problems)
@@ -103,7 +111,7 @@ def read_claims_reloaded(path: PathLike, kind: str | None = None, task: str = "t
                                     value=df["case_id"].iloc[i],
                                     expected="each case id once"))
     files = {n: file for n in names.values()}
-    return _finish(kind, table, origin, files, problems, list(df.attrs["notes"]),
+    return _finish(kind, table, origin, files, problems, notes,
                    classes=classes, case_mismatch=case_mismatch, min_methods=min_methods,
                    units=units)
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from falseclaims.metrics import classify
+
 PathLike = str | os.PathLike
 # metric names whose values must lie in [0, 1]
 DSC_METRICS = frozenset({"dsc", "dice", "dice similarity coefficient", "mean dsc"})
@@ -246,3 +248,13 @@ def _codes(table: pd.DataFrame, cols: Sequence[str], sort: bool = False) -> np.n
     return code
 
 
+def lower_is_better_refusal(metric: str) -> str | None:
+    """Why a metric cannot be compared, when its name says lower is better (a distance such
+    as HD95 or ASSD, an error): the comparison ranks the higher mean first and models scores
+    where higher is better, so such values would crown the worse method; None otherwise."""
+    kind = classify(str(metric), {"classification": (), "segmentation": ()})
+    if kind.direction != "lower":
+        return None
+    return (f"the metric {metric!r} is lower-is-better (a distance or an error); percase "
+            "compares per-case scores where higher is better (DSC, IoU, accuracy), so it "
+            "would rank the worse method first: compare the Dice values (--metric Dice)")

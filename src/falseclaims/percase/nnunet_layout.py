@@ -15,7 +15,11 @@ the prediction are both empty; such a value is left out with a note, as an empty
 the wide per-method layout is. The case id is the reference file's name without its image
 extension. The method is named by the part of its path that differs between the files
 (``.../Trainer_A/fold_0/validation/summary.json`` and ``.../Trainer_B/fold_0/...`` give
-``Trainer_A`` and ``Trainer_B``).
+``Trainer_A`` and ``Trainer_B``). When the names differ in a cross-validation fold folder
+(``fold_0`` ... ``fold_4``) as well, each method's folds are pooled into one method: in
+nnU-Net's cross-validation every training case is in exactly one fold's validation set, so
+the folds together are the method's out-of-fold results (a case in two folds is refused as
+a duplicate, methods with different folds as differing case sets).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -42,6 +47,8 @@ IMAGE_SUFFIXES = (".nii.gz", ".nii", ".nrrd", ".seg.nrrd", ".mha", ".mhd", ".png
 NAN_TEXT = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity", "none", "null", ""}
 # the same overlap under the names nnU-Net's two versions give it
 METRIC_SPELLINGS = {"dice": "Dice", "dsc": "Dice", "iou": "IoU", "jaccard": "Jaccard"}
+# nnU-Net's cross-validation folder names (fold_0 ... fold_4; fold_all is training on all)
+FOLD_PART = re.compile(r"fold_?\d+", re.IGNORECASE)
 
 
 def _load(path: Path) -> object:
@@ -113,6 +120,29 @@ def method_names(paths: Sequence[PathLike]) -> list[str]:
     while all(len(q) > lead + tail + 1 and q[-1 - tail] == parts[0][-1 - tail] for q in parts):
         tail += 1
     return ["/".join(q[lead:len(q) - tail]) for q in parts]
+
+
+def pool_folds(names: Sequence[str]) -> tuple[list[str], str | None]:
+    """Each file's method once its cross-validation fold folder is dropped, and a note; the
+    names unchanged (and None) unless some names have one fold part each (none more), every
+    method so named has two or more folds, and at least two methods remain. A name without
+    a fold part (nnU-Net's ``crossval_results_folds_0_1_2_3_4``, all folds in one summary)
+    stays a method of its own."""
+    split = [name.split("/") for name in names]
+    folds = [[i for i, part in enumerate(parts) if FOLD_PART.fullmatch(part)] for parts in split]
+    if not split or any(len(f) > 1 for f in folds) or not any(folds):
+        return list(names), None
+    fold = [parts[f[0]] if f else None for parts, f in zip(split, folds, strict=True)]
+    methods = ["/".join(p for i, p in enumerate(parts) if i not in f) or "?"
+               for parts, f in zip(split, folds, strict=True)]
+    groups = {m: sorted(fd for mm, fd in zip(methods, fold, strict=True) if mm == m and fd)
+              for m, fd in zip(methods, fold, strict=True) if fd}
+    if (len(set(methods)) < 2 or any(len(v) < 2 for v in groups.values())
+            or any(m in groups for m, fd in zip(methods, fold, strict=True) if not fd)):
+        return list(names), None
+    said = "; ".join(f"{m}: {', '.join(v)}" for m, v in groups.items())
+    return methods, (f"cross-validation folds pooled per method ({said}): each case is "
+                     "compared once, from the fold that validated it")
 
 
 def _metric_keys(entry: dict, metric: str) -> list[str]:
@@ -213,8 +243,10 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]  # one file, not its name's characters
+    pooled = None
     if isinstance(paths, Mapping):
-        files = {str(k): str(v) for k, v in paths.items()}
+        files = {str(k): [str(v)] if isinstance(v, (str, os.PathLike)) else [str(x) for x in v]
+                 for k, v in paths.items()}
     else:
         paths = [str(p) for p in paths]
         real = [os.path.realpath(p) for p in paths]
@@ -222,23 +254,24 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
         if twice is not None:
             raise PerCaseValidationError(f"{twice}: given twice; expected one summary.json "
                                          "per method (each file once)")
-        names = method_names(paths)
+        names, pooled = pool_folds(method_names(paths))
         dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
+        if dup and pooled is None:
             raise PerCaseValidationError(f"two files give the method name {dup[0]!r}: name "
                                          "each file's method (method=path)")
-        files = dict(zip(names, paths, strict=True))
+        files = {n: [p for p, m in zip(paths, names, strict=True) if m == n] for n in names}
     if not files:
         raise ValueError("no nnU-Net summary files given")
     if len(files) < min_methods:
-        raise PerCaseValidationError(f"{', '.join(files.values())}: {len(files)} summary.json "
+        raise PerCaseValidationError(f"{', '.join(f for fs in files.values() for f in fs)}: "
+                                     f"{len(files)} summary.json "
                                      f"given; expected one per method, at least {min_methods} "
                                      "(a summary holds one method's results)")
     metric = metric or "Dice"
     problems: list[Problem] = []
-    notes: list[str] = []
+    notes: list[str] = [pooled] if pooled else []
     rows = []
-    for method, file in files.items():
+    for method, file in ((m, f) for m, fs in files.items() for f in fs):
         doc = _load(Path(file))
         found = _cases(doc)
         if found is None:
@@ -256,6 +289,8 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     df = pd.DataFrame(rows, columns=cols)
     table = df[cols[:5]].copy()
     origin = pd.DataFrame({"file": df["file"], "row": None, "column": df["column"]})
-    return _finish("segmentation", table, origin, files, problems, notes,
+    named = {m: fs[0] if len(fs) == 1 else f"{fs[0]} (and {len(fs) - 1} more folds)"
+             for m, fs in files.items()}
+    return _finish("segmentation", table, origin, named, problems, notes,
                    case_mismatch=case_mismatch, min_methods=min_methods, units=units,
                    compared_tasks=compared_tasks)

@@ -44,8 +44,8 @@ from falseclaims.percase.long_layout import read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.nnunet_layout import is_nnunet_summary, read_nnunet_summaries
 from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import (ROLES, column_mapping, read_text_table,
-                                             require_file)
+from falseclaims.percase.text_table import (ROLES, column_mapping, header_looks_like_data,
+                                             no_header_problem, read_text_table, require_file)
 from falseclaims.percase.wide_layout import read_wide_per_method
 
 __all__ = [
@@ -93,9 +93,22 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
         "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
-        + (f"; if each column after {hint[1]!r} holds one method's per-case results: "
-           f"--columns {hint[0]}" if hint else "")
+        + (f"; {hint[1]}: --columns {hint[0]}" if hint else _one_method_hint(list(header)))
     )
+
+
+def _one_method_hint(header: list) -> str:
+    """A case column beside structure columns named by whole numbers (nnU-Net's labels
+    '1', '2'): one method's results per structure, a file of the one-file-per-method
+    layout, given alone."""
+    names = [str(h).strip() for h in header]
+    case = next((n for n in names if _CASE_HEADER.match(n)), None)
+    labels = [n for n in names if n != case]
+    if case is None or not labels or not all(n.isdigit() for n in labels):
+        return ""
+    mapping = "" if case in ("name", "case_id") else f" --columns case_id={case}"
+    return (f"; if it holds one method's results per structure ({', '.join(labels)}), give "
+            f"one such file per method: falseclaims percase A.csv B.csv{mapping}")
 
 
 def no_json_among_tables(files: list[str], layout: str) -> None:
@@ -127,6 +140,8 @@ def _no_header_or_case_id(p: Path, header: list) -> None:
             f"{p}, row 1: got {', '.join(map(str, header))}; expected column names (the "
             "first row holds numbers: the file has no header line; add one such as "
             "case_id,alg_A,alg_B)")
+    if header_looks_like_data(header):
+        raise PerCaseValidationError([no_header_problem(str(p), header)])
     if "case_id" not in header and sum(str(c).startswith("alg_") for c in header) >= 2:
         raise PerCaseValidationError(
             f"{p}, row 1: no column case_id among {list(header)}; expected a case_id "
@@ -149,29 +164,62 @@ _TRUTH_HEADER = re.compile(r"(?i)^(?:ground_?truth|gt|label|labels|target|truth|
 _NON_WORD = re.compile(r"\W+")
 
 
+# a column of differences between methods (rankseg's delta_dice), not a method's results
+_DIFFERENCE_HEADER = re.compile(r"(?i)^(?:delta|diff|difference|improvement|gain)(?:[ _-]|$)"
+                                r"|[ _-](?:delta|diff|difference)$")
+# a header <method>_<metric>: one file holding several methods' results in several metrics
+_METRIC_SUFFIX = re.compile(r"(?i)^(.*?\w)[ _-](dice|dsc|iou|jaccard|hd95|hd|assd|asd|nsd|"
+                            r"precision|recall|sensitivity|specificity|accuracy|acc|f1|auc)$")
+
+
 def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
-    """(the ``--columns`` value, the case column) that reads a wide file of per-case results,
-    one column per method (``case, methodA, methodB``), as the Claims Reloaded layout; None
-    unless the first column names the cases and at least two other columns remain. Only ever
+    """(the ``--columns`` value, the sentence that says what it assumes) that reads a wide
+    file of per-case results, one column per method (``case, methodA, methodB``), as the
+    Claims Reloaded layout; None unless the first column names the cases and at least two
+    other columns remain. Columns of differences (``delta_dice``) are left out; columns
+    named ``<method>_<metric>`` in two or more metrics give the mapping of one metric (the
+    DSC's when there is one), methods named by the part before the metric. Only ever
     suggested in a message: which columns hold results is the user's to confirm."""
     names = [str(h).strip() for h in header]
     if len(names) < 3 or not _CASE_HEADER.match(names[0]) or any(
             not n or any(ch in n for ch in ",='\"") for n in names):
         return None
     parts = [f"case_id={names[0]}"]
-    methods = []
-    for n in names[1:]:
-        if _TRUTH_HEADER.match(n):
-            parts.append(f"ground_truth={n}")
-        else:
-            methods.append(n)
+    rest = [n for n in names[1:] if not _TRUTH_HEADER.match(n)]
+    parts += [f"ground_truth={n}" for n in names[1:] if _TRUTH_HEADER.match(n)]
+    differences = [n for n in rest if _DIFFERENCE_HEADER.search(n)]
+    methods = {n: n for n in rest if n not in differences}
+    said = []
+    by_metric = [_METRIC_SUFFIX.match(n) for n in methods]
+    metrics = list(dict.fromkeys(m.group(2).lower() for m in by_metric if m))
+    if all(by_metric) and len(metrics) > 1:
+        chosen = next((m for m in metrics if m in DSC_METRICS), metrics[0])
+        methods = {m.group(0): m.group(1) for m in by_metric if m.group(2).lower() == chosen}
+        methods = _without_common_tail(methods)
+        said.append(f"columns named <method>_<metric> in {len(metrics)} metrics "
+                    f"({', '.join(metrics)}): those of {chosen!r}")
+    if differences:
+        said.append(f"{', '.join(map(repr, differences))} left out (differences, not a "
+                    "method's results)")
     if len(methods) < 2:
         return None
     # a column already named alg_* keeps its name (was: alg_alg_a=alg_a)
-    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={m}" for m in methods
-              if not m.startswith("alg_")]
+    parts += [f"alg_{_NON_WORD.sub('_', m).strip('_') or 'method'}={n}"
+              for n, m in methods.items() if not n.startswith("alg_")]
     value = ",".join(parts)
-    return (f"'{value}'" if any(ch.isspace() for ch in value) else value), names[0]
+    lead = (f"if each column after {names[0]!r} holds one method's per-case results"
+            + "".join(f" ({x})" for x in said))
+    return (f"'{value}'" if any(ch.isspace() for ch in value) else value), lead
+
+
+def _without_common_tail(methods: dict[str, str]) -> dict[str, str]:
+    """The method names without the words they all end with (``argmax_foreground_mean``,
+    ``rankseg_foreground_mean`` give ``argmax``, ``rankseg``)."""
+    words = [re.split(r"[ _-]", m) for m in methods.values()]
+    tail = 0
+    while all(len(w) > tail + 1 and w[-1 - tail] == words[0][-1 - tail] for w in words):
+        tail += 1
+    return {n: "_".join(w[:len(w) - tail]) for n, w in zip(methods, words, strict=True)}
 
 
 def read_percase(path: PathLike, layout: str = "auto", **kwargs) -> PerCase:

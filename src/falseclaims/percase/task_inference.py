@@ -17,7 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.checks import PERCENT_SIGN
-from falseclaims.percase.model import DSC_METRICS
+from falseclaims.percase.model import DSC_METRICS, lower_is_better_refusal
 
 __all__ = ["infer_task"]
 
@@ -92,7 +92,12 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
     if bool(((numbers >= 0) & (numbers <= 100)).all()):
         raise ask(f"{what} hold numbers up to {numbers.max():g}, percent? (--task segmentation "
                   "--units percent)")
-    raise ask(f"{what} hold numbers outside [0, 1] such as {numbers[numbers.abs() > 1].iloc[0]:g}")
+    negative = numbers[numbers < 0]
+    if len(negative):  # no per-case result is negative: a column of differences
+        raise ask(f"{what} hold numbers outside [0, 1] such as {negative.iloc[0]:g} (negative: "
+                  "a column of differences between methods? per-case DSC and predicted labels "
+                  "are not negative)")
+    raise ask(f"{what} hold numbers outside [0, 1] such as {numbers[numbers > 1].iloc[0]:g}")
 
 
 def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
@@ -108,10 +113,14 @@ def _rows_compared(head: pd.DataFrame, metric: str | None, subtask: str | None):
     if len(dice) > 1:  # one method's rows under 'DSC', another's under 'Dice': nothing paired
         raise ValueError(f"the metric names {dice} all mean the Dice coefficient (DSC): write "
                          "one name in the metric column")
+    if metric is not None and metric.strip().lower() not in found and found:
+        raise ValueError(f"--metric {metric}: no such metric in the first {HEAD_ROWS} rows; "
+                         f"the metric column holds {found}")
+    for name in ([metric.strip().lower()] if metric is not None else found[:1] if len(found) == 1
+                 else []):
+        if (why := lower_is_better_refusal(name)) is not None:
+            raise ValueError(why)  # before any question about percent: no unit makes it DSC
     if metric is not None:
-        if metric.strip().lower() not in found and found:
-            raise ValueError(f"--metric {metric}: no such metric in the first {HEAD_ROWS} rows; "
-                             f"the metric column holds {found}")
         return head[names == metric.strip().lower()]
     if len(found) > 1:
         raise ValueError(f"the input has several metrics {found}: choose one with --metric")

@@ -4,7 +4,9 @@ that lets a file name its columns its own way (``--columns case_id=ID,...``)."""
 
 from __future__ import annotations
 
+import csv
 import difflib
+import io
 import os
 import re
 from collections.abc import Mapping
@@ -24,6 +26,25 @@ _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"
 # the columns a per-case layout names (docs/percase.md); alg_<name> is a method's column
 ROLES = ("case_id", "ground_truth", "task", "method", "metric", "value")
 _ALG = re.compile(r"alg_\S+")
+# header cells no column is named like: a decimal number, an image or data file's name
+_DATA_CELL = re.compile(r"(?i)[-+]?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|.+\.(?:jpe?g|png|bmp|tiff?|"
+                        r"dcm|nii(?:\.gz)?|nrrd|mha|mhd|npy|npz|h5)")
+
+
+def header_looks_like_data(cells) -> bool:
+    """A first row holding a decimal number or a file name: data, not column names (the
+    file has no header line). Whole numbers alone are not enough: nnU-Net's labels 1, 2 are
+    column names."""
+    return any(_DATA_CELL.fullmatch(str(c).strip()) for c in cells)
+
+
+def no_header_problem(file: str, cells) -> Problem:
+    """The problem of a file whose first row is data."""
+    got = ", ".join(repr(str(c).strip()[:40]) for c in list(cells)[:6])
+    return Problem(file, row=1, message=(
+        f"got {got}{' ...' if len(cells) > 6 else ''}; expected column names (the first row "
+        "holds data such as a decimal number or a file name: the file has no header line; "
+        "add one naming the columns, such as case_id,ground_truth,alg_A)"))
 
 
 def column_mapping(columns: Mapping[str, str] | None) -> dict[str, str] | None:
@@ -110,6 +131,18 @@ def require_file(path: PathLike) -> Path:
     return p
 
 
+def _first_row(p: Path) -> list[str] | None:
+    """The cells of the file's first line, split as the reader splits it; None when it
+    cannot be read (the reader's own problem is then the one said)."""
+    try:
+        text, _ = textio.decode(textio.read_bytes(p, []), [])
+    except (OSError, ValueError):
+        return None
+    line = next(iter(text.splitlines()), "")
+    sep = textio.sniff_separator(line, text_suffix(p), [])
+    return next(csv.reader(io.StringIO(line), delimiter=sep), [])
+
+
 def read_text_table(path: PathLike, nrows: int | None = None,
                      columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
@@ -128,6 +161,9 @@ def read_text_table(path: PathLike, nrows: int | None = None,
     try:
         df, sep, notes = textio.read_frame(p, nrows=nrows)
     except textio.TextProblem as exc:
+        first = _first_row(p) if exc.row == 1 else None
+        if first and header_looks_like_data(first):  # its repeated '1' was no header's fault
+            raise PerCaseValidationError([no_header_problem(file, first)]) from None
         raise PerCaseValidationError([Problem(
             file, row=exc.row, value=exc.value, expected=exc.expected)]) from None
     if rename:
