@@ -54,7 +54,9 @@ _NAME_HINTS = [
      r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$|"
      r"^trials?( ?(id|no\.?|number|#))?$|"
      # a study's number or name written as one word ("studynr", "studyname")
-     r"^(study|trial|paper|record)(nr|no|num|number|name|id|key)$", "paper_id"),
+     r"^(study|trial|paper|record)(nr|no|num|number|name|id|key)$|"
+     # the publication a row comes from ("publication_id", "article id")
+     r"^(publication|article)s? ?(id|key|no\.?|nr|number)$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),
@@ -72,7 +74,7 @@ _NAME_HINTS = [
     (r"^(no|without|w/?o)\b.*\b(acc(uracy)?|dice|dsc|auc|auroc|iou|f1)\b", "value_best_prior"),
     # a data set's size is not the test set's: listed, never n_test
     (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
-     r"scans|volumes)\b", "(data size)"),
+     r"scans|volumes)\b|\bsample.?sizes?\b", "(data size)"),
     (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
@@ -139,6 +141,7 @@ class ColumnGuess:
     mapped: dict = field(default_factory=dict)  # each distinct cell -> its category by them
     flags: bool = False  # yes/no cells only
     low: str = ""  # the lower row's name under a two-row header, else the name
+    links: bool = False  # publication links ('https://pubmed.ncbi.nlm.nih.gov/31100830/')
 
 
 @dataclass
@@ -438,8 +441,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
         role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
             "not the compared method's name)", False
-    if role == "paper_id" and from_cells == "value_proposed" and not checks.whole(vals):
-        role, why, sure = "(ignore)", why + " (measured values, not paper ids)", False
+    if from_cells == "value_proposed" and not checks.whole(vals):
+        role, why, sure = _measured(role, named, why, sure)
     if role == "paper_id":
         hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
@@ -464,8 +467,26 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
+                       links=_links(texts),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def _measured(role: str, named: bool, why: str, sure: bool) -> tuple[str, str, bool]:
+    """Measured values (0.73, 0.705) under an id or a method header: never paper ids, and
+    under 'model' the method's value ('model' beside 'comparator'), not its name."""
+    if role == "paper_id":
+        return "(ignore)", why + " (measured values, not paper ids)", False
+    if role == "method" and named:
+        return "value_proposed", why + (" (measured values under a method header: the "
+                                        "method's value, not its name)"), False
+    return role, why, sure
+
+
+def _links(texts: list[str]) -> bool:
+    """At least 90 % of the cells link to a publication (PubMed, DOI, arXiv)."""
+    hits = sum(bool(checks.PUBLICATION_LINK.fullmatch(x)) for x in texts)
+    return bool(texts) and hits >= 0.9 * len(texts)
 
 
 def low_name(t, k: int, name: str) -> str:

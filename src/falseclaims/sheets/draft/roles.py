@@ -141,6 +141,26 @@ def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
                           "or run?): which is the paper's? map that one")
 
 
+# a bare row id ("id", "ID", "row id") and an id naming the paper it identifies
+_BARE_ID = re.compile(r"(?i)\s*(row[ _]?)?(id|#)\s*")
+_NAMED_ID = re.compile(r"(?i)\s*(study|paper|publication|article|record|trial|pub)s?"
+                       r"[ _.-]?(id|key|no\.?|nr|number)\s*")
+
+
+# a cell linking to a publication: the paper a row names
+PUBLICATION_LINK = re.compile(r"(?i)\s*https?://(www\.)?(pubmed\.ncbi\.nlm\.nih\.gov|"
+                              r"ncbi\.nlm\.nih\.gov/pmc|(dx\.)?doi\.org|arxiv\.org)/\S+\s*")
+_PAPER_HEADER = re.compile(r"(?i)pmc?id|pubmed|\bdoi\b|arxiv")
+
+
+def names_the_paper(g) -> bool:
+    """A column whose header or cells name the publication itself (``study_id``,
+    ``publication_id``, a PMID, DOI or publication link): rows sharing its id are one
+    paper, wherever they stand."""
+    name = g.name.replace("_", " ")
+    return bool(_NAMED_ID.fullmatch(g.name) or _PAPER_HEADER.search(name) or g.links)
+
+
 def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
     ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
@@ -153,6 +173,13 @@ def settle_ids(guesses: list) -> None:
             g.role, g.sure = "(ignore)", False  # 'Paper Readability': Ok / Low / Good
             g.why += " (a few levels: what the header says of the paper, not a paper id)"
     ids = [g for g in guesses if g.role == "paper_id"]
+    if not ids and (links := [g for g in guesses if g.links]):
+        g = links[0]  # 'https://pubmed.ncbi.nlm.nih.gov/31100830/': the paper each row names
+        g.role, g.sure = "paper_id", False
+        g.why += "; publication links (PubMed, DOI, arXiv): the paper each row names"
+        if not g.unique:
+            g.hints.append(f"repeated ids: id: '{{{g.name}}}' numbers the repeats ' (2)', ...")
+        return
     if not ids:
         most = max((g.filled for g in guesses), default=0)
         texts = [g for g in guesses if g.role == "text" and g.unique and g.filled == most
@@ -164,6 +191,18 @@ def settle_ids(guesses: list) -> None:
     if len(ids) < 2:
         return
     weak = re.compile(r"author|doi|url|link", re.I)
+    # a column naming what it identifies ("study_id", "publication_id") before a bare
+    # "id" (a double extraction's running id: two rows per study, one per researcher)
+    if any(_BARE_ID.fullmatch(g.name) for g in ids) and (
+            named := [g for g in ids if _NAMED_ID.fullmatch(g.name)]):
+        ids = named + [g for g in ids if g not in named]
+        for g in ids[len(named):]:
+            g.role, g.sure = "(ignore)", False
+            g.why += (f"; column {named[0].letter} {named[0].name!r} names the study, a bare "
+                      "id numbers the rows")
+        ids = named
+        if len(ids) < 2:
+            return
     # a unique id on (nearly) every row before one filled on a few (a PMID column empty
     # for the records outside PubMed, beside a DOI on every row)
     most = max(g.filled for g in ids)
@@ -344,6 +383,7 @@ _SUMMARY_WORD = (r"(?:totals?|sums?|means?|averages?|medians?|overall|pooled|sum
                  r"estimates?|random|fixed|effects?|models?|studies|meta[- ]?analysis|"
                  r"weighted|combined|and|of|n)")
 _SUMMARY_ID = re.compile(rf"(?i)\W*{_SUMMARY_WORD}(?:[\s/,;:()&+-]+{_SUMMARY_WORD})*\W*")
+_SUMMARY_START = re.compile(r"(?i)\W*(totals?|overall|pooled|summary|sum)\b")
 _SUMMARY_NEEDS = re.compile(r"(?i)total|pooled|overall|summary|sum\b|mean|average|median")
 
 
@@ -357,9 +397,12 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
     if not ids:
         return [], []
     bare, labelled = [], []
+    cells = [clean_text(str(row[ids[0]])) for _, row in t.rows if not is_missing(row[ids[0]])]
+    # ids that are numbers but for a label or two (PMIDs, record numbers)
+    numeric = len(cells) >= 3 and sum(not c.isdigit() for c in cells) <= max(2, len(cells) // 10)
     for r, row in t.rows:
         if not is_missing(row[ids[0]]):
-            if (label := _summary_id(row, ids[0])) is not None:
+            if (label := _summary_id(row, ids[0], numeric)) is not None:
                 labelled.append((r, ids[0], label))
             continue
         filled = [c for c in row if not is_missing(c)]
@@ -372,11 +415,15 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
     return bare, labelled
 
 
-def _summary_id(row, at: int) -> str | None:
+def _summary_id(row, at: int, numeric_ids: bool = False) -> str | None:
     """The id cell's label when it names a summary and every other filled cell is a
-    number (a paper's row names its method or data in words somewhere, or is a paper)."""
+    number (a paper's row names its method or data in words somewhere, or is a paper).
+    Under ids that are all numbers (PMIDs), a label that begins with a summary word names
+    one too ('Total of included studies 2025'); among text ids 'Overall survival' is a
+    paper."""
     label = clean_text(str(row[at]))
-    if not (_SUMMARY_ID.fullmatch(label) and _SUMMARY_NEEDS.search(label)):
+    if not ((_SUMMARY_ID.fullmatch(label) and _SUMMARY_NEEDS.search(label)) or (
+            numeric_ids and _SUMMARY_START.match(label))):
         return None
     others = [c for k, c in enumerate(row) if k != at and not is_missing(c)]
     return label if others and not any(_is_text(c) for c in others) else None
