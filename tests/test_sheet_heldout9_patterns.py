@@ -153,3 +153,21 @@ def test_names_under_a_model_header_stay_the_method_name(tmp_path):
              for i in range(8)]
     _, block = _drafted(_write(tmp_path, rows))
     assert block["columns"]["wide"]["Model"] == "name_proposed"
+
+
+def test_a_second_table_below_the_first_is_refused(tmp_path):
+    """A summary per extractor under a double extraction, after an empty row: its header
+    and rows were read as 4 more papers."""
+    rows = _double_extraction() + [[], ["extract_user", "n_extractions"], ["SN", 6],
+                                   ["TS", 6]]
+    d, block = _drafted(_write(tmp_path, rows))
+    assert any("a second table starts at row" in p for p in d.problems)
+    assert block["columns"]["wide"]["study_id"].startswith("TODO")
+
+
+def test_rows_after_an_empty_row_stay_papers(tmp_path):
+    """The guard: an empty row inside a table, papers below it as wide as above."""
+    rows = _double_extraction()
+    rows = rows[:5] + [[]] + rows[5:]
+    d, _ = _drafted(_write(tmp_path, rows))
+    assert not any("a second table" in p for p in d.problems)

@@ -123,6 +123,19 @@ CONTINUED_SHARE_DEN = 5
 MIN_LINES = 3  # fewer such rows are notes, whatever the share
 
 
+def _second_table(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] when a second table stands below the first in the sheet (the paper
+    id's mapping is then a TODO, so 'sheet check' stops on it)."""
+    if g.second_table is None:
+        return []
+    row, names = g.second_table
+    ids = [c for c in g.columns if c.role == "paper_id"]
+    mark_todo(block, ("columns", "wide", column_key(ids[0], g)) if ids else ("id",),
+              f"a second table below row {row} (STILL TO FIX above)")
+    return [f"a second table starts at row {row}, below an empty row ({', '.join(names)}): "
+            "its rows would be read as papers; delete it or save it as a sheet of its own"]
+
+
 def _rows_of_runs(g: SheetGuess) -> str | None:
     """[one problem] for a sheet read row by row (no paper id) whose rows are runs, not
     papers: a column whose header names a metric holds measured values and a category
@@ -276,7 +289,7 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     problems = []
     block, remarks = _block(g, venue, shown, problems)
     compared = uncompared_values(g, block)
-    problems += competing_values(g, block) + compared
+    problems += competing_values(g, block) + compared + _second_table(g, block)
     if missing := _no_metric(block, file_metric(g)):  # the reader: six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers" and not compared:

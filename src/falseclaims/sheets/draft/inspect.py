@@ -160,6 +160,7 @@ class SheetGuess:
     idless_rows: list[int] = field(default_factory=list)  # no id, numbers only (totals)
     # no id, numbers and one summary label (row, column, label): totals named "counts"
     summary_rows: list[tuple[int, int, str]] = field(default_factory=list)
+    second_table: tuple[int, list[str]] | None = None  # (row, names) of a table below
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -377,9 +378,29 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                  for r, row in t.rows
                  if width >= 4 and sum(not is_missing(c) for c in row) == 1
                  and not is_missing(row[0]) and isinstance(row[0], str)]
-    return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
-                      getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
-                      *checks.idless_rows(t, guesses))
+    g = SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
+                   getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
+                   *checks.idless_rows(t, guesses))
+    g.second_table = second_table(t.rows)
+    return g
+
+
+def second_table(rows: list) -> tuple[int, list[str]] | None:
+    """(row, its names) when a second, narrower table stands below the first: after an
+    empty row, a row of names only (no number) filling at most half the columns a row of
+    the table fills, and no row below it wider (a summary per extractor under the
+    extraction). Its rows would be read as papers."""
+    widths = [sum(not is_missing(c) for c in row) for _, row in rows]
+    for i in range(1, len(rows) - 1):
+        if rows[i][0] - rows[i - 1][0] < 2:
+            continue
+        filled = [c for c in rows[i][1] if not is_missing(c)]
+        typical = sorted(widths[:i])[i // 2]
+        if len(filled) < 2 or 2 * len(filled) > typical or \
+                any(not checks.is_text(c) for c in filled) or max(widths[i + 1:]) > len(filled):
+            continue
+        return rows[i][0], [clean_text(str(c)) for c in filled]
+    return None
 
 
 

@@ -407,7 +407,7 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
             continue
         filled = [c for c in row if not is_missing(c)]
         text = [(k, clean_text(str(c))) for k, c in enumerate(row)
-                if not is_missing(c) and _is_text(c)]
+                if not is_missing(c) and is_text(c)]
         if filled and not text:
             bare.append(r)
         elif len(text) == 1 and len(filled) > 2 and _SUMMARY_LABEL.fullmatch(text[0][1]):
@@ -426,10 +426,10 @@ def _summary_id(row, at: int, numeric_ids: bool = False) -> str | None:
             numeric_ids and _SUMMARY_START.match(label))):
         return None
     others = [c for k, c in enumerate(row) if k != at and not is_missing(c)]
-    return label if others and not any(_is_text(c) for c in others) else None
+    return label if others and not any(is_text(c) for c in others) else None
 
 
-def _is_text(c) -> bool:
+def is_text(c) -> bool:
     return not isinstance(c, (int, float)) and not re.fullmatch(r"[\d.,%\s/±()+-]+", str(c))
 
 
