@@ -54,9 +54,7 @@ _NAME_HINTS = [
      r"dois?|pmc?id|pubmed)\b|^(bibtex |cite ?|citation )?key$|"
      r"^trials?( ?(id|no\.?|number|#))?$|"
      # a study's number or name written as one word ("studynr", "studyname")
-     r"^(study|trial|paper|record)(nr|no|num|number|name|id|key)$|"
-     # the publication a row comes from ("publication_id", "article id")
-     r"^(publication|article)s? ?(id|key|no\.?|nr|number)$", "paper_id"),
+     r"^(study|trial|paper|record)(nr|no|num|number|name|id|key)$", "paper_id"),
     (r"title", "title"),
     (r"task", "task"),
     (r"metrics\b", "metrics_reported"),

@@ -173,6 +173,14 @@ def settle_ids(guesses: list) -> None:
             g.role, g.sure = "(ignore)", False  # 'Paper Readability': Ok / Low / Good
             g.why += " (a few levels: what the header says of the paper, not a paper id)"
     ids = [g for g in guesses if g.role == "paper_id"]
+    if not ids and (keys := [g for g in guesses if _NAMED_ID.fullmatch(g.name)
+                             and not g.flags and g.filled]):
+        g = keys[0]  # 'publication_id' keying effect sizes: the publication each row is of
+        g.role, g.sure = "paper_id", False
+        g.why += "; the header names the publication each row comes from: the paper id"
+        if not g.unique:
+            g.hints.append(f"repeated ids: id: '{{{g.name}}}' numbers the repeats ' (2)', ...")
+        return
     if not ids and (links := [g for g in guesses if g.links]):
         g = links[0]  # 'https://pubmed.ncbi.nlm.nih.gov/31100830/': the paper each row names
         g.role, g.sure = "paper_id", False
