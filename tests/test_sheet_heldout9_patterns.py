@@ -171,3 +171,15 @@ def test_rows_after_an_empty_row_stay_papers(tmp_path):
     rows = rows[:5] + [[]] + rows[5:]
     d, _ = _drafted(_write(tmp_path, rows))
     assert not any("a second table" in p for p in d.problems)
+
+
+def test_a_record_numbering_publication_id_leaves_the_doi_the_id(tmp_path):
+    """The guard: a Dimensions export's 'Publication ID' (pub.1154305577, one per record)
+    beside a DOI on every row, two records titled alike ('Editorial'): the DOI stays the
+    paper id and every record a paper (a first version of the publication-id rule grouped
+    them by title: 693 papers of 729)."""
+    rows = [["Rank", "Publication ID", "DOI", "Title"]]
+    rows += [[i + 1, f"pub.11543{i:05d}", f"10.1016/j.x.2023.{i:03d}",
+              "Editorial" if i in (2, 5) else f"Title {i}"] for i in range(9)]
+    _, block = _drafted(_write(tmp_path, rows))
+    assert _papers(block) == 9
