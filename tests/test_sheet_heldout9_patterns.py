@@ -183,3 +183,25 @@ def test_a_record_numbering_publication_id_leaves_the_doi_the_id(tmp_path):
               "Editorial" if i in (2, 5) else f"Title {i}"] for i in range(9)]
     _, block = _drafted(_write(tmp_path, rows))
     assert _papers(block) == 9
+
+
+def _rated(second):
+    rows = [["Study", "n_test", "Statistical test", "Statistical test"]]
+    rows += [[f"S{i}", 40 + i, "t-test" if i % 2 else "none", second(i)] for i in range(8)]
+    return rows
+
+
+def test_two_raters_copies_of_one_column_are_asked(tmp_path):
+    """Two raters' copies of one column ('Statistical test' twice, the second rater
+    disagreeing on two papers): the first was mapped by its letter, the second ignored."""
+    d, block = _drafted(_write(tmp_path, _rated(
+        lambda i: "t-test" if i % 2 or i in (2, 4) else "none")))
+    assert any("two raters' copies" in p and "statistical_test" in p for p in d.problems)
+    assert any(str(v).startswith("TODO") for v in block["columns"]["wide"].values())
+
+
+def test_identical_copies_of_one_column_keep_the_first(tmp_path):
+    """The guard: an exported column twice with the same cells is one column."""
+    d, block = _drafted(_write(tmp_path, _rated(lambda i: "t-test" if i % 2 else "none")))
+    assert not any("two raters' copies" in p for p in d.problems)
+    assert "statistical_test" in block["columns"]["wide"].values()

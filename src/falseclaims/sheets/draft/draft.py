@@ -123,6 +123,22 @@ CONTINUED_SHARE_DEN = 5
 MIN_LINES = 3  # fewer such rows are notes, whatever the share
 
 
+def _rater_copies(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem per pair] two columns of one name with different cells and a role of
+    the paper's (two raters' copies): which one is the paper's? (the first a TODO)."""
+    out = []
+    for c in g.columns:
+        if c.asked:
+            role, twin = c.asked
+            mark_todo(block, ("columns", "wide", column_key(c, g)),
+                      f"which copy is the paper's {role}? (STILL TO FIX above)")
+            out.append(f"columns {c.letter} and {twin} are both named {c.name!r} and their "
+                       f"cells differ (two raters' copies?): which one is the paper's {role}? "
+                       f"map it by its letter (\"@{c.letter}\" or \"@{twin}\"), the other to "
+                       "ignore")
+    return out
+
+
 def _second_table(g: SheetGuess, block: dict) -> list[str]:
     """[one problem] when a second table stands below the first in the sheet (the paper
     id's mapping is then a TODO, so 'sheet check' stops on it)."""
@@ -289,7 +305,8 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     problems = []
     block, remarks = _block(g, venue, shown, problems)
     compared = uncompared_values(g, block)
-    problems += competing_values(g, block) + compared + _second_table(g, block)
+    problems += competing_values(g, block) + compared + _second_table(g, block) \
+        + _rater_copies(g, block)
     if missing := _no_metric(block, file_metric(g)):  # the reader: six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers" and not compared:

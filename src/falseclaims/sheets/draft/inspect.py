@@ -140,6 +140,8 @@ class ColumnGuess:
     flags: bool = False  # yes/no cells only
     low: str = ""  # the lower row's name under a two-row header, else the name
     links: bool = False  # publication links ('https://pubmed.ncbi.nlm.nih.gov/31100830/')
+    cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
+    asked: tuple[str, str] | None = None  # (role, namesake's letter): which copy is it?
 
 
 @dataclass
@@ -487,6 +489,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
                        links=_links(texts),
+                       cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
 

@@ -131,6 +131,8 @@ def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
                       "the paper, not the paper's own)")
         by_name.setdefault(g.low or g.name.lower(), []).append(g)
     for same in by_name.values():
+        if len(same) == 2:
+            _rater_copies(same, not_the_papers)
         if len(same) < REPEATED_NAME:
             continue
         letters = ", ".join(g.letter for g in same)
@@ -139,6 +141,21 @@ def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
                 g.role, g.sure = "(ignore)", False
                 g.why += (f"; the same name on columns {letters} (one per review, rater "
                           "or run?): which is the paper's? map that one")
+
+
+def _rater_copies(pair: list, not_the_papers: tuple) -> None:
+    """Two columns of one name with a role of the paper's and cells that differ (two
+    raters' copies of one column: the commonest double extraction): which one is the
+    paper's is asked by a one-table draft (its mapping a TODO), never taken by letter.
+    Identical copies keep the first's role."""
+    roles = [g.role for g in pair if g.role not in not_the_papers]
+    if not roles or pair[0].cells == pair[1].cells:
+        return
+    for g in pair:
+        g.sure = False
+        g.why += (f"; the same name on columns {pair[0].letter}, {pair[1].letter} with "
+                  "different cells (two raters' copies?)")
+    pair[0].asked = (roles[0], pair[1].letter)
 
 
 # a bare row id ("id", "ID", "row id") and an id naming the paper it identifies
