@@ -38,6 +38,9 @@ SHEETS = {
                          [], 71, None),
     "ai-repro": (HERE / "ai-repro" / "evaluations.csv", [], 400, None),
     "dengue-nma": (HERE / "dengue-nma" / "PME.csv", [], 59, None),
+    # ninth blind batch: a double extraction (two rows per study beside a running id)
+    "prepost-extraction": (HERE / "prepost-es" / "extraction.csv", [], 106, None),
+    "prepost-double": (HERE / "prepost-es" / "double.csv", [], 20, None),
 }
 # drafting failures found on these sheets and not fixed yet (each marked xfail with its
 # cause); frailty-ml and nlg-humeval were fixed by the drafting this round and pass, and

@@ -265,13 +265,17 @@ def test_a_table_whose_titles_continue_over_several_lines_is_refused(tmp_path):
 def test_two_columns_of_one_name_are_mapped_by_letter(tmp_path):
     """Two columns named 'accuracy' (the second one the balanced accuracy): mapped by
     name, the second mapping overwrote the first, the value column was lost and the draft
-    refused with "expected a column 'value'"; each is now mapped by its letter."""
+    refused with "expected a column 'value'"; each is now mapped by its letter. Their
+    cells differ, so which one is the paper's value is asked (ninth check: two raters'
+    copies of one column), never taken by letter; answered, the sheet reads."""
     rows = [["Study", "Proposed accuracy", "accuracy", "accuracy", "Split", "n_test"]]
     rows += [[f"S{i}", 0.9, 0.8 + i / 100, 0.7, "train/test", 100] for i in range(5)]
     rows[0][1] = "Best prior accuracy"
-    _, block = _drafted(_write(tmp_path, rows))
+    d, block = _drafted(_write(tmp_path, rows))
     wide = block["columns"]["wide"]
     assert "accuracy" not in wide and {"@C", "@D"} <= set(wide)
+    assert any("@C" in p and "@D" in p and "value_proposed" in p for p in d.problems)
+    wide["@C"] = "value_proposed"
     s = read_venue(block, base_dir=".", venue="v")
     assert len(s.papers) == 5
 

@@ -25,7 +25,7 @@ from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
-    competing_values, uncompared_values, mark_todo, metric_rules, task_from_metric_cells,
+    competing_values, uncompared_values, file_metric, mark_todo, metric_rules, task_from_metric_cells,
     where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
@@ -123,6 +123,56 @@ CONTINUED_SHARE_DEN = 5
 MIN_LINES = 3  # fewer such rows are notes, whatever the share
 
 
+def _rater_copies(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem per pair] two columns of one name with different cells and a role of
+    the paper's (two raters' copies): which one is the paper's? (the first a TODO)."""
+    out = []
+    for c in g.columns:
+        if c.asked:
+            role, twin = c.asked
+            mark_todo(block, ("columns", "wide", column_key(c, g)),
+                      f"which copy is the paper's {role}? (STILL TO FIX above)")
+            out.append(f"columns {c.letter} and {twin} are both named {c.name!r} and their "
+                       f"cells differ (two raters' copies?): which one is the paper's {role}? "
+                       f"map it by its letter (\"@{c.letter}\" or \"@{twin}\"), the other to "
+                       "ignore")
+    return out
+
+
+def _second_table(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] when a second table stands below the first in the sheet (the paper
+    id's mapping is then a TODO, so 'sheet check' stops on it)."""
+    if g.second_table is None:
+        return []
+    row, names = g.second_table
+    ids = [c for c in g.columns if c.role == "paper_id"]
+    mark_todo(block, ("columns", "wide", column_key(ids[0], g)) if ids else ("id",),
+              f"a second table below row {row} (STILL TO FIX above)")
+    return [f"a second table starts at row {row}, below an empty row ({', '.join(names)}): "
+            "its rows would be read as papers; delete it or save it as a sheet of its own"]
+
+
+def _rows_of_runs(g: SheetGuess) -> str | None:
+    """[one problem] for a sheet read row by row (no paper id) whose rows are runs, not
+    papers: a column whose header names a metric holds measured values and a category
+    column (``classifier_name``: mlp, fcn, resnet, ... again and again) names what was
+    run. Read as one paper per row, the results would be set aside unsaid."""
+    from falseclaims.sheets.draft.roles import header_metric
+    values = [c for c in g.columns if c.role == "(ignore)" and c.kind == "value_proposed"
+              and header_metric(c.name)]
+    kinds = [c for c in g.columns if c.kind == "category" and not c.flags
+             and c.role in ("(ignore)", "category", "method")]
+    if not values or not kinds:
+        return None
+    names = ", ".join(f"{c.letter} {c.name!r}" for c in values[:3])
+    return (f"no paper id column: rows would be read as papers, but column(s) {names} hold "
+            f"results and column {kinds[0].letter} {kinds[0].name!r} repeats a few names "
+            f"({', '.join(kinds[0].examples)}, ...) over {g.n_rows} rows: runs of methods "
+            "(x data sets x repeats?), not papers; add a column naming each row's paper "
+            "(then: sheet inspect again), or map the result columns to ignore to read the "
+            "rows as papers")
+
+
 def _continued_rows(g: SheetGuess) -> list[int]:
     """Sheet rows whose first cell is empty while another is filled."""
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
@@ -152,7 +202,10 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
     elif not ids:
         block["id"] = "row"
         remarks.append("unsure: no paper id column: each row read as one paper (id: row)")
-        if len(cont := _continued_rows(g)) >= MIN_LINES and \
+        if runs := _rows_of_runs(g):
+            mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
+            problems.append(runs)
+        elif len(cont := _continued_rows(g)) >= MIN_LINES and \
                 len(cont) * CONTINUED_SHARE_DEN >= g.n_rows:
             mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
             problems.append(f"no paper id column, and {len(cont)} of {g.n_rows} rows (rows "
@@ -252,8 +305,9 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     problems = []
     block, remarks = _block(g, venue, shown, problems)
     compared = uncompared_values(g, block)
-    problems += competing_values(g, block) + compared
-    if missing := _no_metric(block):  # the reader would name metric and task in six lines
+    problems += competing_values(g, block) + compared + _second_table(g, block) \
+        + _rater_copies(g, block)
+    if missing := _no_metric(block, file_metric(g)):  # the reader: six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers" and not compared:
         remarks.append("no result columns: a study-design sheet; the flow, reporting-"
@@ -315,9 +369,10 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     return _finish(block, dict(block, papers=full), venue, shown, remarks, problems, judge)
 
 
-def _no_metric(block: dict) -> str | None:
+def _no_metric(block: dict, by_file: tuple | None = None) -> str | None:
     """What a wide block with value columns but no metric (no metric column, no header or
-    cell naming one) needs, in one line; None when it has its metric or no value column."""
+    cell naming one) needs, in one line; None when it has its metric or no value column.
+    ``by_file``: the (metric, task) the file's name names ('auc.csv'), offered, not set."""
     wide = block["columns"]["wide"]
     values = [k for k, ours in wide.items() if ours in ("value_proposed", "value_best_prior",
                                                         "values_compared")]
@@ -326,7 +381,10 @@ def _no_metric(block: dict) -> str | None:
     return (f"no metric: nothing names the metric of the value column(s) "
             f"{', '.join(repr(v) for v in values)} (no metric column, no metric in a header "
             "or cell); set constants: {metric: ..., task: ...} (accuracy: classification, "
-            "dsc: segmentation), or map them to ignore to read the sheet as study design")
+            "dsc: segmentation"
+            + (f"; the file name names {by_file[0]}: {{metric: {by_file[0]}, task: "
+               f"{by_file[1]}}}" if by_file else "")
+            + "), or map them to ignore to read the sheet as study design")
 
 
 def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
-from falseclaims.sheets.draft.roles import header_metric, metrics_named
+from falseclaims.sheets.draft.roles import header_metric, metrics_named, names_the_paper
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -36,6 +36,9 @@ def draft_repeats(g: SheetGuess, idc, mapping: dict, block: dict, remarks: list[
     if not runs and not scattered:
         return
     decided = scattered_verdict(g) if scattered and not long else None
+    if scattered and not long and decided is None and names_the_paper(idc):
+        decided = ("same", f"the header {name!r} names the publication each row comes "
+                   "from: rows of one id are one paper")
     if decided and decided[0] == "same":  # decided as consecutive runs are
         block["group_rows_by_id"] = True
         remarks.append(f"ids repeat in column {name!r} (not in consecutive rows): one paper "
@@ -211,8 +214,16 @@ def competing_values(g: SheetGuess, block: dict) -> list[str]:
 
 # a value column is "filled" (one value per paper) at this share of the rows
 _FILLED_SHARE = 0.8
-# a value as written: '0.695', '95.2', '95.2%' (a numbered category '3. (+) statement' is not)
-_PLAIN_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%?")
+# a value as written: '0.695', '95.2', '95.2%', with its SD '68.4(7.1)', '68.4 ± 7.1' (a
+# numbered category '3. (+) statement' is not)
+_PLAIN_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%?"
+                           r"(?:\s*(?:\(\s*\d+(?:[.,]\d+)?\s*%?\s*\)|±\s*\d+(?:[.,]\d+)?\s*%?))?")
+
+
+def file_metric(g: SheetGuess) -> tuple[str, str | None] | None:
+    """(metric, task) when the file's name is a metric's name ('auc.csv', 'dice.xlsx'):
+    a table per metric, the metric said by the file name only."""
+    return header_metric(Path(g.file).stem)
 
 
 def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
@@ -236,12 +247,16 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
             continue  # headers naming several metrics (recall, precision): one method's
         names = ", ".join(f"{c.letter} {c.name!r}" for c in scale)
         metric = next(iter(named))[0] if None not in named else None
+        by_file = file_metric(g) if not metric else None
         mark_todo(block, ("columns", "wide", column_key(scale[0], g)),
                   "which column is the proposed method's value? (STILL TO FIX above)")
         return [f"columns {names} each hold one number per paper on the same scale: the "
                 "values of methods compared? say which is the proposed method's "
                 "(value_proposed) and which the prior one's (value_best_prior), and "
                 + (f"check the metric ({metric}, as the headers name it)" if metric else
+                   f"check the metric ({by_file[0]}, as the file name names it; no header "
+                   f"does): constants: {{metric: {by_file[0]}, task: {by_file[1]}}}"
+                   if by_file else
                    "name the metric (constants: metric, task): no header names it")
                 + "; analysis.metrics too if it is not the task's primary metric"]
     return []

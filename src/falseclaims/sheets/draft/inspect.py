@@ -72,7 +72,7 @@ _NAME_HINTS = [
     (r"^(no|without|w/?o)\b.*\b(acc(uracy)?|dice|dsc|auc|auroc|iou|f1)\b", "value_best_prior"),
     # a data set's size is not the test set's: listed, never n_test
     (r"^(number|no\.?|total|size)\b|data.?set.?size|\b(images|samples|subjects|patients|"
-     r"scans|volumes)\b", "(data size)"),
+     r"scans|volumes)\b|\bsample.?sizes?\b", "(data size)"),
     (r"split|protocol|evaluation|validation scheme", "split"),
     (r"bold", "bold_best"),
     (r"claim", "claims_outperformance"),
@@ -139,6 +139,9 @@ class ColumnGuess:
     mapped: dict = field(default_factory=dict)  # each distinct cell -> its category by them
     flags: bool = False  # yes/no cells only
     low: str = ""  # the lower row's name under a two-row header, else the name
+    links: bool = False  # publication links ('https://pubmed.ncbi.nlm.nih.gov/31100830/')
+    cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
+    asked: tuple[str, str] | None = None  # (role, namesake's letter): which copy is it?
 
 
 @dataclass
@@ -157,6 +160,7 @@ class SheetGuess:
     idless_rows: list[int] = field(default_factory=list)  # no id, numbers only (totals)
     # no id, numbers and one summary label (row, column, label): totals named "counts"
     summary_rows: list[tuple[int, int, str]] = field(default_factory=list)
+    second_table: tuple[int, list[str]] | None = None  # (row, names) of a table below
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -374,9 +378,29 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                  for r, row in t.rows
                  if width >= 4 and sum(not is_missing(c) for c in row) == 1
                  and not is_missing(row[0]) and isinstance(row[0], str)]
-    return SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
-                      getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
-                      *checks.idless_rows(t, guesses))
+    g = SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
+                   getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
+                   *checks.idless_rows(t, guesses))
+    g.second_table = second_table(t.rows)
+    return g
+
+
+def second_table(rows: list) -> tuple[int, list[str]] | None:
+    """(row, its names) when a second, narrower table stands below the first: after an
+    empty row, a row of names only (no number) filling at most half the columns a row of
+    the table fills, and no row below it wider (a summary per extractor under the
+    extraction). Its rows would be read as papers."""
+    widths = [sum(not is_missing(c) for c in row) for _, row in rows]
+    for i in range(1, len(rows) - 1):
+        if rows[i][0] - rows[i - 1][0] < 2:
+            continue
+        filled = [c for c in rows[i][1] if not is_missing(c)]
+        typical = sorted(widths[:i])[i // 2]
+        if len(filled) < 2 or 2 * len(filled) > typical or \
+                any(not checks.is_text(c) for c in filled) or max(widths[i + 1:]) > len(filled):
+            continue
+        return rows[i][0], [clean_text(str(c)) for c in filled]
+    return None
 
 
 
@@ -438,8 +462,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
         role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
             "not the compared method's name)", False
-    if role == "paper_id" and from_cells == "value_proposed" and not checks.whole(vals):
-        role, why, sure = "(ignore)", why + " (measured values, not paper ids)", False
+    if from_cells == "value_proposed" and not checks.whole(vals):
+        role, why, sure = _measured(role, named, why, sure)
     if role == "paper_id":
         hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
@@ -464,8 +488,27 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
+                       links=_links(texts),
+                       cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def _measured(role: str, named: bool, why: str, sure: bool) -> tuple[str, str, bool]:
+    """Measured values (0.73, 0.705) under an id or a method header: never paper ids, and
+    under 'model' the method's value ('model' beside 'comparator'), not its name."""
+    if role == "paper_id":
+        return "(ignore)", why + " (measured values, not paper ids)", False
+    if role == "method" and named:
+        return "value_proposed", why + (" (measured values under a method header: the "
+                                        "method's value, not its name)"), False
+    return role, why, sure
+
+
+def _links(texts: list[str]) -> bool:
+    """At least 90 % of the cells link to a publication (PubMed, DOI, arXiv)."""
+    hits = sum(bool(checks.PUBLICATION_LINK.fullmatch(x)) for x in texts)
+    return bool(texts) and hits >= 0.9 * len(texts)
 
 
 def low_name(t, k: int, name: str) -> str:

@@ -131,6 +131,8 @@ def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
                       "the paper, not the paper's own)")
         by_name.setdefault(g.low or g.name.lower(), []).append(g)
     for same in by_name.values():
+        if len(same) == 2:
+            _rater_copies(same, not_the_papers)
         if len(same) < REPEATED_NAME:
             continue
         letters = ", ".join(g.letter for g in same)
@@ -139,6 +141,41 @@ def settle_review_marks(guesses: list, not_the_papers: tuple) -> None:
                 g.role, g.sure = "(ignore)", False
                 g.why += (f"; the same name on columns {letters} (one per review, rater "
                           "or run?): which is the paper's? map that one")
+
+
+def _rater_copies(pair: list, not_the_papers: tuple) -> None:
+    """Two columns of one name with a role of the paper's and cells that differ (two
+    raters' copies of one column: the commonest double extraction): which one is the
+    paper's is asked by a one-table draft (its mapping a TODO), never taken by letter.
+    Identical copies keep the first's role."""
+    roles = [g.role for g in pair if g.role not in not_the_papers]
+    if not roles or pair[0].cells == pair[1].cells:
+        return
+    for g in pair:
+        g.sure = False
+        g.why += (f"; the same name on columns {pair[0].letter}, {pair[1].letter} with "
+                  "different cells (two raters' copies?)")
+    pair[0].asked = (roles[0], pair[1].letter)
+
+
+# a bare row id ("id", "ID", "row id") and an id naming the paper it identifies
+_BARE_ID = re.compile(r"(?i)\s*(row[ _]?)?(id|#)\s*")
+_NAMED_ID = re.compile(r"(?i)\s*(study|paper|publication|article|record|trial|pub)s?"
+                       r"[ _.-]?(id|key|no\.?|nr|number)\s*")
+
+
+# a cell linking to a publication: the paper a row names
+PUBLICATION_LINK = re.compile(r"(?i)\s*https?://(www\.)?(pubmed\.ncbi\.nlm\.nih\.gov|"
+                              r"ncbi\.nlm\.nih\.gov/pmc|(dx\.)?doi\.org|arxiv\.org)/\S+\s*")
+_PAPER_HEADER = re.compile(r"(?i)pmc?id|pubmed|\bdoi\b|arxiv")
+
+
+def names_the_paper(g) -> bool:
+    """A column whose header or cells name the publication itself (``study_id``,
+    ``publication_id``, a PMID, DOI or publication link): rows sharing its id are one
+    paper, wherever they stand."""
+    name = g.name.replace("_", " ")
+    return bool(_NAMED_ID.fullmatch(g.name) or _PAPER_HEADER.search(name) or g.links)
 
 
 def settle_ids(guesses: list) -> None:
@@ -153,6 +190,21 @@ def settle_ids(guesses: list) -> None:
             g.role, g.sure = "(ignore)", False  # 'Paper Readability': Ok / Low / Good
             g.why += " (a few levels: what the header says of the paper, not a paper id)"
     ids = [g for g in guesses if g.role == "paper_id"]
+    if not ids and (keys := [g for g in guesses if _NAMED_ID.fullmatch(g.name)
+                             and not g.flags and g.filled]):
+        g = keys[0]  # 'publication_id' keying effect sizes: the publication each row is of
+        g.role, g.sure = "paper_id", False
+        g.why += "; the header names the publication each row comes from: the paper id"
+        if not g.unique:
+            g.hints.append(f"repeated ids: id: '{{{g.name}}}' numbers the repeats ' (2)', ...")
+        return
+    if not ids and (links := [g for g in guesses if g.links]):
+        g = links[0]  # 'https://pubmed.ncbi.nlm.nih.gov/31100830/': the paper each row names
+        g.role, g.sure = "paper_id", False
+        g.why += "; publication links (PubMed, DOI, arXiv): the paper each row names"
+        if not g.unique:
+            g.hints.append(f"repeated ids: id: '{{{g.name}}}' numbers the repeats ' (2)', ...")
+        return
     if not ids:
         most = max((g.filled for g in guesses), default=0)
         texts = [g for g in guesses if g.role == "text" and g.unique and g.filled == most
@@ -164,6 +216,18 @@ def settle_ids(guesses: list) -> None:
     if len(ids) < 2:
         return
     weak = re.compile(r"author|doi|url|link", re.I)
+    # a column naming what it identifies ("study_id", "publication_id") before a bare
+    # "id" (a double extraction's running id: two rows per study, one per researcher)
+    if any(_BARE_ID.fullmatch(g.name) for g in ids) and (
+            named := [g for g in ids if _NAMED_ID.fullmatch(g.name)]):
+        ids = named + [g for g in ids if g not in named]
+        for g in ids[len(named):]:
+            g.role, g.sure = "(ignore)", False
+            g.why += (f"; column {named[0].letter} {named[0].name!r} names the study, a bare "
+                      "id numbers the rows")
+        ids = named
+        if len(ids) < 2:
+            return
     # a unique id on (nearly) every row before one filled on a few (a PMID column empty
     # for the records outside PubMed, beside a DOI on every row)
     most = max(g.filled for g in ids)
@@ -344,6 +408,7 @@ _SUMMARY_WORD = (r"(?:totals?|sums?|means?|averages?|medians?|overall|pooled|sum
                  r"estimates?|random|fixed|effects?|models?|studies|meta[- ]?analysis|"
                  r"weighted|combined|and|of|n)")
 _SUMMARY_ID = re.compile(rf"(?i)\W*{_SUMMARY_WORD}(?:[\s/,;:()&+-]+{_SUMMARY_WORD})*\W*")
+_SUMMARY_START = re.compile(r"(?i)\W*(totals?|overall|pooled|summary|sum)\b")
 _SUMMARY_NEEDS = re.compile(r"(?i)total|pooled|overall|summary|sum\b|mean|average|median")
 
 
@@ -357,14 +422,17 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
     if not ids:
         return [], []
     bare, labelled = [], []
+    cells = [clean_text(str(row[ids[0]])) for _, row in t.rows if not is_missing(row[ids[0]])]
+    # ids that are numbers but for a label or two (PMIDs, record numbers)
+    numeric = len(cells) >= 3 and sum(not c.isdigit() for c in cells) <= max(2, len(cells) // 10)
     for r, row in t.rows:
         if not is_missing(row[ids[0]]):
-            if (label := _summary_id(row, ids[0])) is not None:
+            if (label := _summary_id(row, ids[0], numeric)) is not None:
                 labelled.append((r, ids[0], label))
             continue
         filled = [c for c in row if not is_missing(c)]
         text = [(k, clean_text(str(c))) for k, c in enumerate(row)
-                if not is_missing(c) and _is_text(c)]
+                if not is_missing(c) and is_text(c)]
         if filled and not text:
             bare.append(r)
         elif len(text) == 1 and len(filled) > 2 and _SUMMARY_LABEL.fullmatch(text[0][1]):
@@ -372,17 +440,21 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
     return bare, labelled
 
 
-def _summary_id(row, at: int) -> str | None:
+def _summary_id(row, at: int, numeric_ids: bool = False) -> str | None:
     """The id cell's label when it names a summary and every other filled cell is a
-    number (a paper's row names its method or data in words somewhere, or is a paper)."""
+    number (a paper's row names its method or data in words somewhere, or is a paper).
+    Under ids that are all numbers (PMIDs), a label that begins with a summary word names
+    one too ('Total of included studies 2025'); among text ids 'Overall survival' is a
+    paper."""
     label = clean_text(str(row[at]))
-    if not (_SUMMARY_ID.fullmatch(label) and _SUMMARY_NEEDS.search(label)):
+    if not ((_SUMMARY_ID.fullmatch(label) and _SUMMARY_NEEDS.search(label)) or (
+            numeric_ids and _SUMMARY_START.match(label))):
         return None
     others = [c for k, c in enumerate(row) if k != at and not is_missing(c)]
-    return label if others and not any(_is_text(c) for c in others) else None
+    return label if others and not any(is_text(c) for c in others) else None
 
 
-def _is_text(c) -> bool:
+def is_text(c) -> bool:
     return not isinstance(c, (int, float)) and not re.fullmatch(r"[\d.,%\s/±()+-]+", str(c))
 
 
