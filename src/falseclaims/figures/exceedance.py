@@ -13,7 +13,8 @@ from falseclaims.levels import LEVEL_LABELS
 from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks
+from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks, \
+    panel_title
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
@@ -117,7 +118,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
 
 def _n_title(task, d):
     n = d["n_papers"].max() if len(d) else 0
-    return f"{TASK_LABELS[task]} (n = {int(n)} papers)"
+    return panel_title(task, n)
 
 
 def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05,
@@ -165,8 +166,12 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
                         empty=_empty_note(exceedance_by_venue, design_only),
                         name_one=bool(set(design_only) & set(exceedance_by_venue)))
     for ax, task in zip(fig.axes, TASKS):
-        ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
-                transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
+        # under the axis title, whatever the axes' height (at a fixed axes fraction it ran
+        # into the axis title when a long venue legend shortened the axes)
+        ax.annotate("Headline: " + headline.describe(task).replace(", ", ",\n"),
+                    xy=(0.0, 0.0), xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -2),
+                    textcoords="offset points", fontsize="x-small", color=PALETTE["gray"],
+                    va="top")
     _fit_legend(fig)
     shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
     if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
@@ -212,7 +217,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
                              else "no analysed papers in any venue") + f" ({', '.join(venues)})")
         return fig, data
     says = {labels.get(v, v): _empty_note([v], design_only) for v in exceedance_by_venue}
-    sources = list(dict.fromkeys(data["congruence_source"]))
+    # the headline first, then as listed: the order of Fig 5's companion (not the tables'
+    # alphabetical isic2018, paper, ...)
+    present = set(data["congruence_source"])
+    sources = [s for s in dict.fromkeys([headline.congruence_source,
+                                         *data["congruence_source"]]) if s in present]
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
     shown = {lvl: f"{LEVEL_LABELS.get(lvl, lvl)} congruence" for lvl in levels}

@@ -9,8 +9,7 @@ import pandas as pd
 from matplotlib.patches import Patch
 
 from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
-    panel_tasks, panel_width
-from falseclaims.tasks import TASK_LABELS
+    panel_tasks, panel_title, panel_width
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
     DENOMINATORS,
@@ -83,7 +82,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
         if len(panels) > 1:
             panel_letter(ax, i)
         if d.empty:
-            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            ax.set_title(panel_title(task, 0))
             no_data(ax, NO_PAPERS)
             continue
         y = np.arange(len(d))
@@ -105,7 +104,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
                 after.append(_share_label(ax, yi, share, int(yes), int(r), int(n)))
         ax.set_yticks(y, d["label"])
         ax.set_xlabel("% of papers where recorded" if partly else "% of papers")
-        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
+        ax.set_title(panel_title(task, n))
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
@@ -160,7 +159,7 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
         if len(panels) > 1:
             panel_letter(ax, i)
         if not (data["task"] == task).any():
-            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            ax.set_title(panel_title(task, 0))
             no_data(ax, NO_PAPERS)
             continue
         d = data[data["task"] == task].set_index("uncertainty").reindex(keys)
@@ -178,8 +177,8 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
         ax.set_xlabel("% of papers (k of m: the denominator)")
         rep = int(d["n_reporting"].dropna().iloc[0])
         rec = int(d["n_recorded"].dropna().iloc[0])
-        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers;\n{rep} report uncertainty)" if rec
-                     else f"{TASK_LABELS[task]} (n = {n} papers)")
+        ax.set_title(f"{panel_title(task, n)[:-1]};\n{rep} report uncertainty)" if rec
+                     else panel_title(task, n))
     note = ("Above the dashed line: % of the papers where recorded (not recorded: of all "
             "papers); below it: % of the papers reporting uncertainty.")
     # one panel (one column wide): the note in lines of that width
