@@ -183,3 +183,32 @@ def test_percase_sensitivity_ticks_do_not_collide_and_levels_are_named_as_in_the
     assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:])), [(b.x0, b.x1) for b in boxes]
     texts = [t.get_text() for t in ax.texts]
     assert "Q1" in texts and "Q3" in texts and "q1" not in texts
+
+
+def test_many_venues_get_a_row_each_and_every_text_fits():
+    """Six venues side by side gave 27 mm facets: x tick labels of neighbouring facets ran
+    together ("0.50.0") and wrapped venue names were clipped at the top edge. More than four
+    venues: a row per venue (its name beside the row), a column per task."""
+    curves = _venue_curves(6)
+    labels = {v: f"Venue {v}" for v in curves}
+    labels["v2"] = ("International Conference on Medical Image Computing and Computer "
+                    "Assisted Intervention 2023 (synthetic)")
+    fig, _ = fig5_venue_facets(curves, HEAD, labels=labels)
+    fig.canvas.draw()
+    assert len(fig.axes) == 12
+    columns = {round(ax.get_position().x0, 3) for ax in fig.axes}
+    assert len(columns) == 2  # a column per task
+    for t in fig.findobj(lambda a: hasattr(a, "get_text") and a.get_visible()):
+        if t.get_text().strip() and t.figure is fig:
+            box = _bbox(t)
+            assert fig.bbox.x0 - 1 <= box.x0 and box.x1 <= fig.bbox.x1 + 1, t.get_text()
+            assert fig.bbox.y0 - 1 <= box.y0 and box.y1 <= fig.bbox.y1 + 1, t.get_text()
+    low = min(ax.get_position().y0 for ax in fig.axes)
+    bottom = [ax for ax in fig.axes if abs(ax.get_position().y0 - low) < 1e-6]
+    assert len(bottom) == 2
+    ticks = [_bbox(t) for ax in bottom for t in ax.get_xticklabels()  # those drawn
+             if t.get_text() and ax.get_xlim()[0] <= t.get_position()[0] <= ax.get_xlim()[1]]
+    ticks.sort(key=lambda b: b.x0)
+    assert all(a.x1 < b.x0 for a, b in zip(ticks, ticks[1:]))
+    texts = _texts(fig)
+    assert any("Venue v0" in t for t in texts) and "Classification" in texts

@@ -180,6 +180,11 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     return fig, data
 
 
+# more venues than this: a row per venue instead of a column (the facets of six venues side
+# by side were 27 mm wide: tick labels ran together and the venue names were clipped)
+MAX_VENUE_COLUMNS = 4
+
+
 def _fit_legend(fig, tries: int = 4) -> None:
     """A figure legend wider than the figure (many venues, long labels: one row ran off both
     edges) laid out again in as many rows as it needs."""
@@ -229,20 +234,24 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
                        task_label=data["task"].map(TASK_LABELS),
                        level=data["congruence_level"].map(shown)).rename(
         columns={"congruence_source": "congruence source"})
-    style_settings = figure_settings()
-    width = style_settings["double_width_mm"] * MM
-    ncols = max(len(venues), 1)
-    facet = min(width / (ncols + 0.45), 55 * MM)  # room for the legend on the right
+    width = figure_settings()["double_width_mm"] * MM
+    tall = len(venues) > MAX_VENUE_COLUMNS  # a row per venue: narrow columns were unreadable
+    facet = (min(width / 2.45, 55 * MM) if tall
+             else min(width / (max(len(venues), 1) + 0.45), 55 * MM))  # legend on the right
+    tasks_shown = [TASK_LABELS[t] for t in TASKS]
     grid = sns.relplot(
         data=tidy, kind="line", x="cutoff", y="percent_above", hue="congruence source",
-        style="level", row="task_label", col="venue_label",
-        row_order=[TASK_LABELS[t] for t in TASKS], col_order=venues, hue_order=sources,
-        style_order=[shown[lvl] for lvl in levels],
+        style="level", row="venue_label" if tall else "task_label",
+        col="task_label" if tall else "venue_label",
+        row_order=venues if tall else tasks_shown, col_order=tasks_shown if tall else venues,
+        hue_order=sources, style_order=[shown[lvl] for lvl in levels],
         palette=source_colours(sources),
         dashes={shown[lvl]: d for lvl, d in level_dashes(levels).items()}, estimator=None,
-        drawstyle="steps-post", linewidth=1.0, height=facet * 0.9, aspect=1 / 0.9,
-        facet_kws={"sharex": True, "sharey": True, "margin_titles": True})
-    for (task_label, venue), ax in grid.axes_dict.items():
+        drawstyle="steps-post", linewidth=1.0,
+        height=facet * (0.55 if tall else 0.9), aspect=1 / (0.55 if tall else 0.9),
+        facet_kws={"sharex": True, "sharey": True, "margin_titles": not tall})
+    for key, ax in grid.axes_dict.items():
+        venue, task_label = key if tall else key[::-1]
         ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
         ax.set_ylim(0, 100)
         if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
@@ -251,6 +260,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
             ax.text(0.5, 0.5, textwrap.fill(says[venue], 12, break_on_hyphens=False),
                     transform=ax.transAxes, ha="center", va="center", color=PALETTE["gray"],
                     fontsize="small")
+    if grid.legend is not None:
+        grid.legend.set_title(None)
+    xlabel = "Cutoff of the probability of a false claim"
+    if tall:
+        return _venue_rows(grid, venues, width, xlabel), data
     grid.set_titles(row_template="{row_name}", col_template="")
     for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
         panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label
@@ -258,15 +272,29 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
         ax.set_title(textwrap.fill(venue, max(12, int(facet / MM / 2.3))))  # ~2.3 mm a char
     # Fig 5's axis labels, once for the grid (too long for one facet)
     grid.set_axis_labels("", "")
-    if grid.legend is not None:
-        grid.legend.set_title(None)
-    labels_xy = ("Cutoff of the probability of a false claim", "% of papers with P > cutoff")
+    labels_xy = (xlabel, "% of papers with P > cutoff")
     added = _fit_width(grid, width, *labels_xy)
     if _titles_within_columns(grid.axes[0], venues):  # rewrapped: lay out again
         for text in added:
             text.remove()
         _fit_width(grid, width, *labels_xy)
     return grid.figure, data
+
+
+def _venue_rows(grid, venues: list[str], width: float, xlabel: str):
+    """The layout of many venues: a row per venue (its name, wrapped, beside the row, as
+    the task rows of Fig 5's companion are named), a column per task, lettered a, b, ...
+    row by row."""
+    grid.set_titles(template="")
+    for ax, task_label in zip(grid.axes[0], [TASK_LABELS[t] for t in TASKS]):
+        ax.set_title(task_label)
+    grid.set_axis_labels("", "")
+    for i, ax in enumerate(grid.axes.flat):
+        panel_letter(ax, i, y=1.05)
+    for ax, venue in zip(grid.axes[:, 0], venues):
+        ax.set_ylabel(textwrap.fill(venue, 22) + "\n% with P > cutoff", fontsize="small")
+    _fit_width(grid, width, xlabel, "")
+    return grid.figure
 
 
 def _titles_within_columns(axes, venues: list[str]) -> bool:
