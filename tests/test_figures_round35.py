@@ -212,3 +212,22 @@ def test_many_venues_get_a_row_each_and_every_text_fits():
     assert all(a.x1 < b.x0 for a, b in zip(ticks, ticks[1:]))
     texts = _texts(fig)
     assert any("Venue v0" in t for t in texts) and "Classification" in texts
+
+
+def test_flow_of_a_one_task_venue_draws_that_task_only():
+    """A classification-only review (the DL-EEG sheet) drew a second column of six
+    "Segmentation n = 0" boxes; its other per-task figures draw its task only, one column
+    wide. A venue without papers keeps both columns (tests/test_figures_robust.py)."""
+    from falseclaims.figures.flow import flow_diagram
+    from falseclaims.style import settings
+
+    flow = fx.flow()
+    flow.loc[flow["task"] == "segmentation", "n_papers"] = 0
+    fig, data = flow_diagram(flow)
+    texts = _texts(fig)
+    assert "Classification" in texts and "Segmentation" not in texts
+    assert "n = 0" not in texts and "n = 133" in texts
+    assert abs(fig.get_figwidth() * 25.4 - settings()["single_width_mm"]) < 0.5
+    assert (data["task"] == "segmentation").any()  # the data keep every row
+    fig, _ = flow_diagram(fx.flow())
+    assert {"Classification", "Segmentation"} <= set(_texts(fig))
