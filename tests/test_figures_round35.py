@@ -231,3 +231,14 @@ def test_flow_of_a_one_task_venue_draws_that_task_only():
     assert (data["task"] == "segmentation").any()  # the data keep every row
     fig, _ = flow_diagram(fx.flow())
     assert {"Classification", "Segmentation"} <= set(_texts(fig))
+
+
+def test_percase_differences_legend_signs_its_values_as_the_axis_does():
+    """"median -0.0034" (a hyphen) beside tick labels "−0.2" (the minus sign) and
+    "mean +0.0016": a negative value is signed with the minus sign."""
+    from falseclaims.figures.percase import differences_histogram
+
+    fig = differences_histogram(np.array([-0.3, -0.2, -0.01, -0.004, 0.002, 0.05]), "a", "b")
+    names = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any(n.startswith("median −0.") for n in names), names
+    assert not any("-" in n for n in names), names

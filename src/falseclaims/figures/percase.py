@@ -120,7 +120,8 @@ def differences_histogram(d, a: str, b: str):
         ax.vlines(value, 0, top * y, color=colour, lw=1.1, ls=dash, zorder=3)
         ax.plot([value], [top * y], marker=marker, ms=4.5, color=colour, ls="", zorder=4)
         handles.append(Line2D([], [], color=colour, lw=1.1, ls=dash, marker=marker, ms=4.5,
-                              label=f"{name} {value:+.4f}"))
+                              # the minus sign of the axes' tick labels, not a hyphen
+                              label=f"{name} {value:+.4f}".replace("-", "−")))
     ax.set_xlabel("DSC difference per case, A − B")
     ax.set_ylabel("cases")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # counts
