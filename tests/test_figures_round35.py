@@ -242,3 +242,19 @@ def test_percase_differences_legend_signs_its_values_as_the_axis_does():
     names = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any(n.startswith("median −0.") for n in names), names
     assert not any("-" in n for n in names), names
+
+
+def test_one_task_fig5_legend_is_one_row_inside_the_figure():
+    """A one-task venue's Fig 5 (one column wide) stacked its one legend group (congruence:
+    Q1, median, Q3) in a column that ran down a third of the figure; a row fits."""
+    from falseclaims.figures.exceedance import fig5_exceedance
+
+    tables = _tables((5, 1))
+    curves = tables["exceedance"][tables["exceedance"]["task"] == "classification"]
+    fig, _ = fig5_exceedance(curves, HEAD, tasks=["classification"])
+    fig.canvas.draw()
+    legend = fig.legends[0]
+    rows = {round(_bbox(t).y0) for t in legend.get_texts() if t.get_text()}
+    assert len(rows) == 1, rows
+    box = _bbox(legend)
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1

@@ -59,8 +59,14 @@ def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_tit
         handles, ncols = [g[j] for j in range(size) for g in groups], size
     else:
         handles, ncols = [h for g in groups for h in g], len(groups)
-    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, handlelength=2.2,
-               columnspacing=1.2 if wide else 2.0)
+    legend = fig.legend(handles=handles, loc="outside lower center", ncols=ncols,
+                        handlelength=2.2, columnspacing=1.2 if wide else 2.0)
+    if not wide and len(groups) == 1:
+        # one group in one column ran down a third of a one-column figure: a row if it fits
+        row = fig.legend(handles=handles, loc="outside lower center", ncols=size,
+                         handlelength=2.2, columnspacing=1.2)
+        fits = row.get_window_extent(fig.canvas.get_renderer()).width <= fig.bbox.width
+        (legend if fits else row).remove()
 
 
 def _row_name(text: str) -> Line2D:
