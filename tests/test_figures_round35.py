@@ -258,3 +258,18 @@ def test_one_task_fig5_legend_is_one_row_inside_the_figure():
     assert len(rows) == 1, rows
     box = _bbox(legend)
     assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+
+
+def test_figS7_counts_stay_inside_a_one_column_figure():
+    """A one-task sheet that records no uncertainty, 1416 papers: "1416 of 1416 papers"
+    after the full "Not recorded in sheet" bar ran off the figure's right edge."""
+    from falseclaims.figures.practices import figS7_uncertainty
+
+    papers = fx.papers(n=(1500, 0))
+    papers["uncertainty"] = pd.NA
+    fig, _ = figS7_uncertainty(papers, tasks=["classification"])
+    fig.canvas.draw()
+    texts = [t for ax in fig.axes for t in ax.texts if " of " in t.get_text()]
+    assert texts
+    for t in texts:
+        assert _bbox(t).x1 <= fig.bbox.x1, t.get_text()
