@@ -190,7 +190,7 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
     note = ("Above the dashed line: % of the papers where recorded (not recorded: of all "
             "papers); below it: % of the papers reporting uncertainty.")
     # one panel (one column wide): the note in lines of that width
-    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 70), fontsize="small",
+    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 64), fontsize="small",
                   color=PALETTE["gray"])
     if len(panels) == 1:  # "1416 of 1416 papers" ran off a one-column figure
         _fit_after_bars(fig, [a for a in after if a is not None], within_figure=True)
