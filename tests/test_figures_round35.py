@@ -275,3 +275,18 @@ def test_figS7_counts_stay_inside_a_one_column_figure():
     # past both edges of the one-column figure
     for t in texts:
         assert fig.bbox.x0 <= _bbox(t).x0 and _bbox(t).x1 <= fig.bbox.x1, t.get_text()
+
+
+def test_a_posterior_hidden_under_the_median_still_shows():
+    """A clamped Q1 congruence gives the median's posterior: drawn first at the same width,
+    the median's line hid it completely (the legend listed a curve no one could see)."""
+    from falseclaims.figures.percase import posterior_classification
+
+    same = {"n": 500, "x1": 40, "x2": 35}
+    curves = [{"label": "q1", **same, "probability": 0.34},
+              {"label": "median", **same, "probability": 0.34},
+              {"label": "q3", "n": 500, "x1": 30, "x2": 25, "probability": 0.16}]
+    fig = posterior_classification(curves)
+    widths = {ln.get_label().split(":")[0]: ln.get_linewidth() for ln in fig.axes[0].lines
+              if ":" in ln.get_label()}
+    assert widths["Q1"] > widths["median"] == widths["Q3"], widths

@@ -202,7 +202,7 @@ def _level(label: str) -> str:
 def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     """One density per assumption, the area where B >= A shaded."""
     top = 0.0
-    for c, dens, col in zip(curves, densities, CURVE_COLOURS):
+    for i, (c, dens, col) in enumerate(zip(curves, densities, CURVE_COLOURS)):
         if dens is None:  # a point mass: a vertical line at it
             ax.axvline(c["delta"], color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
                        label=f"{_level(c['label'])}: P(B ≥ A) = {c['probability']:.3f}",
@@ -213,7 +213,11 @@ def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
                             va="top", fontsize=6.5)
             continue
         top = max(top, float(dens.max()))
-        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
+        # a clamped Q1 (or Q3) gives the median's curve, drawn over it: each curve hidden by
+        # a later one is drawn wider, so it shows at the edges (as Fig 5's companion does)
+        hidden = sum(d is not None and np.allclose(d, dens) for d in densities[i + 1:])
+        ax.plot(grid, dens, color=col, lw=1.1 + 1.2 * hidden,
+                ls=LEVEL_STYLES.get(c["label"], "-"),
                 label=f"{_level(c['label'])}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
         # opaque, under every curve: overlapping areas keep B's one colour
         ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, lw=0, zorder=1)
