@@ -154,7 +154,7 @@ def test_figS8_note_counts_only_papers_without_any_plotted_size():
     ])
     fig, data = figures.figS8_split_sizes(papers)
     ax = fig.axes[0]
-    assert ax.get_title().startswith("Classification (2 papers)")  # p and s
+    assert ax.get_title().startswith("Classification (n = 2 papers)")  # p and s
     note = next(t.get_text() for t in ax.texts if "without usable sizes" in t.get_text())
     assert note.startswith("3 paper(s) without usable sizes")  # q, r, z
     assert "1 plotted paper(s) with some sizes missing" in note

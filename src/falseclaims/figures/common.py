@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import textwrap
+from string import ascii_lowercase
 
 import numpy as np
 
 from falseclaims.style import PALETTE, figure
-from falseclaims.tasks import TASKS
+from falseclaims.tasks import TASK_LABELS, TASKS
 
 METRIC_NAMES = {"classification": "Accuracy", "segmentation": "DSC"}
 # what an empty reporting-practice panel says (these figures count papers in scope)
 NO_PAPERS = "no papers in scope"
+
+
+def papers_text(n: int) -> str:
+    """``n = 1 paper``, ``n = 43 papers``: the count every panel title gives."""
+    return f"n = {int(n)} paper" + ("" if int(n) == 1 else "s")
+
+
+def panel_title(task: str, n: int) -> str:
+    """A task panel's title in every survey figure: ``Classification (n = 43 papers)``."""
+    return f"{TASK_LABELS[task]} ({papers_text(n)})"
 
 
 def panel_tasks(tasks=None, panels=TASKS) -> list[str]:
@@ -43,10 +54,16 @@ def label_first_drawn(axes, drawn, ylabel: str = "") -> None:
         first.yaxis.label.set_visible(True)  # hidden on inner panels of shared axes
 
 
+def letter(i: int) -> str:
+    """The ``i``-th panel letter: a ... z, then aa, ab, ... (a comparison of many venues has
+    more than 26 panels)."""
+    return letter(i // 26 - 1) + ascii_lowercase[i % 26] if i >= 26 else ascii_lowercase[i]
+
+
 def panel_letter(ax, i: int, y: float = 1.02) -> None:
     """Bold a, b, c, ... at the top left, just above the axes (``y``, axes fraction: small
     panels need a larger one to keep the letter off the top tick label)."""
-    ax.text(-0.02, y, "abcdefgh"[i], transform=ax.transAxes, fontweight="bold",
+    ax.text(-0.02, y, letter(i), transform=ax.transAxes, fontweight="bold",
             ha="right", va="bottom")
 
 

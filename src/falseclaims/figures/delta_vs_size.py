@@ -10,8 +10,7 @@ import seaborn as sns
 from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter, \
-    panel_tasks, panel_width
-from falseclaims.tasks import TASK_LABELS
+    panel_tasks, panel_title, panel_width
 from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, log_ticks, no_data
@@ -43,7 +42,7 @@ def fig4_delta_vs_size(probabilities: pd.DataFrame, headline: Headline,
     markers = {names[True]: "o", names[False]: "^"}
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task]
-        ax.set_title(f"{TASK_LABELS[task]} (n = {len(d)} papers)")
+        ax.set_title(panel_title(task, len(d)))
         if len(panels) > 1:
             panel_letter(ax, i)
         if d.empty:

@@ -10,8 +10,7 @@ import seaborn as sns
 from matplotlib.lines import Line2D
 
 from falseclaims.figures.common import METRIC_NAMES, floor_for_markers, panel_letter, \
-    panel_tasks, panel_width
-from falseclaims.tasks import TASK_LABELS
+    panel_tasks, panel_title, panel_width
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, figure, no_data
 
@@ -69,7 +68,7 @@ def figS9_delta_distribution(top2: pd.DataFrame, size_edges=(50, 100, 500, 1000)
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         d = data[data["task"] == task]
         v = d["delta"].to_numpy(float)
-        ax.set_title(f"{TASK_LABELS[task]} (n = {v.size} papers)")
+        ax.set_title(panel_title(task, v.size))
         if len(panels) > 1:
             panel_letter(ax, i)
         if d.empty:

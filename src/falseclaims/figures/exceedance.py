@@ -13,7 +13,8 @@ from falseclaims.levels import LEVEL_LABELS
 from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks
+from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks, \
+    panel_title
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
@@ -58,8 +59,14 @@ def _style_legend(fig, colours: dict, styles: dict, colour_title: str, style_tit
         handles, ncols = [g[j] for j in range(size) for g in groups], size
     else:
         handles, ncols = [h for g in groups for h in g], len(groups)
-    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, handlelength=2.2,
-               columnspacing=1.2 if wide else 2.0)
+    legend = fig.legend(handles=handles, loc="outside lower center", ncols=ncols,
+                        handlelength=2.2, columnspacing=1.2 if wide else 2.0)
+    if not wide and len(groups) == 1:
+        # one group in one column ran down a third of a one-column figure: a row if it fits
+        row = fig.legend(handles=handles, loc="outside lower center", ncols=size,
+                         handlelength=2.2, columnspacing=1.2)
+        fits = row.get_window_extent(fig.canvas.get_renderer()).width <= fig.bbox.width
+        (legend if fits else row).remove()
 
 
 def _row_name(text: str) -> Line2D:
@@ -117,7 +124,7 @@ def _curve_panels(curves, group_col, style_col, panels, title_fn, cutoff, n_labe
 
 def _n_title(task, d):
     n = d["n_papers"].max() if len(d) else 0
-    return f"{TASK_LABELS[task]} (n = {int(n)} papers)"
+    return panel_title(task, n)
 
 
 def fig5_exceedance(exceedance: pd.DataFrame, headline: Headline, cutoff: float = 0.05,
@@ -165,14 +172,23 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
                         empty=_empty_note(exceedance_by_venue, design_only),
                         name_one=bool(set(design_only) & set(exceedance_by_venue)))
     for ax, task in zip(fig.axes, TASKS):
-        ax.text(0.0, -0.2, "Headline: " + headline.describe(task).replace(", ", ",\n"),
-                transform=ax.transAxes, fontsize="x-small", color=PALETTE["gray"], va="top")
+        # under the axis title, whatever the axes' height (at a fixed axes fraction it ran
+        # into the axis title when a long venue legend shortened the axes)
+        ax.annotate("Headline: " + headline.describe(task).replace(", ", ",\n"),
+                    xy=(0.0, 0.0), xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -2),
+                    textcoords="offset points", fontsize="x-small", color=PALETTE["gray"],
+                    va="top")
     _fit_legend(fig)
     shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
     if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
         fig.suptitle(f"{DESIGN_ONLY_NOTE}: " + ", ".join(shown), fontsize="small",
                      color=PALETTE["gray"])
     return fig, data
+
+
+# more venues than this: a row per venue instead of a column (the facets of six venues side
+# by side were 27 mm wide: tick labels ran together and the venue names were clipped)
+MAX_VENUE_COLUMNS = 4
 
 
 def _fit_legend(fig, tries: int = 4) -> None:
@@ -212,7 +228,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
                              else "no analysed papers in any venue") + f" ({', '.join(venues)})")
         return fig, data
     says = {labels.get(v, v): _empty_note([v], design_only) for v in exceedance_by_venue}
-    sources = list(dict.fromkeys(data["congruence_source"]))
+    # the headline first, then as listed: the order of Fig 5's companion (not the tables'
+    # alphabetical isic2018, paper, ...)
+    present = set(data["congruence_source"])
+    sources = [s for s in dict.fromkeys([headline.congruence_source,
+                                         *data["congruence_source"]]) if s in present]
     levels = [lvl for lvl in LEVEL_STYLES if lvl in set(data["congruence_level"])]
     levels += [lvl for lvl in dict.fromkeys(data["congruence_level"]) if lvl not in levels]
     shown = {lvl: f"{LEVEL_LABELS.get(lvl, lvl)} congruence" for lvl in levels}
@@ -220,20 +240,24 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
                        task_label=data["task"].map(TASK_LABELS),
                        level=data["congruence_level"].map(shown)).rename(
         columns={"congruence_source": "congruence source"})
-    style_settings = figure_settings()
-    width = style_settings["double_width_mm"] * MM
-    ncols = max(len(venues), 1)
-    facet = min(width / (ncols + 0.45), 55 * MM)  # room for the legend on the right
+    width = figure_settings()["double_width_mm"] * MM
+    tall = len(venues) > MAX_VENUE_COLUMNS  # a row per venue: narrow columns were unreadable
+    facet = (min(width / 2.45, 55 * MM) if tall
+             else min(width / (max(len(venues), 1) + 0.45), 55 * MM))  # legend on the right
+    tasks_shown = [TASK_LABELS[t] for t in TASKS]
     grid = sns.relplot(
         data=tidy, kind="line", x="cutoff", y="percent_above", hue="congruence source",
-        style="level", row="task_label", col="venue_label",
-        row_order=[TASK_LABELS[t] for t in TASKS], col_order=venues, hue_order=sources,
-        style_order=[shown[lvl] for lvl in levels],
+        style="level", row="venue_label" if tall else "task_label",
+        col="task_label" if tall else "venue_label",
+        row_order=venues if tall else tasks_shown, col_order=tasks_shown if tall else venues,
+        hue_order=sources, style_order=[shown[lvl] for lvl in levels],
         palette=source_colours(sources),
         dashes={shown[lvl]: d for lvl, d in level_dashes(levels).items()}, estimator=None,
-        drawstyle="steps-post", linewidth=1.0, height=facet * 0.9, aspect=1 / 0.9,
-        facet_kws={"sharex": True, "sharey": True, "margin_titles": True})
-    for (task_label, venue), ax in grid.axes_dict.items():
+        drawstyle="steps-post", linewidth=1.0,
+        height=facet * (0.55 if tall else 0.9), aspect=1 / (0.55 if tall else 0.9),
+        facet_kws={"sharex": True, "sharey": True, "margin_titles": not tall})
+    for key, ax in grid.axes_dict.items():
+        venue, task_label = key if tall else key[::-1]
         ax.axvline(cutoff, color=PALETTE["gray"], lw=0.6, zorder=0)
         ax.set_ylim(0, 100)
         if tidy[(tidy["task_label"] == task_label) & (tidy["venue_label"] == venue)].empty:
@@ -242,6 +266,11 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
             ax.text(0.5, 0.5, textwrap.fill(says[venue], 12, break_on_hyphens=False),
                     transform=ax.transAxes, ha="center", va="center", color=PALETTE["gray"],
                     fontsize="small")
+    if grid.legend is not None:
+        grid.legend.set_title(None)
+    xlabel = "Cutoff of the probability of a false claim"
+    if tall:
+        return _venue_rows(grid, venues, width, xlabel), data
     grid.set_titles(row_template="{row_name}", col_template="")
     for i, ax in enumerate(grid.axes.flat):  # a, b, c along the first row, then the next
         panel_letter(ax, i, y=1.05)  # short facets: 1.02 would touch the "100" tick label
@@ -249,15 +278,29 @@ def fig5_venue_facets(exceedance_by_venue: dict[str, pd.DataFrame], headline: He
         ax.set_title(textwrap.fill(venue, max(12, int(facet / MM / 2.3))))  # ~2.3 mm a char
     # Fig 5's axis labels, once for the grid (too long for one facet)
     grid.set_axis_labels("", "")
-    if grid.legend is not None:
-        grid.legend.set_title(None)
-    labels_xy = ("Cutoff of the probability of a false claim", "% of papers with P > cutoff")
+    labels_xy = (xlabel, "% of papers with P > cutoff")
     added = _fit_width(grid, width, *labels_xy)
     if _titles_within_columns(grid.axes[0], venues):  # rewrapped: lay out again
         for text in added:
             text.remove()
         _fit_width(grid, width, *labels_xy)
     return grid.figure, data
+
+
+def _venue_rows(grid, venues: list[str], width: float, xlabel: str):
+    """The layout of many venues: a row per venue (its name, wrapped, beside the row, as
+    the task rows of Fig 5's companion are named), a column per task, lettered a, b, ...
+    row by row."""
+    grid.set_titles(template="")
+    for ax, task_label in zip(grid.axes[0], [TASK_LABELS[t] for t in TASKS]):
+        ax.set_title(task_label)
+    grid.set_axis_labels("", "")
+    for i, ax in enumerate(grid.axes.flat):
+        panel_letter(ax, i, y=1.05)
+    for ax, venue in zip(grid.axes[:, 0], venues):
+        ax.set_ylabel(textwrap.fill(venue, 22) + "\n% with P > cutoff", fontsize="small")
+    _fit_width(grid, width, xlabel, "")
+    return grid.figure
 
 
 def _titles_within_columns(axes, venues: list[str]) -> bool:

@@ -43,8 +43,12 @@ def flow_diagram(flow: pd.DataFrame):
         fig, ax = figure("double", height=40)
         no_data(ax, "no papers in the sheet")
         return fig, data
+    # a venue of one task (a classification-only review) draws that column only, one
+    # column wide, as its other per-task figures do (not a column of n = 0 boxes)
+    found = data.groupby("task")["n_papers"].max()
+    tasks = [t for t in tasks if found[t] > 0] or tasks
     n_steps = int(data.groupby("task").size().max())
-    fig, ax = figure("double", height=16 + 19 * n_steps)
+    fig, ax = figure("double" if len(tasks) > 1 else "single", height=16 + 19 * n_steps)
     ax.set_axis_off()
     ax.set_xlim(0, 2 * len(tasks) + 0.06)  # room for the last removed-count label
     ax.set_ylim(n_steps - 0.3, -0.8)

@@ -13,6 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from scipy import special, stats
 
 from falseclaims import style
+from falseclaims.levels import LEVEL_LABELS
 from falseclaims.style import LEVEL_STYLES, PALETTE
 
 # One colour per role in every per-case figure: A better (A's colour), B better (B's), same
@@ -119,7 +120,8 @@ def differences_histogram(d, a: str, b: str):
         ax.vlines(value, 0, top * y, color=colour, lw=1.1, ls=dash, zorder=3)
         ax.plot([value], [top * y], marker=marker, ms=4.5, color=colour, ls="", zorder=4)
         handles.append(Line2D([], [], color=colour, lw=1.1, ls=dash, marker=marker, ms=4.5,
-                              label=f"{name} {value:+.4f}"))
+                              # the minus sign of the axes' tick labels, not a hyphen
+                              label=f"{name} {value:+.4f}".replace("-", "−")))
     ax.set_xlabel("DSC difference per case, A − B")
     ax.set_ylabel("cases")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # counts
@@ -192,21 +194,31 @@ def _beta_logpdf(x, a, b):
     return special.xlogy(a - 1.0, x) + special.xlog1py(b - 1.0, -x) - special.betaln(a, b)
 
 
+def _level(label: str) -> str:
+    """An assumption as every figure names it (Q1, median, Q3: the survey's words)."""
+    return LEVEL_LABELS.get(label, label)
+
+
 def _draw_posteriors(ax, grid, curves, densities, xlabel: str) -> None:
     """One density per assumption, the area where B >= A shaded."""
     top = 0.0
-    for c, dens, col in zip(curves, densities, CURVE_COLOURS):
+    for i, (c, dens, col) in enumerate(zip(curves, densities, CURVE_COLOURS)):
         if dens is None:  # a point mass: a vertical line at it
             ax.axvline(c["delta"], color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
-                       label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
+                       label=f"{_level(c['label'])}: P(B ≥ A) = {c['probability']:.3f}",
+                       zorder=3)
             said = f"no spread: every paired difference is {c['delta']:+.4g}"
             if said not in [t.get_text() for t in ax.texts]:
                 ax.annotate(said, (0.02, 0.97), xycoords="axes fraction", ha="left",
                             va="top", fontsize=6.5)
             continue
         top = max(top, float(dens.max()))
-        ax.plot(grid, dens, color=col, lw=1.1, ls=LEVEL_STYLES.get(c["label"], "-"),
-                label=f"{c['label']}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
+        # a clamped Q1 (or Q3) gives the median's curve, drawn over it: each curve hidden by
+        # a later one is drawn wider, so it shows at the edges (as Fig 5's companion does)
+        hidden = sum(d is not None and np.allclose(d, dens) for d in densities[i + 1:])
+        ax.plot(grid, dens, color=col, lw=1.1 + 1.2 * hidden,
+                ls=LEVEL_STYLES.get(c["label"], "-"),
+                label=f"{_level(c['label'])}: P(B ≥ A) = {c['probability']:.3f}", zorder=3)
         # opaque, under every curve: overlapping areas keep B's one colour
         ax.fill_between(grid, dens, where=grid <= 0, color=B_COLOUR, lw=0, zorder=1)
     ax.fill_between([], [], color=B_COLOUR, lw=0, label="shaded: B ≥ A")
@@ -257,13 +269,15 @@ def probability_vs_congruence(grid, prob, marks: list[dict], task: str):
     for (c, p), names in merged.items():
         ax.plot([c], [p], "o", ms=4, mfc="white", mec=PALETTE["black"], mew=1.0)
         right = c > lo + 0.95 * (hi - lo)  # at the right edge: label to the left
-        ax.annotate(", ".join(names), (c, p), fontsize=6.5, xytext=(-3 if right else 3, 3),
+        ax.annotate(", ".join(_level(x) for x in names), (c, p), fontsize=6.5, xytext=(-3 if right else 3, 3),
                     textcoords="offset points", ha="right" if right else "left")
     ax.axhline(0.05, color=PALETTE["gray"], lw=0.7, ls=":")
     ax.set_xlabel("congruence p₁₁ (both correct)" if task == "classification"
                   else "congruence r (Pearson of per-case DSC)")
     ax.set_ylabel("P(false claim)")
     ax.set_ylim(0, max(0.52, float(np.nanmax(prob)) * 1.05))
+    # at most five ticks: nine on -1 ... 1 ran into each other ("-1.00-0.75-0.50")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
     ax.set_title("Sensitivity to the assumed congruence")
     return fig
 
@@ -296,7 +310,8 @@ def critical_difference(omnibus):
     sig = omnibus.nemenyi.rename(index=label, columns=label)
     drawn = sp.critical_difference_diagram(
         ranks, sig, alpha=omnibus.alpha, ax=ax,
-        label_fmt_left="{label} ({rank:.2f})", label_fmt_right="({rank:.2f}) {label}",
+        # a space between a name and its elbow line (the right names touched their line)
+        label_fmt_left="{label} ({rank:.2f}) ", label_fmt_right=" ({rank:.2f}) {label}",
         label_props={"fontsize": 7}, color_palette=[PALETTE["black"]] * k,
         crossbar_props={"color": PALETTE["vermillion"], "linewidth": 2.0},
         text_h_margin=0.3)

@@ -9,8 +9,7 @@ import pandas as pd
 from matplotlib.patches import Patch
 
 from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
-    panel_tasks, panel_width
-from falseclaims.tasks import TASK_LABELS
+    panel_tasks, panel_title, panel_width
 from falseclaims.style import PALETTE, TASK_COLOURS, figure, no_data
 from falseclaims.survey.reporting import (  # noqa: F401 (the data of Fig 3 / S7, re-exported)
     DENOMINATORS,
@@ -53,7 +52,7 @@ def _share_label(ax, y: float, share: float, yes: int, recorded: int, n: int):
     return None if inside else label
 
 
-def _fit_after_bars(fig, labels) -> None:
+def _fit_after_bars(fig, labels, within_figure: bool = False) -> None:
     """A count written after its bar that runs past the axes' end (a one-column figure: the
     layout narrowed the axes after the label was placed): the count below the share, smaller.
     Drawing the layout here changes the PDF's bytes (not the PNG's): only one-column figures
@@ -62,8 +61,15 @@ def _fit_after_bars(fig, labels) -> None:
         return
     fig.draw_without_rendering()  # the final layout
     for label in labels:
-        if label.get_window_extent().x1 > label.axes.bbox.x1:
-            label.set_text(label.get_text().replace(" (", "\n(", 1))
+        # Fig S7's labels may run past the axes (its x-axis leaves them room): the figure's
+        # edge is theirs
+        edge = fig.bbox.x1 if within_figure else label.axes.bbox.x1
+        if label.get_window_extent().x1 > edge:
+            # "18% (27 of 154 recorded)": the count under the share; "1416 of 1416 papers":
+            # "1416 of 1416", as the other rows count (two lines crossed the dashed line)
+            text = label.get_text()
+            label.set_text(text.replace(" (", "\n(", 1) if " (" in text
+                           else text.removesuffix(" papers"))
             label.set_fontsize("small")
 
 
@@ -83,7 +89,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
         if len(panels) > 1:
             panel_letter(ax, i)
         if d.empty:
-            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            ax.set_title(panel_title(task, 0))
             no_data(ax, NO_PAPERS)
             continue
         y = np.arange(len(d))
@@ -105,7 +111,7 @@ def fig3_reporting_practices(papers: pd.DataFrame, which: str = "in_scope", task
                 after.append(_share_label(ax, yi, share, int(yes), int(r), int(n)))
         ax.set_yticks(y, d["label"])
         ax.set_xlabel("% of papers where recorded" if partly else "% of papers")
-        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers)")
+        ax.set_title(panel_title(task, n))
     handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.4, label=k)
                for k, c in _ANSWER_COLOURS.items()]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, handlelength=1.2)
@@ -119,7 +125,7 @@ def _pct(share: float) -> str:
     return "<1" if 0 < share < 0.005 else ">99" if 0.995 <= share < 1 else f"{100 * share:.0f}"
 
 
-def _figS7_bar(ax, y: float, row, task: str) -> None:
+def _figS7_bar(ax, y: float, row, task: str):
     """One row of Fig S7: the bar and "share (k of m)" after it; white bars for the rows
     that are not a way of reporting ("none" hatched, "not recorded" plain)."""
     k, m, s = int(row["n"]), int(row["n_denominator"]), row["share"]
@@ -127,7 +133,7 @@ def _figS7_bar(ax, y: float, row, task: str) -> None:
     if not m:
         ax.barh(y, 100, color="white", edgecolor="black", linewidth=0.4, height=0.65)
         _not_recorded_label(ax, y)
-        return
+        return None
     style = {"height": 0.65, "edgecolor": "black", "linewidth": 0.4}
     if kind == "not_recorded":
         style["color"] = _ANSWER_COLOURS["not recorded"]
@@ -139,7 +145,8 @@ def _figS7_bar(ax, y: float, row, task: str) -> None:
         style.update(color=TASK_COLOURS[task], linewidth=0)
     ax.barh(y, 100 * s, **style)
     text = f"{k} of {m} papers" if kind == "not_recorded" else f"{_pct(s)}% ({k} of {m})"
-    ax.annotate(text, (100 * s, y), xytext=(3, 0), textcoords="offset points", va="center")
+    return ax.annotate(text, (100 * s, y), xytext=(3, 0), textcoords="offset points",
+                       va="center")
 
 
 def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None):
@@ -156,11 +163,12 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
     fig, axes = figure(panel_width(panels), height=16 + 6.5 * max(len(labels), 4), ncols=len(panels),
                        sharey=bool(labels), squeeze=False)
     label_first_drawn(axes[0], [(data["task"] == t).any() for t in panels])
+    after = []  # the counts after their bars
     for i, (ax, task) in enumerate(zip(axes[0], panels)):
         if len(panels) > 1:
             panel_letter(ax, i)
         if not (data["task"] == task).any():
-            ax.set_title(f"{TASK_LABELS[task]} (n = 0 papers)")
+            ax.set_title(panel_title(task, 0))
             no_data(ax, NO_PAPERS)
             continue
         d = data[data["task"] == task].set_index("uncertainty").reindex(keys)
@@ -168,8 +176,7 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
         if "not_recorded" in keys and pd.isna(d.loc["not_recorded", "n"]):
             d.loc["not_recorded", ["n", "n_denominator", "share"]] = [0, n, 0.0]  # other task
         y = np.arange(len(labels))[::-1]
-        for yi, key in zip(y, keys):
-            _figS7_bar(ax, yi, d.loc[key], task)
+        after += [_figS7_bar(ax, yi, d.loc[key], task) for yi, key in zip(y, keys)]
         above = sum(k in DENOMINATORS for k in keys)
         ax.axhline(y[above - 1] - 0.5, color=PALETTE["gray"], linestyle="--", linewidth=0.6)
         ax.set_yticks(y, labels)
@@ -178,11 +185,13 @@ def figS7_uncertainty(papers: pd.DataFrame, which: str = "in_scope", tasks=None)
         ax.set_xlabel("% of papers (k of m: the denominator)")
         rep = int(d["n_reporting"].dropna().iloc[0])
         rec = int(d["n_recorded"].dropna().iloc[0])
-        ax.set_title(f"{TASK_LABELS[task]} (n = {n} papers;\n{rep} report uncertainty)" if rec
-                     else f"{TASK_LABELS[task]} (n = {n} papers)")
+        ax.set_title(f"{panel_title(task, n)[:-1]};\n{rep} report uncertainty)" if rec
+                     else panel_title(task, n))
     note = ("Above the dashed line: % of the papers where recorded (not recorded: of all "
             "papers); below it: % of the papers reporting uncertainty.")
     # one panel (one column wide): the note in lines of that width
-    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 70), fontsize="small",
+    fig.supxlabel(note if len(panels) > 1 else textwrap.fill(note, 64), fontsize="small",
                   color=PALETTE["gray"])
+    if len(panels) == 1:  # "1416 of 1416 papers" ran off a one-column figure
+        _fit_after_bars(fig, [a for a in after if a is not None], within_figure=True)
     return fig, data

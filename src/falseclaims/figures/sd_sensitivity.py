@@ -18,7 +18,7 @@ from matplotlib.lines import Line2D
 from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
 from falseclaims.survey.headline import Headline
 from falseclaims.io.table_io import numeric, require_columns
-from falseclaims.figures.common import note_figure
+from falseclaims.figures.common import note_figure, panel_title
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
@@ -69,7 +69,7 @@ def _panel(data: pd.DataFrame, headline: Headline, cutoff: float, title: str):
     ax.set_xlabel("Cutoff of the probability of a false claim")
     ax.set_ylabel("% of papers with P > cutoff")
     n = int(data["n_papers"].max()) if len(data) else 0
-    ax.set_title(f"Segmentation (n = {n} papers)\n{headline.congruence_level} congruence "
+    ax.set_title(f"{panel_title('segmentation', n)}\n{headline.congruence_level} congruence "
                  f"({headline.congruence_source})\n{title}", fontsize="medium")
     return fig, colours
 

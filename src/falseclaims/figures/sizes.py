@@ -25,8 +25,7 @@ import pandas as pd
 import seaborn as sns
 
 from falseclaims.figures.common import NO_PAPERS, label_first_drawn, panel_letter, \
-    panel_tasks, panel_width
-from falseclaims.tasks import TASK_LABELS
+    panel_tasks, panel_title, panel_width
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes, population
 from falseclaims.io.table_io import require_columns
 from falseclaims.style import MARKER_ALPHA, PALETTE, decade_label, figure, no_data
@@ -119,7 +118,7 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
         skipped = in_task[~in_task["paper_id"].isin(d["paper_id"])]
         partial = in_task[in_task["paper_id"].isin(d["paper_id"]) & (in_task["note"] != "")]
         present = [s for s in SETS if (d["set"] == s).any()]
-        ax.set_title(f"{TASK_LABELS[task]} ({d['paper_id'].nunique()} papers)", pad=12)
+        ax.set_title(panel_title(task, d["paper_id"].nunique()), pad=12)
         if len(panels) > 1:
             panel_letter(ax, i)
         if skipped.empty and d.empty:
@@ -150,6 +149,8 @@ def figS8_split_sizes(papers: pd.DataFrame, which: str = "in_scope", seed: int =
             ax.scatter([present.index("test")], [np.log10(med)], marker="D", s=22,
                        facecolors="white", edgecolors="black", linewidths=0.9, zorder=4)
             pop = TEST_SET_POPULATION.replace(" with a distinct", "\nwith a distinct")
+            if len(sizes) == 1:
+                pop = pop.replace("papers", "paper", 1)
             note = (f"◆ median test-set size {median_size(med)} over the {len(sizes)} {pop}"
                     + ("\n" + note if note else ""))
         if note:

@@ -19,9 +19,8 @@ from matplotlib.lines import Line2D
 
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.survey.headline import Headline, select_sd_headline
-from falseclaims.tasks import TASK_LABELS
 from falseclaims.io.table_io import numeric, require_columns
-from falseclaims.figures.common import panel_letter, panel_tasks
+from falseclaims.figures.common import panel_letter, panel_tasks, panel_title
 from falseclaims.figures.exceedance import EXCEEDANCE_KEYS, EXCEEDANCE_NUMBERS
 from falseclaims.style import LEVEL_STYLES, PALETTE, figure, level_dashes, no_data, \
     source_colours
@@ -103,7 +102,7 @@ def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFram
                    float(data["cutoff"].max()) if len(data) else 1.0)
             if j == 0:
                 n = int(d["n_papers"].max()) if len(d) else 0
-                ax.set_ylabel(f"{TASK_LABELS[task]} (n = {n} papers)\n"
+                ax.set_ylabel(f"{panel_title(task, n)}\n"
                               "% of papers with P > cutoff")
                 ax.tick_params(labelleft=True)
         axes[-1, len(levels) // 2].set_xlabel("Cutoff of the probability of a false claim")

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.percase.verdict import probability_text
-from falseclaims.style import CYCLE, MM, PALETTE, figure, log_ticks
+from falseclaims.figures.common import panel_letter, panel_title
+from falseclaims.style import CYCLE, MM, PALETTE, figure, log_ticks, source_colours
+from falseclaims.tasks import TASK_LABELS
 
 __all__ = ["agreement_figure", "interval_data", "ranked_intervals", "ties_figure"]
 
@@ -94,7 +96,9 @@ def agreement_figure(pairs: pd.DataFrame, congruence: dict):
     Q1-Q3 band per task. ``congruence``: {task: {q1, median, q3}}."""
     fig, (ax, bx) = figure("double", height=75, ncols=2, width_ratios=[1.3, 1])
     cutoff = float(pairs["cutoff"].iloc[0])
-    colours = {d: CYCLE[i] for i, d in enumerate(sorted(pairs["dataset"].unique()))}
+    # each data set in its colour of every figure (isic2018 and touchstone are also
+    # congruence sources: the same colour as in Fig 5's companion and the estimation figures)
+    colours = source_colours(sorted(pairs["dataset"].unique()))
     for d, g in pairs.groupby("dataset", sort=True):
         x = g["p_percase"].clip(lower=FLOOR)
         y = g["p_table"].clip(lower=FLOOR)
@@ -116,9 +120,8 @@ def agreement_figure(pairs: pd.DataFrame, congruence: dict):
     ax.set_xlabel("P(false claim), per-case data (empirical congruence and SDs)")
     ax.set_ylabel("P(false claim), printed table\n(assumed congruence, imputed SDs)")
     ax.legend(loc="upper left", fontsize=6)
-    ax.set_title(f"a  winner vs each other method; dashed: cutoff {cutoff:g}",
-                 loc="left",
-                 fontsize=7)
+    ax.set_title(f"Winner vs each other method; dashed: cutoff {cutoff:g}", fontsize=7)
+    panel_letter(ax, 0)
     tasks = sorted(pairs["task"].unique())
     for k, task in enumerate(tasks):
         q = congruence[task]
@@ -129,12 +132,13 @@ def agreement_figure(pairs: pd.DataFrame, congruence: dict):
         bx.scatter(k + jitter, g["congruence_empirical"], s=8, lw=0, alpha=0.6,
                    color=[colours[d] for d in g["dataset"]])
     bx.set_xticks(range(len(tasks)))
-    bx.set_xticklabels([f"{t}\n({'Pearson r' if t == 'segmentation' else 'both correct'})"
+    bx.set_xticklabels([f"{TASK_LABELS.get(t, t)}\n"
+                        f"({'Pearson r' if t == 'segmentation' else 'both correct'})"
                         for t in tasks])
     bx.set_xlim(-0.6, len(tasks) - 0.4)
-    bx.set_ylabel("congruence of the pair")
-    bx.set_title("b  congruence: pairs (dots), assumed Q1-Q3", loc="left",
-                 fontsize=7)
+    bx.set_ylabel("Congruence of the pair")
+    bx.set_title("Congruence: pairs (dots), assumed Q1–Q3", fontsize=7)
+    panel_letter(bx, 1)
     data = pairs[["dataset", "table", "task", "winner", "method", "p_table", "p_percase",
                   "congruence_assumed", "congruence_empirical", "tied_table", "tied_percase",
                   "agree"]]
@@ -151,9 +155,11 @@ def plt_rect(k: float, lo: float, hi: float):
 def ties_figure(ties: pd.DataFrame, label: str = ""):
     """Papers by the number of reported methods tied with the winner (tier 1 minus the
     winner), one bar colour per task; (figure, data)."""
+    from matplotlib.ticker import MaxNLocator
+
     from falseclaims.style import TASK_COLOURS, no_data
 
-    fig, ax = figure("single", height=55)
+    fig, ax = figure("single", height=62)
     if ties.empty:
         no_data(ax, "no paper reports more than two methods")
         return fig, pd.DataFrame(columns=["task", "n_tied", "papers"])
@@ -166,11 +172,14 @@ def ties_figure(ties: pd.DataFrame, label: str = ""):
             range(top + 1), fill_value=0)
         ax.bar(np.arange(top + 1) + (k - (len(tasks) - 1) / 2) * width, c.to_numpy(),
                width=width, color=TASK_COLOURS.get(task, CYCLE[k]),
-               label=f"{task} ({int(c.sum())} papers)")
+               label=panel_title(task, int(c.sum())) if task in TASK_LABELS else task)
     ax.set_xticks(range(top + 1))
-    ax.set_xlabel(f"reported methods tied with the winner (P ≥ {ties['cutoff'].iloc[0]:g})")
-    ax.set_ylabel("papers")
-    ax.legend(loc="upper right")
+    # counts of papers: whole numbers only (3 papers gave ticks 0.5, 1.5, ...)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+    ax.set_xlabel(f"Reported methods tied with the winner (P ≥ {ties['cutoff'].iloc[0]:g})")
+    ax.set_ylabel("Papers")
+    # below the axis, not on the bars (a legend in the upper right covered a tall bar)
+    fig.legend(loc="outside lower center", handlelength=1.2)  # one a row: a single column
     if label:
         ax.set_title(label, fontsize=7, loc="left")
     return fig, counts
