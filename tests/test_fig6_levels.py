@@ -135,7 +135,7 @@ def test_grid_level_is_the_median_winner_value_unless_a_number_is_given(repo_roo
     level, text = grid_level("classification", top2, grid)
     assert level == 0.8 and text == "median winner value of the 3 analysed papers"
     assert grid_level("segmentation", top2, grid) == (
-        0.6, "no analysed paper: configured fallback level")
+        0.6, "configured fallback level (no analysed paper)")
     fixed = dataclasses.replace(grid, tasks={**grid.tasks, "classification": TaskGrid(
         0.75, None, (100,), (0.01,))})
     assert grid_level("classification", top2, fixed) == (0.75, "configured level")

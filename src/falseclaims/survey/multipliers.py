@@ -39,7 +39,7 @@ def grid_level(task: str, top2: pd.DataFrame, lookup_grid: LookupGrid | Mapping
             raise FalseclaimsInputError(
                 f"config lookup_grid.{task}.fallback_level is needed: level is "
                 f"{MEDIAN_WINNER} and the venue has no analysed {task} paper")
-        return grid.fallback_level, "no analysed paper: configured fallback level"
+        return grid.fallback_level, "configured fallback level (no analysed paper)"
     return float(v.median()), f"median winner value of the {len(v)} analysed papers"
 
 
