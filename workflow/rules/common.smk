@@ -14,6 +14,7 @@ from falseclaims.config import (
     venue_label,
 )
 from falseclaims.config_validation import ConfigError, schema_path, validate
+from falseclaims.estimation.inputs import source_input_files
 from falseclaims.figures.registry import (
     REPORT_FIGURES,
     REPORT_NUMBERS,
@@ -60,8 +61,27 @@ wildcard_constraints:
 
 
 def venue_sheet_files(wildcards):
+    """Every file a venue's sheets are read from (its sizes table too: editing it reruns
+    the venue), relative to the working directory like every path of the config."""
     v = config["venues"][wildcards.venue]
-    return sorted({v["papers"], v.get("results")} - {None})
+    sizes = (v.get("sizes") or {}).get("file")
+    return sorted({v["papers"], v.get("results"), sizes} - {None})
+
+
+def source_files(block):
+    """The input function of an estimation rule: the files the source ``{source}`` of
+    ``estimation.<block>`` reads; a glob matching no file stops the run with one line naming
+    the key and the folder (an input function's error is otherwise a Python traceback)."""
+    def files(wildcards):
+        try:
+            return source_input_files(config["estimation"][block][wildcards.source])
+        except FileNotFoundError as exc:
+            sys.exit(
+                f"ERROR: config estimation.{block}.{wildcards.source}: {exc}; "
+                f"'.' is the working directory {Path.cwd()}"
+            )
+
+    return files
 
 
 def config_subset(*paths):
