@@ -152,7 +152,8 @@ def _message(error) -> list[str]:
         return [f"{prefix}expected {wanted}, got {_show(error.instance)}"]
     got = f", got {_show(error.instance)}"
     if "propertyNames" in error.schema_path:  # a key of a mapping, not a value: name it
-        prefix, got = f"{prefix}key {str(error.instance)[:60]!r}: ", ""
+        key = str(error.instance)
+        prefix, got = f"{prefix}key {key if len(key) <= 60 else key[:57] + '...'!r}: ", ""
     if error.validator == "pattern":  # a reason in words, not the regular expression
         wanted = (error.schema.get("patternMessage") if isinstance(error.schema, dict)
                   else None) or f"text matching the pattern {error.validator_value}"
