@@ -99,6 +99,17 @@ rule all:
         ALL_TARGETS,
 
 
+onstart:
+    for _stale in STALE_COMPARISON:
+        Path(_stale).unlink(missing_ok=True)
+    if STALE_COMPARISON:
+        print(
+            f"removed {len(STALE_COMPARISON)} file(s) of an earlier run's venue comparison "
+            f"({Path(STALE_COMPARISON[0]).parent}/): this run has one venue",
+            file=sys.stderr,
+        )
+
+
 # the run's last lines give the headline and say where to look, the report command with
 # the run's own --configfile (at exit: after Snakemake's own closing lines)
 onsuccess:

@@ -94,11 +94,19 @@ def test_venue_sheets_are_read_from_the_project_folder(tmp_path):
     (proj / sheet).parent.mkdir(parents=True)
     lines = (REPO / sheet).read_text(encoding="utf-8").splitlines(keepends=True)
     (proj / sheet).write_text("".join(lines[:10]), encoding="utf-8")
+    # the comparison of an earlier run with two venues: no target with one venue, so it was
+    # left as it was, naming the venue the config dropped
+    stale = proj / "figures" / "comparison" / "venue_comparison.csv"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("venue,label\nvenue_c_synthetic,Venue C\n", encoding="utf-8")
     target = f"results/{venue}/validated/papers.csv"
     res = _snakemake(proj, target, "--cores", "1")
     assert res.returncode == 0, res.stdout + res.stderr
     papers = (proj / target).read_text(encoding="utf-8").splitlines()
     assert len(papers) == 1 + 9 and len(lines) > 50
+    assert not stale.exists()
+    assert "removed 1 file(s) of an earlier run's venue comparison (figures/comparison/): this " \
+           "run has one venue" in res.stderr
 
 
 # ------------------------------------------------------------------ config files that are not files
@@ -141,7 +149,9 @@ def test_env_config_device_is_named(monkeypatch):
 
 
 def test_pipeline_config_fifo_refused_before_it_is_read(fifo):
-    # was: skipped by the strict reading (not a regular file), then read by Snakemake
+    # config/config.yaml as a pipe: was skipped by the strict reading (not a regular file),
+    # then read by Snakemake's `configfile:`, which waits on it (--configfile files are read
+    # by Snakemake before the Snakefile runs: out of the workflow's reach)
     with pytest.raises(ConfigError, match="is not a regular file"):
         check_config_files([str(fifo)])
 

@@ -71,7 +71,9 @@ def venue_sheet_files(wildcards):
 def source_files(block):
     """The input function of an estimation rule: the files the source ``{source}`` of
     ``estimation.<block>`` reads; a glob matching no file stops the run with one line naming
-    the key and the folder (an input function's error is otherwise a Python traceback)."""
+    the key and the folder (an input function's error is otherwise a Python traceback).
+    """
+
     def files(wildcards):
         try:
             return source_input_files(config["estimation"][block][wildcards.source])
