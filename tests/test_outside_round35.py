@@ -92,6 +92,7 @@ def test_venue_sheets_are_read_from_the_project_folder(tmp_path):
     proj = _project(tmp_path, cfg, data="own")
     sheet = Path(cfg["venues"][venue]["papers"])
     (proj / sheet).parent.mkdir(parents=True)
+    (proj / "data" / "external").symlink_to(REPO / "data" / "external")  # the estimation's
     lines = (REPO / sheet).read_text(encoding="utf-8").splitlines(keepends=True)
     (proj / sheet).write_text("".join(lines[:10]), encoding="utf-8")
     # the comparison of an earlier run with two venues: no target with one venue, so it was
@@ -107,6 +108,45 @@ def test_venue_sheets_are_read_from_the_project_folder(tmp_path):
     assert not stale.exists()
     assert "removed 1 file(s) of an earlier run's venue comparison (figures/comparison/): this " \
            "run has one venue" in res.stderr
+
+
+def test_sheet_path_edited_to_a_missing_file_after_a_run_is_refused(tmp_path):
+    # was: Snakemake dropped validate_sheets (its input missing) and eligibility took the
+    # earlier run's validated sheets as they were: the old sheet's results, unsaid (exit 0)
+    cfg = _repo_config()
+    venue = "venue_b_synthetic"
+    cfg["venues"] = {venue: {**cfg["venues"][venue], "papers": "data/example/typo.csv"}}
+    proj = _project(tmp_path, cfg)
+    validated = proj / "results" / venue / "validated"
+    validated.mkdir(parents=True)
+    for name in ("papers.csv", "results.csv", "notes.csv", "notes_digest.html"):
+        (validated / name).write_text("id\n", encoding="utf-8")
+    res = _snakemake(proj, f"results/{venue}/eligible.csv", "-n")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert ("ERROR: 1 file(s) the config names are missing:\n"
+            f"  - config venues.{venue}.papers: no such file data/example/typo.csv (paths are "
+            f"relative to the working directory {proj})") in out, out
+
+
+def test_estimation_path_missing_is_named(tmp_path):
+    cfg = _repo_config()
+    cfg["estimation"]["sd_sources"]["msd"]["path"] = "data/external/gone.csv"
+    res = _snakemake(_project(tmp_path, cfg), "-n")
+    assert res.returncode != 0
+    assert "  - config estimation.sd_sources.msd: no such file data/external/gone.csv" in (
+        res.stdout + res.stderr)
+
+
+def test_venue_sheet_that_is_a_folder_is_named(tmp_path):
+    cfg = _repo_config()
+    venue = "venue_b_synthetic"
+    cfg["venues"] = {venue: {**cfg["venues"][venue], "papers": "sheet.csv"}}
+    proj = _project(tmp_path, cfg)
+    (proj / "sheet.csv").mkdir()
+    res = _snakemake(proj, "-n")
+    assert f"  - config venues.{venue}.papers: sheet.csv: is a directory, expected a file" in (
+        res.stdout + res.stderr)
 
 
 # ------------------------------------------------------------------ config files that are not files

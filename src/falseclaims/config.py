@@ -114,6 +114,34 @@ def check_config_files(paths) -> None:
             read_yaml(path)
 
 
+def venue_files(venue_cfg: dict) -> dict[str, str]:
+    """{config key: path} of every file a venue's sheets are read from (papers, results, the
+    sizes table): the inputs of its first pipeline job."""
+    sizes = venue_cfg.get("sizes") if isinstance(venue_cfg.get("sizes"), dict) else {}
+    named = {"papers": venue_cfg.get("papers"), "results": venue_cfg.get("results"),
+             "sizes.file": sizes.get("file")}
+    return {key: str(path) for key, path in named.items() if path}
+
+
+def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") -> list[str]:
+    """One line per ``{config key: path}`` that names no regular file under ``workdir``.
+    The pipeline checks before it starts: a job whose input file is missing is dropped by
+    Snakemake, and when its outputs exist from an earlier run they are used as they are (a
+    mistyped sheet path after a run would keep the old sheet's results, unsaid)."""
+    out = []
+    for key, path in named.items():
+        full = Path(workdir, path)
+        try:
+            require_regular_file(full, "file")
+        except ValueError as exc:
+            out.append(f"{key}: {path}: {str(exc).split(': ', 1)[-1]}")
+            continue
+        if not full.is_file():
+            out.append(f"{key}: no such file {path} (paths are relative to the working "
+                       f"directory {Path(workdir).resolve()})")
+    return out
+
+
 def project_folder_problem(workdir: str | os.PathLike, basedir: str | os.PathLike) -> str | None:
     """Why the pipeline cannot run in ``workdir``, or None. Like every Snakemake workflow
     it reads ``config/config.yaml`` and the data the config names relative to the working
