@@ -129,6 +129,20 @@ def test_sheet_path_edited_to_a_missing_file_after_a_run_is_refused(tmp_path):
             f"relative to the working directory {proj})") in out, out
 
 
+def test_a_venue_sizes_table_is_an_input_of_its_first_job(tmp_path):
+    # was: not an input (only papers and results): editing the sizes table reran nothing
+    cfg = _repo_config()
+    venue = "venue_b_synthetic"
+    cfg["venues"] = {venue: {**cfg["venues"][venue],
+                             "sizes": {"file": "sizes.csv", "on": "Dataset"}}}
+    proj = _project(tmp_path, cfg)
+    (proj / "sizes.csv").write_text("data set,test images\nX,100\n", encoding="utf-8")
+    res = _snakemake(proj, f"results/{venue}/validated/papers.csv", "-n", "--quiet", "host")
+    assert res.returncode == 0, res.stdout + res.stderr
+    inputs = re.search(r"rule validate_sheets:\n\s+input: (.*)", res.stdout).group(1)
+    assert inputs.split(", ") == ["data/example/venue_b_synthetic_wide.csv", "sizes.csv"]
+
+
 def test_estimation_path_missing_is_named(tmp_path):
     cfg = _repo_config()
     cfg["estimation"]["sd_sources"]["msd"]["path"] = "data/external/gone.csv"
