@@ -21,12 +21,12 @@ REPO = Path(__file__).resolve().parents[1]
 SHEET_SCHEMAS = {"papers.schema.yaml", "results.schema.yaml"}  # sheets' rows, not the config
 
 
-def _snakemake(cwd, *args):
+def _snakemake(cwd, *args, timeout=600):
     """Snakemake with this checkout's Snakefile and package, started in ``cwd``."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"),
                            *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600)
+                          timeout=timeout)
 
 
 def _repo_config() -> dict:
@@ -61,6 +61,16 @@ def test_pipeline_started_outside_the_project_folder_says_where_to_run(tmp_path,
     assert errors == [f"ERROR: no config/config.yaml in the working directory "
                       f"{tmp_path / 'x' if 'directory' in how else tmp_path}: run the pipeline "
                       f"from the project folder: cd {REPO}, or snakemake --directory {REPO}"], out
+
+
+def test_pipeline_config_yaml_that_is_a_pipe_is_named(tmp_path):
+    # was: Snakemake's `configfile:` waited on the pipe for ever
+    (tmp_path / "config").mkdir()
+    os.mkfifo(tmp_path / "config" / "config.yaml")
+    res = _snakemake(tmp_path, "-n", timeout=120)  # the code before waits for ever
+    assert res.returncode != 0
+    assert ("ERROR: config/config.yaml: is not a regular file (a pipe or a device?)"
+            in res.stderr), res.stderr
 
 
 def test_pipeline_given_the_project_folder_with_directory_runs(tmp_path):

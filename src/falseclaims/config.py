@@ -148,7 +148,7 @@ def project_folder_problem(workdir: str | os.PathLike, basedir: str | os.PathLik
     directory (the project folder; ``workflow.basedir``, the Snakefile's folder, only for
     the files shipped with the workflow): started elsewhere (``cd /tmp && snakemake -s
     REPO/Snakefile``) it would fail on the first relative path, with a traceback."""
-    if (Path(workdir) / "config" / "config.yaml").is_file():
+    if (Path(workdir) / "config" / "config.yaml").exists():  # a folder or pipe: said next
         return None
     base = shlex.quote(str(basedir))
     return (f"no config/config.yaml in the working directory {workdir}: run the pipeline "
