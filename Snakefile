@@ -4,6 +4,7 @@
 import atexit
 import copy
 import sys
+from pathlib import Path
 
 from snakemake.utils import min_version
 
@@ -15,12 +16,18 @@ min_version("9.0")
 from falseclaims.config import (
     check_config_files,
     command_line_config,
+    project_folder_problem,
     quiet_scheduler,
     replace_whole,
 )
 from falseclaims.config_validation import ConfigError
 
 quiet_scheduler()  # a short console (docs/cli.md): no two scheduler lines per job
+
+# config/config.yaml and the data it names are read relative to the working directory (the
+# project folder, README.md "Running from another folder"): elsewhere, one line saying so
+if _problem := project_folder_problem(Path.cwd(), workflow.basedir):
+    sys.exit(f"ERROR: {_problem}")
 
 # the files given with --configfile, read from the command line's words (documented options)
 _configfiles, _with_config = command_line_config(sys.argv[1:])
@@ -90,6 +97,17 @@ rule all:
     default_target: True
     input:
         ALL_TARGETS,
+
+
+onstart:
+    for _stale in STALE_COMPARISON:
+        Path(_stale).unlink(missing_ok=True)
+    if STALE_COMPARISON:
+        print(
+            f"removed {len(STALE_COMPARISON)} file(s) of an earlier run's venue comparison "
+            f"({Path(STALE_COMPARISON[0]).parent}/): this run has one venue",
+            file=sys.stderr,
+        )
 
 
 # the run's last lines give the headline and say where to look, the report command with

@@ -45,9 +45,9 @@ def test_sota_bounds(capsys, argv, expected):
 
 
 @pytest.mark.parametrize("key, value, expected", [
-    (("grid", "n"), [1000, 10**12], "multiplicity.grid.n[1]: 1000000000000 is greater than "
-                                     "the maximum of 1000000000"),
-    (("example", "m"), 10**16, "multiplicity.example.m: 10000000000000000 is greater than"),
+    (("grid", "n"), [1000, 10**12], "multiplicity.grid.n[1]: expected a number <= 1000000000, "
+                                     "got 1000000000000"),
+    (("example", "m"), 10**16, "multiplicity.example.m: expected a number <= "),
 ])
 def test_pipeline_multiplicity_config_has_the_sota_bounds(config, key, value, expected):
     """The pipeline's multiplicity stage runs the same computation as `sota`: its config is

@@ -69,7 +69,7 @@ def test_repo_config_is_valid(repo_cfg):
     (lambda c: c["sd_model"]["msd_reference"].__setitem__("b0", None),
      "sd_model.msd_reference.b0: expected a number, got null"),
     (lambda c: c["congruence"].__setitem__("use", []),
-     "congruence.use: [] should be non-empty"),
+     "congruence.use: expected a list of 1 or more items, got []"),
     (lambda c: c["venues"]["venue_b_synthetic"].__setitem__("layout", "wide"),
      "venues.venue_b_synthetic.layout: expected one of long, wide_top2, got wide"),
     (lambda c: c.pop("claim_check"), "missing key 'claim_check'"),
@@ -218,9 +218,9 @@ def test_pipeline_merges_partial_config_by_the_cli_rule(tmp_path):
     assert res.returncode != 0
     out = res.stdout + res.stderr
     assert ("ERROR: 2 problem(s) in config:\n"
-            "  - config: claim_check.examples.binary.methods: {'only': 1.0} does not have "
-            "enough properties\n"
-            "  - config: planner.target: 0.9 is greater than or equal to the maximum of 0.5"
+            "  - config: claim_check.examples.binary.methods: expected a mapping of 2 or more "
+            "entries, got {only: 1.0}\n"
+            "  - config: planner.target: expected a number < 0.5, got 0.9"
             ) in out, out
 
 
@@ -289,7 +289,7 @@ CHECK = ["check", "--task", "segmentation", "--n", "50", "--a", "0.85", "--b", "
      "congruence.paper.segmentation.median: expected a number, got high"),
     (lambda c: c["sd_model"]["msd_reference"].__setitem__("b0", None),
      "sd_model.msd_reference.b0: expected a number, got null"),
-    (lambda c: c["congruence"].__setitem__("use", []), "congruence.use: [] should be non-empty"),
+    (lambda c: c["congruence"].__setitem__("use", []), "congruence.use: expected a list of 1 or more items, got []"),
     (lambda c: c.__setitem__("anaylsis", {}), "unknown key 'anaylsis' (did you mean"),
 ])
 def test_cli_validates_config(tmp_path, capsys, repo_cfg, change, expected):

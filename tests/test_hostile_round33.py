@@ -67,8 +67,8 @@ def test_schema_still_requires_the_result_keys_without_an_error():
 @pytest.mark.parametrize("config, message", [
     ({"congruence": "x"}, r"config \(a dict\): congruence: expected a mapping, got x"),
     ({"congruence": {"paper": {"classification": {"q1": 2}}}},
-     r"config \(a dict\): congruence\.paper\.classification\.q1: 2 is greater than the "
-     r"maximum of 1"),
+     r"config \(a dict\): congruence\.paper\.classification\.q1: expected a number <= 1, "
+     r"got 2"),
     ({"nosuch": 1}, r"config \(a dict\): unknown key 'nosuch'"),
 ])
 def test_api_config_dict_is_validated_like_a_file(tmp_path, config, message):

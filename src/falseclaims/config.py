@@ -28,6 +28,7 @@ import yaml
 
 from falseclaims.config_validation import ConfigError, schema_path, validate
 from falseclaims.errors import FalseclaimsInputError
+from falseclaims.io.textio import require_regular_file
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.sd_model import SDModel
 from falseclaims.tasks import TASKS
@@ -45,8 +46,10 @@ def find_config(path: str | os.PathLike | None = None) -> Path | None:
     if given:
         p = Path(given)
         via = "" if path else " (from $FALSECLAIMS_CONFIG)"
-        if p.is_dir():
-            raise ConfigError([f"is a directory, expected a YAML file{via}"], str(p))
+        try:  # a folder, '-', a pipe or a device (/dev/null) is named as what it is
+            require_regular_file(p, "YAML file")
+        except ValueError as exc:
+            raise ConfigError([str(exc).split(": ", 1)[-1] + via], str(p)) from None
         if not p.is_file():
             raise ConfigError([f"no such file{via}"], str(p))
         return p
@@ -100,10 +103,56 @@ def read_yaml(path: str | os.PathLike) -> dict:
 
 def check_config_files(paths) -> None:
     """:func:`read_yaml` of every existing file (the pipeline's config files, before and
-    besides Snakemake's own loader, which keeps the last of two equal keys)."""
+    besides Snakemake's own loader, which keeps the last of two equal keys); a folder, a
+    pipe or a device (``--configfile /dev/null``) refused saying what it is."""
     for path in paths:
+        try:
+            require_regular_file(path, "YAML file")
+        except ValueError as exc:
+            raise ConfigError([str(exc).split(": ", 1)[-1]], str(path)) from None
         if Path(path).is_file():
             read_yaml(path)
+
+
+def venue_files(venue_cfg: dict) -> dict[str, str]:
+    """{config key: path} of every file a venue's sheets are read from (papers, results, the
+    sizes table): the inputs of its first pipeline job."""
+    sizes = venue_cfg.get("sizes") if isinstance(venue_cfg.get("sizes"), dict) else {}
+    named = {"papers": venue_cfg.get("papers"), "results": venue_cfg.get("results"),
+             "sizes.file": sizes.get("file")}
+    return {key: str(path) for key, path in named.items() if path}
+
+
+def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") -> list[str]:
+    """One line per ``{config key: path}`` that names no regular file under ``workdir``.
+    The pipeline checks before it starts: a job whose input file is missing is dropped by
+    Snakemake, and when its outputs exist from an earlier run they are used as they are (a
+    mistyped sheet path after a run would keep the old sheet's results, unsaid)."""
+    out = []
+    for key, path in named.items():
+        full = Path(workdir, path)
+        try:
+            require_regular_file(full, "file")
+        except ValueError as exc:
+            out.append(f"{key}: {path}: {str(exc).split(': ', 1)[-1]}")
+            continue
+        if not full.is_file():
+            out.append(f"{key}: no such file {path} (paths are relative to the working "
+                       f"directory {Path(workdir).resolve()})")
+    return out
+
+
+def project_folder_problem(workdir: str | os.PathLike, basedir: str | os.PathLike) -> str | None:
+    """Why the pipeline cannot run in ``workdir``, or None. Like every Snakemake workflow
+    it reads ``config/config.yaml`` and the data the config names relative to the working
+    directory (the project folder; ``workflow.basedir``, the Snakefile's folder, only for
+    the files shipped with the workflow): started elsewhere (``cd /tmp && snakemake -s
+    REPO/Snakefile``) it would fail on the first relative path, with a traceback."""
+    if (Path(workdir) / "config" / "config.yaml").exists():  # a folder or pipe: said next
+        return None
+    base = shlex.quote(str(basedir))
+    return (f"no config/config.yaml in the working directory {workdir}: run the pipeline "
+            f"from the project folder: cd {base}, or snakemake --directory {base}")
 
 
 def command_line_config(argv) -> tuple[list[str], bool]:

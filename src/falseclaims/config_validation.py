@@ -35,6 +35,12 @@ SCHEMA_DIR = Path(str(resources.files("falseclaims") / "schemas"))
 RENAMED_KEYS = {("analysis", "curve_grid"): "exceedance_grid", ("figures", "threshold"): "cutoff"}
 _JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
                "integer": "a whole number", "boolean": "true or false", "null": "null"}
+# the other limits a schema sets, in words ("expected a number >= 1, got 0")
+_BOUNDS = {"minimum": "a number >= {}", "maximum": "a number <= {}",
+           "exclusiveMinimum": "a number > {}", "exclusiveMaximum": "a number < {}",
+           "minLength": "{} or more characters", "maxLength": "at most {} characters",
+           "minItems": "a list of {} or more items", "maxItems": "a list of at most {} items",
+           "minProperties": "a mapping of {} or more entries", "uniqueItems": "a list without repeats"}
 
 
 class ConfigError(FalseclaimsInputError):
@@ -144,12 +150,18 @@ def _message(error) -> list[str]:
         types = [types] if isinstance(types, str) else list(types)
         wanted = " or ".join(_JSON_TYPES.get(t, t) for t in types)
         return [f"{prefix}expected {wanted}, got {_show(error.instance)}"]
-    if error.validator == "pattern" and isinstance(error.schema, dict) \
-            and "patternMessage" in error.schema:  # a readable reason for a regex
-        return [f"{prefix}expected {error.schema['patternMessage']}, got {_show(error.instance)}"]
+    got = f", got {_show(error.instance)}"
+    if "propertyNames" in error.schema_path:  # a key of a mapping, not a value: name it
+        key = str(error.instance)
+        prefix, got = f"{prefix}key {key if len(key) <= 60 else key[:57] + '...'!r}: ", ""
+    if error.validator == "pattern":  # a reason in words, not the regular expression
+        wanted = (error.schema.get("patternMessage") if isinstance(error.schema, dict)
+                  else None) or f"text matching the pattern {error.validator_value}"
+        return [f"{prefix}expected {wanted}{got}"]
     if error.validator == "enum":
-        return [f"{prefix}expected one of {', '.join(map(str, error.validator_value))}, "
-                f"got {_show(error.instance)}"]
+        return [f"{prefix}expected one of {', '.join(map(str, error.validator_value))}{got}"]
+    if error.validator in _BOUNDS:
+        return [f"{prefix}expected {_BOUNDS[error.validator].format(error.validator_value)}{got}"]
     return [prefix + error.message]
 
 

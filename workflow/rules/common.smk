@@ -9,11 +9,14 @@ from pathlib import Path
 from falseclaims.config import (
     Eligibility,
     Headline,
+    missing_files,
     report_category,
     run_venues,
+    venue_files,
     venue_label,
 )
 from falseclaims.config_validation import ConfigError, schema_path, validate
+from falseclaims.estimation.inputs import source_input_files
 from falseclaims.figures.registry import (
     REPORT_FIGURES,
     REPORT_NUMBERS,
@@ -60,8 +63,60 @@ wildcard_constraints:
 
 
 def venue_sheet_files(wildcards):
-    v = config["venues"][wildcards.venue]
-    return sorted({v["papers"], v.get("results")} - {None})
+    """Every file a venue's sheets are read from (its sizes table too: editing it reruns
+    the venue), relative to the working directory like every path of the config."""
+    return sorted(set(venue_files(config["venues"][wildcards.venue]).values()))
+
+
+def estimation_files():
+    """{config key: path} of the files the estimation sources name (a glob matching nothing:
+    the input function says so, source_files)."""
+    out = {}
+    for block in ("congruence_sources", "sd_sources"):
+        for name, spec in (config.get("estimation", {}).get(block) or {}).items():
+            try:
+                files = source_input_files(spec)
+            except FileNotFoundError:
+                continue
+            out.update({f"estimation.{block}.{name}": f for f in files if "*" not in f})
+    return out
+
+
+# every file the config names exists, before anything runs: Snakemake drops a job whose
+# input is missing and takes its outputs of an earlier run as they are (config.missing_files)
+_missing = missing_files(
+    {
+        **{
+            f"venues.{v}.{key}": path
+            for v in VENUES
+            for key, path in venue_files(config["venues"][v]).items()
+        },
+        **estimation_files(),
+    }
+)
+if _missing:
+    sys.exit(
+        f"ERROR: {len(_missing)} file(s) the config names are missing:\n"
+        + "\n".join(f"  - config {line}" for line in _missing)
+    )
+
+
+def source_files(block):
+    """The input function of an estimation rule: the files the source ``{source}`` of
+    ``estimation.<block>`` reads; a glob matching no file stops the run with one line naming
+    the key and the folder (an input function's error is otherwise a Python traceback).
+    """
+
+    def files(wildcards):
+        try:
+            return source_input_files(config["estimation"][block][wildcards.source])
+        except FileNotFoundError as exc:
+            sys.exit(
+                f"ERROR: config estimation.{block}.{wildcards.source}: {exc}; "
+                f"'.' is the working directory {Path.cwd()}"
+            )
+
+    return files
 
 
 def config_subset(*paths):

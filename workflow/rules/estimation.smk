@@ -1,8 +1,6 @@
 # Congruence and SD models estimated from open per-case data (docs/estimation.md).
 # Logic: falseclaims.estimation (sources, fits) and falseclaims.figures.estimation
 # (the figures: falseclaims.figures.registry; figure_outputs: workflow/rules/common.smk).
-from falseclaims.estimation.inputs import source_input_files
-
 EST = config.get("estimation", {})
 CONGRUENCE_SOURCES = list(EST.get("congruence_sources", {}))
 SD_SOURCES = list(EST.get("sd_sources", {}))
@@ -19,7 +17,7 @@ ESTIMATION_FIGURE_SD_SOURCES = [
 
 rule estimation_congruence:
     input:
-        lambda wc: source_input_files(EST["congruence_sources"][wc.source]),
+        source_files("congruence_sources"),
     output:
         pairs="results/estimation/congruence/{source}_pairs.csv",
         summary="results/estimation/congruence/{source}.yaml",
@@ -42,7 +40,7 @@ rule estimation_congruence:
 
 rule estimation_sd:
     input:
-        lambda wc: source_input_files(EST["sd_sources"][wc.source]),
+        source_files("sd_sources"),
     output:
         pairs="results/estimation/sd_model/{source}_mean_sd.csv",
         model="results/estimation/sd_model/{source}.yaml",

@@ -29,7 +29,9 @@ rule validate_sheets:
         "../../envs/falseclaims.yaml"
     params:
         venue_cfg=lambda wc: config["venues"][wc.venue],
-        base_dir=workflow.basedir,
+        # the sheets' paths are relative to the working directory, as their inputs above
+        # (the Snakefile's folder held the repository's copy in a project folder elsewhere)
+        base_dir=".",
         # a paper's comparison from a block of its primary metric first (group_rows_by_id)
         metrics=Eligibility.from_block(config["analysis"]).metrics,
     script:

@@ -17,6 +17,14 @@ SURVEY_TARGETS = outputs(
 )
 if len(VENUES) > 1:
     SURVEY_TARGETS += outputs(rules.venue_comparison.output)
+# two venues, then one (a venue removed, or run_venues): the comparison is no target, and
+# Snakemake would leave its last outputs naming the venue the run dropped; the Snakefile's
+# onstart removes them (a real run, not a dry run)
+STALE_COMPARISON = (
+    []
+    if len(VENUES) > 1
+    else [f for f in outputs(rules.venue_comparison.output) if Path(f).exists()]
+)
 ESTIMATION_TARGETS = (
     outputs(rules.estimation_congruence.output, source=CONGRUENCE_SOURCES)
     + outputs(rules.estimation_sd.output, source=SD_SOURCES)
