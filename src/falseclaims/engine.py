@@ -67,6 +67,21 @@ class ClaimProbability:
             if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
                 object.__setattr__(self, f.name, np.asarray(value).item())
 
+    def item(self, index) -> "ClaimProbability":
+        """The result of one claim of an array result (``index`` into the broadcast
+        shape), as a scalar call would return it: :meth:`notes` per claim of a batch."""
+        def one(value):
+            if isinstance(value, tuple):
+                return tuple(one(v) for v in value)
+            if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) > 0:
+                return value[index].item()
+            return value
+
+        out = object.__new__(ClaimProbability)
+        for f in fields(self):
+            object.__setattr__(out, f.name, one(getattr(self, f.name)))
+        return out
+
     def to_dict(self) -> dict:
         """Plain Python values (lists for arrays), e.g. for JSON."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
