@@ -23,6 +23,7 @@ __all__ = ["check_claim", "check_claims", "congruence_curve", "headline_probabil
 
 # the rounding box of more decimals is narrower than 5e-9: no width the probability shows
 MAX_DECIMALS = 8
+BOX_CHUNK = 2**16  # grid values per engine call over rounding boxes
 
 
 def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
@@ -252,14 +253,19 @@ def headline_probabilities(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None) 
 def _box_ranges(claims: _Claims, c, model, level, points: int) -> dict:
     """{claim: (lowest, highest) probability over its rounding box} for the claims with
     decimals, every box in one engine call (:func:`rounding_box` claim by claim)."""
-    rows = np.array([i for i, d in enumerate(claims.decimals) if d is not None], dtype=int)
-    if not len(rows):
-        return {}
-    grids = [np.meshgrid(*_box_grids(claims.a[i], claims.b[i], claims.decimals[i], points))
-             for i in rows]
-    prob = np.asarray(claims.probability(c, model, level, rows, np.stack([g[0] for g in grids]),
-                                         np.stack([g[1] for g in grids])).probability)
-    return {int(i): (p.min(), p.max()) for i, p in zip(rows, prob)}
+    with_box = np.array([i for i, d in enumerate(claims.decimals) if d is not None], dtype=int)
+    out = {}
+    # in parts of BOX_CHUNK values: the engine's temporaries stay in the CPU caches and a
+    # table of 10^4 rows does not take gigabytes
+    for start in range(0, len(with_box), max(1, BOX_CHUNK // int(points) ** 2)):
+        rows = with_box[start:start + max(1, BOX_CHUNK // int(points) ** 2)]
+        grids = [np.meshgrid(*_box_grids(claims.a[i], claims.b[i], claims.decimals[i],
+                                         points)) for i in rows]
+        prob = np.asarray(claims.probability(
+            c, model, level, rows, np.stack([g[0] for g in grids]),
+            np.stack([g[1] for g in grids])).probability)
+        out.update((int(i), (p.min(), p.max())) for i, p in zip(rows, prob))
+    return out
 
 
 def _result_row(claims: _Claims, res, i: int, label: str, c) -> dict:
