@@ -4,6 +4,8 @@ Only the reported values are known, so congruence comes from config (paper Q1 / 
 Q3, or one given value) and, for segmentation without reported SDs, the SDs are imputed
 from the configured SD model at the reported means. ``decimals`` adds the range of the
 probability over every pair of true values that round to the reported ones.
+:func:`check_claims` checks many claims of one task at once (table mode); a single claim is
+its one-claim case, so both give the same numbers.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ Every probability is :func:`falseclaims.claims.check.check_claim` on the pair, s
 gives the number ``falseclaims check`` gives: congruence from the config (paper Q1 /
 median / Q3 [Christodoulou2025]), SDs imputed from the SD model unless the ``±`` values
 are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_over``).
+A column's pairs are checked together (:func:`falseclaims.claims.check.check_claims`: one
+engine call per assumption over every pair), the tiers' pairs at the headline assumption
+only, since the tiers read nothing else.
 """
 
 from __future__ import annotations
