@@ -67,6 +67,21 @@ class ClaimProbability:
             if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
                 object.__setattr__(self, f.name, np.asarray(value).item())
 
+    def item(self, index) -> "ClaimProbability":
+        """The result of one claim of an array result (``index`` into the broadcast
+        shape), as a scalar call would return it: :meth:`notes` per claim of a batch."""
+        def one(value):
+            if isinstance(value, tuple):
+                return tuple(one(v) for v in value)
+            if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) > 0:
+                return value[index].item()
+            return value
+
+        out = object.__new__(ClaimProbability)
+        for f in fields(self):
+            object.__setattr__(out, f.name, one(getattr(self, f.name)))
+        return out
+
     def to_dict(self) -> dict:
         """Plain Python values (lists for arrays), e.g. for JSON."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
@@ -165,14 +180,15 @@ _VALIDATED: dict[str, dict] = {}
 
 
 def _congruence(task: str, congruence, level, config):
-    """(assumed value(s), source, level) from a number/array, a level name or None."""
+    """(assumed value(s), source, level) from a number/array, a level name or None;
+    ``config()`` gives the config, called only when the value is left to it."""
     if isinstance(congruence, str):
         congruence, level = None, congruence
     if congruence is not None:
         return congruence, "given", None
     from falseclaims.config import Headline, configured_congruence
 
-    cfg = config
+    cfg = config()
     level = level or Headline.from_config(cfg).congruence_level
     if level not in CONGRUENCE_LEVELS:
         raise ValueError(f"congruence level must be one of {CONGRUENCE_LEVELS}; got {level!r}")
@@ -255,11 +271,17 @@ def _same_index(**named) -> None:
 
 def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                  congruence_level, config) -> ClaimProbability:
-    config = _config(config)  # once: a dict or a path is validated before any use
+    given = None if config is None else _config(config)  # validated before any use
+
+    def cfg() -> dict:
+        # the packaged config only when an assumption is left to it: reading and validating
+        # it costs a pipeline job, which passes every assumption, about 0.2 s
+        return given if given is not None else _packaged_config()
+
     if sd_model is not None and not callable(getattr(sd_model, "predict", None)):
         raise TypeError(f"sd_model must be a falseclaims.SDModel (or None for the config's); "
                         f"got {type(sd_model).__name__}")
-    c, c_source, c_level = _congruence(task, congruence, congruence_level, config)
+    c, c_source, c_level = _congruence(task, congruence, congruence_level, cfg)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
     if task == "classification":
@@ -276,12 +298,12 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         if sd_model is None:
             from falseclaims.config import sd_model_from_config
 
-            sd_model = sd_model_from_config(config)
+            sd_model = sd_model_from_config(cfg())
         model = sd_model
         if sd_level is None:
             from falseclaims.config import Headline
 
-            sd_level = Headline.from_config(config).sd_level
+            sd_level = Headline.from_config(cfg()).sd_level
     sa, imp_a, fl_a = _impute(sd_a, a, model, sd_level)
     sb, imp_b, fl_b = _impute(sd_b, b, model, sd_level)
     r = stats.prob_false_claim_segmentation(n, a, b, sa, sb, c)

@@ -4,6 +4,8 @@ Only the reported values are known, so congruence comes from config (paper Q1 / 
 Q3, or one given value) and, for segmentation without reported SDs, the SDs are imputed
 from the configured SD model at the reported means. ``decimals`` adds the range of the
 probability over every pair of true values that round to the reported ones.
+:func:`check_claims` checks many claims of one task at once (table mode); a single claim is
+its one-claim case, so both give the same numbers.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from falseclaims.engine import b_leads_note
 from falseclaims.config import Headline, configured_congruence, sd_model_from_config
 from falseclaims.tasks import resolve_task
 
-__all__ = ["check_claim", "congruence_curve", "rounding_box", "validate_fraction"]
+__all__ = ["check_claim", "check_claims", "congruence_curve", "headline_probabilities",
+           "rounding_box", "validate_fraction"]
 
 # the rounding box of more decimals is narrower than 5e-9: no width the probability shows
 MAX_DECIMALS = 8
+BOX_CHUNK = 2**16  # grid values per engine call over rounding boxes
 
 
 def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
@@ -121,15 +125,21 @@ def _probability(task, n, a, b, sd_a, sd_b, congruence, model=None, level=None):
                        sd_model=model, sd_level=level)
 
 
+def _box_grids(a: float, b: float, decimals: int, points: int):
+    """The values of a and b that round to the printed ones: ``points`` each over
+    [a ± h] and [b ± h], h = 0.5 * 10^-decimals, clipped to [0, 1]."""
+    h = 0.5 * 10.0 ** (-int(decimals))
+    return (np.linspace(max(a - h, 0.0), min(a + h, 1.0), int(points)),
+            np.linspace(max(b - h, 0.0), min(b + h, 1.0), int(points)))
+
+
 def rounding_box(task, n, a, b, decimals, sd_a, sd_b, congruence, cfg, points: int = 41,
                  headline: Headline | None = None):
     """Probability on a points x points grid over [a ± h] x [b ± h], h = 0.5 * 10^-decimals
     (clipped to [0, 1]). Imputed SDs are re-imputed at every grid value, with the SD model
     and level of ``headline`` (default: the config's)."""
     head = headline or Headline.from_config(cfg)
-    h = 0.5 * 10.0 ** (-int(decimals))
-    ag = np.linspace(max(a - h, 0.0), min(a + h, 1.0), int(points))
-    bg = np.linspace(max(b - h, 0.0), min(b + h, 1.0), int(points))
+    ag, bg = _box_grids(a, b, decimals, points)
     A, B = np.meshgrid(ag, bg)
     model = sd_model_from_config(cfg, head.sd_source) if task == "segmentation" else None
     prob = np.asarray(_probability(task, n, A, B, sd_a, sd_b, congruence, model,
@@ -148,18 +158,9 @@ def congruence_curve(task, n, a, b, sd_a, sd_b, points: int = 201):
     return {"grid": grid, "probability": np.asarray(prob)}
 
 
-def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | None = None,
-                sd_b: float | None = None, congruence: float | None = None,
-                decimals: int | None = None, grid_points: int = 41,
-                headline: Headline | None = None) -> dict:
-    """Probability of a false claim under each assumption, with everything that went in.
-
-    Returns the JSON of ``falseclaims check``: task, n, a, b, results (one per assumption)
-    and notes (clamping, imputation, floors). ``headline`` sets the SD model and level of
-    imputed SDs (default: the config's, :meth:`Headline.from_config`); table mode passes
-    another SD level for its sensitivity band.
-    """
-    task = resolve_task(task)
+def _validated(task: str, n, a, b, sd_a, sd_b, congruence, decimals) -> tuple:
+    """One claim's inputs checked as ``falseclaims check`` words them: (n, a, b, sd_a,
+    sd_b, congruence, decimals) as numbers, None where not given."""
     if int(n) != n or n < 2:
         raise ValueError(f"--n (test-set size) must be an integer >= 2; got {n!r}")
     n = int(n)
@@ -180,50 +181,173 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
                                  "as reported")
     if congruence is not None:
         lo = 0.0 if task == "classification" else -1.0
-        c = float(congruence)
-        if task == "classification" and 1 < c <= 100:
-            raise ValueError(f"--congruence {c:g} looks like a percentage; give a fraction, "
-                             f"e.g. {c / 100:g}")
-        if not lo <= c <= 1:
-            raise ValueError(f"--congruence must lie in [{lo:g}, 1] for {task}; got {c:g}")
-        levels = [("given", c)]
-    else:
-        q = configured_congruence(cfg, "paper")[task]
-        levels = list(q.items())
+        congruence = float(congruence)
+        if task == "classification" and 1 < congruence <= 100:
+            raise ValueError(f"--congruence {congruence:g} looks like a percentage; give a "
+                             f"fraction, e.g. {congruence / 100:g}")
+        if not lo <= congruence <= 1:
+            raise ValueError(f"--congruence must lie in [{lo:g}, 1] for {task}; got "
+                             f"{congruence:g}")
+    return n, a, b, sd_a, sd_b, congruence, decimals
 
+
+class _Claims:
+    """Many claims of one task, validated, as the arrays one engine call takes: ``sd_a``/
+    ``sd_b`` NaN where not given (imputed, as None is), None when no claim gives one."""
+
+    def __init__(self, task, n, a, b, sd_a, sd_b, congruence, decimals):
+        k = len(a)
+
+        def each(x):
+            return list(x) if isinstance(x, (list, tuple, np.ndarray)) else [x] * k
+
+        self.task = resolve_task(task)
+        self.rows = [_validated(self.task, *row) for row in zip(
+            each(n), a, b, each(sd_a), each(sd_b), each(congruence), each(decimals))]
+        cols = list(zip(*self.rows)) or [()] * 7
+        self.n, self.a, self.b = (np.array(c, dtype=float) for c in cols[:3])
+        self.sd_a, self.sd_b = (None if all(v is None for v in c) else
+                                np.array([np.nan if v is None else v for v in c], dtype=float)
+                                for c in cols[3:5])
+        self.given = None if congruence is None else np.array(cols[5], dtype=float)
+        self.decimals = cols[6]
+
+    def probability(self, c, model, level, rows=None, a=None, b=None):
+        """The engine over the claims (``rows``: a subset, as an index array), at
+        congruence ``c``; ``a``, ``b``: other values than the reported ones (a rounding
+        box: the claims along the first axis)."""
+        rows = slice(None) if rows is None else rows
+        a = self.a[rows] if a is None else a
+        b = self.b[rows] if b is None else b
+        shape = (-1,) + (1,) * (np.ndim(a) - 1)
+
+        def take(x):
+            return x if x is None or np.ndim(x) == 0 else x[rows].reshape(shape)
+
+        return _probability(self.task, take(self.n), a, b, take(self.sd_a), take(self.sd_b),
+                            take(c), model, level)
+
+
+def _at(x, i):
+    return x[i] if isinstance(x, np.ndarray) and x.ndim > 0 else x
+
+
+def _levels(claims: _Claims, cfg: dict) -> list:
+    if claims.given is not None:
+        return [("given", claims.given)]
+    return list(configured_congruence(cfg, "paper")[claims.task].items())
+
+
+def headline_probabilities(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None) -> np.ndarray:
+    """The probability of the headline assumption (the config's congruence level, SD model
+    and level) for many claims at once: the ``probability`` of :func:`check_claim`'s
+    headline row, claim by claim, from one engine call."""
+    claims = _Claims(task, n, a, b, sd_a, sd_b, None, None)
+    if not claims.rows:
+        return np.zeros(0)
+    head = Headline.from_config(cfg)
+    model = sd_model_from_config(cfg, head.sd_source) if claims.task == "segmentation" else None
+    c = configured_congruence(cfg, "paper")[claims.task][head.congruence_level]
+    return np.atleast_1d(np.asarray(claims.probability(c, model, head.sd_level).probability,
+                                    dtype=float))
+
+
+def _box_ranges(claims: _Claims, c, model, level, points: int) -> dict:
+    """{claim: (lowest, highest) probability over its rounding box} for the claims with
+    decimals, every box in one engine call (:func:`rounding_box` claim by claim)."""
+    with_box = np.array([i for i, d in enumerate(claims.decimals) if d is not None], dtype=int)
+    out = {}
+    # in parts of BOX_CHUNK values: the engine's temporaries stay in the CPU caches and a
+    # table of 10^4 rows does not take gigabytes
+    for start in range(0, len(with_box), max(1, BOX_CHUNK // int(points) ** 2)):
+        rows = with_box[start:start + max(1, BOX_CHUNK // int(points) ** 2)]
+        grids = [np.meshgrid(*_box_grids(claims.a[i], claims.b[i], claims.decimals[i],
+                                         points)) for i in rows]
+        prob = np.asarray(claims.probability(
+            c, model, level, rows, np.stack([g[0] for g in grids]),
+            np.stack([g[1] for g in grids])).probability)
+        out.update((int(i), (p.min(), p.max())) for i, p in zip(rows, prob))
+    return out
+
+
+def _result_row(claims: _Claims, res, i: int, label: str, c) -> dict:
+    row = {"assumption": label, "congruence": float(_at(c, i)),
+           "congruence_used": float(_at(res.congruence_used, i)),
+           "congruence_clamped": bool(_at(res.congruence_clamped, i)),
+           "sd_a": _at(res.sd_a, i), "sd_b": _at(res.sd_b, i),
+           "sd_a_imputed": bool(_at(res.sd_a_imputed, i)),
+           "sd_b_imputed": bool(_at(res.sd_b_imputed, i)),
+           "sd_imputed": bool(_at(res.sd_a_imputed, i) or _at(res.sd_b_imputed, i)),
+           "probability": float(_at(res.probability, i))}
+    if claims.task == "classification":
+        row.update(x1=float(_at(res.x1, i)), x2=float(_at(res.x2, i)))
+    else:
+        row.update(sd_a=float(_at(res.sd_a, i)), sd_b=float(_at(res.sd_b, i)),
+                   sd_diff=float(_at(res.sd_diff, i)))
+    return row
+
+
+def check_claims(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None, congruence=None,
+                 decimals=None, grid_points: int = 41,
+                 headline: Headline | None = None) -> list[dict]:
+    """:func:`check_claim` for many claims of one task at once: one dict per claim, each
+    equal to what :func:`check_claim` returns for it, from one engine call per assumption
+    (and one over every claim's rounding box).
+
+    ``a``, ``b``: sequences; ``n``, ``sd_a``, ``sd_b``, ``congruence``, ``decimals``: one
+    value for every claim or a sequence (None entries: not given).
+    """
+    claims = _Claims(task, n, a, b, sd_a, sd_b, congruence, decimals)
+    task = claims.task
+    if not claims.rows:
+        return []
     head = headline or Headline.from_config(cfg)
     model = sd_model_from_config(cfg, head.sd_source) if task == "segmentation" else None
     level = head.sd_level
-    # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
-    lead = b_leads_note(a, b) if b > a else None
-    notes, results = ([lead] if lead else []), []
-    notes += input_notes(task, n, a, b, sd_a, sd_b, decimals)
-    for label, c in levels:
-        res = _probability(task, n, a, b, sd_a, sd_b, c, model, level)
-        if not results and task == "segmentation":
-            notes += [t for t in res.notes() if t.startswith("SD of")]
-            if res.sd_floored:
-                notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
-        row = {"assumption": label, "congruence": float(c),
-               "congruence_used": float(res.congruence_used),
-               "congruence_clamped": bool(res.congruence_clamped), "sd_a": res.sd_a,
-               "sd_b": res.sd_b, "sd_a_imputed": bool(res.sd_a_imputed),
-               "sd_b_imputed": bool(res.sd_b_imputed),
-               "sd_imputed": bool(res.sd_a_imputed or res.sd_b_imputed),
-               "probability": float(res.probability)}
-        if task == "classification":
-            row.update(x1=float(res.x1), x2=float(res.x2))
-            notes += [f"{label} {t}" for t in res.notes() if t != lead]
-        else:
-            row.update(sd_a=float(res.sd_a), sd_b=float(res.sd_b), sd_diff=float(res.sd_diff))
-            notes += no_spread_notes(label, c, row, sd_a, sd_b)
-        if decimals is not None:
-            box = rounding_box(task, n, a, b, decimals, sd_a, sd_b, c, cfg, grid_points, head)
-            p = box["probability"]
-            row["probability_range"] = [float(min(p.min(), row["probability"])),
-                                        float(max(p.max(), row["probability"]))]
-        results.append(row)
-    out = {"task": task, "n": n, "a": a, "b": b, "results": results, "notes": notes}
-    if decimals is not None:
-        out["decimals"] = decimals
+    out = []
+    for n_i, a_i, b_i, sa, sb, _, dec in claims.rows:
+        # B ahead: computed as the API computes it (P > 0.5), said once (docs/cli.md)
+        lead = b_leads_note(a_i, b_i) if b_i > a_i else None
+        out.append({"task": task, "n": n_i, "a": a_i, "b": b_i, "results": [],
+                    "notes": ([lead] if lead else []) + input_notes(task, n_i, a_i, b_i, sa,
+                                                                    sb, dec), "lead": lead})
+    for label, c in _levels(claims, cfg):
+        res = claims.probability(c, model, level)
+        boxes = _box_ranges(claims, c, model, level, grid_points)
+        for i, claim in enumerate(out):
+            notes, row = claim["notes"], _result_row(claims, res, i, label, c)
+            one = res.item(i) if np.ndim(res.probability) else res
+            if not claim["results"] and task == "segmentation":
+                notes += [t for t in one.notes() if t.startswith("SD of")]
+                if one.sd_floored:
+                    notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
+            if task == "classification":
+                notes += [f"{label} {t}" for t in one.notes() if t != claim["lead"]]
+            else:
+                notes += no_spread_notes(label, row["congruence"], row, claims.rows[i][3],
+                                         claims.rows[i][4])
+            if i in boxes:
+                row["probability_range"] = [float(min(boxes[i][0], row["probability"])),
+                                            float(max(boxes[i][1], row["probability"]))]
+            claim["results"].append(row)
+    for claim, dec in zip(out, claims.decimals):
+        del claim["lead"]
+        if dec is not None:
+            claim["decimals"] = dec
     return out
+
+
+def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | None = None,
+                sd_b: float | None = None, congruence: float | None = None,
+                decimals: int | None = None, grid_points: int = 41,
+                headline: Headline | None = None) -> dict:
+    """Probability of a false claim under each assumption, with everything that went in.
+
+    Returns the JSON of ``falseclaims check``: task, n, a, b, results (one per assumption)
+    and notes (clamping, imputation, floors). ``headline`` sets the SD model and level of
+    imputed SDs (default: the config's, :meth:`Headline.from_config`); table mode passes
+    another SD level for its sensitivity band. The one-claim case of :func:`check_claims`.
+    """
+    return check_claims(task, [n], [a], [b], cfg, [sd_a], [sd_b],
+                        None if congruence is None else [congruence],
+                        [decimals], grid_points, headline)[0]

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from falseclaims.claims.check import check_claim
+from falseclaims.claims.check import check_claims
 from falseclaims.config import Headline, Planner, configured_congruence
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
@@ -72,34 +72,37 @@ def _pairs(dataset, name, task, values, cfg, decimals, cutoff) -> tuple[pd.DataF
     n = int(table["n"].iloc[0])
     res = analyse_column(_column(table, name, task, decimals), n, cfg, cutoff)
     win = next(x["method"] for x in res["methods"] if x["winner"])  # a tie's reference
+    others = [x for x in res["methods"] if not x["winner"]]
+    cmps = [compare_pair(task, values, win, x["method"], resamples=BOOTSTRAP, seed=0,
+                         run_tests=False) for x in others]
+    top = res["methods"][0]["value"]
+    a = [max(top, x["value"]) for x in others]
+    b = [min(top, x["value"]) for x in others]
+    emp = [float(c.congruence_used) for c in cmps]
+    # table mode with the empirical congruence, then (segmentation) with the per-case SDs
+    # at the assumed congruence: each one engine call over the pairs
+    given = [r["results"][0]["probability"] for r in check_claims(
+        task, n, a, b, cfg, congruence=[float(np.clip(
+            e, 0.0 if task == "classification" else -1.0, 1.0)) for e in emp])]
+    known_sd = [x["p_false_claim"] for x in others]
+    if task == "segmentation":
+        sds = [(c.inputs["sd_a"], c.inputs["sd_b"]) if a_i == top else
+               (c.inputs["sd_b"], c.inputs["sd_a"]) for c, a_i in zip(cmps, a)]
+        known_sd = [_median_p(r, cfg) for r in check_claims(
+            task, n, a, b, cfg, sd_a=[s[0] for s in sds], sd_b=[s[1] for s in sds])]
     rows = []
-    for x in res["methods"]:
-        if x["winner"]:
-            continue
-        cmp_ = compare_pair(task, values, win, x["method"], resamples=BOOTSTRAP, seed=0,
-                            run_tests=False)
-        emp = float(cmp_.congruence_used)
-        a, b = max(res["methods"][0]["value"], x["value"]), min(res["methods"][0]["value"],
-                                                                x["value"])
-        given = check_claim(task, n, a, b, cfg, congruence=float(np.clip(
-            emp, 0.0 if task == "classification" else -1.0, 1.0)))["results"][0]["probability"]
-        known_sd = x["p_false_claim"]
-        if task == "segmentation":  # the per-case SDs, the assumed congruence
-            sds = (cmp_.inputs["sd_a"], cmp_.inputs["sd_b"])
-            sds = sds if a == res["methods"][0]["value"] else sds[::-1]
-            known_sd = _median_p(check_claim(task, n, a, b, cfg, sd_a=sds[0], sd_b=sds[1]),
-                                 cfg)
+    for x, cmp_, e, g, k in zip(others, cmps, emp, given, known_sd):
         rows.append({
             "dataset": dataset, "table": name, "task": task, "n": n, "m": res["m"],
-            "winner": win, "method": x["method"], "value_winner": res["methods"][0]["value"],
+            "winner": win, "method": x["method"], "value_winner": top,
             "value": x["value"], "mean_winner_percase": cmp_.inputs["mean_a"],
             "mean_percase": cmp_.inputs["mean_b"], "p_table": x["p_false_claim"],
             "p_table_low": x["p_band"][0], "p_table_high": x["p_band"][1],
-            "p_table_known_congruence": given, "p_table_known_sd": known_sd,
+            "p_table_known_congruence": g, "p_table_known_sd": k,
             "p_percase": float(cmp_.probability),
             "congruence_assumed": configured_congruence(cfg, "paper")[task][
                 Headline.from_config(cfg).congruence_level],
-            "congruence_empirical": emp, "sd_winner_imputed": x["sd_winner"],
+            "congruence_empirical": e, "sd_winner_imputed": x["sd_winner"],
             "sd_imputed": x["sd_other"],
             "sd_winner_percase": cmp_.inputs.get("sd_a"), "sd_percase": cmp_.inputs.get("sd_b"),
             "tied_table": x["tied"], "tied_in_band": x["tied_in_band"],

@@ -6,18 +6,22 @@ Every probability is :func:`falseclaims.claims.check.check_claim` on the pair, s
 gives the number ``falseclaims check`` gives: congruence from the config (paper Q1 /
 median / Q3 [Christodoulou2025]), SDs imputed from the SD model unless the ``±`` values
 are per-case SDs over the test set (``pm_over`` in ``analysis.use_reported_sd_over``).
+A column's pairs are checked together (:func:`falseclaims.claims.check.check_claims`: one
+engine call per assumption over every pair), the tiers' pairs at the headline assumption
+only, since the tiers read nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, replace
 
-from falseclaims.claims.check import MAX_DECIMALS, check_claim
+from falseclaims.claims.check import MAX_DECIMALS, check_claims, headline_probabilities
 from falseclaims.config import Analysis, ClaimCheck, Headline, Planner
 from falseclaims.levels import SD_LEVELS
 from falseclaims.table.model import MetricColumn, ResultsTable
 
-__all__ = ["PM_OVER", "analyse_column", "analyse_table", "pair_probability", "tiers"]
+__all__ = ["PM_OVER", "analyse_column", "analyse_table", "headline_pair_probabilities",
+           "pair_probabilities", "pair_probability", "tiers"]
 
 PM_OVER = ("test", "cv", "runs", "unclear")
 MULTIPLICITY_ALPHA = 0.05  # the default level of `falseclaims sota` ([Mollersen2023], Sec. 3.4)
@@ -29,9 +33,50 @@ def _headline(result: dict, cfg: dict) -> dict:
                 result["results"][0])
 
 
-def _check(task, n, a, b, sd_a, sd_b, cfg, decimals=None, grid_points=41, headline=None):
-    return check_claim(task, n, a, b, cfg, sd_a=sd_a, sd_b=sd_b, decimals=decimals,
-                       grid_points=grid_points, headline=headline)
+def pair_probabilities(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
+                       grid_points=41) -> list[dict]:
+    """:func:`pair_probability` for many pairs of one task (``a``, ``b``, ``sd_a``,
+    ``sd_b``, ``decimals``: one entry per pair, or one value for all), each assumption one
+    engine call over every pair (:func:`falseclaims.claims.check.check_claims`)."""
+    k = len(a)
+
+    def each(x):
+        return list(x) if isinstance(x, (list, tuple)) else [x] * k
+
+    sd_a, sd_b, decimals = each(sd_a), each(sd_b), each(decimals)
+    flip = [x < y for x, y in zip(a, b)]
+    args = [(y, x, sy, sx) if f else (x, y, sx, sy)
+            for f, x, y, sx, sy in zip(flip, a, b, sd_a, sd_b)]
+    A, B, SA, SB = (list(c) for c in zip(*args)) if args else ([], [], [], [])
+    dec = decimals if band else None
+    res = check_claims(task, n, A, B, cfg, SA, SB, None, dec, grid_points)
+    out = []
+    for f, r in zip(flip, res):
+        p = _headline(r, cfg)["probability"]
+        out.append({"probability": 1.0 - p if f else p, "flipped": f, "check": r})
+    if not band:
+        return out
+    head = Headline.from_config(cfg)
+    own = [SD_LEVELS if task == "segmentation" and (x is None or y is None) else ()
+           for x, y in zip(sd_a, sd_b)]
+    other = {}  # SD level -> {pair: check at that level}, the pairs with imputed SDs
+    for lvl in SD_LEVELS:
+        rows = [i for i, levels in enumerate(own) if lvl in levels and lvl != head.sd_level]
+        if rows:
+            other[lvl] = dict(zip(rows, check_claims(
+                task, n, [A[i] for i in rows], [B[i] for i in rows], cfg,
+                [SA[i] for i in rows], [SB[i] for i in rows], None,
+                [dec[i] for i in rows], grid_points, replace(head, sd_level=lvl))))
+    for i, o in enumerate(out):
+        values = []
+        for lvl in own[i] or (None,):
+            r = other[lvl][i] if lvl is not None and lvl != head.sd_level else o["check"]
+            for row in r["results"]:
+                values.extend(row.get("probability_range", [row["probability"]]))
+        lo, hi = min(values), max(values)
+        o["band"] = [1.0 - hi, 1.0 - lo] if flip[i] else [lo, hi]
+        o["band_sd_levels"] = list(own[i])
+    return out
 
 
 def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
@@ -41,26 +86,21 @@ def pair_probability(task, n, a, b, sd_a, sd_b, cfg, decimals=None, band=False,
     When a >= b this is ``check --a a --b b``; when a < b (a bold winner below another
     method) it is 1 - ``check --a b --b a`` (the posterior is continuous). ``band``: the
     range over congruence Q1/median/Q3, the SD levels of imputed SDs and the rounding box
-    of ``decimals``."""
-    flip = a < b
-    args = (b, a, sd_b, sd_a) if flip else (a, b, sd_a, sd_b)
-    res = _check(task, n, *args, cfg, decimals if band else None, grid_points)
-    p = _headline(res, cfg)["probability"]
-    out = {"probability": 1.0 - p if flip else p, "flipped": flip, "check": res}
-    if band:
-        levels = SD_LEVELS if task == "segmentation" and (sd_a is None or sd_b is None) else ()
-        values, head = [], Headline.from_config(cfg)
-        for lvl in levels or (None,):
-            r = res
-            if lvl is not None and lvl != head.sd_level:
-                r = _check(task, n, *args, cfg, decimals, grid_points,
-                           replace(head, sd_level=lvl))
-            for row in r["results"]:
-                values.extend(row.get("probability_range", [row["probability"]]))
-        lo, hi = min(values), max(values)
-        out["band"] = [1.0 - hi, 1.0 - lo] if flip else [lo, hi]
-        out["band_sd_levels"] = list(levels)
-    return out
+    of ``decimals``. One pair of :func:`pair_probabilities`."""
+    return pair_probabilities(task, n, [a], [b], [sd_a], [sd_b], cfg, [decimals], band,
+                              grid_points)[0]
+
+
+def headline_pair_probabilities(task, n, a, b, sd_a, sd_b, cfg) -> list[float]:
+    """``pair_probability(...)["probability"]`` for many pairs, from one engine call: the
+    headline assumption only, as the tiers read it."""
+    flip = [x < y for x, y in zip(a, b)]
+    A = [y if f else x for f, x, y in zip(flip, a, b)]
+    B = [x if f else y for f, x, y in zip(flip, a, b)]
+    SA = [sy if f else sx for f, sx, sy in zip(flip, sd_a, sd_b)]
+    SB = [sx if f else sy for f, sx, sy in zip(flip, sd_a, sd_b)]
+    p = headline_probabilities(task, n, A, B, cfg, SA, SB)
+    return [1.0 - float(v) if f else float(v) for f, v in zip(flip, p)]
 
 
 def _order(col: MetricColumn) -> list[int]:
@@ -126,14 +166,19 @@ def _sds(col: MetricColumn, pm_over: str, cfg: dict, notes: list) -> list:
     return [None] * len(col.sds)
 
 
-def tiers(order: list[int], prob, cutoff: float, first: list[int]) -> list[list[int]]:
+def tiers(order: list[int], prob, cutoff: float, first: list[int],
+          prefetch=None) -> list[list[int]]:
     """Tier 1 = ``first`` (winner and the methods tied with it); then repeatedly: the best
     remaining method and every remaining method with P(it is not truly better) >= cutoff.
-    ``prob(i, j)``: P(method i is not truly better than method j)."""
+    ``prob(i, j)``: P(method i is not truly better than method j); ``prefetch(i, js)``, if
+    given, is called before ``prob(i, j)`` is read for each j of ``js`` (to compute them at
+    once)."""
     out = [first]
     left = [i for i in order if i not in first]
     while left:
         lead = left[0]
+        if prefetch is not None:
+            prefetch(lead, left[1:])
         tier = [lead] + [j for j in left[1:] if prob(lead, j) >= cutoff]
         out.append(tier)
         left = [i for i in left if i not in tier]
@@ -157,6 +202,20 @@ def _multiplicity(col, n, win, order) -> dict:
             "winner_above_upper": col.values[win] > up.accuracy}
 
 
+def _against_winner(col: MetricColumn, n, cfg, win, order, sds, rounding,
+                    grid_points) -> dict:
+    """{method: :func:`pair_probability` of the winner against it, with its band}."""
+    others = [j for j in order if j != win]
+    dec = [max(col.decimals[win], col.decimals[j]) if rounding else None for j in others]
+    # more decimals than MAX_DECIMALS (scientific notation, a rescaled column): the
+    # rounding box is narrower than 5e-9, no width the probability shows
+    dec = [None if d is not None and d > MAX_DECIMALS else d for d in dec]
+    return dict(zip(others, pair_probabilities(
+        col.task, n, [col.values[win]] * len(others), [col.values[j] for j in others],
+        [sds[win]] * len(others), [sds[j] for j in others], cfg, decimals=dec, band=True,
+        grid_points=grid_points)))
+
+
 def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                    pm_over: str = "unclear", grid_points: int = 41,
                    rounding: bool = True) -> dict:
@@ -169,27 +228,24 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
     order = _order(col)
     cache = {}
 
+    def prefetch(i, js):
+        todo = [j for j in js if (i, j) not in cache]
+        probs = headline_pair_probabilities(
+            col.task, n, [col.values[i]] * len(todo), [col.values[j] for j in todo],
+            [sds[i]] * len(todo), [sds[j] for j in todo], cfg)
+        cache.update(((i, j), p) for j, p in zip(todo, probs))
+
     def prob(i, j):
         if (i, j) not in cache:
-            cache[(i, j)] = pair_probability(col.task, n, col.values[i], col.values[j],
-                                             sds[i], sds[j], cfg)["probability"]
+            prefetch(i, [j])
         return cache[(i, j)]
 
-    rows, clamped = {}, []
-    for j in order:
-        if j == win:
-            continue
-        dec = max(col.decimals[win], col.decimals[j]) if rounding else None
-        # more decimals than MAX_DECIMALS (scientific notation, a rescaled column): the
-        # rounding box is narrower than 5e-9, no width the probability shows
-        dec = None if dec is not None and dec > MAX_DECIMALS else dec
-        pp = pair_probability(col.task, n, col.values[win], col.values[j], sds[win], sds[j],
-                              cfg, decimals=dec, band=True, grid_points=grid_points)
-        cache[(win, j)] = pp["probability"]
-        rows[j] = pp
+    rows = _against_winner(col, n, cfg, win, order, sds, rounding, grid_points)
+    cache.update(((win, j), pp["probability"]) for j, pp in rows.items())
+    clamped = []
     first = [win] + [j for j in order if j != win and cache[(win, j)] >= cutoff]
     tier_of = {i: k for k, t in enumerate(tiers([i for i in order], prob, cutoff,
-                                                sorted(first, key=order.index)), 1)
+                                                sorted(first, key=order.index), prefetch), 1)
                for i in t}
     methods = []
     for rank, i in enumerate(order, 1):
