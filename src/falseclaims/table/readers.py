@@ -78,9 +78,10 @@ def read_tables(path, macros=None) -> list[RawTable]:
         return _read_xlsx(p)
     notes: list[str] = []
     try:
-        text, _ = textio.decode(textio.read_bytes(p, notes), notes)
+        text, (encoding, _) = textio.decode(textio.read_bytes(p, notes), notes)
     except textio.TextProblem as exc:
         raise TableReadError(f"{p}: expected {exc.expected}") from None
+    _refuse_binary(p, text, encoding)
     if fmt == "latex":
         defs = {}
         for f in ([macros] if isinstance(macros, (str, Path)) else macros or []):
@@ -101,6 +102,24 @@ def read_tables(path, macros=None) -> list[RawTable]:
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
+
+
+# C0 controls no text table holds (tab, LF, CR and ESC aside: a terminal escape in a name is
+# removed when printed)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+
+
+def _refuse_binary(p: Path, text: str, encoding: str) -> None:
+    """A short binary file named .csv passes textio's test, which counts control bytes
+    against the length (a few in a large text file are stray), and got "no method column;
+    columns are ['garbage']": a NUL is never text, nor a control byte in a file that is not
+    UTF-8 (a real Windows-1252 table has none)."""
+    bad = (text.count("\x00") if encoding != "cp1252"
+           else len(_CONTROLS.findall(text)))
+    if bad:
+        what = "NUL character(s)" if encoding != "cp1252" else "control byte(s), not UTF-8"
+        raise TableReadError(f"{p}: expected a text file (this one is not: {bad:,} {what}; "
+                             "a binary file, or a spreadsheet saved in another format?)")
 
 
 # tables of other markups that a Markdown file may hold: named in the refusal, not read
@@ -290,7 +309,9 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     notes: list[str] = []
     delim = textio.sniff_separator(first, ".tsv" if fmt == "tsv" else ".csv", notes)
     rows, where, commas = [], [], 0
-    for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
+    # newline="": the csv module's own line endings, so a classic Mac file (CR only, Excel's
+    # "CSV (Macintosh)") is rows, not "new-line character seen in unquoted field"
+    for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delim), 1):
         if any(c.strip() for c in row):
             cells = [c.strip() for c in row]
             if delim != ",":  # decimal commas: 85,3 -> 85.3 (noted; textio's policy)
