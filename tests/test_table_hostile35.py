@@ -224,3 +224,21 @@ def test_classic_mac_line_endings(tmp_path):
     f.write_bytes(b"Method,Accuracy\rA,0.91\rB,0.85\r")
     t = interpret_table(read_tables(f)[0], load_config(), n=100)
     assert t.metrics[0].methods == ["A", "B"] and t.metrics[0].values == [0.91, 0.85]
+
+
+@pytest.mark.parametrize("name, text", [("t.csv", "Method,Dice\n"),
+                                        ("t.md", "| Method | Dice |\n|---|---|\n")])
+def test_header_without_rows_says_so(tmp_path, name, text):
+    """Was "no method column (a column of names)", as if the names were missing."""
+    with pytest.raises(TableReadError, match=r"a header and no rows under it \(columns "
+                                             r"\['Method', 'Dice'\]\)"):
+        _table(tmp_path, text, name=name)
+
+
+def test_columns_printed_under_one_name_are_told_apart(tmp_path):
+    """``Dice,Dice``: two columns reported as 'Dice', their winners (A, B) untraceable in
+    the output and the CSV."""
+    t = _table(tmp_path, "Method,Dice,Dice\nA,0.91,0.5\nB,0.85,0.6\n")
+    assert [(c.column, c.values) for c in t.metrics] == [
+        ("Dice (column 2)", [0.91, 0.85]), ("Dice (column 3)", [0.5, 0.6])]
+    assert "2 columns are named 'Dice': this one is reported as 'Dice (column 3)'" in t.notes

@@ -6,6 +6,7 @@ column; every choice made from the data (units, skipped rows and columns) is a n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
@@ -620,9 +621,22 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     absent = sorted(set(picked) - heads)
     if absent:
         raise table_error(raw, f"--metric {absent}: no such column; columns are {raw.header}")
-    cols = _caption_against_bold(raw, cols, unread)
+    cols = _distinct_names(_caption_against_bold(raw, cols, unread), notes)
     notes += _unread_notes(raw, method_j, n_cols, cols, ignored, skipped, unread)
     return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+
+
+def _distinct_names(cols: list, notes: list[str]) -> list:
+    """Columns printed under one name (``Dice | Dice``) told apart by their position, noted:
+    two results named alike in the output and the CSV could not be traced to their cells."""
+    count = Counter(c.column for c in cols)
+    for c in cols:
+        if count[c.column] > 1:
+            new = f"{c.column} (column {c.index + 1})"
+            notes.append(f"{count[c.column]} columns are named {c.column!r}: this one is "
+                         f"reported as {new!r}")
+            c.column = new
+    return cols
 
 
 def _caption_against_bold(raw: RawTable, cols: list, unread: list) -> list:
