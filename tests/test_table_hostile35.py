@@ -75,8 +75,9 @@ def test_fraction_under_a_percent_header_is_refused(tmp_path):
 def test_small_percents_under_a_percent_header_are_read(tmp_path):
     """The control: error rates of 0.35 % beside 1.2 % under ``Error rate (%)`` are small
     percents (35 is no neighbour of 1.2 .. 2.1), read as printed."""
-    t = _table(tmp_path, "Method,Error rate (%)\nA,0.35\nB,1.2\nC,2.1\n")
-    assert t.metrics[0].values == [1 - 0.0035, 1 - 0.012, 1 - 0.021]
+    for units in ("auto", "percent"):
+        t = _table(tmp_path, "Method,Error rate (%)\nA,0.35\nB,1.2\nC,2.1\n", units=units)
+        assert t.metrics[0].values == [1 - 0.0035, 1 - 0.012, 1 - 0.021]
 
 
 def test_failed_method_at_a_small_percent_under_a_percent_header_is_read(tmp_path):
@@ -161,6 +162,8 @@ def test_linked_folder_is_read_once(tmp_path, capsys):
     (d / "out2").symlink_to(tmp_path / "outside")
     (d / "alias").symlink_to(d / "real")
     (d / "real" / "loop").symlink_to(d)
+    (d / "up").symlink_to(tmp_path)  # a parent holds the sweep: never walked
+    (d / "root").symlink_to(Path(tmp_path.anchor))
     code, out = _sweep(tmp_path, capsys)
     assert code == 0, out
     assert out.startswith("2 claim(s) in 2 table(s)")
@@ -168,6 +171,9 @@ def test_linked_folder_is_read_once(tmp_path, capsys):
     assert f"{d / 'out2'} (linked folder: its files are read as {d / 'out1'})" in out
     assert f"{d / 'alias'} (linked folder: its files are read as {d / 'real'})" in out
     assert f"{d / 'real' / 'loop'} (linked folder: its files are read as {d})" in out
+    real = os.path.realpath(tmp_path)
+    assert f"{d / 'up'} (linked folder {real} holds the swept folder: not walked)" in out
+    assert f"{d / 'root'} (linked folder {tmp_path.anchor} holds the swept folder" in out
 
 
 def test_link_to_a_file_in_the_folder_is_read_once(tmp_path, capsys):

@@ -154,7 +154,9 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     else:
         u, source = units, f"declared (--units {units})"
     if u == "percent":
-        _no_fraction_among_percents(raw, h, cells, idx, where, declared=units == "percent")
+        # the authors' % header outranks the flag: "Error rate (%)" may print 0.35 beside 1.2
+        _no_fraction_among_percents(raw, h, cells, idx, where,
+                                    declared=units == "percent" and not _percent_header(h))
     return u, source
 
 
@@ -221,8 +223,8 @@ def _no_fraction_among_percents(raw, h, cells, idx, where, declared: bool) -> No
     them under ``units: percent``). Under a % header only those that look like the same
     score as a fraction are refused, printed with more decimals than the values above 1 and
     landing among them times 100 (the authors' header may print small percents); under
-    ``--units percent`` (one flag for every column) every such value, and a column of values
-    all at most 1 without a % sign anywhere (fractions)."""
+    ``--units percent`` over a header without % (one flag for every column) every such
+    value, and a column of values all at most 1 without a % sign anywhere (fractions)."""
     bare = [i for i in idx if not cells[i].percent and 0 < abs(cells[i].value) <= 1]
     big = [abs(cells[i].value) for i in idx if abs(cells[i].value) > 1]
     why = "--units percent" if declared else "the header says %"
@@ -239,8 +241,7 @@ def _no_fraction_among_percents(raw, h, cells, idx, where, declared: bool) -> No
                             f"so it is {c.value:g} % (a fraction of {c.value / 100:g}); write "
                             f"{100 * c.value:g} if it is a fraction, or '{c.value:g}%' if you "
                             f"mean {c.value:g} %")
-    elif (bare and declared and not _percent_header(h)
-          and not any(cells[i].percent for i in idx)):
+    elif bare and declared and not any(cells[i].percent for i in idx):
         c = cells[bare[0]]
         raise table_error(raw, f"column {h!r}: --units percent, but every value is at most 1 "
                         f"({c.raw!r}, {where[bare[0]]}) and no header or cell has a % sign: "

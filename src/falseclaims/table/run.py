@@ -189,7 +189,8 @@ def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
     file read under another path is listed too."""
     files, bad, links = [], [], []
     own = _own_folders(root)
-    walked: dict[str, Path] = {}
+    top = os.path.realpath(root)
+    walked: dict[str, Path] = {top: root}
 
     def onerror(exc: OSError):
         bad.append({"file": str(exc.filename), "table": "",
@@ -203,6 +204,9 @@ def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
             if p.is_symlink() and (real in own or real in walked):
                 links.append(f"{p} (linked folder: its files are read as "
                              f"{own.get(real) or walked[real]})")
+            elif p.is_symlink() and top.startswith(real.rstrip(os.sep) + os.sep):
+                # a link to /, or to a parent: the sweep itself and all around it
+                links.append(f"{p} (linked folder {real} holds the swept folder: not walked)")
             elif real not in walked:
                 walked[real] = p
                 keep.append(d)
