@@ -46,7 +46,7 @@ def test_fraction_among_percents_under_units_percent_is_refused_naming_the_cell(
     assert "write 85 if it is a fraction, or '0.85%' if you mean 0.85 %" in msg
     with pytest.raises(TableReadError) as auto:  # the automatic refusal no longer sends
         _table(tmp_path, MIX)                    # the user to --units percent alone
-    assert "write 85 if 0.85 is a fraction, or '0.85%'" in str(auto.value)
+    assert "write 85 if 0.85 is a fraction, or '0.85%' if it is 0.85 %" in str(auto.value)
 
 
 def test_a_percent_sign_says_it_under_units_percent(tmp_path):
@@ -248,3 +248,11 @@ def test_columns_printed_under_one_name_are_told_apart(tmp_path):
     assert [(c.column, c.values) for c in t.metrics] == [
         ("Dice (column 2)", [0.91, 0.85]), ("Dice (column 3)", [0.5, 0.6])]
     assert "2 columns are named 'Dice': this one is reported as 'Dice (column 3)'" in t.notes
+
+
+def test_cell_over_the_csv_field_limit_is_one_line(tmp_path):
+    """A 200,000-character cell crashed: "unexpected Error: field larger than field limit"."""
+    f = tmp_path / "t.csv"
+    f.write_text("Method,Dice\nA," + "9" * 200_000 + "\nB,0.85\n", encoding="utf-8")
+    with pytest.raises(TableReadError, match=r"t.csv, line 2: field larger than field limit"):
+        read_tables(f)

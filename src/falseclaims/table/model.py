@@ -201,7 +201,7 @@ def _detected_units(raw, h, cells, idx, where) -> tuple[str, str]:
         v = small[0][0]
         raise table_error(raw, f"column {h!r}: {v:g} ({small[0][1]}) reads as a fraction but "
                         f"{big[0][0]:g} ({big[0][1]}) as percent; write {100 * v:g} if {v:g} "
-                        f"is a fraction, or '{v:g}%' if it is a percent below 1 (a column "
+                        f"is a fraction, or '{v:g}%' if it is {v:g} % (a column "
                         "mixing the two is refused under --units percent and --units "
                         "fraction too)")
     if big:

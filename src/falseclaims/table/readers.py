@@ -311,7 +311,8 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     rows, where, commas = [], [], 0
     # newline="": the csv module's own line endings, so a classic Mac file (CR only, Excel's
     # "CSV (Macintosh)") is rows, not "new-line character seen in unquoted field"
-    for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delim), 1):
+    records = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    for i, row in enumerate(_records(records, source), 1):
         if any(c.strip() for c in row):
             cells = [c.strip() for c in row]
             if delim != ",":  # decimal commas: 85,3 -> 85.3 (noted; textio's policy)
@@ -324,6 +325,16 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     if commas:
         notes.append(textio.decimal_note(commas))
     return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
+
+
+def _records(reader, source: str):
+    """The csv reader's records; its errors (a cell over the module's field limit, 128 KB)
+    as one line naming the line, never "unexpected Error"."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        raise TableReadError(f"{source}, line {reader.line_num}: {exc} (expected a table "
+                             "cell, not a text or data dump)") from None
 
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,])")
