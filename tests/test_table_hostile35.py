@@ -256,3 +256,12 @@ def test_cell_over_the_csv_field_limit_is_one_line(tmp_path):
     f.write_text("Method,Dice\nA," + "9" * 200_000 + "\nB,0.85\n", encoding="utf-8")
     with pytest.raises(TableReadError, match=r"t.csv, line 2: field larger than field limit"):
         read_tables(f)
+
+
+def test_unclosed_quote_is_named(tmp_path):
+    """``A,"0.91`` swallowed every row after it into one cell: "no numeric column"."""
+    f = tmp_path / "t.csv"
+    f.write_text('Method,Dice\nA,0.93\nB,"0.91\nC,0.85\nD,0.80\n', encoding="utf-8")
+    with pytest.raises(TableReadError, match=r"t.csv, line 3: a quote \(\"\) opened in this row "
+                                             r"is never closed"):
+        read_tables(f)

@@ -311,6 +311,7 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     rows, where, commas = [], [], 0
     # newline="": the csv module's own line endings, so a classic Mac file (CR only, Excel's
     # "CSV (Macintosh)") is rows, not "new-line character seen in unquoted field"
+    _unclosed_quote(text, delim, source)
     records = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     for i, row in enumerate(_records(records, source), 1):
         if any(c.strip() for c in row):
@@ -325,6 +326,22 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     if commas:
         notes.append(textio.decimal_note(commas))
     return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
+
+
+def _unclosed_quote(text: str, delim: str, source: str) -> None:
+    """A quote opened and never closed makes the rest of the file one cell (read, the rows
+    after it vanished into "no numeric column"); the strict reader finds it, its other
+    complaints (``"a"b``, read as ``ab``) are left to the lenient one."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise TableReadError(f"{source}, line {start}: a quote (\") opened in this row is "
+                                 "never closed (the rest of the file would be one cell)"
+                                 ) from None
 
 
 def _records(reader, source: str):
