@@ -6,6 +6,7 @@ column; every choice made from the data (units, skipped rows and columns) is a n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
@@ -145,16 +146,48 @@ def _scores(raw: RawTable, j: int) -> bool:
 
 
 def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
+    """The column's units, declared or detected; under percent an unmarked value at most 1
+    beside values above 1 is refused naming the cell (read as percent it would be a
+    hundredth of what a fraction means: ``0.85`` beside ``86`` became 0.0085)."""
+    if units == "auto":
+        u, source = _detected_units(raw, h, cells, idx, where)
+    else:
+        u, source = units, f"declared (--units {units})"
+    if u == "percent":
+        # the authors' % header outranks the flag: "Error rate (%)" may print 0.35 beside 1.2
+        _no_fraction_among_percents(raw, h, cells, idx, where,
+                                    declared=units == "percent" and not _percent_header(h))
+    return u, source
+
+
+def _mean_percent(cell: Cell) -> bool:
+    """A % sign on the value itself: ``85.3%``, ``85.3 ± 2.1%`` (the convention: one % after
+    the SD marks both), not ``0.91 ± 5%``, whose value reads as a fraction."""
+    if not cell.percent:
+        return False
+    mean, pm, sd = clean(cell.raw).partition("±")
+    return "%" in mean or not pm or cell.value > 1 or cell.sd is None or cell.sd <= 1
+
+
+def _detected_units(raw, h, cells, idx, where) -> tuple[str, str]:
     vals = [(cells[i].value, where[i]) for i in idx]
-    if units != "auto":
-        return units, f"declared (--units {units})"
     marked = [i for i in idx if cells[i].percent]
+    if (marked and not _percent_header(h) and all(abs(v) <= 1 for v, _ in vals)
+            and (odd := [i for i in marked if not _mean_percent(cells[i])])):
+        # "0.91 ± 5%": a fraction with its SD in percent, or 0.91 % ± 5 %? (read as the
+        # latter, every Dice was a hundredth of what it is)
+        raise table_error(raw, f"column {h!r}: {cells[odd[0]].raw!r} ({where[odd[0]]}) has its % "
+                        "sign after an SD above 1 and every value is at most 1 (a fraction "
+                        "with its SD in percent?); write the value and the SD in one unit, or "
+                        "give --units percent or --units fraction")
     if marked and not _percent_header(h):
-        bare = [i for i in idx if not cells[i].percent and abs(cells[i].value) <= 1]
+        bare = [i for i in idx if not cells[i].percent and 0 < abs(cells[i].value) <= 1]
         if bare and any(abs(cells[i].value) > 1 for i in marked):
-            raise table_error(raw, f"column {h!r}: {cells[bare[0]].raw!r} ({where[bare[0]]}) reads "
+            b = cells[bare[0]]
+            raise table_error(raw, f"column {h!r}: {b.raw!r} ({where[bare[0]]}) reads "
                             f"as a fraction but {cells[marked[0]].raw!r} ({where[marked[0]]}) "
-                            "as percent; give --units percent or --units fraction")
+                            f"as percent; give --units fraction if {b.value:g} is a fraction "
+                            f"(cells with a % sign stay percent), or write '{b.value:g}%'")
     if _percent_header(h) and not marked and vals and all(abs(v) <= 1 for v, _ in vals):
         # "Dice (%)" over 0.85 and 0.87: fractions under a % header, or scores below 1 %?
         raise table_error(raw, f"column {h!r}: the header says % but every value is at most 1 "
@@ -165,12 +198,55 @@ def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
     small = [v for v in vals if 0 < abs(v[0]) <= 1]  # 0 reads the same in both units
     big = [v for v in vals if abs(v[0]) > 1]
     if big and small:
-        raise table_error(raw, f"column {h!r}: {small[0][0]:g} ({small[0][1]}) reads as a fraction but "
-                        f"{big[0][0]:g} ({big[0][1]}) as percent; give --units percent or "
-                        "--units fraction")
+        v = small[0][0]
+        raise table_error(raw, f"column {h!r}: {v:g} ({small[0][1]}) reads as a fraction but "
+                        f"{big[0][0]:g} ({big[0][1]}) as percent; write {100 * v:g} if {v:g} "
+                        f"is a fraction, or '{v:g}%' if it is {v:g} % (a column "
+                        "mixing the two is refused under --units percent and --units "
+                        "fraction too)")
     if big:
         return "percent", "detected: values above 1"
     return "fraction", "detected: every value in [0, 1]"
+
+
+def _fraction_like(v: float, big: list[float]) -> bool:
+    """Whether ``v`` in (0, 1] times 100 lands among the values above 1 (within half to twice
+    their median): the same score printed as a fraction (0.96 beside 95.1), not a small
+    percent (0.51 beside the KITTI APs 1.28 .. 5.65)."""
+    mid = sorted(big)[len(big) // 2]
+    return 0 < abs(v) <= 1 and 0.5 <= abs(v) * 100 / mid <= 2
+
+
+def _no_fraction_among_percents(raw, h, cells, idx, where, declared: bool) -> None:
+    """Percent by ``--units percent`` or a % header: unmarked values at most 1 beside values
+    above 1 are fractions or misprints, never read as a hundredth (as survey sheets refuse
+    them under ``units: percent``). Under a % header only those that look like the same
+    score as a fraction are refused, printed with more decimals than the values above 1 and
+    landing among them times 100 (the authors' header may print small percents); under
+    ``--units percent`` over a header without % (one flag for every column) every such
+    value, and a column of values all at most 1 without a % sign anywhere (fractions)."""
+    bare = [i for i in idx if not cells[i].percent and 0 < abs(cells[i].value) <= 1]
+    big = [abs(cells[i].value) for i in idx if abs(cells[i].value) > 1]
+    why = "--units percent" if declared else "the header says %"
+    if bare and big:
+        places = max(cells[i].decimals for i in idx if abs(cells[i].value) > 1)
+        # under a % header only a value printed with more decimals than the percents
+        # (0.85 beside 86) is a fraction: 0.6 beside 89.2 is a method at 0.6 % (IoU)
+        odd = bare if declared else [i for i in bare if cells[i].decimals > places
+                                     and _fraction_like(cells[i].value, big)]
+        if odd:
+            c, k = cells[odd[0]], next(i for i in idx if abs(cells[i].value) > 1)
+            raise table_error(raw, f"column {h!r}, {where[odd[0]]}: {c.raw!r} is at most 1 beside "
+                            f"{cells[k].raw!r} ({where[k]}) in a percent column ({why}): read "
+                            f"so it is {c.value:g} % (a fraction of {c.value / 100:g}); write "
+                            f"{100 * c.value:g} if it is a fraction, or '{c.value:g}%' if you "
+                            f"mean {c.value:g} %")
+    elif bare and declared and not any(cells[i].percent for i in idx):
+        c = cells[bare[0]]
+        raise table_error(raw, f"column {h!r}: --units percent, but every value is at most 1 "
+                        f"({c.raw!r}, {where[bare[0]]}) and no header or cell has a % sign: "
+                        "fractions? give --units fraction (or leave --units out); if they are "
+                        f"percents below 1, write '{c.value:g}%' or put % in the header")
 
 
 _VALUE_AND_NAME = re.compile(r"^\s*[-+]?\d*\.?\d+\s*%?\s+([A-Za-z][\w@-]*)\s*$")
@@ -222,32 +298,40 @@ def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> Me
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j, spellings)
     u, u_source = _units(raw, h, cells, idx, units, raw.where)
-    scale = 100.0 if u == "percent" else 1.0
+    # a cell with a % sign is percent whatever the column's units (``0.9%`` under --units
+    # fraction was read as 0.9), as survey sheets read it
+    scales = {i: 100.0 if u == "percent" or _mean_percent(cells[i]) else 1.0 for i in idx}
+    if u == "fraction" and (marked := [i for i in idx if scales[i] == 100]):
+        notes.append(f"{len(marked)} cell(s) of {h!r} with a % sign read as percent "
+                     f"({u_source} reads the others)")
     bad_sd = set()
     for i in idx:
-        v = cells[i].value / scale
-        if not 0.0 <= v <= 1.0:
+        scale = scales[i]
+        if not 0.0 <= cells[i].value / scale <= 1.0:
+            hint = (f"; percent? give --units percent, or write {cells[i].value / 100:g}"
+                    if u == "fraction" and 1 < cells[i].value <= 100 else "")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
-                            f"{cells[i].raw!r} is outside [0, {scale:g}] ({u})")
+                            f"{cells[i].raw!r} is outside [0, {scale:g}] "
+                            f"({'percent' if scale == 100 else u}){hint}")
         try:
-            _check_sd(raw, h, names[i], cells[i], scale)
+            _check_sd(raw, h, names[i], cells[i], scale, 100 if cells[i].percent else scale)
         except TableReadError as exc:
             if sds_used:  # the analysis would use it as a per-case SD: refused
                 raise
             bad_sd.add(i)  # a misprint (0.79 for 0.079) beside a value still read
             notes.append(f"{str(exc).split(': ', 1)[-1]} (not used: the ± values are not "
                          "taken as per-case SDs here; the mean is read)")
-    extra = 2 if u == "percent" else 0
-    values = [round(cells[i].value / scale, cells[i].decimals + extra) for i in idx]
+    extra = {i: 2 if scales[i] == 100 else 0 for i in idx}
+    values = [round(cells[i].value / scales[i], cells[i].decimals + extra[i]) for i in idx]
     if kind.complement:
-        values = [round(1.0 - v, cells[i].decimals + extra) for v, i in zip(values, idx)]
+        values = [round(1.0 - v, cells[i].decimals + extra[i]) for v, i in zip(values, idx)]
         notes.append(f"{h!r} is an error rate: analysed as accuracy = 1 - error rate")
     return MetricColumn(
         column_name(h), j, kind.task, kind.source.replace("header arrow and ", ""), u,
         u_source, [names[i] for i in idx], values,
-        [None if cells[i].sd is None or i in bad_sd else round(cells[i].sd / scale, 12)
-         for i in idx],
-        [cells[i].decimals + extra for i in idx], [clean(cells[i].raw) for i in idx],
+        [None if cells[i].sd is None or i in bad_sd else
+         round(cells[i].sd / (100 if cells[i].percent else scales[i]), 12) for i in idx],
+        [cells[i].decimals + extra[i] for i in idx], [clean(cells[i].raw) for i in idx],
         [cells[i].bold for i in idx], [cells[i].underline for i in idx],
         [raw.where[i] for i in idx], notes,
         # an error rate is analysed as accuracy: its values are now higher-is-better
@@ -256,22 +340,22 @@ def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> Me
         complement=kind.complement)
 
 
-def _check_sd(raw, h, name, cell, scale) -> None:
+def _check_sd(raw, h, name, cell, scale, sd_scale) -> None:
     """A printed SD larger than a score in [0, 1] can have: by the Bhatia-Davis inequality
     the variance of a variable in [0, 1] with mean m is at most m (1 - m) [BhatiaDavis2000]
     (checked with the printed values' rounding in the SD's favour)."""
     if cell.sd is None:
         return
     half = 0.5 * 10.0 ** (-cell.decimals) / scale
-    m, sd = cell.value / scale, cell.sd / scale
+    m, sd = cell.value / scale, cell.sd / sd_scale
     worst = max(min(m + half, 1.0) * (1 - min(m + half, 1.0)),
                 max(m - half, 0.0) * (1 - max(m - half, 0.0)),
                 0.25 if m - half <= 0.5 <= m + half else 0.0)
-    limit = worst ** 0.5 + 0.5 * 10.0 ** (-_sd_decimals(cell)) / scale
+    limit = worst ** 0.5 + 0.5 * 10.0 ** (-_sd_decimals(cell)) / sd_scale
     if sd > limit + 1e-12:
         raise table_error(raw, f"column {h!r} (method {name!r}): ± {cell.sd:g} is impossible for a "
                         f"mean of {cell.value:g} on [0, {scale:g}] (an SD there is at most "
-                        f"{worst ** 0.5 * scale:.3g}); is it a range or a variance?")
+                        f"{worst ** 0.5 * sd_scale:.3g}); is it a range or a variance?")
 
 
 def _sd_decimals(cell: Cell) -> int:
@@ -283,10 +367,8 @@ def _mixed_scale_winner_differs(values: list[float], direction: str) -> bool:
     """Whether the values in (0, 1] may be fractions printed beside percents (0.96 x 100
     lands among the others: within half to twice their median) and, read so, change the
     best. 0.51 beside 1.28 .. 5.65 (KITTI APs) are small percents: 51 is no neighbour."""
-    big = sorted(abs(v) for v in values if abs(v) > 1)
-    mid = big[len(big) // 2]
-    scaled = [v * 100 if 0 < abs(v) <= 1 and 0.5 <= abs(v) * 100 / mid <= 2 else v
-              for v in values]
+    big = [abs(v) for v in values if abs(v) > 1]
+    scaled = [v * 100 if _fraction_like(v, big) else v for v in values]
     pick = max if direction == "higher" else min
     return pick(range(len(values)), key=values.__getitem__) != pick(
         range(len(values)), key=scaled.__getitem__)
@@ -540,9 +622,22 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     absent = sorted(set(picked) - heads)
     if absent:
         raise table_error(raw, f"--metric {absent}: no such column; columns are {raw.header}")
-    cols = _caption_against_bold(raw, cols, unread)
+    cols = _distinct_names(_caption_against_bold(raw, cols, unread), notes)
     notes += _unread_notes(raw, method_j, n_cols, cols, ignored, skipped, unread)
     return ResultsTable(raw.source, raw.name, raw.format, table_n, table_src, cols, notes)
+
+
+def _distinct_names(cols: list, notes: list[str]) -> list:
+    """Columns printed under one name (``Dice | Dice``) told apart by their position, noted:
+    two results named alike in the output and the CSV could not be traced to their cells."""
+    count = Counter(c.column for c in cols)
+    for c in cols:
+        if count[c.column] > 1:
+            new = f"{c.column} (column {c.index + 1})"
+            notes.append(f"{count[c.column]} columns are named {c.column!r}: this one is "
+                         f"reported as {new!r}")
+            c.column = new
+    return cols
 
 
 def _caption_against_bold(raw: RawTable, cols: list, unread: list) -> list:

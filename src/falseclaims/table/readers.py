@@ -78,9 +78,10 @@ def read_tables(path, macros=None) -> list[RawTable]:
         return _read_xlsx(p)
     notes: list[str] = []
     try:
-        text, _ = textio.decode(textio.read_bytes(p, notes), notes)
+        text, (encoding, _) = textio.decode(textio.read_bytes(p, notes), notes)
     except textio.TextProblem as exc:
         raise TableReadError(f"{p}: expected {exc.expected}") from None
+    _refuse_binary(p, text, encoding)
     if fmt == "latex":
         defs = {}
         for f in ([macros] if isinstance(macros, (str, Path)) else macros or []):
@@ -101,6 +102,24 @@ def read_tables(path, macros=None) -> list[RawTable]:
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
+
+
+# C0 controls no text table holds (tab, LF, CR and ESC aside: a terminal escape in a name is
+# removed when printed)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+
+
+def _refuse_binary(p: Path, text: str, encoding: str) -> None:
+    """A short binary file named .csv passes textio's test, which counts control bytes
+    against the length (a few in a large text file are stray), and got "no method column;
+    columns are ['garbage']": a NUL is never text, nor a control byte in a file that is not
+    UTF-8 (a real Windows-1252 table has none)."""
+    bad = (text.count("\x00") if encoding != "cp1252"
+           else len(_CONTROLS.findall(text)))
+    if bad:
+        what = "NUL character(s)" if encoding != "cp1252" else "control byte(s), not UTF-8"
+        raise TableReadError(f"{p}: expected a text file (this one is not: {bad:,} {what}; "
+                             "a binary file, or a spreadsheet saved in another format?)")
 
 
 # tables of other markups that a Markdown file may hold: named in the refusal, not read
@@ -290,7 +309,11 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     notes: list[str] = []
     delim = textio.sniff_separator(first, ".tsv" if fmt == "tsv" else ".csv", notes)
     rows, where, commas = [], [], 0
-    for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), 1):
+    # newline="": the csv module's own line endings, so a classic Mac file (CR only, Excel's
+    # "CSV (Macintosh)") is rows, not "new-line character seen in unquoted field"
+    _unclosed_quote(text, delim, source)
+    records = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    for i, row in enumerate(_records(records, source), 1):
         if any(c.strip() for c in row):
             cells = [c.strip() for c in row]
             if delim != ",":  # decimal commas: 85,3 -> 85.3 (noted; textio's policy)
@@ -303,6 +326,32 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     if commas:
         notes.append(textio.decimal_note(commas))
     return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
+
+
+def _unclosed_quote(text: str, delim: str, source: str) -> None:
+    """A quote opened and never closed makes the rest of the file one cell (read, the rows
+    after it vanished into "no numeric column"); the strict reader finds it, its other
+    complaints (``"a"b``, read as ``ab``) are left to the lenient one."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise TableReadError(f"{source}, line {start}: a quote (\") opened in this row is "
+                                 "never closed (the rest of the file would be one cell)"
+                                 ) from None
+
+
+def _records(reader, source: str):
+    """The csv reader's records; its errors (a cell over the module's field limit, 128 KB)
+    as one line naming the line, never "unexpected Error"."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        raise TableReadError(f"{source}, line {reader.line_num}: {exc} (expected a table "
+                             "cell, not a text or data dump)") from None
 
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,])")

@@ -33,6 +33,8 @@ def method_column(raw: RawTable) -> int:
     """The column of names: among the leading text columns the one with the most distinct
     names (``Op`` × / + beside ``Model`` names the group, not the method)."""
     text = name_columns(raw) or text_columns(raw)
+    if not text and not raw.rows:  # a header alone: no column can hold names
+        raise table_error(raw, f"a header and no rows under it (columns {raw.header})")
     if not text:
         raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}

@@ -7,6 +7,7 @@ Exit codes (docs/table.md): 0 every table read; 1 some tables or files could not
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,21 +141,85 @@ def _plain(exc: Exception, where: str) -> Exception:
     return TableReadError(f"{where}: {exc}")
 
 
-def _walk(root: Path) -> tuple[list[Path], list[dict]]:
-    """Every file under ``root`` (sorted, hidden skipped) and the folders that could not be
-    listed (named: a silent gap in a sweep would look like a clean one)."""
-    files, bad = [], []
+def _kind(p: Path) -> str | None:
+    """What a path that is no regular file is (None for a regular file or a folder)."""
+    try:
+        mode = p.stat().st_mode
+    except OSError as exc:
+        return ("broken symbolic link (its target does not exist)" if p.is_symlink()
+                else f"not readable ({exc.strerror})")
+    for test, what in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return f"not a regular file ({what})"
+    return None
+
+
+def _own_folders(root: Path) -> dict[str, Path]:
+    """The folders under ``root`` reached without a symbolic link (hidden ones pruned), by
+    real path: a link to one of them is read there, never twice."""
+    own = {os.path.realpath(root): root}
+    for here, dirs, _ in os.walk(root, onerror=lambda exc: None):  # _walk names them
+        dirs[:] = [d for d in dirs if not d.startswith(".")
+                   and not os.path.islink(os.path.join(here, d))]
+        own.update((os.path.realpath(Path(here, d)), Path(here, d)) for d in dirs)
+    return own
+
+
+def _once(paths: list[Path], seen: dict[str, Path]) -> tuple[list[Path], list[str]]:
+    """``paths`` without a second path to one real file (a link beside its target), each
+    such link named with the path its file is read under (the link's target first)."""
+    keep, twice = [], []
+    for p in sorted(paths, key=lambda q: (q.is_symlink(), q)):
+        real = os.path.realpath(p)
+        if real in seen:
+            twice.append(f"{p} (link to a file read as {seen[real]})")
+        else:
+            seen[real] = p
+            keep.append(p)
+    return sorted(keep), twice
+
+
+def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
+    """Every file under ``root`` (sorted, hidden skipped), the entries that could not be
+    read (folders not listable, broken links, pipes and devices: named, since a silent gap
+    in a sweep would look like a clean one) and the links skipped with their reason. A
+    symbolic link to a folder is walked once: skipped when its folder is read at its own
+    place or through another link (a loop back to a parent, too), listed so; a link to a
+    file read under another path is listed too."""
+    files, bad, links = [], [], []
+    own = _own_folders(root)
+    top = os.path.realpath(root)
+    walked: dict[str, Path] = {top: root}
 
     def onerror(exc: OSError):
         bad.append({"file": str(exc.filename), "table": "",
                     "reason": f"folder not readable ({exc.strerror})"})
 
-    for here, dirs, names in os.walk(root, onerror=onerror):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    for here, dirs, names in os.walk(root, onerror=onerror, followlinks=True):
+        keep = []
+        for d in sorted(d for d in dirs if not d.startswith(".")):
+            p = Path(here) / d
+            real = os.path.realpath(p)
+            if p.is_symlink() and (real in own or real in walked):
+                links.append(f"{p} (linked folder: its files are read as "
+                             f"{own.get(real) or walked[real]})")
+            elif p.is_symlink() and top.startswith(real.rstrip(os.sep) + os.sep):
+                # a link to /, or to a parent: the sweep itself and all around it
+                links.append(f"{p} (linked folder {real} holds the swept folder: not walked)")
+            elif real not in walked:
+                walked[real] = p
+                keep.append(d)
+        dirs[:] = keep
         files += [Path(here) / f for f in names if not f.startswith(".")]
-    bad += [{"file": str(p), "table": "", "reason": "broken symbolic link (its target does "
-             "not exist)"} for p in files if p.is_symlink() and not p.exists()]
-    return sorted(p for p in files if p.is_file()), bad
+    regular = []
+    for p in sorted(files):
+        if (why := _kind(p)) is not None:
+            bad.append({"file": str(p), "table": "", "reason": why})
+        elif p.is_file():
+            regular.append(p)
+    regular, twice = _once(regular, {})
+    return regular, bad, links + twice
 
 
 def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
@@ -162,9 +227,9 @@ def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
     root = Path(folder)
     if not root.is_dir():
         raise ValueError(f"--dir {folder}: not a directory")
-    files, bad = _walk(root)
+    files, bad, links = _walk(root)
     known = [p for p in files if FORMATS.get(p.suffix.lower())]
-    skipped = [str(p) for p in files if p not in known]
+    skipped = [str(p) for p in files if p not in known] + links
     if not known and not bad:
         raise ValueError(f"--dir {folder}: no table files (extensions "
                          + ", ".join(k for k, v in FORMATS.items() if v) + ")")
