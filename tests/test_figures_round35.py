@@ -7,6 +7,7 @@ import re
 import figure_fixtures as fx
 import numpy as np
 import pandas as pd
+import matplotlib.pyplot as plt
 import pytest
 from matplotlib.colors import to_hex
 
@@ -82,9 +83,11 @@ def test_one_paper_is_one_paper_and_every_panel_title_counts_alike():
         assert "1 papers" not in texts, name
         found = titled.findall(texts)
         assert found and all(n == "1" for _, n in found), (name, texts)
+    plt.close("all")
     many = _render(_tables((3, 4)))
     for name in PER_TASK:
         assert titled.search(" ".join(_texts(many[name]))), name
+    plt.close("all")
 
 
 def _ties(counts: dict[str, list[int]]) -> pd.DataFrame:
