@@ -281,5 +281,5 @@ def _batch_text(result: dict) -> str:
         lines.append(f"NOT READ {r['file']}" + (f" | {r['table']}" if r["table"] else "")
                      + f": {r['reason']}")
     for s in result.get("skipped", []):
-        lines.append(f"skipped (not a table file): {printable(s)}")
+        lines.append(f"skipped: {printable(s)}")
     return "\n".join(lines)

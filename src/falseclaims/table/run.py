@@ -229,7 +229,8 @@ def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
         raise ValueError(f"--dir {folder}: not a directory")
     files, bad, links = _walk(root)
     known = [p for p in files if FORMATS.get(p.suffix.lower())]
-    skipped = [str(p) for p in files if p not in known] + links
+    # every entry carries its reason, as the links' entries do
+    skipped = [f"{p} (not a table file)" for p in files if p not in known] + links
     if not known and not bad:
         raise ValueError(f"--dir {folder}: no table files (extensions "
                          + ", ".join(k for k, v in FORMATS.items() if v) + ")")
