@@ -162,8 +162,9 @@ def test_an_effect_size_header_naming_a_metric_is_no_lost_result(tmp_path):
     rows = [["ID", "PlotLabel", "ES_final_ACC"]]
     rows += [[i // 2, f"Auth{i // 2} et al. ({2000 + i // 2})", round(0.1 * i - 0.3, 2)]
              for i in range(12)]
-    d, _ = _drafted(_write(tmp_path, rows))
+    d, block = _drafted(_write(tmp_path, rows))
     assert not any("results would be lost" in p for p in d.problems)
+    assert "task" not in block.get("constants", {})  # no task from the 'ACC' of 'ES_final_ACC'
 
 
 def _models(links):

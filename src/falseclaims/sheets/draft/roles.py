@@ -288,10 +288,15 @@ EFFECT_TYPES = re.compile(r"(?i)\s*(?:(?:cohen'?s?\s*)?d|(?:hedges'?s?\s*)?g|r|z
                           r"fisher'?s?\s*z|(?:partial\s*)?(?:eta|η)\s*(?:sq(?:uared)?|2|²)?)\s*")
 
 
+def names_effect_size(name: str) -> bool:
+    """A header of an effect size ('ES_final_ACC', 'SMD'): it names no metric."""
+    return bool(_EFFECT_HEADER.search(re.sub(r"[_\W]+", " ", name.lower()).strip()))
+
+
 def header_metric(name: str) -> tuple[str, str | None] | None:
     """(metric, task or None) a header names, e.g. 'Best comparator DL AUROC' -> auc."""
     text = re.sub(r"[_\W]+", " ", name.lower())
-    if _EFFECT_HEADER.search(text.strip()):
+    if names_effect_size(name):
         return None
     return next(((m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)), None)
 
