@@ -12,7 +12,7 @@ evidence), never to a field that could change a result silently.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +121,11 @@ def _block(g: SheetGuess, venue: str, file: str, problems: list[str]
 # the row above (empty first cell): cells written over several lines
 CONTINUED_SHARE_DEN = 5
 MIN_LINES = 3  # fewer such rows are notes, whatever the share
+# rows numbered under one prefix (s0000, s0001, ...) are cases, not papers, from this many
+# rows on, when at most this many numbers are skipped per row kept (a few cases removed)
+MIN_CASES, CASE_GAP = 20, 2
+SINGLE_SHARE = 0.8  # papers of one results row in a long table: one value per method
+_CASE_ID = re.compile(r"([A-Za-z_-]{0,12}?)(\d+)")
 
 
 def _rater_copies(g: SheetGuess, block: dict) -> list[str]:
@@ -146,10 +151,11 @@ def _second_table(g: SheetGuess, block: dict) -> list[str]:
         return []
     row, names = g.second_table
     ids = [c for c in g.columns if c.role == "paper_id"]
+    problem = (f"a second table starts at row {row}, below an empty row ({', '.join(names)}): "
+               "its rows would be read as papers; delete it or save it as a sheet of its own")
     mark_todo(block, ("columns", "wide", column_key(ids[0], g)) if ids else ("id",),
-              f"a second table below row {row} (STILL TO FIX above)")
-    return [f"a second table starts at row {row}, below an empty row ({', '.join(names)}): "
-            "its rows would be read as papers; delete it or save it as a sheet of its own"]
+              f"a second table below row {row} (STILL TO FIX above)" if ids else problem)
+    return [problem]
 
 
 def _rows_of_runs(g: SheetGuess) -> str | None:
@@ -171,6 +177,40 @@ def _rows_of_runs(g: SheetGuess) -> str | None:
             "(x data sets x repeats?), not papers; add a column naming each row's paper "
             "(then: sheet inspect again), or map the result columns to ignore to read the "
             "rows as papers")
+
+
+def _numbered_cases(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] when the paper id numbers the rows under one prefix (s0000, s0001,
+    ...) and every other filled column holds numbers (Dice per organ): per-case results of
+    a method, not papers. Read as a study-design sheet, each case was a 'paper' and the
+    scores were set aside unsaid. The id is a TODO holding the question."""
+    ids = [k for k, c in enumerate(g.columns) if c.role == "paper_id"]
+    if len(ids) != 1 or g.n_rows < MIN_CASES:
+        return []
+    k = ids[0]
+    scores = [c for j, c in enumerate(g.columns) if j != k and c.kind == "value_proposed"
+              and c.big is not None]
+    if len(scores) < 2 or any(c.filled for j, c in enumerate(g.columns)
+                              if j != k and c not in scores):
+        return []
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    found = [_CASE_ID.fullmatch(str(cells[k]).strip()) for _, cells in t.rows
+             if k < len(cells) and not is_missing(cells[k])]
+    if not found or not all(found) or len({m.group(1) for m in found}) != 1:
+        return []
+    numbers = sorted(int(m.group(2)) for m in found)
+    if numbers[-1] - numbers[0] + 1 > CASE_GAP * len(numbers):
+        return []
+    idc = g.columns[k]
+    names = ", ".join(f"{c.letter} {c.name!r}" for c in scores[:4])
+    problem = (f"column {idc.letter} {idc.name!r} numbers the rows ({found[0].group(0)} ... "
+               f"{found[-1].group(0)}, {len(found)} rows) and every other column holds "
+               f"numbers ({names}{', ...' if len(scores) > 4 else ''}): per-case results "
+               "(cases x structures or methods), not papers; compare methods on them with "
+               "`falseclaims percase FILE` (docs/percase.md), or give a sheet with a row per "
+               "paper")
+    mark_todo(block, ("id",), problem)
+    return [problem]
 
 
 def _continued_rows(g: SheetGuess) -> list[int]:
@@ -203,16 +243,16 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
         block["id"] = "row"
         remarks.append("unsure: no paper id column: each row read as one paper (id: row)")
         if runs := _rows_of_runs(g):
-            mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
+            mark_todo(block, ("id",), runs)  # 'sheet check' repeats the question
             problems.append(runs)
         elif len(cont := _continued_rows(g)) >= MIN_LINES and \
                 len(cont) * CONTINUED_SHARE_DEN >= g.n_rows:
-            mark_todo(block, ("id",), "no paper id column (STILL TO FIX above)")
             problems.append(f"no paper id column, and {len(cont)} of {g.n_rows} rows (rows "
                             f"{rows_text(cont[:12])}, ...) have an empty first cell under a filled "
                             "row: cells written over several lines (a table copied from a "
                             "PDF?), so rows are not papers; join each paper's lines into one "
                             "row, or add a column naming the paper on each of its rows")
+            mark_todo(block, ("id",), problems[-1])
     else:
         draft_repeats(g, ids[0], mapping, block, remarks, long=False)
     skips = {}
@@ -291,22 +331,12 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     if kind == "results" and any(c.role == "paper_id" for c in g.columns):
         return _own_papers(g, venue, shown, judge)
     if kind == "results":  # no papers table found: the block names what is missing
-        from falseclaims.sheets.draft.inspect import draft_venue
-
-        problem = ("no papers table: a results table of the long layout needs one with a "
-                   "row per paper (give it with --other-table FILE; another sheet of the "
-                   "workbook or a file named alike is found without it)")
-        text = ("# NOT READY TO RUN: see STILL TO FIX below\n# STILL TO FIX (the draft does "
-                f"not run yet):\n#   {problem}\n" + draft_venue(g, venue))
-        return Draft(text, yaml.safe_load(text), ["a results table of the long layout and "
-                                                  "no papers table found (another sheet, a "
-                                                  "file named alike, or --other-table)"],
-                     [problem])
+        return _no_papers_table(g, venue)
     problems = []
     block, remarks = _block(g, venue, shown, problems)
     compared = uncompared_values(g, block)
     problems += competing_values(g, block) + compared + _second_table(g, block) \
-        + _rater_copies(g, block)
+        + _rater_copies(g, block) + _numbered_cases(g, block)
     if missing := _no_metric(block, file_metric(g)):  # the reader: six lines
         return _finish(block, None, venue, shown, remarks, [missing], judge)
     if kind == "papers" and not compared:
@@ -316,6 +346,58 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         problems += _lost_results(g, remarks) if block.get("group_rows_by_id") else []
     return _finish(block, dict(block, papers=str(Path(g.file).resolve())), venue, shown,
                    remarks, problems, judge)
+
+
+def _no_papers_table(g: SheetGuess, venue: str) -> Draft:
+    """A results table of the long layout with no paper id column and no papers table
+    found: one question, and the block's id a TODO holding it, so that ``sheet check`` (and
+    the pipeline) stop on the question rather than read each row as a paper (a benchmark's
+    leaderboard, model x organ, had passed as 170 papers)."""
+    from falseclaims.sheets.draft.inspect import draft_venue
+
+    named = ", ".join(f"{c.letter} {c.name!r}" for c in g.columns
+                      if c.role in ("name_proposed", "method", "metric", "value",
+                                    "value_proposed"))
+    problem = (f"no paper id column: the rows ({g.n_rows}; {named}) are results of the long "
+               "layout, and no papers table was found: runs of methods (one benchmark's "
+               "leaderboard?), not papers; add a column naming each row's paper and give "
+               "the papers table with --other-table FILE (another sheet of the workbook or a "
+               "file named alike is found without it)")
+    config = yaml.safe_load(draft_venue(g, venue))
+    config["venues"][venue]["id"] = f"TODO: {problem}"
+    text = ("# NOT READY TO RUN: see STILL TO FIX below\n# STILL TO FIX (the draft does "
+            f"not run yet):\n#   {problem}\n"
+            + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100))
+    return Draft(text, config, ["a results table of the long layout and no papers table "
+                                "found (another sheet, a file named alike, or "
+                                "--other-table)"], [problem])
+
+
+def _one_row_per_method(g: SheetGuess, block: dict) -> list[str]:
+    """[one problem] for a long results table holding its own paper key where a different
+    method fills each row and nearly every paper (SINGLE_SHARE) has one row: one value per
+    method (a leaderboard's models, each with its paper's link), no paper's comparison of
+    its method with a prior one. Drafted as the long layout, the check then stopped on an
+    unrelated question (no split column). The id is a TODO holding the question."""
+    ids = [k for k, c in enumerate(g.columns) if c.role == "paper_id"]
+    methods = [k for k, c in enumerate(g.columns) if c.role == "method"]
+    if not ids or not methods or not g.columns[methods[0]].unique:
+        return []
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    rows = Counter(str(cells[ids[0]]).strip() for _, cells in t.rows
+                   if ids[0] < len(cells) and not is_missing(cells[ids[0]]))
+    single = sum(n == 1 for n in rows.values())
+    if not rows or single < SINGLE_SHARE * len(rows):
+        return []
+    idc, mc = g.columns[ids[0]], g.columns[methods[0]]
+    problem = (f"column {mc.letter} {mc.name!r} names a different method on each row and "
+               f"{single} of {len(rows)} papers (column {idc.letter} {idc.name!r}) have one "
+               "row only: one value per method (a leaderboard's methods with their papers?), "
+               "no paper's comparison of its method with a prior one to assess; give each "
+               "paper's rows (its method and the prior ones it compares with), or say the "
+               "sheet holds no comparisons (map the value column to ignore)")
+    mark_todo(block, ("id",), problem)
+    return [problem]
 
 
 def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
@@ -339,6 +421,7 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
         remarks.insert(0, f"layout long: papers and results both {shown}: the results table "
                        "holds its own paper columns (a paper's first row gives its papers "
                        "fields, group_rows_by_id: true)")
+        problems += _one_row_per_method(g, block)
         return _finish(block, dict(block, papers=full, results=full), venue, shown, remarks,
                        problems, judge)
     errors = {c.name for c in g.columns if c.kind == "value_proposed"

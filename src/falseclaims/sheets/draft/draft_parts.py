@@ -12,7 +12,8 @@ from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
-from falseclaims.sheets.draft.roles import header_metric, metrics_named, names_the_paper
+from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_effect_size,
+                                          names_the_paper)
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -135,7 +136,8 @@ def metric_constants(g: SheetGuess, roles: set, remarks: list[str]) -> dict:
                                f"above the header names {metric}: "
                                f"{'; '.join(g.title_rows)}); change it if wrong")
         return out
-    text = metric_words(" ".join(c.name for c in g.columns) + " " + str(g.file))
+    text = metric_words(" ".join(c.name for c in g.columns if not names_effect_size(c.name))
+                        + " " + str(g.file))
     for rx, metric, task in METRIC_TASK:
         if re.search(rx, text):
             if "metric" not in roles:

@@ -142,6 +142,7 @@ class ColumnGuess:
     links: bool = False  # publication links ('https://pubmed.ncbi.nlm.nih.gov/31100830/')
     cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
     asked: tuple[str, str] | None = None  # (role, namesake's letter): which copy is it?
+    effect_types: bool = False  # a metric column of effect-size types ('d', 'r')
 
 
 @dataclass
@@ -467,6 +468,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role == "paper_id":
         hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
+    role, why, sure, effect_types = checks.effect_types(role, why, sure, texts)
     split_sizes = not _DATE.search(label) and any(
         re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v))
         and not _DATE_CELL.fullmatch(str(v)) for v in vals)
@@ -488,7 +490,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
-                       links=_links(texts),
+                       links=_links(texts), effect_types=effect_types,
                        cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
@@ -645,6 +647,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     checks.settle_methods(guesses)
     checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)
+    checks.settle_effect_sizes(guesses)
     metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}

@@ -3,10 +3,11 @@ that share a short reference ("Li 2022" twice)? ``sheet inspect --write`` decide
 evidence in the rows, in this order:
 
 1. an identifying column (a title, DOI, URL, PubMed/arXiv id, journal, year or authors
-   column) holding two different filled values: **different papers**;
+   column, or one whose every cell cites a study: 'Barrett et al. (2017)') holding two
+   different filled values: **different papers**;
 2. a column naming data sets (header "data set", "dataset", "cohort", ... or cells such as
    "dataset 1", "cohort B") holding different values: **one paper** over its data sets;
-3. a title, DOI or URL filled and the same on every row: **one paper**;
+3. a title, DOI, URL or study citation filled and the same on every row: **one paper**;
 4. a study-design column (task, split, statistical test, uncertainty, scope, claims, bold
    face) holding different values: **different papers** (one paper's data sets share its
    design; a test-set size or a value may differ between data sets and is no evidence);
@@ -53,6 +54,13 @@ _DATASET_HEADER = re.compile(r"(?i)data\s*-?sets?|cohort|\bcent(er|re)s?\b|\bsit
                              r"\borgans?\b|\bstructures?\b|\btargets?\b")
 _DATASET_CELL = re.compile(r"(?i)^(?:data\s*-?set|cohort|cent(?:er|re)|site|organ)\s*\S+|"
                            r"\bdata\s*-?set\b")
+# a cell citing one study: 'Barrett et al. (2017)', 'Hasler et al 2004', 'Li and Wu, 2020',
+# 'Carter (2005)'; a capital first letter, the year apart, and 'et al.', a second author or
+# the year in brackets: never a data set's 'nina_2024' or 'BraTS 2019'
+_NAME = r"[^\W\d_][^\s\d_(),;]*"
+_REFERENCE_CELL = re.compile(
+    rf"{_NAME}(?:(?:\s+(?:and|&)\s+{_NAME}|\s+[Ee][Tt]\s+[Aa][Ll]\.?),?\s*\(?\s*"
+    rf"(?:19|20)\d\d[a-z]?\)?|\s*\(\s*(?:19|20)\d\d[a-z]?\s*\))")
 _DESIGN = ("task", "split", "statistical_test", "uncertainty", "in_scope",
            "claims_outperformance", "bold_best", "values_only_in_figures")
 
@@ -84,6 +92,13 @@ def _differs(cells: list) -> tuple[str, str] | None:
     return (vals[0], vals[1]) if len(vals) > 1 else None
 
 
+def _references(cells: list) -> bool:
+    """Every filled cell cites one study ('Barrett et al. (2017)'): a column naming the
+    paper whatever its header ('PlotLabel')."""
+    texts = [_text(x) for x in cells if _text(x)]
+    return bool(texts) and all(t[0].isupper() and _REFERENCE_CELL.fullmatch(t) for t in texts)
+
+
 def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
     """(verdict, evidence) for the rows of one run; ``columns`` are the ColumnGuesses."""
     def column_cells(j):
@@ -92,8 +107,11 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
     def say(c, pair):
         return f"column {c.name!r} holds {pair[0]!r} and {pair[1]!r}"
 
+    def identifying(j, c, named: bool):
+        return j != id_col and (c.role == "title" or named or _references(column_cells(j)))
+
     for j, c in enumerate(columns):
-        if j != id_col and (c.role == "title" or _IDENTIFYING.search(c.name)):
+        if identifying(j, c, bool(_IDENTIFYING.search(c.name))):
             pair = _differs(column_cells(j))
             if pair:
                 return "different", say(c, pair)
@@ -106,8 +124,8 @@ def _verdict(rows: list[list], columns: list, id_col: int) -> tuple[str, str]:
         pair = _differs(cells_) if named else None
         if pair and any(_text(x) for x in cells_):
             return "same", say(c, pair) + " (data sets of one paper)"
-    for j, c in enumerate(columns):  # a title, DOI or URL the same on every row
-        if j != id_col and (c.role == "title" or _STRONG_ID.search(c.name.replace("_", " "))):
+    for j, c in enumerate(columns):  # a title, DOI, URL or reference the same on every row
+        if identifying(j, c, bool(_STRONG_ID.search(c.name.replace("_", " ")))):
             cells_ = [_text(x) for x in column_cells(j)]
             if all(cells_) and len({" ".join(x.split()).casefold() for x in cells_}) == 1:
                 return "same", f"column {c.name!r} holds {cells_[0][:60]!r} on every row"

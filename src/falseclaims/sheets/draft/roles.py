@@ -278,10 +278,52 @@ _METRIC_WORDS = [(r"\b(auroc|auc|roc auc)\b", "auc", "classification"),
                  (r"\bnpv\b", "npv", "classification")]
 
 
+# a header of an effect size ('ES_final_ACC': Cohen's d of an accuracy, 'SMD', 'Hedges g'):
+# a study's effect, never a method's metric value, whatever metric it names
+_EFFECT_HEADER = re.compile(r"^(es|effect ?sizes?|smd|cohen s d|cohens d|hedges g)\b")
+# cells naming effect-size types ('d', 'r', "Cohen's d", 'log OR'): how a study's effect is
+# measured (a meta-analysis's sheet), not a method's metric
+EFFECT_TYPES = re.compile(r"(?i)\s*(?:(?:cohen'?s?\s*)?d|(?:hedges'?s?\s*)?g|r|z|smd|md|"
+                          r"(?:log\s*)?(?:or|rr|hr)|odds ratio|risk ratio|hazard ratio|"
+                          r"fisher'?s?\s*z|(?:partial\s*)?(?:eta|η)\s*(?:sq(?:uared)?|2|²)?)\s*")
+
+
+def names_effect_size(name: str) -> bool:
+    """A header of an effect size ('ES_final_ACC', 'SMD'): it names no metric."""
+    return bool(_EFFECT_HEADER.search(re.sub(r"[_\W]+", " ", name.lower()).strip()))
+
+
 def header_metric(name: str) -> tuple[str, str | None] | None:
     """(metric, task or None) a header names, e.g. 'Best comparator DL AUROC' -> auc."""
     text = re.sub(r"[_\W]+", " ", name.lower())
+    if names_effect_size(name):
+        return None
     return next(((m, t) for rx, m, t in _METRIC_WORDS if re.search(rx, text)), None)
+
+
+def effect_types(role: str, why: str, sure: bool, texts: list[str]):
+    """(role, why, sure, found): a metric column whose cells are all effect-size types
+    ('d', 'r') is set aside (found True): a meta-analysis's sheet, not a method's metric."""
+    if role != "metric" or not texts or not all(EFFECT_TYPES.fullmatch(x) for x in texts):
+        return role, why, sure, False
+    return "(ignore)", why + (" (effect-size types such as d or r: how a study's effect is "
+                              "measured, not a method's metric)"), False, True
+
+
+def settle_effect_sizes(guesses: list) -> None:
+    """In a sheet of effect sizes (a metric column whose cells are 'd', 'r', ...: set aside
+    by the column guess), a size without a header word is a study's sample, not a test
+    set (a replication database's ``N`` had been drafted as the test-set size), and no
+    other column is the metric's."""
+    if not any(g.effect_types for g in guesses):
+        return
+    for g in guesses:
+        if g.role == "n_test" and not g.named:
+            g.role, g.sure = "(ignore)", False
+            g.why += "; a study's sample in a sheet of effect sizes, not a test set"
+        elif g.role == "metric":  # 'metric_converted' beside 'metric_reported'
+            g.role, g.sure = "(ignore)", False
+            g.why += "; a sheet of effect sizes: no method's metric"
 
 
 def metrics_named(text: str) -> set:

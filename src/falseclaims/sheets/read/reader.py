@@ -18,7 +18,7 @@ from falseclaims.sheets.read.columns import (
     NOTES_OUT, PAPERS, PAPERS_OUT, RESULTS, RESULTS_OUT, SCALE_RANGES, SPECS, metric_scale,
 )
 from falseclaims.sheets.read.digest import digest
-from falseclaims.sheets.read.errors import Problem, SheetValidationError
+from falseclaims.sheets.read.errors import Problem, SheetValidationError, not_a_sheet_file
 from falseclaims.io.raw_reader import RawTable, read_raw_table
 from falseclaims.io.xlsx import merged_across_problems
 from falseclaims.sheets.read.lenient import exclude_bad_cells
@@ -77,6 +77,9 @@ def read_venue(venue_cfg: dict, base_dir: str | Path = ".", venue: str = "",
     v = Venue.from_config(cfg)
     where = f"config venues.{venue}" if venue else "the venue's config"
     skip_rules = v.skip_rows_where
+    if isinstance(v.id, str) and v.id.startswith("TODO"):  # a draft's question, unanswered
+        raise FalseclaimsInputError(f"{where}.id: still to fix (sheet inspect asked): "
+                                    f"{v.id.removeprefix('TODO').lstrip(': ')}")
     if v.id == "row" and v.layout == "long":
         raise FalseclaimsInputError(f"{where}: id: row needs layout: wide_top2 (row numbers "
                                     "cannot link results rows to their papers); use a "
@@ -126,6 +129,8 @@ def _read_table(v: Venue, base: Path, kind: str, where: str, venue: str):
     file, sheet = v.file(kind)
     header_row, header_rows = v.header(kind)
     path = base / file
+    if odd := not_a_sheet_file(path, str(file)):
+        raise SheetValidationError([odd], venue)
     t = read_raw_table(path, sheet, header_row, display=str(file))
     if laid_out := merged_across_problems(t.problems):
         raise SheetValidationError(laid_out, venue)  # not a table: nothing further to check

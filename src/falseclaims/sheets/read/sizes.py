@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from falseclaims.sheets.read.cells import clean_text, is_missing, parse_size
-from falseclaims.sheets.read.errors import CellError
+from falseclaims.sheets.read.errors import CellError, not_a_sheet_file
 from falseclaims.io.raw_reader import read_raw_table
 from falseclaims.sheets.read.prepare import add_column, _own_rows
 from falseclaims.io.raw_table import RawTable
@@ -38,6 +38,9 @@ def read_sizes(spec: SizesTable, base: Path, where: str,
     """{data-set key: (size, name as written)} of the sizes table; its problems (a missing
     file or column, a size that is not a whole number, one name given two sizes) name the
     sizes file and go on ``t``, so that they are reported with the sheet's."""
+    if odd := not_a_sheet_file(base / spec.file, str(spec.file)):
+        t.problems.append(odd)
+        return {}
     s = read_raw_table(base / spec.file, spec.sheet, spec.header_row, display=str(spec.file))
     out = _sizes(s, spec, where) if s.header and not s.problems else {}
     t.problems.extend(s.problems)
