@@ -90,6 +90,17 @@ def is_distance(header: str) -> bool:
     return bool(_DISTANCE.search(header))
 
 
+# a deviation from the reference that carries a sign (count or area bias, relative volume
+# difference, mean error): best nearest 0, so a negative value is never "lower is better"
+_SIGNED = re.compile(r"(?:^|[^a-z])(?:bias|rvd|ravd|signed|error|err|me|mae)(?:$|[^a-z])", re.I)
+
+
+def is_signed_deviation(header: str) -> bool:
+    """Whether a column header names a deviation that may be printed with its sign (bias,
+    RVD, mean error)."""
+    return bool(_SIGNED.search(header))
+
+
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
@@ -119,6 +130,11 @@ _HIGHER = re.compile(
     r"sensitivity|sens|sen|specificity|spec|spe|ppv|npv|nsd|nsdc|sdsc|surface dice|c-?index|"
     # the same scores in French, Spanish and Portuguese READMEs (ranked, no model)
     r"précision|rappel|sensibilit[ée]|sensibilidade?|spécificité|especificidade?|"
+    r"acur[áa]cia|exactitud|precis[ãa]o|precisi[óo]n|"
+    # the area under the precision-recall curve (AUPR; AUC-PR and PR-AUC are read as AUC);
+    # the Tversky index, Dice with false negatives and positives weighted (Salehi et al.
+    # 2017), a score in [0, 1]
+    r"aupr|tversky(?: index)?|"
     r"cl-?dice|"
     # image similarity after registration (normalised / local cross-correlation); the
     # competition performance metric of lung-nodule detection (mean sensitivity over seven
@@ -152,6 +168,7 @@ _HIGHER = re.compile(
 _BOUNDED = re.compile(
     r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|acc|accuracy|bacc|auc|auroc|auprc|ap|map|ap\d*|ap[sml]|"
     r"f1|f-?score|f1-?score|precision|recall|sensitivity|sen|specificity|spe|ppv|npv|nsd|cl-?dice|"
+    r"acur[áa]cia|exactitud|precis[ãa]o|precisi[óo]n|aupr|tversky(?: index)?|"
     r"s-?measure|s(?:α|alpha)|e-?measure|e(?:φ|ϕ|phi|ξ)|(?-i:mE|maxE|meanE|adpE)|"
     r"weighted f-?measure|f(?:ω|w)?(?:β|beta)|"
     r"surface dice|c-?index|concordance|success rate|tpr|tnr|average precision|cpm|"

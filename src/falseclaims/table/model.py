@@ -19,7 +19,7 @@ from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, da
                                     refuse_data_set_labels, refuse_data_set_rows,
                                     refuse_non_methods, refuse_split_rows, table_error, units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError
-from falseclaims.metrics import (Kind, Spellings, classify, is_distance,
+from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
 
 __all__ = ["MetricColumn", "ResultsTable", "UNITS", "interpret_table", "metric_task"]
@@ -383,25 +383,28 @@ def _in_range(raw, h, cells, idx, names, top: float) -> None:
                             f"{cells[i].raw!r} is outside [0, {top:g}]")
 
 
-def _no_negative_distance(raw, h, cells, idx, names) -> None:
+def _no_negative_distance(raw, h, cells, idx, names, direction) -> None:
     """A Hausdorff, surface or registration distance is never below 0: a negative one is a
     difference, a misprint or another column's value; ranked, it would win "lower is better"
     silently. A signed distance (mean signed surface distance) is best nearest 0, not
     lowest: not ranked either."""
-    if not is_distance(h):
+    distance = is_distance(h)
+    if not distance and not (direction == "lower" and is_signed_deviation(h)):
         return
     for i in idx:
         if cells[i].value < 0:
+            why = ("but a distance is at least 0 (a difference or a signed distance: best "
+                   "nearest 0, not lowest)" if distance else "a signed bias or error is best "
+                   "nearest 0, not lowest (give --ignore COLUMN)")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
-                            f"{cells[i].raw!r} is negative, but a distance is at least 0 "
-                            "(a difference or a signed distance: best nearest 0, not lowest)")
+                            f"{cells[i].raw!r} is negative, {why}")
 
 
 def _ranked(raw, j, kind: Kind, method_j, spellings) -> MetricColumn:
     """A column without a probability model: the printed values, ranked by direction."""
     h = raw.header[j]
     cells, idx, names, notes = _values(raw, j, method_j, spellings)
-    _no_negative_distance(raw, h, cells, idx, names)
+    _no_negative_distance(raw, h, cells, idx, names, kind.direction)
     units, source = "as printed", "no conversion"
     if kind.bounded:  # a score in [0, 1] or [0, 100]: read as accuracy and Dice are
         try:

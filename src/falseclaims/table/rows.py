@@ -15,7 +15,8 @@ from falseclaims.metrics import names_a_metric
 from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
 from falseclaims.io.textio import decimal_note
 from falseclaims.table.kinds import column_cells, column_name
-from falseclaims.table.readers import ROWS_HEADER, VALUE_LIST, RawTable, TableReadError
+from falseclaims.table.readers import (METHOD_HEADER, ROWS_HEADER, VALUE_LIST, RawTable,
+                                      TableReadError)
 
 __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal_commas",
            "flag_columns",
@@ -39,7 +40,29 @@ def method_column(raw: RawTable) -> int:
         raise table_error(raw, f"no method column (a column of names); columns are {raw.header}")
     names = {j: {plain_text(str(r[j])) for r in raw.rows} - {""} for j in text}
     filled = {j: sum(bool(plain_text(str(r[j]))) for r in raw.rows) for j in text}
-    return max(text, key=lambda j: (len(names[j]), filled[j], -j))
+    best = max(text, key=lambda j: (len(names[j]), filled[j], -j))
+    return _named_methods_beside_conditions(raw, text, names, best)
+
+
+_ARMS_HEADER = re.compile(r"(?i)^(?:experiments?|exp\.?)$")
+
+
+def _named_methods_beside_conditions(raw: RawTable, text: list[int], names: dict,
+                                     best: int) -> int:
+    """``Experiment | Condition``: a column headed as methods (E1, E5, *(ref)*) beside a
+    ``Condition`` / ``Setting`` column with one description per row: the conditions are the
+    arms compared, described, not test conditions of one model. Only when every row has
+    its own condition and the methods column repeats at most a quarter of its rows (the
+    same models over data sets or conditions are a long layout, never this)."""
+    head = plain_text(str(raw.header[best])).strip()
+    if not ROWS_HEADER.match(head) or len(names[best]) < len(raw.rows):
+        return best
+    for j in text:
+        h = plain_text(str(raw.header[j])).strip()
+        if j != best and (METHOD_HEADER.match(h) or _ARMS_HEADER.match(h)) and (
+                len(names[j]) >= max(2, 0.75 * len(raw.rows))):
+            return j
+    return best
 
 
 def name_columns(raw: RawTable) -> list[int]:
