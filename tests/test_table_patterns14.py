@@ -116,3 +116,23 @@ def test_models_repeated_over_conditions_are_not_joined_into_one_ranking(cfg, tm
     res = analyse_file(_write(tmp_path, "l.md", text), cfg, Options(n=100))
     winners = {m["winner"] for t in res["tables"] for m in t["metrics"]}
     assert not any("/" in w for w in winners), winners
+
+
+@pytest.mark.parametrize("rows", [["4 labeled", "8 labeled"], ["10% labelled scans",
+                                                                "20% labelled scans"]])
+def test_rows_named_by_a_labelled_budget_are_settings_of_one_method(cfg, tmp_path, rows):
+    """The left-atrium table of batch 14b: one semi-supervised method at two label budgets
+    (``4 labeled`` / ``8 labeled``) was ranked, the larger budget "winning" by design."""
+    text = _md(["Setting", "Dice (%)"], [[rows[0], "89.94 +/- 0.17"],
+                                         [rows[1], "91.23 +/- 0.03"]])
+    with pytest.raises(TableReadError, match="settings of one"):
+        analyse_file(_write(tmp_path, "la.md", text), cfg, Options(n=20))
+
+
+def test_a_method_named_with_its_label_budget_is_still_a_method(cfg, tmp_path):
+    """The control: ``UA-MT (4 labeled)`` beside ``Ours (4 labeled)`` are methods (by hand:
+    Ours wins)."""
+    text = _md(["Method", "Dice (%)"], [["UA-MT (4 labeled)", "84.25"],
+                                        ["Ours (4 labeled)", "89.94"]])
+    [t] = analyse_file(_write(tmp_path, "m.md", text), cfg, Options(n=20))["tables"]
+    assert t["metrics"][0]["winner"] == "Ours (4 labeled)"

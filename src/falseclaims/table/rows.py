@@ -213,8 +213,11 @@ _NON_METHOD_ROW = re.compile(
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
 # a row named only by a number, fraction or percentage (1/16, 10%, 0.5), or by a parameter
 # and its value (δ = 0.05, σ=0.1, k = 3: prompt noise levels, a hyper-parameter): a setting
-_SETTING_NAME = re.compile(r"\s*(?:[^\W\d][\w.\- ]{0,20}?\s*=\s*)?"
-                           r"[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*")
+# (a labelled budget too: "4 labeled", "10% labelled scans", one semi-supervised method)
+_SETTING_NAME = re.compile(r"(?i)\s*(?:[^\W\d][\w.\- ]{0,20}?\s*=\s*)?"
+                           r"[-+]?\d[\d.,]*\s*(?:/\s*\d[\d.,]*)?\s*%?\s*"
+                           r"(?:(?:labell?ed|labels?|annotated)(?:\s+(?:scans?|cases?|images?|"
+                           r"samples?|volumes?|patients?|data))?\s*)?")
 # a row named by a repetition and its number (Fold0, Fold 1, Run 2, Seed 3, Case 12): the
 # folds of one cross-validation or the cases of one test set, not methods
 _REPEAT_NAME = re.compile(r"(?i)\s*(?:fold|run|seed|split|trial|repeat|repetition|iteration|"
