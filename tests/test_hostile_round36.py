@@ -118,6 +118,14 @@ def test_check_says_an_underflowed_probability_is_below_its_bound(task, n, a, b,
     assert not [ln for ln in out.splitlines() if ln.startswith("median") and ln.endswith(" 0")]
 
 
+def test_check_range_over_rounding_says_its_underflowed_ends(capsys):
+    # was "range over rounding (2 decimals)  [0, 0]"
+    assert main(["check", "--task", "cls", "--n", "3000", "--a", "0.99", "--b", "0.5",
+                 "--decimals", "2"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("median"))
+    assert "[below 1e-300, below 1e-300]" in line
+
+
 def test_an_exact_zero_is_not_called_an_underflow(capsys):
     # control: SDs 0 give a point mass, P exactly 0
     cfg = falseclaims.load_config(None)

@@ -116,7 +116,9 @@ def format_text(result: dict) -> str:
         line += f"{_shown(r):>16}"
         if ranged:
             lo, hi = r["probability_range"]
-            line += f"   [{probability_text(lo, 4)}, {probability_text(hi, 4)}]"
+            ends = [_shown({"probability": p, "probability_underflow": p == 0.0 and (
+                task == "classification" or r["probability_underflow"])}) for p in (lo, hi)]
+            line += f"   [{ends[0]}, {ends[1]}]"
         if r.get("congruence_clamped"):
             line += ("  (clamped to the same feasible value)"
                      if clamped.count(r["congruence_used"]) > 1 else "  (clamped)")
