@@ -178,3 +178,18 @@ def test_json_is_valid_on_success_and_on_error(argv, capsys):
     except SystemExit:
         pass
     json.loads(capsys.readouterr().out, parse_constant=_no_constant)
+
+
+@pytest.mark.parametrize("delta, expected", [
+    ([0.01, 0.02], "delta must be a single number; got list"),  # was float() on a list
+    (datetime.date(2020, 1, 1), "delta must be a single number; got a date"),
+    (0.01 + 1j, "delta must be a single number; got a complex number"),
+])
+def test_the_planner_itself_refuses_what_is_no_single_number(delta, expected):
+    # the round-35 check lived in the package's wrapper: falseclaims.claims.plan.smallest_n
+    # called directly still met Python's "float() argument must be ..."
+    from falseclaims.claims.plan import smallest_n
+
+    with pytest.raises(ValueError, match=expected):
+        smallest_n("cls", delta, 0.9, 0.8)
+    assert falseclaims.smallest_n is smallest_n  # one function, no wrapper
