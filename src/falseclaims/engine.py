@@ -341,7 +341,7 @@ def _numeric_column(values, column: str, required: bool) -> np.ndarray:
 
     import pandas as pd
 
-    stats.refuse_non_numbers(f"column {column!r}", values, rows=values.index)
+    stats.refuse_misread_numbers(f"column {column!r}", values, rows=values.index)
     cells = values.astype(object)
     booleans = cells.map(lambda v: isinstance(v, (bool, np.bool_)))  # True is no 1.0
     num = pd.to_numeric(cells.where(~booleans), errors="coerce").astype(float)

@@ -110,6 +110,12 @@ def refuse_non_numbers(name: str, x, rows=None) -> None:
     (True as 1.0, a date as days since 1970). Names the index, or with ``rows`` (a
     DataFrame column's index) the row label."""
     refuse_booleans(name, x)
+    refuse_misread_numbers(name, x, rows)
+
+
+def refuse_misread_numbers(name: str, x, rows=None) -> None:
+    """:func:`refuse_non_numbers` but for booleans (a caller that names a boolean cell by
+    its row)."""
     found = _first_not_number(x)
     if found is None:
         return
