@@ -284,6 +284,7 @@ def _result_row(claims: _Claims, res, i: int, label: str, c) -> dict:
     else:
         row.update(sd_a=float(_at(res.sd_a, i)), sd_b=float(_at(res.sd_b, i)),
                    sd_diff=float(_at(res.sd_diff, i)))
+    row["probability_underflow"] = underflowed(claims.task, row)
     return row
 
 
@@ -348,12 +349,9 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     imputed SDs (default: the config's, :meth:`Headline.from_config`); table mode passes
     another SD level for its sensitivity band. The one-claim case of :func:`check_claims`.
     """
-    out = check_claims(task, [n], [a], [b], cfg, [sd_a], [sd_b],
-                       None if congruence is None else [congruence],
-                       [decimals], grid_points, headline)[0]
-    for row in out["results"]:
-        row["probability_underflow"] = underflowed(out["task"], row)
-    return out
+    return check_claims(task, [n], [a], [b], cfg, [sd_a], [sd_b],
+                        None if congruence is None else [congruence],
+                        [decimals], grid_points, headline)[0]
 
 
 # SciPy's betainc and stdtr return 0 only for values below about 1e-308 (the smallest
