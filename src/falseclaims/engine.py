@@ -201,7 +201,7 @@ def _numbers(name: str, x):
         return None
     if type(x).__name__ == "NAType":  # pandas' missing value: imputed like None and NaN
         return np.asarray(np.nan)
-    stats.refuse_booleans(name, x)
+    stats.refuse_non_numbers(name, x)
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -238,6 +238,12 @@ def probability(task: str, n, a, b, *, congruence=None, sd_a=None, sd_b=None,
     n, a, b, sd_a, sd_b = _unmasked(n=n, a=a, b=b, sd_a=sd_a, sd_b=sd_b)
     if not isinstance(congruence, str):
         congruence = _unmasked(congruence=congruence)[0]
+    # numpy reads a date, a time span, a complex number or bytes as numbers they are not;
+    # refused here, before the SD model or a closed form sees them, for every caller
+    for name, x in (("n", n), ("a", a), ("b", b), ("sd_a", sd_a), ("sd_b", sd_b),
+                    ("congruence", congruence)):
+        if x is not None and not isinstance(x, str):
+            stats.refuse_non_numbers(name, x)
     # level names as the config writes them: 'Q3', ' median' are q3, median
     congruence, congruence_level, sd_level = (
         x.strip().lower() if isinstance(x, str) else x
@@ -331,11 +337,20 @@ def _task_column(values, column: str):
 def _numeric_column(values, column: str, required: bool) -> np.ndarray:
     """A DataFrame column as floats; a cell that is no number (a boolean, '86%', text) or,
     when ``required``, a missing one is named by column and row label."""
+    import numbers
+
     import pandas as pd
 
+    stats.refuse_misread_numbers(f"column {column!r}", values, rows=values.index)
     cells = values.astype(object)
     booleans = cells.map(lambda v: isinstance(v, (bool, np.bool_)))  # True is no 1.0
     num = pd.to_numeric(cells.where(~booleans), errors="coerce").astype(float)
+    # pandas does not convert Fraction (or other numbers.Real) cells; probability() does
+    unread = np.flatnonzero((num.isna() & ~booleans).to_numpy())
+    if len(unread):
+        cell = cells.iloc[unread]
+        real = cell.map(lambda v: isinstance(v, numbers.Real)).to_numpy(bool)
+        num.iloc[unread[real]] = cell[real].map(float).to_numpy(float)
     bad = booleans | (num.isna() & (values.notna() | required))
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
@@ -350,6 +365,15 @@ def _numeric_column(values, column: str, required: bool) -> np.ndarray:
 
 RESULT_COLUMNS = ["congruence_used", "congruence_clamped", "sd_a", "sd_b", "sd_a_imputed",
                   "sd_b_imputed", "sd_floored", "probability"]
+
+
+def _names_column(df, key) -> bool:
+    """Whether ``key`` is a column name of ``df`` (text or not: a CSV read with
+    header=None has columns 0, 1, ...)."""
+    try:
+        return not isinstance(key, bool) and key in df.columns
+    except TypeError:  # unhashable: a list of task names is no column
+        return False
 
 
 def _column(df, given, candidates: tuple[str, ...], what: str):
@@ -386,7 +410,7 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),
             "b": _column(df, b, ("b", "value_b"), "the runner-up's value")}
     sds = {k: (v if v is not None else k) for k, v in (("sd_a", sd_a), ("sd_b", sd_b))}
-    tasks = (_task_column(df[task], task) if isinstance(task, str) and task in df.columns
+    tasks = (_task_column(df[task], task) if _names_column(df, task)
              else pd.Series(resolve_task(task), index=df.index))
     if isinstance(congruence, str) and congruence in df.columns:
         congruence = df[congruence]

@@ -27,7 +27,7 @@ __all__ = [
 
 
 def _as_float(name: str, x) -> np.ndarray:
-    refuse_booleans(name, x)
+    refuse_non_numbers(name, x)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -54,6 +54,77 @@ def refuse_booleans(name: str, x) -> None:
     if _holds_booleans(x):
         shown = repr(x) if isinstance(x, (bool, np.bool_)) else f"{type(x).__name__} of booleans"
         raise ValueError(f"{name} must be numeric; got a boolean ({shown})")
+
+
+_NOT_NUMBERS = {"M": "dates", "m": "time spans", "c": "complex numbers"}
+
+
+def not_a_number(value) -> str | None:
+    """What ``value`` is when numpy would read it as a number it is not: a date (days or
+    nanoseconds since 1970), a time span (1 day as 1.0), a complex number (its imaginary
+    part dropped), an integer beyond the floating-point range (an OverflowError)."""
+    import datetime
+
+    if isinstance(value, (datetime.date, datetime.time, np.datetime64)):
+        return f"a date ({value})"
+    if isinstance(value, (datetime.timedelta, np.timedelta64)):
+        return f"a time span ({value})"
+    if isinstance(value, (complex, np.complexfloating)):
+        return f"a complex number ({value})"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 1.7e308:
+        return f"an integer of {len(str(abs(value)))} digits, beyond the floating-point range"
+    return None
+
+
+def _first_not_number(x) -> tuple[int | None, str] | None:
+    """(position or None for the whole input, what it holds) of the first entry of ``x``
+    that is no number although numpy would read it as one; None when there is none."""
+    dtype = getattr(x, "dtype", None)
+    if getattr(dtype, "kind", "O") not in "OMmc":
+        return None  # numbers already (numpy or pandas' Int64/Float64): nothing to look at
+    if str(dtype).startswith(("period", "interval")):  # pandas' spans of time or numbers
+        return (None, f"{str(dtype).split('[')[0]}s ({dtype})")
+    if isinstance(x, (bytearray, memoryview)) and getattr(x, "format", "B") in "Bbc":
+        return (None, f"bytes ({type(x).__name__}): numpy reads each byte as a number")
+    if isinstance(x, str):
+        return None  # text: parsed, or named by the caller
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError, OverflowError):
+        arr = np.asarray(x, dtype=object) if isinstance(x, (list, tuple)) else None
+    if arr is None or arr.dtype.kind not in "OMmc":
+        return None  # plain numbers, text (the caller parses or names it), or ragged input
+    if arr.dtype.kind != "O":
+        return (None, f"{_NOT_NUMBERS[arr.dtype.kind]} ({arr.dtype})")
+    for i, value in enumerate(arr.reshape(-1)):
+        if (what := not_a_number(value)) is not None:
+            return (i if arr.ndim else None, what)
+        if isinstance(value, np.ndarray):
+            return (i if arr.ndim else None, f"a numpy array ({value!r})")
+    return None
+
+
+def refuse_non_numbers(name: str, x, rows=None) -> None:
+    """ValueError when ``x`` holds a boolean, a date, a time span, a complex number, bytes
+    or an integer beyond the floating-point range: numpy reads each as a number it is not
+    (True as 1.0, a date as days since 1970). Names the index, or with ``rows`` (a
+    DataFrame column's index) the row label."""
+    refuse_booleans(name, x)
+    refuse_misread_numbers(name, x, rows)
+
+
+def refuse_misread_numbers(name: str, x, rows=None) -> None:
+    """:func:`refuse_non_numbers` but for booleans (a caller that names a boolean cell by
+    its row)."""
+    found = _first_not_number(x)
+    if found is None:
+        return
+    i, what = found
+    if rows is None:
+        raise ValueError(f"{name}{'' if i is None else f' at index {i}'} must be numeric; "
+                         f"got {what}")
+    raise ValueError(f"{name}{'' if i is None else f', row {rows[i]!r}'}: got {what}; "
+                     "expected a number")
 
 
 def _first_bad(mask: np.ndarray):
@@ -216,6 +287,13 @@ def prob_false_claim_classification_mc(
     return _out(prob)
 
 
+def no_spread(sd_diff, sd_a, sd_b):
+    """Where the paired differences have no spread (the point mass of
+    :func:`prob_false_claim_segmentation`); rounding can leave ~1e-17 where the exact SD
+    is 0."""
+    return np.asarray(sd_diff) <= 1e-12 * np.maximum(np.maximum(sd_a, sd_b), 1e-300)
+
+
 @dataclass(frozen=True)
 class SegmentationResult:
     """Result of :func:`prob_false_claim_segmentation`.
@@ -256,8 +334,7 @@ def prob_false_claim_segmentation(n, mean_a, mean_b, sd_a, sd_b, congruence) -> 
                                       congruence=r)
     var = np.maximum(sa**2 + sb**2 - 2.0 * sa * sb * r, 0.0)
     sd_diff = np.sqrt(var)
-    # rounding can leave ~1e-17 where the exact value is 0
-    degenerate = sd_diff <= 1e-12 * np.maximum(np.maximum(sa, sb), 1e-300)
+    degenerate = no_spread(sd_diff, sa, sb)
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = np.sqrt(n) * (mb - ma) / np.where(degenerate, 1.0, sd_diff)
     from scipy import special

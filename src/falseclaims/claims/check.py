@@ -20,8 +20,8 @@ from falseclaims.engine import b_leads_note
 from falseclaims.config import Headline, configured_congruence, sd_model_from_config
 from falseclaims.tasks import resolve_task
 
-__all__ = ["check_claim", "check_claims", "congruence_curve", "headline_probabilities",
-           "rounding_box", "validate_fraction"]
+__all__ = ["UNDERFLOW_BELOW", "check_claim", "check_claims", "congruence_curve",
+           "headline_probabilities", "rounding_box", "underflowed", "validate_fraction"]
 
 # the rounding box of more decimals is narrower than 5e-9: no width the probability shows
 MAX_DECIMALS = 8
@@ -284,6 +284,7 @@ def _result_row(claims: _Claims, res, i: int, label: str, c) -> dict:
     else:
         row.update(sd_a=float(_at(res.sd_a, i)), sd_b=float(_at(res.sd_b, i)),
                    sd_diff=float(_at(res.sd_diff, i)))
+    row["probability_underflow"] = underflowed(claims.task, row)
     return row
 
 
@@ -351,3 +352,20 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
     return check_claims(task, [n], [a], [b], cfg, [sd_a], [sd_b],
                         None if congruence is None else [congruence],
                         [decimals], grid_points, headline)[0]
+
+
+# SciPy's betainc and stdtr return 0 only for values below about 1e-308 (the smallest
+# normal double; compared with mpmath in tests/test_hostile_round36.py)
+UNDERFLOW_BELOW = 1e-300
+
+
+def underflowed(task: str, row: dict) -> bool:
+    """Whether a result row's probability 0 is a floating-point underflow (the probability
+    is positive but below :data:`UNDERFLOW_BELOW`) rather than exact: a classification
+    probability I_1/2(x1 + 1, x2 + 1) is never 0; a segmentation one is 0 only when the
+    paired differences have no spread (a point mass)."""
+    if row["probability"] != 0.0:
+        return False
+    return task == "classification" or not bool(
+        fstats.no_spread(row["sd_diff"], row["sd_a"], row["sd_b"]))
+

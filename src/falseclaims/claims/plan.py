@@ -18,6 +18,7 @@ n up to the bracket gives the exact smallest n instead (``method='linear'``).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from falseclaims.config import PlausibilityLimits
 from falseclaims.engine import probability
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
-from falseclaims.stats import refuse_booleans
+from falseclaims.stats import not_a_number, refuse_booleans
 from falseclaims.tasks import TASKS, resolve_task
 
 __all__ = ["PlanResult", "delta_warning", "probability_at", "size_multipliers", "smallest_n"]
@@ -143,6 +144,29 @@ def _bisect(prob, target: float, n_max: int) -> tuple[bool, int]:
     return found, hi
 
 
+def _parses(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _refuse_no_single_number(name: str, value) -> None:
+    """One claim is planned at a time: a list, ``pd.NA``, a date or a level name met
+    Python's "float() argument must be ..." (or lost a complex number's imaginary part)."""
+    refuse_booleans(name, value)  # True would be 1.0: a gap of 100 points
+    value = value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
+    what = not_a_number(value)
+    if what is None and isinstance(value, str) and not _parses(value):
+        what = f"{value!r} (smallest_n plans for one number: pass the value)"
+    elif what is None and not isinstance(value, numbers.Number | str):
+        what = (f"{type(value).__name__} ({value!r:.40}): it plans one claim at a time"
+                if np.ndim(value) else f"{value!r}")
+    if what is not None:
+        raise ValueError(f"{name} must be a single number; got {what}")
+
+
 def smallest_n(task: str, delta: float, level: float, congruence: float,
                target: float = 0.05, sd_model: SDModel | None = None, n_max: int = 10**7,
                sd_level: str = "mean", linear_limit: int = 2 * 10**7) -> PlanResult:
@@ -154,7 +178,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     task = resolve_task(task)  # cls, seg as everywhere else
     for name, value in (("delta", delta), ("level", level), ("congruence", congruence),
                         ("target", target), ("n_max", n_max)):
-        refuse_booleans(name, value)  # True would be 1.0: a gap of 100 points
+        _refuse_no_single_number(name, value)
     a, b = _values(task, delta, level)
     target = float(target)
     if not 0.0 < target < 0.5:

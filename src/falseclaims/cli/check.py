@@ -51,6 +51,9 @@ def run(args) -> int:
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
     result["interpretation"] = interpretation_text(main["probability"], cfg)
+    if main["probability_underflow"]:  # the sentence says "is 0": it is below the bound
+        result["interpretation"] = result["interpretation"].replace(
+            f"is {probability_text(0.0)},", f"is {_shown(main)},", 1)
     if args.report:
         _write_report(args, result, cfg, settings)
     if args.json:
@@ -83,6 +86,15 @@ def _write_report(args, result, cfg, settings: ClaimCheck) -> None:
     write_html(html, args.report)
 
 
+def _shown(row: dict) -> str:
+    """A row's probability as printed: one that underflowed to 0 as its bound."""
+    from falseclaims.claims.check import UNDERFLOW_BELOW
+
+    if row.get("probability_underflow"):
+        return f"below {UNDERFLOW_BELOW:g}"
+    return probability_text(row["probability"], 4)
+
+
 def format_text(result: dict) -> str:
     task, rows = result["task"], result["results"]
     lines = [f"{task}: n = {result['n']}, A = {result['a']:g}, B = {result['b']:g} "
@@ -101,10 +113,12 @@ def format_text(result: dict) -> str:
         line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
         if task == "segmentation":
             line += f"{r['sd_a']:>8.4f}{r['sd_b']:>8.4f}"
-        line += f"{probability_text(r['probability'], 4):>16}"
+        line += f"{_shown(r):>16}"
         if ranged:
             lo, hi = r["probability_range"]
-            line += f"   [{probability_text(lo, 4)}, {probability_text(hi, 4)}]"
+            ends = [_shown({"probability": p, "probability_underflow": p == 0.0 and (
+                task == "classification" or r["probability_underflow"])}) for p in (lo, hi)]
+            line += f"   [{ends[0]}, {ends[1]}]"
         if r.get("congruence_clamped"):
             line += ("  (clamped to the same feasible value)"
                      if clamped.count(r["congruence_used"]) > 1 else "  (clamped)")

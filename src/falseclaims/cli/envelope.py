@@ -8,7 +8,8 @@
 :class:`falseclaims.engine.ClaimProbability`: ``a``, ``b``, ``congruence_used``,
 ``congruence_clamped``), ``notes`` are the sentences the text output prints as "note:".
 Floats are rounded to :data:`SIGNIFICANT_DIGITS` significant digits (so 1.2e-20 stays
-readable and 0.11558356479999998 becomes 0.11558356); NaN and infinities become null.
+readable and 0.11558356479999998 becomes 0.11558356), except a fraction that rounding would
+make 1 (0.999999999 stays, not 1.0); NaN and infinities become null.
 The schema is ``falseclaims/schemas/cli_output.schema.yaml``; a test validates every
 command's output against it.
 """
@@ -33,7 +34,9 @@ def rounded(value):
     if isinstance(value, float):
         if not math.isfinite(value):
             return None
-        return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+        short = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+        # a fraction just below 1 (0.999999999) rounded would read as certainty: kept whole
+        return value if abs(short) == 1.0 and abs(value) < 1.0 else short
     if isinstance(value, dict):
         return {str(k): rounded(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
