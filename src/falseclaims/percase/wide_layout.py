@@ -95,8 +95,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
             problems.append(Problem(file, column=structure, expected=(
                 f"a case column ({', '.join((given_case_column, *CASE_COLUMNS))}) beside "
                 f"{structure!r}: its rows are structures, not cases (a table of means per "
-                "structure cannot be compared per case); name the case column with "
-                "--columns case_id=COLUMN")))
+                "structure cannot be compared per case); if another column names the "
+                "cases, say so with --columns case_id=COLUMN")))
             continue
         miss = _require_columns(df, [case_column], file)
         if miss:
