@@ -89,25 +89,15 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         # the case column of the other layouts, case_id, names the cases here too (was
         # "expected a column named 'name'" for a file holding case_id)
         case_column = _case_column(df, given_case_column)
-        structure = next((c for c in df.columns if c.strip().lower() in STRUCTURE_COLUMNS),
-                         None)
-        if structure is not None and case_column not in df.columns:
-            problems.append(Problem(file, column=structure, expected=(
-                f"a case column ({', '.join((given_case_column, *CASE_COLUMNS))}) beside "
-                f"{structure!r}: its rows are structures, not cases (a table of means per "
-                "structure cannot be compared per case); if another column names the "
-                "cases, say so with --columns case_id=COLUMN")))
+        if (structure := _structure_column(df)) is not None:
+            got = _structure_rows(df, file, method, (case_column, given_case_column),
+                                  structure, problems, notes)
+            for part, rows in zip((tables, origins, counts), got or (), strict=False):
+                part.append(rows)
             continue
         miss = _require_columns(df, [case_column], file)
         if miss:
             problems += miss
-            continue
-        if structure is not None:
-            got = _structure_rows(df, file, method, case_column, structure, problems, notes)
-            if got is not None:
-                tables.append(got[0])
-                origins.append(got[1])
-                counts.append(got[2])
             continue
         cols = [c for c in df.columns if c != case_column]
         if expected_tasks is None:
@@ -146,10 +136,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         raise PerCaseValidationError(problems)
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
-    _share_cases(table, by_method)
-    if counts:
-        table, origin = check_same_references(table, origin, pd.concat(counts),
-                                              case_mismatch, notes)
+    table, origin = _paired_alike(table, origin, by_method, counts, case_mismatch, notes)
     files = {m: fs[0] if len(fs) == 1 else f"{fs[0]} (and {len(fs) - 1} more folds)"
              for m, fs in by_method.items()}
     return _finish("segmentation", table, origin, files, problems, notes,
@@ -167,11 +154,20 @@ def _case_column(df: pd.DataFrame, given: str) -> str:
     return next((c for c in CASE_COLUMNS if c in df.columns), given)
 
 
-def _structure_rows(df: pd.DataFrame, file: str, method: str, case_column: str,
+def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tuple[str, str],
                     structure: str, problems: list, notes: list[str]):
     """(rows, origin, reference counts) of a file with one row per case and structure: the
     Dice column is compared, the structure column names the task (``--subtask``), a
-    reference path names the case by its file name (as in an nnU-Net summary)."""
+    reference path names the case by its file name (as in an nnU-Net summary).
+    ``case_columns``: the file's case column and the one the caller was given."""
+    case_column, given = case_columns
+    if case_column not in df.columns:
+        problems.append(Problem(file, column=structure, expected=(
+            f"a case column ({', '.join((given, *CASE_COLUMNS))}) beside {structure!r}: "
+            "its rows are structures, not cases (a table of means per structure cannot be "
+            "compared per case); if another column names the cases, say so with "
+            "--columns case_id=COLUMN")))
+        return None
     overlap = [c for c in df.columns if c.strip().lower() in OVERLAP_COLUMNS]
     if len(overlap) != 1:
         problems.append(Problem(file, column=", ".join(overlap) or None, expected=(
@@ -201,6 +197,19 @@ def _structure_rows(df: pd.DataFrame, file: str, method: str, case_column: str,
                          "method": method, "count": count[has].astype(float).to_numpy(),
                          "file": file})
     return rows, origin, refs
+
+
+def _structure_column(df: pd.DataFrame) -> str | None:
+    return next((c for c in df.columns if c.strip().lower() in STRUCTURE_COLUMNS), None)
+
+
+def _paired_alike(table: pd.DataFrame, origin: pd.DataFrame, by_method, counts: list,
+                  case_mismatch: str, notes: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The methods share cases, and a shared case name is one reference image."""
+    _share_cases(table, by_method)
+    if not counts:
+        return table, origin
+    return check_same_references(table, origin, pd.concat(counts), case_mismatch, notes)
 
 
 def _share_cases(table: pd.DataFrame, by_method: Mapping[str, list[str]]) -> None:
