@@ -33,11 +33,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims.percase.checks import _finish
+from falseclaims.percase.checks import (
+    _finish,
+    as_count,
+    check_same_references,
+    reference_count_key,
+)
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
-from falseclaims.percase.reference_counts import (as_count, check_same_references,
-                                                  reference_count_key)
 
 PathLike = str | os.PathLike
 

@@ -14,12 +14,13 @@ from falseclaims.percase.checks import (
     _parse_numbers,
     _require_columns,
     _written_otherwise,
+    as_count,
+    check_same_references,
+    reference_count_key,
 )
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
 from falseclaims.percase.nnunet_layout import case_name, method_names, pool_folds
-from falseclaims.percase.reference_counts import (as_count, check_same_references,
-                                                  reference_count_key)
 from falseclaims.percase.text_table import read_text_table
 
 PathLike = str | os.PathLike
