@@ -33,7 +33,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims.percase.checks import _finish
+from falseclaims.percase.checks import (
+    _finish,
+    as_count,
+    check_same_references,
+    reference_count_key,
+)
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
 
@@ -177,8 +182,10 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
                 undefined += 1
             elif got is not None:
                 key, value = got
+                count_key = reference_count_key(values)
                 rows.append((case_name(reference), str(label), method, key.lower(), value,
-                             file, f"{at}.{label}.{key}"))
+                             file, f"{at}.{label}.{key}",
+                             None if count_key is None else as_count(values[count_key])))
     problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
     if undefined and not rows and not missing:
         problems.append(Problem(file, column=where, value=f"every {metric} value NaN or null "
@@ -285,10 +292,13 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
         rows += _rows(file, method, *found, metric, problems, notes)
     if problems:
         raise PerCaseValidationError(problems)
-    cols = ["case_id", "task", "method", "metric", "value", "file", "column"]
+    cols = ["case_id", "task", "method", "metric", "value", "file", "column", "count"]
     df = pd.DataFrame(rows, columns=cols)
     table = df[cols[:5]].copy()
     origin = pd.DataFrame({"file": df["file"], "row": None, "column": df["column"]})
+    counts = df.loc[df["count"].notna(), ["case_id", "task", "method", "count", "file"]]
+    table, origin = check_same_references(table, origin, counts.astype({"count": float}),
+                                          case_mismatch, notes)
     named = {m: fs[0] if len(fs) == 1 else f"{fs[0]} (and {len(fs) - 1} more folds)"
              for m, fs in files.items()}
     return _finish("segmentation", table, origin, named, problems, notes,

@@ -8,13 +8,29 @@ from pathlib import Path
 
 import pandas as pd
 
-from falseclaims.percase.checks import _finish, _line, _parse_numbers, _require_columns
+from falseclaims.percase.checks import (
+    _finish,
+    _line,
+    _parse_numbers,
+    _require_columns,
+    _written_otherwise,
+    as_count,
+    check_same_references,
+    reference_count_key,
+)
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
-from falseclaims.percase.nnunet_layout import method_names, pool_folds
+from falseclaims.percase.nnunet_layout import case_name, method_names, pool_folds
 from falseclaims.percase.text_table import read_text_table
 
 PathLike = str | os.PathLike
+
+# a column naming the structure of each row: a file with one row per case AND structure
+# (as nnU-Net's evaluator, or a script after it, writes: reference, label, Dice, ...)
+STRUCTURE_COLUMNS = ("segment_id", "label", "region", "structure")
+# case columns after the given one: the other layouts' case_id, nnU-Net's reference paths
+CASE_COLUMNS = ("case_id", "reference", "reference_file")
+OVERLAP_COLUMNS = ("dice", "dsc")
 
 
 def _method_paths(paths) -> dict[str, str]:
@@ -65,7 +81,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     by_method, pooled = _method_files(paths)
     problems: list[Problem] = []
     notes: list[str] = [pooled] if pooled else []
-    tables, origins = [], []
+    tables, origins, counts = [], [], []
     expected_tasks = list(tasks) if tasks is not None else None
     given_case_column = case_column
     for method, file in ((m, f) for m, fs in by_method.items() for f in fs):
@@ -73,8 +89,13 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         notes += df.attrs["notes"]
         # the case column of the other layouts, case_id, names the cases here too (was
         # "expected a column named 'name'" for a file holding case_id)
-        case_column = ("case_id" if given_case_column == "name" and "name" not in df.columns
-                       and "case_id" in df.columns else given_case_column)
+        case_column = _case_column(df, given_case_column)
+        if (structure := _structure_column(df)) is not None:
+            got = _structure_rows(df, file, method, (case_column, given_case_column),
+                                  structure, problems, notes)
+            for part, rows in zip((tables, origins, counts), got or (), strict=False):
+                part.append(rows)
+            continue
         miss = _require_columns(df, [case_column], file)
         if miss:
             problems += miss
@@ -116,6 +137,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         raise PerCaseValidationError(problems)
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
+    table, origin = _paired_alike(table, origin, by_method, counts, case_mismatch, notes)
     files = {m: fs[0] if len(fs) == 1 else f"{fs[0]} (and {len(fs) - 1} more folds)"
              for m, fs in by_method.items()}
     return _finish("segmentation", table, origin, files, problems, notes,
@@ -123,3 +145,84 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                    compared_tasks=compared_tasks)
 
 
+
+
+def _case_column(df: pd.DataFrame, given: str) -> str:
+    """The given case column, or (for the default ``name`` absent) the first of
+    :data:`CASE_COLUMNS` the file has."""
+    if given != "name" or "name" in df.columns:
+        return given
+    return next((c for c in CASE_COLUMNS if c in df.columns), given)
+
+
+def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tuple[str, str],
+                    structure: str, problems: list, notes: list[str]):
+    """(rows, origin, reference counts) of a file with one row per case and structure: the
+    Dice column is compared, the structure column names the task (``--subtask``), a
+    reference path names the case by its file name (as in an nnU-Net summary).
+    ``case_columns``: the file's case column and the one the caller was given."""
+    case_column, given = case_columns
+    if case_column not in df.columns:
+        problems.append(Problem(file, column=structure, expected=(
+            f"a case column ({', '.join((given, *CASE_COLUMNS))}) beside {structure!r}: "
+            "its rows are structures, not cases (a table of means per structure cannot be "
+            "compared per case); if another column names the cases, say so with "
+            "--columns case_id=COLUMN")))
+        return None
+    overlap = [c for c in df.columns if c.strip().lower() in OVERLAP_COLUMNS]
+    if len(overlap) != 1:
+        problems.append(Problem(file, column=", ".join(overlap) or None, expected=(
+            f"one Dice column beside {structure!r} (one row per case and structure)")))
+        return None
+    dice = _parse_numbers(df[overlap[0]], file, overlap[0], problems, allow_empty=True)
+    paths = case_column.lower() in ("reference", "reference_file")
+    cases = df[case_column].map(case_name) if paths else df[case_column]
+    keep = dice.notna().to_numpy()
+    if (~keep).any():
+        notes.append(f"{method}: {int((~keep).sum())} empty Dice cell(s) left out (reference "
+                     f"and prediction both empty) in {file}")
+    others = [c for c in df.columns if c not in (case_column, structure, overlap[0])]
+    notes.append(f"{method}: one row per case and {structure!r} in {file}: {overlap[0]} "
+                 f"compared, {len(others)} other column(s) not")
+    rows = pd.DataFrame({"case_id": cases[keep].to_numpy(),
+                         "task": df.loc[keep, structure].str.strip().to_numpy(),
+                         "method": method, "metric": "dsc", "value": dice[keep].to_numpy()})
+    origin = pd.DataFrame({"file": file, "row": [_line(i) for i in df.index[keep]],
+                           "column": overlap[0]})
+    key = reference_count_key(df.columns)
+    count = (df[key].map(as_count) if key is not None
+             else pd.Series(None, index=df.index, dtype=float))
+    has = count.notna().to_numpy()
+    refs = pd.DataFrame({"case_id": cases[has].to_numpy(),
+                         "task": df.loc[has, structure].str.strip().to_numpy(),
+                         "method": method, "count": count[has].astype(float).to_numpy(),
+                         "file": file})
+    return rows, origin, refs
+
+
+def _structure_column(df: pd.DataFrame) -> str | None:
+    return next((c for c in df.columns if c.strip().lower() in STRUCTURE_COLUMNS), None)
+
+
+def _paired_alike(table: pd.DataFrame, origin: pd.DataFrame, by_method, counts: list,
+                  case_mismatch: str, notes: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The methods share cases, and a shared case name is one reference image."""
+    _share_cases(table, by_method)
+    if not counts:
+        return table, origin
+    return check_same_references(table, origin, pd.concat(counts), case_mismatch, notes)
+
+
+def _share_cases(table: pd.DataFrame, by_method: Mapping[str, list[str]]) -> None:
+    """One line when the methods have no case in common (two test sets): the per-structure
+    case-set problems would say it once per structure."""
+    sets = table.groupby("method")["case_id"].agg(lambda c: set(map(str, c)))
+    if len(sets) < 2 or set.intersection(*sets.to_list()):
+        return
+    first, *others = sets.to_list()
+    if any(_written_otherwise(sorted(o), first) for o in others):
+        return  # the case-set check names the ids written otherwise (la_007_0000 for la_007)
+    said = "; ".join(f"{m} ({by_method[m][0]}): {len(c)} cases, e.g. {', '.join(sorted(c)[:2])}"
+                     for m, c in sets.items())
+    raise PerCaseValidationError(f"the methods have no case in common ({said}): results on "
+                                 "different test sets cannot be compared case by case")
