@@ -296,7 +296,10 @@ def _skip_totals(g: SheetGuess, id_col, skips: dict, remarks: list) -> None:
         rule = "^(?:" + "|".join(sorted(texts)) + ")$"
         skips[col] = f"{skips[col]}|{rule}" if col in skips else rule
     if g.summary_rows:
-        remarks.append("rows of totals skipped by their label "
+        what = ("rows of totals or units" if any(label.startswith(("(", "["))
+                                                   for _, _, label in g.summary_rows)
+                else "rows of totals")
+        remarks.append(f"{what} skipped by their label "
                        "(skip_rows_where): " + "; ".join(f"row {r} {label!r}"
                                                          for r, _, label in g.summary_rows))
 
@@ -330,6 +333,8 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         return _finish(block, trial, venue, shown, remarks, problems, judge)
     if kind == "results" and any(c.role == "paper_id" for c in g.columns):
         return _own_papers(g, venue, shown, judge)
+    if g.ragged:  # more fields than the header: every cell after the wide one is shifted
+        return _ragged(g, venue)
     if kind == "results":  # no papers table found: the block names what is missing
         return _no_papers_table(g, venue)
     problems = []
@@ -353,8 +358,6 @@ def _no_papers_table(g: SheetGuess, venue: str) -> Draft:
     found: one question, and the block's id a TODO holding it, so that ``sheet check`` (and
     the pipeline) stop on the question rather than read each row as a paper (a benchmark's
     leaderboard, model x organ, had passed as 170 papers)."""
-    from falseclaims.sheets.draft.inspect import draft_venue
-
     named = ", ".join(f"{c.letter} {c.name!r}" for c in g.columns
                       if c.role in ("name_proposed", "method", "metric", "value",
                                     "value_proposed"))
@@ -363,14 +366,41 @@ def _no_papers_table(g: SheetGuess, venue: str) -> Draft:
                "leaderboard?), not papers; add a column naming each row's paper and give "
                "the papers table with --other-table FILE (another sheet of the workbook or a "
                "file named alike is found without it)")
+    return _asked(g, venue, problem, "a results table of the long layout and no papers "
+                  "table found (another sheet, a file named alike, or --other-table)")
+
+
+def _ragged(g: SheetGuess, venue: str) -> Draft:
+    """Rows holding more fields than the header: one question, the id a TODO holding it
+    (a review's author lists with unquoted commas had been drafted with 'Study Design' as
+    the paper id and the authors' names as values)."""
+    row, named, fields = g.ragged
+    problem = (f"{g.file}: row {row} holds {fields} fields, the header names {named}; most "
+               "rows hold values past the last named column: a cell with an unquoted comma "
+               "(an author list?) or a column name left out shifts every cell after it; "
+               "quote the cell or name the column, then run sheet inspect again")
+    return _asked(g, venue, problem, "rows wider than the header: no column can be trusted",
+                  one_table=True)
+
+
+def _asked(g: SheetGuess, venue: str, problem: str, remark: str,
+           one_table: bool = False) -> Draft:
+    """The draft of a sheet that cannot be read as it stands: its id a TODO holding the one
+    question, so that ``sheet check`` and the pipeline stop on it (``one_table``: the sheet
+    is drafted as one wide table, no results table asked for)."""
+    from falseclaims.sheets.draft.inspect import draft_venue
+
     config = yaml.safe_load(draft_venue(g, venue))
-    config["venues"][venue]["id"] = f"TODO: {problem}"
+    block = config["venues"][venue]
+    if one_table:
+        block.pop("results", None)
+        block["layout"] = "wide_top2"
+        block["columns"] = {"wide": (block.get("columns") or {}).get("papers", {})}
+    block["id"] = f"TODO: {problem}"
     text = ("# NOT READY TO RUN: see STILL TO FIX below\n# STILL TO FIX (the draft does "
             f"not run yet):\n#   {problem}\n"
             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100))
-    return Draft(text, config, ["a results table of the long layout and no papers table "
-                                "found (another sheet, a file named alike, or "
-                                "--other-table)"], [problem])
+    return Draft(text, config, [remark], [problem])
 
 
 def _one_row_per_method(g: SheetGuess, block: dict) -> list[str]:

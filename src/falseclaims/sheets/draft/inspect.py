@@ -162,6 +162,8 @@ class SheetGuess:
     # no id, numbers and one summary label (row, column, label): totals named "counts"
     summary_rows: list[tuple[int, int, str]] = field(default_factory=list)
     second_table: tuple[int, list[str]] | None = None  # (row, names) of a table below
+    # (row, header fields, that row's fields): text rows wider than the header (unquoted commas)
+    ragged: tuple[int, int, int] | None = None
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -383,7 +385,27 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                    getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
                    *checks.idless_rows(t, guesses))
     g.second_table = second_table(t.rows)
+    g.ragged = ragged_rows(t)
     return g
+
+
+def ragged_rows(t) -> tuple[int, int, int] | None:
+    """(first such row, fields the header names, that row's fields) when most rows of a
+    text file hold values past the last named column: more fields than the header (an
+    author list with unquoted commas; a column name left out) shifts every cell after it,
+    so no column can be trusted. A spreadsheet's unnamed column is no such sign."""
+    if str(t.file).lower().endswith((".xlsx", ".xlsm", ".xls")) or not t.rows:
+        return None
+    named = len(t.header)
+    while named and t.header[named - 1] in t.headerless:
+        named -= 1
+    if named == len(t.header) or not named:
+        return None
+    wide = [(r, max(k for k, c in enumerate(row) if not is_missing(c)) + 1)
+            for r, row in t.rows if any(not is_missing(c) for c in row[named:])]
+    if len(wide) < max(1, 0.8 * len(t.rows)):
+        return None
+    return wide[0][0], named, wide[0][1]
 
 
 def second_table(rows: list) -> tuple[int, list[str]] | None:
@@ -469,6 +491,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         hints += _id_hints(name, texts, [y for _, row in t.rows if (y := year_row(row, k))])
     role, why, sure, rules = checks.fit_role(role, why, sure, texts)
     role, why, sure, effect_types = checks.effect_types(role, why, sure, texts)
+    role, why, sure = checks.measure_without_metric(role, why, sure, label, texts)
     split_sizes = not _DATE.search(label) and any(
         re.fullmatch(r"\s*\d+\s*/\s*\d+\s*/\s*\d+\s*", str(v))
         and not _DATE_CELL.fullmatch(str(v)) for v in vals)
@@ -648,6 +671,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)
     checks.settle_effect_sizes(guesses)
+    checks.settle_before_after(guesses)
     metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]
     taken: dict[str, ColumnGuess] = {}

@@ -20,7 +20,8 @@ from falseclaims.sheets.read.errors import CellError
 
 __all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
            "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
-           "settle_names", "settle_in_scope", "fit_role", "idless_rows", "drop_same_names",
+           "settle_names", "settle_in_scope", "fit_role", "idless_rows",
+           "measure_without_metric", "settle_before_after", "drop_same_names",
            "FIT_SHARE"]
 
 DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?10\.\d{4,9}/\S+$", re.I)
@@ -310,6 +311,37 @@ def effect_types(role: str, why: str, sure: bool, texts: list[str]):
                               "measured, not a method's metric)"), False, True
 
 
+def measure_without_metric(role: str, why: str, sure: bool, label: str, texts: list[str]):
+    """A column drafted the metric only because its header says 'measure'
+    ('measurement', 'measurement_method') whose cells name no metric ('Low', 'Moderate';
+    'Prospective surveillance with ...'): a risk-of-bias domain or a study's way of
+    measuring an outcome, not a method's metric; set aside, unsure."""
+    if (role != "metric" or "metric" in label.lower() or not texts
+            or any(header_metric(x) for x in texts)):
+        return role, why, sure
+    return "(ignore)", why + (" (the header says 'measure' but no cell names a metric: how "
+                              "a study measured something, not a method's metric)"), False
+
+
+_BEFORE = re.compile(r"(?i)(?:^|[_\W])(?:baseline|pre|before)(?:$|[_\W])")
+_AFTER = re.compile(r"(?i)(?:^|[_\W])(?:post|after|follow[_\W]?up)(?:$|[_\W])")
+
+
+def settle_before_after(guesses: list) -> None:
+    """'baseline_value' beside 'post_value': an outcome measured before and after ONE
+    intervention (a trial's or a cohort's), not a proposed method's value against a
+    prior method's; both set aside, unsure (a comparison sheet names its methods)."""
+    prior = [g for g in guesses if g.role == "value_best_prior" and _BEFORE.search(g.name)]
+    ours = [g for g in guesses if g.role == "value_proposed" and _AFTER.search(g.name)]
+    if not (prior and ours) or any(g.role in ("name_proposed", "name_best_prior")
+                                   for g in guesses):
+        return
+    for g in prior + ours:
+        g.role, g.sure = "(ignore)", False
+        g.why += ("; values before and after one intervention ('baseline' / 'post'), "
+                  "not a method against a prior method")
+
+
 def settle_effect_sizes(guesses: list) -> None:
     """In a sheet of effect sizes (a metric column whose cells are 'd', 'r', ...: set aside
     by the column guess), a size without a header word is a study's sample, not a test
@@ -450,6 +482,8 @@ _SUMMARY_WORD = (r"(?:totals?|sums?|means?|averages?|medians?|overall|pooled|sum
                  r"estimates?|random|fixed|effects?|models?|studies|meta[- ]?analysis|"
                  r"weighted|combined|and|of|n)")
 _SUMMARY_ID = re.compile(rf"(?i)\W*{_SUMMARY_WORD}(?:[\s/,;:()&+-]+{_SUMMARY_WORD})*\W*")
+# a row of units under the header ("(patients)", "[%]", "(years)"): bracketed words only
+_UNITS_CELL = re.compile(r"\(\s*[^()]{1,24}?\s*\)|\[\s*[^\[\]]{1,24}?\s*\]")
 _SUMMARY_START = re.compile(r"(?i)\W*(totals?|overall|pooled|summary|sum)\b")
 _SUMMARY_NEEDS = re.compile(r"(?i)total|pooled|overall|summary|sum\b|mean|average|median")
 
@@ -467,7 +501,11 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
     cells = [clean_text(str(row[ids[0]])) for _, row in t.rows if not is_missing(row[ids[0]])]
     # ids that are numbers but for a label or two (PMIDs, record numbers)
     numeric = len(cells) >= 3 and sum(not c.isdigit() for c in cells) <= max(2, len(cells) // 10)
+    first = t.rows[0][0] if t.rows else None
     for r, row in t.rows:
+        if r == first and (unit := _units_row(row, ids[0])) is not None:
+            labelled.append((r, *unit))
+            continue
         if not is_missing(row[ids[0]]):
             if (label := _summary_id(row, ids[0], numeric)) is not None:
                 labelled.append((r, ids[0], label))
@@ -480,6 +518,17 @@ def idless_rows(t, guesses: list) -> tuple[list[int], list[tuple[int, int, str]]
         elif len(text) == 1 and len(filled) > 2 and _SUMMARY_LABEL.fullmatch(text[0][1]):
             labelled.append((r, *text[0]))
     return bare, labelled
+
+
+def _units_row(row, at: int) -> tuple[int, str] | None:
+    """(column, label) of the row right under the header when it has no paper id and
+    every filled cell is a bracketed unit ('(patients)', '[%]'): a units row, no paper."""
+    if not is_missing(row[at]):
+        return None
+    filled = [(k, clean_text(str(c))) for k, c in enumerate(row) if not is_missing(c)]
+    if filled and all(_UNITS_CELL.fullmatch(c) for _, c in filled):
+        return filled[0]
+    return None
 
 
 def _summary_id(row, at: int, numeric_ids: bool = False) -> str | None:
