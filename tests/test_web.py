@@ -391,3 +391,18 @@ def test_table_n_from_the_caption_says_so_on_the_page(client):
                       content_type="multipart/form-data").get_json()
     assert ans["ok"], ans["errors"]
     assert "n = 120 (printed in the caption)" in ans["html"]
+
+
+def test_check_page_shows_an_underflowed_probability_as_its_bound(client, capsys):
+    """n = 3000, A = 0.99, B = 0.5: the exact probability (about 1e-443 by mpmath) is below
+    the smallest double, so the engine returns 0. The command line says "below 1e-300"; the
+    page said "0.0e+00" (as if the claim could not be false)."""
+    ans = client.get("/api/check?task=cls&n=3000&a=0.99&b=0.5").get_json()
+    assert ans["ok"], ans["errors"]
+    main_row = next(r for r in ans["envelope"]["result"]["results"]
+                    if r["assumption"] == "median")
+    assert main_row["probability"] == 0.0 and main_row["probability_underflow"]
+    assert 'id="probability">below 1e-300<' in ans["html"]
+    text, _ = _cli(capsys, "check", "--task", "classification", "--n", "3000", "--a", "0.99",
+                   "--b", "0.5", "--json")
+    assert "below 1e-300" in ans["envelope_text"] or "below 1e-300" in text

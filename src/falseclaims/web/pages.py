@@ -54,7 +54,19 @@ def _env():
                              undefined=jinja2.StrictUndefined)
     env.filters["p"] = lambda v, d=3: "–" if v is None else probability_text(v, d)
     env.filters["g"] = lambda v, d=4: "–" if v is None else f"{v:.{d}g}"
+    env.filters["prow"] = _row_probability
     return env
+
+
+def _row_probability(row, decimals: int = 3) -> str:
+    """A check result row's probability as the command line prints it: one that underflowed
+    to 0 is shown as its bound ("below 1e-300"), not as 0."""
+    from falseclaims.claims.check import UNDERFLOW_BELOW
+    from falseclaims.percase.verdict import probability_text
+
+    if row.get("probability_underflow"):
+        return f"below {UNDERFLOW_BELOW:g}"
+    return probability_text(row["probability"], decimals)
 
 
 def render(template: str, **context) -> str:
