@@ -93,3 +93,8 @@ class FalseclaimsInputError(ValueError):
         self.problems: list[Problem] = list(problems)
         self.subject, self.context, self.hint = subject, context, hint
         super().__init__(format_problems(self.problems, subject, context, hint))
+
+
+class TableReadError(FalseclaimsInputError):
+    """A results table (``falseclaims table``) that cannot be read; the message names file,
+    table, row, column."""

@@ -27,7 +27,10 @@ from falseclaims.io.cells import NumberError, read_measure
 from falseclaims.io.raw_table import MISSING_TOKENS
 from falseclaims.io.textguard import control_problem
 
-__all__ = ["Cell", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
+# hostile inputs: a \multicolumn{99999999} is refused
+MAX_COLUMNS = 1_000   # columns of one printed table (a \multicolumn span included)
+
+__all__ = ["Cell", "MAX_COLUMNS", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
 
 # what a sheet calls empty, and the placeholders typesetters print for "not reported"; a
 # sheet does not take these ("x" may be a tick there, "none" a category): it rejects them

@@ -9,7 +9,6 @@ the first column; several header rows (``\\multicolumn`` groups) are joined per 
 
 from __future__ import annotations
 
-import bisect
 import csv
 import html
 import io
@@ -18,24 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.io import textio
-from falseclaims.errors import FalseclaimsInputError
-from falseclaims.table.cells import MISSING, parse_printed_cell, plain_text
+from falseclaims.errors import TableReadError
+from falseclaims.table.cells import MAX_COLUMNS, MISSING, parse_printed_cell, plain_text
 from falseclaims.table.htmltables import html_tables
+from falseclaims.table.latex import latex_tables, macro_file
 
 __all__ = ["CASES_HEADER", "FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER", "RawTable",
            "TableReadError",
            "read_tables", "table_format", "transpose"]
 
-# hostile inputs: a \multicolumn{99999999} or 16,000 tabulars in one file are refused
-MAX_COLUMNS = 1_000   # columns of one table (a \multicolumn span included)
+# hostile inputs: 16,000 tabulars in one file are refused (MAX_COLUMNS: table.cells)
 MAX_TABLES = 1_000    # tables in one file
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": None, ".xlsx": "xlsx",
            ".xlsm": "xlsx", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
-
-
-class TableReadError(FalseclaimsInputError):
-    """A file or table that cannot be read; the message names file, table, row, column."""
 
 
 @dataclass
@@ -85,7 +80,7 @@ def read_tables(path, macros=None) -> list[RawTable]:
     if fmt == "latex":
         defs = {}
         for f in ([macros] if isinstance(macros, (str, Path)) else macros or []):
-            defs.update(_macro_file(f))
+            defs.update(macro_file(f))
         tables = _read_latex(text, str(p), fmt, defs)
     else:
         reader = {"csv": _read_delimited, "tsv": _read_delimited,
@@ -544,330 +539,8 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
     return out
 
 
-# ---------------------------------------------------------------- LaTeX
-_ENVS = r"tabular\*?|tabularx|tabulary|longtable"
-_BEGIN = re.compile(rf"\\begin\{{({_ENVS})\}}")
-# the float around a tabular: its \end closes a tabular whose own \end is missing
-_FLOATS = r"table\*?|sidewaystable\*?"
-_BEGIN_END = re.compile(rf"\\(begin|end)\{{({_ENVS}|{_FLOATS})\}}")
-_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace(?:\[[^\]]*\])?|endhead|"
-                    r"endfirsthead|"
-                    r"hdashline|specialrule\{[^{}]*\}\{[^{}]*\}\{[^{}]*\}|cline\{[^{}]*\}|"
-                    r"cmidrule(?:\([^)]*\))?\{[^{}]*\}|rowcolor(?:\[[^\]]*\])?\{[^{}]*\}|"
-                    r"noalign\{[^{}]*\}|nopagebreak|pagebreak|newpage)")
-_DEFINITION = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\s*\\([A-Za-z]+)\s*\}?\s*\{|"
-                         r"\\def\s*\\([A-Za-z]+)\s*\{")
-_MACRO_USE = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])(?:\{\})?")
-MAX_MACRO_PASSES = 3  # a macro may use another; definitions that loop stop here
-
-
-class _Latex:
-    """Line numbers by binary search over the line starts (linear in the input)."""
-
-    def __init__(self, text: str):
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
-
-
-def _group(text: str, i: int) -> int:
-    """Index after the brace group starting at ``text[i] == '{'``."""
-    depth = 0
-    for j in range(i, len(text)):
-        if text[j] == "{" and (j == 0 or text[j - 1] != "\\"):
-            depth += 1
-        elif text[j] == "}" and text[j - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    raise TableReadError("unbalanced braces: a '{' is never closed")
-
-
-def _skip_args(text: str, i: int, n: int) -> int:
-    """Skip an optional [..] and ``n`` brace groups after ``\\begin{tabular}``."""
-    for _ in range(n):
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i < len(text) and text[i] == "[":
-            close = text.find("]", i)
-            if close < 0:
-                raise TableReadError("an optional argument '[' is never closed")
-            i = close + 1
-            while i < len(text) and text[i].isspace():
-                i += 1
-        if i >= len(text) or text[i] != "{":
-            raise TableReadError("missing column specification after \\begin{tabular}")
-        i = _group(text, i)
-    return i
-
-
-def _split_cells(row: str) -> list[str]:
-    cells, depth, cur = [], 0, []
-    for k, ch in enumerate(row):
-        if ch == "{" and (k == 0 or row[k - 1] != "\\"):
-            depth += 1
-        elif ch == "}" and row[k - 1] != "\\":
-            depth -= 1
-            if depth < 0:
-                raise TableReadError("unbalanced braces: a '}' closes nothing")
-        if ch == "&" and depth == 0 and (k == 0 or row[k - 1] != "\\"):
-            cells.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if depth > 0:
-        raise TableReadError("unbalanced braces: a '{' is never closed")
-    cells.append("".join(cur).strip())
-    return cells
-
-
-def _unwrap(cell: str, name: str) -> tuple[str, int] | None:
-    """(content, span) of ``\\multicolumn{k}{..}{content}`` / ``\\multirow{k}{..}{content}``."""
-    if not re.match(rf"\\{name}\b", cell):
-        return None
-    m = re.match(rf"\\{name}\s*(?:\[[^\]]*\])?\s*\{{\s*(-?\d{{1,9}})\s*\}}", cell)
-    if m is None:
-        raise TableReadError(f"a malformed \\{name} (expected \\{name}{{k}}{{..}}{{text}} "
-                             f"with a whole number k): {cell[:40]!r}")
-    span = int(m[1])
-    if name == "multicolumn" and not 1 <= span <= MAX_COLUMNS:
-        raise TableReadError(f"\\multicolumn{{{span}}} spans {span:,} columns; a table of at "
-                             f"most {MAX_COLUMNS:,} columns is read")
-    i = _skip_args(cell, m.end(), 1)  # alignment / width
-    while i < len(cell) and cell[i].isspace():
-        i += 1
-    if i < len(cell) and cell[i] == "{":
-        end = _group(cell, i)
-        return cell[i + 1:end - 1] + cell[end:], span if name == "multirow" else max(span, 1)
-    return cell[i:], span if name == "multirow" else max(span, 1)
-
-
-_ROW_END = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
-
-
-def _row_pieces(body: str):
-    """(offset, text) of each row: split at ``\\\\`` outside braces (``\\makecell{a\\\\b}``
-    keeps its line break)."""
-    depth, start, i = 0, 0, 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "{" and (i == 0 or body[i - 1] != "\\"):
-            depth += 1
-        elif ch == "}" and body[i - 1] != "\\":
-            depth -= 1
-        elif ch == "\\" and depth <= 0:
-            m = _ROW_END.match(body, i)
-            if m:
-                yield start, body[start:i]
-                start = i = m.end()
-                depth = 0
-                continue
-            i += 1  # skip the escaped character
-        i += 1
-    yield start, body[start:]
-
-
-def _latex_rows(body: str, first: int, lines: _Latex):
-    """(cells, where, ruled) of each row (``ruled``: a rule such as ``\\midrule`` above
-    it); a negative ``\\multirow`` label is copied into the empty cells of the rows above
-    it that it spans."""
-    out = []
-    for cells, where, back, ruled in _latex_rows_forward(body, first, lines):
-        for j, (text, up) in back.items():
-            for prev, _, _ in out[len(out) - up:] if up else ():
-                if j < len(prev) and not prev[j].strip():
-                    prev[j] = text
-        out.append((cells, where, ruled))
-    return out
-
-
-def _latex_rows_forward(body: str, first: int, lines: _Latex):
-    carried = {}
-    for at, piece in _row_pieces(body):
-        back = {}
-        lead = re.match(rf"(?:\s|{_RULES.pattern})*", piece).end()
-        ruled = bool(re.search(r"\\(?:hline|midrule|cmidrule|cline|hdashline|specialrule)",
-                               piece[:lead]))
-        where = f"line {lines.line(first + at + lead)}"
-        row = _RULES.sub(" ", piece).strip()
-        if not row:
-            continue
-        cells = []
-        try:
-            for c in _split_cells(row):
-                mc = _unwrap(c, "multicolumn")
-                if mc is not None:
-                    if len(cells) + mc[1] > MAX_COLUMNS:
-                        raise TableReadError(f"more than {MAX_COLUMNS:,} columns")
-                    cells.extend([mc[0].strip()] * mc[1])
-                    continue
-                mr = _unwrap(c, "multirow")
-                if mr is not None and mr[1] < 0:  # \multirow{-3}: the label of this row
-                    back[len(cells)] = (mr[0].strip(), -mr[1] - 1)  # and the 2 above it
-                    c = mr[0].strip()
-                elif mr is not None:
-                    carried[len(cells)] = (mr[0].strip(), mr[1] - 1)
-                    c = mr[0].strip()
-                elif not c and len(cells) in carried and carried[len(cells)][1] > 0:
-                    text, left = carried[len(cells)]
-                    carried[len(cells)] = (text, left - 1)
-                    c = text if len(cells) == 0 else ""
-                cells.append(c)
-        except TableReadError as exc:
-            raise TableReadError(f"{where}: {exc}") from None
-        yield cells, where, back, ruled
-
-
-def _captions(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, caption) of every ``table`` environment that holds a caption."""
-    out, opened = [], []
-    for m in re.finditer(r"\\(begin|end)\{table\*?\}|\\caption\s*(?:\[[^\]]*\])?\{", text):
-        if m[1] == "begin":
-            opened.append([m.start(), None])
-        elif m[1] == "end":
-            if opened:
-                start, cap = opened.pop()
-                if cap is not None:
-                    out.append((start, m.end(), cap))
-        elif opened and opened[-1][1] is None:
-            brace = m.end() - 1
-            try:
-                opened[-1][1] = plain_text(text[brace + 1:_group(text, brace) - 1])
-            except TableReadError:
-                opened[-1][1] = ""
-    # a table environment the file leaves open (an excerpt, or \end{table} in the file
-    # that \input{}s this one) still captions its tabulars
-    out += [(start, len(text), cap) for start, cap in opened if cap is not None]
-    return out
-
-
-def _macro_definitions(text: str) -> dict[str, str]:
-    """``\\newcommand{\\name}{value}`` and ``\\def\\name{value}`` (no arguments)."""
-    out = {}
-    for m in _DEFINITION.finditer(text):
-        brace = m.end() - 1
-        try:
-            out[m[1] or m[2]] = text[brace + 1:_group(text, brace) - 1].strip()
-        except TableReadError:
-            continue
-    return out
-
-
-def _macro_file(path) -> dict[str, str]:
-    p = Path(path)
-    try:
-        text, _ = textio.decode(textio.read_bytes(p, []), [])
-    except (OSError, textio.TextProblem) as exc:
-        raise TableReadError(f"--macros {p}: not readable ({exc})") from None
-    defs = _macro_definitions(re.sub(r"(?<!\\)%[^\n]*", "", text))
-    if not defs:
-        raise TableReadError(f"--macros {p}: no \\newcommand or \\def definitions")
-    return defs
-
-
-def _expand(text: str, defs: dict[str, str]) -> str:
-    """Definitions expanded in ``text``; a definition's own braces are kept balanced."""
-    for _ in range(MAX_MACRO_PASSES):
-        new = _MACRO_USE.sub(lambda m: defs.get(m[1], m[0]), text)
-        if new == text:
-            break
-        text = new
-    return text
-
-
-def _flatten_nested(body: str) -> str:
-    """A tabular inside a cell (a two-line header ``\\begin{tabular}{c}Dice\\\\(\\%)
-    \\end{tabular}``) becomes its text."""
-    def flat(m):
-        inner = m[2]
-        try:
-            inner = inner[_skip_args(inner, 0, 1):]
-        except TableReadError:
-            pass
-        return " " + re.sub(r"\\\\|&", " ", inner) + " "
-    pattern = re.compile(rf"\\begin\{{({_ENVS})\}}((?:(?!\\begin\{{(?:{_ENVS})\}}).)*?)"
-                         rf"\\end\{{\1\}}", re.S)
-    return pattern.sub(flat, body)
-
-
-# rows typeset from another file: not in the file given, so never read as its table
-_ROWS_ELSEWHERE = re.compile(r"\\(?:csvreader|csvautotabular|csvautobooktabular|"
-                             r"pgfplotstabletypeset|DTLdisplaydb|input|include)\b\s*(?:\[[^]]*\])?"
-                             r"\s*\{([^}]*)\}")
-
-
-def _rows_elsewhere(body: str, where: str) -> None:
-    """Refuse a tabular whose rows come from another file (``\\input{rows}``, ``\\csvreader``),
-    naming the command: the rows read would be none, or the header alone."""
-    m = _ROWS_ELSEWHERE.search(body)
-    if m:
-        raise TableReadError(f"{where}: its rows come from {m[0].split('{')[0].strip()}"
-                             f"{{{m[1]}}}, another file; give falseclaims that file (a CSV as "
-                             "it is, a .tex with its rows) or paste its rows in its place")
-
-
 def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
                 ) -> list[RawTable]:
-    text = re.sub(r"(?<!\\)%[^\n]*", "", text)  # comments, keeping line numbers
-    lines = _Latex(text)
-    if not re.search(rf"\\begin\{{(?:{_ENVS})\}}", text):  # no tabular: made from a file?
-        _rows_elsewhere(text, source)
-    defs = {**_macro_definitions(text), **(macros or {})}
-    captions = sorted(_captions(text))
-    cap_starts = [a for a, _, _ in captions]
-    out, depth, k, open_at = [], 0, 0, None
-    for m in _BEGIN_END.finditer(text):  # top-level tabulars; nested ones stay inside
-        unclosed = bool(re.fullmatch(_FLOATS, m[2]))
-        if unclosed and (m[1] == "begin" or depth != 1):
-            continue
-        if m[1] == "begin":
-            depth += 1
-            if depth == 1:
-                k += 1
-                open_at = m
-                if k > MAX_TABLES:
-                    raise TableReadError(f"{source}: more than {MAX_TABLES:,} tabulars; at "
-                                         f"most {MAX_TABLES:,} are read from one file")
-            continue
-        if depth == 0:
-            raise TableReadError(f"{source}, line {lines.line(m.start())}: \\end{{{m[2]}}} "
-                                 "without a \\begin")
-        depth -= 1
-        if depth:
-            continue
-        env, here = open_at[2], f"{source}, tabular {k} (line {lines.line(open_at.start())})"
-        if m[2] != env and not unclosed:
-            raise TableReadError(f"{here}: \\begin{{{env}}} closed by \\end{{{m[2]}}}")
-        try:
-            start = _skip_args(text, open_at.end(), 2 if env in ("tabular*", "tabularx",
-                                                               "tabulary") else 1)
-        except TableReadError as exc:
-            raise TableReadError(f"{here}: {exc}") from None
-        body = text[start:m.start()]
-        _rows_elsewhere(body, here)
-        if _BEGIN.search(body):
-            body = _flatten_nested(body)
-        if defs:
-            body = _expand(body, defs)
-        rows, where, ruled = [], [], []
-        try:
-            for cells, w, rule in _latex_rows(body, start, lines):
-                rows.append(cells)
-                where.append(w)
-                ruled.append(rule)
-        except TableReadError as exc:
-            raise TableReadError(f"{source}, tabular {k}, {exc}") from None
-        if not rows:
-            continue
-        at = bisect.bisect_right(cap_starts, open_at.start()) - 1  # its table environment
-        cap = captions[at][2] if at >= 0 and m.end() <= captions[at][1] else ""
-        name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
-        note = ([f"no \\end{{{env}}}: the rows up to \\end{{{m[2]}}} (line "
-                 f"{lines.line(m.start())}) read as the table"] if unclosed else [])
-        out.append(_finish(source, name, fmt, rows, where, notes=note, caption=cap or "",
-                           ruled=ruled))
-    if depth:
-        raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "
-                             f"no \\end{{{open_at[2]}}} (the file ends inside the table)")
-    return out
+    return [_finish(source, t.name, fmt, t.rows, t.where, notes=t.notes, caption=t.caption,
+                    ruled=t.ruled)
+            for t in latex_tables(text, source, macros, MAX_TABLES)]
