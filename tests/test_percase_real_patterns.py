@@ -15,28 +15,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from falseclaims.cli import main
+from cli_runs import one_line_error as _one_line_error
+from cli_runs import run_cli as _run
 
 DATA = Path(__file__).parent / "data" / "percase_real"
 HEART = DATA / "autonnunet_heart"
 TRAINERS = ["baseline_ConvolutionalEncoder", "baseline_ResidualEncoderM",
             "baseline_ResidualEncoderL"]
 RANKSEG = DATA / "rankseg_hippocampus" / "case_paired_deltas.csv"
-
-
-def _run(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        raise SystemExit(main(argv))
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err + out.out
-    return exc.value.code, out
-
-
-def _one_line_error(capsys, argv) -> str:
-    code, out = _run(capsys, argv)
-    assert code == 2, out.err
-    assert len(out.err.strip().splitlines()) == 1, out.err
-    return out.err
 
 
 def _heart_dice(trainer: str) -> dict[str, float]:

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from falseclaims.cli import main
+from cli_runs import one_line_error as _one_line_error
+from cli_runs import run_cli as _run
 
 DATA = Path(__file__).parent / "data" / "percase_real"
 DCAN = DATA / "dcan_nn_unet"
@@ -24,21 +25,6 @@ BY_AGE = [str(DCAN / "by_age" / f"Task{t}_all.csv") for t in (509, 510)]
 HEART = DATA / "autonnunet_heart"
 TRAINERS = ["baseline_ConvolutionalEncoder", "baseline_ResidualEncoderM"]
 COUNT = "Total Positives Reference"
-
-
-def _run(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        raise SystemExit(main(argv))
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err + out.out
-    return exc.value.code, out
-
-
-def _one_line_error(capsys, argv) -> str:
-    code, out = _run(capsys, argv)
-    assert code == 2, out.err
-    assert len(out.err.strip().splitlines()) == 1, out.err
-    return out.err
 
 
 def _paired(files: list[str], key: str, segment: int) -> pd.DataFrame:
