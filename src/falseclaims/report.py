@@ -24,7 +24,8 @@ import falseclaims
 from falseclaims.figures import percase as rf
 from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.paired_tests import label_of, labels_for
-from falseclaims.percase.verdict import interpretation_text, level, probability_text
+from falseclaims.percase.verdict import interpretation_text, level
+from falseclaims.readout import probability_text
 
 __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
@@ -117,10 +118,19 @@ def _figure(uri: str, caption: str, alt: str, wide: bool = False) -> dict:
     return {"uri": uri, "caption": caption, "alt": alt, "wide": wide}
 
 
-def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "") -> dict:
+def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "",
+             underflow: bool = False) -> dict:
     return {"colour": LEVEL_COLOURS[level(prob, cfg)], "a": a, "b": b,
-            "probability": probability_text(prob),
-            "sentence": interpretation_text(prob, cfg, a, b), "extra": extra}
+            "probability": probability_text(prob, underflow=underflow),
+            "sentence": interpretation_text(prob, cfg, a, b, underflow), "extra": extra}
+
+
+def _range_text(row: dict) -> str:
+    """A check row's probability range over rounding, each end as the command line prints
+    it (one that underflowed as its bound)."""
+    lo, hi = (probability_text(p, underflow=u) for p, u in zip(
+        row["probability_range"], row["probability_range_underflow"]))
+    return f"[{lo}, {hi}]"
 
 
 def write_html(text: str, path: str | Path) -> Path:
@@ -305,10 +315,9 @@ def _check_rows(result: dict) -> dict:
                number(bool(r.get("clamped", r.get("congruence_clamped", False))))]
         if task == "segmentation":
             row += [number(r["sd_a"]), number(r["sd_b"]), number(bool(r.get("sd_imputed")))]
-        row.append(probability_text(r["probability"]))
+        row.append(probability_text(r["probability"], underflow=r["probability_underflow"]))
         if ranged:
-            lo, hi = r["probability_range"]
-            row.append(f"[{probability_text(lo)}, {probability_text(hi)}]")
+            row.append(_range_text(r))
         out.append(row)
     return _table(cols, out)
 
@@ -322,10 +331,8 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
     main = next((r for r in rows if r["assumption"] == "median"), rows[0])
     extra = ""
     if "probability_range" in main:
-        lo, hi = main["probability_range"]
         extra = (f"Values reported to {result['decimals']} decimals: over the rounding interval "
-                 f"of both values the probability lies in [{probability_text(lo)}, "
-                 f"{probability_text(hi)}].")
+                 f"of both values the probability lies in {_range_text(main)}.")
     inputs = [("task", task), ("n (test-set size)", number(result["n"], count=True)),
               ("reported value of A", number(result["a"])),
               ("reported value of B", number(result["b"])),
@@ -358,6 +365,7 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
                else "the congruence is assumed")
     return _render("check.html.j2", "How likely is this outperformance claim to be false?",
                    ["probability"], assumed=assumed,
-                   verdict_=_verdict(main["probability"], cfg, "A", "B", extra),
+                   verdict_=_verdict(main["probability"], cfg, "A", "B", extra,
+                                     main["probability_underflow"]),
                    inputs=inputs, results=_check_rows(result),
                    notes=result.get("notes", []), figures=figs)

@@ -18,6 +18,7 @@ from falseclaims import stats as fstats
 from falseclaims.engine import probability
 from falseclaims.engine import b_leads_note
 from falseclaims.config import Headline, configured_congruence, sd_model_from_config
+from falseclaims.readout import UNDERFLOW_BELOW
 from falseclaims.tasks import resolve_task
 
 __all__ = ["UNDERFLOW_BELOW", "check_claim", "check_claims", "congruence_curve",
@@ -330,6 +331,9 @@ def check_claims(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None, congruence
             if i in boxes:
                 row["probability_range"] = [float(min(boxes[i][0], row["probability"])),
                                             float(max(boxes[i][1], row["probability"]))]
+                row["probability_range_underflow"] = [
+                    underflowed(task, {**row, "probability": p})
+                    for p in row["probability_range"]]
             claim["results"].append(row)
     for claim, dec in zip(out, claims.decimals):
         del claim["lead"]
@@ -354,15 +358,10 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
                         [decimals], grid_points, headline)[0]
 
 
-# SciPy's betainc and stdtr return 0 only for values below about 1e-308 (the smallest
-# normal double; compared with mpmath in tests/test_hostile_round36.py)
-UNDERFLOW_BELOW = 1e-300
-
-
 def underflowed(task: str, row: dict) -> bool:
     """Whether a result row's probability 0 is a floating-point underflow (the probability
-    is positive but below :data:`UNDERFLOW_BELOW`) rather than exact: a classification
-    probability I_1/2(x1 + 1, x2 + 1) is never 0; a segmentation one is 0 only when the
+    is positive but below :data:`falseclaims.readout.UNDERFLOW_BELOW`) rather than exact: a
+    classification probability I_1/2(x1 + 1, x2 + 1) is never 0; a segmentation one is 0 only when the
     paired differences have no spread (a point mass)."""
     if row["probability"] != 0.0:
         return False

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from falseclaims.claims.check import underflowed
 from falseclaims.config import PlausibilityLimits
 from falseclaims.engine import probability
 from falseclaims.levels import CONGRUENCE_LEVELS
@@ -56,6 +57,9 @@ class PlanResult:
     probability_at_n: float | None
     probability_at_n_minus_1: float | None
     probability_at_n_max: float
+    # the 0 of probability_at_n_max is a floating-point underflow (below
+    # falseclaims.readout.UNDERFLOW_BELOW), as check's probability_underflow
+    probability_at_n_max_underflow: bool
     monotone: bool
     method: str
     message: str
@@ -144,6 +148,16 @@ def _bisect(prob, target: float, n_max: int) -> tuple[bool, int]:
     return found, hi
 
 
+def _scan(prob, target: float, upto: int) -> tuple[bool, int | None]:
+    """The exact fallback: the first n in 2..``upto`` with P <= target, by a full scan."""
+    for start in range(2, upto + 1, 1_000_000):
+        ns = np.arange(start, min(start + 1_000_000, upto + 1), dtype=np.int64)
+        ok = np.flatnonzero(prob(ns) <= target)
+        if ok.size:
+            return True, int(ns[ok[0]])
+    return False, None
+
+
 def _parses(text: str) -> bool:
     try:
         float(text)
@@ -201,6 +215,8 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
         "sd_a": sd_a, "sd_b": sd_b, "sd_level": sd_level if task == "segmentation" else None,
         "sd_source": (sd_model.source or None) if task == "segmentation" else None,
         "target": target, "n_max": n_max, "probability_at_n_max": p_max,
+        "probability_at_n_max_underflow": underflowed(task, {
+            "probability": p_max, "sd_diff": r.sd_diff, "sd_a": sd_a, "sd_b": sd_b}),
     }
 
     found_bracket, hi = _bisect(prob, target, n_max)
@@ -218,13 +234,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
                 f"far (> {linear_limit:,}) is too long: lower --n-max (config planner.n_max)."
             )
         method = "linear"
-        found_bracket, hi = False, None
-        for start in range(2, check_upto + 1, 1_000_000):
-            ns = np.arange(start, min(start + 1_000_000, check_upto + 1), dtype=np.int64)
-            ok = np.flatnonzero(prob(ns) <= target)
-            if ok.size:
-                found_bracket, hi = True, int(ns[ok[0]])
-                break
+        found_bracket, hi = _scan(prob, target, check_upto)
 
     if not found_bracket:
         msg = (
@@ -238,6 +248,8 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     n = int(hi)
     p_n = float(prob(n))
     p_prev = float(prob(n - 1)) if n > 2 else None
+    # P(n) and P(n - 1) are never below 1e-300: P(n - 1) is above the target, and P(2)
+    # (1 degree of freedom, two cases) is far above it
     msg = (
         f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:g}"
         + (f" (n - 1 gives {p_prev:.6g})" if p_prev is not None else " (smallest size, 2)")

@@ -11,7 +11,8 @@ from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_rep
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import ClaimCheck, load_config
-from falseclaims.percase.verdict import interpretation_text, probability_text, verdict
+from falseclaims.percase.verdict import interpretation_text, verdict
+from falseclaims.readout import probability_text
 from falseclaims.tasks import TASKS
 
 
@@ -50,10 +51,8 @@ def run(args) -> int:
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
-    result["interpretation"] = interpretation_text(main["probability"], cfg)
-    if main["probability_underflow"]:  # the sentence says "is 0": it is below the bound
-        result["interpretation"] = result["interpretation"].replace(
-            f"is {probability_text(0.0)},", f"is {_shown(main)},", 1)
+    result["interpretation"] = interpretation_text(main["probability"], cfg,
+                                                   underflow=main["probability_underflow"])
     if args.report:
         _write_report(args, result, cfg, settings)
     if args.json:
@@ -86,15 +85,6 @@ def _write_report(args, result, cfg, settings: ClaimCheck) -> None:
     write_html(html, args.report)
 
 
-def _shown(row: dict) -> str:
-    """A row's probability as printed: one that underflowed to 0 as its bound."""
-    from falseclaims.claims.check import UNDERFLOW_BELOW
-
-    if row.get("probability_underflow"):
-        return f"below {UNDERFLOW_BELOW:g}"
-    return probability_text(row["probability"], 4)
-
-
 def format_text(result: dict) -> str:
     task, rows = result["task"], result["results"]
     lines = [f"{task}: n = {result['n']}, A = {result['a']:g}, B = {result['b']:g} "
@@ -113,12 +103,11 @@ def format_text(result: dict) -> str:
         line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
         if task == "segmentation":
             line += f"{r['sd_a']:>8.4f}{r['sd_b']:>8.4f}"
-        line += f"{_shown(r):>16}"
+        line += f"{probability_text(r['probability'], 4, r['probability_underflow']):>16}"
         if ranged:
-            lo, hi = r["probability_range"]
-            ends = [_shown({"probability": p, "probability_underflow": p == 0.0 and (
-                task == "classification" or r["probability_underflow"])}) for p in (lo, hi)]
-            line += f"   [{ends[0]}, {ends[1]}]"
+            lo, hi = (probability_text(p, 4, u) for p, u in zip(
+                r["probability_range"], r["probability_range_underflow"]))
+            line += f"   [{lo}, {hi}]"
         if r.get("congruence_clamped"):
             line += ("  (clamped to the same feasible value)"
                      if clamped.count(r["congruence_used"]) > 1 else "  (clamped)")

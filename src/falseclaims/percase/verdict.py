@@ -7,6 +7,11 @@ the ``claim_check.interpretation`` config block.
 
 from __future__ import annotations
 
+from falseclaims.readout import probability_text
+
+__all__ = ["LABELS", "interpretation_text", "level", "probability_text", "thresholds",
+           "verdict"]
+
 DEFAULT_THRESHOLDS = {"robust_below": 0.05, "weak_above": 0.30}
 # how the text output and the JSON ``verdict`` name each level (one vocabulary)
 LABELS = {"robust": "Robust claim", "fragile": "Not robust", "weak": "Weak claim",
@@ -22,15 +27,6 @@ def thresholds(cfg: dict | None) -> dict:
             "claim_check.interpretation needs 0 < robust_below < weak_above <= 0.5; got "
             f"{out}")
     return out
-
-
-def probability_text(probability: float, decimals: int = 3) -> str:
-    """A probability for people: ``decimals`` decimals, but at least two significant digits
-    for small values (1.7e-05, 0.00052, not 0.000)."""
-    p = float(probability)
-    if abs(p) >= 10.0 ** (1 - decimals):
-        return f"{p:.{decimals}f}"
-    return f"{p:.2g}"
 
 
 def level(probability: float, cfg: dict | None = None) -> str:
@@ -54,12 +50,13 @@ def verdict(probability: float, cfg: dict | None = None) -> str:
 
 
 def interpretation_text(probability: float, cfg: dict | None = None, a: str = "A",
-                        b: str = "B") -> str:
-    """One sentence for a report or the terminal."""
+                        b: str = "B", underflow: bool = False) -> str:
+    """One sentence for a report or the terminal; ``underflow``: the probability 0 is a
+    floating-point underflow (:func:`falseclaims.readout.probability_text`)."""
     t = thresholds(cfg)
     p = float(probability)
     what = (f"the probability that {b} is truly at least as good as {a} is "
-            f"{probability_text(p)}")
+            f"{probability_text(p, underflow=underflow)}")
     lvl = level(p, cfg)
     if lvl == "reversed":
         return (f"{LABELS[lvl]}: {what}, above 0.5: the values favour {b}, so the claim that "

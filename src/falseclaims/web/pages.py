@@ -47,7 +47,7 @@ class Outcome:
 def _env():
     import jinja2
 
-    from falseclaims.percase.verdict import probability_text
+    from falseclaims.readout import probability_text
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("falseclaims", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
@@ -55,18 +55,26 @@ def _env():
     env.filters["p"] = lambda v, d=3: "–" if v is None else probability_text(v, d)
     env.filters["g"] = lambda v, d=4: "–" if v is None else f"{v:.{d}g}"
     env.filters["prow"] = _row_probability
+    env.filters["prange"] = _row_range
     return env
 
 
 def _row_probability(row, decimals: int = 3) -> str:
     """A check result row's probability as the command line prints it: one that underflowed
     to 0 is shown as its bound ("below 1e-300"), not as 0."""
-    from falseclaims.claims.check import UNDERFLOW_BELOW
-    from falseclaims.percase.verdict import probability_text
+    from falseclaims.readout import probability_text
 
-    if row.get("probability_underflow"):
-        return f"below {UNDERFLOW_BELOW:g}"
-    return probability_text(row["probability"], decimals)
+    return probability_text(row["probability"], decimals, row["probability_underflow"])
+
+
+def _row_range(row, decimals: int = 3) -> str:
+    """A check result row's probability range over rounding, each end as
+    :func:`_row_probability` shows it."""
+    from falseclaims.readout import probability_text
+
+    lo, hi = (probability_text(p, decimals, u) for p, u in zip(
+        row["probability_range"], row["probability_range_underflow"]))
+    return f"[{lo}, {hi}]"
 
 
 def render(template: str, **context) -> str:
