@@ -15,7 +15,11 @@ P_z and S_z come from Boost via scipy, accurate to relative precision in their o
 and f(z) = G(z-1) * -expm1(m log(S_z / S_{z-1})) with log(S_z/S_{z-1}) = -log1p(p_z/S_z),
 so neither (1 - P_z)^m underflow nor 1 - (1 - P_z)^m cancellation loses precision. The
 support is restricted to where Z has mass above ~1e-18 (found from binomial quantiles);
-the mass left outside is computed and reported (``tail_mass``).
+the mass left outside is computed and reported (``tail_mass``). Below p = 1/2 the tails
+come from the successes n - X ~ Binomial(n, p) instead, since 1 - p rounds a small p away
+(p = 1e-300 gives q = 1.0), and the mean accuracy from the successes when Z is mostly
+near n (n minus a mean of failures close to n cancels); checked against mpmath in
+tests/test_best_of_m_small_accuracy.py.
 
 Non-identical classifiers (an extension beyond [Mollersen2023]): G(z) = prod_j S_j(z), computed as
 a sum of logs over the distinct accuracies.
@@ -86,8 +90,14 @@ class BestOfM:
 
     @property
     def mean(self) -> float:
-        """Expected best observed accuracy (E p_SOTA in [Mollersen2023])."""
-        return (self.n - self.mean_failures) / self.n
+        """Expected best observed accuracy (E p_SOTA in [Mollersen2023]).
+
+        From the failures when they are the fewer, else from the successes n - Z: n minus
+        a mean of failures near n would cancel (m = 10^15, n = 1, p = 1e-300: 1e-285, not
+        0)."""
+        if self.mean_failures <= self.n / 2:
+            return (self.n - self.mean_failures) / self.n
+        return float(np.sum(self.pmf * (self.n - self.failures)) / np.sum(self.pmf)) / self.n
 
     @property
     def sd(self) -> float:
@@ -192,13 +202,32 @@ def prob_beats(p: float, n: int, threshold: float, strict: bool = False) -> floa
 # ---------------------------------------------------------------- core: best of m
 
 
-def _log_survival(z: np.ndarray, n: int, q: float) -> tuple[np.ndarray, np.ndarray]:
-    """log S_z = log P(X > z) and log p_z for X ~ Binomial(n, q), accurate in both tails."""
-    cdf = stats.binom.cdf(z, n, q)
-    sf = stats.binom.sf(z, n, q)
+def _binom_tails(z, n: int, p) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P(X <= z), P(X > z) and P(X = z) for the failures X ~ Binomial(n, 1 - p) of a
+    classifier of accuracy p. From the failure probability q = 1 - p where that subtraction
+    is exact (p >= 1/2, Sterbenz's lemma); else from the successes n - X ~ Binomial(n, p),
+    so that a small p is not lost in 1 - p (p = 1e-300: q = 1.0 exactly, no failure-free
+    classifier at all)."""
+    z, p = np.broadcast_arrays(np.asarray(z), np.asarray(p, dtype=float))
+    cdf, sf, pmf = (np.empty(z.shape) for _ in range(3))
+    big = p >= 0.5
+    cdf[big] = stats.binom.cdf(z[big], n, 1.0 - p[big])
+    sf[big] = stats.binom.sf(z[big], n, 1.0 - p[big])
+    pmf[big] = stats.binom.pmf(z[big], n, 1.0 - p[big])
+    small = ~big
+    cdf[small] = stats.binom.sf(n - z[small] - 1, n, p[small])
+    sf[small] = stats.binom.cdf(n - z[small] - 1, n, p[small])
+    pmf[small] = stats.binom.pmf(n - z[small], n, p[small])
+    return cdf, sf, pmf
+
+
+def _log_survival(z: np.ndarray, n: int, p) -> tuple[np.ndarray, np.ndarray]:
+    """log S_z = log P(X > z) and log p_z for the failures X of a classifier of accuracy p
+    (:func:`_binom_tails`), accurate in both tails."""
+    cdf, sf, pmf = _binom_tails(z, n, p)
     with np.errstate(divide="ignore"):
         log_s = np.where(cdf < 0.5, np.log1p(-np.minimum(cdf, 0.5)), np.log(sf))
-        log_pmf = np.log(stats.binom.pmf(z, n, q))
+        log_pmf = np.log(pmf)
     return log_s, log_pmf
 
 
@@ -268,28 +297,30 @@ def _window(n: int, qs: np.ndarray, cs: np.ndarray) -> tuple[int, int]:
     return max(0, lo - 1), min(n, max(hi + 1, lo))
 
 
-def _best_of_groups(n: int, qs: np.ndarray, cs: np.ndarray, p_label,
+def _best_of_groups(n: int, ps: np.ndarray, cs: np.ndarray, p_label,
                     block: int = 2_000_000) -> BestOfM:
-    """Best of m classifiers in groups (failure probability qs[j], count cs[j])."""
+    """Best of m classifiers in groups (accuracy ps[j], count cs[j])."""
     m = int(cs.sum())
+    qs = 1.0 - ps
     lo, hi = _window(n, qs, cs)
     for _ in range(2):
         zz = np.arange(lo - 1, hi + 1)
         # groups far worse than the best barely move G on this window: c P(hi) < 1e-20
         # bounds their effect on log G (relative error of G and of each pmf term)
-        keep = cs * stats.binom.cdf(hi, n, qs) >= 1e-20
-        keep[np.argmin(qs)] = True
-        gq, gc = qs[keep], cs[keep]
+        keep = cs * _binom_tails(hi, n, ps)[0] >= 1e-20
+        keep[np.argmax(ps)] = True
+        gp, gc = ps[keep], cs[keep]
         log_g = np.zeros(zz.size)
         step = np.zeros(zz.size - 1)
         rows = max(1, block // zz.size)
-        for a in range(0, gq.size, rows):
-            q = gq[a:a + rows, None]
+        for a in range(0, gp.size, rows):
+            p = gp[a:a + rows, None]
             c = gc[a:a + rows, None]
-            if gq.size > _MANY_GROUPS and np.all((q > 0) & (q < 1)):
-                log_s, log_pmf = _log_survival_many(zz, n, q)
+            # the recurrence works on q = 1 - p: only where that is exact and 0 < q < 1
+            if gp.size > _MANY_GROUPS and np.all((p >= 0.5) & (p < 1)):
+                log_s, log_pmf = _log_survival_many(zz, n, 1.0 - p)
             else:
-                log_s, log_pmf = _log_survival(zz[None, :], n, q)
+                log_s, log_pmf = _log_survival(zz[None, :], n, p)
             log_g += (c * log_s).sum(axis=0)
             step += (c * _log_step(log_s[:, 1:], log_pmf[:, 1:])).sum(axis=0)
         res = _assemble(m, n, p_label, zz[1:], log_g[1:], log_g[0], step)
@@ -311,14 +342,14 @@ def sota_distribution(m: int, n: int, p) -> BestOfM:
     p_arr = np.asarray(p, dtype=float)
     if p_arr.ndim == 0:
         p_val = _check_prob(p_arr)
-        return _best_of_groups(n, np.array([1.0 - p_val]), np.array([m]), p_val)
+        return _best_of_groups(n, np.array([p_val]), np.array([m]), p_val)
     if p_arr.ndim != 1 or p_arr.size != m:
         raise ValueError(f"p must be one accuracy or a vector of m={m} accuracies; "
                          f"got shape {p_arr.shape}")
     for j, pj in enumerate(p_arr):
         _check_prob(pj, name=f"p[{j}]")
     values, counts = np.unique(p_arr, return_counts=True)
-    return _best_of_groups(n, 1.0 - values, counts.astype(np.int64),
+    return _best_of_groups(n, values, counts.astype(np.int64),
                            tuple(float(v) for v in p_arr))
 
 
