@@ -326,12 +326,38 @@ def _task_column(values, column: str):
     """The task column resolved (cls, seg, ...); a cell that names no task is named by
     column and row label."""
     out = []
-    for label, v in values.items():
+    for i, v in enumerate(values.to_numpy(object)):
         try:
             out.append(resolve_task(v))
         except ValueError as exc:
-            raise ValueError(f"column {column!r}, row {label!r}: {exc}") from None
+            raise ValueError(f"column {column!r}, {stats.row_text(values.index, i)}: "
+                             f"{exc}") from None
     return values.__class__(out, index=values.index, dtype=object)
+
+
+# how spreadsheets and people write a missing value as text ('NA', 'n/a', '' only reach
+# the engine from a DataFrame read with keep_default_na=False or dtype=str)
+MISSING_SPELLINGS = frozenset({"", "-", "--", "\u2013", "\u2014", "?", "n/a", "na", "nan", "none",
+                               "null", "#n/a", "missing"})
+
+
+def _hint(cell, required: bool) -> str:
+    """What the user meant by a text cell that is no number, when it can be told."""
+    if not isinstance(cell, str):
+        return ""
+    if cell.strip().endswith("%"):
+        return " without '%' (a fraction: 0.86 for 86%)"
+    if re.fullmatch(r"\d{1,3}(,\d{3})+", cell.strip()):
+        return " (1,234: a thousands separator or a decimal comma? write 1234 or 1.234)"
+    if re.fullmatch(r"[+-]?\d*,\d+", cell.strip()):
+        return " with a decimal point (a decimal comma? read the file with decimal=',')"
+    if re.fullmatch(r"\d{1,3}([ \u00a0\u2009\u202f]\d{3})+([.,]\d+)?", cell.strip()):
+        return (" without spaces between its digits and with a decimal point (1234.5, not "
+                "1 234,5)")
+    if cell.strip().lower() in MISSING_SPELLINGS:
+        return (" (a missing value? every claim needs this one)" if required else
+                " (a missing SD? leave the cell empty (NaN) and it is imputed)")
+    return ""
 
 
 def _numeric_column(values, column: str, required: bool) -> np.ndarray:
@@ -355,12 +381,22 @@ def _numeric_column(values, column: str, required: bool) -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
         cell = cells.iloc[i]
-        hint = (" without '%' (a fraction: 0.86 for 86%)" if isinstance(cell, str)
-                and cell.strip().endswith("%") else "")
+        hint = _hint(cell, required)
         shown = "a missing value" if not booleans.iloc[i] and pd.isna(cell) else repr(cell)
-        raise ValueError(f"column {column!r}, row {values.index[i]!r}: got {shown}; expected "
-                         f"a number{hint}")
+        raise ValueError(f"column {column!r}, {stats.row_text(values.index, i)}: got {shown}; "
+                         f"expected a number{hint}")
     return num.to_numpy(float)
+
+
+def _refuse_blank_rows(df, columns: list) -> None:
+    """A row blank in every column a claim needs (the empty lines a spreadsheet's CSV export
+    leaves below the table) is named as such, not as its first cell "task ... got nan"."""
+    rows = np.flatnonzero(df[columns].isna().all(axis=1).to_numpy())
+    if len(rows):
+        raise ValueError(f"{stats.row_text(df.index, int(rows[0]))} is blank in every column "
+                         f"of a claim ({', '.join(map(str, columns))}; {len(rows)} such "
+                         "row(s): the empty lines below a spreadsheet's table?); drop them, "
+                         "e.g. df.dropna(how='all')")
 
 
 RESULT_COLUMNS = ["congruence_used", "congruence_clamped", "sd_a", "sd_b", "sd_a_imputed",
@@ -387,7 +423,19 @@ def _column(df, given, candidates: tuple[str, ...], what: str):
             raise ValueError(f"column {name!r} ({what}) appears more than once")
         return name
     raise ValueError(f"no column for {what}: expected one of {', '.join(names)}; the "
-                     f"DataFrame has {', '.join(map(str, df.columns))}")
+                     f"DataFrame has {', '.join(map(str, df.columns))}{_near(df, names)}")
+
+
+def _near(df, names) -> str:
+    """A hint for a column meant but spelled otherwise: ' n ' or 'N' for 'n' (the header of
+    a spreadsheet), or one column holding a whole ';'-separated header."""
+    for col in df.columns:
+        if isinstance(col, str) and col.strip().lower() in names and col not in names:
+            return f" ({col!r} differs in spaces or case: rename it, or pass {col!r} by name)"
+    if len(df.columns) == 1 and isinstance(df.columns[0], str) and ";" in df.columns[0]:
+        return (" (one column holding a ';'-separated header: read the file with sep=';', "
+                "and decimal=',' for decimal commas)")
+    return ""
 
 
 def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=None,
@@ -409,6 +457,7 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
     cols = {"n": _column(df, n, ("n", "n_test"), "the test-set size"),
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),
             "b": _column(df, b, ("b", "value_b"), "the runner-up's value")}
+    _refuse_blank_rows(df, [*cols.values(), *([task] if _names_column(df, task) else [])])
     sds = {k: (v if v is not None else k) for k, v in (("sd_a", sd_a), ("sd_b", sd_b))}
     tasks = (_task_column(df[task], task) if _names_column(df, task)
              else pd.Series(resolve_task(task), index=df.index))

@@ -123,8 +123,21 @@ def refuse_misread_numbers(name: str, x, rows=None) -> None:
     if rows is None:
         raise ValueError(f"{name}{'' if i is None else f' at index {i}'} must be numeric; "
                          f"got {what}")
-    raise ValueError(f"{name}{'' if i is None else f', row {rows[i]!r}'}: got {what}; "
+    raise ValueError(f"{name}{'' if i is None else f', {row_text(rows, i)}'}: got {what}; "
                      "expected a number")
+
+
+def row_text(rows, i: int) -> str:
+    """How a message names the i-th row of a DataFrame with index ``rows``: by its label as
+    printed (``row 3``, ``row 'case 7'``, not ``row np.int64(3)``), and by its position too
+    when the label does not tell one row (an index that repeats it, as ``pd.concat`` of
+    two frames leaves)."""
+    label = rows[i]
+    label = label.item() if isinstance(label, np.generic) else label
+    text = f"row {label!r}"
+    if not rows.is_unique and (rows == rows[i]).sum() > 1:
+        text += f" (row {i + 1} from the top; the index repeats {label!r})"
+    return text
 
 
 def _first_bad(mask: np.ndarray):

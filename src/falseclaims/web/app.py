@@ -51,10 +51,21 @@ def _fields() -> tuple[MultiDict, Outcome | None]:
     for source in (request.args, request.form):
         for name, value in source.items(multi=True):
             merged.add(name, value)
+    if (request.mimetype == "application/x-www-form-urlencoded" and request.content_length
+            and not request.form):
+        # werkzeug drops a whole form body that is not UTF-8 (a Windows-1252 'é' in any
+        # field): said, instead of "--task, --n, --a, --b required" for fields that came
+        return merged, Outcome().refuse("form", "the form body is not UTF-8 text (Windows-1252 "
+                                        "or Latin-1?); send it as UTF-8, e.g. curl "
+                                        "--data-urlencode")
     if not request.is_json:
         return merged, None
     try:
-        body = json.loads(request.get_data(as_text=True) or "null")
+        # bytes: json finds UTF-8 with a byte-order mark (PowerShell, Notepad) and UTF-16/32
+        body = json.loads(request.get_data() or b"null")
+    except UnicodeDecodeError:
+        return merged, Outcome().refuse("form", "the JSON body is not UTF-8 text (Windows-1252 "
+                                        "or Latin-1?); send it as UTF-8")
     except (ValueError, RecursionError):
         body = None
     if not isinstance(body, dict):

@@ -38,6 +38,12 @@ def options(form, names) -> list[str]:
     return [f"--{n.replace('_', '-')}={text(form, n)}" for n in names if text(form, n)]
 
 
+def _short(value: str) -> str:
+    """A typed value as a message quotes it: whole up to 40 characters (100,000 pasted
+    digits made a message of 100,000 characters)."""
+    return value if len(value) <= 40 else value[:30] + f"... ({len(value):,} characters)"
+
+
 def _number(raw: str) -> Decimal | None:
     try:
         value = Decimal(raw)
@@ -62,7 +68,8 @@ def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
     values = {n: _number(v.rstrip("%").strip()) for n, v in raw.items()}
     if signed and units == "fraction":
         first = sorted(signed)[0]
-        raise FieldError(first, f"{raw[first]!r} has a % sign but units are declared fraction")
+        raise FieldError(first, f"{_short(raw[first])!r} has a % sign but units are declared "
+                                "fraction")
     if units != "auto":
         decided, why = units, f"declared ({units})"
         plain = {n: values[n] for n in same_scale if values.get(n) is not None
@@ -70,9 +77,9 @@ def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
         big = [n for n, v in plain.items() if abs(v) > 1]
         small = [n for n, v in plain.items() if abs(v) <= 1]
         if units == "percent" and big and small:
-            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but "
-                                       f"{raw[big[0]]} as percent; under units percent write "
-                                       f"{raw[small[0]]}% if it is meant")
+            raise FieldError(small[0], f"{_short(raw[small[0]])} reads as a fraction but "
+                                       f"{_short(raw[big[0]])} as percent; under units percent "
+                                       f"write {_short(raw[small[0]])}% if it is meant")
     elif signed:
         # a % sign makes the page read percent, but a value without one at fraction scale
         # (86% beside 0.85) is the mix `table --units auto` refuses: read as 0.85 % it
@@ -81,17 +88,18 @@ def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
                  and abs(v) <= 1]
         if small:
             first = sorted(signed)[0]
-            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but "
-                                       f"{raw[first]} as percent; write both with a % sign "
-                                       "or both as fractions, or choose units")
+            raise FieldError(small[0], f"{_short(raw[small[0]])} reads as a fraction but "
+                                       f"{_short(raw[first])} as percent; write both with a "
+                                       "% sign or both as fractions, or choose units")
         decided, why = "percent", "detected: a % sign"
     else:
         numbers = {n: v for n, v in values.items() if v is not None}
         big = [n for n, v in numbers.items() if abs(v) > 1]
         small = [n for n, v in numbers.items() if abs(v) <= 1]
         if big and small:
-            raise FieldError(small[0], f"{raw[small[0]]} reads as a fraction but {raw[big[0]]} "
-                                       "as percent; choose units percent or fraction")
+            raise FieldError(small[0], f"{_short(raw[small[0]])} reads as a fraction but "
+                                       f"{_short(raw[big[0]])} as percent; choose units percent "
+                                       "or fraction")
         decided, why = (("percent", "detected: values above 1") if big
                         else ("fraction", "detected: every value in [0, 1]"))
     out = {}

@@ -337,8 +337,10 @@ def paste_format(pasted: str, declared: str) -> tuple[str | None, str]:
         return "tsv", "recognised: tabs in the first line"
     if lines and "," in lines[0]:
         return "csv", "recognised: commas in the first line"
-    return None, ("format not recognised (no \\begin{tabular}, no | rows, no tabs or commas "
-                  "in the first line); choose the format")
+    if lines and ";" in lines[0]:  # a CSV saved where the decimal mark is a comma
+        return "csv", "recognised: semicolons in the first line"
+    return None, ("format not recognised (no \\begin{tabular}, no | rows, no tabs, commas or "
+                  "semicolons in the first line); choose the format")
 
 
 def _run_upload(out: Outcome, argv, tmp, time_limit, fields, report, names,
