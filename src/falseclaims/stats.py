@@ -307,6 +307,16 @@ def no_spread(sd_diff, sd_a, sd_b):
     return np.asarray(sd_diff) <= 1e-12 * np.maximum(np.maximum(sd_a, sd_b), 1e-300)
 
 
+def underflowed(task: str, probability: float, sd_diff=None, sd_a=None, sd_b=None) -> bool:
+    """Whether a probability 0 is a floating-point underflow (positive, but below
+    :data:`falseclaims.readout.UNDERFLOW_BELOW`) rather than exact: a classification
+    probability I_1/2(x1 + 1, x2 + 1) is never 0; a segmentation one is 0 only when the
+    paired differences have no spread (a point mass, :func:`no_spread`)."""
+    if probability != 0.0:
+        return False
+    return task == "classification" or not bool(no_spread(sd_diff, sd_a, sd_b))
+
+
 @dataclass(frozen=True)
 class SegmentationResult:
     """Result of :func:`prob_false_claim_segmentation`.

@@ -359,12 +359,7 @@ def check_claim(task: str, n: int, a: float, b: float, cfg: dict, sd_a: float | 
 
 
 def underflowed(task: str, row: dict) -> bool:
-    """Whether a result row's probability 0 is a floating-point underflow (the probability
-    is positive but below :data:`falseclaims.readout.UNDERFLOW_BELOW`) rather than exact: a
-    classification probability I_1/2(x1 + 1, x2 + 1) is never 0; a segmentation one is 0 only when the
-    paired differences have no spread (a point mass)."""
-    if row["probability"] != 0.0:
-        return False
-    return task == "classification" or not bool(
-        fstats.no_spread(row["sd_diff"], row["sd_a"], row["sd_b"]))
-
+    """:func:`falseclaims.stats.underflowed` of a result row (its ``probability`` and, for
+    segmentation, ``sd_diff``, ``sd_a``, ``sd_b``)."""
+    return fstats.underflowed(task, row["probability"], row.get("sd_diff"), row.get("sd_a"),
+                              row.get("sd_b"))
