@@ -26,8 +26,7 @@ def register(sub) -> None:
         description="Read a results table as published (CSV, TSV, XLSX, Markdown, LaTeX "
                     "tabular; methods as rows, metrics as columns) and report, per metric "
                     "column, the reported winner, P(false claim) against every other method, "
-                    "the methods tied with the winner and tiers of the rest. Exit codes: 0 "
-                    "every table read, 1 some not read (listed), 2 bad usage or input.")
+                    "the methods tied with the winner and tiers of the rest.")
     p.add_argument("file", nargs="?", metavar="FILE", help="one table file")
     p.add_argument("--dir", metavar="DIR", help="every table file under DIR: one row per claim")
     p.add_argument("--n", type=sizes, metavar="N|GROUP=N,...",
