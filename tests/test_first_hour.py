@@ -7,6 +7,8 @@ that showed no example of two of its commands."""
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 from pathlib import Path
 
@@ -149,3 +151,34 @@ def test_unknown_venue_says_how_to_check_a_venue_of_one_s_own(capsys, monkeypatc
     err = one_line_error(capsys, ["sheet", "check", "--venue", "myvenue"])
     assert "config/config.yaml" in err and "miccai2023_synthetic" in err
     assert "--config FILE" in err and "--configfile" in err
+
+
+def test_readme_columns_example_runs_on_a_file_with_those_columns(capsys, monkeypatch,
+                                                                 tmp_path):
+    """Was: README's `--columns case_id=ID,ground_truth=label,alg_a=pred_A` named one
+    method; an author whose file holds exactly the columns it names was told 'expected at
+    least 2 method columns named alg_<name>'."""
+    readme = (ROOT / "README.md").read_text()
+    mapping = re.search(r"`--columns ([^`]+)`", readme).group(1)
+    pairs = dict(part.split("=") for part in mapping.split(","))
+    header = [pairs["case_id"], pairs["ground_truth"],
+              *(theirs for role, theirs in pairs.items() if role.startswith("alg_"))]
+    # hand-made labels: A right on 9 of 10 cases, B on 7 (both wrong on case 10)
+    truth = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1]
+    right_a = [1] * 9 + [0]
+    right_b = [1, 1, 1, 0, 1, 1, 0, 1, 1, 0]
+    rows = [[f"c{k}", t, *(t if r else 1 - t for r in rights)]
+            for k, (t, *rights) in enumerate(zip(truth, right_a, right_b))]
+    if len(header) == 3:  # the one-method example: the file holds only what it names
+        rows = [row[:3] for row in rows]
+    (tmp_path / "mine.csv").write_text("\n".join(",".join(map(str, r))
+                                                 for r in [header, *rows]) + "\n")
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capsys, ["percase", "mine.csv", "--columns", mapping, "--json"])
+    assert code == 0, out.err
+    result = json.loads(out.out)["result"]
+    assert (result["n"], result["mean_a"], result["mean_b"]) == (10, 0.9, 0.7)
+    # discordant cases: only A right 2, only B right 0; P = I_1/2(2 + 1, 0 + 1) = (1/2)^3
+    assert (result["only_a"], result["only_b"]) == (2, 0)
+    assert result["probability"] == pytest.approx(0.5 ** 3, abs=1e-12)
+    assert result["verdict"] == "Not robust"
