@@ -182,3 +182,36 @@ def test_readme_columns_example_runs_on_a_file_with_those_columns(capsys, monkey
     assert (result["only_a"], result["only_b"]) == (2, 0)
     assert result["probability"] == pytest.approx(0.5 ** 3, abs=1e-12)
     assert result["verdict"] == "Not robust"
+
+
+def test_readme_hand_written_venue_block_runs(capsys, monkeypatch, tmp_path):
+    """Was: the block README offers for writing a venue by hand had no `in_scope`; on a
+    sheet with the columns it describes every paper was excluded as out of scope
+    ('in_scope not recorded'), and `sheet check` exited 1: no paper analysed."""
+    openpyxl = pytest.importorskip("openpyxl")
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"written by hand under `venues:`.*?```yaml\n(.*?)```", readme,
+                      re.S).group(1)
+    venues = yaml.safe_load(block)["venues"]
+    (name, venue), = venues.items()
+    book = openpyxl.Workbook()
+    papers = book.active
+    papers.title = venue["papers_sheet"]
+    for row in (["Paper ID", "task", "N test", "split"],
+                ["L1", "classification", 400, "train/test"],
+                ["L2", "segmentation", 50, "train/test"]):
+        papers.append(row)
+    results = book.create_sheet(venue["results_sheet"])
+    for row in (["paper_id", "method", "metric", "value"],
+                ["L1", "Ours", "accuracy", 88.1], ["L1", "ResNet", "accuracy", 87.2],
+                ["L2", "Ours", "dsc", 86.0], ["L2", "UNet", "dsc", 85.1]):
+        results.append(row)
+    (tmp_path / venue["papers"]).parent.mkdir(parents=True)
+    book.save(tmp_path / venue["papers"])
+    (tmp_path / "mine.yaml").write_text(yaml.safe_dump({"venues": venues}))
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", name, "--config", "mine.yaml",
+                                 "--json"])
+    answer = json.loads(out.out)["result"]
+    assert code == 0, answer
+    assert (answer["papers"], answer["results"], answer["implausible"]) == (2, 4, [])
