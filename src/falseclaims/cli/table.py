@@ -56,7 +56,8 @@ def register(sub) -> None:
     p.add_argument("--table", metavar="NAME|K",
                    help="which table of the file (caption/sheet/heading text or number)")
     p.add_argument("--cutoff", type=float,
-                   help="tied = P(false claim) >= cutoff (default planner.target)")
+                   help="a method is tied with the winner when P(false claim) >= CUTOFF "
+                        "(default: the config's planner.target, 0.05)")
     p.add_argument("--pm-over", default="unclear", choices=["test", "cv", "runs", "unclear"],
                    help="what the ± values are SDs over: only per-case SDs over the test set "
                         "(config analysis.use_reported_sd_over) are used, as in the survey; "
