@@ -17,10 +17,10 @@ EPILOGS = {
     "falseclaims": """examples:
   falseclaims check --task cls --n 500 --a 0.86 --b 0.85
   falseclaims plan --task seg --delta 0.01 --level 0.85
-  falseclaims percase results.csv --task segmentation --report report.html
+  falseclaims percase data/example/percase_segmentation_synthetic.csv --report report.html
   falseclaims sota --m 50 --n 1000 --p 0.8
-  falseclaims sheet inspect sheet.xlsx --venue myvenue --write myvenue.yaml
-  falseclaims table results_table.tex --n 500 --report report_table.html
+  falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx --write my.yaml
+  falseclaims table data/example/tables/leaderboard_20.md --report report_table.html
   falseclaims serve
 
 Every command: --help for its options, --json for one JSON object (docs/cli.md).
@@ -40,6 +40,7 @@ exit codes: 0 every assumption found a size; 1 some did not (the message says wh
 2 bad arguments or input (one line on stderr)""",
     "percase": """examples:
   falseclaims percase results.csv          (the task read from the file, or asked for)
+  falseclaims percase data/example/percase_classification_synthetic.csv --all-pairs
   falseclaims percase preds.csv --task cls --labels truth.csv --all-pairs --report out.html
 
 """ + _CODES_0_2,
