@@ -8,8 +8,11 @@ that showed no example of two of its commands."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -215,3 +218,27 @@ def test_readme_hand_written_venue_block_runs(capsys, monkeypatch, tmp_path):
     answer = json.loads(out.out)["result"]
     assert code == 0, answer
     assert (answer["papers"], answer["results"], answer["implausible"]) == (2, 4, [])
+
+
+@pytest.mark.parametrize("made_before", [False, True])
+def test_readme_names_the_error_of_a_target_after_configfile(made_before, tmp_path):
+    """README, "Your own sheet": a target after `--configfile` is read as one more config
+    file. Was: it named one error only (FileNotFoundError); a user who had run the venue
+    before, so that the target exists, got another (WorkflowError: Config file must be
+    given as JSON or YAML), which the README did not name."""
+    exe = shutil.which("snakemake") or pytest.skip("snakemake is not installed")
+    target = tmp_path / "results" / "myvenue" / "summary.csv"
+    if made_before:
+        target.parent.mkdir(parents=True)
+        target.write_text("venue,task\nmyvenue,classification\n")
+    (tmp_path / "myvenue.yaml").write_text("run_venues: [myvenue]\n")
+    run = subprocess.run([exe, "-n", "-s", str(ROOT / "Snakefile"), "--configfile",
+                          "myvenue.yaml", "results/myvenue/summary.csv"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert run.returncode != 0, run.stdout
+    said = ("Config file must be given as JSON or YAML with keys at top level" if made_before
+            else "FileNotFoundError")
+    assert said in run.stdout + run.stderr
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert said in readme
