@@ -242,3 +242,34 @@ def test_readme_names_the_error_of_a_target_after_configfile(made_before, tmp_pa
     assert said in run.stdout + run.stderr
     readme = " ".join((ROOT / "README.md").read_text().split())
     assert said in readme
+
+
+def _snakemake_dry_run(folder: Path) -> subprocess.CompletedProcess:
+    exe = shutil.which("snakemake") or pytest.skip("snakemake is not installed")
+    return subprocess.run([exe, "-n", "-s", str(ROOT / "Snakefile")], cwd=folder,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+
+
+def test_readme_project_folder_of_one_s_own(tmp_path):
+    """README, "Where to run it": a project folder of one's own. Was: "config/config.yaml
+    and your data in it"; a config holding only the venue (what `sheet inspect --write`
+    drafts) is refused key by key, and without data/external/ the estimation data are
+    missing. The recipe it now gives (a copy of the config with the venue added, and
+    data/external/) plans a run."""
+    _user_project(tmp_path)
+    (tmp_path / "config").mkdir()
+    mine = yaml.safe_load((tmp_path / "configs" / "myvenue.yaml").read_text())
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(mine))
+    run = _snakemake_dry_run(tmp_path)
+    assert run.returncode != 0 and "missing key 'seed'" in run.stdout + run.stderr
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config["venues"]["myvenue"] = USER_VENUE
+    config["run_venues"] = ["myvenue"]
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    run = _snakemake_dry_run(tmp_path)
+    assert run.returncode != 0 and "data/external/" in run.stdout + run.stderr
+    (tmp_path / "data" / "external").symlink_to(ROOT / "data" / "external")
+    run = _snakemake_dry_run(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "validate_sheets" in run.stdout + run.stderr
