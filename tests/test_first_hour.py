@@ -273,3 +273,32 @@ def test_readme_project_folder_of_one_s_own(tmp_path):
     run = _snakemake_dry_run(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "validate_sheets" in run.stdout + run.stderr
+
+
+# the inputs behind each refusal docs/web.md quotes, typed into the check page
+WEB_REFUSALS = {"argument --n: expected a whole number, got 'abc'":
+                ("n", {"task": "cls", "n": "abc", "a": "0.86", "b": "0.85"}),
+                "--sd-a 8 looks like a percentage; give a fraction in [0, 1], e.g. 0.08":
+                ("sd_a", {"task": "seg", "n": "50", "a": "0.85", "b": "0.84", "sd_a": "8",
+                          "sd_b": "0.09", "units": "fraction"})}
+
+
+def test_web_doc_quotes_the_refusals_the_page_gives():
+    """Was: docs/web.md quoted `A is the reported winner: --a (0.8) must be >= --b (0.85);
+    swap them` as a refusal; the page (as the command) answers such a pair with the
+    verdict `B leads` instead."""
+    pytest.importorskip("flask", reason="the 'web' extra (flask) is not installed")
+    from falseclaims.web import create_app
+
+    page = create_app().test_client()
+    text = " ".join((ROOT / "docs" / "web.md").read_text().split())
+    section = text.split("## Refusals", 1)[1].split("##", 1)[0]
+    quoted = [q for q in re.findall(r"`([^`]+)`", section) if " " in q and "--" in q
+              and not q.startswith("falseclaims")]
+    assert quoted and set(quoted) <= set(WEB_REFUSALS), quoted
+    for message, (field, inputs) in WEB_REFUSALS.items():
+        answer = page.get("/api/check", query_string=inputs).get_json()
+        assert answer["errors"] == {field: message}
+    answer = page.get("/api/check", query_string={"task": "cls", "n": "500", "a": "0.8",
+                                                  "b": "0.85"}).get_json()
+    assert answer["ok"] and answer["envelope"]["result"]["verdict"] == "B leads"
