@@ -302,3 +302,20 @@ def test_web_doc_quotes_the_refusals_the_page_gives():
     answer = page.get("/api/check", query_string={"task": "cls", "n": "500", "a": "0.8",
                                                   "b": "0.85"}).get_json()
     assert answer["ok"] and answer["envelope"]["result"]["verdict"] == "B leads"
+
+
+def test_sheet_check_counts_notes_as_the_pipeline_log_does(capsys, monkeypatch, tmp_path):
+    """Was: `sheet check` said '17 notes' where the pipeline's log of the same sheet says
+    '5 notes change results, 12 informational': one count, two wordings."""
+    from falseclaims.sheets import read_venue
+    from falseclaims.sheets.read.reader import digest
+
+    config = _user_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", "myvenue", "--config",
+                                 str(config)])
+    assert code == 0, out.err
+    s = read_venue(USER_VENUE, venue="myvenue")
+    logged = re.search(r"\d+ notes change results, \d+ informational",
+                       digest("myvenue", s.papers, s.results, s.notes)).group(0)
+    assert f"10 results rows; {logged}" in out.out

@@ -299,8 +299,11 @@ def run_check(args) -> int:
     for f in findings:
         print(f"IMPLAUSIBLE: {f}")
     state = "reads, but the result is implausible" if findings else "OK"
+    changes = int((s.notes["kind"] == "changes results").sum())
+    # the notes counted by kind in the words of the pipeline's log (sheets.read.digest)
     print(f"venue '{args.venue}': {state}, {len(s.papers)} papers, {len(s.results)} results "
-          f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
+          f"rows; {changes} notes change results, {len(s.notes) - changes} informational"
+          + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
     from falseclaims.sheets.read.reader import digest
