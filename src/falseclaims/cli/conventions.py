@@ -17,9 +17,11 @@ EPILOGS = {
     "falseclaims": """examples:
   falseclaims check --task cls --n 500 --a 0.86 --b 0.85
   falseclaims plan --task seg --delta 0.01 --level 0.85
-  falseclaims percase results.csv --task segmentation --report report.html
+  falseclaims percase data/example/percase_segmentation_synthetic.csv --report report.html
   falseclaims sota --m 50 --n 1000 --p 0.8
-  falseclaims sheet inspect sheet.xlsx
+  falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx --write my.yaml
+  falseclaims table data/example/tables/leaderboard_20.md --report report_table.html
+  falseclaims serve
 
 Every command: --help for its options, --json for one JSON object (docs/cli.md).
 Keys in brackets, e.g. [Christodoulou2025], are the references listed in docs/references.md.
@@ -38,6 +40,7 @@ exit codes: 0 every assumption found a size; 1 some did not (the message says wh
 2 bad arguments or input (one line on stderr)""",
     "percase": """examples:
   falseclaims percase results.csv          (the task read from the file, or asked for)
+  falseclaims percase data/example/percase_classification_synthetic.csv --all-pairs
   falseclaims percase preds.csv --task cls --labels truth.csv --all-pairs --report out.html
 
 """ + _CODES_0_2,
@@ -56,19 +59,21 @@ exit codes: 0 every table read; 1 some tables or files could not be read (each l
 its reason); 2 bad arguments, or nothing readable in a single FILE""",
     "sheet": """examples:
   falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
-  falseclaims sheet check --venue miccai2023 --config config/config.yaml
+  falseclaims sheet check --venue miccai2023_synthetic --config config/config.yaml
 
-exit codes: 0 done (check: no problem); 1 check found problems; 2 bad arguments or config""",
+exit codes: 0 done (check: no problem); 1 check found problems or an implausible result;
+2 bad arguments or config""",
     "sheet inspect": """examples:
   falseclaims sheet inspect data/example/venue_c_synthetic_messy.xlsx
-  falseclaims sheet inspect survey.xlsx --sheet extraction --venue myvenue2025 --json
+  falseclaims sheet inspect survey.xlsx --sheet extraction --venue myvenue --write myvenue.yaml
 
 """ + _CODES_0_2,
     "sheet check": """examples:
   falseclaims sheet check --venue venue_c_synthetic
-  falseclaims sheet check --venue myvenue2025 --config my_config.yaml --json
+  falseclaims sheet check --venue myvenue --config myvenue.yaml --json
 
-exit codes: 0 no problem; 1 problems found (listed by column); 2 bad arguments or config""",
+exit codes: 0 no problem; 1 problems found (listed by column) or an implausible result
+(IMPLAUSIBLE: lines); 2 bad arguments or config""",
 }
 
 _NUMBER = re.compile(r"^-(\d|\.\d)")

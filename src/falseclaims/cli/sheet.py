@@ -20,8 +20,9 @@ from falseclaims.config import Eligibility, find_config, load_config
 
 def register(sub) -> None:
     p = sub.add_parser("sheet", help="inspect a survey sheet or check a venue's mapping",
-                       description="Start (inspect) and check (check) the config mapping of "
-                                   "a survey's extraction sheet.")
+                       description="Draft the config block of a survey's extraction sheet "
+                                   "(inspect), then check it as the pipeline will read "
+                                   "it (check).")
     verbs = p.add_subparsers(dest="sheet_verb", required=True, title="commands",
                              metavar="command")
     i = verbs.add_parser("inspect", help="guess the roles of a sheet's columns and draft a "
@@ -30,7 +31,7 @@ def register(sub) -> None:
                                      "with example cells and a draft venue block for "
                                      "config/config.yaml (data/README.md, 'Swapping in a real "
                                      "sheet'). Needs no config.")
-    i.add_argument("file", help="the sheet (.csv, .tsv or .xlsx)")
+    i.add_argument("file", help="the sheet (.csv, .tsv, .tab, .txt, .xlsx or .xlsm)")
     i.add_argument("--sheet", help="sheet of an XLSX workbook (default: the first)")
     i.add_argument("--venue", default="my_venue", help="venue key of the draft block")
     i.add_argument("--json", action="store_true", help="write JSON instead of text")
@@ -67,14 +68,14 @@ def register(sub) -> None:
                                      "venues: block as the pipeline's first step does and "
                                      "list the problems grouped by column, then check that "
                                      "the result is plausible (config/README.md, "
-                                     "## plausibility). Exit code 0: no problem; 1: problems "
-                                     "found or an implausible result; 2: bad arguments or "
-                                     "config.")
+                                     "## plausibility).")
     c.add_argument("--venue", required=True, help="a key of venues: in the config")
-    c.add_argument("--config", help="config file defining the venue (default: "
-                                    "$FALSECLAIMS_CONFIG, else ./config/config.yaml); sheet "
-                                    "paths are relative to the directory holding config/, "
-                                    "or to the file's own directory")
+    c.add_argument("--config", help="config file defining the venue, e.g. the file of "
+                                    "`sheet inspect --write` or of `snakemake --configfile` "
+                                    "(default: $FALSECLAIMS_CONFIG, else "
+                                    "./config/config.yaml); sheet paths are read as the "
+                                    "pipeline reads them, from the working directory (else "
+                                    "from the config's project folder)")
     c.add_argument("--show", type=int, default=3,
                    help="examples shown per kind of problem (default 3)")
     c.add_argument("--json", action="store_true", help="write JSON instead of text")
@@ -222,6 +223,27 @@ def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
                      "to replace it")
 
 
+def _sheet_folder(block: dict, config_path: Path) -> Path:
+    """The folder a venue's relative sheet paths are read from: the working directory, as
+    the pipeline reads them (README, "Where to run it"), when every file the block names is
+    there; else the config's project folder (the one holding config/, or the file's own), so
+    that a check run from elsewhere still finds a project's sheets. A file missing from
+    both is reported where the pipeline would look: the working directory when it is a
+    project folder (it holds config/config.yaml)."""
+    project = config_path.parent.parent if config_path.parent.name == "config" \
+        else config_path.parent
+    named = [block.get("papers"), block.get("results"),
+             (block.get("sizes") or {}).get("file") if isinstance(block.get("sizes"), dict)
+             else None]
+    relative = [Path(str(f)) for f in named if f and not Path(str(f)).is_absolute()]
+    here = Path.cwd()
+    if all((here / f).exists() for f in relative):
+        return here
+    if all((project / f).exists() for f in relative):
+        return project
+    return here if (here / "config" / "config.yaml").is_file() else project
+
+
 def run_check(args) -> int:
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
@@ -236,9 +258,11 @@ def run_check(args) -> int:
     venues = cfg.get("venues") or {}
     if args.venue not in venues:
         raise UsageError(f"--venue {args.venue!r} is not in the config's venues: "
-                         f"{', '.join(venues) or '(none)'}")
-    path = find_config(args.config).resolve()
-    base = path.parent.parent if path.parent.name == "config" else path.parent
+                         f"{', '.join(venues) or '(none)'} ({find_config(args.config)})"
+                         + ("" if args.config else "; a venue of your own: --config FILE, "
+                            "the file `sheet inspect --write` wrote or `snakemake "
+                            "--configfile` reads"))
+    base = _sheet_folder(venues[args.venue], find_config(args.config).resolve())
     try:
         s = read_venue(venues[args.venue], base_dir=base, venue=args.venue,
                        metrics=Eligibility.from_block(cfg["analysis"]).metrics)
@@ -275,8 +299,11 @@ def run_check(args) -> int:
     for f in findings:
         print(f"IMPLAUSIBLE: {f}")
     state = "reads, but the result is implausible" if findings else "OK"
+    changes = int((s.notes["kind"] == "changes results").sum())
+    # the notes counted by kind in the words of the pipeline's log (sheets.read.digest)
     print(f"venue '{args.venue}': {state}, {len(s.papers)} papers, {len(s.results)} results "
-          f"rows, {len(s.notes)} notes" + (f", {excluded} paper(s) to be excluded for an "
+          f"rows; {changes} notes change results, {len(s.notes) - changes} informational"
+          + (f", {excluded} paper(s) to be excluded for an "
                                           "invalid cell (on_bad_cell: exclude)"
                                           if excluded else ""))
     from falseclaims.sheets.read.reader import digest

@@ -26,8 +26,7 @@ def register(sub) -> None:
         description="Read a results table as published (CSV, TSV, XLSX, Markdown, LaTeX "
                     "tabular; methods as rows, metrics as columns) and report, per metric "
                     "column, the reported winner, P(false claim) against every other method, "
-                    "the methods tied with the winner and tiers of the rest. Exit codes: 0 "
-                    "every table read, 1 some not read (listed), 2 bad usage or input.")
+                    "the methods tied with the winner and tiers of the rest.")
     p.add_argument("file", nargs="?", metavar="FILE", help="one table file")
     p.add_argument("--dir", metavar="DIR", help="every table file under DIR: one row per claim")
     p.add_argument("--n", type=sizes, metavar="N|GROUP=N,...",
@@ -57,7 +56,8 @@ def register(sub) -> None:
     p.add_argument("--table", metavar="NAME|K",
                    help="which table of the file (caption/sheet/heading text or number)")
     p.add_argument("--cutoff", type=float,
-                   help="tied = P(false claim) >= cutoff (default planner.target)")
+                   help="a method is tied with the winner when P(false claim) >= CUTOFF "
+                        "(default: the config's planner.target, 0.05)")
     p.add_argument("--pm-over", default="unclear", choices=["test", "cv", "runs", "unclear"],
                    help="what the ± values are SDs over: only per-case SDs over the test set "
                         "(config analysis.use_reported_sd_over) are used, as in the survey; "
