@@ -18,7 +18,7 @@ from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, da
                                     method_column, method_names,
                                     refuse_data_set_labels, refuse_data_set_rows,
                                     refuse_non_methods, refuse_split_rows, table_error, units_in_cells)
-from falseclaims.table.readers import RawTable, TableReadError
+from falseclaims.table.readers import RawTable, TableReadError, incomparable_marks
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
 
@@ -278,6 +278,7 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
                     "that defines it)" if LONE_MACRO.fullmatch(c.raw.strip()) else "")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{c.raw!r} is not a number{hint}")
+    _no_incomparable_cell(raw, h, cells, idx, names)
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
     if missing:
         notes.append(f"{len(missing)} method(s) without a value in {h!r}: {missing}")
@@ -291,6 +292,20 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
     if any(cells[i].sd_in_parentheses for i in idx):
         notes.append(f"{h!r}: the number in parentheses is read as the SD (mean (SD))")
     return cells, idx, names, notes
+
+
+def _no_incomparable_cell(raw, h, cells, idx, names) -> None:
+    """A value carrying a mark that a note below the table calls not comparable (another
+    protocol) refuses its column: ranked with the others it can be named the best."""
+    for mark, line in incomparable_marks(raw).items():
+        carries = re.compile(r"\d\s*(?:\^\s*\{?\s*|<sup>\s*)?" + (r"\\?\*" if mark == "*"
+                                                                       else re.escape(mark)))
+        hit = next((i for i in idx if carries.search(cells[i].raw.replace("**", ""))), None)
+        if hit is not None:
+            raise table_error(raw, f"column {h!r}, {raw.where[hit]} (method {names[hit]!r}): "
+                              f"{cells[hit].raw!r} carries {mark!r}, which the note below the "
+                              f"table ({line}) calls not comparable with the others: values "
+                              "under two protocols are not ranked together")
 
 
 def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> MetricColumn:

@@ -528,6 +528,7 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
                 name = f"{name} ({len(out) + 1})"
             caption = ". ".join(x for x in (title, label) if x)
             rows, where, notes = _md_group_header(rows, where)
+            notes += _incomparable_notes(lines, j)
             out.append(_finish(source, name, fmt, rows, where, notes=notes, min_header=1,
                                caption=caption))
             i, label = j, None
@@ -537,6 +538,41 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
             label = plain_text(line).strip() if _MD_LABEL.match(line) else None
         i += 1
     return out
+
+
+# a note below a table that calls the cells of a mark incomparable ("`*` isotropic HD95
+# (Phase-1 protocol) — never compare these to the anisotropic rows"): ranked with the others,
+# a marked value was named the best, silently
+_INCOMPARABLE = re.compile(r"(?i)never compare|not (?:directly )?comparable|cannot be compared|"
+                           r"(?:different|another|other) (?:evaluation |test(?:ing)? )?protocol")
+_LEADING_MARK = re.compile(r"^(?:>\s*)?(?:notes?\s*:\s*)?[`(\[]?\s*(\\?\*|[†‡§¶])(?!\*)",
+                           re.I)
+_MARKED_WITH = re.compile(r"(?i)(?:marked|denoted|flagged)\s+(?:with\s+|by\s+|as\s+)?[`'\"(]?"
+                          r"(\\?\*|[†‡§¶])")
+_INCOMPARABLE_NOTE = "cells marked {!r} are not comparable with the others"
+_INCOMPARABLE_READ = re.compile(r"cells marked '(.)' are not comparable with the others")
+
+
+def _incomparable_notes(lines: list[str], end: int) -> list[str]:
+    """The notes (one per mark) of the text right below a pipe table that ends before line
+    ``end``: up to the next heading, table or blank line after the first text."""
+    out, k = [], end
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    while k < len(lines) and lines[k].strip() and not lines[k].lstrip().startswith(("#", "|")):
+        line = lines[k].strip()
+        mark = _LEADING_MARK.match(line) or _MARKED_WITH.search(line)
+        if mark and _INCOMPARABLE.search(line):
+            out.append(f"line {k + 1}: " + _INCOMPARABLE_NOTE.format(mark[1].lstrip("\\"))
+                       + f" (the note below the table: {plain_text(line)[:90]!r})")
+        k += 1
+    return out
+
+
+def incomparable_marks(raw: RawTable) -> dict[str, str]:
+    """Mark -> the line of its note, for the marks a note below the table calls not
+    comparable."""
+    return {m[1]: n.split(":", 1)[0] for n in raw.notes if (m := _INCOMPARABLE_READ.search(n))}
 
 
 def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
