@@ -146,3 +146,15 @@ def test_a_not_comparable_note_leaves_unmarked_columns_alone(cfg, tmp_path):
     text = _MARKED + "\n`*` never compare these to the other rows.\n"
     t = _one(cfg, tmp_path, "only.md", text, n=43)
     assert [m["column"] for m in t["metrics"]] == ["Dice"]
+
+
+@pytest.mark.parametrize("cell", ["<0.001", "< 0.01", "≤0.005"])
+def test_a_bound_in_a_metric_column_is_refused_as_a_bound(cfg, tmp_path, cell):
+    """``<0.001`` in an MSE column was refused as "not a number"; it is a bound (the value
+    lies below it), never a value: still refused, saying so. Dice is read (A, 0.91)."""
+    text = _md(["Model", "Dice", "MSE"], [["A", "0.91", cell], ["B", "0.85", "0.003"],
+                                         ["C", "0.80", "0.010"]])
+    t = _one(cfg, tmp_path, "lt.md", text, n=100)
+    assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "A")]
+    [why] = [n for n in t["notes"] if n.startswith("not read") and "MSE" in n]
+    assert "a bound (below" in why

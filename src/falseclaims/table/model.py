@@ -261,6 +261,10 @@ def _other_metric(text: str, h: str, spellings: Spellings) -> str | None:
     return m[1]
 
 
+# a cell printed as a bound (<0.001, > 0.99, ≤ 1e-3): no value to rank or test
+_BOUND = re.compile(r"^\s*([<>≤≥])\s*=?\s*([-+]?\d[\d.,]*(?:e[-+]?\d+)?\s*%?)\s*$", re.I)
+
+
 def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[str], list[str]]:
     """Cells of column j, the rows with a number, method names, notes; a text cell among
     numbers is refused naming its row (a number in another metric is left out, noted)."""
@@ -276,6 +280,9 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
         elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
                     "that defines it)" if LONE_MACRO.fullmatch(c.raw.strip()) else "")
+            if bound := _BOUND.match(plain_text(c.raw)):
+                hint = (f" but a bound ({'below' if bound[1] in '<≤' else 'above'} "
+                        f"{bound[2]}): a value known only to lie beyond it is not ranked")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{c.raw!r} is not a number{hint}")
     _no_incomparable_cell(raw, h, cells, idx, names)
