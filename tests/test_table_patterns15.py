@@ -158,3 +158,26 @@ def test_a_bound_in_a_metric_column_is_refused_as_a_bound(cfg, tmp_path, cell):
     assert [(m["column"], m["winner"]) for m in t["metrics"]] == [("Dice", "A")]
     [why] = [n for n in t["notes"] if n.startswith("not read") and "MSE" in n]
     assert "a bound (below" in why
+
+
+# the thesis ledger of batch 15b: planned numbers under a heading that says so; ranked, the
+# planned "Work2" row was named the winner of Mean DSC and HD95
+_PLANNED = [["ViL-UNet", "85.12", "12.49"], ["Full SSSM", "85.34", "12.78"],
+            ["Work2", "86.54", "10.61"]]
+
+
+@pytest.mark.parametrize("title", ["### Work2 Internal Placeholder Comparison",
+                                   "## Results (dummy values until the runs finish)"])
+def test_a_table_of_placeholder_values_is_refused(cfg, tmp_path, title):
+    text = _md(["Model", "Mean DSC", "HD95"], _PLANNED, title=title)
+    res = analyse_file(_write(tmp_path, "ph.md", text), cfg, Options(n=12), strict=False)
+    assert not res["tables"]
+    [u] = res["unreadable"]
+    assert "not results to rank" in u["reason"]
+
+
+def test_the_same_numbers_under_a_results_heading_are_ranked(cfg, tmp_path):
+    """The control: by hand Work2 has the best Mean DSC (86.54) and HD95 (10.61)."""
+    t = _one(cfg, tmp_path, "res.md", _md(["Model", "Mean DSC", "HD95"], _PLANNED), n=12)
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Mean DSC": "Work2",
+                                                              "HD95": "Work2"}

@@ -17,7 +17,8 @@ from falseclaims.table.kinds import (average_kind, column_cells, column_name, ki
 from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, data_rows,
                                     method_column, method_names,
                                     refuse_data_set_labels, refuse_data_set_rows,
-                                    refuse_non_methods, refuse_split_rows, table_error, units_in_cells)
+                                    refuse_non_methods, refuse_placeholders, refuse_split_rows,
+                                    table_error, units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError, incomparable_marks
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
@@ -588,6 +589,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     notes = list(raw.notes)
     method_j = method_column(raw)
     refuse_data_set_rows(raw)
+    refuse_placeholders(raw)
     refuse_data_set_labels(raw, method_j)
     raw = cell_shapes(units_in_cells(raw, method_j, notes), method_j, notes)
     raw = data_rows(composite_names(raw, method_j, notes), method_j, notes)
