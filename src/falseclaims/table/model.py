@@ -16,9 +16,9 @@ from falseclaims.table.kinds import (average_kind, column_cells, column_name, ki
                                      summary_column)
 from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, data_rows,
                                     method_column, method_names,
-                                    refuse_data_set_labels, refuse_data_set_rows,
-                                    refuse_non_methods, refuse_placeholders, refuse_split_rows,
-                                    table_error, units_in_cells)
+                                    refuse_data_set_labels, refuse_non_methods,
+                                    refuse_rows_not_results, refuse_split_rows, table_error,
+                                    units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError, incomparable_marks
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
@@ -588,8 +588,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
-    refuse_data_set_rows(raw)
-    refuse_placeholders(raw)
+    refuse_rows_not_results(raw)
     refuse_data_set_labels(raw, method_j)
     raw = cell_shapes(units_in_cells(raw, method_j, notes), method_j, notes)
     raw = data_rows(composite_names(raw, method_j, notes), method_j, notes)

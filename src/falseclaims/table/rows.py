@@ -22,8 +22,8 @@ __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal
            "flag_columns",
            "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "name_columns", "refuse_data_set_labels",
-           "refuse_data_set_rows", "refuse_non_methods", "refuse_placeholders", "refuse_split_rows",
-           "table_error", "text_columns", "units_in_cells"]
+           "refuse_non_methods", "refuse_rows_not_results", "refuse_split_rows", "table_error",
+           "text_columns", "units_in_cells"]
 
 
 def table_error(raw: RawTable, text: str) -> TableReadError:
@@ -441,16 +441,6 @@ def text_columns(raw: RawTable) -> list[int]:
     return out
 
 
-def refuse_data_set_rows(raw: RawTable) -> None:
-    """As printed (not pivoted or transposed), the method column's header names data sets
-    (``Data``, ``Task``, ``Organ``): its rows are no methods."""
-    if raw.rows_are:
-        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
-                        "test conditions or test cases, not "
-                        "methods to rank; with methods as columns give --transpose and the "
-                        "metric (--metric COLUMN=KIND)")
-
-
 # a heading or caption that calls the numbers placeholders (a thesis draft's planned values, a
 # template's dummy rows): nothing in the numbers tells them from results, and ranked, the
 # planned "Ours" row is named the winner
@@ -458,7 +448,15 @@ _PLACEHOLDER = re.compile(r"(?i)\bplaceholders?\b|\b(?:dummy|made[- ]up|fake)\s+
                           r"numbers?|results?|data)\b")
 
 
-def refuse_placeholders(raw: RawTable) -> None:
+def refuse_rows_not_results(raw: RawTable) -> None:
+    """As printed (not pivoted or transposed), the method column's header names data sets
+    (``Data``, ``Task``, ``Organ``): its rows are no methods; or the heading calls the
+    numbers placeholders: they are no results."""
+    if raw.rows_are:
+        raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
+                        "test conditions or test cases, not "
+                        "methods to rank; with methods as columns give --transpose and the "
+                        "metric (--metric COLUMN=KIND)")
     heading = raw.caption or raw.name
     if hit := _PLACEHOLDER.search(heading):
         raise table_error(raw, f"the heading calls its numbers {hit[0].lower()!r} "
