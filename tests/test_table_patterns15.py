@@ -111,7 +111,8 @@ def test_latex_thousands_groups_are_not_decimal_commas(cfg, tmp_path):
 
 
 # by hand: the rows marked * follow another protocol (the note below the table); 3.57* is
-# the lowest HD95 and was named the winner (the parotid ablation of batch 14)
+# the lowest HD95 and was named the winner (the parotid ablation of batch 14); among the
+# rows of one protocol E5 (5.24) is the best, ref (5.25) second
 _MARKED = _md(["Experiment", "Dice", "HD95 (mm)"], [
     ["ref", "**0.8187**", "5.25"], ["E5", "0.8202", "5.24"], ["E1", "0.8117", "5.52"],
     ["P0", "0.7434", "3.57*"], ["E3", "0.7373", "3.78*"]])
@@ -122,15 +123,16 @@ _MARKED = _md(["Experiment", "Dice", "HD95 (mm)"], [
     "\\* Different evaluation protocol; not directly comparable.",
     "Values marked with * are not comparable with the other rows.",
     "† computed on another protocol (not comparable)"])
-def test_cells_a_note_calls_not_comparable_refuse_their_column(cfg, tmp_path, note):
+def test_cells_a_note_calls_not_comparable_are_left_out(cfg, tmp_path, note):
     text = _MARKED
     if note.startswith("†"):
         text = text.replace("3.57*", "3.57†").replace("3.78*", "3.78†")
     t = _one(cfg, tmp_path, "mark.md", text + "\n" + note + "\n", n=43)
-    got = {m["column"]: m["winner"] for m in t["metrics"]}
-    assert got == {"Dice": "E5"}
-    [why] = [n for n in t["notes"] if n.startswith("not read") and "HD95" in n]
-    assert "'3.57" in why and "not comparable" in why
+    got = {m["column"]: (m["winner"], m["runner_up"]) for m in t["metrics"]}
+    assert got == {"Dice": ("E5", "ref"), "HD95 (mm)": ("E5", "ref")}
+    [hd] = [m for m in t["metrics"] if m["column"] == "HD95 (mm)"]
+    assert sorted(x["method"] for x in hd["methods"]) == ["E1", "E5", "ref"]
+    assert any("left out" in n and "3.57" in n and "not comparable" in n for n in hd["notes"])
 
 
 def test_a_marked_cell_without_such_a_note_is_still_ranked(cfg, tmp_path):
@@ -141,11 +143,14 @@ def test_a_marked_cell_without_such_a_note_is_still_ranked(cfg, tmp_path):
     assert got == {"Dice": "E5", "HD95 (mm)": "P0"}
 
 
-def test_a_not_comparable_note_leaves_unmarked_columns_alone(cfg, tmp_path):
-    """The note names a mark no cell of Dice carries: Dice is ranked (E5), HD95 refused."""
-    text = _MARKED + "\n`*` never compare these to the other rows.\n"
-    t = _one(cfg, tmp_path, "only.md", text, n=43)
-    assert [m["column"] for m in t["metrics"]] == ["Dice"]
+def test_only_one_comparable_value_left_refuses_the_column(cfg, tmp_path):
+    """Every literature row marked, one row of this work's protocol: nothing to compare."""
+    text = _md(["Method", "Dice"], [["Ours", "0.85"], ["Li et al.*", "0.88*"],
+                                    ["Chen et al.*", "0.90*"]])
+    res = analyse_file(_write(tmp_path, "lit.md", text + "\n* Different protocol, not "
+                                                         "directly comparable.\n"),
+                       cfg, Options(n=43), strict=False)
+    assert not res["tables"] and "at least 2" in res["unreadable"][0]["reason"]
 
 
 @pytest.mark.parametrize("cell", ["<0.001", "< 0.01", "≤0.005"])
@@ -181,3 +186,40 @@ def test_the_same_numbers_under_a_results_heading_are_ranked(cfg, tmp_path):
     t = _one(cfg, tmp_path, "res.md", _md(["Model", "Mean DSC", "HD95"], _PLANNED), n=12)
     assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Mean DSC": "Work2",
                                                               "HD95": "Work2"}
+
+
+# the same shape in a paper's LaTeX source: the note in a tablenotes block or a footnotesize
+# line after the tabular, the marks as $^\dagger$ / $^*$
+_MARKED_TEX = r"""\begin{table}
+\caption{Ablation on the locked test set.}
+\begin{tabular}{lcc}
+\toprule
+Experiment & Dice & HD95 (mm) \\
+\midrule
+ref & \textbf{0.8187} & 5.25 \\
+E5 & 0.8202 & 5.24 \\
+P0 & 0.7434 & 3.57$^{MARK}$ \\
+E3 & 0.7373 & 3.78$^{MARK}$ \\
+\bottomrule
+\end{tabular}
+NOTE
+\end{table}
+"""
+
+
+@pytest.mark.parametrize("mark, note", [
+    (r"\dagger", r"\footnotesize{$^\dagger$ Isotropic protocol; not directly comparable.}"),
+    ("*", "\\begin{tablenotes}\n\\item[*] Evaluated under another protocol.\n"
+          "\\end{tablenotes}")])
+def test_a_latex_note_below_the_tabular_leaves_the_marked_cells_out(cfg, tmp_path, mark, note):
+    text = _MARKED_TEX.replace("MARK", mark).replace("NOTE", note)
+    t = _one(cfg, tmp_path, "mark.tex", text, n=43)
+    got = {m["column"]: m["winner"] for m in t["metrics"]}
+    assert got == {"Dice": "E5", "HD95 (mm)": "E5"}
+
+
+def test_a_latex_significance_note_leaves_the_marked_column_ranked(cfg, tmp_path):
+    """The control: by hand P0 (3.57) has the lowest HD95."""
+    text = _MARKED_TEX.replace("MARK", "*").replace("NOTE", r"\footnotesize{$^*$ $p<0.05$.}")
+    t = _one(cfg, tmp_path, "sig.tex", text, n=43)
+    assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice": "E5", "HD95 (mm)": "P0"}

@@ -10,7 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
-from falseclaims.table.cells import MISSING, Cell, clean, plain_text
+from falseclaims.table.cells import (MISSING, Cell, carries_mark, clean, incomparable_marks,
+                                     plain_text)
 from falseclaims.table.kinds import (average_kind, column_cells, column_name, kind_of,
                                      mean_column, metric_options, sibling_kind,
                                      summary_column)
@@ -19,7 +20,7 @@ from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, da
                                     refuse_data_set_labels, refuse_non_methods,
                                     refuse_rows_not_results, refuse_split_rows, table_error,
                                     units_in_cells)
-from falseclaims.table.readers import RawTable, TableReadError, incomparable_marks
+from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
 
@@ -286,7 +287,7 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
                         f"{bound[2]}): a value known only to lie beyond it is not ranked")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{c.raw!r} is not a number{hint}")
-    _no_incomparable_cell(raw, h, cells, idx, names)
+    idx = _comparable(raw, h, cells, idx, names, notes)
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
     if missing:
         notes.append(f"{len(missing)} method(s) without a value in {h!r}: {missing}")
@@ -302,18 +303,18 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
     return cells, idx, names, notes
 
 
-def _no_incomparable_cell(raw, h, cells, idx, names) -> None:
-    """A value carrying a mark that a note below the table calls not comparable (another
-    protocol) refuses its column: ranked with the others it can be named the best."""
-    for mark, line in incomparable_marks(raw).items():
-        carries = re.compile(r"\d\s*(?:\^\s*\{?\s*|<sup>\s*)?" + (r"\\?\*" if mark == "*"
-                                                                       else re.escape(mark)))
-        hit = next((i for i in idx if carries.search(cells[i].raw.replace("**", ""))), None)
-        if hit is not None:
-            raise table_error(raw, f"column {h!r}, {raw.where[hit]} (method {names[hit]!r}): "
-                              f"{cells[hit].raw!r} carries {mark!r}, which the note below the "
-                              f"table ({line}) calls not comparable with the others: values "
-                              "under two protocols are not ranked together")
+def _comparable(raw, h, cells, idx, names, notes) -> list[int]:
+    """The rows of ``idx`` whose value carries no mark that a note below the table calls not
+    comparable (another protocol: ranked with the others, ``3.57*`` was named the best HD95);
+    each one left out is noted."""
+    for mark, line in incomparable_marks(raw.notes).items():
+        out = [i for i in idx if carries_mark(cells[i].raw, mark)]
+        if out:
+            notes.append(f"{[names[i] for i in out]}: {[cells[i].raw for i in out]} in {h!r} "
+                         f"left out: they carry {mark!r}, which the note below the table "
+                         f"({line}) calls not comparable with the others")
+            idx = [i for i in idx if i not in out]
+    return idx
 
 
 def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> MetricColumn:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from falseclaims.io import textio
 from falseclaims.errors import TableReadError
-from falseclaims.table.cells import MAX_COLUMNS, MISSING, parse_printed_cell, plain_text
+from falseclaims.table.cells import (MAX_COLUMNS, MISSING, incomparable_note,
+                                     parse_printed_cell, plain_text)
 from falseclaims.table.htmltables import html_tables
 from falseclaims.table.latex import latex_tables, macro_file
 
@@ -540,19 +541,6 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
     return out
 
 
-# a note below a table that calls the cells of a mark incomparable ("`*` isotropic HD95
-# (Phase-1 protocol) — never compare these to the anisotropic rows"): ranked with the others,
-# a marked value was named the best, silently
-_INCOMPARABLE = re.compile(r"(?i)never compare|not (?:directly )?comparable|cannot be compared|"
-                           r"(?:different|another|other) (?:evaluation |test(?:ing)? )?protocol")
-_LEADING_MARK = re.compile(r"^(?:>\s*)?(?:notes?\s*:\s*)?[`(\[]?\s*(\\?\*|[†‡§¶])(?!\*)",
-                           re.I)
-_MARKED_WITH = re.compile(r"(?i)(?:marked|denoted|flagged)\s+(?:with\s+|by\s+|as\s+)?[`'\"(]?"
-                          r"(\\?\*|[†‡§¶])")
-_INCOMPARABLE_NOTE = "cells marked {!r} are not comparable with the others"
-_INCOMPARABLE_READ = re.compile(r"cells marked '(.)' are not comparable with the others")
-
-
 def _incomparable_notes(lines: list[str], end: int) -> list[str]:
     """The notes (one per mark) of the text right below a pipe table that ends before line
     ``end``: up to the next heading, table or blank line after the first text."""
@@ -560,19 +548,10 @@ def _incomparable_notes(lines: list[str], end: int) -> list[str]:
     while k < len(lines) and not lines[k].strip():
         k += 1
     while k < len(lines) and lines[k].strip() and not lines[k].lstrip().startswith(("#", "|")):
-        line = lines[k].strip()
-        mark = _LEADING_MARK.match(line) or _MARKED_WITH.search(line)
-        if mark and _INCOMPARABLE.search(line):
-            out.append(f"line {k + 1}: " + _INCOMPARABLE_NOTE.format(mark[1].lstrip("\\"))
-                       + f" (the note below the table: {plain_text(line)[:90]!r})")
+        if note := incomparable_note(lines[k], f"line {k + 1}"):
+            out.append(note)
         k += 1
     return out
-
-
-def incomparable_marks(raw: RawTable) -> dict[str, str]:
-    """Mark -> the line of its note, for the marks a note below the table calls not
-    comparable."""
-    return {m[1]: n.split(":", 1)[0] for n in raw.notes if (m := _INCOMPARABLE_READ.search(n))}
 
 
 def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None
