@@ -223,3 +223,26 @@ def test_a_latex_significance_note_leaves_the_marked_column_ranked(cfg, tmp_path
     text = _MARKED_TEX.replace("MARK", "*").replace("NOTE", r"\footnotesize{$^*$ $p<0.05$.}")
     t = _one(cfg, tmp_path, "sig.tex", text, n=43)
     assert {m["column"]: m["winner"] for m in t["metrics"]} == {"Dice": "E5", "HD95 (mm)": "P0"}
+
+
+# batch 15c: a prompt-evaluation report prints the confusion matrix beside the metrics; FP and
+# FN were ranked as lower-is-better metrics (model_4b "won" FP with 0)
+_CONFUSION = _md(["Variant", "n", "TP", "TN", "FP", "FN", "Sensitivity", "F1"], [
+    ["model_15b", "81", "30", "7", "2", "42", "41.7%", "0.577"],
+    ["model_4b", "81", "14", "9", "0", "58", "19.4%", "0.326"]])
+
+
+def test_confusion_matrix_counts_are_not_metrics(cfg, tmp_path):
+    t = _one(cfg, tmp_path, "cm.md", _CONFUSION, n=81)
+    assert sorted(m["column"] for m in t["metrics"]) == ["F1", "Sensitivity"]
+    assert any("'FP'" in n and "confusion matrix" in n for n in t["notes"])
+
+
+def test_false_positives_per_scan_alone_are_still_a_metric(cfg, tmp_path):
+    """The control: a detection table's FP column (no TP / TN beside it) is ranked lowest
+    first (by hand: B, 1.2)."""
+    text = _md(["Method", "Sensitivity", "FP"], [["A", "0.91", "2.5"], ["B", "0.88", "1.2"],
+                                                 ["C", "0.85", "3.1"]])
+    got = {m["column"]: (m["direction"], m["winner"]) for m in _one(cfg, tmp_path, "fp.md",
+                                                                     text)["metrics"]}
+    assert got["FP"] == ("lower", "B")
