@@ -246,3 +246,12 @@ def test_false_positives_per_scan_alone_are_still_a_metric(cfg, tmp_path):
     got = {m["column"]: (m["direction"], m["winner"]) for m in _one(cfg, tmp_path, "fp.md",
                                                                      text)["metrics"]}
     assert got["FP"] == ("lower", "B")
+
+
+def test_italic_cells_under_an_italic_not_comparable_note_are_read(cfg, tmp_path):
+    """The control: ``*87.41*`` is a Markdown italic (second best), and an italic note line
+    that says another table is not directly comparable marks nothing (by hand: B wins)."""
+    text = _md(["Method", "Dice"], [["A", "*87.41*"], ["B", "**88.74**"], ["C", "86.50"]])
+    note = "*Note: these numbers are not directly comparable to Table 2.*\n"
+    [m] = _one(cfg, tmp_path, "it.md", text + "\n" + note, n=12)["metrics"]
+    assert m["winner"] == "B" and len(m["methods"]) == 3

@@ -249,6 +249,7 @@ _LEADING_MARK = re.compile(r"^(?:>\s*)?(?:notes?\s*:\s*)?[`(\[]?\s*(\*|[†‡§
 _MARKED_WITH = re.compile(r"(?i)(?:marked|denoted|flagged)\s+(?:with\s+|by\s+|as\s+)?[`'\"(]?"
                           r"(\*|[†‡§¶])")
 _MARK_NAMES = {"dagger": "†", "ddagger": "‡", "ast": "*", "star": "*", "S": "§", "P": "¶"}
+_EMPHASIS = re.compile(r"(?<![*\w])\*(?!\*)([^*\x00]+?)(?<!\*)\*(?![*\w])")
 _INCOMPARABLE_NOTE = "cells marked {!r} are not comparable with the others"
 _INCOMPARABLE_READ = re.compile(r"^(.*?): cells marked '(.)' are not comparable with the others")
 
@@ -259,7 +260,9 @@ def _marks_as_printed(text: str) -> str:
     s = re.sub(r"\\(dagger|ddagger|ast|star|S|P)(?![A-Za-z])",
                lambda m: _MARK_NAMES[m[1]], str(text))
     s = re.sub(r"\\(?:item|footnotesize|scriptsize|small|tiny|textsuperscript|textit|emph|"
-               r"noindent|par)(?![A-Za-z])|\\(?=\*)", "", s)
+               r"noindent|par)(?![A-Za-z])", "", s)
+    # Markdown emphasis (*0.91*, an italic note line) is no mark; an escaped \* is one
+    s = _EMPHASIS.sub(r"\1", s.replace("\\*", "\x00")).replace("\x00", "*")
     return re.sub(r"[$^{}\[\]]|<sup>|</sup>", "", s).strip()
 
 
