@@ -64,8 +64,9 @@ _SD = re.compile(r"(?:^|[\s_-])(?:sd|s\.d\.|std|stdev|std\.? ?dev\.?|standard de
                  r"variance|var|iqr|ci|95% ?ci|confidence interval|standard error|"
                  # SE / SEM in capitals: a standard error ("Se" is sensitivity in some papers)
                  r"(?-i:SEM?))(?:$|[\s_.])", re.I)
-# "Dice (SD)", "Dice ± std": a mean with its SD, not an SD column
-_WITH_SD = re.compile(r"\([^)]*\)|(?:±|\\pm|\+/-)\s*\S+")
+# "Dice (SD)", "Dice ± std", "C-index [95% CI boot]": a mean with its SD or interval, not an
+# SD column
+_WITH_SD = re.compile(r"\([^)]*\)|\[[^\]]*\]|(?:±|\\pm|\+/-)\s*\S+")
 _NOT_METRIC = re.compile(
     r"(?:^|[\s(#_-])(?:#?\s*params?|parameters|flops|gflops|macs|gmacs|memory|mem|gpu|vram|"
     r"time|runtime|run time|inference|latency|fps|speed|throughput|epochs?|year|"

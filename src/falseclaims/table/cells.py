@@ -238,3 +238,51 @@ def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell
     return Cell(raw, r.value, r.sd, r.decimals, r.percent, bold, underline, marks,
                 r.aside if r.aside_kind in ("interval", "other") else "",
                 sd_in_parentheses=r.aside_kind == "sd")
+
+
+# a note below a table that calls the cells of a mark incomparable ("`*` isotropic HD95
+# (Phase-1 protocol) — never compare these to the anisotropic rows"): ranked with the others,
+# a marked value was named the best, silently
+_INCOMPARABLE = re.compile(r"(?i)never compare|not (?:directly )?comparable|cannot be compared|"
+                           r"(?:different|another|other) (?:evaluation |test(?:ing)? )?protocol")
+_LEADING_MARK = re.compile(r"^(?:>\s*)?(?:notes?\s*:\s*)?[`(\[]?\s*(\*|[†‡§¶])(?!\*)", re.I)
+_MARKED_WITH = re.compile(r"(?i)(?:marked|denoted|flagged)\s+(?:with\s+|by\s+|as\s+)?[`'\"(]?"
+                          r"(\*|[†‡§¶])")
+_MARK_NAMES = {"dagger": "†", "ddagger": "‡", "ast": "*", "star": "*", "S": "§", "P": "¶"}
+_EMPHASIS = re.compile(r"(?<![*\w])\*(?!\*)([^*\x00]+?)(?<!\*)\*(?![*\w])")
+_INCOMPARABLE_NOTE = "cells marked {!r} are not comparable with the others"
+_INCOMPARABLE_READ = re.compile(r"^(.*?): cells marked '(.)' are not comparable with the others")
+
+
+def _marks_as_printed(text: str) -> str:
+    """Footnote marks as one character (``$^\\dagger$`` -> ``†``, ``\\*`` -> ``*``), LaTeX list
+    and size commands, math shifts and superscript braces removed."""
+    s = re.sub(r"\\(dagger|ddagger|ast|star|S|P)(?![A-Za-z])",
+               lambda m: _MARK_NAMES[m[1]], str(text))
+    s = re.sub(r"\\(?:item|footnotesize|scriptsize|small|tiny|textsuperscript|textit|emph|"
+               r"noindent|par)(?![A-Za-z])", "", s)
+    # Markdown emphasis (*0.91*, an italic note line) is no mark; an escaped \* is one
+    s = _EMPHASIS.sub(r"\1", s.replace("\\*", "\x00")).replace("\x00", "*")
+    return re.sub(r"[$^{}\[\]]|<sup>|</sup>", "", s).strip()
+
+
+def incomparable_note(line: str, where: str) -> str | None:
+    """The note for a line of text below a table that calls the values of a footnote mark
+    not comparable with the others (another protocol), else None."""
+    text = _marks_as_printed(line)
+    mark = _LEADING_MARK.match(text) or _MARKED_WITH.search(text)
+    if not (mark and _INCOMPARABLE.search(text)):
+        return None
+    return (f"{where}: " + _INCOMPARABLE_NOTE.format(mark[1])
+            + f" (the note below the table: {plain_text(text)[:90]!r})")
+
+
+def incomparable_marks(notes: list[str]) -> dict[str, str]:
+    """Mark -> where its note is, for the marks a note below the table calls not comparable."""
+    return {m[2]: m[1] for n in notes if (m := _INCOMPARABLE_READ.match(n))}
+
+
+def carries_mark(raw: str, mark: str) -> bool:
+    """The cell's number carries the footnote mark (``3.57*``, ``3.57$^\\dagger$``); a
+    Markdown bold (``**0.82**``) is no mark."""
+    return bool(re.search(r"\d\s*" + re.escape(mark), _marks_as_printed(str(raw).replace("**", ""))))

@@ -45,13 +45,27 @@ def metric_options(metrics, lower_better):
     return picked, kinds
 
 
+# the cells of a confusion matrix printed as columns (TP | TN | FP | FN): counts, not scores;
+# ranked, the fewest false positives "won" (an FP column without them, false positives per
+# scan in a detection table, is a metric)
+_CONFUSION = {"tp", "tn", "fp", "fn"}
+
+
+def _confusion_count(h: str, raw: RawTable) -> bool:
+    names = {column_name(x).strip().lower() for x in raw.header}
+    return column_name(h).strip().lower() in _CONFUSION and len(names & _CONFUSION) >= 3
+
+
 def kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, spellings: Spellings,
              context: str) -> Kind:
     """What column ``h`` measures: an option's word, else the name, arrow or ``context``
     (caption, row group); ``--task`` gives a model to a higher-is-better column without one
     (never to a lower-is-better column: HD95 is not a Dice)."""
-    kind = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip()) or classify(
-        h, spellings, raw.group, "row-group heading")  # first, then the caption
+    declared = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())
+    if not declared and _confusion_count(h, raw):
+        return Kind(ignore="a count of the confusion matrix the table prints (TP, TN, FP, FN), "
+                           "not a score")
+    kind = declared or classify(h, spellings, raw.group, "row-group heading")  # then the caption
     if not kind.known and not kind.ignore and context:
         kind = classify(h, spellings, context)
     if not kind.known and not kind.ignore and (

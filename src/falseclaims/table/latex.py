@@ -18,7 +18,7 @@ from pathlib import Path
 
 from falseclaims.errors import TableReadError
 from falseclaims.io import textio
-from falseclaims.table.cells import MAX_COLUMNS, plain_text
+from falseclaims.table.cells import MAX_COLUMNS, incomparable_note, plain_text
 
 __all__ = ["LatexTable", "latex_tables", "macro_file"]
 
@@ -296,6 +296,18 @@ class LatexTable:
     notes: list[str] = field(default_factory=list)
 
 
+def _notes_below(text: str, end: int, float_end: int | None, lines: _Latex) -> list[str]:
+    """Notes on incomparable marks in the lines after a tabular: to the end of its table
+    float (``tablenotes``, a ``\\footnotesize`` line), or to the first blank line."""
+    below = text[end:float_end] if float_end else text[end:].split("\n\n", 1)[0]
+    out, at = [], end
+    for line in below.split("\n"):
+        if note := incomparable_note(line, f"line {lines.line(at)}"):
+            out.append(note)
+        at += len(line) + 1
+    return out
+
+
 def latex_tables(text: str, source: str, macros: dict | None = None,
                  max_tables: int = 1_000) -> list[LatexTable]:
     """The top-level ``tabular``-like environments of ``text`` (nested ones stay inside
@@ -356,6 +368,7 @@ def latex_tables(text: str, source: str, macros: dict | None = None,
         name = f"tabular {k}" + (f": {cap[:80]}" if cap else "")
         note = ([f"no \\end{{{env}}}: the rows up to \\end{{{m[2]}}} (line "
                  f"{lines.line(m.start())}) read as the table"] if unclosed else [])
+        note += _notes_below(text, m.end(), captions[at][1] if cap else None, lines)
         out.append(LatexTable(name, rows, where, ruled, cap or "", note))
     if depth:
         raise TableReadError(f"{source}, tabular {k} (line {lines.line(open_at.start())}): "

@@ -10,14 +10,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
-from falseclaims.table.cells import MISSING, Cell, clean, plain_text
+from falseclaims.table.cells import (MISSING, Cell, carries_mark, clean, incomparable_marks,
+                                     plain_text)
 from falseclaims.table.kinds import (average_kind, column_cells, column_name, kind_of,
                                      mean_column, metric_options, sibling_kind,
                                      summary_column)
 from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, data_rows,
                                     method_column, method_names,
-                                    refuse_data_set_labels, refuse_data_set_rows,
-                                    refuse_non_methods, refuse_split_rows, table_error, units_in_cells)
+                                    refuse_data_set_labels, refuse_non_methods,
+                                    refuse_rows_not_results, refuse_split_rows, table_error,
+                                    units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError
 from falseclaims.metrics import (Kind, Spellings, classify, is_distance, is_signed_deviation,
                                  metric_task)
@@ -261,6 +263,10 @@ def _other_metric(text: str, h: str, spellings: Spellings) -> str | None:
     return m[1]
 
 
+# a cell printed as a bound (<0.001, > 0.99, ≤ 1e-3): no value to rank or test
+_BOUND = re.compile(r"^\s*([<>≤≥])\s*=?\s*([-+]?\d[\d.,]*(?:e[-+]?\d+)?\s*%?)\s*$", re.I)
+
+
 def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[str], list[str]]:
     """Cells of column j, the rows with a number, method names, notes; a text cell among
     numbers is refused naming its row (a number in another metric is left out, noted)."""
@@ -276,8 +282,12 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
         elif c.raw.strip() and plain_text(c.raw).lower() not in MISSING:
             hint = (" (an undefined macro: give --macros FILE, the file of the paper's source "
                     "that defines it)" if LONE_MACRO.fullmatch(c.raw.strip()) else "")
+            if bound := _BOUND.match(plain_text(c.raw)):
+                hint = (f" but a bound ({'below' if bound[1] in '<≤' else 'above'} "
+                        f"{bound[2]}): a value known only to lie beyond it is not ranked")
             raise table_error(raw, f"column {h!r}, {raw.where[i]} (method {names[i]!r}): "
                             f"{c.raw!r} is not a number{hint}")
+    idx = _comparable(raw, h, cells, idx, names, notes)
     missing = [names[i] for i, c in enumerate(cells) if not c.numeric and names[i]]
     if missing:
         notes.append(f"{len(missing)} method(s) without a value in {h!r}: {missing}")
@@ -291,6 +301,20 @@ def _values(raw, j, method_j, spellings) -> tuple[list[Cell], list[int], list[st
     if any(cells[i].sd_in_parentheses for i in idx):
         notes.append(f"{h!r}: the number in parentheses is read as the SD (mean (SD))")
     return cells, idx, names, notes
+
+
+def _comparable(raw, h, cells, idx, names, notes) -> list[int]:
+    """The rows of ``idx`` whose value carries no mark that a note below the table calls not
+    comparable (another protocol: ranked with the others, ``3.57*`` was named the best HD95);
+    each one left out is noted."""
+    for mark, line in incomparable_marks(raw.notes).items():
+        out = [i for i in idx if carries_mark(cells[i].raw, mark)]
+        if out:
+            notes.append(f"{[names[i] for i in out]}: {[cells[i].raw for i in out]} in {h!r} "
+                         f"left out: they carry {mark!r}, which the note below the table "
+                         f"({line}) calls not comparable with the others")
+            idx = [i for i in idx if i not in out]
+    return idx
 
 
 def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> MetricColumn:
@@ -565,7 +589,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         raise ValueError(f"--units must be one of {UNITS}; got {units!r}")
     notes = list(raw.notes)
     method_j = method_column(raw)
-    refuse_data_set_rows(raw)
+    refuse_rows_not_results(raw)
     refuse_data_set_labels(raw, method_j)
     raw = cell_shapes(units_in_cells(raw, method_j, notes), method_j, notes)
     raw = data_rows(composite_names(raw, method_j, notes), method_j, notes)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from falseclaims.io import textio
 from falseclaims.errors import TableReadError
-from falseclaims.table.cells import MAX_COLUMNS, MISSING, parse_printed_cell, plain_text
+from falseclaims.table.cells import (MAX_COLUMNS, MISSING, incomparable_note,
+                                     parse_printed_cell, plain_text)
 from falseclaims.table.htmltables import html_tables
 from falseclaims.table.latex import latex_tables, macro_file
 
@@ -528,6 +529,7 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
                 name = f"{name} ({len(out) + 1})"
             caption = ". ".join(x for x in (title, label) if x)
             rows, where, notes = _md_group_header(rows, where)
+            notes += _incomparable_notes(lines, j)
             out.append(_finish(source, name, fmt, rows, where, notes=notes, min_header=1,
                                caption=caption))
             i, label = j, None
@@ -536,6 +538,19 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
             # the line just above the table (blank lines apart) titles it when it looks a title
             label = plain_text(line).strip() if _MD_LABEL.match(line) else None
         i += 1
+    return out
+
+
+def _incomparable_notes(lines: list[str], end: int) -> list[str]:
+    """The notes (one per mark) of the text right below a pipe table that ends before line
+    ``end``: up to the next heading, table or blank line after the first text."""
+    out, k = [], end
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    while k < len(lines) and lines[k].strip() and not lines[k].lstrip().startswith(("#", "|")):
+        if note := incomparable_note(lines[k], f"line {k + 1}"):
+            out.append(note)
+        k += 1
     return out
 
 

@@ -22,8 +22,8 @@ __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal
            "flag_columns",
            "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "name_columns", "refuse_data_set_labels",
-           "refuse_data_set_rows", "refuse_non_methods", "refuse_split_rows", "table_error", "text_columns",
-           "units_in_cells"]
+           "refuse_non_methods", "refuse_rows_not_results", "refuse_split_rows", "table_error",
+           "text_columns", "units_in_cells"]
 
 
 def table_error(raw: RawTable, text: str) -> TableReadError:
@@ -184,6 +184,10 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
             notes.append(f"{raw.where[i]}: row {name!r} is no method (a difference, a "
                          "statistic over the rows or a p-value): skipped")
             continue
+        if _OBSERVER_ROW.match(name):
+            notes.append(f"{raw.where[i]}: row {name!r} is a human reference (the agreement "
+                         "between observers), not a method: not ranked")
+            continue
         if not name and not any(parse_printed_cell(c).numeric for c in r):
             notes.append(f"{raw.where[i]} has no method name and no number: skipped")
             continue
@@ -211,6 +215,11 @@ _NON_METHOD_ROW = re.compile(
     r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
     r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
+# the agreement between two human readers (Interobserver, Inter-rater agreement,
+# Intra-observer): the ceiling a model is measured against, best in every column, never a
+# competing method (a row per radiologist is one: a model against readers is a comparison)
+_OBSERVER_ROW = re.compile(r"(?i)^\W*(?:inter|intra)[- ]?(?:observer|rater|reader|annotator|"
+                           r"operator)s?\b")
 # a row named only by a number, fraction or percentage (1/16, 10%, 0.5), or by a parameter
 # and its value (δ = 0.05, σ=0.1, k = 3: prompt noise levels, a hyper-parameter): a setting
 # (a labelled budget too: "4 labeled", "10% labelled scans", one semi-supervised method)
@@ -291,11 +300,13 @@ def units_in_cells(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 _COMMA_NUMBER = re.compile(r"\d+,\d+")
 _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+")
 _POINT_NUMBER = re.compile(r"\d\.\d")
+# the comma between two digits, also as LaTeX prints it without a space after it (0{,}89)
+_DECIMAL_COMMA = re.compile(r"(?<=\d)(?:,|\{,\})(?=\d)")
 
 
 def decimal_commas(raw: RawTable) -> RawTable:
     """A column printed with decimal commas (``0,89``, ``**1,00**``, ``0,91 ± 0,03``: a
-    French, German or Portuguese README) read with decimal points, one note per column, when
+    French, German or Portuguese README; ``0{,}89`` in LaTeX) read with decimal points, one note per column, when
     no comma of the column can be a thousands separator (``1,234`` can: such a column is
     left as it is, and refused as before) and no cell of it has a decimal point; every
     other cell of the column must then be a number or a missing mark."""
@@ -307,8 +318,7 @@ def decimal_commas(raw: RawTable) -> RawTable:
         if not commas or any(_POINT_NUMBER.search(t) for t in texts) or any(
                 _THOUSANDS.fullmatch(m) for t in commas for m in _COMMA_NUMBER.findall(t)):
             continue
-        fixed = [re.sub(r"(?<=\d),(?=\d)", ".", r[j]) if isinstance(r[j], str) else r[j]
-                 for r in rows]
+        fixed = [_DECIMAL_COMMA.sub(".", r[j]) if isinstance(r[j], str) else r[j] for r in rows]
         if not all(parse_printed_cell(c).numeric or plain_text(str(c)).lower() in MISSING
                    for c in fixed):
             continue  # names or text with commas ("Model 1,2"): not a column of numbers
@@ -431,14 +441,26 @@ def text_columns(raw: RawTable) -> list[int]:
     return out
 
 
-def refuse_data_set_rows(raw: RawTable) -> None:
+# a heading or caption that calls the numbers placeholders (a thesis draft's planned values, a
+# template's dummy rows): nothing in the numbers tells them from results, and ranked, the
+# planned "Ours" row is named the winner
+_PLACEHOLDER = re.compile(r"(?i)\bplaceholders?\b|\b(?:dummy|made[- ]up|fake)\s+(?:values?|"
+                          r"numbers?|results?|data)\b")
+
+
+def refuse_rows_not_results(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
-    (``Data``, ``Task``, ``Organ``): its rows are no methods."""
+    (``Data``, ``Task``, ``Organ``): its rows are no methods; or the heading calls the
+    numbers placeholders: they are no results."""
     if raw.rows_are:
         raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
                         "test conditions or test cases, not "
                         "methods to rank; with methods as columns give --transpose and the "
                         "metric (--metric COLUMN=KIND)")
+    heading = raw.caption or raw.name
+    if hit := _PLACEHOLDER.search(heading):
+        raise table_error(raw, f"the heading calls its numbers {hit[0].lower()!r} "
+                          f"({plain_text(heading)[:70]!r}): planned values, not results to rank")
 
 
 def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
