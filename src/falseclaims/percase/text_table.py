@@ -25,6 +25,10 @@ PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
 # the columns a per-case layout names (docs/percase.md); alg_<name> is a method's column
 ROLES = ("case_id", "ground_truth", "task", "method", "metric", "value")
+# a column naming the cases (a study, an exam, a record in classification test sets)
+CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|pt|sample|scan|volume|study|"
+                         r"exam|record)(?:[ _-]?(?:id|no|name))?|cases|id|name|file|"
+                         r"file[ _-]?name)$")
 _ALG = re.compile(r"alg_\S+")
 # header cells no column is named like: a decimal number, an image or data file's name
 _DATA_CELL = re.compile(r"(?i)[-+]?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|.+\.(?:jpe?g|png|bmp|tiff?|"
@@ -110,7 +114,10 @@ def parse_columns_option(text: str) -> dict[str, str]:
         if role.strip() in mapping:
             raise ValueError(f"role {role.strip()!r} given twice")
         mapping[role.strip()] = column
-    column_mapping(mapping)
+    # the predicted and the true label may share a name when they are in different files
+    # (the predictions layout: each finding's column); the one-file layouts refuse it
+    column_mapping({r: c for r, c in mapping.items()
+                    if not (r == "ground_truth" and c == mapping.get("value"))})
     return mapping
 
 

@@ -29,7 +29,9 @@ PathLike = str | os.PathLike
 # (as nnU-Net's evaluator, or a script after it, writes: reference, label, Dice, ...)
 STRUCTURE_COLUMNS = ("segment_id", "label", "region", "structure")
 # case columns after the given one: the other layouts' case_id, nnU-Net's reference paths
-CASE_COLUMNS = ("case_id", "reference", "reference_file")
+CASE_COLUMNS = ("case_id", "case", "reference", "reference_file")
+# beside a reference path, the prediction's path (nnU-Net v1's evaluator: reference, test)
+PREDICTION_PATH_COLUMNS = ("test", "prediction", "prediction_file")
 OVERLAP_COLUMNS = ("dice", "dsc")
 
 
@@ -43,8 +45,9 @@ def _method_files(paths, pool: bool = True) -> tuple[dict[str, list[str]], str |
     name in different folders (each run's ``validation_results.csv``) by the folders that
     differ, as nnU-Net summaries are, and (``pool``) cross-validation folds pooled per
     method."""
-    if isinstance(paths, Mapping):
-        out = {str(k): [str(v)] for k, v in paths.items()}
+    if isinstance(paths, Mapping):  # method -> its file, or its files (folds)
+        out = {str(k): [str(v)] if isinstance(v, (str, os.PathLike)) else [str(x) for x in v]
+               for k, v in paths.items()}
         if not out:
             raise ValueError("no per-method files given")
         return out, None
@@ -100,6 +103,7 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         if miss:
             problems += miss
             continue
+        df = _cases_by_reference(df, case_column, file, method, notes)
         cols = [c for c in df.columns if c != case_column]
         if expected_tasks is None:
             expected_tasks = cols
@@ -145,6 +149,22 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                    compared_tasks=compared_tasks)
 
 
+
+
+def _cases_by_reference(df: pd.DataFrame, case_column: str, file: str, method: str,
+                        notes: list[str]) -> pd.DataFrame:
+    """A case column of reference paths (nnU-Net v1's evaluator: ``reference, test, 1, 2``)
+    names each case by the reference's file name, as an nnU-Net summary does; the
+    prediction-path column beside it is left out, with a note."""
+    if case_column.strip().lower() not in ("reference", "reference_file"):
+        return df
+    df = df.copy()
+    df[case_column] = df[case_column].map(case_name)
+    paths = [c for c in df.columns if c.strip().lower() in PREDICTION_PATH_COLUMNS]
+    if paths:
+        notes.append(f"{method}: cases named by the file name of {case_column!r} in {file}; "
+                     f"the prediction paths ({', '.join(paths)}) left out")
+    return df.drop(columns=paths)
 
 
 def _case_column(df: pd.DataFrame, given: str) -> str:
