@@ -62,9 +62,12 @@ def _check_pair(res: dict, a: pd.Series, b: pd.Series, names: tuple[str, str]) -
 # ------------------------------------- a per-case CSV beside nnU-Net summaries (_0000 ids)
 
 def test_a_csv_beside_nnunet_summaries_is_read_with_channel_suffix_ids(capsys):
-    # was: refused ("a JSON file among table files"); MedSAM2's ids are nnU-Net input
-    # files ('la_003_0000.nii.gz'), the summaries' the cases ('la_003')
-    doc = _json(capsys, ["percase", *MEDSAM2, *CONV])
+    # was: refused ("a JSON file among table files") with no way to read both; MedSAM2's
+    # ids are nnU-Net input files ('la_003_0000.nii.gz'), the summaries' the cases ('la_003')
+    argv = ["percase", *MEDSAM2, *CONV]
+    err = one_line_error(capsys, argv)  # the CSV's columns are Dice per label: confirmed
+    assert "--layout nnunet reads them beside the summaries" in err
+    doc = _json(capsys, [*argv, "--layout", "nnunet"])
     conv = pd.Series(_summary_dice(CONV))
     med = pd.concat(pd.read_csv(f) for f in MEDSAM2)
     med.index = med["case"].str.removesuffix("_0000.nii.gz")
@@ -83,7 +86,7 @@ def test_channel_suffix_ids_are_not_matched_when_some_case_is_missing(tmp_path, 
     short = tmp_path / "baseline_medsam2" / "fold_0" / "validation_results.csv"
     short.parent.mkdir(parents=True)
     short.write_text("\n".join(rows[:-1]) + "\n")
-    code, out = run_cli(capsys, ["percase", str(short), CONV[0]])
+    code, out = run_cli(capsys, ["percase", str(short), CONV[0], "--layout", "nnunet"])
     assert code == 2
     assert "the same cases written otherwise? 'la_007' here is 'la_007_0000.nii.gz'" in out.err
 
@@ -101,7 +104,7 @@ def test_a_v1_evaluator_csv_beside_a_summary_names_cases_by_reference(tmp_path, 
     other.parent.mkdir()
     other.write_bytes((HEART / "baseline_ResidualEncoderM" / "fold_0" / "summary.json")
                       .read_bytes())
-    res = _json(capsys, ["percase", str(target), str(other)])
+    res = _json(capsys, ["percase", str(target), str(other), "--layout", "nnunet"])
     a, b = pd.Series(_summary_dice([CONV[0]])), pd.Series(_summary_dice([other]))
     names = {"evaluator": a, "baseline_ResidualEncoderM": b}
     top = max(names, key=lambda n: names[n].mean())

@@ -17,7 +17,6 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.layouts import LAYOUTS
-from falseclaims.percase.mixed_layout import is_mixed, read_csv_beside_summaries
 from falseclaims.percase.model import lower_is_better_refusal
 from falseclaims.percase.compare import (APPROXIMATE, PRIMARY_TESTS, all_pairs, compare_pair,
                                          rank_methods)
@@ -89,12 +88,12 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                              "holds segmentation results (per-case DSC)")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
                                           compared_tasks=compared, **named)
-    elif layout == "csv_and_nnunet":
+    elif layout == "nnunet" and readers.is_mixed(files):  # CSVs of other methods beside
         if task != "segmentation":
-            raise ValueError("nnU-Net summaries hold segmentation results")
-        pc = read_csv_beside_summaries(files, metric=metric, case_mismatch=case_mismatch,
-                                       compared_tasks=compared, units=units,
-                                       **_layout_columns("wide_per_method", columns))
+            raise ValueError("layout 'nnunet' holds segmentation results")
+        pc = readers.read_csv_beside_summaries(files, metric=metric, compared_tasks=compared,
+                                               case_mismatch=case_mismatch, units=units,
+                                               **_layout_columns("wide_per_method", columns))
     elif layout == "nnunet":
         if task != "segmentation":
             raise ValueError("layout 'nnunet' holds segmentation results")
@@ -119,8 +118,6 @@ def _auto_layout(files: list[str], labels: str | None, columns: dict[str, str] |
     or without per-case CSVs beside them), one file per method, or one file's header."""
     if labels is not None:
         return "predictions"
-    if is_mixed(files):
-        return "csv_and_nnunet"
     if len(files) > 1:
         return ("nnunet" if all(readers.is_nnunet_summary(f) for f in files)
                 else "wide_per_method")

@@ -49,7 +49,8 @@ from falseclaims.percase.predictions_layout import read_predictions_with_labels
 from falseclaims.percase.text_table import (CASE_HEADER, ROLES, column_mapping,
                                              header_looks_like_data, no_header_problem,
                                              read_text_table, require_file)
-from falseclaims.percase.wide_layout import read_wide_per_method
+from falseclaims.percase.wide_layout import (is_mixed, read_csv_beside_summaries,
+                                             read_wide_per_method)
 
 __all__ = [
     "PerCase",
@@ -61,6 +62,8 @@ __all__ = [
     "read_claims_reloaded",
     "read_predictions_with_labels",
     "read_nnunet_summaries",
+    "read_csv_beside_summaries",
+    "is_mixed",
     "is_nnunet_summary",
     "no_json_among_tables",
     "read_percase",
@@ -161,7 +164,7 @@ def no_json_among_tables(files: list[str], layout: str) -> None:
     """A ``.json`` file given to a table layout would be read as CSV text (its lines split
     at the commas): refused, naming it."""
     json_files = [f for f in files if is_nnunet_summary(f)]
-    if layout in ("nnunet", "csv_and_nnunet") or not json_files:
+    if layout == "nnunet" or not json_files:
         return
     others = [f for f in files if f not in json_files]
     if not others:
@@ -171,7 +174,9 @@ def no_json_among_tables(files: list[str], layout: str) -> None:
     raise PerCaseValidationError(
         f"{json_files[0]}: a JSON file (an nnU-Net summary.json?) among table files "
         f"({', '.join(others)}); expected every method's results in one kind of file: all "
-        "nnU-Net summary.json files, or all tables (CSV)")
+        "nnU-Net summary.json files, or all tables (CSV); or, if each CSV holds another "
+        "method's Dice per case, one column per label as the summaries name them, "
+        "--layout nnunet reads them beside the summaries")
 
 
 def _no_header_or_case_id(p: Path, header: list) -> None:

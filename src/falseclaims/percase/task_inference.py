@@ -43,7 +43,7 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         return "classification", None
     if percent:
         return "segmentation", None
-    if layout in ("nnunet", "csv_and_nnunet") or (
+    if layout == "nnunet" or (
             layout == "auto" and any(map(readers.is_nnunet_summary, files))):
         return "segmentation", None  # nnU-Net evaluates segmentations
     if len(files) > 1 or layout == "wide_per_method":
