@@ -227,3 +227,33 @@ def test_the_predicted_and_true_label_may_share_a_column_name(tmp_path, capsys):
     means = {r["method"]: r["mean"] for r in res["ranking"]}
     assert means["dnn"] == pytest.approx(np.mean(dnn == truth))
     assert means["cardiology_residents"] == pytest.approx(np.mean(cardio == truth))
+
+
+def test_per_method_score_files_give_delong(tmp_path, capsys):
+    # --scores METHOD=FILE,...: one score file per method with a column per finding, as
+    # CheXpert's model predictions (was: "--scores" took one case_id/alg_* file only, so
+    # per-model score files could not reach DeLong). The ECG decisions are real; the scores
+    # are seeded and synthetic (the paper's are .npy), their rows shuffled and columns
+    # reversed: paired by case id and column name, never by position. AUCs as sklearn's.
+    from sklearn.metrics import roc_auc_score
+
+    labels = _with_ids(tmp_path, "gold_standard.csv")
+    files = [_with_ids(tmp_path, n) for n in ("dnn.csv", "cardiology_residents.csv")]
+    truth = pd.read_csv(labels)
+    rng = np.random.default_rng(7)
+    scores, aucs = [], {}
+    for name in ("dnn", "cardiology_residents"):
+        d = truth.copy()
+        for f in FINDINGS:
+            d[f] = truth[f] * 0.6 + rng.random(len(d)) * 0.7
+        aucs[name] = roc_auc_score(truth["1dAVb"], d["1dAVb"])
+        d = d.sample(frac=1.0, random_state=3)[["record", *FINDINGS[::-1]]]
+        path = tmp_path / f"{name}_scores.csv"
+        d.to_csv(path, index=False)
+        scores.append(f"{name}={path}")
+    res = _json(capsys, ["percase", *files, "--labels", labels, "--subtask", "1dAVb",
+                         "--scores", ",".join(scores)])["result"]
+    note = res["tests"]["delong"]["note"]
+    a, b = res["a"], res["b"]
+    assert f"AUC_A={aucs[a]:.4f}, AUC_B={aucs[b]:.4f}" in note
+    assert res["tests"]["delong"]["pvalue"] is not None

@@ -49,7 +49,8 @@ def register(sub) -> None:
     p.add_argument("--metric", help="metric to compare when the file has several")
     p.add_argument("--scores", metavar="FILE",
                    help="per-case scores of the positive class (case_id, alg_* or long) for "
-                        "the DeLong test")
+                        "the DeLong test; or METHOD=FILE,METHOD=FILE: one file per method "
+                        "with a case column and a score column per finding (--subtask)")
     p.add_argument("--positive", help="positive class: of McNemar on sensitivity/specificity "
                                       "(binary ground truth) and of DeLong (one-vs-rest when "
                                       "the ground truth has more classes)")

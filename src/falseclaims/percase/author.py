@@ -186,7 +186,10 @@ def _complete_cases(wide: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
 def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
                   positive: str | None, index: pd.Index) -> tuple[pd.DataFrame | None, str | None]:
     """Per-case score of the positive class for each method, aligned with ``index``."""
-    if scores_file is not None:
+    per_method = readers.score_files_option(scores_file)
+    if per_method is not None:  # METHOD=FILE,...: one file per method, a column per finding
+        wide = readers.read_finding_scores(per_method, subtask)
+    elif scores_file is not None:
         sc = readers.read_percase(scores_file, kind="segmentation",
                                   **({"metric": "score"} if readers.detect_layout(scores_file)
                                      == "claims_reloaded" else {}))

@@ -11,7 +11,7 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import CASE_HEADER, read_text_table
+from falseclaims.percase.text_table import CASE_HEADER, read_text_table, require_file, split_items
 from falseclaims.percase.wide_layout import _method_paths
 
 PathLike = str | os.PathLike
@@ -185,3 +185,45 @@ def _class_scores(df: pd.DataFrame, score_cols: list[str], file: str, task: str,
     s.insert(1, "task", task)
     s.insert(2, "method", method)
     return s
+
+
+def score_files_option(text: str | None) -> dict[str, str] | None:
+    """``--scores METHOD=FILE,METHOD=FILE`` as {method: file}; None for one score file (a
+    path that exists, or text without ``=``)."""
+    if text is None or "=" not in text or os.path.isfile(text):
+        return None
+    out = {}
+    for item in split_items(text):
+        method, eq, file = (x.strip() for x in item.partition("="))
+        if not eq or not method or not file:
+            raise ValueError(f"--scores: item {item.strip()!r}: expected METHOD=FILE (one "
+                             "score file per method) or one FILE")
+        out[method] = file
+    return out
+
+
+def read_finding_scores(files: Mapping[str, str], finding: str) -> pd.DataFrame:
+    """Cases x methods: each method's score of ``finding`` from its own file, with a case
+    column and one score column per finding (CheXpert's model predictions); the cases are
+    the files' own ids (matched to the predictions' by the caller)."""
+    out, problems = {}, []
+    for method, file in files.items():
+        require_file(file)
+        df = read_text_table(file)
+        cols = [str(c) for c in df.columns]
+        case = "case_id" if "case_id" in cols else next(
+            (c for c in cols if CASE_HEADER.match(c)), None)
+        if case is None or finding not in cols:
+            raise PerCaseValidationError(
+                f"{file}: " + (f"no column names the cases among {cols[:8]}" if case is None
+                               else f"no score column {finding!r} (the finding compared, "
+                               f"--subtask) among {cols[:8]}")
+                + "; expected a case column and one score column per finding")
+        for i in np.flatnonzero(df[case].duplicated().to_numpy()):
+            problems.append(Problem(file, row=_line(df.index[i]), column=case,
+                                    value=df[case].iloc[i], expected="each case id once"))
+        values = _parse_numbers(df[finding], file, finding, problems, allow_empty=False)
+        out[method] = pd.Series(values.to_numpy(), index=df[case].to_numpy())
+    if problems:
+        raise PerCaseValidationError(problems)
+    return pd.DataFrame(out)

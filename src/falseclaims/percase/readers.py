@@ -45,7 +45,9 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.long_layout import has_metric_columns, read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.nnunet_layout import is_nnunet_summary, read_nnunet_summaries
-from falseclaims.percase.predictions_layout import read_predictions_with_labels
+from falseclaims.percase.predictions_layout import (read_finding_scores,
+                                                   read_predictions_with_labels,
+                                                   score_files_option)
 from falseclaims.percase.text_table import (CASE_HEADER, ROLES, column_mapping,
                                              header_looks_like_data, no_header_problem,
                                              read_text_table, require_file)
@@ -61,6 +63,8 @@ __all__ = [
     "read_wide_per_method",
     "read_claims_reloaded",
     "read_predictions_with_labels",
+    "read_finding_scores",
+    "score_files_option",
     "read_nnunet_summaries",
     "read_csv_beside_summaries",
     "is_mixed",

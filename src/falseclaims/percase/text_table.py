@@ -19,7 +19,7 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.io.textio import is_gzip, text_suffix
 
 __all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
-           "parse_columns_option", "require_file"]
+           "parse_columns_option", "require_file", "split_items"]
 
 PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
@@ -79,7 +79,7 @@ def mapping_note(rename: Mapping[str, str]) -> str:
         f"{c!r} as {r!r}" for c, r in rename.items())
 
 
-def _items(text: str) -> list[str]:
+def split_items(text: str) -> list[str]:
     """``text`` split at the commas outside double or single quotes."""
     items, cur, quote = [], [], None
     for ch in text:
@@ -103,7 +103,7 @@ def parse_columns_option(text: str) -> dict[str, str]:
     :func:`column_mapping`); a malformed item raises ValueError naming it. A column name
     with a comma is quoted: ``prediction_b="pred, B"``."""
     mapping: dict[str, str] = {}
-    for item in _items(text):
+    for item in split_items(text):
         role, eq, column = item.partition("=")
         column = column.strip()
         if len(column) >= 2 and column[0] == column[-1] and column[0] in "\"'":
