@@ -5,7 +5,8 @@ LAYOUTS = ("auto", "long", "claims_reloaded", "wide_per_method", "predictions", 
 
 # how a report names each layout (the option values are for typing, not for reading)
 LAYOUT_WORDS = {
-    "long": "one row per case and method (case_id, task, method, metric, value)",
+    "long": "one row per case and method (case_id, task, method, metric, value; or one "
+            "column per metric)",
     "claims_reloaded": "one column per method (case_id, alg_<method>), the layout of the "
                        "Claims Reloaded calculator",
     "wide_per_method": "one file per method, one column per structure",
