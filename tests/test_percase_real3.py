@@ -257,3 +257,23 @@ def test_per_method_score_files_give_delong(tmp_path, capsys):
     a, b = res["a"], res["b"]
     assert f"AUC_A={aucs[a]:.4f}, AUC_B={aucs[b]:.4f}" in note
     assert res["tests"]["delong"]["pvalue"] is not None
+
+
+# ------------------------------------------------ a file of no known layout: what it looks like
+
+def test_one_models_rows_per_case_and_structure_given_alone_are_described(capsys):
+    # the second batch's lone model file (nnU-Net v1 evaluator columns): was "cannot tell
+    # the layout" and the two layouts it is not; now also what it is and what to give
+    err = one_line_error(capsys, ["percase", str(DATA / "dcan_nn_unet" / "by_reference" /
+                                                 "Task512_all.csv")])
+    assert ("one method's results, one row per case ('reference') and structure "
+            "('segment_id')") in err
+    assert "give one such file per method" in err
+
+
+def test_a_file_of_no_known_layout_says_its_columns(tmp_path, capsys):
+    path = tmp_path / "odd.csv"
+    path.write_text("foo,bar,baz\n1,0.7,x\n2,0.6,y\n")
+    err = one_line_error(capsys, ["percase", str(path)])
+    assert "looks like 2 rows with numbers in foo, bar and text in baz" in err
+    assert "--columns method=COLUMN" in err

@@ -51,8 +51,8 @@ from falseclaims.percase.predictions_layout import (read_finding_scores,
 from falseclaims.percase.text_table import (CASE_HEADER, ROLES, column_mapping,
                                              header_looks_like_data, no_header_problem,
                                              read_text_table, require_file)
-from falseclaims.percase.wide_layout import (is_mixed, read_csv_beside_summaries,
-                                             read_wide_per_method)
+from falseclaims.percase.wide_layout import (CASE_COLUMNS, STRUCTURE_COLUMNS, is_mixed,
+                                             read_csv_beside_summaries, read_wide_per_method)
 
 __all__ = [
     "PerCase",
@@ -106,8 +106,32 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
         "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
         + (f"; {hint[1]}: --columns {hint[0]}" if hint
-           else methods or _one_method_hint(list(header)))
+           else methods or _one_method_hint(list(header)) or _looks_like(p, columns))
     )
+
+
+def _looks_like(p: Path, columns: dict[str, str] | None) -> str:
+    """What a file of no known layout looks like, for the refusal: one method's rows per
+    case and structure (nnU-Net v1's evaluator, given alone), else its columns of numbers
+    and of text (no column names a method: one method's file, or say which does)."""
+    head = read_text_table(p, nrows=200, columns=columns)
+    names = [str(c) for c in head.columns]
+    structure = next((n for n in names if n.strip().lower() in STRUCTURE_COLUMNS), None)
+    case = next((n for n in names if n.strip().lower() in CASE_COLUMNS
+                 or CASE_HEADER.match(n)), None)
+    if structure and case:
+        return (f"; the file looks like one method's results, one row per case ({case!r}) "
+                f"and structure ({structure!r}), as nnU-Net v1's evaluator writes them: give "
+                "one such file per method (falseclaims percase A.csv B.csv)")
+    filled = head.apply(lambda c: c.str.strip() != "")
+    numeric = [n for n in names if filled[n].any() and pd.to_numeric(
+        head[n].where(filled[n]), errors="coerce").notna().sum() == filled[n].sum()]
+    text = [n for n in names if n not in numeric]
+    return (f"; the file looks like {len(head)}{'+' if len(head) == 200 else ''} rows with "
+            f"numbers in {', '.join(numeric[:8]) or 'no column'} and text in "
+            f"{', '.join(text[:8]) or 'no column'}; no column names the methods (a file of "
+            "one method: give one file per method; of several: name the method column with "
+            "--columns method=COLUMN)")
 
 
 # a column naming each row's method: one file holding several methods' results
