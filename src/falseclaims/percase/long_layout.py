@@ -13,7 +13,7 @@ from falseclaims.percase.checks import _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.layouts import SINGLE_STRUCTURE
 from falseclaims.percase.model import LONG_COLUMNS, PerCase
-from falseclaims.percase.text_table import read_text_table
+from falseclaims.percase.text_table import numeric_columns, read_text_table
 
 PathLike = str | os.PathLike
 
@@ -96,9 +96,7 @@ def metric_columns_as_rows(df: pd.DataFrame, file: str, notes: list[str]) -> pd.
         return df
     keys = [c for c in ("case_id", "task", "method", "ground_truth") if c in df.columns]
     rest = [c for c in df.columns if c not in keys]
-    numeric = [c for c in rest if pd.to_numeric(df[c].where(df[c].str.strip() != ""),
-                                                errors="coerce").notna().sum()
-               == (df[c].str.strip() != "").sum() > 0]
+    numeric = numeric_columns(df, rest)
     if not numeric:
         raise PerCaseValidationError(
             f"{file}: a case column and a method column, but no column of numbers (the "

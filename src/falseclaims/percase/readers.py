@@ -37,8 +37,6 @@ import os
 import re
 from pathlib import Path
 
-import pandas as pd
-
 from falseclaims.percase.checks import CASE_SET_EXPECTED
 from falseclaims.percase.claims_reloaded_layout import read_claims_reloaded
 from falseclaims.percase.errors import PerCaseValidationError, Problem
@@ -50,7 +48,7 @@ from falseclaims.percase.predictions_layout import (read_finding_scores,
                                                    score_files_option)
 from falseclaims.percase.text_table import (CASE_HEADER, ROLES, column_mapping,
                                              header_looks_like_data, no_header_problem,
-                                             read_text_table, require_file)
+                                             numeric_columns, read_text_table, require_file)
 from falseclaims.percase.wide_layout import (CASE_COLUMNS, STRUCTURE_COLUMNS, is_mixed,
                                              read_csv_beside_summaries, read_wide_per_method)
 
@@ -123,9 +121,7 @@ def _looks_like(p: Path, columns: dict[str, str] | None) -> str:
         return (f"; the file looks like one method's results, one row per case ({case!r}) "
                 f"and structure ({structure!r}), as nnU-Net v1's evaluator writes them: give "
                 "one such file per method (falseclaims percase A.csv B.csv)")
-    filled = head.apply(lambda c: c.str.strip() != "")
-    numeric = [n for n in names if filled[n].any() and pd.to_numeric(
-        head[n].where(filled[n]), errors="coerce").notna().sum() == filled[n].sum()]
+    numeric = numeric_columns(head, names)
     text = [n for n in names if n not in numeric]
     return (f"; the file looks like {len(head)}{'+' if len(head) == 200 else ''} rows with "
             f"numbers in {', '.join(numeric[:8]) or 'no column'} and text in "
@@ -153,11 +149,7 @@ def _method_column_hint(p: Path, columns: dict[str, str] | None) -> str:
         return ""
     structure = next((n for n in names if n == "task" or _STRUCTURE_HEADER.match(n)), None)
     rest = [n for n in names if n not in (method, case, structure)]
-    numeric = [n for n in rest if pd.to_numeric(head[n].where(head[n].str.strip() != ""),
-                                                 errors="coerce").notna().any()
-               and pd.to_numeric(head[n].where(head[n].str.strip() != ""),
-                                 errors="coerce").notna().sum()
-               == (head[n].str.strip() != "").sum()]
+    numeric = numeric_columns(head, rest)
     shown = sorted(set(head[method]))
     looks = (f"the file looks like one row per case and method: {method!r} names the "
              f"methods ({', '.join(shown[:4])}{' ...' if len(shown) > 4 else ''})"

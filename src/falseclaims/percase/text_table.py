@@ -19,7 +19,7 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.io.textio import is_gzip, text_suffix
 
 __all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
-           "parse_columns_option", "require_file", "split_items"]
+           "parse_columns_option", "require_file", "split_items", "numeric_columns"]
 
 PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
@@ -77,6 +77,18 @@ def mapping_note(rename: Mapping[str, str]) -> str:
     """The note of a file read through a column mapping ({column: role})."""
     return "columns renamed by the column mapping: " + ", ".join(
         f"{c!r} as {r!r}" for c, r in rename.items())
+
+
+def numeric_columns(df: pd.DataFrame, names=None) -> list[str]:
+    """The columns (of ``names``, default all) whose every non-empty cell is a number, and
+    that have at least one: a file's metric or score columns, as opposed to its text."""
+    out = []
+    for n in (df.columns if names is None else names):
+        filled = df[n].str.strip() != ""
+        if filled.any() and pd.to_numeric(df[n].where(filled),
+                                          errors="coerce").notna().sum() == filled.sum():
+            out.append(n)
+    return out
 
 
 def split_items(text: str) -> list[str]:
