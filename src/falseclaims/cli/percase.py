@@ -29,7 +29,8 @@ def register(sub) -> None:
                    help="per-case CSV: Claims Reloaded (case_id[, ground_truth], alg_*) or "
                         "long (case_id, task, method, metric, value[, ground_truth]); several "
                         "files for the wide per-method or predictions layouts, or one nnU-Net "
-                        "summary.json per method (fold_N folders of one method are pooled)")
+                        "summary.json per method (fold_N folders of one method are pooled; "
+                        "with --layout nnunet, per-case CSVs of other methods beside them)")
     p.add_argument("--task", choices=TASKS, type=task,
                    help="classification (per-case predicted labels) or segmentation "
                         "(per-case DSC); cls, seg accepted; default: read from the input (a ground_truth column "
@@ -48,7 +49,8 @@ def register(sub) -> None:
     p.add_argument("--metric", help="metric to compare when the file has several")
     p.add_argument("--scores", metavar="FILE",
                    help="per-case scores of the positive class (case_id, alg_* or long) for "
-                        "the DeLong test")
+                        "the DeLong test; or METHOD=FILE,METHOD=FILE: one file per method "
+                        "with a case column and a score column per finding (--subtask)")
     p.add_argument("--positive", help="positive class: of McNemar on sensitivity/specificity "
                                       "(binary ground truth) and of DeLong (one-vs-rest when "
                                       "the ground truth has more classes)")

@@ -59,13 +59,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
           columns: dict[str, str] | None = None,
           metric: str | None = None) -> tuple[readers.PerCase, str]:
     if layout == "auto":
-        if labels is not None:
-            layout = "predictions"
-        elif len(files) > 1:
-            layout = ("nnunet" if all(readers.is_nnunet_summary(f) for f in files)
-                      else "wide_per_method")
-        else:
-            layout = readers.detect_layout(files[0], columns=columns)
+        layout = _auto_layout(files, labels, columns)
     readers.no_json_among_tables(files, layout)
     named = _layout_columns(layout, columns)
     if layout in ("long", "claims_reloaded") and len(files) != 1:
@@ -81,7 +75,8 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
     compared = None if subtask is None else [subtask]
     if layout == "long":
         pc = readers.read_long(files[0], kind=task, case_mismatch=case_mismatch,
-                               compared_tasks=compared, **by_task, **named)
+                               compared_tasks=compared, compared_metric=metric, **by_task,
+                               **named)
     elif layout == "claims_reloaded":
         pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
                                           **by_task, **named)
@@ -93,6 +88,12 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
                              "holds segmentation results (per-case DSC)")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
                                           compared_tasks=compared, **named)
+    elif layout == "nnunet" and readers.is_mixed(files):  # CSVs of other methods beside
+        if task != "segmentation":
+            raise ValueError("layout 'nnunet' holds segmentation results")
+        pc = readers.read_csv_beside_summaries(files, metric=metric, compared_tasks=compared,
+                                               case_mismatch=case_mismatch, units=units,
+                                               **_layout_columns("wide_per_method", columns))
     elif layout == "nnunet":
         if task != "segmentation":
             raise ValueError("layout 'nnunet' holds segmentation results")
@@ -104,12 +105,23 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
         pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch,
-                                                  classes=classes, **named)
+                                                  classes=classes, finding=subtask, **named)
     else:
         raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
     if pc.kind != task:
         raise ValueError(f"{files[0]} holds {pc.kind} results but --task is {task}")
     return pc, layout
+
+
+def _auto_layout(files: list[str], labels: str | None, columns: dict[str, str] | None) -> str:
+    """The layout of ``--layout auto``: predictions with --labels, nnU-Net summaries (with
+    or without per-case CSVs beside them), one file per method, or one file's header."""
+    if labels is not None:
+        return "predictions"
+    if len(files) > 1:
+        return ("nnunet" if all(readers.is_nnunet_summary(f) for f in files)
+                else "wide_per_method")
+    return readers.detect_layout(files[0], columns=columns)
 
 
 # the column roles of the layouts whose readers name their columns by keyword
@@ -123,7 +135,10 @@ def _layout_columns(layout: str, columns: dict[str, str] | None) -> dict:
     for the one-file layouts, the case/label/prediction column names for the others."""
     if not columns:
         return {}
-    readers.column_mapping(columns)  # unknown roles refused with a suggestion
+    # unknown roles refused with a suggestion; the predictions layout's label column is in
+    # its own file, so it may share its name with the predicted one (CheXpert's findings)
+    readers.column_mapping({r: c for r, c in columns.items()
+                            if layout != "predictions" or r != "ground_truth"})
     if layout not in _KEYWORDS:
         return {"columns": dict(columns)}
     keys = _KEYWORDS[layout]
@@ -171,7 +186,10 @@ def _complete_cases(wide: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
 def _score_matrix(scores_file: str | None, pc: readers.PerCase, subtask: str,
                   positive: str | None, index: pd.Index) -> tuple[pd.DataFrame | None, str | None]:
     """Per-case score of the positive class for each method, aligned with ``index``."""
-    if scores_file is not None:
+    per_method = readers.score_files_option(scores_file)
+    if per_method is not None:  # METHOD=FILE,...: one file per method, a column per finding
+        wide = readers.read_finding_scores(per_method, subtask)
+    elif scores_file is not None:
         sc = readers.read_percase(scores_file, kind="segmentation",
                                   **({"metric": "score"} if readers.detect_layout(scores_file)
                                      == "claims_reloaded" else {}))

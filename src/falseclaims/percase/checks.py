@@ -144,17 +144,21 @@ CASE_SET_EXPECTED = "the same case ids for every method"
 
 def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: list[Problem],
                      notes: list[str], case_mismatch: str,
-                     compared_tasks: Sequence[str] | None = None) -> None:
+                     compared_tasks: Sequence[str] | None = None,
+                     compared_metrics: Sequence[str] | None = None) -> None:
     """Every method must have the same cases within a task and metric.
 
     With ``case_mismatch="intersect"`` differing case sets are allowed (pairwise analyses
     then use the cases both methods have); each difference is written to ``notes``. Only the
-    ``compared_tasks`` are checked when given (the others are read but not compared).
+    ``compared_tasks`` are checked when given (the others are read but not compared), and
+    only the ``compared_metrics`` (lower case) when given.
     """
     if case_mismatch not in ("error", "intersect"):
         raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
     for (task, metric), sub in table.groupby(["task", "metric"], sort=True):
         if compared_tasks is not None and task not in compared_tasks:
+            continue
+        if compared_metrics is not None and metric not in compared_metrics:
             continue
         if _same_cases_in_order(sub):
             continue
@@ -309,7 +313,8 @@ def _class_set(table: pd.DataFrame, classes, notes: list[str]) -> tuple[str, ...
 def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping[str, str],
             problems: list[Problem], notes: list[str], *, classes=None, scores=None,
             case_mismatch: str = "error", min_methods: int = 2,
-            units: str = "fraction", compared_tasks: Sequence[str] | None = None) -> PerCase:
+            units: str = "fraction", compared_tasks: Sequence[str] | None = None,
+            compared_metrics: Sequence[str] | None = None) -> PerCase:
     """Shared validation of a normalised table, then build the :class:`PerCase`."""
     file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
     order = ["task", "method", "metric", "case_id"]
@@ -334,7 +339,8 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
             classes = _class_set(table, classes, notes)
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)
-        _check_case_sets(table, files, problems, notes, case_mismatch, compared_tasks)
+        _check_case_sets(table, files, problems, notes, case_mismatch, compared_tasks,
+                         compared_metrics)
     if problems:
         raise PerCaseValidationError(problems)
     cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])

@@ -11,7 +11,7 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import read_text_table
+from falseclaims.percase.text_table import CASE_HEADER, read_text_table, require_file, split_items
 from falseclaims.percase.wide_layout import _method_paths
 
 PathLike = str | os.PathLike
@@ -23,7 +23,8 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
                                  prediction_column: str = "predicted_lesion",
                                  label_column: str = "lesion",
                                  classes: Sequence[str] | None = None,
-                                 case_mismatch: str = "error", min_methods: int = 2) -> PerCase:
+                                 case_mismatch: str = "error", min_methods: int = 2,
+                                 finding: str | None = None) -> PerCase:
     """Per-method prediction files plus one ground-truth file (ISIC layout).
 
     Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
@@ -31,11 +32,21 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     are ignored; it may hold more cases than the predictions). The class set is ``classes``,
     else the score columns, else every label in the ground truth or the predictions. Every
     predicted case must have a label.
+
+    Files without these columns but with one column per finding (CheXpert's ``Study,
+    Atelectasis, Cardiomegaly, ...`` in the label file and in every prediction file) are
+    read one finding at a time: ``finding`` (``--subtask``) names the column compared in
+    all the files, matched by name (the files may order their columns differently); the
+    case column is the one named like ``Study``, ``case``, ``image``, ``id``
+    (:func:`_one_column_per_finding`).
     """
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
+    case_column, prediction_column, label_column, task, said = _one_column_per_finding(
+        files, label_file, (case_column, prediction_column, label_column), task, finding)
     truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems)
+    notes += said
     tables, origins, scores = [], [], []
     score_cols_ref = None
     for method, file in files.items():
@@ -45,7 +56,8 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
         if miss:
             problems += miss
             continue
-        score_cols = [c for c in df.columns if c not in (case_column, prediction_column)]
+        score_cols = ([] if said else  # one column per finding: the others are not scores
+                      [c for c in df.columns if c not in (case_column, prediction_column)])
         if score_cols_ref is None:
             score_cols_ref = score_cols
         elif score_cols != score_cols_ref:
@@ -84,8 +96,61 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
                    case_mismatch=case_mismatch, min_methods=min_methods)
 
 
-# ------------------------------------------------------------------ dispatch
+def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tuple,
+                            task: str, finding: str | None) -> tuple:
+    """(case, prediction and label column, task name, notes) for files with one 0/1 column
+    per finding; ``names`` (the case, prediction, label column) unchanged, with no note,
+    when the label file has the label column."""
+    case_column, prediction_column, label_column = names
+    header = list(read_text_table(label_file, nrows=0).columns)
+    if label_column in header and label_column == prediction_column:  # --columns, a finding
+        return (*names, label_column, [
+            f"one column per finding: {label_column!r} compared (the label file's and each "
+            "prediction file's); the other columns are not read as class scores"])
+    if label_column in header:
+        return (*names, task, [])
+    heads = {f: list(read_text_table(f, nrows=0).columns) for f in files.values()}
+    if any(prediction_column in h for h in heads.values()):
+        return (*names, task, [])  # the label column is missing: the reader says so
+    if case_column not in header:
+        found = [c for c in header if CASE_HEADER.match(str(c))]
+        if len(found) != 1:
+            raise PerCaseValidationError(
+                f"{label_file}: no column names the cases among {header[:8]}"
+                f"{' ...' if len(header) > 8 else ''} (expected one such as 'Study', 'case', "
+                "'image', 'id'; or name it with --columns case_id=COLUMN): the rows of "
+                "different files are paired by case id, never by their position")
+        case_column = found[0]
+    for f, h in heads.items():
+        if case_column not in h:
+            raise PerCaseValidationError(
+                f"{f}: no case column {case_column!r} (the label file's) among {h[:8]}; "
+                "expected the same case column in every file: the rows are paired by it, "
+                "never by their position")
+    shared = [c for c in header if c != case_column and all(c in h for h in heads.values())]
+    if not shared:
+        raise PerCaseValidationError(
+            f"{label_file}: no finding column in common with the prediction files (label "
+            f"file: {header[:8]}); expected the ISIC columns ({label_column!r} here, "
+            f"{prediction_column!r} in each prediction file) or the same finding columns "
+            "in every file")
+    if finding is None and len(shared) > 1:
+        raise PerCaseValidationError(
+            f"the files hold one column per finding ({', '.join(shared)}): choose the one "
+            "compared with --subtask")
+    finding = finding if finding is not None else shared[0]
+    if finding not in shared:
+        raise PerCaseValidationError(
+            f"--subtask {finding}: not a finding column of every file; expected one of "
+            f"{', '.join(shared)}")
+    others = len(shared) - 1
+    return case_column, finding, finding, finding, [
+        f"one column per finding: {finding!r} compared (the label file's and each "
+        f"prediction file's, matched by name; cases by {case_column!r})"
+        + (f"; {others} other finding(s) not compared" if others else "")]
 
+
+# ------------------------------------------------------------------ dispatch
 
 
 
@@ -120,3 +185,45 @@ def _class_scores(df: pd.DataFrame, score_cols: list[str], file: str, task: str,
     s.insert(1, "task", task)
     s.insert(2, "method", method)
     return s
+
+
+def score_files_option(text: str | None) -> dict[str, str] | None:
+    """``--scores METHOD=FILE,METHOD=FILE`` as {method: file}; None for one score file (a
+    path that exists, or text without ``=``)."""
+    if text is None or "=" not in text or os.path.isfile(text):
+        return None
+    out = {}
+    for item in split_items(text):
+        method, eq, file = (x.strip() for x in item.partition("="))
+        if not eq or not method or not file:
+            raise ValueError(f"--scores: item {item.strip()!r}: expected METHOD=FILE (one "
+                             "score file per method) or one FILE")
+        out[method] = file
+    return out
+
+
+def read_finding_scores(files: Mapping[str, str], finding: str) -> pd.DataFrame:
+    """Cases x methods: each method's score of ``finding`` from its own file, with a case
+    column and one score column per finding (CheXpert's model predictions); the cases are
+    the files' own ids (matched to the predictions' by the caller)."""
+    out, problems = {}, []
+    for method, file in files.items():
+        require_file(file)
+        df = read_text_table(file)
+        cols = [str(c) for c in df.columns]
+        case = "case_id" if "case_id" in cols else next(
+            (c for c in cols if CASE_HEADER.match(c)), None)
+        if case is None or finding not in cols:
+            raise PerCaseValidationError(
+                f"{file}: " + (f"no column names the cases among {cols[:8]}" if case is None
+                               else f"no score column {finding!r} (the finding compared, "
+                               f"--subtask) among {cols[:8]}")
+                + "; expected a case column and one score column per finding")
+        for i in np.flatnonzero(df[case].duplicated().to_numpy()):
+            problems.append(Problem(file, row=_line(df.index[i]), column=case,
+                                    value=df[case].iloc[i], expected="each case id once"))
+        values = _parse_numbers(df[finding], file, finding, problems, allow_empty=False)
+        out[method] = pd.Series(values.to_numpy(), index=df[case].to_numpy())
+    if problems:
+        raise PerCaseValidationError(problems)
+    return pd.DataFrame(out)

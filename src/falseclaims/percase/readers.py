@@ -40,13 +40,17 @@ from pathlib import Path
 from falseclaims.percase.checks import CASE_SET_EXPECTED
 from falseclaims.percase.claims_reloaded_layout import read_claims_reloaded
 from falseclaims.percase.errors import PerCaseValidationError, Problem
-from falseclaims.percase.long_layout import read_long
+from falseclaims.percase.long_layout import has_metric_columns, read_long
 from falseclaims.percase.model import DSC_METRICS, LABEL_METRIC, PerCase, Wide
 from falseclaims.percase.nnunet_layout import is_nnunet_summary, read_nnunet_summaries
-from falseclaims.percase.predictions_layout import read_predictions_with_labels
-from falseclaims.percase.text_table import (ROLES, column_mapping, header_looks_like_data,
-                                             no_header_problem, read_text_table, require_file)
-from falseclaims.percase.wide_layout import read_wide_per_method
+from falseclaims.percase.predictions_layout import (read_finding_scores,
+                                                   read_predictions_with_labels,
+                                                   score_files_option)
+from falseclaims.percase.text_table import (CASE_HEADER, ROLES, column_mapping,
+                                             header_looks_like_data, no_header_problem,
+                                             numeric_columns, read_text_table, require_file)
+from falseclaims.percase.wide_layout import (CASE_COLUMNS, STRUCTURE_COLUMNS, is_mixed,
+                                             read_csv_beside_summaries, read_wide_per_method)
 
 __all__ = [
     "PerCase",
@@ -57,7 +61,11 @@ __all__ = [
     "read_wide_per_method",
     "read_claims_reloaded",
     "read_predictions_with_labels",
+    "read_finding_scores",
+    "score_files_option",
     "read_nnunet_summaries",
+    "read_csv_beside_summaries",
+    "is_mixed",
     "is_nnunet_summary",
     "no_json_among_tables",
     "read_percase",
@@ -81,20 +89,81 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     if is_nnunet_summary(p):
         return "nnunet"
     header = read_text_table(p, nrows=0, columns=columns).columns
-    if {"case_id", "method", "value"} <= set(header):
+    if {"case_id", "method", "value"} <= set(header) or has_metric_columns(header):
         return "long"
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
-    hint = suggested_mapping(list(header)) if columns is None else ""
-    if not hint:
+    methods = _method_column_hint(p, columns)
+    hint = suggested_mapping(list(header)) if columns is None and not methods else ""
+    if not hint and not methods:
         _no_header_or_case_id(p, list(header))
     raise PerCaseValidationError(
         f"{p}: cannot tell the layout from its columns {list(header)}; expected a long table "
-        "(case_id, task, method, metric, value[, ground_truth]) or the Claims Reloaded layout "
+        "(case_id, task, method, metric, value[, ground_truth]; or case_id, method and one "
+        "column per metric) or the Claims Reloaded layout "
         "(case_id[, ground_truth], alg_*); a file naming them otherwise is read with a "
         "column mapping (--columns case_id=ID,... or columns={'case_id': 'ID', ...})"
-        + (f"; {hint[1]}: --columns {hint[0]}" if hint else _one_method_hint(list(header)))
+        + (f"; {hint[1]}: --columns {hint[0]}" if hint
+           else methods or _one_method_hint(list(header)) or _looks_like(p, columns))
     )
+
+
+def _looks_like(p: Path, columns: dict[str, str] | None) -> str:
+    """What a file of no known layout looks like, for the refusal: one method's rows per
+    case and structure (nnU-Net v1's evaluator, given alone), else its columns of numbers
+    and of text (no column names a method: one method's file, or say which does)."""
+    head = read_text_table(p, nrows=200, columns=columns)
+    names = [str(c) for c in head.columns]
+    structure = next((n for n in names if n.strip().lower() in STRUCTURE_COLUMNS), None)
+    case = next((n for n in names if n.strip().lower() in CASE_COLUMNS
+                 or CASE_HEADER.match(n)), None)
+    if structure and case:
+        return (f"; the file looks like one method's results, one row per case ({case!r}) "
+                f"and structure ({structure!r}), as nnU-Net v1's evaluator writes them: give "
+                "one such file per method (falseclaims percase A.csv B.csv)")
+    numeric = numeric_columns(head, names)
+    text = [n for n in names if n not in numeric]
+    return (f"; the file looks like {len(head)}{'+' if len(head) == 200 else ''} rows with "
+            f"numbers in {', '.join(numeric[:8]) or 'no column'} and text in "
+            f"{', '.join(text[:8]) or 'no column'}; no column names the methods (a file of "
+            "one method: give one file per method; of several: name the method column with "
+            "--columns method=COLUMN)")
+
+
+# a column naming each row's method: one file holding several methods' results
+_METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|algorithms?|networks?|approach(?:es)?|"
+                            r"pipelines?|systems?)(?:[ _-]?name)?$")
+# a column naming each row's structure or subset
+_STRUCTURE_HEADER = re.compile(r"(?i)^(?:task|anatomy|structure|organ|region|roi|segment|"
+                               r"class|tissue|label[ _-]?name)$")
+
+
+def _method_column_hint(p: Path, columns: dict[str, str] | None) -> str:
+    """What a file holding several methods looks like (a method column, a case column and
+    columns of numbers) and the mapping that reads it; only ever said, never assumed."""
+    head = read_text_table(p, nrows=200, columns=columns)
+    names = [str(c) for c in head.columns]
+    method = next((n for n in names if n == "method" or _METHOD_HEADER.match(n)), None)
+    case = next((n for n in names if n == "case_id" or _CASE_HEADER.match(n)), None)
+    if method is None:
+        return ""
+    structure = next((n for n in names if n == "task" or _STRUCTURE_HEADER.match(n)), None)
+    rest = [n for n in names if n not in (method, case, structure)]
+    numeric = numeric_columns(head, rest)
+    shown = sorted(set(head[method]))
+    looks = (f"the file looks like one row per case and method: {method!r} names the "
+             f"methods ({', '.join(shown[:4])}{' ...' if len(shown) > 4 else ''})"
+             + (f", {structure!r} the structures" if structure else "")
+             + (f", the columns {', '.join(numeric)} hold numbers (one metric each?)"
+                if numeric else ""))
+    if case is None:
+        return f"; {looks}; no column names the cases: name it with --columns case_id=COLUMN"
+    parts = [f"case_id={case}"] + ([f"task={structure}"] if structure else []) + [
+        f"method={method}"]
+    value = ",".join(parts)
+    value = f"'{value}'" if any(ch.isspace() for ch in value) else value
+    return (f"; {looks}; if so: --columns {value}"
+            + (" (then --metric names the column compared)" if len(numeric) > 1 else ""))
 
 
 def _one_method_hint(header: list) -> str:
@@ -125,7 +194,9 @@ def no_json_among_tables(files: list[str], layout: str) -> None:
     raise PerCaseValidationError(
         f"{json_files[0]}: a JSON file (an nnU-Net summary.json?) among table files "
         f"({', '.join(others)}); expected every method's results in one kind of file: all "
-        "nnU-Net summary.json files, or all tables (CSV)")
+        "nnU-Net summary.json files, or all tables (CSV); or, if each CSV holds another "
+        "method's Dice per case, one column per label as the summaries name them, "
+        "--layout nnunet reads them beside the summaries")
 
 
 def _no_header_or_case_id(p: Path, header: list) -> None:
@@ -157,8 +228,7 @@ def _is_number(text) -> bool:
 
 
 # a first column naming the cases, and one naming the reference (classification labels)
-_CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|sample|scan|volume)(?:[ _-]?"
-                          r"(?:id|no|name))?|cases|id|name|file|file[ _-]?name)$")
+_CASE_HEADER = CASE_HEADER
 _TRUTH_HEADER = re.compile(r"(?i)^(?:ground_?truth|gt|label|labels|target|truth|y_?true|"
                            r"reference)$")
 _NON_WORD = re.compile(r"\W+")

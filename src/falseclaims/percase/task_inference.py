@@ -17,6 +17,7 @@ import pandas as pd
 
 from falseclaims.percase import readers
 from falseclaims.percase.checks import PERCENT_SIGN
+from falseclaims.percase.long_layout import metric_columns_as_rows
 from falseclaims.percase.model import DSC_METRICS, lower_is_better_refusal
 
 __all__ = ["infer_task"]
@@ -42,7 +43,8 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         return "classification", None
     if percent:
         return "segmentation", None
-    if layout == "nnunet" or (layout == "auto" and all(map(readers.is_nnunet_summary, files))):
+    if layout == "nnunet" or (
+            layout == "auto" and any(map(readers.is_nnunet_summary, files))):
         return "segmentation", None  # nnU-Net evaluates segmentations
     if len(files) > 1 or layout == "wide_per_method":
         return "segmentation", ("task: segmentation (one file of per-case scores per method); "
@@ -53,7 +55,7 @@ def infer_task(files: list[str], layout: str = "auto", labels: str | None = None
         layout = readers.detect_layout(path, columns=columns)
     head = readers.read_text_table(Path(path), nrows=HEAD_ROWS, columns=columns)
     if layout == "long":
-        head = _rows_compared(head, metric, subtask)
+        head = _rows_compared(metric_columns_as_rows(head, path, []), metric, subtask)
     value_columns = (["value"] if layout == "long"
                      else [c for c in head.columns if str(c).startswith("alg_")])
     cells = head[[c for c in value_columns if c in head.columns]].stack()

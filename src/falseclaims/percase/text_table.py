@@ -19,12 +19,16 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.io.textio import is_gzip, text_suffix
 
 __all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
-           "parse_columns_option", "require_file"]
+           "parse_columns_option", "require_file", "split_items", "numeric_columns"]
 
 PathLike = str | os.PathLike
 _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"})  # ids, labels
 # the columns a per-case layout names (docs/percase.md); alg_<name> is a method's column
 ROLES = ("case_id", "ground_truth", "task", "method", "metric", "value")
+# a column naming the cases (a study, an exam, a record in classification test sets)
+CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|pt|sample|scan|volume|study|"
+                         r"exam|record)(?:[ _-]?(?:id|no|name))?|cases|id|name|file|"
+                         r"file[ _-]?name)$")
 _ALG = re.compile(r"alg_\S+")
 # header cells no column is named like: a decimal number, an image or data file's name
 _DATA_CELL = re.compile(r"(?i)[-+]?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|.+\.(?:jpe?g|png|bmp|tiff?|"
@@ -75,7 +79,19 @@ def mapping_note(rename: Mapping[str, str]) -> str:
         f"{c!r} as {r!r}" for c, r in rename.items())
 
 
-def _items(text: str) -> list[str]:
+def numeric_columns(df: pd.DataFrame, names=None) -> list[str]:
+    """The columns (of ``names``, default all) whose every non-empty cell is a number, and
+    that have at least one: a file's metric or score columns, as opposed to its text."""
+    out = []
+    for n in (df.columns if names is None else names):
+        filled = df[n].str.strip() != ""
+        if filled.any() and pd.to_numeric(df[n].where(filled),
+                                          errors="coerce").notna().sum() == filled.sum():
+            out.append(n)
+    return out
+
+
+def split_items(text: str) -> list[str]:
     """``text`` split at the commas outside double or single quotes."""
     items, cur, quote = [], [], None
     for ch in text:
@@ -99,7 +115,7 @@ def parse_columns_option(text: str) -> dict[str, str]:
     :func:`column_mapping`); a malformed item raises ValueError naming it. A column name
     with a comma is quoted: ``prediction_b="pred, B"``."""
     mapping: dict[str, str] = {}
-    for item in _items(text):
+    for item in split_items(text):
         role, eq, column = item.partition("=")
         column = column.strip()
         if len(column) >= 2 and column[0] == column[-1] and column[0] in "\"'":
@@ -110,7 +126,10 @@ def parse_columns_option(text: str) -> dict[str, str]:
         if role.strip() in mapping:
             raise ValueError(f"role {role.strip()!r} given twice")
         mapping[role.strip()] = column
-    column_mapping(mapping)
+    # the predicted and the true label may share a name when they are in different files
+    # (the predictions layout: each finding's column); the one-file layouts refuse it
+    column_mapping({r: c for r, c in mapping.items()
+                    if not (r == "ground_truth" and c == mapping.get("value"))})
     return mapping
 
 
