@@ -289,6 +289,30 @@ EFFECT_TYPES = re.compile(r"(?i)\s*(?:(?:cohen'?s?\s*)?d|(?:hedges'?s?\s*)?g|r|z
                           r"fisher'?s?\s*z|(?:partial\s*)?(?:eta|η)\s*(?:sq(?:uared)?|2|²)?)\s*")
 
 
+# a header of a study's effect or a test's statistic ('Correlation', "Fisher's Z", 'yi', 'vi',
+# 'effect_estimate', 'Std.Err', 'p.twotail', 'df'): a meta-analysis's numbers, no method's value
+_STATISTIC_HEADER = re.compile(
+    r"^(es|yi|vi|sei?|effect ?(sizes?|estimates?)|correlations?|r|fisher s z|z|t|df|d|d est|"
+    r"g|smd|log ?(or|rr|hr)|std ?err(or)?|standard errors?|variances?|p|p ?values?|"
+    r"p ?(one|two) ?tail(ed)?|ci ?(lower|upper|low|high)|(lower|upper) ?ci)$")
+# one method's score as first reported and as reproduced ('Original_score',
+# 'Reproduction_score'): a reproduction, not two methods compared
+_REPORTED = re.compile(r"(?i)original|reported|published|claimed")
+_REPRODUCED = re.compile(r"(?i)reproduc|replicat|re-?run|re-?implement")
+
+
+def names_statistic(name: str) -> bool:
+    """A header of an effect size or a test statistic (see ``_STATISTIC_HEADER``)."""
+    return bool(_STATISTIC_HEADER.fullmatch(re.sub(r"[_\W]+", " ", name.lower()).strip()))
+
+
+def reproduced_pair(names: list[str]) -> tuple[str, str] | None:
+    """(reported, reproduced) headers of one method's score before and in a reproduction."""
+    a = next((n for n in names if _REPORTED.search(n) and not _REPRODUCED.search(n)), None)
+    b = next((n for n in names if _REPRODUCED.search(n)), None)
+    return (a, b) if a and b else None
+
+
 def names_effect_size(name: str) -> bool:
     """A header of an effect size ('ES_final_ACC', 'SMD'): it names no metric."""
     return bool(_EFFECT_HEADER.search(re.sub(r"[_\W]+", " ", name.lower()).strip()))
