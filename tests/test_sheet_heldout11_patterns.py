@@ -99,12 +99,14 @@ def test_a_protocol_under_a_test_set_header_stays_no_size(tmp_path):
 def test_effect_sizes_are_not_offered_as_values_of_methods(tmp_path):
     """A meta-analysis's effect sizes and statistics (correlation, standard error, p):
     the question says what they are, never asks which is the proposed method's."""
-    rows = [["ID", "Study.name", "Sample.size", "Correlation", "Std.Err", "p.twotail"]]
-    rows += [[k + 1, f"A{k}AB", 60 + 17 * k, 0.012 + k / 50, 0.13 - k / 100, 0.4 + k / 50]
-             for k in range(7)]
+    rows = [["ID", "Study.name", "Sample.size", "Correlation", "Std.Err", "p.twotail",
+             "confidence_interval_lower"]]
+    rows += [[k + 1, f"A{k}AB", 60 + 17 * k, 0.012 + k / 50, 0.13 - k / 100, 0.4 + k / 50,
+              k / 60 - 0.05] for k in range(7)]
     d, _ = _drafted(_write(tmp_path, rows))
     assert len(d.problems) == 1 and "effect sizes and test statistics" in d.problems[0]
     assert "'Correlation'" in d.problems[0] and "'p.twotail'" in d.problems[0]
+    assert "'confidence_interval_lower'" in d.problems[0].split(" hold ")[0]
     assert "which is the proposed" not in d.problems[0]
 
 

@@ -294,7 +294,8 @@ EFFECT_TYPES = re.compile(r"(?i)\s*(?:(?:cohen'?s?\s*)?d|(?:hedges'?s?\s*)?g|r|z
 _STATISTIC_HEADER = re.compile(
     r"^(es|yi|vi|sei?|effect ?(sizes?|estimates?)|correlations?|r|fisher s z|z|t|df|d|d est|"
     r"g|smd|log ?(or|rr|hr)|std ?err(or)?|standard errors?|variances?|p|p ?values?|"
-    r"p ?(one|two) ?tail(ed)?|ci ?(lower|upper|low|high)|(lower|upper) ?ci)$")
+    r"p ?(one|two) ?tail(ed)?|(ci|confidence ?interval) ?(lower|upper|low|high)|"
+    r"(lower|upper) ?(ci|confidence ?interval|bound))$")
 # one method's score as first reported and as reproduced ('Original_score',
 # 'Reproduction_score'): a reproduction, not two methods compared
 _REPORTED = re.compile(r"(?i)original|reported|published|claimed")
