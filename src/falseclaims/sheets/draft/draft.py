@@ -29,7 +29,7 @@ from falseclaims.sheets.draft.draft_parts import (
     where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.draft.layout import pooled_estimates
+from falseclaims.sheets.draft.roles import pooled_estimates
 from falseclaims.sheets.draft.repeats import numbered_parts, rows_text, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]

@@ -20,8 +20,8 @@ from falseclaims.sheets.read import cells
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft import roles as checks
 from falseclaims.sheets.draft.draft_rules import read_with
-from falseclaims.sheets.draft.layout import header_as_data, ragged_rows, second_table
-from falseclaims.sheets.draft.layout import POOLED_COUNT, is_measure as _is_measure
+from falseclaims.sheets.draft.roles import POOLED_COUNT, header_as_data, ragged_rows, second_table
+from falseclaims.sheets.draft.roles import is_measure as _is_measure
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
 from falseclaims.io.raw_reader import read_raw_table
