@@ -29,6 +29,7 @@ from falseclaims.sheets.draft.draft_parts import (
     where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
+from falseclaims.sheets.draft.roles import pooled_estimates
 from falseclaims.sheets.draft.repeats import numbered_parts, rows_text, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]
@@ -335,6 +336,11 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
         return _own_papers(g, venue, shown, judge)
     if g.ragged:  # more fields than the header: every cell after the wide one is shifted
         return _ragged(g, venue)
+    if g.no_header:  # the first row is a paper: every name is one of its cells
+        return _no_header(g, venue)
+    if pooled := pooled_estimates(g):  # a meta-analysis's results, one row per pooling
+        return _asked(g, venue, f"{g.file}: {pooled}; give the table of the studies (one "
+                      "row per paper) instead", "pooled estimates, not papers", one_table=True)
     if kind == "results":  # no papers table found: the block names what is missing
         return _no_papers_table(g, venue)
     problems = []
@@ -381,6 +387,15 @@ def _ragged(g: SheetGuess, venue: str) -> Draft:
                "quote the cell or name the column, then run sheet inspect again")
     return _asked(g, venue, problem, "rows wider than the header: no column can be trusted",
                   one_table=True)
+
+
+def _no_header(g: SheetGuess, venue: str) -> Draft:
+    """A file whose first row is a row of data: one question, the id a TODO holding it."""
+    problem = (f"{g.file}: row 1 reads as a row of data, not column names ({g.no_header}): "
+               "the file seems to have no header row; add a row naming the columns (one "
+               "result per cell: cells packing several results are not read), then run "
+               "sheet inspect again")
+    return _asked(g, venue, problem, "no header row: the first row is data", one_table=True)
 
 
 def _asked(g: SheetGuess, venue: str, problem: str, remark: str,

@@ -13,7 +13,7 @@ from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
 from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_effect_size,
-                                          names_the_paper)
+                                          names_statistic, names_the_paper, reproduced_pair)
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -243,6 +243,13 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
     same = [c for c in g.columns if c.role == "(ignore)" and c.kind == "value_proposed"
             and c.filled >= _FILLED_SHARE * g.n_rows and c.big is not None
             and c.examples and all(_PLAIN_NUMBER.fullmatch(e.strip()) for e in c.examples)]
+    if stats := [c for c in same if names_statistic(c.name)]:
+        return _not_compared(g, block, stats, "effect sizes and test statistics (a "
+                             "meta-analysis's data)", [c for c in same if c not in stats])
+    if pair := reproduced_pair([c.name for c in same]):
+        return _not_compared(g, block, [c for c in same if c.name in pair], "one method's "
+                             "score as first reported and as reproduced (a reproduction)",
+                             [c for c in same if c.name not in pair])
     for scale in ([c for c in same if c.big == 0], [c for c in same if c.big > 0.5]):
         named = {header_metric(c.name) for c in scale}
         if len(scale) < 2 or (len(named) > 1 and named != {None}):
@@ -262,6 +269,24 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
                    "name the metric (constants: metric, task): no header names it")
                 + "; analysis.metrics too if it is not the task's primary metric"]
     return []
+
+
+def _not_compared(g: SheetGuess, block: dict, cols: list, what: str, rest: list) -> list[str]:
+    """[one problem]: number columns that are no values of methods compared (effect sizes,
+    a score and its reproduction): the question says so, and asks what the rows are,
+    rather than which column is the proposed method's (a meta-analysis's correlations,
+    standard errors and p values had been offered as candidate values)."""
+    names = ", ".join(f"{c.letter} {c.name!r}" for c in cols)
+    ids = [c for c in g.columns if c.role == "paper_id"]
+    mark_todo(block, ("columns", "wide", column_key(cols[0], g)),
+              "not the values of methods compared (STILL TO FIX above)")
+    return [f"columns {names} hold {what}, not the values of methods compared: this sheet "
+            "holds no claim to assess; map them to ignore to run it as a study-design sheet, "
+            + (f"after checking that {ids[0].letter} {ids[0].name!r} names one paper per "
+               "row or per group of rows (one row per effect size or score?)" if ids else
+               "after naming the column of each row's paper (id)")
+            + (f"; the other number columns ({', '.join(repr(c.name) for c in rest)}) "
+               "too, unless two are methods compared" if rest else "")]
 
 
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:

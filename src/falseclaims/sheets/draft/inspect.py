@@ -20,6 +20,8 @@ from falseclaims.sheets.read import cells
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft import roles as checks
 from falseclaims.sheets.draft.draft_rules import read_with
+from falseclaims.sheets.draft.roles import POOLED_COUNT, header_as_data, ragged_rows, second_table
+from falseclaims.sheets.draft.roles import is_measure as _is_measure
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
 from falseclaims.io.raw_reader import read_raw_table
@@ -164,6 +166,7 @@ class SheetGuess:
     second_table: tuple[int, list[str]] | None = None  # (row, names) of a table below
     # (row, header fields, that row's fields): text rows wider than the header (unquoted commas)
     ragged: tuple[int, int, int] | None = None
+    no_header: str | None = None  # why the header row reads as a row of data
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -324,13 +327,6 @@ def _is_size(v) -> bool:
         return False
 
 
-def _is_measure(v) -> bool:
-    try:
-        return cells.parse_measure(v) is not None
-    except CellError:
-        return False
-
-
 def workbook_sheets(path: Path) -> list[str]:
     """The names of a workbook's worksheets in order ([] for a text file or a bad one)."""
     if path.suffix.lower() not in (".xlsx", ".xlsm"):
@@ -386,45 +382,8 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
                    *checks.idless_rows(t, guesses))
     g.second_table = second_table(t.rows)
     g.ragged = ragged_rows(t)
+    g.no_header = header_as_data(t) if header_row is None else None
     return g
-
-
-def ragged_rows(t) -> tuple[int, int, int] | None:
-    """(first such row, fields the header names, that row's fields) when most rows of a
-    text file hold values past the last named column: more fields than the header (an
-    author list with unquoted commas; a column name left out) shifts every cell after it,
-    so no column can be trusted. A spreadsheet's unnamed column is no such sign."""
-    if str(t.file).lower().endswith((".xlsx", ".xlsm", ".xls")) or not t.rows:
-        return None
-    named = len(t.header)
-    while named and t.header[named - 1] in t.headerless:
-        named -= 1
-    if named == len(t.header) or not named:
-        return None
-    wide = [(r, max(k for k, c in enumerate(row) if not is_missing(c)) + 1)
-            for r, row in t.rows if any(not is_missing(c) for c in row[named:])]
-    if len(wide) < max(1, 0.8 * len(t.rows)):
-        return None
-    return wide[0][0], named, wide[0][1]
-
-
-def second_table(rows: list) -> tuple[int, list[str]] | None:
-    """(row, its names) when a second, narrower table stands below the first: after an
-    empty row, a row of names only (no number) filling at most half the columns a row of
-    the table fills, and no row below it wider (a summary per extractor under the
-    extraction). Its rows would be read as papers."""
-    widths = [sum(not is_missing(c) for c in row) for _, row in rows]
-    for i in range(1, len(rows) - 1):
-        if rows[i][0] - rows[i - 1][0] < 2:
-            continue
-        filled = [c for c in rows[i][1] if not is_missing(c)]
-        typical = sorted(widths[:i])[i // 2]
-        if len(filled) < 2 or 2 * len(filled) > typical or \
-                any(not checks.is_text(c) for c in filled) or max(widths[i + 1:]) > len(filled):
-            continue
-        return rows[i][0], [clean_text(str(c)) for c in filled]
-    return None
-
 
 
 def _small_codes(vals: list) -> int:
@@ -598,9 +557,14 @@ def _no_size_header(name: str, named: bool) -> str:
     if _NOT_CASES.search(name):
         return " (the header counts features, parameters or another thing that is not a " \
             "case: not a size)"
+    if POOLED_COUNT.fullmatch(name):
+        return " (k: how many studies a meta-analysis pooled, or folds: not a test set's size)"
     if not named and _ID_HEADER.search(name):
         return " (the header names an identifier: not a size)"
     return ""
+
+
+_ROUGH_SIZE = re.compile(r"(?i)\s*(~|≈|approx\.?|about|ca\.?|circa|[<>≤≥])\s*\d[\d,]*\s*")
 
 
 def _counted_share(vals: list) -> float:
@@ -611,6 +575,9 @@ def _counted_share(vals: list) -> float:
         try:
             _, notes = cells.parse_size(v, counted=True)
         except CellError:
+            # '~500', 'approx. 500': a size written loosely, the column's still; the
+            # reader refuses the cell (its paper excluded, the cell named), never 500
+            read += bool(_ROUGH_SIZE.fullmatch(str(v)))
             continue
         read += 1
         unit = unit or bool(notes)

@@ -289,6 +289,31 @@ EFFECT_TYPES = re.compile(r"(?i)\s*(?:(?:cohen'?s?\s*)?d|(?:hedges'?s?\s*)?g|r|z
                           r"fisher'?s?\s*z|(?:partial\s*)?(?:eta|η)\s*(?:sq(?:uared)?|2|²)?)\s*")
 
 
+# a header of a study's effect or a test's statistic ('Correlation', "Fisher's Z", 'yi', 'vi',
+# 'effect_estimate', 'Std.Err', 'p.twotail', 'df'): a meta-analysis's numbers, no method's value
+_STATISTIC_HEADER = re.compile(
+    r"^(es|yi|vi|sei?|effect ?(sizes?|estimates?)|correlations?|r|fisher s z|z|t|df|d|d est|"
+    r"g|smd|log ?(or|rr|hr)|std ?err(or)?|standard errors?|variances?|p|p ?values?|"
+    r"p ?(one|two) ?tail(ed)?|(ci|confidence ?interval) ?(lower|upper|low|high)|"
+    r"(lower|upper) ?(ci|confidence ?interval|bound))$")
+# one method's score as first reported and as reproduced ('Original_score',
+# 'Reproduction_score'): a reproduction, not two methods compared
+_REPORTED = re.compile(r"(?i)original|reported|published|claimed")
+_REPRODUCED = re.compile(r"(?i)reproduc|replicat|re-?run|re-?implement")
+
+
+def names_statistic(name: str) -> bool:
+    """A header of an effect size or a test statistic (see ``_STATISTIC_HEADER``)."""
+    return bool(_STATISTIC_HEADER.fullmatch(re.sub(r"[_\W]+", " ", name.lower()).strip()))
+
+
+def reproduced_pair(names: list[str]) -> tuple[str, str] | None:
+    """(reported, reproduced) headers of one method's score before and in a reproduction."""
+    a = next((n for n in names if _REPORTED.search(n) and not _REPRODUCED.search(n)), None)
+    b = next((n for n in names if _REPRODUCED.search(n)), None)
+    return (a, b) if a and b else None
+
+
 def names_effect_size(name: str) -> bool:
     """A header of an effect size ('ES_final_ACC', 'SMD'): it names no metric."""
     return bool(_EFFECT_HEADER.search(re.sub(r"[_\W]+", " ", name.lower()).strip()))
@@ -625,3 +650,109 @@ def settle_counts(guesses: list) -> None:
            "column give accuracy and n, config/README.md)")
     for g in counts:
         g.role, g.sure, g.why = "(ignore)", False, g.why + why
+
+
+# what a table's rows are, judged before any column's role: rows wider than the header
+# (cells shifted), a second table below the first, a header row that is a row of data, rows
+# of pooled estimates rather than papers; each is asked in one question by the draft
+
+def is_measure(v) -> bool:
+    """The cell reads as one measured value (0.91, '91 %', '0.91 ± 0.02')."""
+    try:
+        return cells.parse_measure(v) is not None
+    except CellError:
+        return False
+
+
+def ragged_rows(t) -> tuple[int, int, int] | None:
+    """(first such row, fields the header names, that row's fields) when most rows of a
+    text file hold values past the last named column: more fields than the header (an
+    author list with unquoted commas; a column name left out) shifts every cell after it,
+    so no column can be trusted. A spreadsheet's unnamed column is no such sign."""
+    if str(t.file).lower().endswith((".xlsx", ".xlsm", ".xls")) or not t.rows:
+        return None
+    named = len(t.header)
+    while named and t.header[named - 1] in t.headerless:
+        named -= 1
+    if named == len(t.header) or not named:
+        return None
+    wide = [(r, max(k for k, c in enumerate(row) if not is_missing(c)) + 1)
+            for r, row in t.rows if any(not is_missing(c) for c in row[named:])]
+    if len(wide) < max(1, 0.8 * len(t.rows)):
+        return None
+    return wide[0][0], named, wide[0][1]
+
+
+_EXTENSION = re.compile(r"\.[a-z]{2,4}$", re.I)
+_PACKED = re.compile(r"[#$|]")
+
+
+def _share(col: list[str], test) -> float:
+    return sum(map(test, col)) / len(col) if col else 0.0
+
+
+def header_as_data(t) -> str | None:
+    """Why the header row is a row of data (the file has no header), or None: every name
+    holds a digit and most are shaped like their column's cells (a file name ending as
+    80 % of the cells end, '.pdf'; a cell packing values with '#', '$' or '|' like 80 % of
+    the cells; a number over numbers). A results file without a header row had its first
+    paper read as the column names, the rest as 345 papers, and passed the check."""
+    names = [h for h in t.header if h not in t.headerless]
+    if t.header_row != 1 or not t.rows or not names or \
+            not all(re.search(r"\d", h) for h in names):
+        return None
+    like = []
+    for k, h in enumerate(t.header):
+        col = [str(row[k]) for _, row in t.rows if k < len(row) and not is_missing(row[k])]
+        ext, packed = _EXTENSION.search(h), _PACKED.findall(h)
+        if ext and _share(col, lambda c: c.lower().endswith(ext.group().lower())) >= 0.8:
+            like.append(f"{t.letters[k]} {h!r} ends in {ext.group()!r} like its cells")
+        elif packed and _share(col, lambda c: bool(_PACKED.search(c))) >= 0.8:
+            like.append(f"{t.letters[k]} {h!r} packs values with {packed[0]!r} like its cells")
+        elif is_measure(h) and _share(col, is_measure) >= 0.8:
+            like.append(f"{t.letters[k]} {h!r} is a number like its cells")
+    return "; ".join(like) if 2 * len(like) >= len(names) else None
+
+
+def second_table(rows: list) -> tuple[int, list[str]] | None:
+    """(row, its names) when a second, narrower table stands below the first: after an
+    empty row, a row of names only (no number) filling at most half the columns a row of
+    the table fills, and no row below it wider (a summary per extractor under the
+    extraction). Its rows would be read as papers."""
+    widths = [sum(not is_missing(c) for c in row) for _, row in rows]
+    for i in range(1, len(rows) - 1):
+        if rows[i][0] - rows[i - 1][0] < 2:
+            continue
+        filled = [c for c in rows[i][1] if not is_missing(c)]
+        typical = sorted(widths[:i])[i // 2]
+        if len(filled) < 2 or 2 * len(filled) > typical or \
+                any(not is_text(c) for c in filled) or max(widths[i + 1:]) > len(filled):
+            continue
+        return rows[i][0], [clean_text(str(c)) for c in filled]
+    return None
+
+
+# a meta-analysis's count of studies pooled on a row ('k', 'No. of studies')
+POOLED_COUNT = re.compile(r"(?i)\s*(k|(no\.?|number) of (studies|trials|effect sizes)|"
+                          r"studies)\s*")
+# an estimate with its interval in one cell: '0.29 [0.24, 0.34]', '1.2 (0.9-1.6)'
+_WITH_INTERVAL = re.compile(r"\s*-?\d+(\.\d+)?\s*[\[(]\s*-?\d+(\.\d+)?\s*"
+                            r"(,|;|-|–|to)\s*-?\d+(\.\d+)?\s*[\])]\s*")
+
+
+def pooled_estimates(g) -> str | None:
+    """Why the rows are a meta-analysis's pooled estimates, not papers, or None: no
+    column names a paper, one counts the studies pooled ('k') and one holds estimates
+    with their intervals ('0.29 [0.24, 0.34]'). Fourteen such rows had passed the check
+    as 14 papers with 'k' as the test-set size."""
+    if any(c.role in ("paper_id", "title") for c in g.columns):
+        return None
+    count = next((c for c in g.columns if POOLED_COUNT.fullmatch(c.name)), None)
+    packed = next((c for c in g.columns if c.examples
+                   and all(_WITH_INTERVAL.fullmatch(e) for e in c.examples)), None)
+    if count is None or packed is None:
+        return None
+    return (f"the rows ({g.n_rows}) are pooled estimates of a meta-analysis, not papers: "
+            f"{count.letter} {count.name!r} counts the studies pooled on each row and "
+            f"{packed.letter} {packed.name!r} holds an estimate with its interval "
+            f"({packed.examples[0]!r}); no column names a paper")
