@@ -180,6 +180,15 @@ def _once(paths: list[Path], seen: dict[str, Path]) -> tuple[list[Path], list[st
     return sorted(keep), twice
 
 
+LOCK_FILE = "lock file of a workbook open in Excel or LibreOffice: not a table"
+
+
+def _lock_file(name: str) -> bool:
+    """Excel's owner file ``~$name.xlsx`` and LibreOffice's ``.~lock.name.xlsx#`` exist
+    while the workbook is open: not tables, so a sweep names and skips them."""
+    return name.startswith("~$") or (name.startswith(".~lock.") and name.endswith("#"))
+
+
 def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
     """Every file under ``root`` (sorted, hidden skipped), the entries that could not be
     read (folders not listable, broken links, pipes and devices: named, since a silent gap
@@ -211,7 +220,8 @@ def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
                 walked[real] = p
                 keep.append(d)
         dirs[:] = keep
-        files += [Path(here) / f for f in names if not f.startswith(".")]
+        links += [f"{Path(here) / f} ({LOCK_FILE})" for f in sorted(names) if _lock_file(f)]
+        files += [Path(here) / f for f in names if not f.startswith(".") and not _lock_file(f)]
     regular = []
     for p in sorted(files):
         if (why := _kind(p)) is not None:
