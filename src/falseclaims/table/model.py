@@ -91,13 +91,37 @@ class ResultsTable:
 MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
 
 
+# a count printed with digit groups: 1,512 / 1 512 (space, no-break or thin space) /
+# 1'512 / 1.512; one separator throughout, three digits after each
+GROUP_SEPARATORS = ",.'’ \u00a0\u2009\u202f"
+_GROUPED = re.compile(r"[1-9]\d{0,2}([" + GROUP_SEPARATORS + r"])\d{3}(?:\1\d{3})*")
+
+
+def grouped_count(text: str) -> int | None:
+    """The count ``text`` prints with digit groups; None when it prints none. ValueError
+    when a '.' may as well be a decimal point before a whole number (``2.000``: 2 or
+    2000); ``1.512`` is no whole number, so its '.' groups digits."""
+    if not (m := _GROUPED.fullmatch(text.strip())):
+        return None
+    if m[1] == "." and text.count(".") == 1 and float(text) == int(float(text)):
+        raise ValueError(f"{text.strip()!r} is {int(float(text))} or "
+                         f"{int(text.replace('.', ''))} ('.' a decimal point or a digit "
+                         "group): write it without the '.'")
+    return int(re.sub(r"\D", "", text))
+
+
 def cell_size(raw, text, where, h) -> int | None:
-    """A printed test-set size (``120``, ``1e4``), or None for a missing cell."""
-    t = clean(str(text)).replace(",", "").strip()
+    """A printed test-set size (``120``, ``1e4``, ``1,512``, ``1 512``), or None for a
+    missing cell."""
+    t = clean(str(text)).strip()
     if t.lower() in ("", "-", "--", "n/a", "na", "–"):
         return None
     try:
-        v = float(t)
+        v = grouped_count(t)
+    except ValueError as exc:
+        raise table_error(raw, f"column {h!r}, {where}: test-set size {exc}") from None
+    try:
+        v = float(t) if v is None else v
     except ValueError:
         raise table_error(raw, f"column {h!r}, {where}: test-set size {text!r} is not a number"
                    ) from None
@@ -144,7 +168,7 @@ def _scores(raw: RawTable, j: int) -> bool:
     beside ``Train``, a split, not the test-set size): the column is no n column."""
     cells = [c for c in column_cells(raw, j) if c.raw.strip()]
     return bool(cells) and all(c.numeric and (c.percent or c.sd is not None or c.decimals)
-                               for c in cells)
+                               and not _GROUPED.fullmatch(clean(c.raw).strip()) for c in cells)
 
 
 def _units(raw, h, cells, idx, units, where) -> tuple[str, str]:
@@ -493,12 +517,16 @@ def _n_row(raw: RawTable, method_j: int, notes: list[str]) -> tuple[RawTable, di
 
 
 # a test-set size printed in a column's header: "Internal (n=500)", "External (N = 1,024)"
-_HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\s*\)")
+# a size's digits: 1,024 / 1.024 / 1 024 (space, no-break, thin) / 1'024 / 1024
+_GROUPS = (r"[1-9]\d{0,2}(?:,\d{3}){1,3}|[1-9]\d{0,2}(?:\.\d{3}){1,3}|"
+           r"[1-9]\d{0,2}(?:[ \u00a0\u2009\u202f]\d{3}){1,3}|[1-9]\d{0,2}(?:['’]\d{3}){1,3}")
+_COUNT = _GROUPS + r"|\d{1,10}"
+_HEADER_N = re.compile(r"\(\s*[nN]\s*=\s*(" + _COUNT + r")\s*\)")
 
 
 # "n = 50" in a caption or heading ("(test set, n = 50)", "internal (n=412) and external
 # (n=198)"), not a count of repetitions or readers ("n = 5 runs", "n=3 radiologists")
-_CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,10})"
+_CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(" + _COUNT + ")"
                         r"(?![\d,]|\.\d|[eE]\d|\s*(?:\^|×|\\times|x)\s*\d)"
                         r"(?!\s*-?\s*(?:runs?|seeds?|folds?|repeats?|repetitions?|trials?|"
                         r"epochs?|iterations?|shots?|experiments?|times|readers?|raters?|"
@@ -511,9 +539,9 @@ _CAPTION_N = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*(\d{1,3}(?:,\d{3}){1,3}|\d{1,1
 _TEST_ITEMS = (r"(?:scans|images|patients|cases|subjects|volumes|slides|studies|exams|"
                r"samples|eyes|lesions|nodules|videos|recordings|pairs)\b")
 _TEST_COUNT = re.compile(
-    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:held-?out\s+|test(?:ing)?\s+)(?:[A-Za-z-]+\s+)?"
+    rf"(?<![\d,.])({_GROUPS}|\d{{1,9}})\s+(?:held-?out\s+|test(?:ing)?\s+)(?:[A-Za-z-]+\s+)?"
     rf"{_TEST_ITEMS}|(?:\btest(?:ing)?\b|\bheld-?out\b)[^.;:()]{{0,30}}?\(?\s*"
-    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,9}})\s+(?:[A-Za-z-]+\s+)?{_TEST_ITEMS}", re.I)
+    rf"(?<![\d,.])({_GROUPS}|\d{{1,9}})\s+(?:[A-Za-z-]+\s+)?{_TEST_ITEMS}", re.I)
 
 
 def _caption_n(column: str, caption: str) -> tuple[int | None, str]:
@@ -521,12 +549,16 @@ def _caption_n(column: str, caption: str) -> tuple[int | None, str]:
     several, the one after a word the column's name holds ("internal (n=412)" for
     "Internal AUC"); without ``n =``, its one count of test items ("12 test scans"); none
     when that is not unique."""
-    hits = [(m.start(), int(m[1].replace(",", ""))) for m in _CAPTION_N.finditer(caption or "")]
-    sizes = {v for _, v in hits if 2 <= v <= MAX_N}
-    if len(sizes) == 1:
-        return sizes.pop(), "printed in the caption"
-    counts = {v for m in _TEST_COUNT.finditer(caption or "")
-              if 2 <= (v := int((m[1] or m[2]).replace(",", ""))) <= MAX_N}
+    try:
+        hits = [(m.start(), grouped_count(m[1]) or int(m[1]))
+                for m in _CAPTION_N.finditer(caption or "")]
+        sizes = {v for _, v in hits if 2 <= v <= MAX_N}
+        if len(sizes) == 1:
+            return sizes.pop(), "printed in the caption"
+        counts = {v for m in _TEST_COUNT.finditer(caption or "")
+                  if 2 <= (v := grouped_count(m[1] or m[2]) or int(m[1] or m[2])) <= MAX_N}
+    except ValueError as exc:
+        return None, f"the caption's n = {exc}, or give --n"
     if not hits and len(counts) == 1:
         return counts.pop(), "a count of test items in the caption"
     words = set(re.findall(r"[a-z0-9]+", column.lower()))
@@ -545,8 +577,11 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
     key = _group_of(col.column, raw, [k for k in given if k]) if given else None
     group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
                   if g and g.lower() in col.column.lower()]
-    header_n = {v for m in _HEADER_N.findall(col.column)
-                if 2 <= (v := int(m.replace(",", ""))) <= MAX_N}
+    try:
+        header_n = {v for m in _HEADER_N.findall(col.column)
+                    if 2 <= (v := grouped_count(m) or int(m)) <= MAX_N}
+    except ValueError as exc:
+        raise table_error(raw, f"column {col.column!r}: the header's n = {exc}") from None
     if key is not None:
         col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
     elif group_cols:
@@ -562,7 +597,7 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
         col.n, col.n_source = None, (f"no --n group names this column (groups "
                                      f"{', '.join(k for k in given if k)}; give GROUP=N for "
                                      "it, or a bare N)")
-    elif table[0] is None and (cap := _caption_n(col.column, raw.caption))[0] is not None:
+    elif table[0] is None and any(cap := _caption_n(col.column, raw.caption)):
         col.n, col.n_source = cap
     else:
         col.n, col.n_source = table
