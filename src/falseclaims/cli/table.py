@@ -57,7 +57,8 @@ def register(sub) -> None:
                    help="which table of the file (caption/sheet/heading text or number)")
     p.add_argument("--cutoff", type=float,
                    help="a method is tied with the winner when P(false claim) >= CUTOFF "
-                        "(default: the config's planner.target, 0.05)")
+                        "(default: the config's claim_check.interpretation.robust_below, "
+                        "0.05: below it check calls a claim robust)")
     p.add_argument("--pm-over", default="unclear", choices=["test", "cv", "runs", "unclear"],
                    help="what the ± values are SDs over: only per-case SDs over the test set "
                         "(config analysis.use_reported_sd_over) are used, as in the survey; "
@@ -271,7 +272,8 @@ def _batch_text(result: dict) -> str:
     for r in ok:
         group = f" [{r['group']}]" if r["group"] else ""
         lines.append(f"{r['file']} | {r['table']} | {r['metric']}{group}: {r['winner']} > "
-                     f"{r['runner_up']}, P = {probability_text(r['p_false_claim'], 4)}, "
+                     f"{r['runner_up']}, P = {probability_text(r['p_false_claim'], 4)} "
+                     f"({r['verdict']}), "
                      f"tier 1 holds {r['tier_size']} of {r['m']}")
     for r in ranked:
         group = f" [{r['group']}]" if r["group"] else ""

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.claims.check import check_claims
-from falseclaims.config import Headline, Planner, configured_congruence
+from falseclaims.config import Headline, configured_congruence
 from falseclaims.percase import readers
 from falseclaims.percase.compare import compare_pair
-from falseclaims.table.analysis import analyse_column
+from falseclaims.table.analysis import analyse_column, default_cutoff
 from falseclaims.table.model import MetricColumn
 
 __all__ = ["agreement_study", "agreement_summary", "printed_table", "study_tables"]
@@ -152,7 +152,7 @@ def agreement_study(touchstone_dir, isic_dir, cfg: dict, decimals: int,
                     cutoff: float | None = None) -> dict[str, pd.DataFrame]:
     """``pairs`` (one row per winner x other method), ``tables`` (the printed tables) and
     ``summary`` (agreement per dataset)."""
-    cutoff = float(Planner.from_config(cfg).target if cutoff is None else cutoff)
+    cutoff = default_cutoff(cfg) if cutoff is None else float(cutoff)
     pairs, tables = [], []
     for dataset, name, task, values in study_tables(touchstone_dir, isic_dir):
         p, t = _pairs(dataset, name, task, values, cfg, decimals, cutoff)

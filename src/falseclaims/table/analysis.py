@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from falseclaims.claims.check import MAX_DECIMALS, check_claims, headline_probabilities
-from falseclaims.config import Analysis, ClaimCheck, Headline, Planner
+from falseclaims.config import Analysis, ClaimCheck, Headline
 from falseclaims.levels import SD_LEVELS
+from falseclaims.percase.verdict import interpretation_text, thresholds, verdict
 from falseclaims.table.model import MetricColumn, ResultsTable
 
-__all__ = ["PM_OVER", "analyse_column", "analyse_table", "headline_pair_probabilities",
-           "pair_probabilities", "pair_probability", "tiers"]
+__all__ = ["PM_OVER", "analyse_column", "analyse_table", "default_cutoff",
+           "headline_pair_probabilities", "pair_probabilities", "pair_probability", "tiers"]
 
 PM_OVER = ("test", "cv", "runs", "unclear")
 MULTIPLICITY_ALPHA = 0.05  # the default level of `falseclaims sota` ([Mollersen2023], Sec. 3.4)
@@ -260,6 +261,8 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
                        tied=pp["probability"] >= cutoff, tied_in_band=pp["band"][1] >= cutoff,
                        compared_as="1 - check(other, winner)" if pp["flipped"] else
                        "check(winner, other)",
+                       p_underflow=bool(main.get("probability_underflow"))
+                       and not pp["flipped"],
                        sd_winner=main["sd_b" if pp["flipped"] else "sd_a"],
                        sd_other=main["sd_a" if pp["flipped"] else "sd_b"])
             if main["congruence_clamped"]:
@@ -284,6 +287,11 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
         "tied_at_top": tied_at_top(col),
         "best_value": col.methods[order[0]], "runner_up": runner["method"],
         "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
+        # the words `falseclaims check` gives this pair, from the same thresholds
+        "verdict": verdict(runner["p_false_claim"], cfg),
+        "interpretation": interpretation_text(
+            runner["p_false_claim"], cfg, a=winner_label(col, win), b=runner["method"],
+            underflow=runner["p_underflow"]),
         "tier1": [col.methods[i] for i in order if tier_of[i] == 1],
         "tiers": [[col.methods[i] for i in order if tier_of[i] == k]
                   for k in range(1, n_tiers + 1)],
@@ -340,7 +348,8 @@ def rank_column(col: MetricColumn, n, cutoff: float, reason: str) -> dict:
         "tied_at_top": tied_at_top(col),
         "best_value": col.methods[order[0]],
         "runner_up": col.methods[order[len(tied_at_top(col)) or 1]],
-        "p_runner_up": None, "p_runner_up_band": None, "tier1": [], "tiers": [],
+        "p_runner_up": None, "p_runner_up_band": None, "verdict": None,
+        "interpretation": None, "tier1": [], "tiers": [],
         "methods": methods, "multiplicity": {"available": False, "reason": reason},
         "notes": list(dict.fromkeys(notes)),
     }
@@ -377,7 +386,8 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
                    units="as printed", units_source=f"rescaled by 10^{k} for the model",
                    task="paired t (per-case SDs)", task_source="no model for the metric")
         return res
-    if n is None and str(getattr(col, "n_source", "")).startswith("no --n group"):
+    if n is None and str(getattr(col, "n_source", "")).startswith(("no --n group",
+                                                                   "the caption's n")):
         return rank_column(col, n, cutoff, f"no probability: {col.n_source}")
     if n is None:
         raise ValueError(f"{label}, column {col.column!r}: no test-set size: give --n (or "
@@ -388,12 +398,19 @@ def _analyse(col: MetricColumn, n, cfg, cutoff, pm_over, gp, label) -> dict:
     return res
 
 
+def default_cutoff(cfg: dict) -> float:
+    """The tie cutoff: ``claim_check.interpretation.robust_below``, the threshold below which
+    ``falseclaims check`` calls a claim robust; a method is tied with the winner exactly
+    when check would not call the winner's claim over it robust."""
+    return float(thresholds(cfg)["robust_below"])
+
+
 def analyse_table(table: ResultsTable, cfg: dict, cutoff: float | None = None,
                   pm_over: str = "unclear", grid_points: int | None = None) -> dict:
-    """Every metric column of ``table``; ``cutoff`` defaults to ``planner.target``."""
+    """Every metric column of ``table``; ``cutoff`` defaults to :func:`default_cutoff`."""
     if pm_over not in PM_OVER:
         raise ValueError(f"--pm-over must be one of {PM_OVER}; got {pm_over!r}")
-    cutoff = float(Planner.from_config(cfg).target if cutoff is None else cutoff)
+    cutoff = default_cutoff(cfg) if cutoff is None else float(cutoff)
     if not 0.0 < cutoff < 0.5:
         raise ValueError(f"--cutoff must lie in (0, 0.5); got {cutoff:g}")
     gp = int(grid_points or ClaimCheck.from_config(cfg).rounding_grid_points)

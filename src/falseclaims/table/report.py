@@ -9,8 +9,8 @@ __all__ = ["BATCH_COLUMNS", "batch_rows", "format_text", "html_report"]
 
 BATCH_COLUMNS = ["file", "table", "metric", "group", "direction", "task", "n", "m", "winner",
                  "winner_source", "winner_value", "runner_up", "runner_up_value",
-                 "p_false_claim", "p_low", "p_high", "tier_size", "n_tiers", "status",
-                 "reason"]
+                 "p_false_claim", "p_low", "p_high", "verdict", "tier_size", "n_tiers",
+                 "status", "reason"]
 
 
 def _p(v) -> str:
@@ -63,6 +63,7 @@ def format_metric(m: dict) -> list[str]:
              f"  {_winner_text(m)}; runner-up {m['runner_up']}: "
              f"P(false claim) = {_p(m['p_runner_up'])} "
              f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
+             f"  winner vs runner-up, as check words it: {m['interpretation']}",
              f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
              f"{len(m['tier1'])} of {m['m']}: " + ", ".join(m["tier1"])]
     width = max(8, max(len(x["method"]) for x in m["methods"]) + 2)
@@ -127,7 +128,8 @@ def batch_rows(result: dict) -> list[dict]:
                          "winner_source": m["winner_source"], "winner_value": win["value"],
                          "runner_up": m["runner_up"], "runner_up_value": run["value"],
                          "p_false_claim": m["p_runner_up"], "p_low": band[0],
-                         "p_high": band[1], "tier_size": None if ranked else len(m["tier1"]),
+                         "p_high": band[1], "verdict": m.get("verdict"),
+                         "tier_size": None if ranked else len(m["tier1"]),
                          "n_tiers": None if ranked else len(m["tiers"]),
                          "status": "ranked" if ranked else "ok",
                          "reason": m.get("no_probability", "")})
@@ -175,6 +177,8 @@ winner: <b>{{ m.winner }}</b>{% else %}winner <b>{{ m.winner }}</b>{% endif %}
 m.tied_at_top %}no single winner:{% else %}winner{% endif %}
 <b>{{ m.winner }}</b> ({{ m.winner_source }}); {{ m.tier1|length }} of {{ m.m }} methods in
 tier 1 at cutoff {{ m.cutoff }}.</p>
+<p>Winner vs runner-up ({{ m.runner_up }}), as <code>falseclaims check</code> words it:
+{{ m.interpretation }}</p>
 {% if m.figure %}<figure><img src="{{ m.figure }}" alt="ranked intervals of {{ m.column }}">
 <figcaption class="small">Marginal 95% intervals; colours and T = tiers from the paired
 probabilities.</figcaption></figure>{% endif %}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from falseclaims.config import Analysis, Planner
+from falseclaims.config import Analysis
 from falseclaims.survey.eligibility import primary_metric_rows
-from falseclaims.table.analysis import analyse_column
+from falseclaims.table.analysis import analyse_column, default_cutoff
 from falseclaims.table.model import MetricColumn
 
 __all__ = ["TIES_COLUMNS", "paper_ties"]
@@ -39,7 +39,7 @@ def _column(rows: pd.DataFrame, task: str, use_over: list[str]) -> MetricColumn:
 def paper_ties(eligible: pd.DataFrame, results: pd.DataFrame, top2: pd.DataFrame,
                cfg: dict) -> pd.DataFrame:
     """One row per eligible paper with more than two methods on its primary metric."""
-    cutoff = Planner.from_config(cfg).target
+    cutoff = default_cutoff(cfg)
     analysis = Analysis.from_config(cfg)
     use_over = list(analysis.use_reported_sd_over)
     rows = primary_metric_rows(eligible, results, analysis.eligibility.metrics)
