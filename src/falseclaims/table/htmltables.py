@@ -27,6 +27,8 @@ class HtmlTable:
     rows: list[list[str]] = field(default_factory=list)
     where: list[str] = field(default_factory=list)   # "line N" of each <tr>
     closed: bool = True             # False: no </table>, read to the end of the file
+    end: int = 0                    # line of the </table> tag
+    caption: str = ""               # the text of its <caption>
 
 
 class _Parser(HTMLParser):
@@ -38,6 +40,8 @@ class _Parser(HTMLParser):
         self._cell: list[str] | None = None
         self._span = (1, 1)
         self._nested = 0
+        self.caption: list[str] = []
+        self._in_caption = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -45,6 +49,8 @@ class _Parser(HTMLParser):
             self._nested += 1
         elif self._nested > 1:
             return
+        elif tag == "caption":
+            self._in_caption = True
         elif tag == "tr":
             self._close_cell()
             self.rows.append([])
@@ -67,12 +73,16 @@ class _Parser(HTMLParser):
             return
         elif tag in ("td", "th", "tr"):
             self._close_cell()
+        elif tag == "caption":
+            self._in_caption = False
         elif tag in ("b", "strong") and self._cell is not None:
             self._cell.append("**")
 
     def handle_data(self, data):
         if self._cell is not None and self._nested == 1:
             self._cell.append(data)
+        elif self._in_caption and self._nested == 1:
+            self.caption.append(data)
 
     def close(self):
         super().close()
@@ -145,5 +155,6 @@ def html_tables(text: str) -> list[HtmlTable]:
         if not keep:
             continue
         out.append(HtmlTable(line, [grid[k] for k in keep], [parser.where[k] for k in keep],
-                             closed))
+                             closed, text.count("\n", 0, end) + 1,
+                             re.sub(r"\s+", " ", "".join(parser.caption)).strip()))
     return out

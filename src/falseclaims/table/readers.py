@@ -485,7 +485,7 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
                         h.where, notes=[f"line {h.line}: an HTML <table> (rowspan/colspan "
                                         "repeated into the cells they cover)" + (
                                             "" if h.closed else "; no </table>: read to the "
-                                            "end of the file")],
+                                            "end of the file")] + _html_notes(lines, h),
                         caption=caption)
         found.append((h.line, table))
     out = [t for _, t in sorted(found, key=lambda x: x[0])]
@@ -552,6 +552,30 @@ def _incomparable_notes(lines: list[str], end: int) -> list[str]:
             out.append(note)
         k += 1
     return out
+
+
+def _html_notes(lines: list[str], table) -> list[str]:
+    """The notes on incomparable marks of an HTML table: in its ``<caption>`` or in the
+    text right below ``</table>`` (``<p>``, ``<sub>``: tags removed), up to the next blank
+    line, heading or table after the first text; a ``<tfoot>`` row is read with the rows."""
+    out = [n for part in re.split(r"(?<=[.;])\s+", table.caption)
+           if (n := incomparable_note(part, f"line {table.line} (<caption>)"))]
+    k = table.end
+    if k and k <= len(lines) and (tail := _untagged(lines[k - 1].split("</table>")[-1])):
+        if note := incomparable_note(tail, f"line {k}"):
+            out.append(note)
+    while k < len(lines) and not _untagged(lines[k]):
+        k += 1
+    while k < len(lines) and (text := _untagged(lines[k])) and "<table" not in lines[k] \
+            and not lines[k].lstrip().startswith(("#", "|")):
+        if note := incomparable_note(text, f"line {k + 1}"):
+            out.append(note)
+        k += 1
+    return out
+
+
+def _untagged(line: str) -> str:
+    return re.sub(r"<[^>]*>", " ", line).strip()
 
 
 def _read_latex(text: str, source: str, fmt: str, macros: dict | None = None

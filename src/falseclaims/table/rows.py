@@ -12,7 +12,8 @@ import re
 from collections import Counter
 
 from falseclaims.metrics import names_a_metric
-from falseclaims.table.cells import MISSING, clean, parse_printed_cell, plain_text
+from falseclaims.table.cells import (MISSING, clean, incomparable_note, parse_printed_cell,
+                                     plain_text)
 from falseclaims.io.textio import decimal_note
 from falseclaims.table.kinds import column_cells, column_name
 from falseclaims.table.readers import (METHOD_HEADER, ROWS_HEADER, VALUE_LIST, RawTable,
@@ -161,14 +162,14 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
     keep, rows, seen = [], [], {}
     last = max((i for i, r in enumerate(raw.rows)
                 if any(parse_printed_cell(c).numeric for c in r)), default=-1)
-    footer = []
+    footer = []  # (text, row) below every result
     for i, r in enumerate(raw.rows):
         if is_section_row(r, method_j):
             label = " ".join(dict.fromkeys(plain_text(str(c)) for c in r if plain_text(str(c))))
             if i > last and label:
                 # a text across the table below every result ("All figures are accuracy (%)
                 # on the 217-sample val set"): the table's footnote, read with its caption
-                footer.append(label)
+                footer.append((label, i))
                 notes.append(f"{raw.where[i]}: {label[:60]!r} below the results read as a "
                              "note of the caption")
                 continue
@@ -202,10 +203,14 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
                          f"{name + ' (' + str(seen[name]) + ')'!r}")
         keep.append(i)
         rows.append(r)
-    caption = " ".join([raw.caption or ""] + footer).strip() if footer else raw.caption
+    caption = " ".join([raw.caption or ""] + [t for t, _ in footer]).strip() if footer \
+        else raw.caption
+    # a footer row that calls marked cells not comparable (an HTML <tfoot>, a CSV's last
+    # line) is such a note below the table, as in Markdown and LaTeX
+    marks = [n for label, i in footer if (n := incomparable_note(label, raw.where[i]))]
     return RawTable(raw.source, raw.name, raw.format, raw.header, rows,
                     [raw.where[i] for i in keep], [raw.bold[i] for i in keep] if raw.bold
-                    else [], raw.notes, caption, raw.group)
+                    else [], raw.notes + marks, caption, raw.group)
 
 
 LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
