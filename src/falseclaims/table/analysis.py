@@ -287,17 +287,21 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
         "tied_at_top": tied_at_top(col),
         "best_value": col.methods[order[0]], "runner_up": runner["method"],
         "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
-        # the words `falseclaims check` gives this pair, from the same thresholds
-        "verdict": verdict(runner["p_false_claim"], cfg),
-        "interpretation": interpretation_text(
-            runner["p_false_claim"], cfg, a=winner_label(col, win), b=runner["method"],
-            underflow=runner["p_underflow"]),
+        **_verdict(runner, winner_label(col, win), cfg),
         "tier1": [col.methods[i] for i in order if tier_of[i] == 1],
         "tiers": [[col.methods[i] for i in order if tier_of[i] == k]
                   for k in range(1, n_tiers + 1)],
         "methods": methods, "multiplicity": _multiplicity(col, n, win, order),
         "notes": list(dict.fromkeys(notes)),
     }
+
+
+def _verdict(runner: dict, winner: str, cfg: dict) -> dict:
+    """The words ``falseclaims check`` gives winner vs runner-up, from the same thresholds."""
+    p = runner["p_false_claim"]
+    return {"verdict": verdict(p, cfg),
+            "interpretation": interpretation_text(p, cfg, a=winner, b=runner["method"],
+                                                  underflow=runner["p_underflow"])}
 
 
 NO_MODEL = ("no probability: no model for this metric (falseclaims models accuracy and Dice; "
