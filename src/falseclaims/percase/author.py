@@ -385,8 +385,12 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                         large_n=int(((cfg or {}).get("claim_check") or {}).get("large_n",
                                                                               LARGE_N)))
     if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
-        inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
-                         f"'{a} beats {b}', which the data do not favour")
+        # worded as check's note on a claim whose runner-up reported the higher value
+        # (falseclaims.engine.b_leads_note), with the means measured here
+        inp.notes.append(
+            f"{b} leads: its mean {cmp_.inputs['mean_b']:.4g} is higher than {a}'s "
+            f"{cmp_.inputs['mean_a']:.4g}, so the probability that {a} is not truly better is "
+            f"above 0.5; for the claim '{b} beats {a}' swap --a and --b")
     if inp.task == "segmentation":
         inp.notes += _no_spread_notes(cmp_)
     omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
@@ -419,7 +423,9 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
         "chosen_pair": chosen,
         "sd_a": i.get("sd_a"), "sd_b": i.get("sd_b"),
         "probability": cmp_.probability,
-        "interpretation": interpretation_text(cmp_.probability, cfg, a, b),
+        "probability_underflow": cmp_.probability_underflow,
+        "interpretation": interpretation_text(cmp_.probability, cfg, a, b,
+                                              cmp_.probability_underflow),
         "level": level(cmp_.probability, cfg),
         "difference_interval": cmp_.interval,
         "tests": tests,
