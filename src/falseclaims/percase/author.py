@@ -355,6 +355,17 @@ def _pick_pair(ranking: pd.DataFrame, a: str | None, b: str | None) -> tuple[str
     return a, b, True
 
 
+def _b_leads_notes(cmp_) -> list[str]:
+    """--a with the lower mean, worded as check's note on a claim whose runner-up reported
+    the higher value (:func:`falseclaims.engine.b_leads_note`), with the measured means."""
+    a, b, i = cmp_.a, cmp_.b, cmp_.inputs
+    if i["mean_a"] >= i["mean_b"]:
+        return []
+    return [f"{b} leads: its mean {i['mean_b']:.4g} is higher than {a}'s {i['mean_a']:.4g} "
+            f"(--a has the lower mean), so the probability that {a} is not truly better is "
+            f"above 0.5; for the claim '{b} beats {a}' swap --a and --b"]
+
+
 def _no_spread_notes(cmp_) -> list[str]:
     """Every case differing by the same amount (both methods constant, or one a shifted copy
     of the other): P is then 0 or 1 by construction, not evidence."""
@@ -384,13 +395,8 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                         max_draws=max_draws, labels=labels, label_positive=label_pos,
                         large_n=int(((cfg or {}).get("claim_check") or {}).get("large_n",
                                                                               LARGE_N)))
-    if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
-        # worded as check's note on a claim whose runner-up reported the higher value
-        # (falseclaims.engine.b_leads_note), with the means measured here
-        inp.notes.append(
-            f"{b} leads: its mean {cmp_.inputs['mean_b']:.4g} is higher than {a}'s "
-            f"{cmp_.inputs['mean_a']:.4g}, so the probability that {a} is not truly better is "
-            f"above 0.5; for the claim '{b} beats {a}' swap --a and --b")
+    if chosen:
+        inp.notes += _b_leads_notes(cmp_)
     if inp.task == "segmentation":
         inp.notes += _no_spread_notes(cmp_)
     omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
