@@ -175,7 +175,9 @@ def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
     else:
         lines.append(f"discordant cases: only A correct {result['only_a']}, only B correct "
                      f"{result['only_b']}")
-    lines.append(f"P(false claim) = {probability_text(result['probability'], 4)}")
+    under = result["probability_underflow"]
+    lines.append(f"P(false claim) {'' if under else '= '}"
+                 f"{probability_text(result['probability'], 4, under)}")
     lines.append(result["interpretation"])
     if "positive_class" in result:
         lines.append(f"tests (positive class {result['positive_class']!r}):")
@@ -197,7 +199,7 @@ def format_text(result: dict, cmp_, pairs, omnibus=None) -> str:
         lines.append(f"note: {note}")
     if pairs is not None:
         lines.append("all pairs (Holm-adjusted):")
-        lines.append(pairs.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        lines.append(_pairs_text(pairs))
     return "\n".join(lines)
 
 
@@ -221,6 +223,16 @@ def _omnibus_lines(om) -> list[str]:
                    f"{_p(r.p_nemenyi)}, Holm p {_p(r.p_holm)}"
                    + ("  differ" if r.differ else ""))
     return out
+
+
+def _pairs_text(pairs) -> str:
+    """The all-pairs table, each probability and p-value written as in the lines above."""
+    shown = pairs.drop(columns="probability_underflow")
+    shown["probability"] = [probability_text(p, 4, u) for p, u in
+                            zip(pairs["probability"], pairs["probability_underflow"])]
+    for c in (c for c in shown.columns if c.startswith("p_")):
+        shown[c] = [_p(v) for v in shown[c]]
+    return shown.to_string(index=False, float_format=lambda v: f"{v:.4g}")
 
 
 def _p(p: float) -> str:

@@ -355,6 +355,17 @@ def _pick_pair(ranking: pd.DataFrame, a: str | None, b: str | None) -> tuple[str
     return a, b, True
 
 
+def _b_leads_notes(cmp_) -> list[str]:
+    """--a with the lower mean, worded as check's note on a claim whose runner-up reported
+    the higher value (:func:`falseclaims.engine.b_leads_note`), with the measured means."""
+    a, b, i = cmp_.a, cmp_.b, cmp_.inputs
+    if i["mean_a"] >= i["mean_b"]:
+        return []
+    return [f"{b} leads: its mean {i['mean_b']:.4g} is higher than {a}'s {i['mean_a']:.4g} "
+            f"(--a has the lower mean), so the probability that {a} is not truly better is "
+            f"above 0.5; for the claim '{b} beats {a}' swap --a and --b"]
+
+
 def _no_spread_notes(cmp_) -> list[str]:
     """Every case differing by the same amount (both methods constant, or one a shifted copy
     of the other): P is then 0 or 1 by construction, not evidence."""
@@ -384,9 +395,8 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
                         max_draws=max_draws, labels=labels, label_positive=label_pos,
                         large_n=int(((cfg or {}).get("claim_check") or {}).get("large_n",
                                                                               LARGE_N)))
-    if chosen and cmp_.inputs["mean_a"] < cmp_.inputs["mean_b"]:
-        inp.notes.append(f"--a {a} has the lower mean: the probability is that of the claim "
-                         f"'{a} beats {b}', which the data do not favour")
+    if chosen:
+        inp.notes += _b_leads_notes(cmp_)
     if inp.task == "segmentation":
         inp.notes += _no_spread_notes(cmp_)
     omnibus = friedman_omnibus(inp.values, alpha) if inp.values.shape[1] >= 3 else None
@@ -419,7 +429,9 @@ def run_author(inp: AuthorInputs, *, resamples: int, seed: int, level_ci: float 
         "chosen_pair": chosen,
         "sd_a": i.get("sd_a"), "sd_b": i.get("sd_b"),
         "probability": cmp_.probability,
-        "interpretation": interpretation_text(cmp_.probability, cfg, a, b),
+        "probability_underflow": cmp_.probability_underflow,
+        "interpretation": interpretation_text(cmp_.probability, cfg, a, b,
+                                              cmp_.probability_underflow),
         "level": level(cmp_.probability, cfg),
         "difference_interval": cmp_.interval,
         "tests": tests,

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from falseclaims.engine import probability
+from falseclaims.stats import underflowed
 from falseclaims.percase import paired_tests as pt
 from falseclaims.percase.congruence import both_correct_pairs, pearson_pairs
 from falseclaims.percase.delong import delong_test
@@ -183,6 +184,9 @@ class PairComparison:
     x: np.ndarray | None = None      # per-case values of A (DSC or correctness)
     y: np.ndarray | None = None
     case_ids: list | None = None
+    # the probability 0 is a floating-point underflow (below
+    # falseclaims.readout.UNDERFLOW_BELOW), not exact: written as that bound
+    probability_underflow: bool = False
 
 
 def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: int,
@@ -222,12 +226,14 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
         res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"], congruence=r,
                           sd_a=inp["sd_a"], sd_b=inp["sd_b"])
         prob, used = float(res.probability), (r if np.isfinite(inp["congruence"]) else np.nan)
+        under = underflowed(task, prob, res.sd_diff, inp["sd_a"], inp["sd_b"])
         tests = pt.segmentation_tests(x, y) if run_tests else []
     else:
         inp = classification_inputs(x.astype(bool), y.astype(bool))
         res = probability(task, inp["n"], inp["mean_a"], inp["mean_b"],
                           congruence=inp["congruence"])
         prob, used = float(res.probability), float(res.congruence_used)
+        under = underflowed(task, prob)
         tests = (pt.classification_tests(x.astype(bool), y.astype(bool), labels, label_positive)
                  if run_tests else [])
         if run_tests and scores is not None and a in scores and b in scores:
@@ -238,7 +244,7 @@ def compare_pair(task: str, values: pd.DataFrame, a: str, b: str, *, resamples: 
                                          max_draws=max_draws)
     rec = pt.recommend(tests, task, alpha, large_n) if run_tests else []
     return PairComparison(task, a, b, inp, prob, used, interval, tests, rec, x, y,
-                          values.index.astype(str).tolist())
+                          values.index.astype(str).tolist(), under)
 
 
 def all_pairs(task: str, values: pd.DataFrame, *, resamples: int, seed: int,
@@ -257,6 +263,7 @@ def all_pairs(task: str, values: pd.DataFrame, *, resamples: int, seed: int,
                    "mean_b": cmp_.inputs["mean_b"],
                    "delta": cmp_.inputs["mean_a"] - cmp_.inputs["mean_b"],
                    "congruence": cmp_.congruence_used, "probability": cmp_.probability,
+                   "probability_underflow": cmp_.probability_underflow,
                    "ci_lower": cmp_.interval["lower"], "ci_upper": cmp_.interval["upper"]}
             for name in PRIMARY_TESTS[task]:
                 row[f"p_{name}"] = by[name].pvalue

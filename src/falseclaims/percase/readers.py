@@ -94,7 +94,8 @@ def detect_layout(path: PathLike, columns: dict[str, str] | None = None) -> str:
     if "case_id" in header and any(c.startswith("alg_") for c in header):
         return "claims_reloaded"
     methods = _method_column_hint(p, columns)
-    hint = suggested_mapping(list(header)) if columns is None and not methods else ""
+    hint = (suggested_mapping(list(header), read_text_table(p, nrows=200))
+            if columns is None and not methods else "")
     if not hint and not methods:
         _no_header_or_case_id(p, list(header))
     raise PerCaseValidationError(
@@ -242,24 +243,31 @@ _METRIC_SUFFIX = re.compile(r"(?i)^(.*?\w)[ _-](dice|dsc|iou|jaccard|hd95|hd|ass
                             r"precision|recall|sensitivity|specificity|accuracy|acc|f1|auc)$")
 
 
-def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
+def suggested_mapping(header: list[str], head=None) -> tuple[str, str] | None:
     """(the ``--columns`` value, the sentence that says what it assumes) that reads a wide
     file of per-case results, one column per method (``case, methodA, methodB``), as the
     Claims Reloaded layout; None unless the first column names the cases and at least two
     other columns remain. Columns of differences (``delta_dice``) are left out; columns
     named ``<method>_<metric>`` in two or more metrics give the mapping of one metric (the
-    DSC's when there is one), methods named by the part before the metric. Only ever
-    suggested in a message: which columns hold results is the user's to confirm."""
+    DSC's when there is one), methods named by the part before the metric. ``head``: the
+    file's first rows (text cells, :func:`read_text_table`); a column of text there (a site,
+    a scanner) is left out and said, unless it holds labels of the ground-truth column
+    (predicted classes). Only ever suggested in a message: which columns hold results is
+    the user's to confirm."""
     names = [str(h).strip() for h in header]
     if len(names) < 3 or not _CASE_HEADER.match(names[0]) or any(
             not n or any(ch in n for ch in ",='\"") for n in names):
         return None
     parts = [f"case_id={names[0]}"]
     rest = [n for n in names[1:] if not _TRUTH_HEADER.match(n)]
-    parts += [f"ground_truth={n}" for n in names[1:] if _TRUTH_HEADER.match(n)]
+    truth = [n for n in names[1:] if _TRUTH_HEADER.match(n)]
+    parts += [f"ground_truth={n}" for n in truth]
     differences = [n for n in rest if _DIFFERENCE_HEADER.search(n)]
-    methods = {n: n for n in rest if n not in differences}
+    text = _text_columns(head, header, [n for n in rest if n not in differences], truth)
+    methods = {n: n for n in rest if n not in differences and n not in text}
     said = []
+    if text:
+        said.append(f"{', '.join(map(repr, text))} left out (text, not per-case numbers)")
     by_metric = [_METRIC_SUFFIX.match(n) for n in methods]
     metrics = list(dict.fromkeys(m.group(2).lower() for m in by_metric if m))
     if all(by_metric) and len(metrics) > 1:
@@ -280,6 +288,19 @@ def suggested_mapping(header: list[str]) -> tuple[str, str] | None:
     lead = (f"if each column after {names[0]!r} holds one method's per-case results"
             + "".join(f" ({x})" for x in said))
     return (f"'{value}'" if any(ch.isspace() for ch in value) else value), lead
+
+
+def _text_columns(head, header: list, names: list[str], truth: list[str]) -> list[str]:
+    """Of ``names`` (stripped header names), those whose cells in ``head`` are not all
+    numbers, except columns of predicted labels: every value among a ground-truth
+    column's labels."""
+    if head is None:
+        return []
+    column = {str(h).strip(): h for h in header}
+    numeric = set(numeric_columns(head, [column[n] for n in names]))
+    labels = set().union(*(set(head[column[t]].str.strip()) for t in truth))
+    return [n for n in names if column[n] not in numeric
+            and not (labels and set(head[column[n]].str.strip()) - {""} <= labels)]
 
 
 def _without_common_tail(methods: dict[str, str]) -> dict[str, str]:
