@@ -111,7 +111,7 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
         return _text_problem(t, notes, None)
     text = text if max_rows is None else first_lines(text, max_rows)
     if sep == ",":
-        sep = textio.sniff_separator(text.split("\n", 1)[0], ".csv", notes)
+        sep = textio.sniff_separator(textio.first_line(text), ".csv", notes)
     _text_problem(t, notes, None)
     odd_quotes = text.count('"') % 2 == 1
     same: dict[str, str] = {}

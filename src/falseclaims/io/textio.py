@@ -43,7 +43,8 @@ __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_B
            "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
            "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
-           "decimal_note", "decimal_commas", "read_frame", "rename_columns", "split_records",
+           "decimal_note", "decimal_commas", "read_frame", "first_line", "NOTE_EMPTY_COLUMNS",
+           "rename_columns", "split_records",
            "csv_records", "encoding_of", "MAX_GZIP_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -109,6 +110,8 @@ def require_regular_file(path, what: str, folder_hint: str = "") -> Path:
 
 def read_bytes(path, notes: list[str]) -> bytes:
     """The file's bytes, decompressed when it is gzip (noted; at most ``MAX_GZIP_BYTES``)."""
+    if (bad := _nul_tail(path)) is not None:
+        raise TextProblem(bad)
     raw = Path(path).read_bytes()
     if raw[:2] != GZIP_MAGIC:
         return raw
@@ -125,11 +128,41 @@ def read_bytes(path, notes: list[str]) -> bytes:
     return raw
 
 
+_NUL_WHY = ("a file not completely written or copied, or a preallocated or sparse one; copy "
+            "it again from where it was made")
+
+
+# a text file whose last block is all NUL bytes is refused before the whole is read: a
+# sparse file that says 1 GB (a failed download or copy) held the memory and then crashed
+# the csv module ("field larger than field limit")
+_TAIL_BYTES = 65536
+
+
+def _nul_tail(path) -> str | None:
+    """The problem of a file whose last block is only NUL bytes (read: that block)."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, 2)
+        if size <= _TAIL_BYTES:
+            return None  # read whole, and binary_problem counts the padding exactly
+        fh.seek(size - _TAIL_BYTES)
+        tail = fh.read()
+    if tail.count(0) < len(tail):
+        return None
+    return (f"a text file (this one's last {_TAIL_BYTES:,} of {size:,} bytes are NUL bytes: "
+            f"{_NUL_WHY})")
+
+
 def binary_problem(raw: bytes) -> str | None:
     """What to expect instead, when ``raw`` (not UTF-16) is not a text file."""
     if raw[:4] == b"PK\x03\x04":
         return ("a text file (this one is a zip archive: an .xlsx workbook under a text "
                 "name? give it its .xlsx name)")
+    body = raw.rstrip(b"\x00")
+    pad = len(raw) - len(body)
+    if pad and body and len(body[:65536].translate(None, _CONTROL_BYTES)) == len(body[:65536]):
+        # text, then only NULs: padding, not a binary file
+        return (f"a text file (this one ends in {pad:,} NUL bytes from byte {len(body):,} "
+                f"on: {_NUL_WHY})")
     head = raw[:65536]
     control = len(head) - len(head.translate(None, _CONTROL_BYTES))
     if control > max(8, len(head) // 100):
@@ -138,13 +171,24 @@ def binary_problem(raw: bytes) -> str | None:
     return None
 
 
+def _utf16_nuls(raw: bytes) -> bool:
+    """NUL bytes as UTF-16 text without a byte-order mark has them: over a quarter of the
+    first 4 KB, and not only at the end (a text padded with NULs, an incompletely written
+    or preallocated file, was decoded as UTF-16 into one column of CJK-looking
+    characters)."""
+    head = raw[:4096]
+    if not head or head.count(b"\x00") <= len(head) // 4:
+        return False
+    return b"\x00" in raw[:4096].rstrip(b"\x00")
+
+
 def encoding_of(raw: bytes, notes: list[str]) -> tuple[str, str]:
     """(encoding, errors) of a text file's bytes under the module's policy (noted)."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         notes.append(NOTE_UTF16_BOM)
         return "utf-16", "strict"
     head = raw[:4096]
-    if head and head.count(b"\x00") > len(head) // 4:
+    if _utf16_nuls(raw):
         enc = "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
         try:
             raw.decode(enc)
@@ -227,14 +271,56 @@ def duplicated_names(names) -> list[str]:
     return twice
 
 
-def _check_unique_header(text: str, sep: str) -> None:
+def first_line(text: str) -> str:
+    """The text's first line, ended by CR, LF or CR LF (the separator is sniffed from it;
+    a classic Mac file, CR only, has no LF at all)."""
+    return re.split(r"\r\n?|\n", text, maxsplit=1)[0]
+
+
+def _header_cells(text: str, sep: str) -> list[str]:
+    """The header's cells as the csv module splits them; ``newline=""`` lets it end lines
+    at CR, LF or CR LF, as pandas does (a classic Mac "CSV (Macintosh)" file, CR only,
+    crashed here with "new-line character seen in unquoted field")."""
+    return next(csv.reader(io.StringIO(text, newline=""), delimiter=sep), [])
+
+
+def _trailing_unnamed(names) -> int:
+    """How many columns at the end of the header have no name (a spreadsheet's export of
+    formatted empty cells writes ``a,b,,,``)."""
+    n = 0
+    for name in reversed(list(names)):
+        if str(name).strip():
+            break
+        n += 1
+    return n
+
+
+def _check_unique_header(names) -> None:
     """Refuse a header naming a column twice: pandas would rename the second 'alg_a' to
     'alg_a.1', a method the file never names."""
-    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
-    twice = duplicated_names(header)
+    twice = duplicated_names(names)
     if twice:
         raise TextProblem(f"each column name once in the header ({', '.join(map(repr, twice))}"
                           " given more than once)", 1)
+
+
+NOTE_EMPTY_COLUMNS = ("{n} empty column(s) without a name at the end of the header dropped "
+                      "(a spreadsheet's export writes them for formatted empty cells)")
+
+
+def _drop_empty_trailing(df, unnamed: int, notes: list[str]):
+    """(``df`` without its trailing unnamed columns that hold no value, how many were
+    dropped; noted). Only the rows read are looked at (``nrows``); an unnamed column
+    holding a value, and every column left of it, is kept for the caller's checks."""
+    drop = 0
+    for c in reversed(df.columns[len(df.columns) - unnamed:]):
+        if (df[c].str.strip() != "").any():
+            break
+        drop += 1
+    if drop:
+        df = df.drop(columns=list(df.columns[len(df.columns) - drop:]))
+        notes.append(NOTE_EMPTY_COLUMNS.format(n=drop))
+    return df, drop
 
 
 def read_frame(path, nrows: int | None = None):
@@ -245,8 +331,10 @@ def read_frame(path, nrows: int | None = None):
 
     notes: list[str] = []
     text, _ = decode(read_bytes(path, notes), notes)
-    sep = sniff_separator(text.split("\n", 1)[0], text_suffix(path), notes)
-    _check_unique_header(text, sep)
+    sep = sniff_separator(first_line(text), text_suffix(path), notes)
+    header = _header_cells(text, sep)
+    unnamed = _trailing_unnamed(header)
+    _check_unique_header(header[:len(header) - unnamed])
     try:
         df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
                          na_filter=False, nrows=nrows)
@@ -259,6 +347,10 @@ def read_frame(path, nrows: int | None = None):
         shown = "tab" if sep == "\t" else repr(sep)
         raise TextProblem(f"{m[1]} fields like the header (a {shown} inside a value? quote "
                           "the value)", int(m[2]), f"{m[3]} fields") from None
+    dropped = 0
+    if unnamed and len(df.columns) == len(header):
+        df, dropped = _drop_empty_trailing(df, unnamed, notes)
+    _check_unique_header(header[:len(header) - dropped])
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
         df[c] = _stripped(df[c])
