@@ -38,6 +38,8 @@ import zlib
 from operator import methodcaller
 from pathlib import Path
 
+from falseclaims.io.textguard import control_problem
+
 __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_BOM",
            "NOTE_CP1252", "NOTE_SEMICOLON", "NOTE_TAB", "DECIMAL_COMMA",
            "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
@@ -54,6 +56,7 @@ NOTE_GZIP = "gzip-compressed; read decompressed"
 NOTE_UTF16_BOM = "file is UTF-16 (byte-order mark); decoded as UTF-16"
 NOTE_UTF16_NO_BOM = "file is UTF-16 without byte-order mark; decoded as {encoding}"
 NOTE_CP1252 = "file is not UTF-8; read as Windows-1252 (save as UTF-8 to avoid this)"
+NOTE_CTRL_Z = "file ends in Ctrl-Z (an old DOS end-of-file mark); dropped"
 NOTE_SEMICOLON = "';'-separated file (header has more ';' than ',')"
 NOTE_TAB = ("file named .csv looks tab-separated (header has more tabs than ',' and ';'); "
             "read as tab-separated")
@@ -213,7 +216,11 @@ def decode(raw: bytes, notes: list[str]) -> tuple[str, tuple[str, str]]:
     encoding = encoding_of(raw, notes)
     if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
         raise TextProblem(bad)
-    return raw.decode(*encoding), encoding
+    text = raw.decode(*encoding)
+    if text.endswith("\x1a"):
+        notes.append(NOTE_CTRL_Z)
+        text = text[:-1]
+    return text, encoding
 
 
 # ---------------------------------------------------------------- separators
@@ -327,26 +334,17 @@ def read_frame(path, nrows: int | None = None):
     """(frame, separator, notes) of a text table: every cell a stripped string ('' for
     empty), column names stripped. ``nrows=0`` reads the header only. Unreadable files
     raise :class:`TextProblem` (a ragged row names its line)."""
-    import pandas as pd
-
     notes: list[str] = []
     text, _ = decode(read_bytes(path, notes), notes)
-    sep = sniff_separator(first_line(text), text_suffix(path), notes)
+    bad = control_problem(text)
+    if bad:
+        raise TextProblem(bad[1], bad[0])
+    declared, text = _sep_line(text, notes)
+    sep = declared or sniff_separator(first_line(text), text_suffix(path), notes)
     header = _header_cells(text, sep)
     unnamed = _trailing_unnamed(header)
     _check_unique_header(header[:len(header) - unnamed])
-    try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
-                         na_filter=False, nrows=nrows)
-    except pd.errors.EmptyDataError:
-        raise TextProblem("a header row") from None
-    except pd.errors.ParserError as exc:
-        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
-        if m is None:
-            raise TextProblem(f"a readable CSV table ({exc})") from None
-        shown = "tab" if sep == "\t" else repr(sep)
-        raise TextProblem(f"{m[1]} fields like the header (a {shown} inside a value? quote "
-                          "the value)", int(m[2]), f"{m[3]} fields") from None
+    df = _pandas_frame(text, sep, nrows, header, bool(declared), notes)
     dropped = 0
     if unnamed and len(df.columns) == len(header):
         df, dropped = _drop_empty_trailing(df, unnamed, notes)
@@ -355,6 +353,64 @@ def read_frame(path, nrows: int | None = None):
     for c in df.columns:
         df[c] = _stripped(df[c])
     return df, sep, notes
+
+
+NOTE_PAST_HEADER = ("each row has {n} empty field(s) past the header's last column (a "
+                    "spreadsheet's export of formatted empty cells): dropped")
+NOTE_SEP_LINE = ("first line {line!r} (a separator declaration for Excel) read as the "
+                 "separator and skipped; row numbers count from the header, as Excel shows them")
+_SEP_LINE = re.compile(r"sep=(.)(?:\r\n?|\n)")
+
+
+def _sep_line(text: str, notes: list[str]) -> tuple[str | None, str]:
+    """(declared separator, text without the line) of a text starting ``sep=;``: some
+    programs write that line for Excel, which hides it (read as data, the file's only
+    column was 'sep=')."""
+    m = _SEP_LINE.match(text)
+    if m is None or m[1] in "\"\r\n":
+        return None, text
+    notes.append(NOTE_SEP_LINE.format(line=m[0].rstrip()))
+    return m[1], text[m.end():]
+
+
+def _pandas_frame(text: str, sep: str, nrows: int | None, header: list[str], offset: bool,
+                  notes: list[str]):
+    """The text read by pandas' C parser, every cell as text. Rows that all run past the
+    header (``a,b`` over ``1,2,,``) are read in full: pandas took their first fields as an
+    index and shifted every value one column left, silently."""
+    import pandas as pd
+
+    def read(names=None):
+        try:
+            return pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
+                               na_filter=False, nrows=nrows, names=names,
+                               header=0 if names else "infer")
+        except pd.errors.EmptyDataError:
+            raise TextProblem("a header row") from None
+        except pd.errors.ParserError as exc:
+            m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+            if m is None:
+                raise TextProblem(f"a readable CSV table ({exc})") from None
+            shown = "tab" if sep == "\t" else repr(sep)
+            raise TextProblem(f"{m[1]} fields like the header (a {shown} inside a value? "
+                              "quote the value)", int(m[2]) - offset, f"{m[3]} fields") from None
+
+    df = read()
+    if isinstance(df.index, pd.RangeIndex):
+        return df
+    width = len(header)
+    df = read(list(range(width + df.index.nlevels)))
+    past = df.iloc[:, width:]
+    filled = (past.apply(lambda c: c.str.strip()) != "").any(axis=1)
+    if filled.any():
+        i = int(filled.to_numpy().argmax())
+        raise TextProblem(f"{width} fields like the header (a value past its last column: "
+                          "name that column in the header)", i + 2,
+                          f"{df.shape[1]} fields")
+    df = df.iloc[:, :width].copy()
+    df.columns = [h if h else f"Unnamed: {j}" for j, h in enumerate(header)]
+    notes.append(NOTE_PAST_HEADER.format(n=past.shape[1]))
+    return df
 
 
 def _stripped(col):
