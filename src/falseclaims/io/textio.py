@@ -45,7 +45,7 @@ __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_B
            "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
            "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
-           "decimal_note", "decimal_commas", "read_frame", "first_line", "NOTE_EMPTY_COLUMNS",
+           "decimal_note", "decimal_commas", "read_frame", "first_line", "sep_line", "NOTE_EMPTY_COLUMNS",
            "rename_columns", "split_records",
            "csv_records", "encoding_of", "MAX_GZIP_BYTES"]
 
@@ -339,7 +339,7 @@ def read_frame(path, nrows: int | None = None):
     bad = control_problem(text)
     if bad:
         raise TextProblem(bad[1], bad[0])
-    declared, text = _sep_line(text, notes)
+    declared, text = sep_line(text, notes)
     sep = declared or sniff_separator(first_line(text), text_suffix(path), notes)
     header = _header_cells(text, sep)
     unnamed = _trailing_unnamed(header)
@@ -362,7 +362,7 @@ NOTE_SEP_LINE = ("first line {line!r} (a separator declaration for Excel) read a
 _SEP_LINE = re.compile(r"sep=(.)(?:\r\n?|\n)")
 
 
-def _sep_line(text: str, notes: list[str]) -> tuple[str | None, str]:
+def sep_line(text: str, notes: list[str]) -> tuple[str | None, str]:
     """(declared separator, text without the line) of a text starting ``sep=;``: some
     programs write that line for Excel, which hides it (read as data, the file's only
     column was 'sep=')."""
@@ -451,7 +451,7 @@ def split_records(text: str, sep: str, same: dict):
 
 
 def csv_records(path, encoding: tuple[str, str], sep: str, same: dict, grid: list,
-                hint: str = ""):
+                hint: str = "", skip_sep_line: bool = False):
     """Append (record number, cells) to ``grid`` with the csv module, streamed from the file
     (gzip included; a StringIO of the text would hold 4 bytes per character); returns
     (first line, last line) of the last record. A csv error raises :class:`TextProblem`
@@ -460,6 +460,8 @@ def csv_records(path, encoding: tuple[str, str], sep: str, same: dict, grid: lis
     with opener(path, "rt", encoding=encoding[0], errors=encoding[1], newline="") as fh:
         reader = csv.reader(fh, delimiter=sep)
         start = end = 0
+        if skip_sep_line:  # Excel's 'sep=;' line (see sep_line): not a record
+            fh.readline()
         try:
             # a row's number is its record number (csv line numbers count physical lines)
             for i, row in enumerate(reader, start=1):
