@@ -14,6 +14,13 @@ One policy for all of them (docs/robustness.md, "Text tables"):
   points (one note per column) in ``;``- and tab-separated files; in a ``,``-separated file
   such a (quoted) cell is ambiguous and the caller's number check refuses it naming file,
   row and column with :data:`DECIMAL_COMMA_EXPECTED`;
+- **exports** (docs/robustness.md, "Text exports"): CR, LF and CR LF line ends alike; a
+  first line ``sep=;`` declares the separator (skipped, noted); text padded with NUL
+  bytes, or a file whose last 64 KB are NUL (sparse), is refused, the latter before it is
+  read; :func:`decode` drops a trailing Ctrl-Z (noted); :func:`read_frame` drops trailing
+  unnamed columns with no value and empty fields past the header in every row (noted;
+  sheets drop unnamed empty columns in :mod:`.raw_table`) and refuses a control character
+  naming its line;
 - **notes** have one wording (the ``NOTE_*`` texts below) wherever a file was read with a
   fallback; callers add the file name in their own form (a column of ``notes.csv``, or
   ``"<file>: "`` in front of a per-case note).
