@@ -110,8 +110,11 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
     if not text_ok(t, text):
         return _text_problem(t, notes, None)
     text = text if max_rows is None else first_lines(text, max_rows)
-    if sep == ",":
-        sep = textio.sniff_separator(text.split("\n", 1)[0], ".csv", notes)
+    declared, text = textio.sep_line(text, notes)
+    if declared:
+        sep = declared
+    elif sep == ",":
+        sep = textio.sniff_separator(textio.first_line(text), ".csv", notes)
     _text_problem(t, notes, None)
     odd_quotes = text.count('"') % 2 == 1
     same: dict[str, str] = {}
@@ -130,7 +133,8 @@ def _read_text(path: Path, shown: str, sep: str, header_row: int, sheet,
     grid: list = []
     try:
         start, end = textio.csv_records(path, encoding, sep, same, grid,
-                                        f"; cells may hold at most {MAX_CELL_CHARS} characters")
+                                        f"; cells may hold at most {MAX_CELL_CHARS} characters",
+                                        skip_sep_line=declared is not None)
     except textio.TextProblem as exc:
         t.problem(exc.row, None, None, exc.expected)
         return t

@@ -19,7 +19,7 @@ def control_problem(text: str) -> tuple[int, str] | None:
         return None
     line = text.count("\n", 0, m.start()) + 1
     return line, (f"text without control characters (line {line} holds "
-                  f"{m.group()!r}, which no sheet cell should; remove it)")
+                  f"{m.group()!r}, which no table cell should; remove it)")
 
 
 def too_many_rows(text: str) -> int | None:

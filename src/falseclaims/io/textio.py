@@ -14,6 +14,13 @@ One policy for all of them (docs/robustness.md, "Text tables"):
   points (one note per column) in ``;``- and tab-separated files; in a ``,``-separated file
   such a (quoted) cell is ambiguous and the caller's number check refuses it naming file,
   row and column with :data:`DECIMAL_COMMA_EXPECTED`;
+- **exports** (docs/robustness.md, "Text exports"): CR, LF and CR LF line ends alike; a
+  first line ``sep=;`` declares the separator (skipped, noted); text padded with NUL
+  bytes, or a file whose last 64 KB are NUL (sparse), is refused, the latter before it is
+  read; :func:`decode` drops a trailing Ctrl-Z (noted); :func:`read_frame` drops trailing
+  unnamed columns with no value and empty fields past the header in every row (noted;
+  sheets drop unnamed empty columns in :mod:`.raw_table`) and refuses a control character
+  naming its line;
 - **notes** have one wording (the ``NOTE_*`` texts below) wherever a file was read with a
   fallback; callers add the file name in their own form (a column of ``notes.csv``, or
   ``"<file>: "`` in front of a per-case note).
@@ -38,12 +45,15 @@ import zlib
 from operator import methodcaller
 from pathlib import Path
 
+from falseclaims.io.textguard import control_problem
+
 __all__ = ["TextProblem", "GZIP_MAGIC", "SEPARATORS", "NOTE_GZIP", "NOTE_UTF16_BOM",
            "NOTE_CP1252", "NOTE_SEMICOLON", "NOTE_TAB", "DECIMAL_COMMA",
            "DECIMAL_COMMA_EXPECTED", "duplicated_names", "is_gzip", "text_suffix", "read_bytes",
            "decode",
            "binary_problem", "sniff_separator", "semicolon_separated", "looks_tab_separated",
-           "decimal_note", "decimal_commas", "read_frame", "rename_columns", "split_records",
+           "decimal_note", "decimal_commas", "read_frame", "first_line", "sep_line", "NOTE_EMPTY_COLUMNS",
+           "rename_columns", "split_records",
            "csv_records", "encoding_of", "MAX_GZIP_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -53,6 +63,7 @@ NOTE_GZIP = "gzip-compressed; read decompressed"
 NOTE_UTF16_BOM = "file is UTF-16 (byte-order mark); decoded as UTF-16"
 NOTE_UTF16_NO_BOM = "file is UTF-16 without byte-order mark; decoded as {encoding}"
 NOTE_CP1252 = "file is not UTF-8; read as Windows-1252 (save as UTF-8 to avoid this)"
+NOTE_CTRL_Z = "file ends in Ctrl-Z (an old DOS end-of-file mark); dropped"
 NOTE_SEMICOLON = "';'-separated file (header has more ';' than ',')"
 NOTE_TAB = ("file named .csv looks tab-separated (header has more tabs than ',' and ';'); "
             "read as tab-separated")
@@ -109,6 +120,8 @@ def require_regular_file(path, what: str, folder_hint: str = "") -> Path:
 
 def read_bytes(path, notes: list[str]) -> bytes:
     """The file's bytes, decompressed when it is gzip (noted; at most ``MAX_GZIP_BYTES``)."""
+    if (bad := _nul_tail(path)) is not None:
+        raise TextProblem(bad)
     raw = Path(path).read_bytes()
     if raw[:2] != GZIP_MAGIC:
         return raw
@@ -125,11 +138,41 @@ def read_bytes(path, notes: list[str]) -> bytes:
     return raw
 
 
+_NUL_WHY = ("a file not completely written or copied, or a preallocated or sparse one; copy "
+            "it again from where it was made")
+
+
+# a text file whose last block is all NUL bytes is refused before the whole is read: a
+# sparse file that says 1 GB (a failed download or copy) held the memory and then crashed
+# the csv module ("field larger than field limit")
+_TAIL_BYTES = 65536
+
+
+def _nul_tail(path) -> str | None:
+    """The problem of a file whose last block is only NUL bytes (read: that block)."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, 2)
+        if size <= _TAIL_BYTES:
+            return None  # read whole, and binary_problem counts the padding exactly
+        fh.seek(size - _TAIL_BYTES)
+        tail = fh.read()
+    if tail.count(0) < len(tail):
+        return None
+    return (f"a text file (this one's last {_TAIL_BYTES:,} of {size:,} bytes are NUL bytes: "
+            f"{_NUL_WHY})")
+
+
 def binary_problem(raw: bytes) -> str | None:
     """What to expect instead, when ``raw`` (not UTF-16) is not a text file."""
     if raw[:4] == b"PK\x03\x04":
         return ("a text file (this one is a zip archive: an .xlsx workbook under a text "
                 "name? give it its .xlsx name)")
+    body = raw.rstrip(b"\x00")
+    pad = len(raw) - len(body)
+    if pad and body and len(body[:65536].translate(None, _CONTROL_BYTES)) == len(body[:65536]):
+        # text, then only NULs: padding, not a binary file
+        return (f"a text file (this one ends in {pad:,} NUL bytes from byte {len(body):,} "
+                f"on: {_NUL_WHY})")
     head = raw[:65536]
     control = len(head) - len(head.translate(None, _CONTROL_BYTES))
     if control > max(8, len(head) // 100):
@@ -138,13 +181,24 @@ def binary_problem(raw: bytes) -> str | None:
     return None
 
 
+def _utf16_nuls(raw: bytes) -> bool:
+    """NUL bytes as UTF-16 text without a byte-order mark has them: over a quarter of the
+    first 4 KB, and not only at the end (a text padded with NULs, an incompletely written
+    or preallocated file, was decoded as UTF-16 into one column of CJK-looking
+    characters)."""
+    head = raw[:4096]
+    if not head or head.count(b"\x00") <= len(head) // 4:
+        return False
+    return b"\x00" in raw[:4096].rstrip(b"\x00")
+
+
 def encoding_of(raw: bytes, notes: list[str]) -> tuple[str, str]:
     """(encoding, errors) of a text file's bytes under the module's policy (noted)."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         notes.append(NOTE_UTF16_BOM)
         return "utf-16", "strict"
     head = raw[:4096]
-    if head and head.count(b"\x00") > len(head) // 4:
+    if _utf16_nuls(raw):
         enc = "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
         try:
             raw.decode(enc)
@@ -169,7 +223,11 @@ def decode(raw: bytes, notes: list[str]) -> tuple[str, tuple[str, str]]:
     encoding = encoding_of(raw, notes)
     if not encoding[0].startswith("utf-16") and (bad := binary_problem(raw)):
         raise TextProblem(bad)
-    return raw.decode(*encoding), encoding
+    text = raw.decode(*encoding)
+    if text.endswith("\x1a"):
+        notes.append(NOTE_CTRL_Z)
+        text = text[:-1]
+    return text, encoding
 
 
 # ---------------------------------------------------------------- separators
@@ -227,42 +285,151 @@ def duplicated_names(names) -> list[str]:
     return twice
 
 
-def _check_unique_header(text: str, sep: str) -> None:
+def first_line(text: str) -> str:
+    """The text's first line, ended by CR, LF or CR LF (the separator is sniffed from it;
+    a classic Mac file, CR only, has no LF at all)."""
+    m = _LINE_END.search(text)
+    return text if m is None else text[:m.start()]
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def _header_cells(text: str, sep: str) -> list[str]:
+    """The header's cells as the csv module splits them; ``newline=""`` lets it end lines
+    at CR, LF or CR LF, as pandas does (a classic Mac "CSV (Macintosh)" file, CR only,
+    crashed here with "new-line character seen in unquoted field")."""
+    head = text[:1 << 20]  # a header is far shorter: no copy of a 10^6-row text
+    if len(head) < len(text) and _LINE_END.search(head) is None:
+        head = text
+    return next(csv.reader(io.StringIO(head, newline=""), delimiter=sep), [])
+
+
+def _trailing_unnamed(names) -> int:
+    """How many columns at the end of the header have no name (a spreadsheet's export of
+    formatted empty cells writes ``a,b,,,``)."""
+    n = 0
+    for name in reversed(list(names)):
+        if str(name).strip():
+            break
+        n += 1
+    return n
+
+
+def _check_unique_header(names) -> None:
     """Refuse a header naming a column twice: pandas would rename the second 'alg_a' to
     'alg_a.1', a method the file never names."""
-    header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
-    twice = duplicated_names(header)
+    twice = duplicated_names(names)
     if twice:
         raise TextProblem(f"each column name once in the header ({', '.join(map(repr, twice))}"
                           " given more than once)", 1)
+
+
+NOTE_EMPTY_COLUMNS = ("{n} empty column(s) without a name at the end of the header dropped "
+                      "(a spreadsheet's export writes them for formatted empty cells)")
+
+
+def _drop_empty_trailing(df, unnamed: int, notes: list[str]):
+    """(``df`` without its trailing unnamed columns that hold no value, how many were
+    dropped; noted). Only the rows read are looked at (``nrows``); an unnamed column
+    holding a value, and every column left of it, is kept for the caller's checks."""
+    drop = 0
+    for c in reversed(df.columns[len(df.columns) - unnamed:]):
+        if (df[c].str.strip() != "").any():
+            break
+        drop += 1
+    if drop:
+        df = df.drop(columns=list(df.columns[len(df.columns) - drop:]))
+        notes.append(NOTE_EMPTY_COLUMNS.format(n=drop))
+    return df, drop
 
 
 def read_frame(path, nrows: int | None = None):
     """(frame, separator, notes) of a text table: every cell a stripped string ('' for
     empty), column names stripped. ``nrows=0`` reads the header only. Unreadable files
     raise :class:`TextProblem` (a ragged row names its line)."""
-    import pandas as pd
-
     notes: list[str] = []
-    text, _ = decode(read_bytes(path, notes), notes)
-    sep = sniff_separator(text.split("\n", 1)[0], text_suffix(path), notes)
-    _check_unique_header(text, sep)
-    try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
-                         na_filter=False, nrows=nrows)
-    except pd.errors.EmptyDataError:
-        raise TextProblem("a header row") from None
-    except pd.errors.ParserError as exc:
-        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
-        if m is None:
-            raise TextProblem(f"a readable CSV table ({exc})") from None
-        shown = "tab" if sep == "\t" else repr(sep)
-        raise TextProblem(f"{m[1]} fields like the header (a {shown} inside a value? quote "
-                          "the value)", int(m[2]), f"{m[3]} fields") from None
+    raw = read_bytes(path, notes)
+    text, (encoding, _) = decode(raw, notes)
+    # UTF-8 and Windows-1252 keep the C0 controls as the bytes they are: looked for in the
+    # bytes (C speed), located in the text only when there
+    if encoding.startswith("utf-16") or len(raw.translate(None, _CONTROL_BYTES)) < len(raw):
+        bad = control_problem(text)
+        if bad:
+            raise TextProblem(bad[1], bad[0])
+    del raw
+    declared, text = sep_line(text, notes)
+    sep = declared or sniff_separator(first_line(text), text_suffix(path), notes)
+    header = _header_cells(text, sep)
+    unnamed = _trailing_unnamed(header)
+    _check_unique_header(header[:len(header) - unnamed])
+    df = _pandas_frame(text, sep, nrows, header, bool(declared), notes)
+    dropped = 0
+    if unnamed and len(df.columns) == len(header):
+        df, dropped = _drop_empty_trailing(df, unnamed, notes)
+    _check_unique_header(header[:len(header) - dropped])
     df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
         df[c] = _stripped(df[c])
     return df, sep, notes
+
+
+NOTE_PAST_HEADER = ("each row has {n} empty field(s) past the header's last column (a "
+                    "spreadsheet's export of formatted empty cells): dropped")
+NOTE_SEP_LINE = ("first line {line!r} (a separator declaration for Excel) read as the "
+                 "separator and skipped; row numbers count from the header, as Excel shows them")
+_SEP_LINE = re.compile(r"sep=(.)(?:\r\n?|\n)")
+
+
+def sep_line(text: str, notes: list[str]) -> tuple[str | None, str]:
+    """(declared separator, text without the line) of a text starting ``sep=;``: some
+    programs write that line for Excel, which hides it (read as data, the file's only
+    column was 'sep=')."""
+    m = _SEP_LINE.match(text)
+    if m is None or m[1] in "\"\r\n":
+        return None, text
+    notes.append(NOTE_SEP_LINE.format(line=m[0].rstrip()))
+    return m[1], text[m.end():]
+
+
+def _pandas_frame(text: str, sep: str, nrows: int | None, header: list[str], offset: bool,
+                  notes: list[str]):
+    """The text read by pandas' C parser, every cell as text. Rows that all run past the
+    header (``a,b`` over ``1,2,,``) are read in full: pandas took their first fields as an
+    index and shifted every value one column left, silently."""
+    import pandas as pd
+
+    def read(names=None):
+        try:
+            return pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
+                               na_filter=False, nrows=nrows, names=names,
+                               header=0 if names else "infer")
+        except pd.errors.EmptyDataError:
+            raise TextProblem("a header row") from None
+        except pd.errors.ParserError as exc:
+            m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+            if m is None:
+                raise TextProblem(f"a readable CSV table ({exc})") from None
+            shown = "tab" if sep == "\t" else repr(sep)
+            raise TextProblem(f"{m[1]} fields like the header (a {shown} inside a value? "
+                              "quote the value)", int(m[2]) - offset, f"{m[3]} fields") from None
+
+    df = read()
+    if isinstance(df.index, pd.RangeIndex):
+        return df
+    width = len(header)
+    df = read(list(range(width + df.index.nlevels)))
+    past = df.iloc[:, width:]
+    filled = (past.apply(lambda c: c.str.strip()) != "").any(axis=1)
+    if filled.any():
+        i = int(filled.to_numpy().argmax())
+        raise TextProblem(f"{width} fields like the header (a value past its last column: "
+                          "name that column in the header)", i + 2,
+                          f"{df.shape[1]} fields")
+    df = df.iloc[:, :width].copy()
+    df.columns = [h if h else f"Unnamed: {j}" for j, h in enumerate(header)]
+    notes.append(NOTE_PAST_HEADER.format(n=past.shape[1]))
+    return df
 
 
 def _stripped(col):
@@ -303,7 +470,7 @@ def split_records(text: str, sep: str, same: dict):
 
 
 def csv_records(path, encoding: tuple[str, str], sep: str, same: dict, grid: list,
-                hint: str = ""):
+                hint: str = "", skip_sep_line: bool = False):
     """Append (record number, cells) to ``grid`` with the csv module, streamed from the file
     (gzip included; a StringIO of the text would hold 4 bytes per character); returns
     (first line, last line) of the last record. A csv error raises :class:`TextProblem`
@@ -312,6 +479,8 @@ def csv_records(path, encoding: tuple[str, str], sep: str, same: dict, grid: lis
     with opener(path, "rt", encoding=encoding[0], errors=encoding[1], newline="") as fh:
         reader = csv.reader(fh, delimiter=sep)
         start = end = 0
+        if skip_sep_line:  # Excel's 'sep=;' line (see sep_line): not a record
+            fh.readline()
         try:
             # a row's number is its record number (csv line numbers count physical lines)
             for i, row in enumerate(reader, start=1):
