@@ -175,3 +175,26 @@ def test_figures_front_page_and_console_say_no_analysed_papers_alike():
     assert NO_DATA == "no analysed papers"
     assert NO_DATA in front_page_html(numbers, {"none": "Empty"}, [], "x")
     assert headline_text(numbers, {"none": "Empty"}) == [f"  Empty: {NO_DATA}"]
+
+
+def test_range_caption_names_the_levels_the_range_spans_for_any_headline():
+    """The front page's and console's range caption named "congruence Q1/Q3" also when the
+    headline is Q3 (the range then spans Q1 and the median): it names every level that
+    sensitivity_band takes, whatever the headline level."""
+    from falseclaims.levels import LEVEL_LABELS
+    from falseclaims.survey.numbers import SENSITIVITY_RANGES, sensitivity_band
+
+    rows = [{"task": "segmentation", "congruence_source": "paper", "congruence_level": c,
+             "sd_source": "msd_reference", "sd_level": s}
+            for c in ("q1", "median", "q3") for s in ("q1", "mean", "q3")]
+    summary = pd.DataFrame(rows)
+    text = SENSITIVITY_RANGES["one_at_a_time"]
+    for level in ("q1", "median", "q3"):
+        band = sensitivity_band(summary, Headline("paper", level, "msd_reference", "mean"),
+                                "segmentation")
+        head_sd = band[band["sd_level"] == "mean"]
+        named = [LEVEL_LABELS[c] for c in head_sd["congruence_level"]]
+        assert f"congruence {named[0]}, {named[1]} and {named[2]} at the headline SD" in text
+        head_c = band[band["congruence_level"] == level]
+        named = [LEVEL_LABELS[s] for s in head_c["sd_level"]]
+        assert f"SD {named[0]}, {named[1]} and {named[2]} at the headline congruence" in text
