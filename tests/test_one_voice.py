@@ -89,6 +89,14 @@ def test_report_command_carries_the_runs_snakefile_and_folder():
     line = where_to_look({"venues": {"a": {}}}, places=command_line_places(argv))
     assert "`snakemake -s 'my dir/Snakefile' --directory /p --report report.html`" in line
     assert command_line_places(["--cores", "2"]) == []
+    # --config values: carried as typed (a reminder only when they are not known)
+    argv = ["--cores", "2", "--config", "run_venues=[mine]", "a=b c", "--configfile", "m.yaml"]
+    files, with_config = command_line_config(argv)
+    line = where_to_look({"venues": {"mine": {}}}, files, with_config,
+                         places=command_line_places(argv))
+    assert ("`snakemake --config 'run_venues=[mine]' 'a=b c' --report report.html "
+            "--configfile m.yaml` and open it") in line
+    assert "this run's --config values" in where_to_look({"venues": {"a": {}}}, [], True)
 
 
 def test_front_page_check_command_names_the_runs_config_and_runs(tmp_path, monkeypatch,

@@ -168,16 +168,20 @@ def command_line_config(argv) -> tuple[list[str], bool]:
 
 
 def command_line_places(argv) -> list[str]:
-    """The ``-s``/``--snakefile`` and ``-d``/``--directory`` of the pipeline's command line
-    (``sys.argv``), as typed: a run from a project folder of one's own names the checkout's
-    Snakefile, a run from elsewhere its project folder, and so must the report command
-    printed after it (:func:`where_to_look`)."""
+    """The words of the pipeline's command line (``sys.argv``) the report command printed
+    after it (:func:`where_to_look`) needs as well, as typed: ``-s``/``--snakefile`` (a
+    project folder of one's own runs the checkout's Snakefile), ``-d``/``--directory`` (a
+    run from elsewhere) and the ``--config`` values (without them the report would describe
+    another run). Read as Snakemake reads them (``--config`` takes every word up to the
+    next option)."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("-s", "--snakefile", default=None)
     parser.add_argument("-d", "--directory", default=None)
+    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
     known, _ = parser.parse_known_args(list(argv))
     return ([*(["-s", known.snakefile] if known.snakefile else []),
-             *(["--directory", known.directory] if known.directory else [])])
+             *(["--directory", known.directory] if known.directory else []),
+             *(["--config", *known.config] if known.config else [])])
 
 
 def merge_over(defaults: dict, given: dict, where: str = "") -> dict:
@@ -350,9 +354,9 @@ def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
     after the venues whose result is implausible (a ``results/<venue>/plausibility.csv``
     under ``root`` with a warning, written by the ``plausibility`` rule). The report command
     carries the run's ``--configfile`` files (``configfiles``; without them the report would
-    describe the default venues), its ``-s`` and ``--directory`` (``places``, from
-    :func:`command_line_places`) and, ``with_config``, a reminder of its ``--config``
-    values."""
+    describe the default venues), its ``-s``, ``--directory`` and ``--config`` values
+    (``places``, from :func:`command_line_places`); ``with_config`` and no ``--config`` in
+    ``places``: a reminder of the run's ``--config`` values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
@@ -362,7 +366,9 @@ def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
                    for v in flagged)
     report = shlex.join(["snakemake", *places]) + " --report report.html" + "".join(
         f" --configfile {shlex.quote(shown_path(f))}" for f in configfiles)
-    again = " with this run's --config values" if with_config else ""
+    # the values themselves when known (places); else a reminder of them
+    again = " with this run's --config values" if with_config and "--config" not in places \
+        else ""
     return (f"{warn}Done. Every assumption (column headline marks the rows above): {where}; "
             f"figures in figures/; the report: run `{report}`{again} and open it.")
 
