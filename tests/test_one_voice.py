@@ -70,12 +70,12 @@ def test_sheet_check_of_that_block_exits_without_a_bug(tmp_path, monkeypatch, ca
 # ------------------------------------------------------------------ P9: source names
 def test_headline_names_its_sources_in_words():
     text = HEAD.describe("segmentation")
-    assert text == "median congruence (paper), mean imputed SD (MSD reference model)"
+    assert text == "median congruence (paper), mean imputed SD (MSD reference)"
     assert "_" not in text
     latex = figures.venue_comparison_latex(
         pd.DataFrame([{"venue": "v", "label": "V", "task": "segmentation", "n_papers": 3,
                        "share_above_0.05": 0.5}]), HEAD)
-    assert "msd" not in latex and "MSD reference model" in latex
+    assert "msd" not in latex and "MSD reference" in latex
 
 
 # ------------------------------------------------------------------ P2, P3, P8: commands

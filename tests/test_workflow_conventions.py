@@ -144,7 +144,7 @@ def test_closing_lines_state_the_front_pages_headline(tmp_path, monkeypatch):
            "analysis": {"headline_congruence": "median", "headline_sd": "mean"}}
     lines = closing_lines(cfg)
     assert lines[0].startswith("Headline: ") and \
-        "(median congruence (paper), mean imputed SD (m model); in brackets" in lines[0]
+        "(median congruence (paper), mean imputed SD (m); in brackets" in lines[0]
     cls = next(line for line in lines if "classification" in line)
     seg = next(line for line in lines if "segmentation" in line)
     assert cls.strip() == ("My venue, classification (43 papers): > 5%: 84% [60%–90%], "

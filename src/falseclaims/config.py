@@ -425,12 +425,12 @@ class Headline:
 
     def describe(self, task: str) -> str:
         """The assumption in words (headline sentence, front page, figure notes): source
-        names read as words ("MSD reference model"); the config keys stay in the config."""
+        names read as words ("MSD reference"); the config keys stay in the config."""
         text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
                f"({source_label(self.congruence_source)})"
         if task == "segmentation":
             text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
-                    f"({source_label(self.sd_source)} model)"
+                    f"({source_label(self.sd_source)})"
         return text
 
 
