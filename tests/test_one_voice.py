@@ -172,6 +172,8 @@ def test_a_venue_without_analysed_papers_is_compared_and_named():
     fig, _ = figures.fig5_venues({"a": curves, "b": curves.iloc[0:0]}, HEAD,
                                  {"a": "A", "b": "Venue B"})
     assert f"{NO_DATA}: Venue B" in fig._suptitle.get_text()
+    # the one venue drawn is named in the legend (a single curve had none)
+    assert "A" in [t.get_text() for legend in fig.legends for t in legend.texts]
 
 
 def test_figures_front_page_and_console_say_no_analysed_papers_alike():

@@ -170,7 +170,8 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
                         lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
                         empty=_empty_note(exceedance_by_venue, design_only),
-                        name_one=bool(set(design_only) & set(exceedance_by_venue)))
+                        # beside a venue without a curve, the one drawn is named too
+                        name_one=data["venue_label"].nunique() < len(exceedance_by_venue))
     for ax, task in zip(fig.axes, TASKS):
         # under the axis title, whatever the axes' height (at a fixed axes fraction it ran
         # into the axis title when a long venue legend shortened the axes)
