@@ -16,6 +16,7 @@ min_version("9.0")
 from falseclaims.config import (
     check_config_files,
     command_line_config,
+    command_line_places,
     project_folder_problem,
     quiet_scheduler,
     replace_whole,
@@ -117,6 +118,13 @@ onsuccess:
 
     atexit.register(
         print,
-        "\n".join(closing_lines(config, _configfiles, _with_config)),
+        "\n".join(
+            closing_lines(
+                config,
+                _configfiles,
+                _with_config,
+                command_line_places(sys.argv[1:]),
+            )
+        ),
         file=sys.stderr,
     )

@@ -114,9 +114,9 @@ def test_rows_clamped_to_one_value_say_so(capsys):
     rows say they were clamped to the same value; a row clamped alone keeps "(clamped)"."""
     _, out, _ = _run(capsys, "--task", "cls", "--n", "500", "--a", "0.86", "--b", "0.85")
     rows = {line.split()[0]: line for line in out.splitlines()[2:5]}
-    assert rows["q1"].endswith("(clamped to the same feasible value)")
+    assert rows["Q1"].endswith("(clamped to the same feasible value)")
     assert rows["median"].endswith("(clamped to the same feasible value)")
-    assert "clamped" not in rows["q3"]
+    assert "clamped" not in rows["Q3"]
     _, out, _ = _run(capsys, "--task", "cls", "--n", "500", "--a", "0.9", "--b", "0.8",
                      "--congruence", "0.5")
     assert out.splitlines()[2].endswith("  (clamped)")

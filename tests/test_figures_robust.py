@@ -215,7 +215,8 @@ def test_venue_comparison_with_an_empty_venue():
     assert "B $1" in _texts(fig) and set(data["venue_label"]) == {"a", "B $1"}
     assert len(fig.axes) == 4
     table = figures.venue_comparison({"a": curves, "b": empty}, HEAD)
-    assert set(table["venue"]) == {"a"}
+    assert set(table["venue"]) == {"a", "b"}  # b: one row, no analysed papers
+    assert table.loc[table["venue"] == "b", "n_papers"].tolist() == [0]
     assert list(figures.venue_comparison({"b": empty}, HEAD).columns) == [
         "venue", "label", "task", "n_papers"]
 

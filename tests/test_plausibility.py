@@ -164,7 +164,7 @@ def test_missing_split_column_excluding_every_paper_is_named(tmp_path):
     _csv(tmp_path / "s.csv", rows)
     s = read_venue(block, tmp_path, "v")
     (f,) = check_venue("v", block, s.papers, s.results, CFG)
-    assert f.check == "all_excluded" and "no_distinct_test_set" in f.message
+    assert f.check == "all_excluded" and "'distinct test set' step" in f.message
     assert "8 of 8" in f.message and "map a split column" in f.key
 
 

@@ -114,7 +114,7 @@ def test_sheet_check_ok_and_bad_venue(tmp_path, capsys):
     cfg = _config(tmp_path, 0)
     assert main(["sheet", "check", "--venue", "v", "--config", str(cfg)]) == 1
     out = capsys.readouterr().out
-    assert "IMPLAUSIBLE: every paper reaching the 'out_of_scope' step" in out
+    assert "IMPLAUSIBLE: every paper reaching the 'in scope' step" in out
     assert "set constants: {in_scope: ...}" in out and "reads, but" in out
     cfg = _config(tmp_path, 0, {"in_scope": True, "values_only_in_figures": False,
                                 "split": "train_test"})

@@ -55,7 +55,7 @@ def test_a_headline_passed_to_check_equals_the_config_it_would_replace():
 def test_headline_describes_itself():
     h = Headline("paper", "median", "msd_reference", "q3")
     assert h.describe("classification") == "median congruence (paper)"
-    assert h.describe("segmentation") == "median congruence (paper), Q3 imputed SD (msd_reference)"
+    assert h.describe("segmentation") == "median congruence (paper), Q3 imputed SD (MSD reference)"
 
 
 @pytest.mark.parametrize("block", ["congruence_sources", "sd_sources"])

@@ -167,6 +167,23 @@ def command_line_config(argv) -> tuple[list[str], bool]:
     return list(known.configfile), bool(known.config)
 
 
+def command_line_places(argv) -> list[str]:
+    """The words of the pipeline's command line (``sys.argv``) the report command printed
+    after it (:func:`where_to_look`) needs as well, as typed: ``-s``/``--snakefile`` (a
+    project folder of one's own runs the checkout's Snakefile), ``-d``/``--directory`` (a
+    run from elsewhere) and the ``--config`` values (without them the report would describe
+    another run). Read as Snakemake reads them (``--config`` takes every word up to the
+    next option)."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument("-s", "--snakefile", default=None)
+    parser.add_argument("-d", "--directory", default=None)
+    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    known, _ = parser.parse_known_args(list(argv))
+    return ([*(["-s", known.snakefile] if known.snakefile else []),
+             *(["--directory", known.directory] if known.directory else []),
+             *(["--config", *known.config] if known.config else [])])
+
+
 def merge_over(defaults: dict, given: dict, where: str = "") -> dict:
     """``given`` merged over ``defaults``: mappings key by key (recursively), lists and scalars
     replaced, except the :data:`REPLACED_MAPPINGS`, replaced whole. Neither input changes."""
@@ -332,13 +349,14 @@ def quiet_scheduler() -> None:
 
 
 def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
-                 root: str | os.PathLike = ".") -> str:
+                 root: str | os.PathLike = ".", places=()) -> str:
     """The last line of a successful pipeline run: where the headline and the report are,
     after the venues whose result is implausible (a ``results/<venue>/plausibility.csv``
     under ``root`` with a warning, written by the ``plausibility`` rule). The report command
     carries the run's ``--configfile`` files (``configfiles``; without them the report would
-    describe the default venues) and, ``with_config``, a reminder of its ``--config``
-    values."""
+    describe the default venues), its ``-s``, ``--directory`` and ``--config`` values
+    (``places``, from :func:`command_line_places`); ``with_config`` and no ``--config`` in
+    ``places``: a reminder of the run's ``--config`` values."""
     venues = run_venues(cfg)  # only the venues this run made
     where = ", ".join(f"results/{v}/summary.csv" for v in venues)
     if len(venues) > 1:
@@ -346,14 +364,16 @@ def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
     flagged = [v for v in venues if _has_rows(Path(root, "results", v, "plausibility.csv"))]
     warn = "".join(f"IMPLAUSIBLE result of venue {v}: see results/{v}/plausibility.csv. "
                    for v in flagged)
-    report = "snakemake --report report.html" + "".join(
-        f" --configfile {shlex.quote(_shown_path(f))}" for f in configfiles)
-    again = " with this run's --config values" if with_config else ""
+    report = shlex.join(["snakemake", *places]) + " --report report.html" + "".join(
+        f" --configfile {shlex.quote(shown_path(f))}" for f in configfiles)
+    # the values themselves when known (places); else a reminder of them
+    again = " with this run's --config values" if with_config and "--config" not in places \
+        else ""
     return (f"{warn}Done. Every assumption (column headline marks the rows above): {where}; "
             f"figures in figures/; the report: run `{report}`{again} and open it.")
 
 
-def _shown_path(path) -> str:
+def shown_path(path) -> str:
     """``path`` relative to the working directory when under it (as the user typed it)."""
     p = Path(path)
     try:
@@ -404,12 +424,20 @@ class Headline:
                    sd_level=cfg["analysis"]["headline_sd"])
 
     def describe(self, task: str) -> str:
+        """The assumption in words (headline sentence, front page, figure notes): source
+        names read as words ("MSD reference"); the config keys stay in the config."""
         text = f"{LEVEL_LABELS.get(self.congruence_level, self.congruence_level)} congruence " \
-               f"({self.congruence_source})"
+               f"({source_label(self.congruence_source)})"
         if task == "segmentation":
             text += f", {LEVEL_LABELS.get(self.sd_level, self.sd_level)} imputed SD " \
-                    f"({self.sd_source})"
+                    f"({source_label(self.sd_source)})"
         return text
+
+
+def source_label(key: str) -> str:
+    """A congruence or SD source's config key as words: ``msd_reference`` -> "MSD
+    reference" (the Medical Segmentation Decathlon's acronym upper case)."""
+    return " ".join("MSD" if w == "msd" else w for w in str(key).split("_"))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import pandas as pd
 from falseclaims.config import Analysis, Eligibility, PlausibilityLimits
 from falseclaims.sheets.draft.roles import header_metric
 from falseclaims.sheets.read.venue import Venue
-from falseclaims.survey.eligibility import primary_metric_rows
+from falseclaims.survey.eligibility import primary_metric_rows, step_label
 
 __all__ = ["Finding", "CHECKS", "FINDING_COLUMNS", "check_venue", "comparisons", "check_ids",
            "check_value_headers", "check_values", "check_exclusions", "findings_frame",
@@ -194,8 +194,9 @@ def check_exclusions(papers: pd.DataFrame, results: pd.DataFrame, exclusions: pd
     detail = exclusions.loc[exclusions["reason"] == reason, "detail"].astype(str)
     field = _STEP_KEYS.get(reason)
     constants = venue.constants
-    mapped = {ours for t in venue.columns.values() for ours in
-              (t or {}).values()}
+    # a column may fill two fields (``Task: [task, metric]``)
+    mapped = {ours for t in venue.columns.values() for o in (t or {}).values()
+              for ours in ([o] if isinstance(o, str) else o)}
     if field and field in constants:
         key = f"{where}.constants.{field} (now {constants[field]!r})"
     elif field == "split" and "split" not in mapped and detail.str.contains("missing").all():
@@ -211,7 +212,8 @@ def check_exclusions(papers: pd.DataFrame, results: pd.DataFrame, exclusions: pd
                "or analysis.metrics")
     else:
         key = f"{where}.cells / on_bad_cell"
-    return [Finding("all_excluded", f"every paper reaching the '{reason}' step is excluded "
+    return [Finding("all_excluded", f"every paper reaching the '{step_label(reason)}' step "
+                    "is excluded "
                     f"there ({k} of {n} papers reach it; e.g. {detail.iloc[0]!r}): no paper is "
                     "analysed", key)]
 

@@ -66,7 +66,7 @@ LEVEL_STYLES = {"q1": ":", "median": "-", "mean": "-", "q3": "--"}
 # the same line styles as seaborn ``dashes`` (on/off lengths; "" = solid)
 LEVEL_DASHES = {"q1": (1, 1.5), "median": "", "mean": "", "q3": (4, 2)}
 OTHER_DASH = (4, 1.5, 1, 1.5)
-NO_DATA = "no eligible papers"
+NO_DATA = "no analysed papers"  # the front page's and the console's words
 
 _SETTINGS: dict = {}  # the `style:` block of config/config.yaml, read when first needed
 

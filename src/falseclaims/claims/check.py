@@ -18,6 +18,7 @@ from falseclaims import stats as fstats
 from falseclaims.engine import probability
 from falseclaims.engine import b_leads_note
 from falseclaims.config import Headline, configured_congruence, sd_model_from_config
+from falseclaims.levels import LEVEL_LABELS
 from falseclaims.readout import UNDERFLOW_BELOW
 from falseclaims.tasks import resolve_task
 
@@ -115,7 +116,7 @@ def no_spread_notes(label: str, c: float, row: dict, sd_a, sd_b) -> list[str]:
     P is then 0 or 1 by construction. Two reported SDs of 0 have their own note."""
     if row["sd_diff"] > 1e-12 or (sd_a == 0 and sd_b == 0):
         return []
-    return [f"{label} congruence r = {c:g} with SDs {row['sd_a']:g} and {row['sd_b']:g}: the "
+    return [f"{LEVEL_LABELS.get(label, label)} congruence r = {c:g} with SDs {row['sd_a']:g} and {row['sd_b']:g}: the "
             "per-case differences would have no spread (SD 0), so P is 0 or 1 by "
             "construction, not evidence (r = 1 means both methods' DSC move in lockstep)"]
 
@@ -324,7 +325,8 @@ def check_claims(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None, congruence
                 if one.sd_floored:
                     notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
             if task == "classification":
-                notes += [f"{label} {t}" for t in one.notes() if t != claim["lead"]]
+                notes += [f"{LEVEL_LABELS.get(label, label)} {t}" for t in one.notes()
+                          if t != claim["lead"]]
             else:
                 notes += no_spread_notes(label, row["congruence"], row, claims.rows[i][3],
                                          claims.rows[i][4])

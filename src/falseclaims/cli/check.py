@@ -11,6 +11,7 @@ from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_rep
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import ClaimCheck, load_config
+from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.verdict import interpretation_text, verdict
 from falseclaims.readout import probability_text
 from falseclaims.tasks import TASKS
@@ -100,7 +101,8 @@ def format_text(result: dict) -> str:
     # rows clamped to one value print the same probability: said, so it is not read as a slip
     clamped = [r["congruence_used"] for r in rows if r.get("congruence_clamped")]
     for r in rows:
-        line = f"{r['assumption']:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
+        shown = LEVEL_LABELS.get(r["assumption"], r["assumption"])
+        line = f"{shown:<11}{r['congruence']:>11.3f}{r['congruence_used']:>8.3f}"
         if task == "segmentation":
             line += f"{r['sd_a']:>8.4f}{r['sd_b']:>8.4f}"
         line += f"{probability_text(r['probability'], 4, r['probability_underflow']):>16}"

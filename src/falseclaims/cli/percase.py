@@ -40,8 +40,10 @@ def register(sub) -> None:
                    help="file layout (default auto: recognised from the header; "
                         "docs/percase.md lists the layouts)")
     p.add_argument("--columns", metavar="ROLE=COLUMN,...",
-                   help="the file's own column names for the roles it holds, e.g. "
-                        "case_id=ID,ground_truth=label,alg_a=pred_A (roles: case_id, "
+                   help="the file's own column names for the roles it holds (an alg_ "
+                        "role for each of at least two methods), e.g. "
+                        "case_id=ID,alg_a=pred_A,alg_b=pred_B "
+                        "(predictions: add ground_truth=label; roles: case_id, "
                         "ground_truth, task, method, metric, value, alg_<method>)")
     p.add_argument("--labels", help="ground-truth file for the predictions layout")
     p.add_argument("--subtask", help="which task/structure of the file (long and wide "

@@ -14,7 +14,7 @@ from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_coun
 from falseclaims.cli.conventions import bounded_count
 from falseclaims.config import (Headline, Planner, configured_congruence, load_config,
                                 sd_model_from_config)
-from falseclaims.levels import SD_LEVELS
+from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
 from falseclaims.tasks import TASKS
 
 
@@ -104,13 +104,15 @@ def run(args) -> int:
         head = (f"{args.task}: A = {r0['a']:g}, B = {r0['b']:g} (delta {args.delta:g}),"
                 f" target P <= {target:g}")
         if args.task == "segmentation":
-            head += (f"; SDs imputed ({r0['sd_source']}, {sd_level}): "
+            head += (f"; SDs imputed ({r0['sd_source']}, "
+                     f"{LEVEL_LABELS.get(sd_level, sd_level)}): "
                      f"{r0['sd_a']:.4f} / {r0['sd_b']:.4f}")
         print(head)
         for r in results:
-            tag = f"  congruence {r['congruence_level']} = {r['congruence']:g}"
-            if r["congruence_clamped"]:
-                tag += f" (moved into feasible range: {r['congruence_used']:g})"
+            level = LEVEL_LABELS.get(r["congruence_level"], r["congruence_level"])
+            tag = f"  congruence {level} = {r['congruence']:g}"
+            if r["congruence_clamped"]:  # check's word: infeasible, clamped to the bound
+                tag += f" (infeasible; clamped to {r['congruence_used']:g})"
             print(f"{tag}: {r['message']}")
         for note in notes:
             print(f"note: {note}")

@@ -42,7 +42,7 @@ def panel_width(panels) -> str:
 
 def label_first_drawn(axes, drawn, ylabel: str = "") -> None:
     """Panels sharing y show tick labels on the first panel only; when that panel is empty
-    ("no eligible papers"), put the y tick labels and ``ylabel`` on the first drawn panel."""
+    ("no analysed papers"), put the y tick labels and ``ylabel`` on the first drawn panel."""
     first = next((ax for ax, d in zip(axes, drawn) if d), None)
     if first is None:
         return

@@ -170,7 +170,8 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
                         lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
                         empty=_empty_note(exceedance_by_venue, design_only),
-                        name_one=bool(set(design_only) & set(exceedance_by_venue)))
+                        # beside a venue without a curve, the one drawn is named too
+                        name_one=data["venue_label"].nunique() < len(exceedance_by_venue))
     for ax, task in zip(fig.axes, TASKS):
         # under the axis title, whatever the axes' height (at a fixed axes fraction it ran
         # into the axis title when a long venue legend shortened the axes)
@@ -179,10 +180,15 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
                     textcoords="offset points", fontsize="x-small", color=PALETTE["gray"],
                     va="top")
     _fit_legend(fig)
-    shown = [labels.get(v, v) for v in exceedance_by_venue if v in set(design_only)]
-    if shown and len(shown) < len(exceedance_by_venue):  # beside venues with curves
-        fig.suptitle(f"{DESIGN_ONLY_NOTE}: " + ", ".join(shown), fontsize="small",
-                     color=PALETTE["gray"])
+    # venues without a curve beside venues with curves: named (no legend entry of their own)
+    drawn = set(data["venue_label"])
+    notes = {note: [labels.get(v, v) for v in exceedance_by_venue
+                    if labels.get(v, v) not in drawn and (v in set(design_only)) == (
+                        note == DESIGN_ONLY_NOTE)]
+             for note in (DESIGN_ONLY_NOTE, NO_DATA)}
+    said = "; ".join(f"{note}: " + ", ".join(names) for note, names in notes.items() if names)
+    if said and drawn:
+        fig.suptitle(said, fontsize="small", color=PALETTE["gray"])
     return fig, data
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from falseclaims.io.table_io import numeric, require_columns
+from falseclaims.style import NO_DATA
 from falseclaims.survey.headline import Headline, select_headline
 from falseclaims.survey.populations import POPULATION_TEXT, TABLE_NAMES
 from falseclaims.tasks import TASK_LABELS
@@ -97,7 +98,9 @@ def metric_table_latex(table: pd.DataFrame, task: str, venue_label: str = "",
 
 def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
                      labels: dict[str, str] | None = None) -> pd.DataFrame:
-    """Headline shares above each configured cutoff, one row per venue x task."""
+    """Headline shares above each configured cutoff, one row per venue x task; a venue
+    without analysed papers (an empty summary) keeps one row, task empty and n_papers 0,
+    so that the comparison names every venue it compares."""
     labels = labels or {}
     rows = []
     for venue, s in summaries.items():
@@ -105,6 +108,9 @@ def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
                         f"summary ({venue})")
         h = numeric(select_headline(s, headline, f"summary ({venue})"),
                     ["cutoff", "n_papers", "n_above", "share_above"])
+        if h.empty:
+            rows.append({"venue": venue, "label": labels.get(venue, venue), "task": "",
+                         "n_papers": 0})
         for task, g in h.groupby("task", sort=False):
             rec = {"venue": venue, "label": labels.get(venue, venue), "task": task,
                    "n_papers": int(g["n_papers"].max())}
@@ -112,8 +118,8 @@ def venue_comparison(summaries: dict[str, pd.DataFrame], headline: Headline,
                 rec[f"share_above_{r['cutoff']:g}"] = float(r["share_above"])
                 rec[f"n_above_{r['cutoff']:g}"] = int(r["n_above"])
             rows.append(rec)
-    return pd.DataFrame(rows, columns=["venue", "label", "task", "n_papers"] if not rows
-                        else None)
+    return pd.DataFrame(rows, columns=["venue", "label", "task", "n_papers"]
+                        if not rows or all(len(r) == 4 for r in rows) else None)
 
 
 def venue_comparison_latex(table: pd.DataFrame, headline: Headline) -> str:
@@ -123,15 +129,15 @@ def venue_comparison_latex(table: pd.DataFrame, headline: Headline) -> str:
                       + [rf"$P > {float(c) * 100:g}\%$" for c in cuts])
     lines = [
         r"\begin{table}[ht]", r"\centering",
-        (r"\caption{Share of papers whose probability of a false claim exceeds each cutoff "
-        rf"({_tex_escape(headline.describe('classification'))}; segmentation with "
-        rf"{_tex_escape(headline.sd_level)} imputed SD, {_tex_escape(headline.sd_source)}).}}"),
+        (r"\caption{Share of analysed papers whose probability of a false claim exceeds each "
+         rf"cutoff ({_tex_escape(headline.describe('segmentation'))}; the imputed SD for "
+         r"segmentation only).}"),
         r"\label{tab:venue-comparison}",
         r"\begin{tabular}{ll r" + "r" * len(cuts) + "}", r"\toprule", head + r" \\", r"\midrule",
     ]
     for _, r in table.iterrows():
-        cells = [_tex_escape(str(r["label"])), TASK_LABELS.get(r["task"], r["task"]),
-                 str(int(r["n_papers"]))]
+        task = TASK_LABELS.get(r["task"], r["task"]) if r["task"] else NO_DATA
+        cells = [_tex_escape(str(r["label"])), task, str(int(r["n_papers"]))]
         cells += [f"{100 * r[c]:.0f}\\%" if pd.notna(r[c]) else "--" for c in cut_cols]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]

@@ -59,6 +59,15 @@ REASON_STEP = {
     "missing_test_size": "test_size",
     "top2_test_sizes_differ": "test_size",
 }
+
+
+def step_label(reason: str) -> str:
+    """The words of the flow step an exclusion ``reason`` fails to pass ("distinct test
+    set" for ``no_distinct_test_set``): what a user reads, the reason staying the table key."""
+    labels = dict((*STEPS, VALID_CELLS_STEP, RESULTS_STEP))
+    return labels.get(REASON_STEP.get(reason, ""), reason.replace("_", " "))
+
+
 EXCLUSION_COLUMNS = ["venue", "paper_id", "task", "step", "reason", "detail"]
 
 

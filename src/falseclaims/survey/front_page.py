@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import jinja2
 import pandas as pd
+import yaml
 from markupsafe import escape
 
-from falseclaims.config import Headline, run_venues, venue_label, where_to_look
+from falseclaims.config import Headline, run_venues, shown_path, venue_label, where_to_look
 from falseclaims.io.table_io import read_table
 from falseclaims.tasks import TASK_LABELS
 
@@ -49,7 +51,7 @@ _ENV = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
 _WARNINGS = _ENV.from_string("""
 {% for v in venues %}
 <div class="implausible"><b>Implausible result: {{ v.label }}</b> &mdash; check its mapping
-before believing its headline (<code>falseclaims sheet check --venue {{ v.venue }}</code>):
+before believing its headline (<code>{{ v.command }}</code>):
 <ul>{% for w in v.warnings %}<li>{{ w }}</li>{% endfor %}</ul></div>
 {% endfor %}
 """)
@@ -298,11 +300,15 @@ def headline_text(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str]
 
 def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, str],
                     compare: list[str], assumption: str,
-                    warnings: Mapping[str, list[str]] | None = None) -> str:
+                    warnings: Mapping[str, list[str]] | None = None,
+                    configfiles: Sequence[str] = ()) -> str:
     """The report's front page: the plausibility warnings of each venue (``warnings``:
     venue -> messages, :mod:`falseclaims.plausibility`) above the headline table of every
-    venue, then, for each venue compared with the paper, its numbers beside the paper's."""
-    warned = [{"venue": v, "label": labels.get(v, v), "warnings": list(w)}
+    venue, then, for each venue compared with the paper, its numbers beside the paper's.
+    ``configfiles``: the run's ``--configfile`` files; the check command a warning prints
+    names the one defining the venue."""
+    warned = [{"venue": v, "label": labels.get(v, v), "warnings": list(w),
+               "command": sheet_check_command(v, configfiles)}
               for v, w in (warnings or {}).items() if w]
     body = _WARNINGS.render(venues=warned) + headline_fragment(
         numbers, labels, assumption, frozenset(w["venue"] for w in warned))
@@ -316,6 +322,23 @@ def front_page_html(numbers: Mapping[str, pd.DataFrame], labels: Mapping[str, st
                      + numbers_fragment(numbers[venue], True))
     return _PAGE.render(title="falseclaims: the answer", style=_STYLE + _FRONT_STYLE, body=body,
                         fragment_marker=FRAGMENT)
+
+
+def sheet_check_command(venue: str, configfiles: Sequence[str] = ()) -> str:
+    """``falseclaims sheet check --venue VENUE``, with ``--config FILE`` when the venue is
+    defined in one of the run's ``--configfile`` files (the last such, as Snakemake merges
+    them): without it the check reads config/config.yaml, which may not define the venue."""
+    words = ["falseclaims", "sheet", "check", "--venue", venue]
+    for path in reversed(list(configfiles)):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                venues = (yaml.safe_load(fh) or {}).get("venues") or {}
+        except (OSError, yaml.YAMLError, AttributeError):
+            continue  # the pipeline read it already; a file gone since names nothing here
+        if isinstance(venues, dict) and venue in venues:
+            words += ["--config", shown_path(path)]
+            break
+    return shlex.join(words)
 
 
 _METRICS = _ENV.from_string("""
@@ -354,10 +377,12 @@ def metric_tables_html(table: pd.DataFrame, label: str, note: str = "") -> str:
                         fragment_marker=FRAGMENT)
 
 
-def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[str]:
+def closing_lines(cfg: dict, configfiles=(), with_config: bool = False,
+                  places=()) -> list[str]:
     """What a successful pipeline run prints last: the headline of every venue it made (the
     front page's table, read from ``results/<venue>/numbers.csv`` when that is not older
-    than the venue's summary.csv), then :func:`~falseclaims.config.where_to_look`."""
+    than the venue's summary.csv), then :func:`~falseclaims.config.where_to_look` (``places``:
+    the run's ``-s`` / ``--directory``, :func:`~falseclaims.config.command_line_places`)."""
     numbers = {}
     for venue in run_venues(cfg):
         path, summary = Path(f"results/{venue}/numbers.csv"), Path(f"results/{venue}/summary.csv")
@@ -373,4 +398,4 @@ def closing_lines(cfg: dict, configfiles=(), with_config: bool = False) -> list[
                      f"is above each cutoff ({assumption}; in brackets the range over "
                      f"{spans or 'the sensitivity analyses'}, as the report's front page)")
         lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
-    return [*lines, where_to_look(cfg, configfiles, with_config)]
+    return [*lines, where_to_look(cfg, configfiles, with_config, places=places)]

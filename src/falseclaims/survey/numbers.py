@@ -37,8 +37,11 @@ NUMBER_COLUMNS = ["venue", "task", "name", "description", "value", "unit", "popu
 ALL_TASKS = "all"
 # what ``low``/``high`` of a headline share span (config ``numbers.sensitivity_range``)
 SENSITIVITY_RANGES = {
-    "one_at_a_time": "one factor at a time: congruence Q1/Q3 at the headline SD; "
-                     "SD Q1/Q3 at the headline congruence (the paper's sensitivity analyses)",
+    # every level of one factor, the other at its headline level: true whatever the
+    # headline levels are ("congruence Q1/Q3" was wrong for a Q3 headline)
+    "one_at_a_time": "one factor at a time: congruence Q1, median and Q3 at the headline SD; "
+                     "SD Q1, mean and Q3 at the headline congruence (the paper's sensitivity "
+                     "analyses)",
     "full_grid": "all combinations of congruence Q1/median/Q3 and SD Q1/headline/Q3 "
                  "(wider than the paper's sensitivity analyses)",
 }
@@ -203,8 +206,8 @@ def _delta_rows(top2, venue, task) -> list[dict]:
 def sensitivity_band(summary: pd.DataFrame, headline: Headline, task: str,
                      how: str = "one_at_a_time") -> pd.DataFrame:
     """The rows of ``summary.csv`` (one task) whose shares span a headline share's range:
-    ``one_at_a_time`` (the paper's sensitivity analyses: congruence Q1/Q3 at the headline SD,
-    and for segmentation SD Q1/Q3 at the headline congruence, plus the headline itself) or
+    ``one_at_a_time`` (the paper's sensitivity analyses: every congruence level at the
+    headline SD, and for segmentation every SD level at the headline congruence) or
     ``full_grid`` (every congruence level x SD level of the headline sources)."""
     if how not in SENSITIVITY_RANGES:
         raise ValueError(f"config numbers.sensitivity_range: {how!r}; expected one of "
