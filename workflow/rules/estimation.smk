@@ -57,7 +57,13 @@ rule estimation_sd:
         spec=lambda wc: EST["sd_sources"][wc.source],
     run:
         run_script(
-            SCRIPTS / "estimation_sd.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "estimation_sd.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 

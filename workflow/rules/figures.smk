@@ -55,7 +55,13 @@ rule venue_figures_reporting:
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     run:
         run_script(
-            SCRIPTS / "venue_figures.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
@@ -84,7 +90,13 @@ rule venue_figures_deltas:
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     run:
         run_script(
-            SCRIPTS / "venue_figures.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
@@ -111,7 +123,13 @@ rule venue_figures_exceedance:
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     run:
         run_script(
-            SCRIPTS / "venue_figures.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
@@ -149,7 +167,13 @@ rule venue_figures_lookup:
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
     run:
         run_script(
-            SCRIPTS / "venue_figures.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
@@ -180,5 +204,11 @@ rule venue_comparison:
         cutoff=config["figures"]["cutoff"],
     run:
         run_script(
-            SCRIPTS / "venue_comparison.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "venue_comparison.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )

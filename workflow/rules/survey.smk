@@ -32,7 +32,13 @@ rule validate_sheets:
         metrics=Eligibility.from_block(config["analysis"]).metrics,
     run:
         run_script(
-            SCRIPTS / "validate_sheets.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "validate_sheets.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
@@ -147,7 +153,13 @@ rule probabilities:
     priority: VENUE_CHAIN_PRIORITY
     run:
         run_script(
-            SCRIPTS / "probabilities.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "probabilities.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 

@@ -34,7 +34,13 @@ rule table_agreement:
         },
     run:
         run_script(
-            SCRIPTS / "table_agreement.py", input, output, params, wildcards, log, rule
+            SCRIPTS / "table_agreement.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
         )
 
 
