@@ -113,3 +113,26 @@ def test_the_jobs_are_forked_where_the_platform_can():
     method = job_context(SCRIPTS).get_start_method()
     expected = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     assert method == expected
+
+
+def test_jobs_started_and_awaited_from_several_threads_keep_their_exit_status(tmp_path):
+    """Snakemake runs `run:` blocks in several threads; every job that succeeds must be seen
+    to succeed (multiprocessing lost a status read by two threads at once: exit status 255)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    script = write_script(tmp_path, "quick", """\
+        from pathlib import Path
+        from falseclaims.pipeline import run_job
+
+        def main(smk):
+            Path(smk.output[0]).write_text("ok")
+
+        run_job(snakemake, main)  # noqa: F821
+        """)
+
+    def one(i):
+        return run(script, tmp_path, outputs=(f"out{i}.txt",), rule=f"quick{i}")
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        done = list(pool.map(one, range(60)))
+    assert all(Path(out[0]).read_text() == "ok" for out, _ in done)

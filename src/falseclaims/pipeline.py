@@ -12,10 +12,12 @@ import errno
 import gc
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import resource
 import runpy
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -153,6 +155,9 @@ def job_resources(wall: float) -> str:
 SERVER_PRELOAD = ("__main__", "snakemake.cli", "matplotlib.pyplot", "seaborn", "scipy.stats")
 
 
+_PROCESS_LOCK = threading.Lock()
+
+
 class JobFailed(Exception):
     """A step's process ended with an error (already reported on the console and in its log)."""
 
@@ -202,8 +207,16 @@ def run_script(script, input, output, params, wildcards, log, rule) -> None:
                           log=log, rule=rule)
     process = job_context(script.parent).Process(target=_run_in_child,
                                                  args=(str(script), smk, os.getcwd()))
-    process.start()
-    process.join()
+    # Snakemake calls this from several threads at once. Process.start polls every running
+    # child's exit status (multiprocessing.process._cleanup), and two threads reading one
+    # child's status lose it (read as 255: a job that had succeeded failed, once in three
+    # runs of the example); so starting and reading a status happen one thread at a time,
+    # and only the wait for the job is outside the lock.
+    with _PROCESS_LOCK:
+        process.start()
+    multiprocessing.connection.wait([process.sentinel])
+    with _PROCESS_LOCK:
+        process.join()
     if process.exitcode:
         where = f"; its log: {log[0]}" if len(log) else ""
         raise JobFailed(f"rule {rule} stopped (exit status {process.exitcode}){where}")
