@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import pandas as pd
 
+from bench_pipeline import RESOURCES, benchmark_table
 from falseclaims.figures.registry import VENUE_JOBS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,7 +34,8 @@ FIGURE_RULES = [*VENUE_JOBS.values(), "venue_comparison", "estimation_figures",
 
 
 def snakemake(cwd: Path, *args: str) -> tuple[float, float, str]:
-    """Wall and CPU seconds (this child process tree) of one Snakemake call."""
+    """Wall and CPU seconds of one Snakemake call: its own process tree (the jobs run in
+    processes forked by a server that is not waited for: their CPU is in their logs)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=cwd,
@@ -71,16 +72,20 @@ def main(argv=None) -> int:
                                    "--allowed-rules", *FIGURE_RULES)
         jobs = len(re.findall(r"^\s*(?:local)?rule \w+:", log, flags=re.M)) - 1  # minus `all`
         rows = []
-        for tsv in sorted((repo / "logs" / "benchmarks").glob("*/*.tsv")):
-            if tsv.parent.name in FIGURE_RULES:
-                b = pd.read_csv(tsv, sep="\t")
-                rows.append(f"| {tsv.parent.name} | {tsv.stem} | {b['s'].iloc[-1]:.1f} |")
+        jobs_cpu = benchmark_table(repo)
+        jobs_cpu = jobs_cpu[jobs_cpu["rule"].isin(FIGURE_RULES)]["cpu"].sum()
+        for job_log in sorted((repo / "logs").rglob("*.log")):
+            found = RESOURCES.search(job_log.read_text(encoding="utf-8", errors="replace"))
+            if found and found.group(1) in FIGURE_RULES:
+                rows.append(f"| {found.group(1)} | {job_log.parent.name} | "
+                            f"{float(found.group(2)):.1f} |")
         html = repo / "report.html"
         snakemake(repo, "--report", str(html))
         parts = report_parts(html)
     mb = 1e6
     print(f"## Figure jobs ({args.cores} cores)\n")
-    print(f"- jobs: {jobs}; wall {wall:.1f} s; CPU {cpu:.1f} s\n")
+    print(f"- jobs: {jobs}; wall {wall:.1f} s; CPU {cpu:.1f} s of Snakemake and "
+          f"{jobs_cpu:.1f} s of the jobs (their logs)\n")
     print("| rule | job | seconds |\n|---|---|---|")
     print("\n".join(rows))
     print("\n## snakemake --report\n")

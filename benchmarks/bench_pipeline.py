@@ -7,8 +7,8 @@ measured. Measurements (``--which``):
 * ``example``: ``snakemake -n`` on a clean copy (start-up + DAG), the default target from
   clean with ``--cores 2``, an up-to-date rerun (nothing to do), one venue's survey stages
   again (``--forcerun validate_sheets`` on its tables), ``snakemake --report``
-  (size of the HTML file) and the per-rule table from the Snakemake ``benchmark:`` files
-  (``logs/benchmarks/<rule>/<wildcards>.tsv``: seconds and max RSS per job);
+  (size of the HTML file) and the per-rule table from the ``resources:`` line every job
+  writes into its log (``logs/``: seconds, CPU and peak memory per job);
 * ``big``: a generated venue of ``--papers`` papers (default 10^5; the synthetic survey of
   ``falseclaims.examples.survey_sheet`` tiled with fresh paper ids). The congruence/SD estimation
   it needs is built first (not timed); then the survey stages (``survey.smk``: sheet
@@ -16,7 +16,8 @@ measured. Measurements (``--which``):
 * ``percase``: ``falseclaims percase`` on a generated Claims Reloaded file of
   ``--cases`` cases (default 10^6) x 4 methods, classification and segmentation.
 
-"Peak RSS" is the largest single process (GNU time, ``Maximum resident set size``). The
+"Peak RSS" is the largest process GNU time sees (``Maximum resident set size``): Snakemake
+and what it waits for; each job's own peak is in the per-rule table. The
 1-minute load average is printed next to every measurement: the machine may be shared.
 Prints Markdown.
 
@@ -103,15 +104,21 @@ HEAD = ("| step | wall (s) | CPU, user + sys (s) | peak RSS (MB) | load avg (1 m
 # ------------------------------------------------------------------ per-rule benchmark files
 
 
+# what falseclaims.pipeline.job_resources writes into a rule's log, after "falseclaims.<rule>: "
+RESOURCES = re.compile(r"falseclaims\.(\w+): resources: ([\d.]+) s wall; CPU ([\d.]+) s user \+ "
+                       r"([\d.]+) s system; peak memory (\d+) MiB")
+
+
 def benchmark_table(workdir: Path) -> pd.DataFrame:
-    """Per-rule sums of Snakemake ``benchmark:`` files (s, max_rss) under logs/benchmarks."""
+    """Per-rule sums of the jobs' own measurements, from the ``resources:`` line each job writes
+    into its log under logs/ (seconds of the step, CPU and peak memory of the job's process;
+    a job runs in a process forked by a server that GNU time of Snakemake does not see)."""
     rows = []
-    for tsv in sorted((workdir / "logs" / "benchmarks").rglob("*.tsv")):
-        rule = tsv.relative_to(workdir / "logs" / "benchmarks").parts[0]
-        df = pd.read_csv(tsv, sep="\t")
-        num = {c: pd.to_numeric(df[c], errors="coerce").iloc[0] if c in df else np.nan
-               for c in ("max_rss", "cpu_time")}
-        rows.append({"rule": rule, "jobs": 1, "s": float(df["s"].iloc[0]), **num})
+    for log in sorted((workdir / "logs").rglob("*.log")):
+        for m in RESOURCES.finditer(log.read_text(encoding="utf-8", errors="replace")):
+            rows.append({"rule": m.group(1), "jobs": 1, "s": float(m.group(2)),
+                         "cpu_time": float(m.group(3)) + float(m.group(4)),
+                         "max_rss": float(m.group(5))})
     if not rows:
         return pd.DataFrame(columns=["rule", "jobs", "s", "max_s", "cpu", "max_rss"])
     df = pd.DataFrame(rows)
@@ -122,7 +129,7 @@ def benchmark_table(workdir: Path) -> pd.DataFrame:
 
 
 def benchmark_markdown(df: pd.DataFrame) -> str:
-    lines = ["| rule | jobs | s (sum over jobs) | s (slowest job) | CPU s (sum) | max RSS (MB) |",
+    lines = ["| rule | jobs | s (sum over jobs) | s (slowest job) | CPU s (sum) | peak memory (MiB) |",
              "|---|---|---|---|---|---|"]
     for r in df.itertuples():
         rss = "-" if pd.isna(r.max_rss) else f"{r.max_rss:.0f}"
@@ -241,7 +248,7 @@ def run_big(repo: Path, root: Path, papers: int) -> None:
     est += [f"results/estimation/sd_model/{s}.yaml" for s in cfg["sd_model"]["use"]
             if s not in cfg["sd_model"]]
     timed([*smk, *est], work, env)  # prerequisites, not timed
-    shutil.rmtree(work / "logs" / "benchmarks", ignore_errors=True)
+    shutil.rmtree(work / "logs", ignore_errors=True)
     targets = [f"results/big/{t}.csv" for t in SURVEY_TABLES]
     full = timed([*smk, *targets], work, env)
     table = per_rule(work)

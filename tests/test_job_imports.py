@@ -1,5 +1,8 @@
-"""Each pipeline job is a new Python process; its imports must not load heavy modules the
-job never uses (scipy.special alone costs ~0.15 s, jsonschema ~0.07 s, per process).
+"""A job's script must not import heavy modules the job never uses (scipy.special alone costs
+~0.15 s, jsonschema ~0.07 s, per process). Locally, jobs are forked from a server that imports
+what every script imports (falseclaims.pipeline.run_script), once per run; where that server
+is not used (a cluster job is a new Snakemake on its node; platforms without forkserver), each
+job is a new Python process that pays for its script's imports.
 
 For every workflow/scripts/*.py, the script's top-level import statements run in a fresh
 interpreter and the modules of FORBIDDEN[script] must be absent from sys.modules afterwards.

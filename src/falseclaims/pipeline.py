@@ -1,17 +1,26 @@
-"""Glue between Snakemake rules and the library: logging and error reporting.
+"""Glue between Snakemake rules and the library: how a job runs, logging and error reporting.
 
-Scripts call ``run_job(snakemake, func)``; ``func`` receives the snakemake object and
-does one library call. Table and YAML I/O is in :mod:`falseclaims.io.table_io`.
+A rule's ``run:`` block calls :func:`run_script` with one of the workflow's scripts; the script
+calls ``run_job(snakemake, func)``, and ``func`` receives the snakemake object and does one
+library call. Table and YAML I/O is in :mod:`falseclaims.io.table_io`.
 """
 
 from __future__ import annotations
 
+import ast
 import errno
 import gc
 import logging
+import multiprocessing
+import multiprocessing.connection
 import os
+import resource
+import runpy
 import sys
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from falseclaims.errors import FalseclaimsInputError
 
@@ -59,6 +68,7 @@ def run_step(snakemake, func) -> None:
     the rule, the problem and the log file, and exit status 1; any other exception is a bug
     and is logged with its traceback.
     """
+    started = time.perf_counter()
     log_path = snakemake.log[0] if len(snakemake.log) else None
     # the console gets one summary per step (INFO); the rule's log also the details (DEBUG)
     console = logging.StreamHandler(sys.stderr)
@@ -78,6 +88,7 @@ def run_step(snakemake, func) -> None:
     try:
         func(snakemake)
         log.debug("done: %s", ", ".join(map(str, snakemake.output)))
+        log.debug("%s", job_resources(time.perf_counter() - started))
     except EXPECTED_ERRORS as exc:
         wildcards = dict(snakemake.wildcards.items()) if snakemake.wildcards else {}
         log.error("%s", error_block(snakemake.rule, wildcards, log_path, exc),
@@ -117,3 +128,95 @@ def run_job(snakemake, func) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+# the line job_resources writes (benchmarks/bench_pipeline.py reads it back)
+RESOURCES_LINE = ("resources: {wall:.2f} s wall; CPU {user:.2f} s user + {system:.2f} s "
+                  "system; peak memory {peak:.0f} MiB")
+
+
+def job_resources(wall: float) -> str:
+    """The step's wall time, and this process's CPU time and peak memory, for the rule's log
+    (Snakemake's ``benchmark:`` measures the whole Snakemake process for a ``run:`` job,
+    every job running beside it included, so the rules have none)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    # ru_maxrss is in KiB on Linux, in bytes on macOS
+    peak = usage.ru_maxrss / (2**20 if sys.platform == "darwin" else 2**10)
+    return RESOURCES_LINE.format(wall=wall, user=usage.ru_utime, system=usage.ru_stime,
+                                 peak=peak)
+
+
+# The job server imports these before it forks any job: the drawing libraries the figure steps
+# import inside their functions, then what the scripts import at their top (script_imports),
+# and last the module that freezes the garbage collector's view of it all
+# (falseclaims.job_server_ready). "snakemake.cli" is what Snakemake's own program imports:
+# multiprocessing runs the parent's main program again in every child, which is cheap only if
+# the server has imported it already (measured: 0.35 s of CPU per job otherwise).
+SERVER_PRELOAD = ("__main__", "snakemake.cli", "matplotlib.pyplot", "seaborn", "scipy.stats")
+
+
+_PROCESS_LOCK = threading.Lock()
+
+
+class JobFailed(Exception):
+    """A step's process ended with an error (already reported on the console and in its log)."""
+
+
+def script_imports(scripts_dir) -> list[str]:
+    """The modules the workflow's scripts import at their top, read from their source."""
+    names = set()
+    for script in sorted(Path(scripts_dir).glob("*.py")):
+        for node in ast.parse(script.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+    return sorted(names)
+
+
+def job_context(scripts_dir):
+    """The multiprocessing context the jobs run in: a fork server that has imported what the
+    steps need (where the platform has none, a new interpreter per job, as ``script:``)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([*SERVER_PRELOAD, *script_imports(scripts_dir),
+                                    "falseclaims.job_server_ready"])
+    return context
+
+
+def _run_in_child(script: str, smk, cwd: str) -> None:
+    # the server's working directory is the one it started in; a job's is its parent's
+    os.chdir(cwd)
+    runpy.run_path(script, init_globals={"snakemake": smk}, run_name="__main__")
+
+
+def run_script(script, input, output, params, wildcards, log, rule) -> None:
+    """Run one of the workflow's scripts for a rule (its ``run:`` block), in a process of its own.
+
+    The process is forked from a server that imported pandas, matplotlib and the library
+    once per Snakemake run (:mod:`multiprocessing`'s forkserver), where Snakemake's
+    ``script:`` starts a new Python that imports them again for every job: on the example,
+    that start-up was 43 % of the jobs' CPU (docs/benchmarks.md). Each job still has its own
+    process (its own matplotlib state, log and exit status), the rule's log is written as
+    before, and every job starts from the same state (forked from the server, never from
+    another job), so outputs do not depend on the order jobs run in.
+    """
+    script = Path(script)
+    smk = SimpleNamespace(input=input, output=output, params=params, wildcards=wildcards,
+                          log=log, rule=rule)
+    process = job_context(script.parent).Process(target=_run_in_child,
+                                                 args=(str(script), smk, os.getcwd()))
+    # Snakemake calls this from several threads at once. Process.start polls every running
+    # child's exit status (multiprocessing.process._cleanup), and two threads reading one
+    # child's status lose it (read as 255: a job that had succeeded failed, once in three
+    # runs of the example); so starting and reading a status happen one thread at a time,
+    # and only the wait for the job is outside the lock.
+    with _PROCESS_LOCK:
+        process.start()
+    multiprocessing.connection.wait([process.sentinel])
+    with _PROCESS_LOCK:
+        process.join()
+    if process.exitcode:
+        where = f"; its log: {log[0]}" if len(log) else ""
+        raise JobFailed(f"rule {rule} stopped (exit status {process.exitcode}){where}")

@@ -18,13 +18,9 @@ rule calibration_simulate:
         cells="results/calibration/chunks/{task}/chunk{chunk}_cells.csv",
     log:
         "logs/calibration/simulate_{task}_{chunk}.log",
-    benchmark:
-        "logs/benchmarks/calibration_simulate/{task}_{chunk}.tsv"
     wildcard_constraints:
         chunk=r"\d+",
     priority: LONG_CHAIN_HEAD_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         # everything CalibrationSettings reads: the block plus the assumptions it borrows
         cfg=config_subset(
@@ -33,8 +29,16 @@ rule calibration_simulate:
             ("congruence", config["calibration"]["survey_congruence_source"]),
             ("sd_model", config["calibration"]["sd_model_source"]),
         ),
-    script:
-        "../scripts/calibration_simulate.py"
+    run:
+        run_script(
+            SCRIPTS / "calibration_simulate.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # merging the chunks (summing additive counts) and the figures in one job: one process start
@@ -65,14 +69,18 @@ rule calibration_figures:
         ece_by_n="results/calibration/ece_by_n.csv",
     log:
         "logs/calibration/figures.log",
-    benchmark:
-        "logs/benchmarks/calibration_figures/calibration.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         cfg=config_subset(("calibration", "confidence"), ("calibration", "interval")),
         style=config["style"],
         reference_delta_sd=config["calibration"]["reference_delta_sd"],
         congruence_shift=config["calibration"]["congruence_shift"],
-    script:
-        "../scripts/calibration_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "calibration_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )

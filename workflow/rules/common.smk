@@ -24,7 +24,11 @@ from falseclaims.figures.registry import (
     SCOPES,
     figures_of,
 )
+from falseclaims.pipeline import run_script
 from falseclaims.tasks import TASKS
+
+# the rules' scripts (run by run_script: a process forked from one that imported the library)
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 
 # YAML reads a key like 2023 as a number; venue keys are names (and output folders)
 if isinstance(config.get("venues"), dict):

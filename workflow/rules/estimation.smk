@@ -24,18 +24,22 @@ rule estimation_congruence:
         quartiles="results/estimation/congruence/{source}_quartiles.csv",
     log:
         "logs/estimation/congruence_{source}.log",
-    benchmark:
-        "logs/benchmarks/estimation_congruence/{source}.tsv"
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     priority: LONG_CHAIN_HEAD_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         spec=lambda wc: EST["congruence_sources"][wc.source],
         seed=config["seed"],
-    script:
-        "../scripts/estimation_congruence.py"
+    run:
+        run_script(
+            SCRIPTS / "estimation_congruence.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 rule estimation_sd:
@@ -46,17 +50,21 @@ rule estimation_sd:
         model="results/estimation/sd_model/{source}.yaml",
     log:
         "logs/estimation/sd_model_{source}.log",
-    benchmark:
-        "logs/benchmarks/estimation_sd/{source}.tsv"
     wildcard_constraints:
         source="[A-Za-z0-9_]+",
     priority: LONG_CHAIN_HEAD_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         spec=lambda wc: EST["sd_sources"][wc.source],
-    script:
-        "../scripts/estimation_sd.py"
+    run:
+        run_script(
+            SCRIPTS / "estimation_sd.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # both estimation figures and their summary tables in one job
@@ -83,10 +91,6 @@ rule estimation_figures:
         ),
     log:
         "logs/estimation/figures.log",
-    benchmark:
-        "logs/benchmarks/estimation_figures/estimation.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         paper=config["congruence"]["paper"],
@@ -97,5 +101,13 @@ rule estimation_figures:
         sd_model=config_subset(
             *(("sd_model", s) for s in ESTIMATION_FIGURE_SD_SOURCES)
         ).get("sd_model", {}),
-    script:
-        "../scripts/estimation_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "estimation_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )

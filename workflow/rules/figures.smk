@@ -38,11 +38,7 @@ rule venue_figures_reporting:
         tex_segmentation="figures/{venue}/tableS2_metrics_segmentation.tex",
     log:
         "logs/{venue}/figures_reporting.log",
-    benchmark:
-        "logs/benchmarks/venue_figures_reporting/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         # ConfigParam: the report's "Job parameters" panel lists the keys, not every value
         style=ConfigParam(config["style"], "style"),
@@ -57,8 +53,16 @@ rule venue_figures_reporting:
         test_set_splits=config["analysis"]["test_set_splits"],
         matched_to_paper=lambda wc: wc.venue in MATCHED_TO_PAPER,
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    script:
-        "../scripts/venue_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # Fig S9 and Fig 4: the differences of the top two
@@ -76,11 +80,7 @@ rule venue_figures_deltas:
         **figure_outputs("venue_figures_deltas"),
     log:
         "logs/{venue}/figures_deltas.log",
-    benchmark:
-        "logs/benchmarks/venue_figures_deltas/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=ConfigParam(config["style"], "style"),
         size_categories=config["figures"]["size_categories"],
@@ -88,8 +88,16 @@ rule venue_figures_deltas:
         seed=config["seed"],
         headline=HEADLINE,
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    script:
-        "../scripts/venue_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # Fig 5, its congruence-sources companion, Fig S10 and its SD-models companion: the share of
@@ -107,18 +115,22 @@ rule venue_figures_exceedance:
         **figure_outputs("venue_figures_exceedance"),
     log:
         "logs/{venue}/figures_exceedance.log",
-    benchmark:
-        "logs/benchmarks/venue_figures_exceedance/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=ConfigParam(config["style"], "style"),
         cutoff=config["figures"]["cutoff"],
         headline=HEADLINE,
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    script:
-        "../scripts/venue_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # Fig 6: the look-up grids and the smallest sufficient test set over the venue's median
@@ -133,11 +145,7 @@ rule venue_figures_lookup:
         multipliers="figures/{venue}/fig6_multipliers.csv",
     log:
         "logs/{venue}/figures_lookup.log",
-    benchmark:
-        "logs/benchmarks/venue_figures_lookup/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=ConfigParam(config["style"], "style"),
         headline=HEADLINE,
@@ -157,8 +165,16 @@ rule venue_figures_lookup:
         test_set_splits=config["analysis"]["test_set_splits"],
         populations=ConfigParam(config["figures"]["populations"], "figures populations"),
         venue_label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    script:
-        "../scripts/venue_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "venue_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 rule venue_comparison:
@@ -178,10 +194,6 @@ rule venue_comparison:
         tex="figures/comparison/venue_comparison.tex",
     log:
         "logs/comparison/venue_comparison.log",
-    benchmark:
-        "logs/benchmarks/venue_comparison/comparison.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         venues=VENUES,
         labels=ConfigParam(
@@ -190,5 +202,13 @@ rule venue_comparison:
         style=ConfigParam(config["style"], "style"),
         headline=HEADLINE,
         cutoff=config["figures"]["cutoff"],
-    script:
-        "../scripts/venue_comparison.py"
+    run:
+        run_script(
+            SCRIPTS / "venue_comparison.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )

@@ -16,16 +16,20 @@ rule multiplicity_simulate_dependent:
         ),
     log:
         "logs/multiplicity/simulate_dependent.log",
-    benchmark:
-        "logs/benchmarks/multiplicity_simulate_dependent/all.tsv"
     priority: LONG_CHAIN_HEAD_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         cfg=config["multiplicity"],
         seed=[config["seed"], config["multiplicity"]["dependent"]["seed_stream"]],
-    script:
-        "../scripts/multiplicity_simulate_dependent.py"
+    run:
+        run_script(
+            SCRIPTS / "multiplicity_simulate_dependent.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # the closed-form table and the three figures in one job: one process start instead of two
@@ -44,10 +48,6 @@ rule multiplicity_figures:
         ),
     log:
         "logs/multiplicity/figures.log",
-    benchmark:
-        "logs/benchmarks/multiplicity_figures/multiplicity.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         alpha=config["multiplicity"]["alpha"],
@@ -56,5 +56,13 @@ rule multiplicity_figures:
         example=config["multiplicity"]["example"],
         cdf_m=config["multiplicity"]["cdf_m"],
         dependent=config["multiplicity"]["dependent"],
-    script:
-        "../scripts/multiplicity_figures.py"
+    run:
+        run_script(
+            SCRIPTS / "multiplicity_figures.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )

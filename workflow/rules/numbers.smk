@@ -22,10 +22,6 @@ rule numbers:
         ),
     log:
         "logs/{venue}/numbers.log",
-    benchmark:
-        "logs/benchmarks/numbers/{venue}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         cfg=ConfigParam(
             config_subset(
@@ -43,8 +39,8 @@ rule numbers:
             )
         ),
         label=lambda wc: ReportText(config["venues"][wc.venue]["label"]),
-    script:
-        "../scripts/numbers.py"
+    run:
+        run_script(SCRIPTS / "numbers.py", input, output, params, wildcards, log, rule)
 
 
 rule front_page:
@@ -60,10 +56,6 @@ rule front_page:
         ),
     log:
         "logs/front_page.log",
-    benchmark:
-        "logs/benchmarks/front_page/front_page.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         venues=VENUES,
         labels=ConfigParam(
@@ -71,5 +63,7 @@ rule front_page:
         ),
         compare=config["numbers"]["compare_venues"],
         headline=HEADLINE,
-    script:
-        "../scripts/front_page.py"
+    run:
+        run_script(
+            SCRIPTS / "front_page.py", input, output, params, wildcards, log, rule
+        )

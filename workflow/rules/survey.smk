@@ -22,11 +22,7 @@ rule validate_sheets:
         ),
     log:
         "logs/{venue}/validate_sheets.log",
-    benchmark:
-        "logs/benchmarks/validate_sheets/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         venue_cfg=lambda wc: config["venues"][wc.venue],
         # the sheets' paths are relative to the working directory, as their inputs above
@@ -34,8 +30,16 @@ rule validate_sheets:
         base_dir=".",
         # a paper's comparison from a block of its primary metric first (group_rows_by_id)
         metrics=Eligibility.from_block(config["analysis"]).metrics,
-    script:
-        "../scripts/validate_sheets.py"
+    run:
+        run_script(
+            SCRIPTS / "validate_sheets.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 rule eligibility:
@@ -55,16 +59,14 @@ rule eligibility:
         top2="results/{venue}/top2.csv",
     log:
         "logs/{venue}/eligibility.log",
-    benchmark:
-        "logs/benchmarks/eligibility/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         # only what select_papers reads: editing cutoffs or headline levels keeps the selection
         analysis={k: config["analysis"][k] for k in ("metrics", "test_set_splits")},
-    script:
-        "../scripts/eligibility.py"
+    run:
+        run_script(
+            SCRIPTS / "eligibility.py", input, output, params, wildcards, log, rule
+        )
 
 
 # does the venue's result defend itself? (falseclaims.plausibility; config/README.md,
@@ -79,16 +81,14 @@ rule plausibility:
         "results/{venue}/plausibility.csv",
     log:
         "logs/{venue}/plausibility.log",
-    benchmark:
-        "logs/benchmarks/plausibility/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         venue_cfg=lambda wc: config["venues"][wc.venue],
         cfg=ConfigParam(config_subset("analysis", "plausibility")),
-    script:
-        "../scripts/plausibility.py"
+    run:
+        run_script(
+            SCRIPTS / "plausibility.py", input, output, params, wildcards, log, rule
+        )
 
 
 rule impute_sd:
@@ -99,19 +99,17 @@ rule impute_sd:
         sds="results/{venue}/sd_imputed.csv",
     log:
         "logs/{venue}/impute_sd.log",
-    benchmark:
-        "logs/benchmarks/impute_sd/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         estimated=estimated_sd_files(),
         cfg=config_subset(
             ("sd_model", "use"), *(("sd_model", s) for s in config["sd_model"]["use"])
         ),
         use_reported_sd_over=config["analysis"]["use_reported_sd_over"],
-    script:
-        "../scripts/impute_sd.py"
+    run:
+        run_script(
+            SCRIPTS / "impute_sd.py", input, output, params, wildcards, log, rule
+        )
 
 
 rule assign_congruence:
@@ -122,19 +120,23 @@ rule assign_congruence:
         congruence="results/{venue}/congruence.csv",
     log:
         "logs/{venue}/assign_congruence.log",
-    benchmark:
-        "logs/benchmarks/assign_congruence/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         estimated=estimated_congruence_files(),
         cfg=config_subset(
             ("congruence", "use"),
             *(("congruence", s) for s in config["congruence"]["use"]),
         ),
-    script:
-        "../scripts/assign_congruence.py"
+    run:
+        run_script(
+            SCRIPTS / "assign_congruence.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 rule probabilities:
@@ -148,13 +150,17 @@ rule probabilities:
         probabilities="results/{venue}/probabilities.csv",
     log:
         "logs/{venue}/probabilities.log",
-    benchmark:
-        "logs/benchmarks/probabilities/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
-    script:
-        "../scripts/probabilities.py"
+    run:
+        run_script(
+            SCRIPTS / "probabilities.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 rule exceedance:
@@ -168,14 +174,12 @@ rule exceedance:
         exceedance="results/{venue}/exceedance.csv",
     log:
         "logs/{venue}/exceedance.log",
-    benchmark:
-        "logs/benchmarks/exceedance/{venue}.tsv"
     priority: VENUE_CHAIN_PRIORITY
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         cutoffs=config["analysis"]["cutoffs"],
         headline=HEADLINE,
         exceedance_grid=config["analysis"]["exceedance_grid"],
-    script:
-        "../scripts/exceedance.py"
+    run:
+        run_script(
+            SCRIPTS / "exceedance.py", input, output, params, wildcards, log, rule
+        )

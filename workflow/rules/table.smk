@@ -22,10 +22,6 @@ rule table_agreement:
         ),
     log:
         "logs/table_agreement/table_agreement.log",
-    benchmark:
-        "logs/benchmarks/table_agreement/all.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         cfg={
@@ -36,8 +32,16 @@ rule table_agreement:
             "planner": config["planner"],
             "table_agreement": config["table_agreement"],
         },
-    script:
-        "../scripts/table_agreement.py"
+    run:
+        run_script(
+            SCRIPTS / "table_agreement.py",
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            rule,
+        )
 
 
 # venues whose results sheet lists every method of a paper (the long layout); a wide top-2
@@ -55,10 +59,6 @@ rule table_ties:
         ties="results/{venue}/ties.csv",
     log:
         "logs/{venue}/table_ties.log",
-    benchmark:
-        "logs/benchmarks/table_ties/{venue}.tsv"
-    conda:
-        "../../envs/falseclaims.yaml"
     params:
         style=config["style"],
         label=lambda wc: config["venues"][wc.venue]["label"],
@@ -69,5 +69,7 @@ rule table_ties:
             "claim_check": config["claim_check"],
             "planner": config["planner"],
         },
-    script:
-        "../scripts/table_ties.py"
+    run:
+        run_script(
+            SCRIPTS / "table_ties.py", input, output, params, wildcards, log, rule
+        )
