@@ -88,9 +88,6 @@ def test_cr_only_percase_cli_gives_the_lf_result(tmp_path, capsys):
         assert got[key] == want[key], key
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "the claims_reloaded fast path (percase/claims_fast.py) splits the first line itself "
-    "and crashes on a CR inside it; passes once it leaves such a file to the careful reader"))
 def test_cr_only_claims_reloaded_percase_cli(tmp_path, capsys):
     """The per-case command on the wide (case_id, alg_*) CR-only file."""
     want = _percase(capsys, _write(tmp_path / "lf.csv", LINES))["result"]

@@ -63,6 +63,8 @@ rule front_page:
         ),
         compare=config["numbers"]["compare_venues"],
         headline=HEADLINE,
+        # the banner's `sheet check` command names the --configfile that defines the venue
+        configfiles=_configfiles,
     run:
         run_script(
             SCRIPTS / "front_page.py", input, output, params, wildcards, log, rule

@@ -14,7 +14,8 @@ def main(smk):
     warnings = {v: [str(f) for f in read_findings(read_table(f))]
                 for v, f in zip(p.venues, smk.input.plausibility)}
     html = front_page_html(numbers, p.labels, p.compare,
-                           Headline(**p.headline).describe("segmentation"), warnings)
+                           Headline(**p.headline).describe("segmentation"), warnings,
+                           p.configfiles)
     Path(smk.output[0]).write_text(html, encoding="utf-8")
 
 

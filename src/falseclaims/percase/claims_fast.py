@@ -122,6 +122,10 @@ def _clean_header(p: Path) -> list | None:
         return None
     if semicolon_separated(header_line) or looks_tab_separated(header_line):
         return None
+    # old-Mac line ends (CR only) put the whole file on this "line"; NULs mean UTF-16 without
+    # a byte-order mark: both are for the careful reader (falseclaims.io.textio)
+    if "\r" in header_line.rstrip("\r\n") or "\x00" in header_line:
+        return None
     if duplicated_names(next(csv.reader([header_line]), [])):
         return None  # the careful reader refuses a column named twice
     try:
