@@ -18,6 +18,12 @@ from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
 
+def examples(c) -> str:
+    """'; e.g. a | b | c' of a column's first distinct cells, for a remark ('' when it has
+    none: an empty column)."""
+    return f"; e.g. {' | '.join(e[:20] for e in c.examples)}" if c.examples else ""
+
+
 def column_key(c, g: SheetGuess) -> str:
     """The key a column is mapped by: its name, or its letter ('@AI') when it has no name
     or shares it with another column (two 'accuracy' columns: one key each)."""

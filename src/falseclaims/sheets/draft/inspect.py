@@ -300,6 +300,9 @@ def year_row(row: list, k: int) -> str | None:
     return text if all(is_missing(c) for j, c in enumerate(row) if j != k) else None
 
 
+_GROUP_HINT = "repeated ids in consecutive rows"
+
+
 def _id_hints(name: str, texts: list[str], year_rows: list[str]) -> list[str]:
     hints = []
     years = [t for t in texts if t in set(year_rows)]
@@ -313,8 +316,7 @@ def _id_hints(name: str, texts: list[str], year_rows: list[str]) -> list[str]:
             at.setdefault(t, []).append(i)
         runs = all(k[-1] - k[0] + 1 == len(k) for t, k in at.items() if t not in years)
         if runs:  # every repeat in consecutive rows: one paper over several rows
-            hints.append("repeated ids in consecutive rows (one paper per data set?): "
-                         "group_rows_by_id: true")
+            hints.append(_GROUP_HINT + " (one paper per data set?): group_rows_by_id: true")
         else:
             hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
     return hints
@@ -380,6 +382,9 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     g = SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
                    getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
                    *checks.idless_rows(t, guesses))
+    if table_kind(g) == "results":  # a row per method: the repeated ids are the layout
+        for c in guesses:
+            c.hints = [h for h in c.hints if not h.startswith(_GROUP_HINT)]
     g.second_table = second_table(t.rows)
     g.ragged = ragged_rows(t)
     g.no_header = header_as_data(t) if header_row is None else None
@@ -461,6 +466,8 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
     if headerless:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
+    if not vals and not (key in ALL_COLUMNS and not headerless):  # not 'free text'
+        why = (f"header {name!r}, " if not headerless else "") + "empty (no cell filled)"
     ex = []
     for v in vals:
         s = clean_text(v) if isinstance(v, str) else str(v)
