@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from falseclaims.cli import main
 from falseclaims.sheets import read_venue
+from falseclaims.sheets.read.errors import SheetValidationError
 from falseclaims.sheets.draft.inspect import inspect_sheet
 from sheet_drafting import drafted, write_rows
 
@@ -126,3 +128,25 @@ def test_a_papers_table_with_ids_in_consecutive_rows_keeps_the_hint(tmp_path):
     pid, = [c for c in inspect_sheet(write_rows(tmp_path, rows)).columns
             if c.role == "paper_id"]
     assert any("one paper per data set?" in h for h in pid.hints)
+
+
+def test_the_reader_without_a_metric_names_the_task_column_way(tmp_path):
+    """A hand-written block with a task column and no metric: the reader's problem names
+    the [task, metric] mapping with its values: rules; followed as written (cells spelt
+    as the rules name them), every paper reads with its task's metric."""
+    rows = [["Paper", "Task", "Ours", "Best prior"]] + \
+        [[p, "classification" if _PRIMARY[t.lower()] == "accuracy" else "segmentation", a, b]
+         for p, t, a, b, _ in _ROWS]
+    block = {"papers": str(write_rows(tmp_path, rows)), "layout": "wide_top2",
+             "units": "fraction", "columns": {"wide": {
+                 "Paper": "paper_id", "Task": "task", "Ours": "value_proposed",
+                 "Best prior": "value_best_prior"}}}
+    with pytest.raises(SheetValidationError) as exc:
+        read_venue(block, base_dir=".", venue="v")
+    said = str(exc.value)
+    assert "{their task column: [task, metric]}" in said
+    values = yaml.safe_load(re.search(r"with values: (\{metric: \{[^}]*\}\})", said)[1])
+    block["columns"]["wide"]["Task"] = ["task", "metric"]
+    got = read_venue(dict(block, values=values), base_dir=".", venue="v").results
+    assert dict(zip(got["paper_id"], got["metric"])) == {
+        p: _PRIMARY[t.lower()] for p, t, *_ in _ROWS}

@@ -468,14 +468,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
     if not vals and not (key in ALL_COLUMNS and not headerless):  # not 'free text'
         why = (f"header {name!r}, " if not headerless else "") + "empty (no cell filled)"
-    ex = []
-    for v in vals:
-        s = clean_text(v) if isinstance(v, str) else str(v)
-        if s not in ex:
-            ex.append(s)
-        if len(ex) == 3:
-            break
-    return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
+    return ColumnGuess(t.letters[k] or "", name, role, why, _first_distinct(vals), hints, sure, big, from_cells,
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
@@ -483,6 +476,18 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def _first_distinct(vals: list, k: int = 3) -> list[str]:
+    """The column's first ``k`` distinct cells as text (its examples)."""
+    ex = []
+    for v in vals:
+        s = clean_text(v) if isinstance(v, str) else str(v)
+        if s not in ex:
+            ex.append(s)
+        if len(ex) == k:
+            break
+    return ex
 
 
 def _measured(role: str, named: bool, why: str, sure: bool) -> tuple[str, str, bool]:
