@@ -150,3 +150,40 @@ def test_the_reader_without_a_metric_names_the_task_column_way(tmp_path):
     got = read_venue(dict(block, values=values), base_dir=".", venue="v").results
     assert dict(zip(got["paper_id"], got["metric"])) == {
         p: _PRIMARY[t.lower()] for p, t, *_ in _ROWS}
+
+
+def _bib(key: str, title: str) -> str:
+    return f"@inproceedings{{{key},\n    title = \"{title}\",\n    year = \"2018\",\n}}"
+
+
+_BIB = [("htut-etal-2018-grammar", "Htut 2018", "Grammar induction with neural models"),
+        ("htut-etal-2018-grammar-ws", "Htut 2018", "Grammar induction with neural models"),
+        ("lee-2019-repro", "Lee 2019", "Reproducing parsers"),
+        ("lee-2019-tagger", "Lee 2019", "A tagger revisited"),
+        ("ng-2020-mt", "Ng 2020", "Machine translation, again"),
+        ("ortiz-2021-qa", "Ortiz 2021", "Question answering results"),
+        ("park-2021-ner", "Park 2021", "Named entities in context")]
+
+
+def test_a_bibtex_column_names_the_papers_when_authors_and_titles_repeat(tmp_path, capsys):
+    """Authors repeat and two entries share a title (a workshop and a conference paper):
+    the BibTeX entry of each row is the paper, its citation key the id (7 papers, not 6
+    by title nor 5 by author)."""
+    rows = [["bibtex", "Authors", "Title", "Venue"]] + [
+        [_bib(k, t), a, t, "WS" if k.endswith("-ws") else "ACL"] for k, a, t in _BIB]
+    d, block = drafted(write_rows(tmp_path, rows))
+    assert block["columns"]["wide"]["bibtex"] == "paper_id"
+    papers = read_venue(block, base_dir=".", venue="v").papers
+    assert sorted(papers["paper_id"]) == sorted(k for k, _, _ in _BIB)
+    code, out = _check(tmp_path, block, capsys)
+    assert code == 0 and f"OK, {len(_BIB)} papers" in out
+
+
+def test_a_unique_id_stays_beside_a_bibtex_column(tmp_path):
+    """The guard: an id column already unique (and titles too) keeps the id; the BibTeX
+    column is not it."""
+    rows = [["bibtex", "Paper", "Title"]] + [[_bib(k, f"{t} {i}"), f"P{i}", f"{t} {i}"]
+                                            for i, (k, _, t) in enumerate(_BIB)]
+    _, block = drafted(write_rows(tmp_path, rows))
+    assert block["columns"]["wide"]["Paper"] == "paper_id"
+    assert block["columns"]["wide"].get("bibtex") != "paper_id"

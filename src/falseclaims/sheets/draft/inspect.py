@@ -145,6 +145,7 @@ class ColumnGuess:
     cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
     asked: tuple[str, str] | None = None  # (role, namesake's letter): which copy is it?
     effect_types: bool = False  # a metric column of effect-size types ('d', 'r')
+    bibtex: bool = False  # BibTeX entries ('@inproceedings{key, ...'): their keys name papers
 
 
 @dataclass
@@ -473,6 +474,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        named=named or key in ALL_COLUMNS, filled=len(vals),
                        flags=checks.is_flag(vals), low=low_name(t, k, name),
                        links=_links(texts), effect_types=effect_types,
+                       bibtex=bool(texts) and all(checks.BIBTEX.match(x) for x in texts),
                        cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
