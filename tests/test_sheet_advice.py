@@ -187,3 +187,28 @@ def test_a_unique_id_stays_beside_a_bibtex_column(tmp_path):
     _, block = drafted(write_rows(tmp_path, rows))
     assert block["columns"]["wide"]["Paper"] == "paper_id"
     assert block["columns"]["wide"].get("bibtex") != "paper_id"
+
+
+def test_effect_sizes_numbered_by_id_name_the_reference_column_as_the_paper(tmp_path, capsys):
+    """`ID` numbers the effect sizes (one per row) while `Full.Reference` cites the paper
+    of each (4 papers over 9 rows, one written with other spacing): the one
+    question names the reference column and its count; followed as written, check reads
+    the 4 papers."""
+    refs = ["Austin, L. H. (1987). The effects of play.", "Alman, R. E. (1992). Games.",
+            "Baker, T. (2001). Violence and media.", "Chu, W. (2010). Arousal."]
+    cited = [0, 0, 0, 1, 1, 2, 2, 3, 3]
+    rows = [["ID", "Study.name", "Full.Reference", "Correlation", "Std.Err", "p.twotail"]]
+    for i, r in enumerate(cited):
+        ref = refs[r] if i != 2 else "  " + refs[r].replace(" ", "  ")
+        rows.append([i + 1, f"S{i}", ref, f"0.{10 + i}", f"0.0{5 + i}", f"0.{40 + i}"])
+    d, block = drafted(write_rows(tmp_path, rows))
+    problem, = d.problems
+    assert "I 'Full.Reference'" not in problem  # letters are the sheet's own
+    assert "C 'Full.Reference' names 4 references over 9 rows" in problem
+    assert "map 'Full.Reference' to paper_id and 'ID' to ignore" in problem
+    wide = {k: "ignore" for k in block["columns"]["wide"]}
+    wide["Full.Reference"] = "paper_id"
+    followed = dict(block, group_rows_by_id=True, columns={"wide": wide})
+    followed.pop("id", None)
+    code, out = _check(tmp_path, followed, capsys)
+    assert code == 0 and "OK, 4 papers" in out
