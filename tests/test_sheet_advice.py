@@ -111,8 +111,8 @@ def test_a_results_table_gets_no_hint_to_group_its_repeated_ids(tmp_path, capsys
     assert not any("group_rows_by_id" in h for h in pid.hints)
     d, block = drafted(path)
     assert not any(r.startswith("unsure: ids") for r in d.remarks)
-    assert any(r.startswith("ids repeat in column 'Paper' (6 ids): a results table")
-               for r in d.remarks)
+    assert any(r.startswith("ids repeat in rows 2, 3 of column 'Paper' ('Chen 2019'; 6 ids "
+                            "in all): a results table") for r in d.remarks)
     code, out = _check(tmp_path, block, capsys)
     assert code == 0 and "OK, 6 papers, 12 results rows" in out
     assert main(["sheet", "inspect", str(path)]) == 0

@@ -503,14 +503,16 @@ def _layout_repeats(g: SheetGuess, remarks: list[str]) -> list[str]:
     over a paper's rows, one per method (the layout, not a doubt), said in one line in
     place of an "unsure" line per id (a method repeated within a paper has its own
     remark)."""
-    unsure = [r for r in remarks if re.match(r"unsure: ids .* repeat in rows .*: read as "
-                                             r"one paper over several rows", r)]
+    said = re.compile(r"unsure: ids (.*) repeat in rows (.*?) of column .*: read as one "
+                      r"paper over several rows")
+    unsure = [m for r in remarks if (m := said.match(r))]
     if not unsure:
         return remarks
     idc = next(c for c in g.columns if c.role == "paper_id")
-    return [r for r in remarks if r not in unsure] + [
-        f"ids repeat in column {idc.name!r} ({len(unsure)} ids): a results table, a row per "
-        "method, one paper over its rows (group_rows_by_id: true)"]
+    return [r for r in remarks if not said.match(r)] + [
+        f"ids repeat in rows {unsure[0][2]} of column {idc.name!r} ({unsure[0][1]}; "
+        f"{len(unsure)} ids in all): a results table, a row per method, one paper over its "
+        "rows (group_rows_by_id: true)"]
 
 
 def _no_metric(block: dict, by_file: tuple | None = None) -> str | None:
