@@ -24,7 +24,7 @@ from falseclaims.io.raw_table import is_missing
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, metric_constants, split_remarks, task_from_headers,
+    column_key, draft_repeats, examples, metric_constants, split_remarks, task_from_headers,
     competing_values, uncompared_values, file_metric, mark_todo, metric_rules, task_from_metric_cells,
     where_and_header,
 )
@@ -75,7 +75,7 @@ def _block(g: SheetGuess, venue: str, file: str, problems: list[str]
             mapping[key] = "ignore"
         if not c.sure or (c.role not in WIDE and c.role != "(ignore)" and c.letter):
             remarks.append(f"unsure: column {c.letter} {c.name!r} -> {mapping.get(key, c.role)}"
-                           f" ({c.why}; e.g. {' | '.join(e[:20] for e in c.examples)})")
+                           f" ({c.why}{examples(c)})")
     block = {"label": venue, "papers": file}
     where_and_header(block, g)
     block.update({"layout": "wide_top2", "units": g.units})
@@ -463,6 +463,7 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     if not lower:
         block, remarks, problems = long_block(g, g, venue, shown, shown)
         block["group_rows_by_id"] = True
+        remarks = _layout_repeats(g, remarks)
         remarks.insert(0, f"layout long: papers and results both {shown}: the results table "
                        "holds its own paper columns (a paper's first row gives its papers "
                        "fields, group_rows_by_id: true)")
@@ -497,22 +498,75 @@ def _own_papers(g: SheetGuess, venue: str, shown: str, judge) -> Draft:
     return _finish(block, dict(block, papers=full), venue, shown, remarks, problems, judge)
 
 
+def _layout_repeats(g: SheetGuess, remarks: list[str]) -> list[str]:
+    """The remarks of a results table holding its own paper columns with its ids repeating
+    over a paper's rows, one per method (the layout, not a doubt), said in one line in
+    place of an "unsure" line per id (a method repeated within a paper has its own
+    remark)."""
+    said = re.compile(r"unsure: ids (.*) repeat in rows (.*?) of column .*: read as one "
+                      r"paper over several rows")
+    unsure = [m for r in remarks if (m := said.match(r))]
+    if not unsure:
+        return remarks
+    idc = next(c for c in g.columns if c.role == "paper_id")
+    return [r for r in remarks if not said.match(r)] + [
+        f"ids repeat in rows {unsure[0][2]} of column {idc.name!r} ({unsure[0][1]}; "
+        f"{len(unsure)} ids in all): a results table, a row per method, one paper over its "
+        "rows (group_rows_by_id: true)"]
+
+
 def _no_metric(block: dict, by_file: tuple | None = None) -> str | None:
     """What a wide block with value columns but no metric (no metric column, no header or
     cell naming one) needs, in one line; None when it has its metric or no value column.
-    ``by_file``: the (metric, task) the file's name names ('auc.csv'), offered, not set."""
+    ``by_file``: the (metric, task) the file's name names ('auc.csv'), offered, not set.
+    With a task column, a metric constant would give every paper one metric whatever its
+    task: the metric is read from the task column instead (``task_metric_edit``)."""
     wide = block["columns"]["wide"]
     values = [k for k, ours in wide.items() if ours in ("value_proposed", "value_best_prior",
                                                         "values_compared")]
     if not values or "metric" in wide.values() or "metric" in block["constants"]:
         return None
-    return (f"no metric: nothing names the metric of the value column(s) "
+    said = (f"no metric: nothing names the metric of the value column(s) "
             f"{', '.join(repr(v) for v in values)} (no metric column, no metric in a header "
-            "or cell); set constants: {metric: ..., task: ...} (accuracy: classification, "
+            "or cell); ")
+    if edit := task_metric_edit(block):
+        (key, _), = edit["columns"]["wide"].items()
+        return (said + f"the task column {key!r} holds each paper's task: read the metric "
+                "from it too, each task's primary metric (analysis.metrics), by "
+                + flow_yaml(edit) + " (change a metric if the values are of another), or "
+                "map the value columns to ignore to read the sheet as study design")
+    return (said + "set constants: {metric: ..., task: ...} (accuracy: classification, "
             "dsc: segmentation"
             + (f"; the file name names {by_file[0]}: {{metric: {by_file[0]}, task: "
                f"{by_file[1]}}}" if by_file else "")
             + "), or map them to ignore to read the sheet as study design")
+
+
+def task_metric_edit(block: dict) -> dict | None:
+    """The edit of a wide block that reads each paper's metric from its task column:
+    ``{columns: {wide: {Task: [task, metric]}}, values: {metric: {rule: metric}}}``, a
+    rule per task (its name and short names, any case) and one per ``values: task:`` rule
+    of the block, giving the task's primary metric (``analysis.metrics``, first spelling);
+    None without a task column."""
+    from falseclaims.config import Analysis, load_config
+    from falseclaims.tasks import TASK_ALIASES, TASKS
+
+    key = next((k for k, ours in block["columns"]["wide"].items() if ours == "task"), None)
+    if key is None:
+        return None
+    primary = {t: names[0] for t, names in
+               Analysis.from_config(load_config()).eligibility.metrics.items()}
+    rules = {pattern: primary[task] for pattern, task in
+             ((block.get("values") or {}).get("task") or {}).items() if task in primary}
+    for task in TASKS:
+        names = [task, *(a for a, t in TASK_ALIASES.items() if t == task)]
+        rules[f"(?i)^(?:{'|'.join(names)})$"] = primary[task]
+    return {"columns": {"wide": {key: ["task", "metric"]}}, "values": {"metric": rules}}
+
+
+def flow_yaml(edit: dict) -> str:
+    """An edit as one line of YAML (flow style), as a problem line quotes it."""
+    return yaml.safe_dump(edit, default_flow_style=True, width=10**6, sort_keys=False).strip()
 
 
 def _lost_results(g: SheetGuess, remarks: list[str]) -> list[str]:

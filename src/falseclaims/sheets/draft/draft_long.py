@@ -17,7 +17,7 @@ from falseclaims.sheets.draft.inspect import (
 )
 from falseclaims.sheets.read.rows import skip_rows
 from falseclaims.sheets.draft.draft_parts import (
-    column_key, draft_repeats, mark_todo, metric_constants, metric_rules, split_remarks,
+    column_key, draft_repeats, examples, mark_todo, metric_constants, metric_rules, split_remarks,
     task_from_metric_cells, where_and_header,
 )
 from falseclaims.sheets.draft.metric_names import competing_value_columns
@@ -118,8 +118,7 @@ def _mapping(g: SheetGuess, roles: dict[int, str], ours: dict, remarks: list[str
         mapping[column_key(c, g)] = role if role in ours else "ignore"
         if role in ours and not c.sure or (role is None and c.role not in ("(ignore)",)):
             remarks.append(f"unsure: {table} column {c.letter} {c.name!r} -> "
-                           f"{mapping[column_key(c, g)]} ({c.why}; e.g. "
-                           f"{' | '.join(e[:20] for e in c.examples)})")
+                           f"{mapping[column_key(c, g)]} ({c.why}{examples(c)})")
     return mapping
 
 

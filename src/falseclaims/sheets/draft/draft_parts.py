@@ -18,6 +18,12 @@ from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
 
+def examples(c) -> str:
+    """'; e.g. a | b | c' of a column's first distinct cells, for a remark ('' when it has
+    none: an empty column)."""
+    return f"; e.g. {' | '.join(e[:20] for e in c.examples)}" if c.examples else ""
+
+
 def column_key(c, g: SheetGuess) -> str:
     """The key a column is mapped by: its name, or its letter ('@AI') when it has no name
     or shares it with another column (two 'accuracy' columns: one key each)."""
@@ -280,13 +286,42 @@ def _not_compared(g: SheetGuess, block: dict, cols: list, what: str, rest: list)
     ids = [c for c in g.columns if c.role == "paper_id"]
     mark_todo(block, ("columns", "wide", column_key(cols[0], g)),
               "not the values of methods compared (STILL TO FIX above)")
+    ref = _reference_papers(g, ids[0]) if ids else None
     return [f"columns {names} hold {what}, not the values of methods compared: this sheet "
             "holds no claim to assess; map them to ignore to run it as a study-design sheet, "
-            + (f"after checking that {ids[0].letter} {ids[0].name!r} names one paper per "
+            + (f"and name each row's paper: {ids[0].letter} {ids[0].name!r} differs on every "
+               f"row (a number per effect size?) while {ref[0].letter} {ref[0].name!r} names "
+               f"{ref[1]} references over {g.n_rows} rows: map {ref[0].name!r} to paper_id "
+               f"and {ids[0].name!r} to ignore, with group_rows_by_id: true (and no id: "
+               "template)" if ref else
+               f"after checking that {ids[0].letter} {ids[0].name!r} names one paper per "
                "row or per group of rows (one row per effect size or score?)" if ids else
                "after naming the column of each row's paper (id)")
             + (f"; the other number columns ({', '.join(repr(c.name) for c in rest)}) "
                "too, unless two are methods compared" if rest else "")]
+
+
+# a header naming the publication each row cites in full ('Full.Reference', 'Citation')
+_REFERENCE = re.compile(r"reference|citation", re.I)
+
+
+def _reference_papers(g: SheetGuess, idc) -> tuple | None:
+    """(column, distinct references) when the paper id drafted differs on every row while
+    a filled reference column names fewer publications (cells compared as the reader
+    groups them: runs of white space ignored): an id numbering the rows (effect sizes),
+    the reference naming the papers. None otherwise."""
+    from falseclaims.io.raw_table import clean_text
+    from falseclaims.sheets.read.rows import skip_rows
+
+    refs = [c for c in g.columns if c is not idc and c.role != "paper_id" and not c.unique
+            and _REFERENCE.search(c.name) and c.filled == g.n_rows]
+    if not idc.unique or not refs:
+        return None
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    skip_rows(t, None, "")
+    k = next(i for i, c in enumerate(g.columns) if c is refs[0])
+    n = len({clean_text(str(r[k])) for _, r in t.rows})
+    return (refs[0], n) if n < g.n_rows else None
 
 
 def task_from_metric_cells(g: SheetGuess, roles: set, remarks: list[str]) -> dict:

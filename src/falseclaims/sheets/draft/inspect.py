@@ -145,6 +145,7 @@ class ColumnGuess:
     cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
     asked: tuple[str, str] | None = None  # (role, namesake's letter): which copy is it?
     effect_types: bool = False  # a metric column of effect-size types ('d', 'r')
+    bibtex: bool = False  # BibTeX entries ('@inproceedings{key, ...'): their keys name papers
 
 
 @dataclass
@@ -300,6 +301,9 @@ def year_row(row: list, k: int) -> str | None:
     return text if all(is_missing(c) for j, c in enumerate(row) if j != k) else None
 
 
+_GROUP_HINT = "repeated ids in consecutive rows"
+
+
 def _id_hints(name: str, texts: list[str], year_rows: list[str]) -> list[str]:
     hints = []
     years = [t for t in texts if t in set(year_rows)]
@@ -313,8 +317,7 @@ def _id_hints(name: str, texts: list[str], year_rows: list[str]) -> list[str]:
             at.setdefault(t, []).append(i)
         runs = all(k[-1] - k[0] + 1 == len(k) for t, k in at.items() if t not in years)
         if runs:  # every repeat in consecutive rows: one paper over several rows
-            hints.append("repeated ids in consecutive rows (one paper per data set?): "
-                         "group_rows_by_id: true")
+            hints.append(_GROUP_HINT + " (one paper per data set?): group_rows_by_id: true")
         else:
             hints.append(f"repeated ids: id: '{{{name}}}' numbers the repeats ' (2)', ...")
     return hints
@@ -380,6 +383,9 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     g = SheetGuess(t.file, t.sheet, t.header_row, len(t.rows), guesses, units,
                    getattr(t, "header_rows", 1), titles, warns, text_rows, metric,
                    *checks.idless_rows(t, guesses))
+    if table_kind(g) == "results":  # a row per method: the repeated ids are the layout
+        for c in guesses:
+            c.hints = [h for h in c.hints if not h.startswith(_GROUP_HINT)]
     g.second_table = second_table(t.rows)
     g.ragged = ragged_rows(t)
     g.no_header = header_as_data(t) if header_row is None else None
@@ -461,21 +467,29 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
     if headerless:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
+    if not vals and not (key in ALL_COLUMNS and not headerless):  # not 'free text'
+        why = (f"header {name!r}, " if not headerless else "") + "empty (no cell filled)"
+    return ColumnGuess(t.letters[k] or "", name, role, why, _first_distinct(vals), hints, sure, big, from_cells,
+                       split_sizes, unique=len(set(texts)) == len(texts), values=rules,
+                       named=named or key in ALL_COLUMNS, filled=len(vals),
+                       flags=checks.is_flag(vals), low=low_name(t, k, name),
+                       links=_links(texts), effect_types=effect_types,
+                       bibtex=bool(texts) and all(checks.BIBTEX.match(x) for x in texts),
+                       cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
+                       mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
+                       if role == "split" and rules else {})
+
+
+def _first_distinct(vals: list, k: int = 3) -> list[str]:
+    """The column's first ``k`` distinct cells as text (its examples)."""
     ex = []
     for v in vals:
         s = clean_text(v) if isinstance(v, str) else str(v)
         if s not in ex:
             ex.append(s)
-        if len(ex) == 3:
+        if len(ex) == k:
             break
-    return ColumnGuess(t.letters[k] or "", name, role, why, ex, hints, sure, big, from_cells,
-                       split_sizes, unique=len(set(texts)) == len(texts), values=rules,
-                       named=named or key in ALL_COLUMNS, filled=len(vals),
-                       flags=checks.is_flag(vals), low=low_name(t, k, name),
-                       links=_links(texts), effect_types=effect_types,
-                       cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
-                       mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
-                       if role == "split" and rules else {})
+    return ex
 
 
 def _measured(role: str, named: bool, why: str, sure: bool) -> tuple[str, str, bool]:

@@ -225,8 +225,9 @@ def title_ids(g, key) -> TitleIds | None:
                         + (f" ({over})" if group else ""))
     idc = g.columns[ik]
     if len(ids) == len(rows):
-        if len(titles) == len(rows) or _STRONG_ID.search(idc.name):
-            # one row per paper; or an id naming a publication (PMID, DOI, arXiv): a
+        if len(titles) == len(rows) or _STRONG_ID.search(idc.name) or idc.bibtex:
+            # one row per paper; or an id naming a publication (PMID, DOI, arXiv, a BibTeX
+            # key): a
             # title shared by two of them is two records, not one paper over two rows
             return None
         return TitleIds("{" + key(title) + "}", True, key(idc),

@@ -179,10 +179,34 @@ def names_the_paper(g) -> bool:
     return bool(_NAMED_ID.fullmatch(g.name) or _PAPER_HEADER.search(name) or g.links)
 
 
+# a BibTeX entry ('@inproceedings{schwartz-2010-reproducible, title = ...'): group 1 its key
+BIBTEX = re.compile(r"^\s*@\w+\s*\{\s*([^,\s{}]+)\s*,")
+
+
+def _bibtex_id(guesses: list) -> bool:
+    """A column of distinct BibTeX entries, one per row, while the id drafted repeats
+    (authors: a workshop and a conference paper of one title): each entry's citation key
+    is the paper id, read by a values: rule. True when it took the id."""
+    ids = [g for g in guesses if g.role == "paper_id"]
+    bib = [g for g in guesses if g.bibtex and g.unique and g.role != "paper_id"]
+    if not bib or not ids or any(g.unique for g in ids):
+        return False
+    for g in ids:
+        g.role, g.sure = "(ignore)", False
+        g.why += f"; repeated ids: column {bib[0].letter} {bib[0].name!r} holds each row's " \
+            "BibTeX entry, its citation key is the paper id"
+    bib[0].role, bib[0].sure = "paper_id", False
+    bib[0].why += "; BibTeX entries, distinct: their citation keys are the paper ids"
+    bib[0].values = {BIBTEX.pattern: "\\1"}
+    return True
+
+
 def settle_ids(guesses: list) -> None:
     """One paper-id column: unique cells before repeated ones, a named id (``Citation``,
     ``Paper``) before authors or a DOI. Without one, a column of distinct texts filled on
     every row (``2506.10119v1.pdf``) is the id (unsure), not ignored: rows are papers."""
+    if _bibtex_id(guesses):
+        return
     for g in guesses:  # 'reference_section: yes/no' names no paper
         if g.role == "paper_id" and g.flags:
             g.role, g.sure = "(ignore)", False

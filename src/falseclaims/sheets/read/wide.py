@@ -25,6 +25,13 @@ NO_RESULTS = ("no result columns (no value_proposed, value_best_prior or values_
               "probabilities need results")
 
 
+# a metric constant gives every paper one metric: with a task column holding both tasks,
+# the metric follows each paper's task instead
+_BY_TASK = ("; if the task column holds both tasks, read the metric from it: columns: wide: "
+            "{their task column: [task, metric]} with values: {metric: {classification: "
+            "accuracy, segmentation: dsc}}")
+
+
 def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) -> bool:
     """Problems for missing metric/value columns; False for a sheet of study design only
     (no value column at all: its papers run without results, noted once)."""
@@ -46,6 +53,8 @@ def check_wide_columns(table: RawTable, idx: dict, constants: dict, where: str) 
                           f"a column {col!r} (wide_top2 layout; map yours in {where} "
                           f"columns: wide: {{their name: {col}}}"
                           + (" or set constants: {metric: ...}" if col == "metric" else "")
+                          + (_BY_TASK if col == "metric" and "task" in idx
+                             and "task" not in (constants or {}) else "")
                           + ")")
     return True
 
