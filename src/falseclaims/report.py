@@ -160,7 +160,9 @@ def _tests_table(tests) -> dict:
     return _table(TEST_COLUMNS, rows)
 
 
-def _bayes_rows(task: str, inp: dict, prob: float) -> list[tuple[str, str]]:
+def _bayes_rows(task: str, inp: dict, prob: float,
+                underflow: bool = False) -> list[tuple[str, str]]:
+    shown = probability_text(prob, underflow=underflow)
     if task == "segmentation":
         cong = inp["congruence"]
         r = (number(cong) if cong == cong
@@ -170,14 +172,14 @@ def _bayes_rows(task: str, inp: dict, prob: float) -> list[tuple[str, str]]:
                 ("SD of A (per case)", number(inp["sd_a"])),
                 ("SD of B (per case)", number(inp["sd_b"])),
                 ("congruence r (Pearson of per-case DSC)", r),
-                ("P(false claim)", probability_text(prob))]
+                ("P(false claim)", shown)]
     return [("cases", number(inp["n"], count=True)), ("accuracy of A", number(inp["mean_a"])),
             ("accuracy of B", number(inp["mean_b"])),
             ("congruence p11 (both correct)", number(inp["congruence"])),
             ("only A correct (x1)", number(inp["only_a"], count=True)),
             ("only B correct (x2)", number(inp["only_b"], count=True)),
             ("both wrong", number(inp["both_wrong"], count=True)),
-            ("P(false claim)", probability_text(prob))]
+            ("P(false claim)", shown)]
 
 
 FORMULAS = {
@@ -253,7 +255,7 @@ def _pairs_table(pairs: pd.DataFrame, task: str) -> dict:
              "mcnemar_midp": "McNemar mid-p, overall accuracy", "paired_t": "paired t"}
     cols += [(f"{short.get(c[2:], label_of(c[2:]))}: p (Holm)", True) for c in tests]
     rows = [[r["a"], r["b"], number(r["delta"]), number(r["congruence"]),
-             probability_text(r["probability"]),
+             probability_text(r["probability"], underflow=r["probability_underflow"]),
              f"[{number(r['ci_lower'])}, {number(r['ci_upper'])}]"]
             + [f"{_pvalue(r[c])} ({_pvalue(r[c + '_holm'])})" for c in tests]
             for r in pairs.to_dict(orient="records")]
@@ -287,9 +289,10 @@ def percase_html(cmp, ranking: pd.DataFrame, meta: dict, cfg: dict | None = None
     cites += ["omnibus"] if omnibus is not None else []
     return _render(
         "percase.html.j2", f"Is {a} really better than {b}?", cites, a=a, b=b, chosen=chosen,
-        verdict_=_verdict(cmp.probability, cfg, a, b, extra),
+        verdict_=_verdict(cmp.probability, cfg, a, b, extra, cmp.probability_underflow),
         inputs=[(k, number(v) if not isinstance(v, str) else v) for k, v in meta.items()],
-        ranking=ranking_t, bayes=_bayes_rows(task, cmp.inputs, cmp.probability),
+        ranking=ranking_t, bayes=_bayes_rows(task, cmp.inputs, cmp.probability,
+                                                         cmp.probability_underflow),
         formula=Markup(FORMULAS[task]), positive=positive, tests=_tests_table(cmp.tests),
         advice=cmp.recommendation,
         omnibus=_omnibus_context(omnibus) if omnibus is not None else None,

@@ -169,11 +169,24 @@ def limit_text(value: int) -> str:
     return f"10^{len(str(value)) - 1}" if str(value).strip("0") == "1" else f"{value:,}"
 
 
+def _refuse_dot_group(text: str) -> None:
+    """A size such as "10.000" is 10 with a decimal point, but 10,000 where '.' groups digits
+    (German, Italian, ...): refused as ambiguous rather than read as 10. Only 1-3 digits (not
+    starting with 0, as a digit group) then '.' and exactly three zeros: other digits after
+    the '.' are no whole number and refused as such already; "10.0" stays 10."""
+    t = text.strip()
+    if re.fullmatch(r"\+?[1-9]\d{0,2}\.000", t):
+        whole = t.lstrip("+").split(".")[0]
+        raise argparse.ArgumentTypeError(
+            f"{t} is ambiguous: write {int(whole) * 1000} or {int(whole)}")
+
+
 def bounded_count(lo: int, hi: int = MAX_N):
     """argparse type: a whole number (1e6 and 1_000_000 accepted) in [lo, hi]."""
     from falseclaims.cli import count
 
     def parse(text: str) -> int:
+        _refuse_dot_group(text)
         value = count(text)
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(
