@@ -284,9 +284,19 @@ def test_api_dataframe_cells_are_named_by_column_and_row(change, message):
         falseclaims.probabilities(df)
 
 
+def test_an_empty_column_without_a_name_at_the_end_is_dropped_with_a_note(tmp_path, capsys):
+    # a ',' at the end of every line (a spreadsheet's export): was refused ("column 4 has no
+    # name"); read since the text layer drops empty unnamed trailing columns, with a note
+    rows = ["case_id,alg_a,alg_b,"] + [f"c{i},{0.8 - i / 100},0.7," for i in range(6)]
+    f = _write(tmp_path / "t.csv", rows)
+    from falseclaims.cli import main
+
+    assert main(["percase", str(f), "--task", "seg"]) == 0
+    out = capsys.readouterr()
+    assert "without a name at the end of the header dropped" in out.out + out.err
+
+
 @pytest.mark.parametrize("header, row, message", [
-    ("case_id,alg_a,alg_b,", "{c},{a},{b},", "row 1: column 4 has no name in the header "
-     "(empty in every row: a ',' at the end of each line? remove it)"),
     ("case_id,alg_a,,alg_b", "{c},{a},0.5,{b}", "row 1: column 3 has no name in the header "
      "(6 value(s) below it: name it alg_<method>)"),
 ])

@@ -417,6 +417,10 @@ def _pandas_frame(text: str, sep: str, nrows: int | None, header: list[str], off
     df = read()
     if isinstance(df.index, pd.RangeIndex):
         return df
+    if header and str(header[0]).lstrip().startswith("#"):
+        # one field over wider rows: a comment line above the header, not a header
+        raise TextProblem("the header line (a comment line? the first line names the "
+                          "columns: remove the lines above it)", 1, str(header[0])[:40])
     width = len(header)
     df = read(list(range(width + df.index.nlevels)))
     past = df.iloc[:, width:]
