@@ -278,6 +278,8 @@ def test_readme_project_folder_of_one_s_own(tmp_path):
 # the inputs behind each refusal docs/web.md quotes, typed into the check page
 WEB_REFUSALS = {"argument --n: expected a whole number, got 'abc'":
                 ("n", {"task": "cls", "n": "abc", "a": "0.86", "b": "0.85"}),
+                "argument --n: 10.000 is ambiguous: write 10000 or 10":
+                ("n", {"task": "cls", "n": "10.000", "a": "0.86", "b": "0.85"}),
                 "--sd-a 8 looks like a percentage; give a fraction in [0, 1], e.g. 0.08":
                 ("sd_a", {"task": "seg", "n": "50", "a": "0.85", "b": "0.84", "sd_a": "8",
                           "sd_b": "0.09", "units": "fraction"})}
