@@ -58,7 +58,11 @@ TASK_HELP = "classification (values are accuracies) or segmentation (mean DSC); 
 
 
 def count(text: str) -> int:
-    """argparse type for counts: an integer, also written as 1e6 or 1_000_000."""
+    """argparse type for counts: an integer, also written as 1e6 or 1_000_000 ("10.000",
+    10 or 10,000, is refused as ambiguous: every option that takes a count)."""
+    from falseclaims.cli.conventions import refuse_dot_group
+
+    refuse_dot_group(text)
     try:
         value = float(text.replace("_", ""))
     except ValueError:
@@ -66,8 +70,6 @@ def count(text: str) -> int:
     if not value.is_integer():
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
     return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
-
-
 
 
 def number(text: str) -> float:

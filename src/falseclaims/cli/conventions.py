@@ -169,7 +169,7 @@ def limit_text(value: int) -> str:
     return f"10^{len(str(value)) - 1}" if str(value).strip("0") == "1" else f"{value:,}"
 
 
-def _refuse_dot_group(text: str) -> None:
+def refuse_dot_group(text: str) -> None:
     """A size such as "10.000" is 10 with a decimal point, but 10,000 where '.' groups digits
     (German, Italian, ...): refused as ambiguous rather than read as 10. Only 1-3 digits (not
     starting with 0, as a digit group) then '.' and exactly three zeros: other digits after
@@ -186,7 +186,6 @@ def bounded_count(lo: int, hi: int = MAX_N):
     from falseclaims.cli import count
 
     def parse(text: str) -> int:
-        _refuse_dot_group(text)
         value = count(text)
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(

@@ -287,6 +287,7 @@ def analyse_column(col: MetricColumn, n: int, cfg: dict, cutoff: float,
         "tied_at_top": tied_at_top(col),
         "best_value": col.methods[order[0]], "runner_up": runner["method"],
         "p_runner_up": runner["p_false_claim"], "p_runner_up_band": runner["p_band"],
+        "p_runner_up_underflow": runner["p_underflow"],
         **_verdict(runner, winner_label(col, win), cfg),
         "tier1": [col.methods[i] for i in order if tier_of[i] == 1],
         "tiers": [[col.methods[i] for i in order if tier_of[i] == k]

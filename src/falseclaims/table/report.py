@@ -13,8 +13,10 @@ BATCH_COLUMNS = ["file", "table", "metric", "group", "direction", "task", "n", "
                  "status", "reason"]
 
 
-def _p(v) -> str:
-    return probability_text(v, 4)
+def _p(v, underflow: bool = False) -> str:
+    """``underflow``: the probability underflowed to 0 (so did a 0 at either end of its
+    band), written "below 1e-300" as every other output writes it."""
+    return probability_text(v, 4, underflow=underflow and v == 0)
 
 
 def _head(m: dict) -> str:
@@ -59,10 +61,11 @@ def format_ranked(m: dict) -> list[str]:
 def format_metric(m: dict) -> list[str]:
     if not m.get("probability", True):
         return format_ranked(m)
+    uf = bool(m.get("p_runner_up_underflow"))
     lines = [_head(m),
              f"  {_winner_text(m)}; runner-up {m['runner_up']}: "
-             f"P(false claim) = {_p(m['p_runner_up'])} "
-             f"[{_p(m['p_runner_up_band'][0])}, {_p(m['p_runner_up_band'][1])}]",
+             f"P(false claim) = {_p(m['p_runner_up'], uf)} "
+             f"[{_p(m['p_runner_up_band'][0], uf)}, {_p(m['p_runner_up_band'][1], uf)}]",
              f"  winner vs runner-up, as check words it: {m['interpretation']}",
              f"  tied with the winner (tier 1, P >= {m['cutoff']:g}): "
              f"{len(m['tier1'])} of {m['m']}: " + ", ".join(m["tier1"])]
@@ -78,7 +81,9 @@ def format_metric(m: dict) -> list[str]:
             continue
         lo, hi = x["p_band"]
         tie = "  tied" if x["tied"] else ("  tied in band" if x["tied_in_band"] else "")
-        lines.append(head + f"{_p(x['p_false_claim']):>16}  [{_p(lo)}, {_p(hi)}]{tie}")
+        uf_x = bool(x.get("p_underflow"))
+        lines.append(head + f"{_p(x['p_false_claim'], uf_x):>16}  [{_p(lo, uf_x)}, "
+                     f"{_p(hi, uf_x)}]{tie}")
     lines.append("  tiers: " + "; ".join(f"T{k} {', '.join(t)}"
                                          for k, t in enumerate(m["tiers"], 1)))
     mu = m["multiplicity"]
@@ -189,8 +194,8 @@ probabilities.</figcaption></figure>{% endif %}
 <td>{% if x.bold %}<b>{{ x.method }}</b>{% else %}{{ x.method }}{% endif %}</td>
 <td>{{ x.printed }}</td><td class="num">{{ "%.4g"|format(x.value) }}</td>
 {% if x.winner %}<td colspan="3">winner</td>{% else %}
-<td class="num">{{ p(x.p_false_claim) }}</td>
-<td class="num">[{{ p(x.p_band[0]) }}, {{ p(x.p_band[1]) }}]</td>
+<td class="num">{{ p(x.p_false_claim, x.p_underflow) }}</td>
+<td class="num">[{{ p(x.p_band[0], x.p_underflow) }}, {{ p(x.p_band[1], x.p_underflow) }}]</td>
 <td>{{ "yes" if x.tied else ("in band" if x.tied_in_band else "no") }}</td>{% endif %}
 </tr>{% endfor %}</tbody></table>
 <p class="small">Multiplicity [Mollersen2023]: {% if m.multiplicity.available %}if all
