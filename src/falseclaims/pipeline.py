@@ -14,7 +14,6 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
-import resource
 import runpy
 import sys
 import threading
@@ -139,6 +138,10 @@ def job_resources(wall: float) -> str:
     """The step's wall time, and this process's CPU time and peak memory, for the rule's log
     (Snakemake's ``benchmark:`` measures the whole Snakemake process for a ``run:`` job,
     every job running beside it included, so the rules have none)."""
+    try:
+        import resource
+    except ImportError:  # Windows has no getrusage: the step's wall time only
+        return f"resources: {wall:.2f} s wall"
     usage = resource.getrusage(resource.RUSAGE_SELF)
     # ru_maxrss is in KiB on Linux, in bytes on macOS
     peak = usage.ru_maxrss / (2**20 if sys.platform == "darwin" else 2**10)
