@@ -154,13 +154,19 @@ def test_venue_facets_list_the_headline_source_first():
     assert sources == ["paper", "aaa"], names
 
 
-def test_venue_comparison_headline_note_stays_under_the_axis_title():
-    """With six venues (one a long name) the legend took three rows and shortened the axes:
-    the "Headline: ..." note, placed at a fixed axes fraction, ran into the axis title."""
+def _six_venues_one_long_name():
+    """Six venues' curves and labels, one label long enough to wrap."""
     curves = _venue_curves(6)
     labels = {v: f"Venue {v}" for v in curves}
     labels["v2"] = ("International Conference on Medical Image Computing and Computer "
                     "Assisted Intervention 2023 (synthetic)")
+    return curves, labels
+
+
+def test_venue_comparison_headline_note_stays_under_the_axis_title():
+    """With six venues (one a long name) the legend took three rows and shortened the axes:
+    the "Headline: ..." note, placed at a fixed axes fraction, ran into the axis title."""
+    curves, labels = _six_venues_one_long_name()
     fig, _ = fig5_venues(curves, HEAD, labels=labels)
     fig.canvas.draw()
     for ax in fig.axes:
@@ -192,10 +198,7 @@ def test_many_venues_get_a_row_each_and_every_text_fits():
     """Six venues side by side gave 27 mm facets: x tick labels of neighbouring facets ran
     together ("0.50.0") and wrapped venue names were clipped at the top edge. More than four
     venues: a row per venue (its name beside the row), a column per task."""
-    curves = _venue_curves(6)
-    labels = {v: f"Venue {v}" for v in curves}
-    labels["v2"] = ("International Conference on Medical Image Computing and Computer "
-                    "Assisted Intervention 2023 (synthetic)")
+    curves, labels = _six_venues_one_long_name()
     fig, _ = fig5_venue_facets(curves, HEAD, labels=labels)
     fig.canvas.draw()
     assert len(fig.axes) == 12

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import errno
+import functools
 import gc
 import logging
 import multiprocessing
@@ -177,9 +178,12 @@ def script_imports(scripts_dir) -> list[str]:
     return sorted(names)
 
 
+@functools.lru_cache(maxsize=None)
 def job_context(scripts_dir):
     """The multiprocessing context the jobs run in: a fork server that has imported what the
-    steps need (where the platform has none, a new interpreter per job, as ``script:``)."""
+    steps need (where the platform has none, a new interpreter per job, as ``script:``).
+    Made once per scripts folder: the server reads its preload list only when it starts, so
+    reading the scripts' imports again for every job was work for nothing."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -208,7 +212,7 @@ def run_script(script, input, output, params, wildcards, log, rule) -> None:
     script = Path(script)
     smk = SimpleNamespace(input=input, output=output, params=params, wildcards=wildcards,
                           log=log, rule=rule)
-    process = job_context(script.parent).Process(target=_run_in_child,
+    process = job_context(Path(script.parent)).Process(target=_run_in_child,
                                                  args=(str(script), smk, os.getcwd()))
     # Snakemake calls this from several threads at once. Process.start polls every running
     # child's exit status (multiprocessing.process._cleanup), and two threads reading one
