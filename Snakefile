@@ -114,8 +114,10 @@ onstart:
 # the run's last lines give the headline and say where to look, the report command with
 # the run's own --configfile (at exit: after Snakemake's own closing lines)
 onsuccess:
+    from falseclaims.pipeline import end_of_run
     from falseclaims.survey.front_page import closing_lines
 
+    end_of_run()
     atexit.register(
         print,
         "\n".join(

@@ -461,3 +461,33 @@ def test_each_source_has_one_colour_in_every_figure(survey):
     two = style.source_colours(["msd_reference", "msd"])
     assert two["msd_reference"] == fixed["msd_reference"].upper() and two["msd"] != \
         two["msd_reference"]
+
+
+def test_one_layout_pass_for_both_formats_and_the_pdf_text_fits_it(tmp_path, monkeypatch):
+    """save_figure lays a figure out once (by the PNG's renderer) and the PDF reuses it: its
+    text, measured by the PDF renderer, stays inside the figure, long tick labels included."""
+    import io
+
+    from matplotlib import layout_engine
+    from matplotlib.backends.backend_pdf import PdfFile, RendererPdf
+
+    from falseclaims.figures.output import save_figure
+    from falseclaims.style import figure
+
+    passes = []
+    real = layout_engine.do_constrained_layout
+    monkeypatch.setattr(layout_engine, "do_constrained_layout",
+                        lambda *a, **k: passes.append(1) or real(*a, **k))
+    fig, axes = figure("double", ncols=2)
+    for ax in axes:
+        ax.barh(["a rather long category name", "another long label, with more words"],
+                [0.3, 0.7])
+        ax.set_xlabel("% of papers")
+    fig.suptitle("A title across both panels")
+    width, height = fig.get_size_inches()
+    save_figure(fig, tmp_path / "f", formats=["pdf", "png"])
+    assert len(passes) == 1
+    assert (tmp_path / "f.pdf").stat().st_size and (tmp_path / "f.png").stat().st_size
+    fig.set_dpi(72)  # the PDF renderer measures text in points: the figure's units when saved
+    box = fig.get_tightbbox(RendererPdf(PdfFile(io.BytesIO()), 72, height, width))
+    assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width and box.y1 <= height

@@ -136,3 +136,16 @@ def test_jobs_started_and_awaited_from_several_threads_keep_their_exit_status(tm
     with ThreadPoolExecutor(max_workers=6) as pool:
         done = list(pool.map(one, range(60)))
     assert all(Path(out[0]).read_text() == "ok" for out, _ in done)
+
+
+def test_end_of_run_cancels_the_timers_python_would_wait_for_at_exit():
+    import threading
+
+    from falseclaims.pipeline import end_of_run
+
+    fired = []
+    timer = threading.Timer(30, fired.append, args=[1])
+    timer.start()
+    end_of_run()
+    timer.join(timeout=5)
+    assert not timer.is_alive() and not fired

@@ -227,3 +227,16 @@ def run_script(script, input, output, params, wildcards, log, rule) -> None:
     if process.exitcode:
         where = f"; its log: {log[0]}" if len(log) else ""
         raise JobFailed(f"rule {rule} stopped (exit status {process.exitcode}){where}")
+
+
+def end_of_run() -> None:
+    """Called when the run is over (the Snakefile's ``onsuccess``): cancels the timers
+    Snakemake's scheduler leaves behind. Every pass of its loop while jobs wait for a core
+    starts a timer that wakes it one ``--max-jobs-per-timespan`` span later (1 s by default;
+    the limit cannot be switched off), and Python waits for every pending timer before it
+    exits: about a second after the last job, doing nothing (measured: docs/benchmarks.md).
+    Once the scheduler has returned nobody waits for them."""
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
+

@@ -33,25 +33,35 @@ def figure_base(path) -> Path:
 
 def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
     """Write ``base.<fmt>`` for each format (style ``formats``); no timestamps, so the same
-    figure gives the same bytes. Each format computes its own layout (its renderer's text
-    sizes: reusing the PDF's layout for the PNG cut long tick labels off). Closes the
-    figure."""
+    figure gives the same bytes. Closes the figure.
+
+    The layout (constrained layout: text sizes decide the margins) is computed once, by the
+    PNG's renderer, and every other format reuses it: each format computing its own had
+    matplotlib draw the figure four times for two formats, and the layout passes were about
+    a quarter of the figure jobs' CPU (docs/benchmarks.md). The PNG's renderer decides
+    because its text, hinted on whole pixels, is the larger: the PDF's layout reused for the
+    PNG cut long tick labels off, the PNG's reused for the PDF leaves the same margins with
+    a little more room."""
     base = figure_base(base)
     base.parent.mkdir(parents=True, exist_ok=True)
     style = settings()
-    written = []
-    for fmt in formats or style["formats"]:
+    formats = list(formats or style["formats"])
+    dpi = dpi or style["dpi"]
+    written = {}
+    for fmt in sorted(formats, key=lambda f: f != "png"):
         out = base.with_suffix(f".{fmt}")
         if fmt == "png" and style["png_palette"]:
-            _save_palette_png(fig, out, dpi or style["dpi"], style["png_colours"])
+            _save_palette_png(fig, out, dpi, style["png_colours"])
         else:
             meta = {"CreationDate": None} if fmt == "pdf" else {"Software": None} \
                 if fmt == "png" else {}
             with _lean_font_subsets():
-                fig.savefig(out, dpi=dpi or style["dpi"], metadata=meta)
-        written.append(out)
+                fig.savefig(out, dpi=dpi, metadata=meta)
+        # the first format's draw placed everything: the others draw without a layout pass
+        fig.set_layout_engine("none")
+        written[fmt] = out
     plt.close(fig)
-    return written
+    return [written[fmt] for fmt in formats]
 
 
 @contextmanager
