@@ -41,12 +41,17 @@ MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x",
 # "mbasTrainer__nnUNetPlans") the underscores are part of the name (CommonMark)
 _MD_UNDERSCORES = r"(?<![A-Za-z0-9])__|__(?![A-Za-z0-9])"
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
-                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>")
+                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>|"
+                   r"font-weight:\s*(?:bold|[6-9]00)\b")
+# inline HTML around a number in a Markdown cell (<span style="color:red">98.59 ± 0.33</span>,
+# <font color=blue>): the tags go, the text stays; a colour is no mark the tool reads
+_INLINE_TAG = re.compile(r"(?i)</?(?:span|font|mark|small|big|center|code|tt|div|p|sub|em|i|"
+                         r"u|b|strong)\b[^<>]*>|<br\s*/?>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
 _PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
 _SUPERSCRIPT = re.compile(r"\\textsuperscript\s*\{[^{}]*\}|\^\s*\{[^{}]*\}|\^\s*\\?[A-Za-z*]+|"
-                          r"\^\s*\S")
+                          r"\^\s*\S|(?i:<sup\b[^<>]*>[^<]*</sup>)")
 _MARKS = re.compile(r"\\dagger\b|\\ddagger\b|\\S\b|\\P\b|\\ast\b|\\star\b|[*†‡§¶⋆✝]")
 _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|vspace|cite[pt]?|"
                                r"ref|label|footnote|footnotemark|tnote)"
@@ -149,6 +154,7 @@ def _strip(raw: str) -> tuple[str, bool]:
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
     s = _PM.sub(" ± ", s)
+    s = _INLINE_TAG.sub(" ", s)
     before = s
     s = _SUPERSCRIPT.sub("", s)
     s = _MARKS.sub("", s)
