@@ -184,6 +184,9 @@ def run_table(folder: Path, truth: dict, extra: list[str] = ()) -> dict:
             "error": ""}
 
 
+_PATH = re.compile(r"^.*?[/\\]table\.(?:tex|md|csv),\s*")
+
+
 def _tool_columns(result: dict) -> list[tuple[str, dict]]:
     """(searchable text, metric) for every column the tool read."""
     cols = []
@@ -192,8 +195,10 @@ def _tool_columns(result: dict) -> list[tuple[str, dict]]:
             # the n too: a tool may split rows by their n column without naming the groups
             text = " ".join(str(metric.get(k) or "") for k in
                             ("column", "group", "dataset", "metric_name", "metric", "n"))
-            # the table's number ("tabular 2"), not its caption: a caption names every metric
-            cols.append((f"{text} {str(table.get('table', '')).split(':')[0]} tableno{k}", metric))
+            # the table's number ("tabular 2"), not its caption: a caption names every metric;
+            # nor the file's path (".../table.md" holds "md", a metric's name)
+            name = _PATH.sub("", str(table.get("table", "")).split(":")[0])
+            cols.append((f"{text} {name} tableno{k}", metric))
     return cols
 
 
