@@ -166,3 +166,13 @@ def test_rows_headed_by_models_are_still_ranked(cfg, tmp_path):
                                         ["LAD-Net", "0.793", "0.743"]])
     [auc, f1] = _metrics(cfg, _write(tmp_path, "m.md", text), n=61)
     assert auc["winner"] == f1["winner"] == "CAD-Net"
+
+
+def test_inline_html_in_names_and_headers_is_markup(cfg, tmp_path):
+    """``U-Net<sub>2015</sub>`` is the method U-Net2015 and ``HD<sub>95</sub> (mm)`` the
+    column HD95 (mm), lower is better (by hand: 28.05 < 32.03)."""
+    text = _md(["Model", "HD<sub>95</sub> (mm)"], [["U-Net<sub>2015</sub>", "32.03 ± 5.816*"],
+                                                  ["DSEM<sub>2023</sub>", "28.05 ± 6.911*"]])
+    [m] = _metrics(cfg, _write(tmp_path, "n.md", text), n=100)
+    assert (m["column"], m["direction"], m["winner"], m["runner_up"]) == (
+        "HD95 (mm)", "lower", "DSEM2023", "U-Net2015")

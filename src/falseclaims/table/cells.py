@@ -45,6 +45,8 @@ _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\b
                    r"font-weight:\s*(?:bold|[6-9]00)\b")
 # inline HTML around a number in a Markdown cell (<span style="color:red">98.59 ± 0.33</span>,
 # <font color=blue>): the tags go, the text stays; a colour is no mark the tool reads
+# the same tags in a name or header, removed without a space (HD<sub>95</sub> is HD95)
+_NAME_TAG = re.compile(r"(?i)</?(?:span|font|mark|small|big|center|code|tt|sub)\b[^<>]*>")
 _INLINE_TAG = re.compile(r"(?i)</?(?:span|font|mark|small|big|center|code|tt|div|p|sub|em|i|"
                          r"u|b|strong)\b[^<>]*>|<br\s*/?>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
@@ -130,6 +132,7 @@ def plain_text(raw: str, marks: bool = False) -> str:
     s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"\*\*|" + _MD_UNDERSCORES + r"|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = _NAME_TAG.sub("", s)  # U-Net<sub>2015</sub>: U-Net2015, HD<sub>95</sub>: HD95
     s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
