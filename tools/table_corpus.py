@@ -184,16 +184,33 @@ def run_table(folder: Path, truth: dict, extra: list[str] = ()) -> dict:
             "error": ""}
 
 
+_PATH = re.compile(r"^.*?[/\\]table\.(?:tex|md|csv),\s*")
+
+
+def _own_text(metric: dict) -> str:
+    """What the tool says of the column itself (name, group, metric, n), not of its table."""
+    return " ".join(str(metric.get(k) or "") for k in
+                    ("column", "group", "dataset", "metric_name", "metric", "n"))
+
+
+def _names_column(metric: dict, tokens: list[str]) -> bool:
+    """A token other than ``tableK`` is found in the column's own text: a table's name
+    (``top-8 by AUC``) alone never makes its Accuracy column the AUC the truth means."""
+    own = [t for t in tokens if not t.startswith("tableno")]
+    return not own or any(_matches(_own_text(metric), [t]) for t in own)
+
+
 def _tool_columns(result: dict) -> list[tuple[str, dict]]:
     """(searchable text, metric) for every column the tool read."""
     cols = []
     for k, table in enumerate(result["tables"], 1):
         for metric in table.get("metrics", []):
             # the n too: a tool may split rows by their n column without naming the groups
-            text = " ".join(str(metric.get(k) or "") for k in
-                            ("column", "group", "dataset", "metric_name", "metric", "n"))
-            # the table's number ("tabular 2"), not its caption: a caption names every metric
-            cols.append((f"{text} {str(table.get('table', '')).split(':')[0]} tableno{k}", metric))
+            text = _own_text(metric)
+            # the table's number ("tabular 2"), not its caption: a caption names every metric;
+            # nor the file's path (".../table.md" holds "md", a metric's name)
+            name = _PATH.sub("", str(table.get("table", "")).split(":")[0])
+            cols.append((f"{text} {name} tableno{k}", metric))
     return cols
 
 
@@ -225,7 +242,7 @@ def find_column(result: dict, col: dict, groups: list[str] = ()) -> tuple[dict |
         if merged and (tokens == col["match"] or not tokens):
             break
         hits = [m for text, m in _tool_columns(result) if _matches(text, tokens)
-                and not (merged and (m.get("group") or any(o in normalise(text)
+                and _names_column(m, tokens) and not (merged and (m.get("group") or any(o in normalise(text)
                                                              for o in others)))]
         if hits:
             # the most specific: the tool's group equal to the truth's (MedQA is inside

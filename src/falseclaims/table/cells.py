@@ -41,12 +41,19 @@ MISSING = MISSING_TOKENS | {"--", "---", "–", "—", "n.a.", "none", "/", "x",
 # "mbasTrainer__nnUNetPlans") the underscores are part of the name (CommonMark)
 _MD_UNDERSCORES = r"(?<![A-Za-z0-9])__|__(?![A-Za-z0-9])"
 _BOLD = re.compile(r"\\textbf\s*\{|\\mathbf\s*\{|\\boldsymbol\s*\{|\\bm\s*\{|\\bf\b|"
-                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>")
+                   r"\\bfseries\b|\*\*|" + _MD_UNDERSCORES + "|<b>|<strong>|"
+                   r"font-weight:\s*(?:bold|[6-9]00)\b")
+# inline HTML around a number in a Markdown cell (<span style="color:red">98.59 ± 0.33</span>,
+# <font color=blue>): the tags go, the text stays; a colour is no mark the tool reads
+# the same tags in a name or header, removed without a space (HD<sub>95</sub> is HD95)
+_NAME_TAG = re.compile(r"(?i)</?(?:span|font|mark|small|big|center|code|tt|sub)\b[^<>]*>")
+_INLINE_TAG = re.compile(r"(?i)</?(?:span|font|mark|small|big|center|code|tt|div|p|sub|em|i|"
+                         r"u|b|strong)\b[^<>]*>|<br\s*/?>")
 _UNDERLINE = re.compile(r"\\underline\s*\{|\\uline\s*\{|<u>")
 _PM = re.compile(r"\\(?:text)?pm(?![A-Za-z])|\+/-|\+-|±|\\mbox\{\s*±\s*\}")
 # footnote marks: superscripts, daggers, stars, section signs
 _SUPERSCRIPT = re.compile(r"\\textsuperscript\s*\{[^{}]*\}|\^\s*\{[^{}]*\}|\^\s*\\?[A-Za-z*]+|"
-                          r"\^\s*\S")
+                          r"\^\s*\S|(?i:<sup\b[^<>]*>[^<]*</sup>)")
 _MARKS = re.compile(r"\\dagger\b|\\ddagger\b|\\S\b|\\P\b|\\ast\b|\\star\b|[*†‡§¶⋆✝]")
 _COMMAND_WITH_ARG = re.compile(r"\\(?:cellcolor|color|textcolor|rowcolor|hspace|vspace|cite[pt]?|"
                                r"ref|label|footnote|footnotemark|tnote)"
@@ -125,6 +132,7 @@ def plain_text(raw: str, marks: bool = False) -> str:
     s = s if marks else re.sub(r"[†‡]", "", s)
     s = _COMMAND.sub(" ", s)
     s = re.sub(r"\*\*|" + _MD_UNDERSCORES + r"|</?(?:b|strong|u|em|i)>|[{}$]", "", s)
+    s = _NAME_TAG.sub("", s)  # U-Net<sub>2015</sub>: U-Net2015, HD<sub>95</sub>: HD95
     s = _EMOJI.sub("", s)  # 🥇 Ours, 📊 Table 1: pictographs are decoration, not the name
     return " ".join(s.split())
 
@@ -149,6 +157,7 @@ def _strip(raw: str) -> tuple[str, bool]:
     s = s.replace("\\%", "%").replace("~", " ")
     s = re.sub(r"\*\*|__", " ", s)  # Markdown bold, not footnote stars
     s = _PM.sub(" ± ", s)
+    s = _INLINE_TAG.sub(" ", s)
     before = s
     s = _SUPERSCRIPT.sub("", s)
     s = _MARKS.sub("", s)

@@ -56,12 +56,20 @@ def _confusion_count(h: str, raw: RawTable) -> bool:
     return column_name(h).strip().lower() in _CONFUSION and len(names & _CONFUSION) >= 3
 
 
+# when a result was submitted or published (a leaderboard's Date: 20201008): never a metric,
+# even under a caption that names one
+_DATE = re.compile(r"(?i)^(?:date|year|month|(?:submission|publication|release) (?:date|year)|"
+                   r"submitted|published)$")
+
+
 def kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, spellings: Spellings,
              context: str) -> Kind:
     """What column ``h`` measures: an option's word, else the name, arrow or ``context``
     (caption, row group); ``--task`` gives a model to a higher-is-better column without one
     (never to a lower-is-better column: HD95 is not a Dice)."""
     declared = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())
+    if not declared and _DATE.match(column_name(h).strip()):
+        return Kind(ignore="a date (when the result was submitted or published), not a metric")
     if not declared and _confusion_count(h, raw):
         return Kind(ignore="a count of the confusion matrix the table prints (TP, TN, FP, FN), "
                            "not a score")

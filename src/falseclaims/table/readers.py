@@ -48,7 +48,8 @@ class RawTable:
     group: str = ""                       # the row group (data set) of a split table
     cited_header: bool = False            # most header cells cite a paper: methods as columns
     rows_are: str = ""                    # as printed, the method column's header names data
-    #                                       sets ("Data", "Task"): its rows are no methods
+    #                                       sets ("Data", "Task"): its rows are no methods;
+    #                                       "metrics: ..." when its rows name metrics
 
 
 def table_format(path) -> str | None:
@@ -155,6 +156,8 @@ METHOD_HEADER = re.compile(r"(?i)^(?:methods?|models?|approach(?:es)?|algorithms
 # a first header naming what the rows are when they are not methods: data sets, organs,
 # regions, classes, or the conditions one method was tested under (noise, lesion size)
 ROWS_HEADER = re.compile(r"(?i)^(?:data ?sets?|data|benchmarks?|tasks?|cohorts?|corpus|corpora|"
+                         # the label one model predicts, one per row (CAD, LAD, LCX, RCA)
+                         r"(?:prediction )?targets?|outcomes?|endpoints?|"
                          r"domains?|sites?|cent(?:er|re)s?|organs?|structures?|class(?:es)?|"
                          r"regions?|tissues?|noise(?: type| level)?|conditions?|corruptions?|"
                          r"perturbations?|(?:(?:gt|ground[- ]truth|true) )?(?:lesion|tumou?r|nodule|polyp|object) "
@@ -480,7 +483,10 @@ def _read_markdown(text: str, source: str, fmt: str) -> list[RawTable]:
     lines = text.splitlines()
     for h in html_tables(text):
         title, label = _md_title_above(lines, h.line - 1)
-        caption = ". ".join(x for x in (title, label) if x)
+        # its own <caption> and a quoted note below it are read as a Markdown caption is:
+        # for the test-set size and the metric
+        caption = ". ".join(x for x in (title, label, h.caption,
+                                        _quote_below(lines, h.end) if h.end else "") if x)
         table = _finish(source, label or title or f"table {len(found) + 1}", fmt, h.rows,
                         h.where, notes=[f"line {h.line}: an HTML <table> (rowspan/colspan "
                                         "repeated into the cells they cover)" + (
@@ -527,7 +533,7 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
             name = label or title or f"table {len(out) + 1}"
             if any(t.name == name for t in out):
                 name = f"{name} ({len(out) + 1})"
-            caption = ". ".join(x for x in (title, label) if x)
+            caption = ". ".join(x for x in (title, label, _quote_below(lines, j)) if x)
             rows, where, notes = _md_group_header(rows, where)
             notes += _incomparable_notes(lines, j)
             out.append(_finish(source, name, fmt, rows, where, notes=notes, min_header=1,
@@ -539,6 +545,20 @@ def _read_pipe_tables(text: str, source: str, fmt: str) -> list[RawTable]:
             label = plain_text(line).strip() if _MD_LABEL.match(line) else None
         i += 1
     return out
+
+
+def _quote_below(lines: list[str], end: int) -> str:
+    """A quoted note right below a table that ends before line ``end`` (blank lines apart):
+    ``> Dice values are reported.`` names the metric of columns headed by structures, as a
+    caption does; any other text below is not read as the caption."""
+    k = end
+    while k < len(lines) and not _untagged(lines[k]):
+        k += 1
+    quoted = []
+    while k < len(lines) and lines[k].lstrip().startswith(">"):
+        quoted.append(_untagged(lines[k].lstrip().lstrip(">")))
+        k += 1
+    return " ".join(q for q in quoted if q)
 
 
 def _incomparable_notes(lines: list[str], end: int) -> list[str]:

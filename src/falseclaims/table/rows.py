@@ -457,6 +457,10 @@ def refuse_rows_not_results(raw: RawTable) -> None:
     """As printed (not pivoted or transposed), the method column's header names data sets
     (``Data``, ``Task``, ``Organ``): its rows are no methods; or the heading calls the
     numbers placeholders: they are no results."""
+    if raw.rows_are.startswith("metrics: "):
+        raise table_error(raw, f"the rows name metrics ({raw.rows_are[9:]}) and so does a "
+                          "column header: one model's results with metrics as rows, not "
+                          "methods to rank; with methods as columns give --transpose")
     if raw.rows_are:
         raise table_error(raw, f"the rows of {raw.rows_are!r} are data sets, organs, regions, "
                         "test conditions or test cases, not "

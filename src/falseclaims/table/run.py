@@ -17,7 +17,7 @@ from falseclaims.table.analysis import analyse_table
 from falseclaims.table.model import interpret_table
 from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_format_pivot,
                                       looks_transposed, method_metric_pivot, metric_per_row,
-                                      row_groups, rows_named, side_by_side)
+                                      metric_rows, row_groups, rows_named, side_by_side)
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 from falseclaims.table.rows import decimal_commas
 
@@ -89,7 +89,7 @@ def _shapes(raw, spellings: Spellings, opt: Options) -> list:
                          "(methods as columns); give the table as methods x metrics to "
                          "avoid this")
     else:
-        raw.rows_are = rows_named(raw)
+        raw.rows_are = rows_named(raw) or metric_rows(raw, spellings)
     return row_groups(raw)
 
 

@@ -536,6 +536,29 @@ def drop_row_numbers(raw: RawTable) -> RawTable:
                     raw.caption, raw.group, raw.cited_header)
 
 
+# the method column's header saying its rows are metrics
+_METRICS_HEADER = re.compile(r"(?i)^(?:(?:evaluation |performance )?metrics?|measures?|"
+                             r"indicators?|statistics?|métricas?|métriques?)$")
+
+
+def metric_rows(raw: RawTable, spellings: Spellings) -> str:
+    """``"metrics: ..."`` when the method column is headed ``Metric`` and most of its names
+    are metrics (C-index, AUC, Brier Score) in a table not transposed because a header names
+    a metric too (``Bias-Corrected``): one model's results with metrics as rows, whose
+    ranking would name a metric the winner; else ""."""
+    try:
+        method_j = method_column(raw)
+    except TableReadError:
+        return ""
+    if not _METRICS_HEADER.match(plain_text(str(raw.header[method_j])).strip()):
+        return ""
+    names = [t for r in raw.rows if (t := plain_text(str(r[method_j])).strip())]
+    known = [t for t in names if classify(t, spellings).known]
+    if len(known) < 2 or len(known) * 2 <= len(names):
+        return ""
+    return "metrics: " + ", ".join(known[:4]) + (", ..." if len(known) > 4 else "")
+
+
 def looks_transposed(raw: RawTable, spellings: Spellings) -> bool:
     """Metrics as rows: most names of the first column are metrics, or most header cells
     cite a paper; and no header cell is a metric."""
