@@ -238,7 +238,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
 
     if not found_bracket:
         msg = (
-            f"no test-set size up to n_max = {n_max:,} reaches P <= {target:g} "
+            f"no test-set size up to n_max = {n_max:,} reaches P <= {target:.10g} "
             f"(P({n_max:,}) = {p_max:.4g}) for {task}, delta = {delta:g}, level = {a:g}, "
             f"congruence = {congruence:g}"
         )
@@ -251,7 +251,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     # P(n) and P(n - 1) are never below 1e-300: P(n - 1) is above the target, and P(2)
     # (1 degree of freedom, two cases) is far above it
     msg = (
-        f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:g}"
+        f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:.10g}"
         + (f" (n - 1 gives {p_prev:.6g})" if p_prev is not None else " (smallest size, 2)")
     )
     if not monotone:
