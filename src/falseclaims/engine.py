@@ -318,6 +318,8 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
     if sd_model is not None and not callable(getattr(sd_model, "predict", None)):
         raise TypeError(f"sd_model must be a falseclaims.SDModel (or None for the config's); "
                         f"got {type(sd_model).__name__}")
+    for name, x in (("a", a), ("b", b)):  # text named (with what was meant) before the SD
+        _numbers(name, x)  # model reads it as a mean ("could not convert string to float")
     c, c_source, c_level = _congruence(task, congruence, congruence_level, cfg)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
@@ -330,8 +332,6 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
                                 congruence_clamped=r.clamped, x1=r.x1, x2=r.x2,
                                 feasible=(r.lower, r.upper))
     model = None
-    for name, x in (("a", a), ("b", b)):  # text named before the SD model reads it as a mean
-        _numbers(name, x)  # (was: "could not convert string to float: 'x'", no name)
     sd_a, sd_b = _numbers("sd_a", sd_a), _numbers("sd_b", sd_b)
     if sd_a is None or sd_b is None or np.isnan(sd_a).any() or np.isnan(sd_b).any():
         if sd_model is None:
