@@ -74,6 +74,21 @@ def test_check_report_and_web_page_flag_the_impossible_sd(capsys, tmp_path, clie
     assert ans["envelope"]["result"]["implausible"]
 
 
+def test_check_judges_an_sd_with_the_decimals_given(capsys):
+    # "--a 1.00 --decimals 2": a mean of at least 0.995, whose SD is at most 0.0705 (was
+    # judged as "1", any mean from 0.5 on: an SD of 0.2 passed without a word)
+    argv = ["--task", "seg", "--n", "40", "--a", "1.00", "--b", "0.9", "--sd-a", "0.2",
+            "--sd-b", "0.1"]
+    res = json.loads(_run(capsys, "check", *argv, "--decimals", "2", "--json")[1])
+    assert any("SD of A = 0.2 is impossible for a mean DSC of 1 " in t and "at most 0.0705"
+               in t for t in res["notes"])
+    assert res["result"]["interpretation"].startswith("Implausible input:")
+    assert sum("is impossible" in t for t in res["notes"]) == 1  # one note, not the API's too
+    # control: without --decimals "1" is read as printed with none (before and after)
+    res = json.loads(_run(capsys, "check", *argv, "--json")[1])
+    assert not res["result"]["implausible"]
+
+
 def test_api_notes_say_an_impossible_sd_in_checks_words(capsys):
     # was: ClaimProbability.notes() empty for the claim check notes
     r = falseclaims.probability("seg", n=40, a=0.99, b=0.9, sd_a=0.3, sd_b=0.1)

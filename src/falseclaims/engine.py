@@ -141,13 +141,16 @@ def b_leads_note(a, b, names: tuple[str, str] = ("A", "B")) -> str:
             f"for the claim '{second} beats {first}' swap the values")
 
 
-def sd_bound_note(name: str, mean: float, sd: float | None) -> str | None:
+def sd_bound_note(name: str, mean: float, sd: float | None,
+                  decimals: int | None = None) -> str | None:
     """A note when a per-case SD is larger than a DSC in [0, 1] with that mean can have: by
     the Bhatia-Davis inequality the variance is at most mean (1 - mean) [BhatiaDavis2000]
-    (the printed values' rounding counted in the SD's favour, as table mode does)."""
+    (the printed values' rounding counted in the SD's favour, as table mode does; the mean
+    printed with ``decimals`` when given, else as written: "1" may be any mean from 0.5)."""
     if sd is None or not np.isfinite(sd):
         return None
-    half_m = 0.5 * 10.0 ** (-min(written_decimals(mean), MAX_DECIMALS))
+    places = written_decimals(mean) if decimals is None else max(int(decimals), 0)
+    half_m = 0.5 * 10.0 ** (-min(places, MAX_DECIMALS))
     half_sd = 0.5 * 10.0 ** (-min(written_decimals(sd), MAX_DECIMALS))
     lo, hi = max(mean - half_m, 0.0), min(mean + half_m, 1.0)
     worst = 0.25 if lo <= 0.5 <= hi else max(lo * (1 - lo), hi * (1 - hi))

@@ -11,6 +11,7 @@ its one-claim case, so both give the same numbers.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
         notes += [t for t in (granularity_note(name, v, n, decimals)
                               for name, v in (("A", a), ("B", b))) if t]
     else:
-        notes += [t for t in (sd_bound_note(name, m, sd)
+        notes += [t for t in (sd_bound_note(name, m, sd, decimals)
                               for name, m, sd in (("A", a, sd_a), ("B", b, sd_b))) if t]
     zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
     if zero:
@@ -87,13 +88,15 @@ def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
     return notes
 
 
-def implausible_inputs(task: str, a: float, b: float, sd_a=None, sd_b=None) -> list[str]:
+def implausible_inputs(task: str, a: float, b: float, sd_a=None, sd_b=None,
+                       decimals: int | None = None) -> list[str]:
     """The reported values that cannot all be right: an SD larger than a DSC with that mean
     can have (:func:`sd_bound_note`). Not only noted: the verdict says so first
     (:func:`flag_implausible`), as table mode refuses such a cell."""
     if resolve_task(task) != "segmentation":
         return []
-    return [t for t in (sd_bound_note("A", a, sd_a), sd_bound_note("B", b, sd_b)) if t]
+    return [t for t in (sd_bound_note("A", a, sd_a, decimals),
+                        sd_bound_note("B", b, sd_b, decimals)) if t]
 
 
 def flag_implausible(sentence: str, implausible: list[str]) -> str:
@@ -316,9 +319,10 @@ def check_claims(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None, congruence
             notes, row = claim["notes"], _result_row(claims, res, i, label, c)
             one = res.item(i) if np.ndim(res.probability) else res
             if not claim["results"] and task == "segmentation":
-                # the engine's words; an impossible SD is already among the input notes
-                notes += [t for t in one.notes()
-                          if t.startswith(("SD of", "an imputed SD")) and t not in notes]
+                # the engine's words; an impossible SD is among the input notes, judged
+                # there with the decimals given ("SD of A = ...", not "SD of A imputed")
+                notes += [t for t in one.notes() if t.startswith(("SD of", "an imputed SD"))
+                          and not re.match(r"SD of [AB] = ", t)]
             if task == "classification":
                 # the engine names a value it was given "given"; here it is this level's
                 notes += [f"{LEVEL_LABELS.get(label, label)} {t.removeprefix('given ')}"

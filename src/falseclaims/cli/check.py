@@ -58,7 +58,8 @@ def run(args) -> int:
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
     # an SD no DSC with that mean can have: flagged in the verdict, not only noted
-    result["implausible"] = implausible_inputs(args.task, args.a, args.b, args.sd_a, args.sd_b)
+    result["implausible"] = implausible_inputs(args.task, args.a, args.b, args.sd_a, args.sd_b,
+                                               args.decimals)
     result["interpretation"] = flag_implausible(
         interpretation_text(main["probability"], cfg, underflow=main["probability_underflow"]),
         result["implausible"])
