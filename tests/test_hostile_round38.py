@@ -222,3 +222,16 @@ def test_plan_prints_the_target_and_the_runner_up_as_given(capsys):
     _, out, _ = _run(capsys, "plan", "--task", "cls", "--delta", "0.01", "--level", "0.85")
     assert out.splitlines()[0] == ("classification: A = 0.85, B = 0.84 (delta 0.01), "
                                    "target P <= 0.05")  # control
+
+
+# ------------------------------------------------------------ a config edited by hand
+def test_a_config_indented_with_tabs_says_so(capsys, tmp_path):
+    # was: "found character '\t' that cannot start any token" and nothing more
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text("claim_check:\n\tinterpretation:\n\t\trobust_below: 0.01\n",
+                   encoding="utf-8")
+    code, _, err = _run(capsys, "check", "--task", "cls", "--n", "500", "--a", "0.86",
+                        "--b", "0.85", "--config", str(cfg))
+    assert code == 2
+    assert "line 2, column 1" in err
+    assert "(a tab: YAML indents with spaces; replace the tabs by spaces)" in err
