@@ -192,6 +192,21 @@ def test_api_claims_as_records_are_told_how_to_make_the_frame():
         pytest.approx(0.339582, abs=1e-6)
 
 
+def test_api_plans_segmentation_with_the_sd_model_probability_uses(capsys):
+    # was: "segmentation planning needs an SD model (sd_model=...)", while
+    # probability("seg", ...) imputes from the packaged config's model without one
+    r = falseclaims.smallest_n("seg", delta=0.01, level=0.85, congruence=0.67)
+    out = _run(capsys, "plan", "--task", "seg", "--delta", "0.01", "--level", "0.85",
+               "--congruence", "0.67", "--json")[1]
+    (row,) = json.loads(out)["result"]["results"]
+    assert r.n == row["n"] == 174  # the JSON's SDs are rounded to 8 digits
+    assert (r.sd_a, r.sd_b) == pytest.approx((row["sd_a"], row["sd_b"]), rel=1e-7)
+    p = falseclaims.probability("seg", n=r.n, a=0.85, b=0.84, congruence=0.67).probability
+    assert p == pytest.approx(r.probability_at_n, rel=1e-12) and p <= 0.05
+    with pytest.raises(ValueError, match=r"got Series \(0 0.02 dtype: float64\)"):
+        falseclaims.smallest_n("cls", delta=pd.Series([0.02]), level=0.85, congruence=0.75)
+
+
 # ----------------------------------------------------------------------- the web page
 def test_web_a_value_above_100_is_said_at_its_own_field(client):
     # was: {'b': '0.85 reads as a fraction but 120 as percent; choose units ...'}: the

@@ -213,6 +213,14 @@ def _config(config) -> dict:
 _VALIDATED: dict[str, dict] = {}
 
 
+def packaged_sd_model():
+    """The SD model :func:`probability` imputes with when given no config (the packaged
+    config's headline model): the planner's default too, so both impute alike."""
+    from falseclaims.config import sd_model_from_config
+
+    return sd_model_from_config(_packaged_config())
+
+
 def _congruence(task: str, congruence, level, config):
     """(assumed value(s), source, level) from a number/array, a level name or None;
     ``config()`` gives the config, called only when the value is left to it."""
