@@ -72,6 +72,11 @@ def test_check_report_and_web_page_flag_the_impossible_sd(capsys, tmp_path, clie
     assert ans["ok"], ans["errors"]
     assert "Implausible input: the reported SD of A" in html.unescape(ans["html"])
     assert ans["envelope"]["result"]["implausible"]
+    # no green "robust" box around it: the grey of a tie, on the page and in the report
+    from falseclaims.report import IMPLAUSIBLE_COLOUR, LEVEL_COLOURS
+    assert f"--c:{IMPLAUSIBLE_COLOUR}" in ans["html"]
+    assert LEVEL_COLOURS["robust"] not in ans["html"]
+    assert f'id="verdict" style="--c:{IMPLAUSIBLE_COLOUR}"' in report.read_text(encoding="utf-8")
 
 
 def test_check_judges_an_sd_with_the_decimals_given(capsys):

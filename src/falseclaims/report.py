@@ -32,6 +32,9 @@ __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
 LEVEL_COLOURS = {"robust": "#009E73", "fragile": "#E69F00", "weak": "#D55E00",
                  "tie": "#999999", "reversed": "#CC79A7"}
+# a verdict on inputs that cannot all be right is no evidence: the grey of a tie, never the
+# green of a robust claim
+IMPLAUSIBLE_COLOUR = LEVEL_COLOURS["tie"]
 
 # what each analysis cites in the footer (docs/references.md); only what ran is listed
 CITES = {
@@ -121,7 +124,8 @@ def _figure(uri: str, caption: str, alt: str, wide: bool = False) -> dict:
 
 def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "",
              underflow: bool = False, implausible: list[str] | None = None) -> dict:
-    return {"colour": LEVEL_COLOURS[level(prob, cfg)], "a": a, "b": b,
+    return {"colour": IMPLAUSIBLE_COLOUR if implausible else LEVEL_COLOURS[level(prob, cfg)],
+            "a": a, "b": b,
             "probability": probability_text(prob, underflow=underflow),
             "sentence": flag_implausible(interpretation_text(prob, cfg, a, b, underflow),
                                          implausible or []), "extra": extra}
