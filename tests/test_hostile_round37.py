@@ -133,6 +133,6 @@ def test_web_a_pasted_semicolon_table_is_read(client):
 def test_web_a_value_of_100000_characters_is_quoted_short(client):
     # was: a message of 100,000 digits next to the field
     ans = client.get("/api/check?task=cls&n=500&a=" + "9" * 100_000 + "&b=0.85").get_json()
-    assert ans["errors"] == {"b": "0.85 reads as a fraction but "
-                                  "999999999999999999999999999999... (100,000 characters) as "
-                                  "percent; choose units percent or fraction"}
+    # (round 38: said at its own field; above 100 it is neither a fraction nor a percentage)
+    assert ans["errors"] == {"a": "999999999999999999999999999999... (100,000 characters) is "
+                                  "above 100: neither a fraction nor a percentage"}

@@ -102,9 +102,12 @@ def test_bad_arguments_raise_clear_errors(kwargs, match):
         planner.smallest_n(**args)
 
 
-def test_segmentation_needs_an_sd_model():
-    with pytest.raises(ValueError, match="SD model"):
-        planner.smallest_n("segmentation", 0.01, 0.8, 0.67)
+def test_segmentation_without_an_sd_model_uses_the_one_probability_uses():
+    # round 38: was refused ("needs an SD model"), while probability("seg", ...) imputes
+    from falseclaims.engine import packaged_sd_model
+
+    given = planner.smallest_n("segmentation", 0.01, 0.8, 0.67, sd_model=packaged_sd_model())
+    assert planner.smallest_n("segmentation", 0.01, 0.8, 0.67) == given
 
 
 def test_cli_json_reports_each_congruence_assumption(capsys):

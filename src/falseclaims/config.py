@@ -92,6 +92,8 @@ def read_yaml(path: str | os.PathLike) -> dict:
             if "constructor for the tag" in what:
                 what += " (only plain YAML is read: no !!python/... or other tags)"
             raise ConfigError([f"YAML error{where}: {what}"], str(path)) from None
+        if "'\\t'" in what:  # an editor's tab key: YAML indents with spaces only
+            what += " (a tab: YAML indents with spaces; replace the tabs by spaces)"
         raise ConfigError([f"YAML syntax error{where}: {what}"], str(path)) from None
     except UnicodeDecodeError:
         raise ConfigError(["not a UTF-8 text file"], str(path)) from None

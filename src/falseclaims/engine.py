@@ -20,10 +20,11 @@ from functools import lru_cache
 import numpy as np
 
 from falseclaims import stats
-from falseclaims.levels import CONGRUENCE_LEVELS
+from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+from falseclaims.readout import MAX_DECIMALS, written_decimals
 from falseclaims.tasks import resolve_task
 
-__all__ = ["ClaimProbability", "b_leads_note", "probability", "probabilities"]
+__all__ = ["ClaimProbability", "b_leads_note", "probability", "probabilities", "sd_bound_note"]
 
 
 
@@ -60,8 +61,13 @@ class ClaimProbability:
     x2: object = None
     sd_diff: object = None
     feasible: tuple = field(default=(None, None), repr=False)
+    sd_floor: float | None = field(default=None, repr=False)
 
     def __post_init__(self):
+        for name in ("n", "a", "b", "congruence"):  # a list or a Series as the array it is
+            value = getattr(self, name)  # (was kept: .notes() and .item(i) failed on it)
+            if isinstance(value, (list, tuple)) or hasattr(value, "to_numpy"):
+                object.__setattr__(self, name, np.asarray(value))
         for f in fields(self):  # 0-d arrays and numpy scalars as plain Python numbers
             value = getattr(self, f.name)
             if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
@@ -85,7 +91,7 @@ class ClaimProbability:
     def to_dict(self) -> dict:
         """Plain Python values (lists for arrays), e.g. for JSON."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
-                if f.name != "feasible"}
+                if f.name not in ("feasible", "sd_floor")}
 
     def notes(self) -> list[str]:
         """One sentence per imputation, floor or clamping (scalar results), and one when B's
@@ -96,15 +102,23 @@ class ClaimProbability:
         if self.task == "segmentation":
             for name, imp, sd, mean in (("A", self.sd_a_imputed, self.sd_a, self.a),
                                         ("B", self.sd_b_imputed, self.sd_b, self.b)):
-                if np.any(imp) and np.ndim(sd) == 0:
+                if np.ndim(sd) or np.ndim(mean):
+                    continue
+                if np.any(imp):
                     out.append(f"SD of {name} imputed: {float(sd):.4f} at mean DSC "
                                f"{float(mean):g} (SD model {self.sd_source!r}, "
                                f"{self.sd_level} level)")
+                elif note := sd_bound_note(name, float(mean), float(sd)):
+                    out.append(note)  # the CLI's words: one voice for an impossible SD
             if np.any(self.sd_floored):
-                out.append("an imputed SD was raised to the SD model's floor")
-        elif np.any(self.congruence_clamped) and np.ndim(self.congruence) == 0:
+                out.append("an imputed SD was raised to the model floor"
+                           + (f" {self.sd_floor:g}" if self.sd_floor is not None else ""))
+        elif (np.any(self.congruence_clamped) and np.ndim(self.congruence) == 0
+              and np.ndim(self.a) == 0 and np.ndim(self.b) == 0):
             lo, hi = self.feasible
-            out.append(f"congruence {float(self.congruence):g} is infeasible for accuracies "
+            # a level of the config's estimate named as check names it ("median congruence")
+            named = LEVEL_LABELS.get(self.congruence_level or "given", self.congruence_level)
+            out.append(f"{named} congruence {float(self.congruence):g} is infeasible for accuracies "
                        f"{float(self.a):g} and {float(self.b):g} (feasible [{float(lo):g}, "
                        f"{float(hi):g}]); clamped to {float(self.congruence_used):g}")
         return out
@@ -125,6 +139,26 @@ def b_leads_note(a, b, names: tuple[str, str] = ("A", "B")) -> str:
     return (f"{second} leads: its reported value {float(b):g} is higher than {first}'s "
             f"{float(a):g}, so the probability that {first} is not truly better is above 0.5; "
             f"for the claim '{second} beats {first}' swap the values")
+
+
+def sd_bound_note(name: str, mean: float, sd: float | None,
+                  decimals: int | None = None) -> str | None:
+    """A note when a per-case SD is larger than a DSC in [0, 1] with that mean can have: by
+    the Bhatia-Davis inequality the variance is at most mean (1 - mean) [BhatiaDavis2000]
+    (the printed values' rounding counted in the SD's favour, as table mode does; the mean
+    printed with ``decimals`` when given, else as written: "1" may be any mean from 0.5)."""
+    if sd is None or not np.isfinite(sd):
+        return None
+    places = written_decimals(mean) if decimals is None else max(int(decimals), 0)
+    half_m = 0.5 * 10.0 ** (-min(places, MAX_DECIMALS))
+    half_sd = 0.5 * 10.0 ** (-min(written_decimals(sd), MAX_DECIMALS))
+    lo, hi = max(mean - half_m, 0.0), min(mean + half_m, 1.0)
+    worst = 0.25 if lo <= 0.5 <= hi else max(lo * (1 - lo), hi * (1 - hi))
+    if sd <= worst ** 0.5 + half_sd + 1e-12:
+        return None
+    return (f"SD of {name} = {sd:g} is impossible for a mean DSC of {mean:g} (a score in "
+            f"[0, 1] with that mean has an SD of at most {worst ** 0.5:.3g}, Bhatia-Davis "
+            "inequality): an SD in percent, a variance, or an SD of something else?")
 
 
 def _plain(x):
@@ -179,6 +213,14 @@ def _config(config) -> dict:
 _VALIDATED: dict[str, dict] = {}
 
 
+def packaged_sd_model():
+    """The SD model :func:`probability` imputes with when given no config (the packaged
+    config's headline model): the planner's default too, so both impute alike."""
+    from falseclaims.config import sd_model_from_config
+
+    return sd_model_from_config(_packaged_config())
+
+
 def _congruence(task: str, congruence, level, config):
     """(assumed value(s), source, level) from a number/array, a level name or None;
     ``config()`` gives the config, called only when the value is left to it."""
@@ -205,7 +247,7 @@ def _numbers(name: str, x):
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric; got {x!r}") from None
+        raise ValueError(f"{name} must be numeric; got {x!r}{_hint(x, True)}") from None
 
 
 def _impute(given, mean, model, level):
@@ -287,6 +329,8 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
     if sd_model is not None and not callable(getattr(sd_model, "predict", None)):
         raise TypeError(f"sd_model must be a falseclaims.SDModel (or None for the config's); "
                         f"got {type(sd_model).__name__}")
+    for name, x in (("a", a), ("b", b)):  # text named (with what was meant) before the SD
+        _numbers(name, x)  # model reads it as a mean ("could not convert string to float")
     c, c_source, c_level = _congruence(task, congruence, congruence_level, cfg)
     common = {"task": task, "n": n, "a": a, "b": b, "congruence": c,
               "congruence_source": c_source, "congruence_level": c_level}
@@ -319,7 +363,8 @@ def _probability(task, n, a, b, congruence, sd_a, sd_b, sd_model, sd_level,
         sd_a=sa, sd_b=sb, sd_a_imputed=imp_a, sd_b_imputed=imp_b,
         sd_floored=np.logical_or(fl_a, fl_b) if imputed else False,
         sd_source=(model.source or None) if imputed else None,
-        sd_level=sd_level if imputed else None, sd_diff=r.sd_diff)
+        sd_level=sd_level if imputed else None, sd_diff=r.sd_diff,
+        sd_floor=getattr(model, "floor", None) if imputed else None)
 
 
 def _task_column(values, column: str):
@@ -345,6 +390,9 @@ def _hint(cell, required: bool) -> str:
     """What the user meant by a text cell that is no number, when it can be told."""
     if not isinstance(cell, str):
         return ""
+    if re.search(r"\d\s*(?:±|\+/?-)\s*[\d.]", cell):  # a value pasted with its spread
+        return (" without its spread (of '0.853 ± 0.05' give 0.853 here and 0.05, if a "
+                "per-case SD, as sd_a or sd_b)")
     if cell.strip().endswith("%"):
         return " without '%' (a fraction: 0.86 for 86%)"
     if re.fullmatch(r"\d{1,3}(,\d{3})+", cell.strip()):
@@ -438,6 +486,16 @@ def _near(df, names) -> str:
     return ""
 
 
+def _records_hint(given) -> str:
+    """Claims given as a list of dicts, or a dict of columns: the one line that makes them
+    the DataFrame :func:`probabilities` reads."""
+    if isinstance(given, Mapping) or (isinstance(given, (list, tuple)) and given and all(
+            isinstance(x, Mapping) for x in given)):
+        what = "a dict of columns" if isinstance(given, Mapping) else "one dict per claim"
+        return f" ({what}: pass pandas.DataFrame(claims))"
+    return ""
+
+
 def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=None,
                   congruence=None, sd_model=None, sd_level: str | None = None,
                   congruence_level: str | None = None, config=None):
@@ -452,7 +510,8 @@ def probabilities(df, *, task="task", n=None, a=None, b=None, sd_a=None, sd_b=No
 
     if not isinstance(df, pd.DataFrame):
         raise TypeError("probabilities expects a pandas DataFrame with one claim per row "
-                        f"(for single claims use probability); got {type(df).__name__}")
+                        f"(for single claims use probability); got {type(df).__name__}"
+                        + _records_hint(df))
     out = df.copy()
     cols = {"n": _column(df, n, ("n", "n_test"), "the test-set size"),
             "a": _column(df, a, ("a", "value_a"), "the winner's value"),

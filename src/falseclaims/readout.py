@@ -8,6 +8,9 @@ from __future__ import annotations
 # normal double; compared with mpmath in tests/test_hostile_round36.py): a probability
 # that came out 0 but is not exactly 0 is below this bound
 UNDERFLOW_BELOW = 1e-300
+# values written with more decimals have a rounding interval narrower than 5e-9: none that
+# a printed probability or an SD bound could show
+MAX_DECIMALS = 8
 
 
 def probability_text(probability: float, decimals: int = 3, underflow: bool = False,
@@ -24,3 +27,12 @@ def probability_text(probability: float, decimals: int = 3, underflow: bool = Fa
     if abs(p) >= 10.0 ** (1 - decimals):
         return f"{p:.{decimals}f}"
     return f"{p:.2g}"
+
+
+def written_decimals(value: float) -> int:
+    """The decimals ``value`` is written with (its shortest repr): 0.95 -> 2; a value that
+    needs an exponent counts as more than :data:`MAX_DECIMALS`."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return 0 if "e" not in text else MAX_DECIMALS + 1
+    return len(text.split(".")[1].rstrip("0"))

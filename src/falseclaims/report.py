@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 import falseclaims
+from falseclaims.claims.check import flag_implausible
 from falseclaims.figures import percase as rf
 from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.paired_tests import label_of, labels_for
@@ -31,6 +32,9 @@ __all__ = ["check_html", "figure_png", "number", "percase_html", "write_html"]
 
 LEVEL_COLOURS = {"robust": "#009E73", "fragile": "#E69F00", "weak": "#D55E00",
                  "tie": "#999999", "reversed": "#CC79A7"}
+# a verdict on inputs that cannot all be right is no evidence: the grey of a tie, never the
+# green of a robust claim
+IMPLAUSIBLE_COLOUR = LEVEL_COLOURS["tie"]
 
 # what each analysis cites in the footer (docs/references.md); only what ran is listed
 CITES = {
@@ -119,10 +123,12 @@ def _figure(uri: str, caption: str, alt: str, wide: bool = False) -> dict:
 
 
 def _verdict(prob: float, cfg: dict | None, a: str, b: str, extra: str = "",
-             underflow: bool = False) -> dict:
-    return {"colour": LEVEL_COLOURS[level(prob, cfg)], "a": a, "b": b,
+             underflow: bool = False, implausible: list[str] | None = None) -> dict:
+    return {"colour": IMPLAUSIBLE_COLOUR if implausible else LEVEL_COLOURS[level(prob, cfg)],
+            "a": a, "b": b,
             "probability": probability_text(prob, underflow=underflow),
-            "sentence": interpretation_text(prob, cfg, a, b, underflow), "extra": extra}
+            "sentence": flag_implausible(interpretation_text(prob, cfg, a, b, underflow),
+                                         implausible or []), "extra": extra}
 
 
 def _range_text(row: dict) -> str:
@@ -369,6 +375,7 @@ def check_html(result: dict, cfg: dict | None = None, curve: dict | None = None,
     return _render("check.html.j2", "How likely is this outperformance claim to be false?",
                    ["probability"], assumed=assumed,
                    verdict_=_verdict(main["probability"], cfg, "A", "B", extra,
-                                     main["probability_underflow"]),
+                                     main["probability_underflow"],
+                                     result.get("implausible")),
                    inputs=inputs, results=_check_rows(result),
                    notes=result.get("notes", []), figures=figs)

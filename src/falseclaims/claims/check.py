@@ -11,6 +11,7 @@ its one-claim case, so both give the same numbers.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -19,14 +20,15 @@ from falseclaims.engine import probability
 from falseclaims.engine import b_leads_note
 from falseclaims.config import Headline, configured_congruence, sd_model_from_config
 from falseclaims.levels import LEVEL_LABELS
-from falseclaims.readout import UNDERFLOW_BELOW
+from falseclaims.engine import sd_bound_note
+from falseclaims.readout import MAX_DECIMALS, UNDERFLOW_BELOW
+from falseclaims.readout import written_decimals as _decimals
 from falseclaims.tasks import resolve_task
 
 __all__ = ["UNDERFLOW_BELOW", "check_claim", "check_claims", "congruence_curve",
+           "flag_implausible", "implausible_inputs", "sd_bound_note",
            "headline_probabilities", "rounding_box", "underflowed", "validate_fraction"]
 
-# the rounding box of more decimals is narrower than 5e-9: no width the probability shows
-MAX_DECIMALS = 8
 BOX_CHUNK = 2**16  # grid values per engine call over rounding boxes
 
 
@@ -47,14 +49,6 @@ def validate_fraction(name: str, value: float, upper: float = 1.0) -> float:
     return v
 
 
-def _decimals(value: float) -> int:
-    """The decimals ``value`` is written with (its shortest repr): 0.95 -> 2."""
-    text = repr(float(value))
-    if "e" in text or "." not in text:
-        return 0 if "e" not in text else MAX_DECIMALS + 1
-    return len(text.split(".")[1].rstrip("0"))
-
-
 def granularity_note(name: str, value: float, n: int, decimals: int | None = None) -> str | None:
     """A note when no whole number of correct cases out of ``n`` gives the accuracy
     ``value`` as printed (``decimals``: as given, else as written), e.g. 0.95 on 10 cases.
@@ -73,23 +67,6 @@ def granularity_note(name: str, value: float, n: int, decimals: int | None = Non
             "probability takes n as the number of test cases the accuracy was counted on")
 
 
-def sd_bound_note(name: str, mean: float, sd: float | None) -> str | None:
-    """A note when a per-case SD is larger than a DSC in [0, 1] with that mean can have: by
-    the Bhatia-Davis inequality the variance is at most mean (1 - mean) [BhatiaDavis2000]
-    (the printed values' rounding counted in the SD's favour, as table mode does)."""
-    if sd is None or not np.isfinite(sd):
-        return None
-    half_m = 0.5 * 10.0 ** (-min(_decimals(mean), MAX_DECIMALS))
-    half_sd = 0.5 * 10.0 ** (-min(_decimals(sd), MAX_DECIMALS))
-    lo, hi = max(mean - half_m, 0.0), min(mean + half_m, 1.0)
-    worst = 0.25 if lo <= 0.5 <= hi else max(lo * (1 - lo), hi * (1 - hi))
-    if sd <= worst ** 0.5 + half_sd + 1e-12:
-        return None
-    return (f"SD of {name} = {sd:g} is impossible for a mean DSC of {mean:g} (a score in "
-            f"[0, 1] with that mean has an SD of at most {worst ** 0.5:.3g}, Bhatia-Davis "
-            "inequality): an SD in percent, a variance, or an SD of something else?")
-
-
 def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
                 decimals: int | None = None) -> list[str]:
     """Reported values that can be what they claim only if something else is off: an
@@ -100,7 +77,7 @@ def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
         notes += [t for t in (granularity_note(name, v, n, decimals)
                               for name, v in (("A", a), ("B", b))) if t]
     else:
-        notes += [t for t in (sd_bound_note(name, m, sd)
+        notes += [t for t in (sd_bound_note(name, m, sd, decimals)
                               for name, m, sd in (("A", a, sd_a), ("B", b, sd_b))) if t]
     zero = [name for name, sd in (("A", sd_a), ("B", sd_b)) if sd == 0]
     if zero:
@@ -109,6 +86,27 @@ def input_notes(task: str, n: int, a: float, b: float, sd_a=None, sd_b=None,
                               if len(zero) == 2 else "")
                      + "; is it the SD over the test cases (not over runs or folds)?")
     return notes
+
+
+def implausible_inputs(task: str, a: float, b: float, sd_a=None, sd_b=None,
+                       decimals: int | None = None) -> list[str]:
+    """The reported values that cannot all be right: an SD larger than a DSC with that mean
+    can have (:func:`sd_bound_note`). Not only noted: the verdict says so first
+    (:func:`flag_implausible`), as table mode refuses such a cell."""
+    if resolve_task(task) != "segmentation":
+        return []
+    return [t for t in (sd_bound_note("A", a, sd_a, decimals),
+                        sd_bound_note("B", b, sd_b, decimals)) if t]
+
+
+def flag_implausible(sentence: str, implausible: list[str]) -> str:
+    """The verdict's sentence, led by what makes the input implausible (one sentence for
+    the text, the JSON, the report and the web page)."""
+    if not implausible:
+        return sentence
+    which = " and ".join(t.split(" = ")[0].removeprefix("SD of ") for t in implausible)
+    return (f"Implausible input: the reported SD of {which} cannot go with its mean (see the "
+            "note), so this verdict rests on values that cannot all be right. " + sentence)
 
 
 def no_spread_notes(label: str, c: float, row: dict, sd_a, sd_b) -> list[str]:
@@ -321,12 +319,14 @@ def check_claims(task: str, n, a, b, cfg: dict, sd_a=None, sd_b=None, congruence
             notes, row = claim["notes"], _result_row(claims, res, i, label, c)
             one = res.item(i) if np.ndim(res.probability) else res
             if not claim["results"] and task == "segmentation":
-                notes += [t for t in one.notes() if t.startswith("SD of")]
-                if one.sd_floored:
-                    notes.append(f"an imputed SD was raised to the model floor {model.floor:g}")
+                # the engine's words; an impossible SD is among the input notes, judged
+                # there with the decimals given ("SD of A = ...", not "SD of A imputed")
+                notes += [t for t in one.notes() if t.startswith(("SD of", "an imputed SD"))
+                          and not re.match(r"SD of [AB] = ", t)]
             if task == "classification":
-                notes += [f"{LEVEL_LABELS.get(label, label)} {t}" for t in one.notes()
-                          if t != claim["lead"]]
+                # the engine names a value it was given "given"; here it is this level's
+                notes += [f"{LEVEL_LABELS.get(label, label)} {t.removeprefix('given ')}"
+                          for t in one.notes() if t != claim["lead"]]
             else:
                 notes += no_spread_notes(label, row["congruence"], row, claims.rows[i][3],
                                          claims.rows[i][4])

@@ -25,7 +25,7 @@ import numpy as np
 
 from falseclaims.claims.check import underflowed
 from falseclaims.config import PlausibilityLimits
-from falseclaims.engine import probability
+from falseclaims.engine import packaged_sd_model, probability
 from falseclaims.levels import CONGRUENCE_LEVELS
 from falseclaims.sd_model import SDModel
 from falseclaims.stats import not_a_number, refuse_booleans
@@ -84,12 +84,19 @@ def _values(task: str, delta: float, level: float) -> tuple[float, float]:
     return level, level - delta
 
 
+def _model(task: str, sd_model: SDModel | None) -> SDModel | None:
+    """The SD model of a segmentation plan: the one given, else the one
+    :func:`falseclaims.probability` imputes with (was refused: "segmentation planning needs
+    an SD model", while ``probability("seg", ...)`` needs none)."""
+    if task != "segmentation" or sd_model is not None:
+        return sd_model
+    return packaged_sd_model()
+
+
 def _sds(task, value_a, value_b, sd_model, sd_level):
     if task != "segmentation":
         return None, None
-    if sd_model is None:
-        raise ValueError("segmentation planning needs an SD model (sd_model=...) to impute "
-                         "per-case SDs at level and level - delta")
+    sd_model = _model(task, sd_model)
     sd_a, _ = sd_model.predict(value_a, sd_level)
     sd_b, _ = sd_model.predict(value_b, sd_level)
     return float(sd_a), float(sd_b)
@@ -175,7 +182,8 @@ def _refuse_no_single_number(name: str, value) -> None:
     if what is None and isinstance(value, str) and not _parses(value):
         what = f"{value!r} (smallest_n plans for one number: pass the value)"
     elif what is None and not isinstance(value, numbers.Number | str):
-        what = (f"{type(value).__name__} ({value!r:.40}): it plans one claim at a time"
+        shown = " ".join(repr(value).split())  # a Series' repr spans lines
+        what = (f"{type(value).__name__} ({shown:.40}): it plans one claim at a time"
                 if np.ndim(value) else f"{value!r}")
     if what is not None:
         raise ValueError(f"{name} must be a single number; got {what}")
@@ -200,6 +208,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     n_max = int(n_max)
     if n_max < 2:
         raise ValueError(f"n_max must be at least 2; got {n_max!r}")
+    sd_model = _model(task, sd_model)
     sd_a, sd_b = _sds(task, a, b, sd_model, sd_level)
     r = probability(task, 2, a, b, congruence=congruence, sd_a=sd_a, sd_b=sd_b)  # validates
     c_used, clamped = float(r.congruence_used), bool(r.congruence_clamped)
@@ -238,7 +247,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
 
     if not found_bracket:
         msg = (
-            f"no test-set size up to n_max = {n_max:,} reaches P <= {target:g} "
+            f"no test-set size up to n_max = {n_max:,} reaches P <= {target:.10g} "
             f"(P({n_max:,}) = {p_max:.4g}) for {task}, delta = {delta:g}, level = {a:g}, "
             f"congruence = {congruence:g}"
         )
@@ -251,7 +260,7 @@ def smallest_n(task: str, delta: float, level: float, congruence: float,
     # P(n) and P(n - 1) are never below 1e-300: P(n - 1) is above the target, and P(2)
     # (1 degree of freedom, two cases) is far above it
     msg = (
-        f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:g}"
+        f"n = {n:,} test cases give P(false claim) = {p_n:.6g} <= {target:.10g}"
         + (f" (n - 1 gives {p_prev:.6g})" if p_prev is not None else " (smallest size, 2)")
     )
     if not monotone:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path, count,
                              output_options, task)
-from falseclaims.cli.conventions import bounded_count
+from falseclaims.cli.conventions import bounded_count, reported_value
 from falseclaims.config import ClaimCheck, load_config
 from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.verdict import interpretation_text, verdict
@@ -25,10 +25,14 @@ def register(sub) -> None:
     p.add_argument("--task", required=True, type=task, choices=TASKS, help=TASK_HELP)
     p.add_argument("--n", required=True, type=bounded_count(2),
                    help="test-set size (2 to 10^9)")
-    p.add_argument("--a", required=True, type=float, help="reported value of the winner A")
-    p.add_argument("--b", required=True, type=float, help="reported value of the runner-up B")
-    p.add_argument("--sd-a", type=float, help="reported per-case SD of A (segmentation)")
-    p.add_argument("--sd-b", type=float, help="reported per-case SD of B (segmentation)")
+    p.add_argument("--a", required=True, type=reported_value("--a", "--sd-a"),
+                   help="reported value of the winner A")
+    p.add_argument("--b", required=True, type=reported_value("--b", "--sd-b"),
+                   help="reported value of the runner-up B")
+    p.add_argument("--sd-a", type=reported_value("--sd-a"),
+                   help="reported per-case SD of A (segmentation)")
+    p.add_argument("--sd-b", type=reported_value("--sd-b"),
+                   help="reported per-case SD of B (segmentation)")
     p.add_argument("--congruence", type=float,
                    help="one assumed congruence instead of the paper's Q1/median/Q3")
     p.add_argument("--decimals", type=count,
@@ -39,7 +43,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from falseclaims.claims.check import check_claim  # scipy: only when run
+    from falseclaims.claims.check import (check_claim, flag_implausible,  # scipy: when run
+                                          implausible_inputs)
 
     check_report_path(args.report)
     check_count("--n", args.n)
@@ -52,8 +57,12 @@ def run(args) -> int:
     main = next((r for r in result["results"] if r["assumption"] == "median"),
                 result["results"][0])
     result["verdict"] = verdict(main["probability"], cfg)
-    result["interpretation"] = interpretation_text(main["probability"], cfg,
-                                                   underflow=main["probability_underflow"])
+    # an SD no DSC with that mean can have: flagged in the verdict, not only noted
+    result["implausible"] = implausible_inputs(args.task, args.a, args.b, args.sd_a, args.sd_b,
+                                               args.decimals)
+    result["interpretation"] = flag_implausible(
+        interpretation_text(main["probability"], cfg, underflow=main["probability_underflow"]),
+        result["implausible"])
     if args.report:
         _write_report(args, result, cfg, settings)
     if args.json:

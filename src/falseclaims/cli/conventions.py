@@ -194,3 +194,31 @@ def bounded_count(lo: int, hi: int = MAX_N):
 
     parse.__name__ = "count"
     return parse
+
+
+# a value copied with its spread, as tables print it: "0.853±0.05", "0.853 +/- 0.05", "0.853 (0.05)"
+_WITH_SPREAD = re.compile(r"^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(?:±|\+/?-|\+-)\s*"
+                          r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*$")
+
+
+def reported_value(option: str, sd_option: str | None = None):
+    """argparse type of a reported value (check --a/--b, plan, sota): every number option's
+    spellings (:func:`falseclaims.cli.number`), and a value pasted with its spread
+    (``0.853±0.05``) answered with the two options to give (was "expected a number")."""
+    from falseclaims.cli import number
+
+    def parse(text: str) -> float:
+        m = _WITH_SPREAD.match(text)
+        if m is None:
+            return number(text)
+        scale = 100.0 if m.group(3) else 1.0  # "85.3 ± 1.2 %": the fractions to give
+        value, spread = (float(g.replace(",", ".")) / scale for g in m.group(1, 2))
+        head = f"got {text!r}, a value with its spread; give the value alone: {option} {value:.10g}"
+        if sd_option is None:
+            raise argparse.ArgumentTypeError(head)
+        raise argparse.ArgumentTypeError(
+            f"{head}, and for segmentation its per-case SD apart: {sd_option} {spread:.10g} "
+            "(an SD over runs or folds, or a confidence interval, is no per-case SD)")
+
+    parse.__name__ = "number"
+    return parse

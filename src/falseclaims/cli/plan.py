@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_count,
                              output_options, task)
-from falseclaims.cli.conventions import bounded_count
+from falseclaims.cli.conventions import bounded_count, reported_value
 from falseclaims.config import (Headline, Planner, configured_congruence, load_config,
                                 sd_model_from_config)
 from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
@@ -29,8 +29,8 @@ def register(sub) -> None:
         ),
     )
     p.add_argument("--task", required=True, type=task, choices=TASKS, help=TASK_HELP)
-    p.add_argument("--delta", required=True, type=float, help="A minus B, a fraction (0.01)")
-    p.add_argument("--level", required=True, type=float,
+    p.add_argument("--delta", required=True, type=reported_value("--delta"), help="A minus B, a fraction (0.01)")
+    p.add_argument("--level", required=True, type=reported_value("--level"),
                    help="winner's accuracy / mean DSC, a fraction; runner-up = level - delta")
     p.add_argument("--congruence", type=float, default=None,
                    help="one congruence value; default: Q1, median, Q3 from config")
@@ -101,8 +101,9 @@ def run(args) -> int:
              notes + [r["message"] for r in results if not r["found"]])
     else:
         r0 = results[0]
-        head = (f"{args.task}: A = {r0['a']:g}, B = {r0['b']:g} (delta {args.delta:g}),"
-                f" target P <= {target:g}")
+        # 10 digits: A 0.5 and delta 1e-07 left B printed "0.5", as if A = B
+        head = (f"{args.task}: A = {r0['a']:.10g}, B = {r0['b']:.10g} (delta {args.delta:g}),"
+                f" target P <= {target:.10g}")
         if args.task == "segmentation":
             head += (f"; SDs imputed ({r0['sd_source']}, "
                      f"{LEVEL_LABELS.get(sd_level, sd_level)}): "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from falseclaims.cli import UsageError, count, output_options
-from falseclaims.cli.conventions import MAX_N, limit_text
+from falseclaims.cli.conventions import MAX_N, limit_text, reported_value
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
@@ -23,7 +23,7 @@ def register(sub) -> None:
                         help=f"number of classifiers (1 to {limit_text(MAX_M)})")
     parser.add_argument("--n", required=True, type=count,
                         help=f"test-set size (1 to {limit_text(MAX_N)})")
-    parser.add_argument("--p", required=True, type=float, help="true accuracy in [0, 1]")
+    parser.add_argument("--p", required=True, type=reported_value("--p"), help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="two-sided level of the intervals (default 0.05)")
     output_options(parser, config=False, report=False)

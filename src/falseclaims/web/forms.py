@@ -66,6 +66,12 @@ def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
     raw = {n: text(form, n) for n in names if text(form, n)}
     signed = {n for n, v in raw.items() if v.endswith("%")}
     values = {n: _number(v.rstrip("%").strip()) for n, v in raw.items()}
+    # above 100 a value is neither a fraction nor a percentage: said at its own field (was:
+    # "0.85 reads as a fraction but 120 as percent" beside the other field)
+    over = [n for n in names if values.get(n) is not None and abs(values[n]) > 100]
+    if over:
+        raise FieldError(over[0], f"{_short(raw[over[0]])} is above 100: neither a fraction "
+                                  "nor a percentage")
     if signed and units == "fraction":
         first = sorted(signed)[0]
         raise FieldError(first, f"{_short(raw[first])!r} has a % sign but units are declared "

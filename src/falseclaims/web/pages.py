@@ -122,7 +122,7 @@ def units_reading(form, unit: str, why: str) -> dict:
 def _check_context(env: dict, config: str | None) -> dict:
     """The sensitivity band, verdict colour, formula and assumptions beside the numbers."""
     from falseclaims.config import Headline, SourceCitations, configured_congruence, load_config
-    from falseclaims.report import FORMULAS
+    from falseclaims.report import FORMULAS, IMPLAUSIBLE_COLOUR
     from falseclaims.percase.verdict import thresholds
     from falseclaims.table.analysis import pair_probability
 
@@ -133,7 +133,9 @@ def _check_context(env: dict, config: str | None) -> dict:
     band = pair_probability(res["task"], res["n"], res["a"], res["b"], inputs["sd_a"],
                             inputs["sd_b"], cfg, decimals=res.get("decimals"), band=True)
     cites = SourceCitations.from_config(cfg)
-    ctx = {"main": main, "colour": verdict_colour(res["verdict"]),
+    # inputs that cannot all be right: no verdict colour (report.IMPLAUSIBLE_COLOUR)
+    colour = IMPLAUSIBLE_COLOUR if res.get("implausible") else verdict_colour(res["verdict"])
+    ctx = {"main": main, "colour": colour,
            "band": band["band"], "band_sd_levels": band["band_sd_levels"],
            "formula": Markup(FORMULAS[res["task"]]), "thresholds": thresholds(cfg),
            "congruence": configured_congruence(cfg, head.congruence_source)[res["task"]],
