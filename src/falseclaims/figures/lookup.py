@@ -159,9 +159,10 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     metric = METRIC_NAMES[task]
     ax.set_xlabel("Test-set size n")
     ax.set_ylabel(f"Δ {metric} (A minus B)")
+    # A as the footnote prints it (``:g``): a title rounding 0.8485 to 0.849 stated two levels
     ax.set_title(f"{TASK_LABELS[task]}: probability of a false claim, winner's {metric} "
-                 f"A = {level:.3g}, runner-up B = A − Δ"
-                 + (f"\nA = {level:.3g}: {level_text} ({LEVEL_UNSTATED})" if level_text
+                 f"A = {level:g}, runner-up B = A − Δ"
+                 + (f"\nA = {level:g}: {level_text} ({LEVEL_UNSTATED})" if level_text
                     else ""), loc="left")
     # named as the paper's caption names them: red (>10%), orange (5-10%), green (<5%)
     handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {100 * bands[1]:g}%"),
