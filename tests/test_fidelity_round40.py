@@ -129,3 +129,13 @@ def test_figS8_whiskers_are_computed_on_log_sizes_as_the_caption_says():
             and line.get_ydata()[0] == line.get_ydata()[1]]
     plt.close(fig)
     assert np.isclose(max(tops), np.log10(20000)), tops
+
+
+def test_the_reports_main_page_numbers_the_supplement_and_names_the_sd_levels_as_the_paper():
+    """The main page listed "S3/S9, S7, S8, S10" where every title writes the paper's double
+    numbering (main text S1-S4, supplement S7-S10), and the SD levels as "Q1 / fit / Q3"
+    where the paper (Fig S10: "mean, Q1 or Q3") and every figure say mean."""
+    text = _caption("workflow")
+    assert "S1/S7, S2/S8, S3/S9, S4/S10" in text
+    assert "Q1 / mean / Q3 of the 50% prediction interval" in text
+    assert " fit " not in text
