@@ -139,3 +139,23 @@ def test_the_reports_main_page_numbers_the_supplement_and_names_the_sd_levels_as
     assert "S1/S7, S2/S8, S3/S9, S4/S10" in text
     assert "Q1 / mean / Q3 of the 50% prediction interval" in text
     assert " fit " not in text
+
+
+@pytest.mark.parametrize("level, n_papers", [(0.83785, 131), (0.837851, 1311), (0.846, 43)])
+def test_fig6_title_stays_inside_the_figure_whatever_the_level_and_count(level, n_papers):
+    """Printing A unrounded made the second title line of a 5-digit level and 131 papers end
+    under 1 px from the figure's edge: past the width, the paper's silence on the level
+    goes to a third line; every line ends inside the figure with room to spare."""
+    task = "classification"  # line 2, the long one, is the same for both tasks
+    fig, _ = figures.fig6_lookup(task, [10, 100], [0.01, 0.02], level, PAPER_CONGRUENCE[task],
+                                 observed=(69, 0.01),
+                                 level_text=f"median winner value of the {n_papers} analysed "
+                                            "papers")
+    fig.canvas.draw()
+    title = fig.axes[0]._left_title
+    right = title.get_window_extent(fig.canvas.get_renderer()).x1
+    text = title.get_text()
+    plt.close(fig)
+    assert right <= fig.bbox.x1 - 5, (right, fig.bbox.x1)
+    assert "(the paper does not state its level)" in text
+    assert f"A = {level:g}: median winner value of the {n_papers} analysed papers" in text
