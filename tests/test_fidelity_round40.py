@@ -159,3 +159,13 @@ def test_fig6_title_stays_inside_the_figure_whatever_the_level_and_count(level, 
     assert right <= fig.bbox.x1 - 5, (right, fig.bbox.x1)
     assert "(the paper does not state its level)" in text
     assert f"A = {level:g}: median winner value of the {n_papers} analysed papers" in text
+
+
+def test_fig6_caption_does_not_say_the_paper_publishes_no_grid():
+    """The paper's Fig 6 draws its grid with a value in every cell ("Each cell displays the
+    median probability"); the caption said the paper does not publish its sizes,
+    differences or cell values. They are in its figure, not its text: ours are our own."""
+    text = _caption("fig6_lookup")
+    assert "nor does it publish" not in text
+    assert "drawn in its figure only, not given in its text" in text
+    assert "not read off that figure" in text
