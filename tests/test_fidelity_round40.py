@@ -105,7 +105,7 @@ def test_figS8_caption_says_what_the_paper_leaves_unstated_about_its_scale():
     The caption says so (it said "log scale" as if the paper did)."""
     text = _caption("figS8_split_sizes")
     assert "computed on log10 of the sizes" in text
-    assert "the paper states neither its axis scale" in text
+    assert "the paper's caption gives the whisker rule but states neither its axis scale" in text
     assert "max(min, Q1 − 1.5 IQR)" in text
 
 
