@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from falseclaims.percase.verdict import probability_text
 from falseclaims.figures.common import panel_letter, panel_title
@@ -115,8 +116,8 @@ def agreement_figure(pairs: pd.DataFrame, congruence: dict):
     ax.axhline(cutoff, color=PALETTE["black"], lw=0.6, ls="--")
     ax.set_xlim(FLOOR / 3, 1.5)
     ax.set_ylim(FLOOR / 3, 1.5)
-    log_ticks(ax.xaxis)
-    log_ticks(ax.yaxis)
+    for axis in (ax.xaxis, ax.yaxis):
+        _floor_ticks(axis)
     ax.set_xlabel("P(false claim), per-case data (empirical congruence and SDs)")
     ax.set_ylabel("P(false claim), printed table\n(assumed congruence, imputed SDs)")
     ax.legend(loc="upper left", fontsize=6)
@@ -143,6 +144,15 @@ def agreement_figure(pairs: pd.DataFrame, congruence: dict):
                   "congruence_assumed", "congruence_empirical", "tied_table", "tied_percase",
                   "agree"]]
     return fig, data
+
+
+def _floor_ticks(axis) -> None:
+    """Decade ticks, the floor's labelled "≤10⁻⁶": the points drawn there are probabilities
+    at or below it, not equal to it."""
+    log_ticks(axis)
+    decade = axis.get_major_formatter()
+    axis.set_major_formatter(FuncFormatter(
+        lambda v, pos: ("≤" if np.isclose(v, FLOOR) else "") + decade(v, pos)))
 
 
 def plt_rect(k: float, lo: float, hi: float):
