@@ -203,3 +203,17 @@ def test_the_package_examples_command_writes_what_readme_names(tmp_path):
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "examples" / "percase_segmentation_synthetic.csv").is_file()
     assert re.search(r"`examples/percase_segmentation_synthetic\.csv`", README)
+
+
+# ------------------------------------------------------------ without the web extra
+def test_serve_without_flask_names_what_to_install(capsys, monkeypatch):
+    """Was: "pip install 'falseclaims[web]'", which asks a package index for a distribution
+    named falseclaims, not the checkout a user installed from (`pip install /path/clone`)."""
+    monkeypatch.setitem(sys.modules, "flask", None)  # as if flask were not installed
+    for name in [m for m in sys.modules if m == "falseclaims.web" or
+                 m.startswith("falseclaims.web.")]:
+        monkeypatch.delitem(sys.modules, name)
+    err = one_line_error(capsys, ["serve"])
+    assert ("the web page needs the 'web' extra (flask is missing): pip install flask "
+            "(in the checkout: pip install -e '.[web]')") in err
+    assert "falseclaims[web]" not in err
