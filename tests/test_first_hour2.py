@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -191,18 +190,24 @@ def test_readme_names_the_second_sheet_and_the_package_examples():
     checkout finds the example files every command's example names."""
     text = " ".join(README.split())
     assert "`--sheet Extraction`" in text
-    assert "python -m falseclaims.examples.percase_files --out examples" in text
+    assert "python -m falseclaims.examples.percase_files --out data/example" in text
     assert 'pip install "snakemake[reports]"' in text
 
 
-def test_the_package_examples_command_writes_what_readme_names(tmp_path):
-    # control of the sentence above: the command exists and writes the file README names
+def test_the_package_examples_command_writes_what_readme_names(tmp_path, capsys, monkeypatch):
+    # control of the sentence above, without a checkout: the command writes the file the
+    # README's percase example names, and that example then runs as written
     run = subprocess.run([sys.executable, "-m", "falseclaims.examples.percase_files",
-                          "--out", "examples"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300)
+                          "--out", "data/example"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "examples" / "percase_segmentation_synthetic.csv").is_file()
-    assert re.search(r"`examples/percase_segmentation_synthetic\.csv`", README)
+    assert "`data/example/percase_segmentation_synthetic.csv`" in README
+    example = next(line[2:] for line in README.splitlines()
+                   if line.startswith("$ falseclaims percase data/example/"))
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capsys, shlex.split(example)[1:])
+    assert code == 0, out.err
+    assert (tmp_path / "report_percase.html").is_file()
 
 
 # ------------------------------------------------------------ without the web extra
