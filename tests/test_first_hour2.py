@@ -208,6 +208,13 @@ def test_the_package_examples_command_writes_what_readme_names(tmp_path, capsys,
     code, out = run_cli(capsys, shlex.split(example)[1:])
     assert code == 0, out.err
     assert (tmp_path / "report_percase.html").is_file()
+    # the sheet example: written by its generator, byte for byte the checkout's file
+    sheet = "data/example/venue_c_synthetic_messy.xlsx"
+    assert f"python -m falseclaims.examples.venue_c --out {sheet}" in " ".join(README.split())
+    run = subprocess.run([sys.executable, "-m", "falseclaims.examples.venue_c", "--out", sheet],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / sheet).read_bytes() == (ROOT / sheet).read_bytes()
 
 
 # ------------------------------------------------------------ without the web extra
