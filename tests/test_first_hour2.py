@@ -229,3 +229,36 @@ def test_serve_without_flask_names_what_to_install(capsys, monkeypatch):
     assert ("the web page needs the 'web' extra (flask is missing): pip install flask "
             "(in the checkout: pip install -e '.[web]')") in err
     assert "falseclaims[web]" not in err
+
+
+# ------------------------------------------------------------ a planner's level names
+@pytest.mark.parametrize("argv", [
+    ["plan", "--task", "cls", "--delta", "0.005", "--level", "0.85"],
+    ["check", "--task", "seg", "--n", "40", "--a", "0.90", "--b", "0.88"],
+])
+@pytest.mark.parametrize("level", ["median", "Q3"])
+def test_a_congruence_level_name_says_every_level_is_shown(capsys, argv, level):
+    # falseclaims.probability takes congruence="q3" (docs/api.md); the commands said only
+    # "expected a number, got 'median'" to a planner asking for each level
+    err = one_line_error(capsys, [*argv, "--congruence", level])
+    assert (f"argument --congruence: expected a number, got {level!r}: without --congruence "
+            "every level is shown (Q1, median, Q3)") in err
+    # control: without the option, the three levels are there
+    code, out = run_cli(capsys, [*argv, "--json"])
+    levels = [r.get("assumption", r.get("congruence_level"))
+              for r in json.loads(out.out)["result"]["results"]]
+    assert code == 0 and levels == ["q1", "median", "q3"]
+    # a word that is no level keeps the plain refusal
+    assert "every level" not in one_line_error(capsys, [*argv, "--congruence", "high"])
+
+
+def test_the_plan_page_says_the_same_of_a_level_name():
+    pytest.importorskip("flask", reason="the 'web' extra (flask) is not installed")
+    from falseclaims.web import create_app
+
+    answer = create_app().test_client().get("/api/plan", query_string={
+        "task": "cls", "delta": "0.005", "level": "0.85", "congruence": "median"}).get_json()
+    assert not answer["ok"]
+    assert answer["errors"]["congruence"].startswith(
+        "argument --congruence: expected a number, got 'median': without --congruence every "
+        "level is shown")

@@ -123,6 +123,24 @@ def number(text: str) -> float:
     raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
 
 
+def congruence_value(text: str) -> float:
+    """argparse type of ``--congruence`` (check, plan): one value of one's own. A level name
+    (``median``: what ``falseclaims.probability`` takes, docs/api.md) is refused saying that
+    the command shows every level without the option (was: "expected a number")."""
+    from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+
+    try:
+        return number(text)
+    except argparse.ArgumentTypeError:
+        if _pasted(text).lower() not in CONGRUENCE_LEVELS:
+            raise
+    shown = ", ".join(LEVEL_LABELS[level] for level in CONGRUENCE_LEVELS)
+    raise argparse.ArgumentTypeError(
+        f"expected a number, got {text!r}: without --congruence every level is shown "
+        f"({shown}); --congruence takes a value of your own (classification: the share of "
+        "cases both methods get right; segmentation: Pearson r of the per-case DSC)")
+
+
 def check_count(option: str, value: int | None, lo: int = 2, hi: int = MAX_N) -> None:
     """The same bounds for every test-set size option (--n, --n-max)."""
     if value is not None and not lo <= value <= hi:
@@ -192,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                 action.type = task
                 action.help = TASK_HELP
             if action.type is float:  # one wording for every number option
-                action.type = number
+                action.type = congruence_value if action.dest == "congruence" else number
     for p in sub.choices.values():
         if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
             one_line_errors(p)
