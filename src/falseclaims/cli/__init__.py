@@ -17,6 +17,7 @@ import importlib
 import os
 import re
 import sys
+import unicodedata
 from pathlib import Path
 
 from falseclaims.cli.conventions import EPILOGS, MAX_N, refuse_unknown_and_repeated
@@ -41,8 +42,8 @@ class UsageError(Exception):
 def task(text: str) -> str:
     """argparse type for --task: a task or a short name of sheets (cls, seg)."""
     from falseclaims.tasks import TASK_ALIASES, TASKS, resolve_task
-    try:
-        return resolve_task(text)
+    try:  # a word copied from a PDF may hold a ligature: 'classiﬁcation' (ﬁ, U+FB01)
+        return resolve_task(unicodedata.normalize("NFKC", _pasted(text)))
     except ValueError:
         names = [*TASKS, *TASK_ALIASES]
         key = re.sub(r"[\s_-]+", " ", str(text)).strip().lower()
@@ -57,30 +58,60 @@ def task(text: str) -> str:
 TASK_HELP = "classification (values are accuracies) or segmentation (mean DSC); cls, seg accepted"
 
 
+def _pasted(text: str) -> str:
+    """An option's text as typed or copied from a PDF: a minus sign U+2212, thin and
+    no-break spaces, zero-width characters made plain, as the sheet and table readers make
+    their cells (:func:`falseclaims.io.raw_table.clean_text`)."""
+    from falseclaims.io.raw_table import clean_text
+    return clean_text(text)
+
+
+# digits grouped by thousands, one separator throughout: 1 024 (a space, thin or no-break
+# space in a PDF), 1,024, 1.024, 1'024
+_GROUPED = re.compile(r"\+?[1-9]\d{0,2}([ ,.'’])\d{3}(?:\1\d{3})*")
+
+
 def count(text: str) -> int:
-    """argparse type for counts: an integer, also written as 1e6 or 1_000_000 ("10.000",
-    10 or 10,000, is refused as ambiguous: every option that takes a count)."""
+    """argparse type for counts: an integer, also written as 1e6 or 1_000_000, or with its
+    digits grouped as a paper prints them (1 024, 1,024); "10.000" and "10,000", 10 or
+    10,000, are refused as ambiguous: every option that takes a count."""
     from falseclaims.cli.conventions import refuse_dot_group
 
-    refuse_dot_group(text)
+    plain = _pasted(text)
+    refuse_dot_group(plain)
+    one_comma_group = re.fullmatch(r"\+?([1-9]\d{0,2}),000", plain)
+    if one_comma_group:  # 10,000 is also 10 written with a decimal comma
+        whole = int(one_comma_group.group(1))
+        raise argparse.ArgumentTypeError(
+            f"{plain} is ambiguous: write {whole * 1000} or {whole}")
+    if _GROUPED.fullmatch(plain):  # no other reading is a whole number: 1,024 is not 1.024
+        return int(re.sub(r"\D", "", plain))
     try:
-        value = float(text.replace("_", ""))
+        value = float(plain.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if not value.is_integer():
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return int(text) if text.strip().lstrip("+-").isdigit() else int(value)
+    return int(plain) if plain.lstrip("+-").isdigit() else int(value)
 
 
 def number(text: str) -> float:
     """argparse type for every float option: a decimal comma or a percent sign is named
     with the spelling to give instead (was argparse's "invalid float value"); -0 is 0 (it
-    was printed "A = -0")."""
+    was printed "A = -0"). Copied from a PDF: a minus sign U+2212 is a minus; a value
+    with its spread (0.85 ± 0.09) is refused naming the one number to give."""
+    t = _pasted(text)
     try:
-        return float(text) + 0.0
+        return float(t) + 0.0
     except ValueError:
         pass
-    t = text.strip()
+    spread = re.fullmatch(r"([+-]?[\d.]+)\s*(%?)\s*(?:±|\+/-|\+-)\s*[\d.]+\s*(%?)", t)
+    if spread:  # the value alone, as a fraction when the pair was printed in percent
+        value, percent = spread.group(1), spread.group(2) or spread.group(3)
+        give = f"{float(value) / 100:.10g}" if percent else value
+        raise argparse.ArgumentTypeError(
+            f"expected one number, got {text!r} (give {give}; an SD after '±' goes to "
+            "--sd-a / --sd-b of check when it is the per-case SD over the test cases)")
     if re.fullmatch(r"[+-]?\d*,\d+", t):
         raise argparse.ArgumentTypeError(
             f"expected a number with a decimal point, got {text!r} (give {t.replace(',', '.')})")
@@ -90,6 +121,24 @@ def number(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected a fraction without '%', got {text!r} (give {value:.10g})")
     raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+
+
+def congruence_value(text: str) -> float:
+    """argparse type of ``--congruence`` (check, plan): one value of one's own. A level name
+    (``median``: what ``falseclaims.probability`` takes, docs/api.md) is refused saying that
+    the command shows every level without the option (was: "expected a number")."""
+    from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
+
+    try:
+        return number(text)
+    except argparse.ArgumentTypeError:
+        if _pasted(text).lower() not in CONGRUENCE_LEVELS:
+            raise
+    shown = ", ".join(LEVEL_LABELS[level] for level in CONGRUENCE_LEVELS)
+    raise argparse.ArgumentTypeError(
+        f"expected a number, got {text!r}: without --congruence every level is shown "
+        f"({shown}); --congruence takes a value of your own (classification: the share of "
+        "cases both methods get right; segmentation: Pearson r of the per-case DSC)")
 
 
 def check_count(option: str, value: int | None, lo: int = 2, hi: int = MAX_N) -> None:
@@ -161,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                 action.type = task
                 action.help = TASK_HELP
             if action.type is float:  # one wording for every number option
-                action.type = number
+                action.type = congruence_value if action.dest == "congruence" else number
     for p in sub.choices.values():
         if "error" not in vars(p):  # a verb with commands of its own sets them (sheet)
             one_line_errors(p)

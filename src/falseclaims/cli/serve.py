@@ -1,7 +1,7 @@
 """`falseclaims serve`: the commands as a local web page (docs/web.md).
 
 Binds 127.0.0.1 only (a page for this computer, not a public service); needs the `web`
-extra (``pip install "falseclaims[web]"``).
+extra, which is flask (``pip install -e ".[web]"`` in the checkout, or ``pip install flask``).
 """
 
 from __future__ import annotations
@@ -60,8 +60,11 @@ def run(args) -> int:
     try:
         from falseclaims.web import serve
     except ImportError as exc:  # flask is the optional `web` extra
+        # named by what to install: 'falseclaims[web]' would ask a package index for a
+        # distribution of that name, not the checkout the package was installed from
         raise UsageError(f"the web page needs the 'web' extra ({exc.name} is missing): "
-                         "pip install 'falseclaims[web]'") from None
+                         f"pip install {exc.name} (in the checkout: pip install -e '.[web]')"
+                         ) from None
     _port_free(args.port)
     serve(args.port, args.config, args.max_upload_mb, args.time_limit,
           announce=lambda line: print(line, flush=True))
