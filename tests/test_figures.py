@@ -491,3 +491,37 @@ def test_one_layout_pass_for_both_formats_and_the_pdf_text_fits_it(tmp_path, mon
     fig.set_dpi(72)  # the PDF renderer measures text in points: the figure's units when saved
     box = fig.get_tightbbox(RendererPdf(PdfFile(io.BytesIO()), 72, height, width))
     assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width and box.y1 <= height
+
+
+def test_a_pdf_cut_from_the_prepared_font_subsets_is_the_same_pdf(tmp_path, monkeypatch):
+    """The job server subsets the style's fonts once (pdf_fonts.prepare); a PDF whose glyphs
+    are cut from those subsets has the same bytes as one cut from the font files, and a title
+    with a glyph outside them (Cyrillic) is cut from the font file, again the same bytes."""
+    from matplotlib.backends import _backend_pdf_ps
+
+    from falseclaims.figures import pdf_fonts
+    from falseclaims.figures.output import save_figure
+    from falseclaims.style import figure
+
+    def draw(name, extra=""):
+        fig, ax = figure("single")
+        ax.set_title("Fig 6: Δ ≥ 0.01, n = 1 024 (μ ± σ), ﬁt ◆" + extra, fontweight="bold")
+        ax.set_xlabel("test-set size (log scale) → 10⁻⁶…10³")
+        ax.plot([1, 2], [3, 4], label="Q1/median/Q3 – ‘quoted’ “text” — 5 %")
+        ax.legend()
+        save_figure(fig, tmp_path / name, formats=["pdf"])
+        return (tmp_path / f"{name}.pdf").read_bytes()
+
+    monkeypatch.setattr(pdf_fonts, "_prepared", {})
+    direct, direct_cyrillic = draw("direct"), draw("direct_cyrillic", " Жж")
+    pdf_fonts.prepare(pdf_fonts.style_fonts())
+    assert len(pdf_fonts._prepared) == 2
+    cut = []
+    original = _backend_pdf_ps.get_glyphs_subset
+    monkeypatch.setattr(_backend_pdf_ps, "get_glyphs_subset",
+                        lambda f, g: cut.append(type(f).__name__) or original(f, g))
+    assert draw("prepared") == direct
+    assert cut and set(cut) == {"_PreparedFontFile"}
+    cut.clear()
+    assert draw("prepared_cyrillic", " Жж") == direct_cyrillic
+    assert "FontPath" in cut  # the bold title's font: from the font file

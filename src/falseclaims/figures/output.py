@@ -7,22 +7,17 @@ CLI pass the pair here.
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-from fontTools import subset as font_subset
 from PIL import Image
 
+from falseclaims.figures.pdf_fonts import pdf_font_subsets
 from falseclaims.io.table_io import write_table
 from falseclaims.style import BAND_COLOURS, MARKER_ALPHA, PALETTE, TASK_COLOURS, settings
 
 _SUFFIXES = (".pdf", ".png", ".csv", ".svg")
-# Font tables a PDF viewer never reads: glyph substitution/positioning (matplotlib places every
-# glyph and applies kerning itself) and maths layout. matplotlib's font subsetting (fontTools)
-# parses them for every embedded font, which was most of the time of writing a PDF.
-_PDF_UNUSED_FONT_TABLES = ["GSUB", "GPOS", "GDEF", "kern", "MATH"]
 
 
 def figure_base(path) -> Path:
@@ -55,34 +50,13 @@ def save_figure(fig, base, formats=None, dpi: int | None = None) -> list[Path]:
         else:
             meta = {"CreationDate": None} if fmt == "pdf" else {"Software": None} \
                 if fmt == "png" else {}
-            with _lean_font_subsets():
+            with pdf_font_subsets():
                 fig.savefig(out, dpi=dpi, metadata=meta)
         # the first format's draw placed everything: the others draw without a layout pass
         fig.set_layout_engine("none")
         written[fmt] = out
     plt.close(fig)
     return [written[fmt] for fmt in formats]
-
-
-@contextmanager
-def _lean_font_subsets():
-    """While writing: every font matplotlib subsets for a PDF is loaded without the tables in
-    _PDF_UNUSED_FONT_TABLES (same glyphs, outlines and widths, so the PDF looks the same; it
-    is written faster: fontTools would otherwise parse them before dropping them)."""
-    load = font_subset.load_font
-
-    def load_lean(*args, **kwargs):
-        font = load(*args, **kwargs)
-        for tag in _PDF_UNUSED_FONT_TABLES:
-            if tag in font:  # a lazily loaded table is removed without being parsed
-                del font[tag]
-        return font
-
-    font_subset.load_font = load_lean
-    try:
-        yield
-    finally:
-        font_subset.load_font = load
 
 
 def _save_palette_png(fig, out: Path, dpi: int, colours: int) -> None:
