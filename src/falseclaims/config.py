@@ -161,10 +161,11 @@ def command_line_config(argv) -> tuple[list[str], bool]:
     """The ``--configfile`` files and whether ``--config`` values were given, read from the
     pipeline's own command line (``sys.argv``): Snakemake documents these options, not the
     attributes of its workflow object that hold them, so the Snakefile reads the words."""
+    # as Snakemake declares them (nargs, default store): a repeated option REPLACES the
+    # earlier one (`--configfile a.yaml --configfile b.yaml` runs b.yaml alone)
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    parser.add_argument("--configfile", "--configfiles", nargs="+", action="extend",
-                        default=[])
-    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    parser.add_argument("--configfile", "--configfiles", nargs="+", default=[])
+    parser.add_argument("--config", "-C", nargs="*", default=[])
     known, _ = parser.parse_known_args(list(argv))
     return list(known.configfile), bool(known.config)
 
@@ -179,7 +180,7 @@ def command_line_places(argv) -> list[str]:
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("-s", "--snakefile", default=None)
     parser.add_argument("-d", "--directory", default=None)
-    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    parser.add_argument("--config", "-C", nargs="*", default=[])  # the last one counts
     known, _ = parser.parse_known_args(list(argv))
     return ([*(["-s", known.snakefile] if known.snakefile else []),
              *(["--directory", known.directory] if known.directory else []),
@@ -366,8 +367,10 @@ def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
     flagged = [v for v in venues if _has_rows(Path(root, "results", v, "plausibility.csv"))]
     warn = "".join(f"IMPLAUSIBLE result of venue {v}: see results/{v}/plausibility.csv. "
                    for v in flagged)
-    report = shlex.join(["snakemake", *places]) + " --report report.html" + "".join(
-        f" --configfile {shlex.quote(shown_path(f))}" for f in configfiles)
+    # one --configfile with every file: Snakemake keeps only the last of repeated options
+    report = shlex.join(["snakemake", *places]) + " --report report.html" + (
+        " --configfile " + " ".join(shlex.quote(shown_path(f)) for f in configfiles)
+        if configfiles else "")
     # the values themselves when known (places); else a reminder of them
     again = " with this run's --config values" if with_config and "--config" not in places \
         else ""
