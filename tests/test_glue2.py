@@ -82,3 +82,90 @@ def test_snakemake_dependency_brings_what_the_report_needs():
     assert "pygments" in extra
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "pygments must be installed" not in readme
+
+
+# ------------------------------------------------------------------ 3. one rule for paths
+def _project_with_config_elsewhere(root: Path) -> Path:
+    """A project folder (config/config.yaml, data/) and other/rel.yaml naming the venue's
+    sheet relative to its own folder (../data/x.csv), which is not where the pipeline, run
+    in the project folder, looks."""
+    import shutil
+
+    import yaml
+
+    (root / "config").mkdir(parents=True)
+    shutil.copy(ROOT / "config" / "config.yaml", root / "config" / "config.yaml")
+    (root / "data").mkdir()
+    (root / "data" / "external").symlink_to(ROOT / "data" / "external")
+    shutil.copy(ROOT / "data" / "example" / "venue_b_synthetic_wide.csv", root / "data" / "x.csv")
+    repo = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    venue = {**repo["venues"]["venue_b_synthetic"], "papers": "../data/x.csv"}
+    (root / "other").mkdir()
+    rel = root / "other" / "rel.yaml"
+    rel.write_text(yaml.safe_dump({"venues": {"mine": venue}, "run_venues": ["mine"]}))
+    return rel
+
+
+def test_sheet_check_reads_relative_paths_as_the_pipeline_does(tmp_path, capsys, monkeypatch):
+    """Was: `sheet check` read ../data/x.csv from the config file's folder (OK) while the
+    pipeline stopped on it (working directory). Now both refuse; the check names the path
+    that works from here, and that path passes both."""
+    import os
+    import shutil
+    import subprocess
+
+    from cli_runs import run_cli
+
+    rel = _project_with_config_elsewhere(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FALSECLAIMS_CONFIG", raising=False)
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", "mine", "--config", "other/rel.yaml"])
+    assert code == 2
+    assert ("papers: no such file ../data/x.csv (paths are relative to the working directory "
+            f"{tmp_path}); it exists relative to {tmp_path / 'other'} (the config file's "
+            "folder): write papers: data/x.csv") in out.err, out.err
+    exe = shutil.which("snakemake") or pytest.skip("snakemake is not installed")
+
+    def dry_run():
+        return subprocess.run([exe, "-n", "-s", str(ROOT / "Snakefile"), "--configfile",
+                               "other/rel.yaml"], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+
+    res = dry_run()
+    assert res.returncode != 0
+    assert "venues.mine.papers: no such file ../data/x.csv" in res.stdout + res.stderr
+    rel.write_text(rel.read_text().replace("../data/x.csv", "data/x.csv"))  # as written
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", "mine", "--config", "other/rel.yaml"])
+    assert code == 0 and "venue 'mine': OK, 100 papers" in out.out, out.out + out.err
+    res = dry_run()
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_missing_everywhere_gets_no_hint(tmp_path):
+    from falseclaims.config import missing_files
+
+    (tmp_path / "c.yaml").write_text("{}")
+    lines = missing_files({"papers": "nowhere.csv"}, tmp_path, tmp_path / "c.yaml")
+    assert lines == [f"papers: no such file nowhere.csv (paths are relative to the working "
+                     f"directory {tmp_path})"]
+
+
+# ------------------------------------------------------------------ 4. one error, not two
+def test_misspelled_layout_is_one_error(tmp_path, capsys, monkeypatch):
+    import yaml
+
+    from cli_runs import run_cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.csv").write_text("paper_id,task\np1,segmentation\n")
+    block = {"papers": "w.csv", "layuot": "long", "units": "fraction"}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"venues": {"v": block}}))
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", "v", "--config", "c.yaml"])
+    assert code == 2
+    assert "unknown key 'layuot' (did you mean 'layout'?)" in out.err
+    assert "results" not in out.err, out.err
+    # control: the long layout without its results table still needs the key
+    block = {"papers": "w.csv", "layout": "long", "units": "fraction"}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"venues": {"v": block}}))
+    code, out = run_cli(capsys, ["sheet", "check", "--venue", "v", "--config", "c.yaml"])
+    assert code == 2 and "venues.v: missing key 'results'" in out.err, out.err

@@ -125,11 +125,15 @@ def venue_files(venue_cfg: dict) -> dict[str, str]:
     return {key: str(path) for key, path in named.items() if path}
 
 
-def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") -> list[str]:
+def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".",
+                  config_file: str | os.PathLike | None = None) -> list[str]:
     """One line per ``{config key: path}`` that names no regular file under ``workdir``.
     The pipeline checks before it starts: a job whose input file is missing is dropped by
     Snakemake, and when its outputs exist from an earlier run they are used as they are (a
-    mistyped sheet path after a run would keep the old sheet's results, unsaid)."""
+    mistyped sheet path after a run would keep the old sheet's results, unsaid).
+    ``config_file``: the file naming the paths; a path missing under ``workdir`` but found
+    relative to that file's folder (or its project folder, above ``config/``) gets the
+    path to write instead, relative to ``workdir`` (the one rule: Snakemake's)."""
     out = []
     for key, path in named.items():
         full = Path(workdir, path)
@@ -140,8 +144,24 @@ def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") ->
             continue
         if not full.is_file():
             out.append(f"{key}: no such file {path} (paths are relative to the working "
-                       f"directory {Path(workdir).resolve()})")
+                       f"directory {Path(workdir).resolve()})"
+                       + _found_beside(key, path, workdir, config_file))
     return out
+
+
+def _found_beside(key: str, path: str, workdir, config_file) -> str:
+    """The hint of :func:`missing_files` when ``path`` exists relative to the config file's
+    folder or its project folder: the path to write, relative to ``workdir``."""
+    if config_file is None or Path(path).is_absolute():
+        return ""
+    folder = Path(config_file).resolve().parent
+    for base in dict.fromkeys([folder, *([folder.parent] if folder.name == "config" else [])]):
+        if (base / path).is_file():
+            there = os.path.relpath((base / path).resolve(), Path(workdir).resolve())
+            return (f"; it exists relative to {base} (the config file's "
+                    f"{'folder' if base == folder else 'project folder'}): "
+                    f"write {key}: {Path(there).as_posix()}")
+    return ""
 
 
 def project_folder_problem(workdir: str | os.PathLike, basedir: str | os.PathLike) -> str | None:
