@@ -169,3 +169,125 @@ def test_misspelled_layout_is_one_error(tmp_path, capsys, monkeypatch):
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"venues": {"v": block}}))
     code, out = run_cli(capsys, ["sheet", "check", "--venue", "v", "--config", "c.yaml"])
     assert code == 2 and "venues.v: missing key 'results'" in out.err, out.err
+
+
+# ------------------------------------------------------------------ 5. metric names as tasks
+@pytest.mark.parametrize("name, task", [
+    ("Genauigkeit", "classification"), ("exactitud", "classification"),
+    ("top-1 acc", "classification"), ("Top-1 Acc. (%)", "classification"),
+    ("准确率", "classification"), ("précision globale", "classification"),
+    ("DSC", "segmentation"), ("Dice score", "segmentation"),
+    ("Dice-Koeffizient", "segmentation"), ("Mean Dice", "segmentation"),
+])
+def test_metric_names_name_their_task_in_cli_and_api(capsys, name, task):
+    """Was: the list of tasks only (the CLI knew five English spellings, the API none)."""
+    from cli_runs import one_line_error
+
+    import falseclaims
+
+    err = one_line_error(capsys, ["check", "--task", name, "--n", "100", "--a", "0.86",
+                                  "--b", "0.85"])
+    assert f"got {name!r} ({name} is a {task} metric: --task {task})" in err, err
+    with pytest.raises(ValueError) as exc:
+        falseclaims.probability(name, n=100, a=0.86, b=0.85)
+    assert f"got {name!r} ({name} is a {task} metric: task={task!r})" in str(exc.value)
+
+
+@pytest.mark.parametrize("name, what", [
+    ("AUC", "the area under the ROC curve"), ("AUROC", "the area under the ROC curve"),
+    ("F1", "an F1 score"), ("F1-score", "an F1 score"),
+    ("IoU", "intersection over union"), ("mIoU", "intersection over union"),
+    ("Sensitivity", "the rate of one class"),
+])
+def test_metrics_of_neither_task_are_said_to_be_neither(capsys, name, what):
+    from cli_runs import one_line_error
+
+    import falseclaims
+
+    covers = ("neither accuracy nor DSC: falseclaims covers classification claims compared "
+              "by accuracy and segmentation claims compared by mean DSC")
+    err = one_line_error(capsys, ["plan", "--task", name, "--delta", "0.01", "--level", "0.9"])
+    assert f"({name} is {what}" in err and covers in err, err
+    with pytest.raises(ValueError) as exc:
+        falseclaims.smallest_n(name, delta=0.01, level=0.9, congruence=0.6)
+    assert f"({name} is {what}" in str(exc.value) and covers in str(exc.value)
+
+
+def test_a_task_name_still_reads_and_an_unknown_word_gets_no_metric_hint(capsys):
+    from cli_runs import one_line_error
+
+    from falseclaims.tasks import resolve_task
+
+    assert resolve_task("Classification") == "classification" and resolve_task("seg")
+    err = one_line_error(capsys, ["check", "--task", "segmentaton", "--n", "100", "--a",
+                                  "0.86", "--b", "0.85"])
+    assert "did you mean 'segmentation'?" in err and "metric" not in err
+
+
+# ------------------------------------------------------------------ 6. one wording
+def test_plan_names_the_sd_model_as_the_headline_does(capsys):
+    """Was "SDs imputed (msd_reference, mean)": the config key; the pipeline's headline
+    (config.Headline.describe) says "MSD reference"."""
+    from cli_runs import run_cli
+
+    from falseclaims.config import Headline, load_config
+
+    headline = Headline.from_config(load_config()).describe("segmentation")
+    code, out = run_cli(capsys, ["plan", "--task", "seg", "--delta", "0.02", "--level", "0.9"])
+    assert code == 0
+    assert "SDs imputed (MSD reference, mean)" in out.out and "MSD reference" in headline
+    assert "msd_reference" not in out.out
+
+
+@pytest.mark.parametrize("a, b", [("86", "0.85\u200b"), ("86", "\u22120.5"),
+                                  ("0.86", "\u221285")])
+def test_web_cleans_pasted_values_before_the_units_decision(a, b):
+    """A zero-width space or a U+2212 minus made the page skip the value when deciding the
+    units (86 read as percent while '0.85\u200b' went on to the command, read 0.85): the
+    mix is refused as it is for the same values typed plainly."""
+    from falseclaims.io.raw_table import clean_text
+    from falseclaims.web.forms import FieldError, reported_values
+
+    with pytest.raises(FieldError) as pasted:
+        reported_values({"a": a, "b": b}, ("a", "b"), "auto")
+    with pytest.raises(FieldError) as typed:
+        reported_values({"a": clean_text(a), "b": clean_text(b)}, ("a", "b"), "auto")
+    assert str(pasted.value) == str(typed.value) and "reads as a fraction but" in str(typed.value)
+
+
+def test_plan_page_and_help_write_the_search_bound_alike(capsys):
+    from cli_runs import run_cli
+
+    from falseclaims.web.app import create_app
+
+    page = create_app().test_client().post("/plan", data={"task": "cls", "delta": "0.01",
+                                                          "level": "0.9"})
+    assert "sizes searched up to 10,000,000 (" in page.get_data(as_text=True)
+    code, out = run_cli(capsys, ["plan", "--help"])
+    assert "10,000,000" in " ".join(out.out.split()) and "1e7" not in out.out
+
+
+def test_docs_list_the_pasted_forms_the_commands_read(capsys):
+    """docs/cli.md names each pasted form; each is read (or refused) as it says."""
+    from cli_runs import one_line_error, run_cli
+
+    cli = " ".join((ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split())
+    for form in ("`1 024`", "`1,024`", "`1'024`", "`10,000`", "U+2212", "`--congruence median`",
+                 "`Genauigkeit`", "`AUC`"):
+        assert form in cli, form
+    for size in ("1 024", "1\u2009024", "1,024", "1'024"):
+        code, out = run_cli(capsys, ["check", "--task", "cls", "--n", size, "--a", "0.86",
+                                     "--b", "0.85", "--json"])
+        assert code == 0 and '"n": 1024' in out.out
+    assert "10,000 is ambiguous: write 10000 or 10" in one_line_error(
+        capsys, ["check", "--task", "cls", "--n", "10,000", "--a", "0.86", "--b", "0.85"])
+
+
+# ------------------------------------------------------------------ 7. Fig 6 wording
+def test_config_readme_says_the_fig6_values_are_drawn_not_listed():
+    """The paper's Fig 6 shows a probability in each cell (its caption: "Each cell displays
+    the median probability ..."); only its text does not list them."""
+    text = " ".join((ROOT / "config" / "README.md").read_text(encoding="utf-8").split())
+    assert "does not publish its grid values" not in text
+    assert ("The paper's Fig 6 drawing shows its grid values (a probability in each cell), but "
+            "its text does not list them") in text
