@@ -127,10 +127,12 @@ def test_sheet_check_reads_sheet_paths_as_the_pipeline_does(capsys, monkeypatch,
     assert "venue 'myvenue': OK, 5 papers, 10 results rows" in out.out
 
 
-def test_sheet_check_still_finds_a_project_s_sheets_from_another_folder(
+def test_sheet_check_from_another_folder_names_the_path_to_write(
         capsys, monkeypatch, tmp_path):
-    """The earlier rule stays where the working directory does not hold the sheets: a
-    config beside its data, checked from elsewhere."""
+    """One rule, the pipeline's: relative paths from the working directory. A config beside
+    its data, checked from elsewhere, is refused as the pipeline would refuse it, with the
+    path that works from here (was: read from the config's folder, so the check passed a
+    config the pipeline stops on)."""
     project = tmp_path / "project"
     project.mkdir()
     _user_project(project)
@@ -141,7 +143,10 @@ def test_sheet_check_still_finds_a_project_s_sheets_from_another_folder(
     monkeypatch.chdir(elsewhere)
     code, out = run_cli(capsys, ["sheet", "check", "--venue", "myvenue",
                                  "--config", str(config)])
-    assert code == 0, out.out + out.err
+    assert code == 2, out.out + out.err
+    assert ("papers: no such file data/myvenue/sheet.csv (paths are relative to the working "
+            f"directory {elsewhere}); it exists relative to {project} (the config file's "
+            "folder): write papers: ../project/data/myvenue/sheet.csv") in out.err, out.err
 
 
 def test_unknown_venue_says_how_to_check_a_venue_of_one_s_own(capsys, monkeypatch):

@@ -155,7 +155,7 @@ def test_check_and_plan_name_levels_as_the_report_does(capsys):
     assert "congruence q1" not in out and "moved into feasible" not in out
     assert main(["plan", "--task", "segmentation", "--level", "0.9", "--delta", "0.02",
                  "--sd-level", "q3"]) == 0
-    assert "SDs imputed (msd_reference, Q3)" in capsys.readouterr().out
+    assert "SDs imputed (MSD reference, Q3)" in capsys.readouterr().out  # headline words
 
 
 # ------------------------------------------------------------------ P7: empty venues

@@ -95,7 +95,8 @@ def _config(tmp_path, n_bad, constants=None):
              for i in range(n_bad + 2)]
     with open(tmp_path / "w.csv", "w", newline="") as fh:
         csv.writer(fh).writerows(rows)
-    cfg = {"venues": {"v": {"papers": "w.csv", "layout": "wide_top2", "units": "fraction",
+    # an absolute path: relative ones are read from the working directory (the pipeline's rule)
+    cfg = {"venues": {"v": {"papers": str(tmp_path / "w.csv"), "layout": "wide_top2", "units": "fraction",
                             **({"constants": constants} if constants else {})}}}
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
     return tmp_path / "c.yaml"

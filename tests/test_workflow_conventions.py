@@ -109,8 +109,8 @@ def test_the_report_hint_keeps_the_runs_configfile(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cfg = {"venues": {"a": {}}}
     line = where_to_look(cfg, [tmp_path / "mine.yaml", tmp_path / "my dir" / "b.yaml"])
-    assert "`snakemake --report report.html --configfile mine.yaml --configfile " \
-           "'my dir/b.yaml'`" in line
+    # one --configfile with both files: Snakemake keeps only the last of repeated options
+    assert "`snakemake --report report.html --configfile mine.yaml 'my dir/b.yaml'`" in line
     assert "--config values" not in line
     assert "this run's --config values" in where_to_look(cfg, [], True)
     assert "`snakemake --report report.html`" in where_to_look(cfg)

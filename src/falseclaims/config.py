@@ -125,11 +125,15 @@ def venue_files(venue_cfg: dict) -> dict[str, str]:
     return {key: str(path) for key, path in named.items() if path}
 
 
-def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") -> list[str]:
+def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".",
+                  config_file: str | os.PathLike | None = None) -> list[str]:
     """One line per ``{config key: path}`` that names no regular file under ``workdir``.
     The pipeline checks before it starts: a job whose input file is missing is dropped by
     Snakemake, and when its outputs exist from an earlier run they are used as they are (a
-    mistyped sheet path after a run would keep the old sheet's results, unsaid)."""
+    mistyped sheet path after a run would keep the old sheet's results, unsaid).
+    ``config_file``: the file naming the paths; a path missing under ``workdir`` but found
+    relative to that file's folder (or its project folder, above ``config/``) gets the
+    path to write instead, relative to ``workdir`` (the one rule: Snakemake's)."""
     out = []
     for key, path in named.items():
         full = Path(workdir, path)
@@ -140,8 +144,24 @@ def missing_files(named: Mapping[str, str], workdir: str | os.PathLike = ".") ->
             continue
         if not full.is_file():
             out.append(f"{key}: no such file {path} (paths are relative to the working "
-                       f"directory {Path(workdir).resolve()})")
+                       f"directory {Path(workdir).resolve()})"
+                       + _found_beside(key, path, workdir, config_file))
     return out
+
+
+def _found_beside(key: str, path: str, workdir, config_file) -> str:
+    """The hint of :func:`missing_files` when ``path`` exists relative to the config file's
+    folder or its project folder: the path to write, relative to ``workdir``."""
+    if config_file is None or Path(path).is_absolute():
+        return ""
+    folder = Path(config_file).resolve().parent
+    for base in dict.fromkeys([folder, *([folder.parent] if folder.name == "config" else [])]):
+        if (base / path).is_file():
+            there = os.path.relpath((base / path).resolve(), Path(workdir).resolve())
+            return (f"; it exists relative to {base} (the config file's "
+                    f"{'folder' if base == folder else 'project folder'}): "
+                    f"write {key}: {Path(there).as_posix()}")
+    return ""
 
 
 def project_folder_problem(workdir: str | os.PathLike, basedir: str | os.PathLike) -> str | None:
@@ -161,10 +181,11 @@ def command_line_config(argv) -> tuple[list[str], bool]:
     """The ``--configfile`` files and whether ``--config`` values were given, read from the
     pipeline's own command line (``sys.argv``): Snakemake documents these options, not the
     attributes of its workflow object that hold them, so the Snakefile reads the words."""
+    # as Snakemake declares them (nargs, default store): a repeated option REPLACES the
+    # earlier one (`--configfile a.yaml --configfile b.yaml` runs b.yaml alone)
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    parser.add_argument("--configfile", "--configfiles", nargs="+", action="extend",
-                        default=[])
-    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    parser.add_argument("--configfile", "--configfiles", nargs="+", default=[])
+    parser.add_argument("--config", "-C", nargs="*", default=[])
     known, _ = parser.parse_known_args(list(argv))
     return list(known.configfile), bool(known.config)
 
@@ -179,7 +200,7 @@ def command_line_places(argv) -> list[str]:
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("-s", "--snakefile", default=None)
     parser.add_argument("-d", "--directory", default=None)
-    parser.add_argument("--config", "-C", nargs="+", action="extend", default=[])
+    parser.add_argument("--config", "-C", nargs="*", default=[])  # the last one counts
     known, _ = parser.parse_known_args(list(argv))
     return ([*(["-s", known.snakefile] if known.snakefile else []),
              *(["--directory", known.directory] if known.directory else []),
@@ -366,8 +387,10 @@ def where_to_look(cfg: dict, configfiles=(), with_config: bool = False,
     flagged = [v for v in venues if _has_rows(Path(root, "results", v, "plausibility.csv"))]
     warn = "".join(f"IMPLAUSIBLE result of venue {v}: see results/{v}/plausibility.csv. "
                    for v in flagged)
-    report = shlex.join(["snakemake", *places]) + " --report report.html" + "".join(
-        f" --configfile {shlex.quote(shown_path(f))}" for f in configfiles)
+    # one --configfile with every file: Snakemake keeps only the last of repeated options
+    report = shlex.join(["snakemake", *places]) + " --report report.html" + (
+        " --configfile " + " ".join(shlex.quote(shown_path(f)) for f in configfiles)
+        if configfiles else "")
     # the values themselves when known (places); else a reminder of them
     again = " with this run's --config values" if with_config and "--config" not in places \
         else ""

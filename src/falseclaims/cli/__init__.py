@@ -28,29 +28,21 @@ CONFIG_HELP = ("config file holding only the keys to change, merged over the def
                "present; config/README.md)")
 
 
-# metric names users give for --task (the values: accuracies or mean DSC, docs/cli.md)
-METRIC_TASKS = {**dict.fromkeys(("accuracy", "acc", "top 1", "top1", "balanced accuracy"),
-                                "classification"),
-                **dict.fromkeys(("dice", "dsc", "mean dice", "dice score", "mean dsc"),
-                                "segmentation")}
-
-
 class UsageError(Exception):
     """Raised by a verb for bad arguments; printed on one line, exit code 2."""
 
 
 def task(text: str) -> str:
     """argparse type for --task: a task or a short name of sheets (cls, seg)."""
-    from falseclaims.tasks import TASK_ALIASES, TASKS, resolve_task
+    from falseclaims.tasks import TASK_ALIASES, TASKS, metric_hint, resolve_task
     try:  # a word copied from a PDF may hold a ligature: 'classiﬁcation' (ﬁ, U+FB01)
         return resolve_task(unicodedata.normalize("NFKC", _pasted(text)))
     except ValueError:
         names = [*TASKS, *TASK_ALIASES]
         key = re.sub(r"[\s_-]+", " ", str(text)).strip().lower()
         near = difflib.get_close_matches(key, names, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        if key in METRIC_TASKS:  # a metric given for the task: name the task it belongs to
-            hint = f" ({text.strip()} is a {METRIC_TASKS[key]} metric: --task {METRIC_TASKS[key]})"
+        # a metric given for the task: the task it belongs to, or that it is neither
+        hint = metric_hint(_pasted(text)) or (f"; did you mean {near[0]!r}?" if near else "")
         raise argparse.ArgumentTypeError(
             f"expected one of {', '.join(names)}, got {text!r}{hint}") from None
 

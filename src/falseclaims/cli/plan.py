@@ -13,7 +13,7 @@ from falseclaims.cli import (TASK_HELP, UsageError, check_congruence, check_coun
                              output_options, task)
 from falseclaims.cli.conventions import bounded_count, reported_value
 from falseclaims.config import (Headline, Planner, configured_congruence, load_config,
-                                sd_model_from_config)
+                                sd_model_from_config, source_label)
 from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
 from falseclaims.tasks import TASKS
 
@@ -41,7 +41,7 @@ def register(sub) -> None:
                         "planner.target, 0.05)")
     p.add_argument("--n-max", type=bounded_count(2), default=None,
                    help="largest test-set size searched, up to 10^9 (default: config "
-                        "planner.n_max, 1e7)")
+                        "planner.n_max, 10,000,000)")
     p.add_argument("--sd-level", choices=SD_LEVELS, default=None,
                    help="segmentation: SD model level (default planner.sd_level)")
     p.add_argument("--sd-source", default=None,
@@ -105,7 +105,8 @@ def run(args) -> int:
         head = (f"{args.task}: A = {r0['a']:.10g}, B = {r0['b']:.10g} (delta {args.delta:g}),"
                 f" target P <= {target:.10g}")
         if args.task == "segmentation":
-            head += (f"; SDs imputed ({r0['sd_source']}, "
+            # the source in words, as the pipeline's headline names it ("MSD reference")
+            head += (f"; SDs imputed ({source_label(r0['sd_source'])}, "
                      f"{LEVEL_LABELS.get(sd_level, sd_level)}): "
                      f"{r0['sd_a']:.4f} / {r0['sd_b']:.4f}")
         print(head)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from falseclaims.cli import UsageError
-from falseclaims.config import Eligibility, find_config, load_config
+from falseclaims.config import Eligibility, find_config, load_config, missing_files, venue_files
 
 
 def register(sub) -> None:
@@ -223,27 +223,6 @@ def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
                      "to replace it")
 
 
-def _sheet_folder(block: dict, config_path: Path) -> Path:
-    """The folder a venue's relative sheet paths are read from: the working directory, as
-    the pipeline reads them (README, "Where to run it"), when every file the block names is
-    there; else the config's project folder (the one holding config/, or the file's own), so
-    that a check run from elsewhere still finds a project's sheets. A file missing from
-    both is reported where the pipeline would look: the working directory when it is a
-    project folder (it holds config/config.yaml)."""
-    project = config_path.parent.parent if config_path.parent.name == "config" \
-        else config_path.parent
-    named = [block.get("papers"), block.get("results"),
-             (block.get("sizes") or {}).get("file") if isinstance(block.get("sizes"), dict)
-             else None]
-    relative = [Path(str(f)) for f in named if f and not Path(str(f)).is_absolute()]
-    here = Path.cwd()
-    if all((here / f).exists() for f in relative):
-        return here
-    if all((project / f).exists() for f in relative):
-        return project
-    return here if (here / "config" / "config.yaml").is_file() else project
-
-
 def run_check(args) -> int:
     from falseclaims.sheets import SheetValidationError, read_venue
     from falseclaims.sheets.draft.inspect import group_problems
@@ -262,9 +241,12 @@ def run_check(args) -> int:
                          + ("" if args.config else "; a venue of your own: --config FILE, "
                             "the file `sheet inspect --write` wrote or `snakemake "
                             "--configfile` reads"))
-    base = _sheet_folder(venues[args.venue], find_config(args.config).resolve())
+    # relative paths from the working directory, as the pipeline reads them (one rule)
+    missing = missing_files(venue_files(venues[args.venue]), ".", find_config(args.config))
+    if missing:
+        raise UsageError(f"venue {args.venue!r}: " + "; ".join(missing))
     try:
-        s = read_venue(venues[args.venue], base_dir=base, venue=args.venue,
+        s = read_venue(venues[args.venue], base_dir=".", venue=args.venue,
                        metrics=Eligibility.from_block(cfg["analysis"]).metrics)
     except SheetValidationError as exc:
         # problems of a whole column (the units key, a missing column) first: they explain

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from falseclaims.io.raw_table import clean_text
+
 UNITS = ("auto", "percent", "fraction")
 
 
@@ -63,7 +65,10 @@ def reported_values(form, names, units: str, same_scale: tuple[str, ...] = ()
     passed on unchanged (the command names what it expected)."""
     if units not in UNITS:
         raise FieldError("units", f"units must be one of {', '.join(UNITS)}; got {units!r}")
-    raw = {n: text(form, n) for n in names if text(form, n)}
+    # cleaned as the command line cleans its options (a minus sign U+2212, thin and
+    # zero-width spaces of a PDF copy) BEFORE the units are decided: '0.85\u200b' beside
+    # '86' was passed on unread by this decision (then read 0.85 by the command)
+    raw = {n: clean_text(text(form, n)) for n in names if text(form, n)}
     signed = {n for n, v in raw.items() if v.endswith("%")}
     values = {n: _number(v.rstrip("%").strip()) for n, v in raw.items()}
     # above 100 a value is neither a fraction nor a percentage: said at its own field (was:
