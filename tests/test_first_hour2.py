@@ -75,8 +75,8 @@ def test_a_value_with_its_spread_asks_for_the_value_alone(capsys, value, give):
     # the SD goes
     err = one_line_error(capsys, ["check", "--task", "seg", "--n", "62", "--a", value,
                                   "--b", "0.84"])
-    assert f"argument --a: expected one number, got {value!r} (give {give};" in err
-    assert "--sd-a / --sd-b" in err
+    assert f"argument --a: got {value!r}, a value with its spread" in err
+    assert f"give the value alone: --a {give}" in err and "--sd-a" in err
     # control: the value it names is accepted (a fraction, as --a expects)
     code, _ = run_cli(capsys, ["check", "--task", "seg", "--n", "62", "--a", give,
                                "--b", "0.84"])

@@ -101,9 +101,10 @@ def number(text: str) -> float:
     if spread:  # the value alone, as a fraction when the pair was printed in percent
         value, percent = spread.group(1), spread.group(2) or spread.group(3)
         give = f"{float(value) / 100:.10g}" if percent else value
+        # the words of conventions.reported_value, which answers check's --a/--b
         raise argparse.ArgumentTypeError(
-            f"expected one number, got {text!r} (give {give}; an SD after '±' goes to "
-            "--sd-a / --sd-b of check when it is the per-case SD over the test cases)")
+            f"got {text!r}, a value with its spread; give the value alone: {give} (an SD "
+            "after '±' goes to --sd-a / --sd-b of check when it is the per-case SD)")
     if re.fullmatch(r"[+-]?\d*,\d+", t):
         raise argparse.ArgumentTypeError(
             f"expected a number with a decimal point, got {text!r} (give {t.replace(',', '.')})")

@@ -197,7 +197,7 @@ def bounded_count(lo: int, hi: int = MAX_N):
 
 
 # a value copied with its spread, as tables print it: "0.853±0.05", "0.853 +/- 0.05", "0.853 (0.05)"
-_WITH_SPREAD = re.compile(r"^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(?:±|\+/?-|\+-)\s*"
+_WITH_SPREAD = re.compile(r"^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*(?:±|\+/?-|\+-)\s*"
                           r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*$")
 
 
@@ -211,8 +211,9 @@ def reported_value(option: str, sd_option: str | None = None):
         m = _WITH_SPREAD.match(text)
         if m is None:
             return number(text)
-        scale = 100.0 if m.group(3) else 1.0  # "85.3 ± 1.2 %": the fractions to give
-        value, spread = (float(g.replace(",", ".")) / scale for g in m.group(1, 2))
+        # "85.3 ± 1.2 %", "85.3% ± 1.2%": the fractions to give
+        scale = 100.0 if m.group(2) or m.group(4) else 1.0
+        value, spread = (float(g.replace(",", ".")) / scale for g in m.group(1, 3))
         head = f"got {text!r}, a value with its spread; give the value alone: {option} {value:.10g}"
         if sd_option is None:
             raise argparse.ArgumentTypeError(head)
