@@ -10,17 +10,20 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SKIP = {".git", "results", "figures", "logs", ".snakemake", ".pytest_cache", "__pycache__",
-        ".hypothesis", "build", "dist"}
-
-
-def _ignore(directory: str, names: list[str]) -> list[str]:
-    here = Path(directory)
-    return [n for n in names
-            if n in SKIP or n.endswith(".egg-info") or (here / n / "pyvenv.cfg").exists()]
+SKIP = {".git", ".snakemake", ".pytest_cache", "__pycache__", ".hypothesis", "build", "dist"}
+# the pipeline's outputs: skipped at the top only (src/falseclaims/figures is the drawing code)
+OUTPUTS = {"results", "figures", "logs"}
 
 
 def copy_repo(dest: Path, repo: Path = REPO) -> Path:
     """Copy the repository's sources, data and config to ``dest``; return ``dest``."""
-    shutil.copytree(repo, dest, ignore=_ignore)
+    top = Path(repo).resolve()
+
+    def ignore(directory: str, names: list[str]) -> list[str]:
+        here = Path(directory)
+        return [n for n in names
+                if n in SKIP or (n in OUTPUTS and here.resolve() == top)
+                or n.endswith(".egg-info") or (here / n / "pyvenv.cfg").exists()]
+
+    shutil.copytree(repo, dest, ignore=ignore)
     return dest
