@@ -150,13 +150,15 @@ def _texts(fig):
 
 
 def test_fig6_names_its_colours_as_the_paper_and_states_level_and_population():
-    """The paper's caption: "red (>10%), orange (5–10%), green (<5%)"; the title states the
-    level and its source, the footnote the population of the median n."""
+    """The paper's caption: "red (>10%), orange (5–10%), green (<5%)", and by default its
+    rule too (green only below 5%: tests/test_figs3.py), so the legend says "green < 5%" as
+    the paper does (it said "≤" until round 41); the title states the level and its source,
+    the footnote the population of the median n."""
     fig, _ = figures.fig6_lookup("classification", [100, 1000], [0.01, 0.02], 0.846,
                                  CONG["classification"], observed=(491.5, 0.01),
                                  level_text="median winner value of the 43 analysed papers")
     texts = _texts(fig)
-    for label in ("red > 10%", "orange 5–10%", "green ≤ 5%"):
+    for label in ("red > 10%", "orange 5–10%", "green < 5%"):
         assert label in texts, label
     title = fig.axes[0].get_title(loc="left")
     assert "A = 0.846: median winner value of the 43 analysed papers" in title

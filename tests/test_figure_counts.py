@@ -355,7 +355,8 @@ def test_figS10_legend_groups_sd_models_and_levels_and_stays_in_the_figure(curve
     comp, _ = figures.figS10_sd_models(curves_two_sources, HEAD)
     legend2, entries2 = _legend_entry_positions(comp)
     names = [t for t, _, _ in entries2 if t]
-    assert set(names) == {"SD model:", "msd_reference", "other"}
+    # sources in words, as Fig 4 names them (config.source_label), never the config key
+    assert set(names) == {"SD model:", "MSD reference", "other"}
     for f, lg in ((fig, legend), (comp, legend2)):
         box = lg.get_window_extent(f.canvas.get_renderer())
         assert box.x0 >= f.bbox.x0 and box.x1 <= f.bbox.x1

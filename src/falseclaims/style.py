@@ -38,8 +38,15 @@ PALETTE = {
 }
 CYCLE = [PALETTE[k] for k in ("blue", "orange", "green", "vermillion", "purple", "skyblue",
                               "yellow", "black")]
-# traffic-light bands of the paper's Fig 6, in colour-blind-safe tones
-BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#009E73"}
+# traffic-light bands of the paper's Fig 6 ("red (>10%), orange (5–10%), green (<5%)"): the
+# Okabe-Ito vermillion and orange, and a light tint of its green (same hue, 158 vs 164
+# degrees). The full Okabe-Ito green (#009E73) has the grayscale of the vermillion (106 vs
+# 119 of 255): printed in gray, red and green cells looked alike. Now red 119 < orange 162 <
+# green 202 in grayscale, and in a deuteranope's or protanope's view (Machado et al. 2009)
+# too (129 / 168 / 206 and 105 / 151 / 213); black cell text reads on all three
+# (tests/test_figs3.py)
+BAND_COLOURS = {"high": "#D55E00", "medium": "#E69F00", "low": "#A8DCC9"}
+HIGHLIGHT = "#C8C8C8"  # Fig 6's gray cells (framed in black: told from green by the frame)
 TASK_COLOURS = {"classification": PALETTE["blue"], "segmentation": PALETTE["orange"],
                 "not_recorded": PALETTE["green"]}  # tasks.NOT_RECORDED: design-only sheets
 # one colour per congruence / SD source, the same in every figure (Fig 5 and its companion,

@@ -55,6 +55,7 @@ rule calibration_figures:
             task=TASKS,
             chunk=CALIBRATION_CHUNKS,
         ),
+        code=figure_code("calibration_figures"),
     output:
         **figure_outputs("calibration_figures"),
         bins="results/calibration/bins.csv",

@@ -75,6 +75,7 @@ rule estimation_figures:
         ),
         sd_pairs=expand(rules.estimation_sd.output.pairs, source=SD_SOURCES),
         sd_models=expand(rules.estimation_sd.output.model, source=SD_SOURCES),
+        code=figure_code("estimation_figures"),
     output:
         **figure_outputs("estimation_figures"),
         congruence_summary=report(

@@ -182,6 +182,7 @@ rule venue_comparison:
         exceedance=expand(rules.exceedance.output.exceedance, venue=VENUES),
         summaries=expand(rules.exceedance.output.summary, venue=VENUES),
         flows=expand(rules.eligibility.output.flow, venue=VENUES),
+        code=figure_code("venue_comparison"),
     output:
         **figure_outputs("venue_comparison"),
         table=report(

@@ -38,6 +38,7 @@ rule multiplicity_figures:
     input:
         draws=rules.multiplicity_simulate_dependent.output.draws,
         replicate=rules.multiplicity_simulate_dependent.output.replicate,
+        code=figure_code("multiplicity_figures"),
     output:
         **figure_outputs("multiplicity_figures"),
         sota_table=report(

@@ -10,6 +10,7 @@ rule table_agreement:
     input:
         touchstone=config["table_agreement"]["touchstone"],
         isic=config["table_agreement"]["isic"],
+        code=figure_code("table_agreement"),
     output:
         **figure_outputs("table_agreement"),
         pairs=f"{TAB_RES}/pairs.csv",
@@ -54,6 +55,7 @@ rule table_ties:
         eligible=rules.eligibility.output.eligible,
         results=rules.validate_sheets.output.results,
         top2=rules.eligibility.output.top2,
+        code=figure_code("table_ties"),
     output:
         **figure_outputs("table_ties"),
         ties="results/{venue}/ties.csv",

@@ -35,14 +35,14 @@ from matplotlib.patches import Patch, Rectangle
 
 from falseclaims import stats
 from falseclaims.claims.plan import probability_at, smallest_n
-from falseclaims.config import LookupGrid, Planner, from_params
+from falseclaims.config import LookupGrid, Planner, from_params, source_label
 from falseclaims.figures.common import METRIC_NAMES
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.survey.multipliers import grid_level
 from falseclaims.survey.populations import TEST_SET_POPULATION, distinct_test_sizes
 from falseclaims.tasks import TASK_LABELS
 from falseclaims.sd_model import SDModel
-from falseclaims.style import BAND_COLOURS, figure
+from falseclaims.style import BAND_COLOURS, HIGHLIGHT, figure
 
 # said beside the level on the figure: [Christodoulou2025] does not state the metric level
 # of its Fig 6 (nor of its 8x / 10x multipliers)
@@ -56,16 +56,34 @@ TITLE_CHARS = 95
 CLAMP_MARK = "†"  # a Q1 / Q3 value equal to the median's because both were clamped
 
 
-def band(p: float, low: float = 0.05, high: float = 0.10) -> str:
-    """green ('low') when p <= low, orange ('medium') when p <= high, red ('high') above."""
-    return "low" if p <= low else ("medium" if p <= high else "high")
+# how a P on a band's edge is coloured. "paper" (the default): [Christodoulou2025], Fig 6
+# caption, "red (>10%), orange (5–10%), green (<5%)": green below `low`, orange from `low` to
+# `high` inclusive, red above. "green_at_most": green up to and including `low` (the planner's
+# "P ≤ target" test, so column n* is green even at a P of exactly `low`), orange above it.
+# The two differ only for a P exactly equal to `low`. {rule: (green test, legend sign of green)}
+BAND_RULES = {
+    "paper": (lambda p, low: p < low, "<"),
+    "green_at_most": (lambda p, low: p <= low, "≤"),
+}
+
+
+def band(p: float, low: float = 0.05, high: float = 0.10, rule: str = "paper") -> str:
+    """'low' (green), 'medium' (orange) or 'high' (red, P > ``high``); the edge at ``low`` by
+    ``rule`` (:data:`BAND_RULES`; default the paper's: green only below ``low``)."""
+    if rule not in BAND_RULES:
+        raise ValueError(f"band rule must be one of {sorted(BAND_RULES)}; got {rule!r}")
+    if BAND_RULES[rule][0](p, low):
+        return "low"
+    return "medium" if p <= high else "high"
 
 
 def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 sd_model: SDModel | None = None, sd_level: str = "mean",
                 observed: tuple[float, float] | None = None, target: float = 0.05,
-                bands=(0.05, 0.10), n_max: int = 10**7) -> tuple[pd.DataFrame, dict]:
-    """Tidy grid (one row per cell) and the highlight info."""
+                bands=(0.05, 0.10), n_max: int = 10**7,
+                band_rule: str = "paper") -> tuple[pd.DataFrame, dict]:
+    """Tidy grid (one row per cell) and the highlight info; each cell's colour by
+    ``band_rule`` (:data:`BAND_RULES`)."""
     n_grid = sorted({int(n) for n in n_grid})
     delta_grid = sorted(float(d) for d in delta_grid)
     if not n_grid or not delta_grid:
@@ -99,7 +117,7 @@ def lookup_data(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 rec[f"congruence_{lvl}"] = congruence[lvl]
                 rec[f"p_{lvl}"] = float(probs[(d, lvl)][i])
             rec.update(_clamping(task, level, d, congruence))
-            rec["band"] = band(rec["p_median"], *bands)
+            rec["band"] = band(rec["p_median"], *bands, rule=band_rule)
             rec["observed_cell"] = info["observed_cell"] == (n, d)
             plan = info["plan"]
             rec["planner_cell"] = bool(plan is not None and plan.found and n == plan.n
@@ -131,12 +149,14 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
                 sd_model: SDModel | None = None, sd_level: str = "mean",
                 observed: tuple[float, float] | None = None, target: float = 0.05,
                 bands=(0.05, 0.10), n_max: int = 10**7, venue_label: str = "",
-                congruence_source: str = "paper", level_text: str = ""):
+                congruence_source: str = "paper", level_text: str = "",
+                band_rule: str = "paper"):
     """Fig 6 for one task: the coloured grid (sizes in columns, deltas in rows, as in the
     paper) with a notes panel stating every assumption; ``level_text`` says where the level
-    comes from (:func:`falseclaims.survey.multipliers.grid_level`), in the title."""
+    comes from (:func:`falseclaims.survey.multipliers.grid_level`), in the title;
+    ``band_rule`` colours a P on a band's edge (:data:`BAND_RULES`, default the paper's)."""
     data, info = lookup_data(task, n_grid, delta_grid, level, congruence, sd_model, sd_level,
-                             observed, target, bands, n_max)
+                             observed, target, bands, n_max, band_rule)
     ns = sorted(data["n"].unique())
     ds = sorted(data["delta"].unique())
     plan = info["plan"]
@@ -165,11 +185,12 @@ def fig6_lookup(task: str, n_grid, delta_grid, level: float, congruence: dict,
     ax.set_ylabel(f"Δ {metric} (A minus B)")
     ax.set_title(_title(task, level, level_text), loc="left")
     # named as the paper's caption names them: red (>10%), orange (5-10%), green (<5%)
-    handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {100 * bands[1]:g}%"),
-               Patch(facecolor=BAND_COLOURS["medium"],
-                     label=f"orange {100 * bands[0]:g}–{100 * bands[1]:g}%"),
-               Patch(facecolor=BAND_COLOURS["low"], label=f"green ≤ {100 * bands[0]:g}%"),
-               Patch(facecolor="#C8C8C8", edgecolor="black", label="gray: highlight")]
+    low, high = (f"{100 * b:g}" for b in bands)
+    handles = [Patch(facecolor=BAND_COLOURS["high"], label=f"red > {high}%"),
+               Patch(facecolor=BAND_COLOURS["medium"], label=f"orange {low}–{high}%"),
+               Patch(facecolor=BAND_COLOURS["low"],
+                     label=f"green {BAND_RULES[band_rule][1]} {low}%"),
+               Patch(facecolor=HIGHLIGHT, edgecolor="black", label="gray: highlight")]
     ax_note.set_axis_off()
     ax_note.text(0.0, 1.0, notes, ha="left", va="top", fontsize="small",
                  transform=ax_note.transAxes)
@@ -197,7 +218,7 @@ def _cell(ax, i: int, j: int, r, bands) -> None:
                            edgecolor="white", linewidth=1.5))
     bold = bool(r["observed_cell"] or r["planner_cell"])
     if bold:
-        ax.add_patch(Rectangle((j + 0.05, i + 0.08), 0.9, 0.84, facecolor="#C8C8C8",
+        ax.add_patch(Rectangle((j + 0.05, i + 0.08), 0.9, 0.84, facecolor=HIGHLIGHT,
                                edgecolor="black", linewidth=1.0, zorder=2))
     q1, q3 = (f"{100 * r[f'p_{lvl}']:.1f}"
               + (CLAMP_MARK if r[f"{lvl}_equals_median_clamped"] else "")
@@ -218,7 +239,8 @@ def _notes(task, data, info, level, congruence, source, sd_model, sd_level, targ
         lines.append(_clamp_note(data))
     elif sd_model is not None:
         sd_a, _ = sd_model.predict(level, sd_level)
-        lines.append(f"Per-case SDs imputed by the SD model ({sd_model.source or 'config'}, "
+        model = source_label(sd_model.source) if sd_model.source else "config"
+        lines.append(f"Per-case SDs imputed by the SD model ({model}, "
                      f"{sd_level}) at A and B: SD = {float(sd_a):.3f} at DSC {level:g}.")
     lines.append("Cell: P at median congruence (P at Q1, P at Q3 congruence), in %; columns: "
                  "test-set size n, rows: Δ.")

@@ -15,6 +15,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
+from falseclaims.config import source_label
 from falseclaims.levels import LEVEL_LABELS, SD_LEVELS
 from falseclaims.survey.headline import Headline
 from falseclaims.io.table_io import numeric, require_columns
@@ -69,8 +70,10 @@ def _panel(data: pd.DataFrame, headline: Headline, cutoff: float, title: str):
     ax.set_xlabel("Cutoff of the probability of a false claim")
     ax.set_ylabel("% of papers with P > cutoff")
     n = int(data["n_papers"].max()) if len(data) else 0
-    ax.set_title(f"{panel_title('segmentation', n)}\n{headline.congruence_level} congruence "
-                 f"({headline.congruence_source})\n{title}", fontsize="medium")
+    # sources named in words ("MSD reference"), as Fig 4 and the front page name them
+    level = LEVEL_LABELS.get(headline.congruence_level, headline.congruence_level)
+    ax.set_title(f"{panel_title('segmentation', n)}\n{level} congruence "
+                 f"({source_label(headline.congruence_source)})\n{title}", fontsize="medium")
     return fig, colours
 
 
@@ -84,7 +87,7 @@ def figS10_sd_sensitivity(exceedance: pd.DataFrame, headline: Headline,
         # a classification-only venue: no empty axis and legend, the reason once
         return note_figure(NO_SEGMENTATION), data
     fig, colours = _panel(data, headline, cutoff,
-                          f"SD model {headline.sd_source}")
+                          f"SD model {source_label(headline.sd_source)}")
     _legend(fig, {headline.sd_source: colours.get(headline.sd_source, PALETTE["black"])},
             models=False)
     return fig, data
@@ -110,7 +113,7 @@ def _legend(fig, colours: dict, models: bool = True, levels: bool = True) -> Non
     handles = []
     if models:
         handles += [Line2D([], [], ls="", label="SD model:")] + [
-            Line2D([], [], color=c, lw=1.3, label=s) for s, c in colours.items()]
+            Line2D([], [], color=c, lw=1.3, label=source_label(s)) for s, c in colours.items()]
     if levels:
         handles += [Line2D([], [], ls="", label="imputed SD:")] + [
             Line2D([], [], color="black", ls=LEVEL_STYLES[lvl], label=LEVEL_LABELS[lvl])
