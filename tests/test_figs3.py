@@ -62,6 +62,25 @@ def test_a_cell_exactly_on_the_lower_edge_is_orange_and_the_legend_says_less_tha
         assert f"green {sign} {100 * edge:g}%" in labels, labels
 
 
+def test_the_band_rule_is_a_config_key_the_paper_by_default():
+    """config lookup_grid.band_rule (schema-validated): 'paper' in the shipped config, read
+    into LookupGrid; another value is refused by the schema, and a block without the key
+    reads as the paper's rule."""
+    from falseclaims.config import ConfigError, LookupGrid, load_config
+    from falseclaims.config_validation import validate
+
+    cfg = load_config(None)
+    assert cfg["lookup_grid"]["band_rule"] == "paper"
+    assert LookupGrid.from_config(cfg).band_rule == "paper"
+    block = {**cfg["lookup_grid"], "band_rule": "green_at_most"}
+    assert LookupGrid.from_block(block).band_rule == "green_at_most"
+    assert LookupGrid.from_block({k: v for k, v in block.items()
+                                  if k != "band_rule"}).band_rule == "paper"
+    bad = {**cfg, "lookup_grid": {**cfg["lookup_grid"], "band_rule": "greenish"}}
+    with pytest.raises(ConfigError, match="band_rule"):
+        validate(bad, Path(figures.__file__).parents[1] / "schemas" / "config.schema.yaml")
+
+
 # ---------------------------------------------------------------- P2: colours
 # Machado, Oliveira & Fernandes (2009), "A physiologically-based model for simulation of
 # color vision deficiency", severity 1.0, on linear RGB

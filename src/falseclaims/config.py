@@ -628,6 +628,7 @@ class LookupGrid:
     tasks: dict[str, TaskGrid]
     inferred_levels: dict[str, float]
     inferred_venues: tuple[str, ...]
+    band_rule: str = "paper"
 
     @classmethod
     def from_config(cls, cfg: Mapping) -> LookupGrid:
@@ -650,7 +651,8 @@ class LookupGrid:
                    bands=tuple(map(float, block["bands"])),
                    multiplier_delta=float(block["multiplier_delta"]), tasks=tasks,
                    inferred_levels={t: float(inferred[t]) for t in TASKS if t in inferred},
-                   inferred_venues=tuple(map(str, inferred.get("venues", ()))))
+                   inferred_venues=tuple(map(str, inferred.get("venues", ()))),
+                   band_rule=str(block.get("band_rule", "paper")))
 
 
 def from_params(block, kind: type):

@@ -290,7 +290,7 @@ def fig6_of_venue(task: str, papers: pd.DataFrame, top2: pd.DataFrame,
         sd_model=sd_model if task == "segmentation" else None,
         sd_level=grid.sd_level,
         observed=observed_medians(papers, top2, task, test_set_splits, which),
-        target=plan.target, bands=grid.bands, n_max=plan.n_max,
+        target=plan.target, bands=grid.bands, n_max=plan.n_max, band_rule=grid.band_rule,
         venue_label=venue_label, congruence_source=grid.congruence_source,
         level_text=level_text)
 

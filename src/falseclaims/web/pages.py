@@ -219,7 +219,7 @@ def _plan_grid(env: dict, config: str | None) -> dict | None:
                              configured_congruence(cfg, source)[task], sd_model,
                              inputs["sd_level"] or Planner.from_config(cfg).sd_level,
                              observed=(n_obs, delta), target=res["target"], bands=bands,
-                             n_max=res["n_max"])
+                             n_max=res["n_max"], band_rule="green_at_most")
     ns = sorted(data["n"].unique())
     rows = []
     for d in sorted(data["delta"].unique()):
