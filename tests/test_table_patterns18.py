@@ -137,6 +137,10 @@ def test_a_table_pasted_with_runs_of_spaces_is_read_when_its_columns_line_up(cfg
         "  ", " ").replace("  ", " ").replace("  ", " ").replace(" ", ",")), n=200)
     assert (acc["winner"], auc["winner"]) == ("Ours", "ResNet-50")
     assert acc["p_runner_up"] == ref["p_runner_up"]
+    # no name over the method column: the header is one cell short
+    [blank, _] = _metrics(cfg, _write(tmp_path, "b.csv", text.replace("Method", "      ")),
+                          n=200)
+    assert blank["p_runner_up"] == ref["p_runner_up"]
 
 
 def test_a_table_pasted_with_single_spaces_gets_a_hint(cfg, tmp_path):

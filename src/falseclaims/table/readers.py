@@ -351,6 +351,9 @@ def _space_separated(rows: list[list[str]], where: list[str], source: str,
     same number of cells (the columns line up); else refused with how to give it."""
     cells = [r[0] for r in rows]
     split = [[c.strip() for c in _SPACE_RUN.split(text.strip())] for text in cells]
+    if len(split) > 1 and len({len(r) for r in split[1:]}) == 1 and \
+            len(split[0]) == len(split[1]) - 1 >= 2:
+        split[0].insert(0, "")  # no name over the method column (an indented header)
     widths = {len(r) for r in split}
     if len(widths) == 1 and widths.pop() >= 2 and len(rows) >= 2:
         notes.append("one column whose cells are apart by runs of spaces (a table pasted from "
