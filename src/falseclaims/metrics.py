@@ -17,14 +17,22 @@ metric name; a lower-is-better column is never read as a higher-is-better score.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from falseclaims.tasks import TASKS
 
 __all__ = ["KINDS", "Kind", "classify", "is_distance", "kind_from_option", "metric_task",
-           "names_a_metric",
+           "names_a_metric", "printed_text", "segmentation_sibling_kind",
            "stated_direction"]
+
+
+def printed_text(text: str) -> str:
+    """Header or caption text as its metric names are matched: NFKC-normalised, so the
+    ligatures of a PDF copy (``Speciﬁcity``, ``Eﬃciency``) and full-width letters read as
+    the letters they stand for."""
+    return unicodedata.normalize("NFKC", str(text))
 
 # {task: the spellings of its metric}: config ``analysis.metrics``, handed in by the caller
 # (``config.Eligibility.metrics``), since this module sits below ``config`` in the layers
@@ -81,14 +89,14 @@ _DIFFERENCE = re.compile(r"Δ|\\Delta(?![a-z])|变化|差值|差异|增益|提�
                          r"reduction|decrease|increase|gap)\s*"
                          r"(?:$|\(|over\b|vs\b|w\.?r\.?t\b))")
 # a distance between surfaces or points (mm, voxels): never a percent, whatever its cells print
-_DISTANCE = re.compile(r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hausdorff|assd|asd|asssd|msd|masd|"
+_DISTANCE = re.compile(r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|mhd|hausdorff|assd|asd|asssd|msd|masd|"
                        r"hd ?\d+|surface distance|tre|target registration error)(?:$|[^a-z])",
                        re.I)
 
 
 def is_distance(header: str) -> bool:
     """Whether a column header names a surface or point distance (HD95, ASSD, TRE)."""
-    return bool(_DISTANCE.search(header))
+    return bool(_DISTANCE.search(printed_text(header)))
 
 
 # a deviation from the reference that carries a sign (count or area bias, relative volume
@@ -99,13 +107,15 @@ _SIGNED = re.compile(r"(?:^|[^a-z])(?:bias|rvd|ravd|signed|error|err|me|mae)(?:$
 def is_signed_deviation(header: str) -> bool:
     """Whether a column header names a deviation that may be printed with its sign (bias,
     RVD, mean error)."""
-    return bool(_SIGNED.search(header))
+    return bool(_SIGNED.search(printed_text(header)))
 
 
 _ERROR_RATE = re.compile(r"error rate|err(?:or)?\.? ?rate|top-?1 err|classification error|"
                          r"misclassification", re.I)
 _LOWER = re.compile(
     r"(?:^|[^a-z])(?:hd|hd ?95|95 ?hd|hd95|hausdorff|assd|asd|asssd|msd|masd|mad|hd ?\d+|"
+    # aneurysm segmentation (ADAM, Timmins et al. 2021): the modified Hausdorff distance
+    r"mhd|"
     r"surface distance|distance|dist|error|err|loss|mae|mse|rmse|nll|ece|brier|avd|rvd|voe|"
     # reconstruction: normalised (root) mean squared error (fastMRI, Zbontar et al. 2018);
     # forecasting: mean absolute percentage error
@@ -151,6 +161,9 @@ _HIGHER = re.compile(
     # so never a bounded score
     r"s?rocc|srcc|plcc|krocc|krcc|icc|spearman(?:'?s)?(?: rho| ρ)?|pearson(?:'?s)?(?: r)?|"
     r"kendall(?:'?s)?(?: tau| τ)?|"
+    # Youden's index J = sensitivity + specificity - 1 (Youden 1950), in [-1, 1]: never a
+    # bounded score
+    r"youden(?:'?s)?(?: index| j)?|"
     r"overlap|tpr|tnr|hit rate|hits@?\d*|top-?\d acc|cdice|dice score|dc|success rate|"
     r"average precision|td-?auroc|td-?auc|bf1|bf-?score|boundary f1|utility|net benefit|"
     # continual learning (Lopez-Paz & Ranzato 2017): transfer to earlier / later tasks,
@@ -180,7 +193,7 @@ def metric_task(header: str, spellings: Spellings) -> str | None:
     """The task a metric name stands for, or None (also for qualified names such as balanced
     or top-5 accuracy, surface Dice). ``spellings``: {task: the names of its metric}, config
     ``analysis.metrics`` as its caller read it (``config.Eligibility.metrics``)."""
-    low = header.lower()
+    low = printed_text(header).lower()
     if _QUALIFIED.search(low):
         return None
     words = re.findall(r"[a-z]+", low)
@@ -192,6 +205,28 @@ def metric_task(header: str, spellings: Spellings) -> str | None:
             if s in words or any(w in (f"m{s}", f"{s}s") for w in words):
                 return task
     return None
+
+
+# abbreviations that name a segmentation metric only beside one: VS, volumetric similarity
+# (1 - |FN - FP| / (2TP + FP + FN), in [0, 1]), and MD, the mean (surface) distance, printed
+# beside Dice / HD in challenge leaderboards (ADAM: Timmins et al. 2021; CADA); alone, "VS"
+# and "MD" name a comparison or a physician
+_SIBLING_ONLY = {"vs": Kind("higher", source="VS, volumetric similarity, beside a segmentation "
+                                            "metric", bounded=True),
+                 "md": Kind("lower", source="MD, mean distance, beside a segmentation metric")}
+_SEGMENTATION_SIBLING = re.compile(r"(?:^|[^a-z])(?:dice|dsc|m?iou|jaccard|hd|hd ?95|mhd|"
+                                   r"hausdorff|assd|asd)(?:$|[^a-z])", re.I)
+
+
+def segmentation_sibling_kind(header: str, others: Sequence[str]) -> Kind:
+    """The kind of a ``VS`` or ``MD`` column when another header of its table names a
+    segmentation metric (Dice, IoU, HD); else the unknown kind."""
+    name = re.sub(r"\s*[(\[][^()\[\]]*[)\]]\s*$", "", printed_text(header)).strip().lower()
+    kind = _SIBLING_ONLY.get(name)
+    if kind is None or not any(_SEGMENTATION_SIBLING.search(printed_text(h)) for h in others
+                               if h != header):
+        return Kind()
+    return kind
 
 
 def kind_from_option(kind: str, source: str) -> Kind:
@@ -249,7 +284,7 @@ def classify(header: str, spellings: Spellings, context: str = "",
     ``context``: the caption or row-group heading (``where``), used when the header names no
     metric (per-structure columns such as Liver, Spleen under "Dice" in the caption).
     """
-    h = header.strip()
+    h, context = printed_text(header).strip(), printed_text(context)
     up, down = bool(_UP.search(h)), bool(_DOWN.search(h))
     if _SD.search(f" {_WITH_SD.sub(' ', h)} ") and not (up or down):
         # an arrow makes a spread a metric of its own ("Risk Std ↓": the SD of the per-image

@@ -150,6 +150,8 @@ def _options(args):
 def _outputs_apart(args) -> None:
     """Outputs never overwrite an input, and never a folder. Every output creates its
     folder (--csv, --figure and --report alike)."""
+    from falseclaims.table.run import own_report
+
     inputs = [Path(x) for x in (args.file, *(args.macros or [])) if x]
     if args.dir:
         inputs.append(Path(args.dir))
@@ -163,8 +165,10 @@ def _outputs_apart(args) -> None:
         for q in inputs:
             same = p.exists() and q.exists() and p.resolve() == q.resolve()
             inside = q.is_dir() and p.resolve().is_relative_to(q.resolve()) and p.exists()
-            if same or (inside and p.suffix.lower() in {".csv", ".tsv", ".md", ".tex",
-                                                        ".xlsx", ".xlsm"}):
+            if same or (inside and (p.suffix.lower() in {".csv", ".tsv", ".md", ".tex",
+                                                         ".xlsx", ".xlsm"}
+                                    or (p.suffix.lower() in {".html", ".htm"}
+                                        and not own_report(p)))):
                 raise UsageError(f"{opt} {out}: is an input of this run; name another file")
 
 
@@ -269,16 +273,26 @@ def _batch_text(result: dict) -> str:
     lines = [f"{len(ok)} claim(s) in {len(read)} table(s)"
              + (f", {len(ranked)} column(s) ranked without a probability" if ranked else "")
              + f"; {len(bad)} table(s) or file(s) not read"]
+    said: set = set()
+
+    def n_notes(r) -> list[str]:
+        """A given --n not used, or replacing the table's size: said once per table."""
+        new = [x for x in r.get("n_notes", []) if (r["file"], r["table"], x) not in said]
+        said.update((r["file"], r["table"], x) for x in new)
+        return [f"  note: {printable(x)}" for x in new]
+
     for r in ok:
         group = f" [{r['group']}]" if r["group"] else ""
         lines.append(f"{r['file']} | {r['table']} | {r['metric']}{group}: {r['winner']} > "
                      f"{r['runner_up']}, P = {probability_text(r['p_false_claim'], 4)} "
                      f"({r['verdict']}), "
                      f"tier 1 holds {r['tier_size']} of {r['m']}")
+        lines += n_notes(r)
     for r in ranked:
         group = f" [{r['group']}]" if r["group"] else ""
         lines.append(f"{r['file']} | {r['table']} | {r['metric']}{group}: {r['winner']} "
                      f"best ({r['direction']} is better); {r['reason']}")
+        lines += n_notes(r)
     for r in bad:
         lines.append(f"NOT READ {r['file']}" + (f" | {r['table']}" if r["table"] else "")
                      + f": {r['reason']}")

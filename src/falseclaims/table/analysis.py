@@ -139,14 +139,18 @@ def _winner(col: MetricColumn) -> tuple[int, str, list[str]]:
                      "probabilities against the other methods")
         return best, f"tie at the top ({len(ties)} methods at {value})", notes
     bold = [i for i in range(len(col.values)) if col.bold[i]]
+    what = "bold"
+    if not bold and 0 < sum(col.name_bold) < len(col.values):
+        # no bold value, but a method's name in bold (**Ours**): the claimed winner
+        bold, what = [i for i, b in enumerate(col.name_bold) if b], "a bold method name"
     if not bold:
         return best, "best value (no bold mark)", notes
     if best in bold:
-        return best, "best value (bold agrees)", notes
+        return best, f"best value ({what} agrees)", notes
     marked = ", ".join(f"{col.methods[i]} ({col.printed[i]})" for i in bold)
-    notes.append(f"bold marks {marked} but {col.methods[best]} has the best value "
+    notes.append(f"{what} marks {marked} but {col.methods[best]} has the best value "
                  f"({col.printed[best]}, {col.direction} is better): the values decide")
-    return best, "best value (bold marks another method)", notes
+    return best, f"best value ({what} marks another method)", notes
 
 
 def _sds(col: MetricColumn, pm_over: str, cfg: dict, notes: list) -> list:

@@ -30,7 +30,8 @@ from falseclaims.io.textguard import control_problem
 # hostile inputs: a \multicolumn{99999999} is refused
 MAX_COLUMNS = 1_000   # columns of one printed table (a \multicolumn span included)
 
-__all__ = ["Cell", "MAX_COLUMNS", "MISSING", "clean", "parse_printed_cell", "plain_text", "printable"]
+__all__ = ["Cell", "MAX_COLUMNS", "MISSING", "bold_name", "clean", "parse_printed_cell",
+           "plain_text", "printable"]
 
 # what a sheet calls empty, and the placeholders typesetters print for "not reported"; a
 # sheet does not take these ("x" may be a tick there, "none" a category): it rejects them
@@ -203,6 +204,12 @@ def _count_first(text: str) -> tuple[object, str] | None:
     if not any(abs(k / n * s - r.value) <= half for s in scales):
         return None, ""
     return r, f"{k}/{n}"
+
+
+def bold_name(raw, i: int, j: int) -> bool:
+    """Whether the name in row ``i``, column ``j`` is set in bold (``**Ours**``,
+    ``\\textbf{Ours}``, a spreadsheet's bold font): a claimed winner, as a bold value is."""
+    return bool(raw.bold and raw.bold[i][j]) or bool(_BOLD.search(str(raw.rows[i][j])))
 
 
 def parse_printed_cell(raw, bold: bool = False, underline: bool = False) -> Cell:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from falseclaims.metrics import (Kind, Spellings, caption_clause_kind, classify,
-                                 kind_from_option, stated_direction)
+                                 kind_from_option, segmentation_sibling_kind, stated_direction)
 from falseclaims.table.cells import Cell, parse_printed_cell, plain_text
 from falseclaims.table.readers import RawTable
 
@@ -63,34 +63,62 @@ _DATE = re.compile(r"(?i)^(?:date|year|month|(?:submission|publication|release) 
 
 
 def kind_of(h: str, kinds: dict, task: str | None, raw: RawTable, spellings: Spellings,
-             context: str) -> Kind:
+            context: str) -> Kind:
     """What column ``h`` measures: an option's word, else the name, arrow or ``context``
     (caption, row group); ``--task`` gives a model to a higher-is-better column without one
-    (never to a lower-is-better column: HD95 is not a Dice)."""
+    (never to a lower-is-better column: HD95 is not a Dice). An option that says otherwise
+    than the column's name, and a ``--task`` the name overrules, are said in the source."""
     declared = kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())
-    if not declared and _DATE.match(column_name(h).strip()):
+    kind = _declared(h, declared, spellings) if declared else _named(h, raw, spellings, context)
+    if kind.ignore:
+        return kind
+    if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
+        return Kind("higher", task, source="--task")
+    if task and kind.task and kind.task != task:
+        # --task segmentation on a column named Accuracy: the name decides, said
+        kind = Kind(kind.direction, kind.task, kind.complement,
+                    f"{kind.source}; --task {task} not used for it: the name says "
+                    f"{kind.task}", bounded=kind.bounded)
+    if kind.direction == "lower" and kind.task and not kind.complement:
+        return Kind("lower", source=kind.source)
+    return kind
+
+
+def _named(h: str, raw: RawTable, spellings: Spellings, context: str) -> Kind:
+    """What the column's name, arrow, row group, a segmentation sibling or the caption
+    says it measures."""
+    if _DATE.match(column_name(h).strip()):
         return Kind(ignore="a date (when the result was submitted or published), not a metric")
-    if not declared and _confusion_count(h, raw):
+    if _confusion_count(h, raw):
         return Kind(ignore="a count of the confusion matrix the table prints (TP, TN, FP, FN), "
                            "not a score")
-    kind = declared or classify(h, spellings, raw.group, "row-group heading")  # then the caption
+    kind = classify(h, spellings, raw.group, "row-group heading")  # then the caption
+    if not kind.known and not kind.ignore:
+        kind = segmentation_sibling_kind(column_name(h), [column_name(x) for x in raw.header])
     if not kind.known and not kind.ignore and context:
         kind = classify(h, spellings, context)
     if not kind.known and not kind.ignore and (
             k := caption_clause_kind(h, raw.caption, spellings)):
         kind = Kind(k.direction, k.task, k.complement, "the caption names it for this column",
                     bounded=k.bounded)
-    said = stated_direction(h, raw.caption) if "arrow" not in kind.source and not (
-        kinds.get(column_name(h).lower()) or kinds.get(h.lower().strip())) else None
+    said = stated_direction(h, raw.caption) if "arrow" not in kind.source else None
     if said and not kind.ignore and said != kind.direction:
         kind = Kind(said, source="the caption says so for this column")
-    if kind.ignore:
-        return kind
-    if task and (not kind.known or (kind.task is None and kind.direction == "higher")):
-        return Kind("higher", task, source="--task")
-    if kind.direction == "lower" and kind.task and not kind.complement:
-        return Kind("lower", source=kind.source)
     return kind
+
+
+def _declared(h: str, declared: Kind, spellings: Spellings) -> Kind:
+    """A ``--metric COLUMN=KIND`` or ``--lower-better`` choice, followed; when the column's
+    own name says another metric or direction (``--metric Accuracy=dice``), the source says
+    so."""
+    named = classify(h, spellings)
+    if not named.known or (named.task, named.direction, named.complement) == (
+            declared.task, declared.direction, declared.complement):
+        return declared
+    what = named.task or "no model"
+    return Kind(declared.direction, declared.task, declared.complement,
+                f"{declared.source} (the option decides; the column's name says "
+                f"{named.direction} is better, {what})", bounded=declared.bounded)
 
 
 def summary_column(raw: RawTable, spellings: Spellings,

@@ -10,8 +10,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from falseclaims.config import Analysis
-from falseclaims.table.cells import (MISSING, Cell, carries_mark, clean, incomparable_marks,
-                                     plain_text)
+from falseclaims.engine import sd_bound_note
+from falseclaims.table.cells import (MISSING, Cell, bold_name, carries_mark, clean,
+                                     incomparable_marks, plain_text)
 from falseclaims.table.kinds import (average_kind, column_cells, column_name, kind_of,
                                      mean_column, metric_options, sibling_kind,
                                      summary_column)
@@ -71,6 +72,7 @@ class MetricColumn:
     n_source: str = ""
     group: str = ""                  # the data set (a --n key or a row group)
     complement: bool = False         # values are 1 - printed (an error rate as accuracy)
+    name_bold: list[bool] = field(default_factory=list)  # the method's name set in bold
 
 
 @dataclass
@@ -389,21 +391,21 @@ def _column(raw, j, kind: Kind, method_j, units, spellings, sds_used=True) -> Me
 
 
 def _check_sd(raw, h, name, cell, scale, sd_scale) -> None:
-    """A printed SD larger than a score in [0, 1] can have: by the Bhatia-Davis inequality
-    the variance of a variable in [0, 1] with mean m is at most m (1 - m) [BhatiaDavis2000]
-    (checked with the printed values' rounding in the SD's favour)."""
+    """A printed SD larger than a score in [0, 1] with that mean can have (Bhatia-Davis
+    inequality, the printed values' rounding in the SD's favour): the engine's test, one
+    for every command (:func:`falseclaims.engine.sd_bound_note`), on the fractions as
+    printed."""
     if cell.sd is None:
         return
-    half = 0.5 * 10.0 ** (-cell.decimals) / scale
-    m, sd = cell.value / scale, cell.sd / sd_scale
-    worst = max(min(m + half, 1.0) * (1 - min(m + half, 1.0)),
-                max(m - half, 0.0) * (1 - max(m - half, 0.0)),
-                0.25 if m - half <= 0.5 <= m + half else 0.0)
-    limit = worst ** 0.5 + 0.5 * 10.0 ** (-_sd_decimals(cell)) / sd_scale
-    if sd > limit + 1e-12:
+    places = {1.0: 0, 100.0: 2}
+    note = sd_bound_note(name, cell.value / scale,
+                         round(cell.sd / sd_scale, _sd_decimals(cell) + places[sd_scale]),
+                         cell.decimals + places[scale])
+    if note is not None:
+        most = float(re.search(r"at most ([0-9.e+-]+)", note)[1].rstrip("."))
         raise table_error(raw, f"column {h!r} (method {name!r}): ± {cell.sd:g} is impossible for a "
                         f"mean of {cell.value:g} on [0, {scale:g}] (an SD there is at most "
-                        f"{worst ** 0.5 * sd_scale:.3g}); is it a range or a variance?")
+                        f"{most * sd_scale:.3g}); is it a range or a variance?")
 
 
 def _sd_decimals(cell: Cell) -> int:
@@ -571,9 +573,11 @@ def _caption_n(column: str, caption: str) -> tuple[int | None, str]:
     return None, ""
 
 
-def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
+def _column_n(col, raw, given: dict, n_cols: dict, row_n, table, fallback: bool) -> None:
     """A column's n: its ``--n GROUP=N``, its group's n column, the n its header prints, the
-    n row, the table's n."""
+    n row, the table's n. ``fallback`` (``--dir``): a bare ``--n`` serves only a column the
+    table gives no size (its header, the caption); a given size that replaces one the table
+    prints, or is not used beside one, is said in the column's notes."""
     key = _group_of(col.column, raw, [k for k in given if k]) if given else None
     group_cols = [(g, v, j) for j, (g, v) in n_cols.items()
                   if g and g.lower() in col.column.lower()]
@@ -582,12 +586,14 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
                     if 2 <= (v := grouped_count(m) or int(m)) <= MAX_N}
     except ValueError as exc:
         raise table_error(raw, f"column {col.column!r}: the header's n = {exc}") from None
+    bare = table[1] == "--n"
+    own_first = table[0] is None or (bare and fallback)  # the table's own size decides
     if key is not None:
         col.n, col.n_source, col.group = given[key], f"--n {key}={given[key]}", key
     elif group_cols:
         g, v, j = group_cols[0]
         col.n, col.n_source, col.group = v, f"column {raw.header[j]!r}", g
-    elif len(header_n) == 1 and table[0] is None and row_n is None:
+    elif len(header_n) == 1 and own_first and row_n is None:
         col.n, col.n_source = header_n.pop(), "printed in the column header"
     elif row_n is not None:
         col.n, col.n_source = row_n, "the n row"
@@ -597,14 +603,31 @@ def _column_n(col, raw, given: dict, n_cols: dict, row_n, table) -> None:
         col.n, col.n_source = None, (f"no --n group names this column (groups "
                                      f"{', '.join(k for k in given if k)}; give GROUP=N for "
                                      "it, or a bare N)")
-    elif table[0] is None and any(cap := _caption_n(col.column, raw.caption)):
+    elif own_first and any(cap := _caption_n(col.column, raw.caption)):
         col.n, col.n_source = cap
     else:
         col.n, col.n_source = table
     if header_n and col.n is not None and col.n not in header_n:
         col.notes.append(f"the header prints n = {', '.join(map(str, sorted(header_n)))}; "
                          f"n = {col.n} ({col.n_source}) used")
+    _given_n_note(col, raw, table[0] if bare else None, header_n, fallback)
     col.group = col.group or raw.group
+
+
+def _given_n_note(col, raw, bare_n: int | None, header_n: set, fallback: bool) -> None:
+    """Never silent: a given ``--n`` that replaces the caption's size, or a bare ``--n``
+    not used because the table gives this column its own size."""
+    if col.n_source.startswith("--n"):
+        cap, where = _caption_n(col.column, raw.caption)
+        if cap is not None and cap != col.n and not header_n:
+            given = col.n_source if "=" in col.n_source else f"--n {col.n}"
+            col.notes.append(f"{given} replaces n = {cap} ({where}): the given size decides; "
+                             "check which is the test set")
+    elif bare_n is not None and col.n is not None and col.n != bare_n:
+        col.notes.append(f"--n {bare_n} not used for this column: the table gives n = "
+                         f"{col.n} ({col.n_source})" + ("; under --dir a given --n serves only "
+                                                        "tables without a size of their own"
+                                                        if fallback else ""))
 
 
 def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
@@ -643,7 +666,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
                         + (f" ({raw.where[0]})" if raw.rows else ""))
     refuse_non_methods(raw, method_j)
     n_cols = _n_columns(raw, {method_j})
-    given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback)
+    given, table_n, table_src = _table_n(raw, n, n_cols, n_fallback, notes)
     picked, kinds = metric_options(metrics, lower_better)
     dropped = {c.strip().lower() for c in ignore or []}
     cols, skipped, ignored, unread = [], [], [], []
@@ -678,7 +701,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
         except TableReadError as exc:  # one bad column does not hide the others
             unread.append(exc)
             continue
-        _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src))
+        _column_n(col, raw, given, n_cols, n_rows.get(j), (table_n, table_src), n_fallback)
         cols.append(col)
     heads = {column_name(h).lower() for h in raw.header} | {h.lower() for h in raw.header}
     absent = sorted(set(picked) - heads)
@@ -731,6 +754,8 @@ def _caption_against_bold(raw: RawTable, cols: list, unread: list) -> list:
 def _read_column(raw, j, kind: Kind, method_j, units, spellings, sds_used) -> MetricColumn:
     col = (_column(raw, j, kind, method_j, units, spellings, sds_used) if kind.task
            else _ranked(raw, j, kind, method_j, spellings))
+    rows = {w: i for i, w in enumerate(raw.where)}
+    col.name_bold = [bold_name(raw, rows[w], method_j) for w in col.where]
     if len(col.values) > 1 and len(set(col.values)) == 1:
         # one value for every method: no winner to name (the first row is none)
         raise table_error(raw, f"column {raw.header[j]!r}: every method has the same value "
@@ -738,9 +763,10 @@ def _read_column(raw, j, kind: Kind, method_j, units, spellings, sds_used) -> Me
     return col
 
 
-def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
+def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool, notes: list[str]):
     """(the sizes given per group, the table's n, where it came from): ``--n`` or the
-    table's one n column; a differing pair is an error unless ``n_fallback`` (``--dir``)."""
+    table's one n column; a differing pair is an error unless ``n_fallback`` (``--dir``:
+    the column's n, and the ``--n`` not used said in ``notes``)."""
     whole = [(j, v) for j, (g, v) in n_cols.items() if g == ""]
     n_col = whole[0][1] if whole else None
     given = n if isinstance(n, dict) else ({"": n} if n is not None else {})
@@ -748,6 +774,9 @@ def _table_n(raw: RawTable, n, n_cols: dict, n_fallback: bool):
         if not n_fallback:
             raise table_error(raw, f"--n {given['']} differs from the table's column "
                             f"{raw.header[whole[0][0]]!r} ({n_col})")
+        notes.append(f"--n {given['']} not used: the table gives n = {n_col} (column "
+                     f"{raw.header[whole[0][0]]!r}); "
+                     "under --dir a given --n serves only tables without a size of their own")
         given = {k: v for k, v in given.items() if k}  # --dir: --n for tables without one
     table_n = given.get("", n_col)
     table_src = "--n" if "" in given else (f"column {raw.header[whole[0][0]]!r}" if whole

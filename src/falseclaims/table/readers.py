@@ -31,7 +31,9 @@ __all__ = ["CASES_HEADER", "FORMATS", "MAX_COLUMNS", "MAX_TABLES", "ROWS_HEADER"
 MAX_TABLES = 1_000    # tables in one file
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": None, ".xlsx": "xlsx",
-           ".xlsm": "xlsx", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
+           ".xlsm": "xlsx", ".md": "markdown", ".markdown": "markdown", ".tex": "latex",
+           # a saved web page: its <table> elements, read as in a Markdown file
+           ".html": "html", ".htm": "html"}
 
 
 @dataclass
@@ -86,7 +88,7 @@ def read_tables(path, macros=None) -> list[RawTable]:
         tables = _read_latex(text, str(p), fmt, defs)
     else:
         reader = {"csv": _read_delimited, "tsv": _read_delimited,
-                  "markdown": _read_markdown}[fmt]
+                  "markdown": _read_markdown, "html": _read_markdown}[fmt]
         tables = reader(text, str(p), fmt)
     if len(tables) > MAX_TABLES:
         raise TableReadError(f"{p}: {len(tables):,} tables; at most {MAX_TABLES:,} are read "
@@ -96,6 +98,7 @@ def read_tables(path, macros=None) -> list[RawTable]:
     if not tables:
         what = {"markdown": "no pipe table (a header row, then a |---| row) and no HTML "
                             "<table>" + _other_table_syntax(text),
+                "html": "no HTML <table>",
                 "latex": "no \\begin{tabular} ... \\end{tabular}"}.get(fmt, "no rows")
         raise TableReadError(f"{p}: {what}")
     return tables
@@ -131,7 +134,15 @@ def _other_table_syntax(text: str) -> str:
     if _ORG_RULE.search(text):
         return ("; an Org-mode table (a |---+---| rule) is not read: give it as a pipe table "
                 "(a |---|---| rule) or CSV")
+    if len(_SPACED_ROW.findall(text)) >= 2:
+        return ("; lines of words and numbers apart by spaces (a table pasted from a PDF?) "
+                "are no table: paste it as a pipe table (| Method | Dice |), or as CSV / "
+                "TSV (cells apart by commas or tabs)")
     return ""
+
+
+# a line of a pasted table: a name, then numbers apart by spaces ("U-Net  0.85  0.12")
+_SPACED_ROW = re.compile(r"(?m)^[^|\n]*[A-Za-z][^|\n]*?(?:[ \t]+[-+−]?\d*\.?\d+%?){2,}[ \t]*$")
 
 
 _HEADER_MARK = re.compile(r"\\(?:up|down|Up|Down)arrow|[↑↓]|\\[A-Za-z]+\s*_\s*\{")
@@ -324,7 +335,37 @@ def _read_delimited(text: str, source: str, fmt: str) -> list[RawTable]:
     name = Path(source).stem
     if commas:
         notes.append(textio.decimal_note(commas))
+    if rows and max(len(r) for r in rows) == 1:
+        rows = _space_separated(rows, where, source, notes)
     return [_finish(source, name, fmt, rows, where, notes=notes, min_header=1)]
+
+
+_SPACE_RUN = re.compile(r"\s{2,}|\t")
+_SPACED_NUMBER = re.compile(r"\S\s+[-+−]?\d*[.,]?\d+%?(?:\s|$)")
+
+
+def _space_separated(rows: list[list[str]], where: list[str], source: str,
+                     notes: list[str]) -> list[list[str]]:
+    """One column whose cells hold words and numbers apart by spaces: a table pasted from
+    a PDF or a terminal. Read when every row splits at runs of two or more spaces into the
+    same number of cells (the columns line up); else refused with how to give it."""
+    cells = [r[0] for r in rows]
+    split = [[c.strip() for c in _SPACE_RUN.split(text.strip())] for text in cells]
+    if len(split) > 1 and len({len(r) for r in split[1:]}) == 1 and \
+            len(split[0]) == len(split[1]) - 1 >= 2:
+        split[0].insert(0, "")  # no name over the method column (an indented header)
+    widths = {len(r) for r in split}
+    if len(widths) == 1 and widths.pop() >= 2 and len(rows) >= 2:
+        notes.append("one column whose cells are apart by runs of spaces (a table pasted from "
+                     "a PDF?): read as columns split at every run of two or more spaces")
+        return split
+    if sum(bool(_SPACED_NUMBER.search(c)) for c in cells) >= 2:
+        at = next(w for w, c in zip(where, cells) if _SPACED_NUMBER.search(c))
+        raise TableReadError(f"{source}, {at}: one column whose cells hold words and numbers "
+                             "apart by spaces (a table pasted from a PDF?), and its columns do "
+                             "not line up: separate the cells by tabs or commas, or paste the "
+                             "table as a Markdown pipe table (| Method | Dice |)")
+    return rows
 
 
 def _unclosed_quote(text: str, delim: str, source: str) -> None:

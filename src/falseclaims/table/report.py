@@ -137,7 +137,10 @@ def batch_rows(result: dict) -> list[dict]:
                          "tier_size": None if ranked else len(m["tier1"]),
                          "n_tiers": None if ranked else len(m["tiers"]),
                          "status": "ranked" if ranked else "ok",
-                         "reason": m.get("no_probability", "")})
+                         "reason": m.get("no_probability", ""),
+                         # printed under the claim's line, not a CSV column
+                         "n_notes": [x for x in (*t["notes"], *m["notes"])
+                                     if x.startswith("--n") or "--n " in x.split(":")[0]]})
     for u in result.get("unreadable", []):
         rows.append({**{c: None for c in BATCH_COLUMNS}, "file": u["file"],
                      "table": u.get("table") or "", "status": "unreadable",
@@ -208,6 +211,7 @@ would be expected at {{ "%.4f"|format(m.multiplicity.mean_best) }} (upper limit
 {% endfor %}{% endfor %}
 {% if unreadable %}<h2>Not read</h2><ul>{% for u in unreadable %}
 <li>{{ u.file }}{% if u.table %}, {{ u.table }}{% endif %}: {{ u.reason }}</li>{% endfor %}</ul>{% endif %}
+{% if skipped %}<h2>Skipped</h2><ul>{% for s in skipped %}<li>{{ s }}</li>{% endfor %}</ul>{% endif %}
 <p class="small">Written by falseclaims {{ version }}.</p></body></html>
 """
 
@@ -217,6 +221,7 @@ def html_report(result: dict, figures: dict | None = None) -> str:
     import jinja2
 
     import falseclaims
+    from falseclaims.config import source_label
 
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     tables = []
@@ -226,7 +231,11 @@ def html_report(result: dict, figures: dict | None = None) -> str:
     first = next((m["assumption"] for t in result["tables"] for m in t["metrics"]
                   if m.get("assumption")), {"congruence_source": "", "congruence_level": "",
                                             "sd_source": "", "sd_level": ""})
+    # the sources as the pipeline's headline names them ("MSD reference", not its key)
+    first = {**first, **{k: source_label(first[k]) for k in ("congruence_source", "sd_source")
+                         if first.get(k)}}
     return env.from_string(_TEMPLATE).render(
         title=result.get("title", "results table"), tables=tables,
-        unreadable=result.get("unreadable", []), assumption=first, p=_p,
+        unreadable=result.get("unreadable", []), skipped=result.get("skipped", []),
+        assumption=first, p=_p,
         version=falseclaims.__version__)

@@ -21,7 +21,7 @@ from falseclaims.table.shapes import (drop_non_methods, drop_row_numbers, long_f
 from falseclaims.table.readers import FORMATS, TableReadError, read_tables, transpose
 from falseclaims.table.rows import decimal_commas
 
-__all__ = ["Options", "analyse_dir", "analyse_file", "exit_code"]
+__all__ = ["Options", "analyse_dir", "analyse_file", "exit_code", "own_report"]
 
 
 @dataclass
@@ -108,6 +108,8 @@ def analyse_file(path, cfg: dict, opt: Options, strict: bool = True) -> dict:
     tables, unreadable = [], []
     spellings = Analysis.from_config(cfg).eligibility.metrics
     try:
+        if own_report(Path(path)):
+            raise TableReadError(f"{path}: {REPORT_FILE} (read the tables it was written from)")
         raws = _select(read_tables(path, opt.macros), opt.table, path)
         raws = [sub for raw in raws for sub in _shapes(raw, spellings, opt)]
     except FILE_ERRORS as exc:
@@ -189,6 +191,22 @@ def _lock_file(name: str) -> bool:
     return name.startswith("~$") or (name.startswith(".~lock.") and name.endswith("#"))
 
 
+REPORT_FILE = "a report falseclaims wrote, not a source table"
+_REPORT_MARK = b"<title>falseclaims table:"
+
+
+def own_report(p: Path) -> bool:
+    """An HTML page ``falseclaims table --report`` wrote (its results tables would be read
+    as claims of their own on the next sweep of the folder)."""
+    if p.suffix.lower() not in (".html", ".htm"):
+        return False
+    try:
+        with open(p, "rb") as f:
+            return _REPORT_MARK in f.read(4096)
+    except OSError:
+        return False
+
+
 def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
     """Every file under ``root`` (sorted, hidden skipped), the entries that could not be
     read (folders not listable, broken links, pipes and devices: named, since a silent gap
@@ -241,6 +259,9 @@ def analyse_dir(folder, cfg: dict, opt: Options) -> dict:
     known = [p for p in files if FORMATS.get(p.suffix.lower())]
     # every entry carries its reason, as the links' entries do
     skipped = [f"{p} (not a table file)" for p in files if p not in known] + links
+    reports = [p for p in known if own_report(p)]
+    skipped += [f"{p} ({REPORT_FILE})" for p in reports]
+    known = [p for p in known if p not in reports]
     if not known and not bad:
         raise ValueError(f"--dir {folder}: no table files (extensions "
                          + ", ".join(k for k, v in FORMATS.items() if v) + ")")
