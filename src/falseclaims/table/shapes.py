@@ -11,7 +11,7 @@ import re
 
 from falseclaims.metrics import Spellings, classify
 from falseclaims.table.cells import parse_printed_cell, plain_text
-from falseclaims.table.model import cell_size, n_group
+from falseclaims.table.sizes import cell_size, n_group
 from falseclaims.table.rows import is_section_row, method_column, name_columns, text_columns
 from falseclaims.table.readers import (CASES_HEADER, METHOD_HEADER, ROWS_HEADER, RawTable,
                                       TableReadError)
