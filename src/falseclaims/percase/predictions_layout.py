@@ -11,7 +11,8 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import CASE_HEADER, read_text_table, require_file, split_items
+from falseclaims.percase.text_table import (BY_ORDER_COLUMN, CASE_HEADER, paired_by_order_note,
+                                            read_text_table, require_file, split_items)
 from falseclaims.percase.wide_layout import _method_paths
 
 PathLike = str | os.PathLike
@@ -24,7 +25,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
                                  label_column: str = "lesion",
                                  classes: Sequence[str] | None = None,
                                  case_mismatch: str = "error", min_methods: int = 2,
-                                 finding: str | None = None) -> PerCase:
+                                 finding: str | None = None, by_order: bool = False) -> PerCase:
     """Per-method prediction files plus one ground-truth file (ISIC layout).
 
     Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
@@ -39,25 +40,36 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     all the files, matched by name (the files may order their columns differently); the
     case column is the one named like ``Study``, ``case``, ``image``, ``id``
     (:func:`_one_column_per_finding`).
+
+    ``by_order`` (``--paired-by-order``, declared by the user): files without a case column
+    are paired by their rows' position, row i of every file being the same case; they must
+    have as many rows each, and the notes say so
+    (:func:`~falseclaims.percase.text_table.paired_by_order_note`).
     """
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
+    said_order = ([paired_by_order_note([label_file, *files.values()], (case_column,))]
+                  if by_order else [])
+    if said_order:
+        case_column = BY_ORDER_COLUMN
     case_column, prediction_column, label_column, task, said = _one_column_per_finding(
-        files, label_file, (case_column, prediction_column, label_column), task, finding)
-    truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems)
-    notes += said
+        files, label_file, (case_column, prediction_column, label_column), task, finding,
+        by_order)
+    truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems, by_order)
+    notes += said_order + said
     tables, origins, scores = [], [], []
     score_cols_ref = None
     for method, file in files.items():
-        df = read_text_table(file)
+        df = read_text_table(file, by_order=by_order)
         notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column, prediction_column], file)
         if miss:
             problems += miss
             continue
         score_cols = ([] if said else  # one column per finding: the others are not scores
-                      [c for c in df.columns if c not in (case_column, prediction_column)])
+                      [c for c in df.columns if c not in (case_column, prediction_column,
+                                                          BY_ORDER_COLUMN)])
         if score_cols_ref is None:
             score_cols_ref = score_cols
         elif score_cols != score_cols_ref:
@@ -97,19 +109,20 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
 
 
 def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tuple,
-                            task: str, finding: str | None) -> tuple:
+                            task: str, finding: str | None, by_order: bool = False) -> tuple:
     """(case, prediction and label column, task name, notes) for files with one 0/1 column
     per finding; ``names`` (the case, prediction, label column) unchanged, with no note,
     when the label file has the label column."""
     case_column, prediction_column, label_column = names
-    header = list(read_text_table(label_file, nrows=0).columns)
+    header = list(read_text_table(label_file, nrows=0, by_order=by_order).columns)
     if label_column in header and label_column == prediction_column:  # --columns, a finding
         return (*names, label_column, [
             f"one column per finding: {label_column!r} compared (the label file's and each "
             "prediction file's); the other columns are not read as class scores"])
     if label_column in header:
         return (*names, task, [])
-    heads = {f: list(read_text_table(f, nrows=0).columns) for f in files.values()}
+    heads = {f: list(read_text_table(f, nrows=0, by_order=by_order).columns)
+             for f in files.values()}
     if any(prediction_column in h for h in heads.values()):
         return (*names, task, [])  # the label column is missing: the reader says so
     if case_column not in header:
@@ -119,7 +132,8 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
                 f"{label_file}: no column names the cases among {header[:8]}"
                 f"{' ...' if len(header) > 8 else ''} (expected one such as 'Study', 'case', "
                 "'image', 'id'; or name it with --columns case_id=COLUMN): the rows of "
-                "different files are paired by case id, never by their position")
+                "different files are paired by case id, never by their position unless "
+                "declared (--paired-by-order: every file lists the same cases in one order)")
         case_column = found[0]
     for f, h in heads.items():
         if case_column not in h:
@@ -127,7 +141,8 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
                 f"{f}: no case column {case_column!r} (the label file's) among {h[:8]}; "
                 "expected the same case column in every file: the rows are paired by it, "
                 "never by their position")
-    shared = [c for c in header if c != case_column and all(c in h for h in heads.values())]
+    shared = [c for c in header if c not in (case_column, BY_ORDER_COLUMN)
+              and all(c in h for h in heads.values())]
     if not shared:
         raise PerCaseValidationError(
             f"{label_file}: no finding column in common with the prediction files (label "
@@ -155,10 +170,11 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
 
 
 def _read_truth(labels: PathLike, case_column: str, label_column: str,
-                problems: list[Problem]) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+                problems: list[Problem], by_order: bool = False
+                ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     """The label file indexed by case id, the line of each case, and the reading notes."""
     label_file = str(labels)
-    lab = read_text_table(labels)
+    lab = read_text_table(labels, by_order=by_order)
     problems += _require_columns(lab, [case_column, label_column], label_file)
     if problems:
         raise PerCaseValidationError(problems)
