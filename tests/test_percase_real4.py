@@ -209,3 +209,40 @@ def test_exports_with_other_extra_columns_compare_the_chosen_one(tmp_path, capsy
     assert any("not compared" in n and "hd95" in n for n in out["notes"])
     err = one_line_error(capsys, ["percase", *files, "--subtask", "hd95"])
     assert "lower-is-better" in err
+
+
+def _pneumonia_csvs(tmp_path) -> tuple[str, str, str]:
+    """The ResNet-50's PneumoniaMNIST decisions (argmax of its log posteriors) as a CSV
+    without ids, the labels likewise, and the decisions written in another row order (as
+    each CIFAR model of the same repository wrote its test set): (model, shuffled, labels)."""
+    scores, targets = np.load(NPY / "scores.npy"), np.load(NPY / "targets.npy")
+    pred = pd.DataFrame({"predicted_lesion": scores.argmax(axis=1)})
+    pred.to_csv(tmp_path / "resnet50.csv", index=False)
+    pred.sample(frac=1, random_state=3).to_csv(tmp_path / "resnet50_rerun.csv", index=False)
+    pd.DataFrame({"lesion": targets}).to_csv(tmp_path / "targets.csv", index=False)
+    return tuple(str(tmp_path / n) for n in ("resnet50.csv", "resnet50_rerun.csv",
+                                             "targets.csv"))
+
+
+def test_rows_in_another_order_are_refused_when_they_agree_only_by_chance(tmp_path, capsys):
+    model, shuffled, labels = _pneumonia_csvs(tmp_path)
+    err = one_line_error(capsys, ["percase", model, shuffled, "--labels", labels, "--task",
+                                  "classification", "--paired-by-order"])
+    assert "resnet50_rerun.csv" in err and "another order" in err
+    targets = np.load(NPY / "targets.npy")
+    rerun = pd.read_csv(shuffled)["predicted_lesion"].to_numpy()
+    assert f"{int((rerun == targets).sum())} of 624" in err
+
+
+def test_a_model_in_the_labels_order_is_read_by_position(tmp_path, capsys):
+    model, _, labels = _pneumonia_csvs(tmp_path)
+    scores, targets = np.load(NPY / "scores.npy"), np.load(NPY / "targets.npy")
+    flipped = tmp_path / "always_pneumonia.csv"
+    pd.DataFrame({"predicted_lesion": np.ones(624, dtype=int)}).to_csv(flipped, index=False)
+    res = _json(capsys, ["percase", model, str(flipped), "--labels", labels, "--task",
+                         "classification", "--paired-by-order"])["result"]
+    means = {r["method"]: r["mean"] for r in res["ranking"]}
+    assert means["resnet50"] == pytest.approx((scores.argmax(axis=1) == targets).mean(),
+                                              abs=1e-8)
+    assert means["resnet50"] == pytest.approx(0.8958, abs=1e-4)  # the repository's 89.6 %
+    assert means["always_pneumonia"] == pytest.approx(targets.mean(), abs=1e-8)

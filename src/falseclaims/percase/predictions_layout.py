@@ -41,18 +41,15 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     case column is the one named like ``Study``, ``case``, ``image``, ``id``
     (:func:`_one_column_per_finding`).
 
-    ``by_order`` (``--paired-by-order``, declared by the user): files without a case column
-    are paired by their rows' position, row i of every file being the same case; they must
-    have as many rows each, and the notes say so
-    (:func:`~falseclaims.percase.text_table.paired_by_order_note`).
+    ``by_order`` (``--paired-by-order``, declared): files without a case column paired by
+    their rows' position, said in a note (:func:`~.text_table.paired_by_order_note`).
     """
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
     said_order = ([paired_by_order_note([label_file, *files.values()], (case_column,))]
                   if by_order else [])
-    if said_order:
-        case_column = BY_ORDER_COLUMN
+    case_column = BY_ORDER_COLUMN if by_order else case_column
     case_column, prediction_column, label_column, task, said = _one_column_per_finding(
         files, label_file, (case_column, prediction_column, label_column), task, finding,
         by_order)
@@ -76,16 +73,9 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
             problems.append(Problem(file, value=score_cols,
                                     expected=f"the same score columns as the other files "
                                     f"{score_cols_ref}"))
-        for i in np.flatnonzero((df[prediction_column] == "").to_numpy()):
-            problems.append(Problem(file, row=_line(df.index[i]), column=prediction_column,
-                                    value="",
-                                    expected="a predicted label"))
+        problems += _row_problems(df, file, (case_column, prediction_column), truth.index,
+                                  label_file)
         cases = df[case_column]
-        unknown = ~cases.isin(truth.index)
-        for i in np.flatnonzero(unknown.to_numpy()):
-            problems.append(Problem(file, row=_line(df.index[i]), column=case_column,
-                                    value=cases.iloc[i],
-                                    expected=f"a case listed in the label file {label_file}"))
         gt = cases.map(truth[label_column]).fillna("").astype(str)
         tables.append(pd.DataFrame({"case_id": cases.to_numpy(), "task": task,
                                     "method": method, "metric": LABEL_METRIC,
@@ -103,9 +93,56 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
         classes = tuple(score_cols_ref)
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
+    if by_order:
+        _better_than_chance(table, files)
     return _finish("classification", table, origin, files, problems, notes, classes=classes,
                    scores=pd.concat(scores, ignore_index=True) if scores else None,
                    case_mismatch=case_mismatch, min_methods=min_methods)
+
+
+def _row_problems(df: pd.DataFrame, file: str, columns: tuple[str, str], known: pd.Index,
+                  label_file: str) -> list[Problem]:
+    """An empty predicted label, a case the label file does not list: one problem each."""
+    case_column, prediction_column = columns
+    out = [Problem(file, row=_line(df.index[i]), column=prediction_column, value="",
+                   expected="a predicted label")
+           for i in np.flatnonzero((df[prediction_column] == "").to_numpy())]
+    cases = df[case_column]
+    return out + [Problem(file, row=_line(df.index[i]), column=case_column,
+                          value=cases.iloc[i],
+                          expected=f"a case listed in the label file {label_file}")
+                  for i in np.flatnonzero((~cases.isin(known)).to_numpy())]
+
+
+# --paired-by-order: a method whose predictions agree with the labels no more often than
+# chance (one-sided binomial p above this) is taken as rows in another order, not as a
+# model; a strict level so that a weak but real model is not refused
+_CHANCE_P = 0.001
+
+
+def _better_than_chance(table: pd.DataFrame, files: Mapping[str, str]) -> None:
+    """Refuse files paired by position whose predictions agree with the labels no more
+    often than chance would (the agreement expected from the label and prediction
+    frequencies alone): the telltale of rows written in another order (each run of a model
+    writing its test set shuffled), which pairing by position cannot otherwise notice. A
+    method predicting one label only is not checked (any order agrees equally)."""
+    from scipy.stats import binomtest
+
+    for method, sub in table.groupby("method", sort=False):
+        truth = sub["ground_truth"].value_counts(normalize=True)
+        pred = sub["value"].value_counts(normalize=True)
+        chance = float((truth * pred.reindex(truth.index, fill_value=0.0)).sum())
+        hits = int((sub["value"] == sub["ground_truth"]).sum())
+        n = len(sub)
+        if len(pred) == 1:  # one predicted label: agrees by chance in any order
+            continue
+        if chance < 1.0 and binomtest(hits, n, chance, "greater").pvalue > _CHANCE_P:
+            raise PerCaseValidationError(
+                f"--paired-by-order: {files[method]} agrees with the labels in {hits:,} of "
+                f"{n:,} rows ({hits / n:.3f}), no more often than chance ({chance:.3f}, from "
+                "the label and prediction frequencies): its rows are likely in another order "
+                "than the label file's; expected the same cases in the same order (or write "
+                "case ids in every file)")
 
 
 def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tuple,
@@ -176,6 +213,10 @@ def _read_truth(labels: PathLike, case_column: str, label_column: str,
     label_file = str(labels)
     lab = read_text_table(labels, by_order=by_order)
     problems += _require_columns(lab, [case_column, label_column], label_file)
+    if case_column not in lab.columns and not any(CASE_HEADER.match(str(c)) for c in lab):
+        problems.append(Problem(label_file, expected=(
+            "case ids in every file: rows without them are paired by their position only "
+            "when declared (--paired-by-order)")))
     if problems:
         raise PerCaseValidationError(problems)
     dup = lab[case_column].duplicated()

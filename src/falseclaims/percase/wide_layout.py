@@ -119,26 +119,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         cols = [c for c in df.columns if c != case_column]
         if expected_tasks is None:
             expected_tasks = cols
-        missing_tasks = [t for t in expected_tasks if t not in cols]
-        extra = [t for t in cols if t not in expected_tasks]
-        if compared_tasks is not None:  # --subtask: only its column must be in every file
-            missing_tasks = [t for t in missing_tasks if t in compared_tasks]
-            extra = [t for t in extra if t in compared_tasks]
-        for t in missing_tasks:
-            problems.append(Problem(file, column=t,
-                                    expected=f"task column {t!r} like the other methods' files"))
-        if extra and tasks is None:
-            for t in extra:
-                problems.append(Problem(file, column=t,
-                                        expected=f"only the task columns {expected_tasks} "
-                                        "(or choose the column compared with --subtask)"))
-        use = [t for t in expected_tasks if t in cols]
-        if compared_tasks is not None and [t for t in use if t not in compared_tasks]:
-            # --subtask: the other columns (other metrics, a fold number) are not validated
-            left = [t for t in cols if t not in compared_tasks]
-            use = [t for t in use if t in compared_tasks]
-            notes.append(f"{method}: {len(left)} column(s) of {file} not compared (--subtask "
-                         f"{', '.join(compared_tasks)}): {', '.join(left)}")
+        use = _task_columns(cols, expected_tasks, (tasks, compared_tasks), file, method,
+                            (problems, notes))
         long = df.melt(id_vars=[case_column], value_vars=use, var_name="task",
                        value_name="cell", ignore_index=False)
         for t in use:  # per column, so messages name the column
@@ -171,6 +153,37 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                    compared_tasks=compared_tasks)
 
 
+
+
+def _task_columns(cols: list, expected: list, given: tuple, file: str, method: str,
+                  said: tuple[list, list]) -> list:
+    """The structure columns of one per-method file to read: problems for a column the
+    other files have and this one lacks, or the reverse; with --subtask (``given``: the
+    tasks, the compared tasks) only the compared column must be in every file and the
+    others are left out with a note."""
+    tasks, compared = given
+    problems, notes = said
+    missing = [t for t in expected if t not in cols]
+    extra = [t for t in cols if t not in expected]
+    if compared is not None:  # --subtask: only its column must be in every file
+        missing = [t for t in missing if t in compared]
+        extra = [t for t in extra if t in compared]
+    for t in missing:
+        problems.append(Problem(file, column=t,
+                                expected=f"task column {t!r} like the other methods' files"))
+    if extra and tasks is None:
+        for t in extra:
+            problems.append(Problem(file, column=t,
+                                    expected=f"only the task columns {expected} "
+                                    "(or choose the column compared with --subtask)"))
+    use = [t for t in expected if t in cols]
+    if compared is not None and [t for t in use if t not in compared]:
+        # the other columns (other metrics, a fold number) are not validated
+        left = [t for t in cols if t not in compared]
+        use = [t for t in use if t in compared]
+        notes.append(f"{method}: {len(left)} column(s) of {file} not compared (--subtask "
+                     f"{', '.join(compared)}): {', '.join(left)}")
+    return use
 
 
 def _cases_by_reference(df: pd.DataFrame, case_column: str, file: str, method: str,
