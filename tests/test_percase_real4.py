@@ -246,3 +246,11 @@ def test_a_model_in_the_labels_order_is_read_by_position(tmp_path, capsys):
                                               abs=1e-8)
     assert means["resnet50"] == pytest.approx(0.8958, abs=1e-4)  # the repository's 89.6 %
     assert means["always_pneumonia"] == pytest.approx(targets.mean(), abs=1e-8)
+
+
+def test_a_lone_export_of_regions_is_not_offered_as_methods(tmp_path, capsys):
+    # guard (passes before): the Swin UNETR export alone ('Ids', 'WT dice', 'TC dice', ...)
+    # is one method's regions; no --columns suggestion may offer WT and TC as two methods
+    _, swin = _brats(tmp_path)
+    err = one_line_error(capsys, ["percase", swin])
+    assert "alg_WT" not in err and "give one file per method" in err

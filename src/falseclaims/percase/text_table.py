@@ -28,7 +28,7 @@ _TEXT_COLUMNS = frozenset({"case_id", "ground_truth", "task", "method", "metric"
 ROLES = ("case_id", "ground_truth", "task", "method", "metric", "value")
 # a column naming the cases (a study, an exam, a record in classification test sets)
 CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|pt|sample|scan|volume|study|"
-                         r"exam|record)(?:[ _-]?(?:id|no|name))?|cases|ids?|name|file|"
+                         r"exam|record)(?:[ _-]?(?:id|no|name))?|cases|id|name|file|"
                          r"file[ _-]?name)$")
 _ALG = re.compile(r"alg_\S+")
 # the case column of files paired by their rows' position (--paired-by-order): its ids are

@@ -205,12 +205,14 @@ def _cases_by_reference(df: pd.DataFrame, case_column: str, file: str, method: s
 def _case_column(df: pd.DataFrame, given: str) -> str:
     """The given case column, or (for the default ``name`` absent) the first of
     :data:`CASE_COLUMNS` the file has, else its one column named like a case column
-    (``Ids``, ``Case``, ``subject_id``: :data:`~falseclaims.percase.text_table.CASE_HEADER`)."""
+    (``Case``, ``subject_id``: :data:`~falseclaims.percase.text_table.CASE_HEADER`; ``Ids``)."""
     if given != "name" or "name" in df.columns:
         return given
     found = next((c for c in CASE_COLUMNS if c in df.columns), None)
     if found is None:
-        named = [c for c in df.columns if CASE_HEADER.match(str(c))]
+        # 'Ids' (a Swin UNETR export) only here: in a lone file's --columns suggestion the
+        # columns beside it would be offered as methods, and they are its regions
+        named = [c for c in df.columns if CASE_HEADER.match(str(c)) or str(c).lower() == "ids"]
         found = named[0] if len(named) == 1 else None
     return found or given
 
