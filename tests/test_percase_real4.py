@@ -254,3 +254,44 @@ def test_a_lone_export_of_regions_is_not_offered_as_methods(tmp_path, capsys):
     _, swin = _brats(tmp_path)
     err = one_line_error(capsys, ["percase", swin])
     assert "alg_WT" not in err and "give one file per method" in err
+
+
+def test_per_method_files_in_another_order_are_flagged_in_a_note(tmp_path, capsys):
+    # one file per method has no labels to check the order against; the per-case values of
+    # two methods on the same cases correlate, so a shuffled file is said (a note only)
+    rng = np.random.default_rng(8)
+    a = pd.DataFrame({"liver": rng.uniform(0.5, 0.97, 40)})
+    b = a - rng.uniform(0.0, 0.03, (40, 1))
+    a.to_csv(tmp_path / "unet.csv", index=False)
+    b.sample(frac=1, random_state=2).to_csv(tmp_path / "shuffled.csv", index=False)
+    out = _json(capsys, ["percase", str(tmp_path / "unet.csv"), str(tmp_path / "shuffled.csv"),
+                         "--paired-by-order"])
+    said = [n for n in out["notes"] if "not positively correlated" in n]
+    shuffled = pd.read_csv(tmp_path / "shuffled.csv")["liver"]
+    r, p = stats.pearsonr(a["liver"], shuffled, alternative="greater")
+    assert p > 0.05 and len(said) == 1 and f"r = {r:.2f}" in said[0]
+    b.to_csv(tmp_path / "ordered.csv", index=False)
+    out = _json(capsys, ["percase", str(tmp_path / "unet.csv"), str(tmp_path / "ordered.csv"),
+                         "--paired-by-order"])
+    assert not [n for n in out["notes"] if "not positively correlated" in n]
+
+
+def test_two_case_and_class_exports_are_compared_per_label(tmp_path, capsys):
+    # nnU-Net's per-case export of the batch ('Case', 'Class' = label) for two trainers:
+    # 'Class' names the structure, the Dice column is compared (was: no such structure
+    # column, every column a "task")
+    rng = np.random.default_rng(9)
+    frames = {}
+    for name, shift in (("trainer_a", 0.0), ("trainer_b", -0.02)):
+        rows = [{"Dice": float(np.clip(0.8 + 0.1 * rng.standard_normal() + shift, 0, 1)),
+                 "IoU": 0.5, "Case": f"BraTS20_{i:03d}", "Class": c}
+                for i in range(20) for c in (1, 2, 3)]
+        frames[name] = pd.DataFrame(rows)
+        (tmp_path / name).mkdir()
+        frames[name].to_csv(tmp_path / name / "per_case_metrics.csv")
+    files = [str(tmp_path / n / "per_case_metrics.csv") for n in frames]
+    res = _json(capsys, ["percase", *files, "--subtask", "2"])["result"]
+    means = {r["method"]: r["mean"] for r in res["ranking"]}
+    for name, f in frames.items():
+        assert means[name] == pytest.approx(f.loc[f["Class"] == 2, "Dice"].mean(), abs=1e-8)
+    assert res["n"] == 20

@@ -281,6 +281,7 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
         if (why := lower_is_better_refusal(met)) is not None:
             raise ValueError(f"{', '.join(files)}: {why}")
         values = _complete_cases(pc.matrix(st, met), notes)
+        notes += _uncorrelated_rows(values) if paired_by_order else []
         if scores is not None:
             raise ValueError("--scores applies to classification (DeLong test)")
     else:
@@ -302,6 +303,29 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
                 raise ValueError(f"score columns for unknown methods {unknown}; methods are "
                                  f"{list(values.columns)}")
     return AuthorInputs(task, st, met, values, truth, score_wide, positive, files, layout, notes)
+
+
+def _uncorrelated_rows(values: pd.DataFrame) -> list[str]:
+    """A note for each pair of methods whose per-case values, paired by position as the
+    user declared, are not positively correlated (one-sided Pearson p > 0.05): the per-case
+    results of two methods on the same cases usually are, so the order may differ. Only a
+    note: uncorrelated methods exist (values near a ceiling), and nothing else can tell."""
+    from itertools import combinations
+
+    from scipy.stats import pearsonr
+
+    out = []
+    for a, b in combinations(values.columns, 2):
+        x, y = values[a].to_numpy(float), values[b].to_numpy(float)
+        if len(x) < 3 or x.std() == 0 or y.std() == 0:
+            continue
+        r, p = pearsonr(x, y, alternative="greater")
+        if p > 0.05:
+            out.append(f"--paired-by-order: the per-case values of {a} and {b} are not "
+                       f"positively correlated (r = {r:.2f}, one-sided p = {p:.2g}), as two "
+                       "methods' results on the same cases usually are: check that the "
+                       "files list the cases in the same order")
+    return out
 
 
 def _delong_inputs(inp: AuthorInputs):
