@@ -181,6 +181,14 @@ def test_two_exports_with_other_case_ids_are_refused_naming_both_spellings(tmp_p
     assert "BraTS20_002" in err and "BraTS20_Training_004" in err
 
 
+def test_a_label_the_other_export_lacks_is_named_in_one_line(tmp_path, capsys):
+    # --subtask 1 (nnU-Net's label) against the Swin export's regions: was three lines of
+    # "expected at least 2 methods for task '1'", '2', '3'
+    nn, swin = _brats(tmp_path)
+    err = one_line_error(capsys, ["percase", nn, swin, "--subtask", "1"])
+    assert "swinUNETR_test_results.csv, column '1'" in err and "WT dice" in err
+
+
 def test_a_case_and_class_export_alone_is_described_as_one_method(tmp_path, capsys):
     nn, _ = _brats(tmp_path)
     err = one_line_error(capsys, ["percase", nn])

@@ -163,6 +163,11 @@ def _task_columns(cols: list, expected: list, given: tuple, file: str, method: s
     others are left out with a note."""
     tasks, compared = given
     problems, notes = said
+    if compared is not None and not set(compared) & set(cols):
+        problems.append(Problem(file, column=", ".join(compared), expected=(
+            f"the compared structure (--subtask) among its columns "
+            f"{', '.join(map(str, cols[:8]))}{' ...' if len(cols) > 8 else ''}")))
+        return []
     missing = [t for t in expected if t not in cols]
     extra = [t for t in cols if t not in expected]
     if compared is not None:  # --subtask: only its column must be in every file
