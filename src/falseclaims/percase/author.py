@@ -85,7 +85,8 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
                                           **by_task, **named)
     elif layout == "wide_per_method":
-        if subtask is not None and (why := lower_is_better_refusal(subtask)) is not None:
+        if (subtask is not None
+                and (why := lower_is_better_refusal(subtask, "--subtask dice")) is not None):
             raise ValueError(f"--subtask {subtask}: {why}")  # a column per metric, not organ
         if task != "segmentation":
             raise ValueError("several files with --task classification: one file of "
