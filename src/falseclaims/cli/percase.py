@@ -64,6 +64,10 @@ def register(sub) -> None:
     p.add_argument("--case-mismatch", default="error", choices=["error", "intersect"],
                    help="methods with different case sets: refuse (default) or compare the "
                         "cases all methods have")
+    p.add_argument("--paired-by-order", action="store_true",
+                   help="files without a case id column: pair row i of every file as the "
+                   "same case (declare it only when every file lists the same cases in the "
+                   "same order; the output says so)")
     p.add_argument("--a", metavar="METHOD",
                    help="compare this method (as A) with --b instead of the top two")
     p.add_argument("--b", metavar="METHOD", help="the method compared with --a (as B)")
@@ -95,7 +99,8 @@ def run(args) -> int:
                       subtask=args.subtask, metric=args.metric, scores=args.scores,
                       positive=args.positive, case_mismatch=args.case_mismatch,
                       classes=_classes(args.classes), units=args.units,
-                      columns=_columns(args.columns))
+                      columns=_columns(args.columns),
+                      paired_by_order=args.paired_by_order)
     k = inp.values.shape[1]
     if args.all_pairs and k > MAX_POSTHOC_METHODS:
         raise UsageError(f"--all-pairs: {k:,} methods are {k * (k - 1) // 2:,} pairs, each "

@@ -57,7 +57,7 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
           case_mismatch: str, classes: list[str] | None = None,
           units: str = "fraction", subtask: str | None = None,
           columns: dict[str, str] | None = None,
-          metric: str | None = None) -> tuple[readers.PerCase, str]:
+          metric: str | None = None, by_order: bool = False) -> tuple[readers.PerCase, str]:
     if layout == "auto":
         layout = _auto_layout(files, labels, columns)
     readers.no_json_among_tables(files, layout)
@@ -66,6 +66,10 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         raise ValueError(f"layout {layout!r} reads one file; got {len(files)}")
     if layout == "predictions" and labels is None:
         raise ValueError("layout 'predictions' needs --labels FILE with the ground truth")
+    if by_order and layout not in ("predictions", "wide_per_method"):
+        raise ValueError(f"--paired-by-order pairs the rows of several files without case ids "
+                         f"(one file per method, or prediction files with --labels); the "
+                         f"files are read as layout {layout!r}, which names its cases")
     if classes is not None and task != "classification":
         raise ValueError("--classes applies to classification")
     if units != "fraction" and task != "segmentation":
@@ -81,13 +85,16 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         pc = readers.read_claims_reloaded(files[0], kind=task, case_mismatch=case_mismatch,
                                           **by_task, **named)
     elif layout == "wide_per_method":
+        if (subtask is not None
+                and (why := lower_is_better_refusal(subtask, "--subtask dice")) is not None):
+            raise ValueError(f"--subtask {subtask}: {why}")  # a column per metric, not organ
         if task != "segmentation":
             raise ValueError("several files with --task classification: one file of "
                              "predictions per method needs the ground truth in its own file "
                              "(--labels FILE); the one-file-per-method layout without it "
                              "holds segmentation results (per-case DSC)")
         pc = readers.read_wide_per_method(files, case_mismatch=case_mismatch, units=units,
-                                          compared_tasks=compared, **named)
+                                          compared_tasks=compared, by_order=by_order, **named)
     elif layout == "nnunet" and readers.is_mixed(files):  # CSVs of other methods beside
         if task != "segmentation":
             raise ValueError("layout 'nnunet' holds segmentation results")
@@ -105,7 +112,8 @@ def _read(files: list[str], task: str, layout: str, labels: str | None,
         if task != "classification":
             raise ValueError("layout 'predictions' holds classification results")
         pc = readers.read_predictions_with_labels(files, labels, case_mismatch=case_mismatch,
-                                                  classes=classes, finding=subtask, **named)
+                                                  classes=classes, finding=subtask,
+                                                  by_order=by_order, **named)
     else:
         raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
     if pc.kind != task:
@@ -224,12 +232,14 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
                 metric: str | None = None, scores: str | None = None,
                 positive: str | None = None, case_mismatch: str = "error",
                 classes: list[str] | None = None, units: str = "fraction",
-                columns: dict[str, str] | None = None) -> AuthorInputs:
+                columns: dict[str, str] | None = None,
+                paired_by_order: bool = False) -> AuthorInputs:
     """Read and validate the per-case input and return the wide tables the comparison uses.
     ``columns``: {role: column in the file} for files that name their columns differently
     (``{"case_id": "ID", "ground_truth": "label", "alg_a": "pred_A"}``; docs/percase.md).
     ``task`` None: read from the input (:func:`~falseclaims.percase.task_inference.infer_task`,
-    its note first among the notes)."""
+    its note first among the notes). ``paired_by_order``: files without case ids paired by
+    their rows' position, as the user declares (``--paired-by-order``; a note says so)."""
     inferred = None
     if task is None:
         from falseclaims.percase.task_inference import infer_task
@@ -246,7 +256,7 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
     _check_files(files)
     try:
         pc, layout = _read(files, task, layout, labels, case_mismatch, classes, units, subtask,
-                           columns, metric)
+                           columns, metric, paired_by_order)
     except readers.PerCaseValidationError as exc:
         hint = (_task_mismatch(files[0], task, columns)
                 if layout in ("auto", "claims_reloaded") else None)
@@ -272,6 +282,7 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
         if (why := lower_is_better_refusal(met)) is not None:
             raise ValueError(f"{', '.join(files)}: {why}")
         values = _complete_cases(pc.matrix(st, met), notes)
+        notes += _uncorrelated_rows(values) if paired_by_order else []
         if scores is not None:
             raise ValueError("--scores applies to classification (DeLong test)")
     else:
@@ -293,6 +304,29 @@ def load_inputs(files: list[str], task: str | None, *, layout: str = "auto",
                 raise ValueError(f"score columns for unknown methods {unknown}; methods are "
                                  f"{list(values.columns)}")
     return AuthorInputs(task, st, met, values, truth, score_wide, positive, files, layout, notes)
+
+
+def _uncorrelated_rows(values: pd.DataFrame) -> list[str]:
+    """A note for each pair of methods whose per-case values, paired by position as the
+    user declared, are not positively correlated (one-sided Pearson p > 0.05): the per-case
+    results of two methods on the same cases usually are, so the order may differ. Only a
+    note: uncorrelated methods exist (values near a ceiling), and nothing else can tell."""
+    from itertools import combinations
+
+    from scipy.stats import pearsonr
+
+    out = []
+    for a, b in combinations(values.columns, 2):
+        x, y = values[a].to_numpy(float), values[b].to_numpy(float)
+        if len(x) < 3 or x.std() == 0 or y.std() == 0:
+            continue
+        r, p = pearsonr(x, y, alternative="greater")
+        if p > 0.05:
+            out.append(f"--paired-by-order: the per-case values of {a} and {b} are not "
+                       f"positively correlated (r = {r:.2f}, one-sided p = {p:.2g}), as two "
+                       "methods' results on the same cases usually are: check that the "
+                       "files list the cases in the same order")
+    return out
 
 
 def _delong_inputs(inp: AuthorInputs):

@@ -248,13 +248,15 @@ def _codes(table: pd.DataFrame, cols: Sequence[str], sort: bool = False) -> np.n
     return code
 
 
-def lower_is_better_refusal(metric: str) -> str | None:
+def lower_is_better_refusal(metric: str, option: str = "--metric Dice") -> str | None:
     """Why a metric cannot be compared, when its name says lower is better (a distance such
     as HD95 or ASSD, an error): the comparison ranks the higher mean first and models scores
-    where higher is better, so such values would crown the worse method; None otherwise."""
+    where higher is better, so such values would crown the worse method; None otherwise.
+    ``option``: how the Dice values are chosen instead (``--subtask dice`` where each
+    column of a per-method file is a metric)."""
     kind = classify(str(metric), {"classification": (), "segmentation": ()})
     if kind.direction != "lower":
         return None
     return (f"the metric {metric!r} is lower-is-better (a distance or an error); percase "
             "compares per-case scores where higher is better (DSC, IoU, accuracy), so it "
-            "would rank the worse method first: compare the Dice values (--metric Dice)")
+            f"would rank the worse method first: compare the Dice values ({option})")

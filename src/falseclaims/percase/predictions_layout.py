@@ -11,7 +11,8 @@ import pandas as pd
 from falseclaims.percase.checks import _finish, _line, _lines, _parse_numbers, _require_columns
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import LABEL_METRIC, PerCase
-from falseclaims.percase.text_table import CASE_HEADER, read_text_table, require_file, split_items
+from falseclaims.percase.text_table import (BY_ORDER_COLUMN, CASE_HEADER, paired_by_order_note,
+                                            read_text_table, require_file, split_items)
 from falseclaims.percase.wide_layout import _method_paths
 
 PathLike = str | os.PathLike
@@ -24,7 +25,7 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
                                  label_column: str = "lesion",
                                  classes: Sequence[str] | None = None,
                                  case_mismatch: str = "error", min_methods: int = 2,
-                                 finding: str | None = None) -> PerCase:
+                                 finding: str | None = None, by_order: bool = False) -> PerCase:
     """Per-method prediction files plus one ground-truth file (ISIC layout).
 
     Each prediction file has ``case_column``, ``prediction_column`` and optionally one score
@@ -39,41 +40,42 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
     all the files, matched by name (the files may order their columns differently); the
     case column is the one named like ``Study``, ``case``, ``image``, ``id``
     (:func:`_one_column_per_finding`).
+
+    ``by_order`` (``--paired-by-order``, declared): files without a case column paired by
+    their rows' position, said in a note (:func:`~.text_table.paired_by_order_note`).
     """
     files = _method_paths(predictions)
     label_file = str(labels)
     problems: list[Problem] = []
+    said_order = ([paired_by_order_note([label_file, *files.values()], (case_column,))]
+                  if by_order else [])
+    case_column = BY_ORDER_COLUMN if by_order else case_column
     case_column, prediction_column, label_column, task, said = _one_column_per_finding(
-        files, label_file, (case_column, prediction_column, label_column), task, finding)
-    truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems)
-    notes += said
+        files, label_file, (case_column, prediction_column, label_column), task, finding,
+        by_order)
+    truth, truth_row, notes = _read_truth(labels, case_column, label_column, problems, by_order)
+    notes += said_order + said
     tables, origins, scores = [], [], []
     score_cols_ref = None
     for method, file in files.items():
-        df = read_text_table(file)
+        df = read_text_table(file, by_order=by_order)
         notes += df.attrs["notes"]
         miss = _require_columns(df, [case_column, prediction_column], file)
         if miss:
             problems += miss
             continue
         score_cols = ([] if said else  # one column per finding: the others are not scores
-                      [c for c in df.columns if c not in (case_column, prediction_column)])
+                      [c for c in df.columns if c not in (case_column, prediction_column,
+                                                          BY_ORDER_COLUMN)])
         if score_cols_ref is None:
             score_cols_ref = score_cols
         elif score_cols != score_cols_ref:
             problems.append(Problem(file, value=score_cols,
                                     expected=f"the same score columns as the other files "
                                     f"{score_cols_ref}"))
-        for i in np.flatnonzero((df[prediction_column] == "").to_numpy()):
-            problems.append(Problem(file, row=_line(df.index[i]), column=prediction_column,
-                                    value="",
-                                    expected="a predicted label"))
+        problems += _row_problems(df, file, (case_column, prediction_column), truth.index,
+                                  label_file)
         cases = df[case_column]
-        unknown = ~cases.isin(truth.index)
-        for i in np.flatnonzero(unknown.to_numpy()):
-            problems.append(Problem(file, row=_line(df.index[i]), column=case_column,
-                                    value=cases.iloc[i],
-                                    expected=f"a case listed in the label file {label_file}"))
         gt = cases.map(truth[label_column]).fillna("").astype(str)
         tables.append(pd.DataFrame({"case_id": cases.to_numpy(), "task": task,
                                     "method": method, "metric": LABEL_METRIC,
@@ -91,25 +93,73 @@ def read_predictions_with_labels(predictions: Mapping[str, PathLike] | Iterable[
         classes = tuple(score_cols_ref)
     table = pd.concat(tables, ignore_index=True)
     origin = pd.concat(origins, ignore_index=True)
+    if by_order:
+        _better_than_chance(table, files)
     return _finish("classification", table, origin, files, problems, notes, classes=classes,
                    scores=pd.concat(scores, ignore_index=True) if scores else None,
                    case_mismatch=case_mismatch, min_methods=min_methods)
 
 
+def _row_problems(df: pd.DataFrame, file: str, columns: tuple[str, str], known: pd.Index,
+                  label_file: str) -> list[Problem]:
+    """An empty predicted label, a case the label file does not list: one problem each."""
+    case_column, prediction_column = columns
+    out = [Problem(file, row=_line(df.index[i]), column=prediction_column, value="",
+                   expected="a predicted label")
+           for i in np.flatnonzero((df[prediction_column] == "").to_numpy())]
+    cases = df[case_column]
+    return out + [Problem(file, row=_line(df.index[i]), column=case_column,
+                          value=cases.iloc[i],
+                          expected=f"a case listed in the label file {label_file}")
+                  for i in np.flatnonzero((~cases.isin(known)).to_numpy())]
+
+
+# --paired-by-order: a method whose predictions agree with the labels no more often than
+# chance (one-sided binomial p above this) is taken as rows in another order, not as a
+# model; a strict level so that a weak but real model is not refused
+_CHANCE_P = 0.001
+
+
+def _better_than_chance(table: pd.DataFrame, files: Mapping[str, str]) -> None:
+    """Refuse files paired by position whose predictions agree with the labels no more
+    often than chance would (the agreement expected from the label and prediction
+    frequencies alone): the telltale of rows written in another order (each run of a model
+    writing its test set shuffled), which pairing by position cannot otherwise notice. A
+    method predicting one label only is not checked (any order agrees equally)."""
+    from scipy.stats import binomtest
+
+    for method, sub in table.groupby("method", sort=False):
+        truth = sub["ground_truth"].value_counts(normalize=True)
+        pred = sub["value"].value_counts(normalize=True)
+        chance = float((truth * pred.reindex(truth.index, fill_value=0.0)).sum())
+        hits = int((sub["value"] == sub["ground_truth"]).sum())
+        n = len(sub)
+        if len(pred) == 1:  # one predicted label: agrees by chance in any order
+            continue
+        if chance < 1.0 and binomtest(hits, n, chance, "greater").pvalue > _CHANCE_P:
+            raise PerCaseValidationError(
+                f"--paired-by-order: {files[method]} agrees with the labels in {hits:,} of "
+                f"{n:,} rows ({hits / n:.3f}), no more often than chance ({chance:.3f}, from "
+                "the label and prediction frequencies): its rows are likely in another order "
+                "than the label file's; expected the same cases in the same order (or write "
+                "case ids in every file)")
+
+
 def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tuple,
-                            task: str, finding: str | None) -> tuple:
+                            task: str, finding: str | None, by_order: bool = False) -> tuple:
     """(case, prediction and label column, task name, notes) for files with one 0/1 column
     per finding; ``names`` (the case, prediction, label column) unchanged, with no note,
     when the label file has the label column."""
     case_column, prediction_column, label_column = names
-    header = list(read_text_table(label_file, nrows=0).columns)
+    header = list(read_text_table(label_file, nrows=0, by_order=by_order).columns)
     if label_column in header and label_column == prediction_column:  # --columns, a finding
         return (*names, label_column, [
             f"one column per finding: {label_column!r} compared (the label file's and each "
             "prediction file's); the other columns are not read as class scores"])
     if label_column in header:
         return (*names, task, [])
-    heads = {f: list(read_text_table(f, nrows=0).columns) for f in files.values()}
+    heads = {f: list(read_text_table(f, nrows=0, by_order=by_order).columns)
+             for f in files.values()}
     if any(prediction_column in h for h in heads.values()):
         return (*names, task, [])  # the label column is missing: the reader says so
     if case_column not in header:
@@ -119,7 +169,8 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
                 f"{label_file}: no column names the cases among {header[:8]}"
                 f"{' ...' if len(header) > 8 else ''} (expected one such as 'Study', 'case', "
                 "'image', 'id'; or name it with --columns case_id=COLUMN): the rows of "
-                "different files are paired by case id, never by their position")
+                "different files are paired by case id, never by their position unless "
+                "declared (--paired-by-order: every file lists the same cases in one order)")
         case_column = found[0]
     for f, h in heads.items():
         if case_column not in h:
@@ -127,7 +178,8 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
                 f"{f}: no case column {case_column!r} (the label file's) among {h[:8]}; "
                 "expected the same case column in every file: the rows are paired by it, "
                 "never by their position")
-    shared = [c for c in header if c != case_column and all(c in h for h in heads.values())]
+    shared = [c for c in header if c not in (case_column, BY_ORDER_COLUMN)
+              and all(c in h for h in heads.values())]
     if not shared:
         raise PerCaseValidationError(
             f"{label_file}: no finding column in common with the prediction files (label "
@@ -155,11 +207,16 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
 
 
 def _read_truth(labels: PathLike, case_column: str, label_column: str,
-                problems: list[Problem]) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+                problems: list[Problem], by_order: bool = False
+                ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     """The label file indexed by case id, the line of each case, and the reading notes."""
     label_file = str(labels)
-    lab = read_text_table(labels)
+    lab = read_text_table(labels, by_order=by_order)
     problems += _require_columns(lab, [case_column, label_column], label_file)
+    if case_column not in lab.columns and not any(CASE_HEADER.match(str(c)) for c in lab):
+        problems.append(Problem(label_file, expected=(
+            "case ids in every file: rows without them are paired by their position only "
+            "when declared (--paired-by-order)")))
     if problems:
         raise PerCaseValidationError(problems)
     dup = lab[case_column].duplicated()

@@ -18,7 +18,8 @@ from falseclaims.io import textio
 from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.io.textio import is_gzip, text_suffix
 
-__all__ = ["ROLES", "read_text_table", "is_gzip", "text_suffix", "column_mapping", "mapping_note",
+__all__ = ["ROLES", "BY_ORDER_COLUMN", "paired_by_order_note", "read_text_table", "is_gzip", "text_suffix",
+           "column_mapping", "mapping_note",
            "parse_columns_option", "require_file", "split_items", "numeric_columns"]
 
 PathLike = str | os.PathLike
@@ -30,6 +31,13 @@ CASE_HEADER = re.compile(r"(?i)^(?:(?:case|image|subject|patient|pt|sample|scan|
                          r"exam|record)(?:[ _-]?(?:id|no|name))?|cases|id|name|file|"
                          r"file[ _-]?name)$")
 _ALG = re.compile(r"alg_\S+")
+# the case column of files paired by their rows' position (--paired-by-order): its ids are
+# the data rows' numbers, 1 for the first row under the header
+BY_ORDER_COLUMN = "(row)"
+# binary files a model's outputs are often saved in: their first bytes, what they are
+_BINARY = ((b"\x93NUMPY", "a NumPy array (.npy)"), (b"PK\x03\x04", "a zip archive (.npz, .xlsx?)"),
+           *((b"\x80" + bytes([v]), "a Python pickle") for v in range(2, 6)),
+           (b"\x89HDF", "an HDF5 file"))
 # header cells no column is named like: a decimal number, an image or data file's name
 _DATA_CELL = re.compile(r"(?i)[-+]?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|.+\.(?:jpe?g|png|bmp|tiff?|"
                         r"dcm|nii(?:\.gz)?|nrrd|mha|mhd|npy|npz|h5)")
@@ -163,19 +171,23 @@ def _first_row(p: Path) -> list[str] | None:
 
 
 def read_text_table(path: PathLike, nrows: int | None = None,
-                     columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+                     columns: Mapping[str, str] | None = None,
+                     by_order: bool = False) -> pd.DataFrame:
     """All cells as stripped strings ('' for empty), so every cell can be checked.
 
     Read by :func:`falseclaims.io.textio.read_frame`; decimal commas (0,85) in columns other
     than ids and labels follow its policy. ``columns`` ({role: column in the file}) renames
     the file's columns to the roles first. Notes (``"<file>: <note>"``) are in
-    ``df.attrs["notes"]``. ``nrows=0`` reads the header only.
+    ``df.attrs["notes"]``. ``nrows=0`` reads the header only. ``by_order``: a first column
+    :data:`BY_ORDER_COLUMN` holds each data row's number (the files' rows paired by position,
+    declared by the user).
     """
     p = require_file(path)
     file = str(p)
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls", ".ods"):
         raise PerCaseValidationError([Problem(
             file, expected="a CSV file; save the workbook as 'CSV UTF-8'")])
+    _not_binary(p)
     rename = column_mapping(columns)
     try:
         df, sep, notes = textio.read_frame(p, nrows=nrows)
@@ -200,5 +212,57 @@ def read_text_table(path: PathLike, nrows: int | None = None,
         df.columns = named
         notes.append(mapping_note(rename))
     textio.decimal_commas(df, [c for c in df.columns if c not in _TEXT_COLUMNS], sep, notes)
+    if by_order:
+        df.insert(0, BY_ORDER_COLUMN, [str(i) for i in range(1, len(df) + 1)])
     df.attrs["notes"] = [f"{file}: {n}" for n in notes]
     return df
+
+
+def paired_by_order_note(files: list[str], case_columns=()) -> str:
+    """The note saying the files' rows are paired by their position (``--paired-by-order``,
+    declared by the user). A file with a column naming the cases (``case_columns`` or one
+    like :data:`CASE_HEADER`) or files of different lengths are refused in one line:
+    pairing by position is only for files without ids, of the same cases in one order."""
+    rows = {}
+    for f in files:
+        df = read_text_table(f)
+        named = [c for c in map(str, df.columns) if c in case_columns or CASE_HEADER.match(c)]
+        if named:
+            raise PerCaseValidationError(
+                f"--paired-by-order: {f} has a column naming the cases ({named[0]!r}); "
+                "expected files without case ids: files with ids are paired by them (leave "
+                "out --paired-by-order, or name the column with --columns case_id=COLUMN)")
+        rows[f] = len(df)
+    if len(set(rows.values())) > 1:
+        raise PerCaseValidationError(
+            "--paired-by-order: the files have different numbers of rows ("
+            + ", ".join(f"{f}: {n:,}" for f, n in rows.items()) + "); expected the same "
+            "cases in the same order in every file (rows are paired by position)")
+    return (f"rows paired by their position (--paired-by-order, as declared): row i of every "
+            f"file is taken as the same case, {rows[files[0]]:,} rows each; the cases are "
+            "named by their row number (1 = the first row under the header); nothing in the "
+            "files checks that order")
+
+
+def _not_binary(p: Path) -> None:
+    """Refuse a binary file of a model's outputs in one line saying what it is (it would
+    otherwise be refused for a control character, as if a text file were damaged)."""
+    with open(p, "rb") as fh:
+        head = fh.read(8)
+    what = next((w for magic, w in _BINARY if head.startswith(magic)), None)
+    if what is None:
+        return
+    shape = ""
+    if what.startswith("a NumPy"):
+        import numpy as np  # only for the array's shape in the message
+
+        try:
+            arr = np.load(p, mmap_mode="r", allow_pickle=False)
+            shape = f" of shape {arr.shape}, {arr.dtype}"
+        except ValueError:
+            pass
+    raise PerCaseValidationError([Problem(
+        str(p), expected=f"a CSV table, not {what}{shape}: write each method's per-case "
+        "results (or predictions) as a CSV with a column naming the cases; files whose rows "
+        "are the same cases in the same order may be paired by position with "
+        "--paired-by-order (docs/percase.md)")])

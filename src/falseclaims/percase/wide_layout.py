@@ -24,13 +24,14 @@ from falseclaims.percase.errors import PerCaseValidationError, Problem
 from falseclaims.percase.model import PerCase
 from falseclaims.percase.nnunet_layout import (case_name, is_nnunet_summary, method_names,
                                                pool_folds, read_nnunet_summaries)
-from falseclaims.percase.text_table import read_text_table
+from falseclaims.percase.text_table import (BY_ORDER_COLUMN, CASE_HEADER, paired_by_order_note,
+                                            read_text_table)
 
 PathLike = str | os.PathLike
 
 # a column naming the structure of each row: a file with one row per case AND structure
 # (as nnU-Net's evaluator, or a script after it, writes: reference, label, Dice, ...)
-STRUCTURE_COLUMNS = ("segment_id", "label", "region", "structure")
+STRUCTURE_COLUMNS = ("segment_id", "label", "region", "structure", "class")
 # case columns after the given one: the other layouts' case_id, nnU-Net's reference paths
 CASE_COLUMNS = ("case_id", "case", "reference", "reference_file")
 # beside a reference path, the prediction's path (nnU-Net v1's evaluator: reference, test)
@@ -74,7 +75,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
                          case_column: str = "name", metric: str = "dsc",
                          tasks: Sequence[str] | None = None, case_mismatch: str = "error",
                          min_methods: int = 2, units: str = "fraction",
-                         compared_tasks: Sequence[str] | None = None) -> PerCase:
+                         compared_tasks: Sequence[str] | None = None,
+                         by_order: bool = False) -> PerCase:
     """Segmentation results as one file per method (Touchstone layout).
 
     ``paths`` maps method -> file, or is a list of files (method = file name without
@@ -82,16 +84,23 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
     cross-validation folds ``fold_N`` pooled per method). Each file has ``case_column`` and one column per task (e.g. organ); every
     file must have the same task columns. An empty cell means the structure is absent in
     that case: it yields no row and is counted in ``notes``. Case sets must agree only
-    within the ``compared_tasks`` when given (default: every task).
+    within the ``compared_tasks`` when given (default: every task), and only those columns
+    must be in every file (the others are left out with a note). ``by_order``
+    (``--paired-by-order``, declared): files without a case column paired by their rows'
+    position (:func:`~falseclaims.percase.text_table.paired_by_order_note`).
     """
     by_method, pooled = _method_files(paths)
     problems: list[Problem] = []
     notes: list[str] = [pooled] if pooled else []
+    if by_order:
+        notes.append(paired_by_order_note([f for fs in by_method.values() for f in fs],
+                                          CASE_COLUMNS))
+        case_column = BY_ORDER_COLUMN
     tables, origins, counts = [], [], []
     expected_tasks = list(tasks) if tasks is not None else None
     given_case_column = case_column
     for method, file in ((m, f) for m, fs in by_method.items() for f in fs):
-        df = read_text_table(file)
+        df = read_text_table(file, by_order=by_order)
         notes += df.attrs["notes"]
         # the case column of the other layouts, case_id, names the cases here too (was
         # "expected a column named 'name'" for a file holding case_id)
@@ -110,16 +119,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
         cols = [c for c in df.columns if c != case_column]
         if expected_tasks is None:
             expected_tasks = cols
-        missing_tasks = [t for t in expected_tasks if t not in cols]
-        extra = [t for t in cols if t not in expected_tasks]
-        for t in missing_tasks:
-            problems.append(Problem(file, column=t,
-                                    expected=f"task column {t!r} like the other methods' files"))
-        if extra and tasks is None:
-            for t in extra:
-                problems.append(Problem(file, column=t,
-                                        expected=f"only the task columns {expected_tasks}"))
-        use = [t for t in expected_tasks if t in cols]
+        use = _task_columns(cols, expected_tasks, (tasks, compared_tasks), file, method,
+                            (problems, notes))
         long = df.melt(id_vars=[case_column], value_vars=use, var_name="task",
                        value_name="cell", ignore_index=False)
         for t in use:  # per column, so messages name the column
@@ -154,6 +155,42 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
 
 
 
+def _task_columns(cols: list, expected: list, given: tuple, file: str, method: str,
+                  said: tuple[list, list]) -> list:
+    """The structure columns of one per-method file to read: problems for a column the
+    other files have and this one lacks, or the reverse; with --subtask (``given``: the
+    tasks, the compared tasks) only the compared column must be in every file and the
+    others are left out with a note."""
+    tasks, compared = given
+    problems, notes = said
+    if compared is not None and not set(compared) & set(cols):
+        problems.append(Problem(file, column=", ".join(compared), expected=(
+            f"the compared structure (--subtask) among its columns "
+            f"{', '.join(map(str, cols[:8]))}{' ...' if len(cols) > 8 else ''}")))
+        return []
+    missing = [t for t in expected if t not in cols]
+    extra = [t for t in cols if t not in expected]
+    if compared is not None:  # --subtask: only its column must be in every file
+        missing = [t for t in missing if t in compared]
+        extra = [t for t in extra if t in compared]
+    for t in missing:
+        problems.append(Problem(file, column=t,
+                                expected=f"task column {t!r} like the other methods' files"))
+    if extra and tasks is None:
+        for t in extra:
+            problems.append(Problem(file, column=t,
+                                    expected=f"only the task columns {expected} "
+                                    "(or choose the column compared with --subtask)"))
+    use = [t for t in expected if t in cols]
+    if compared is not None and [t for t in use if t not in compared]:
+        # the other columns (other metrics, a fold number) are not validated
+        left = [t for t in cols if t not in compared]
+        use = [t for t in use if t in compared]
+        notes.append(f"{method}: {len(left)} column(s) of {file} not compared (--subtask "
+                     f"{', '.join(compared)}): {', '.join(left)}")
+    return use
+
+
 def _cases_by_reference(df: pd.DataFrame, case_column: str, file: str, method: str,
                         notes: list[str]) -> pd.DataFrame:
     """A case column of reference paths (nnU-Net v1's evaluator: ``reference, test, 1, 2``)
@@ -172,10 +209,17 @@ def _cases_by_reference(df: pd.DataFrame, case_column: str, file: str, method: s
 
 def _case_column(df: pd.DataFrame, given: str) -> str:
     """The given case column, or (for the default ``name`` absent) the first of
-    :data:`CASE_COLUMNS` the file has."""
+    :data:`CASE_COLUMNS` the file has, else its one column named like a case column
+    (``Case``, ``subject_id``: :data:`~falseclaims.percase.text_table.CASE_HEADER`; ``Ids``)."""
     if given != "name" or "name" in df.columns:
         return given
-    return next((c for c in CASE_COLUMNS if c in df.columns), given)
+    found = next((c for c in CASE_COLUMNS if c in df.columns), None)
+    if found is None:
+        # 'Ids' (a Swin UNETR export) only here: in a lone file's --columns suggestion the
+        # columns beside it would be offered as methods, and they are its regions
+        named = [c for c in df.columns if CASE_HEADER.match(str(c)) or str(c).lower() == "ids"]
+        found = named[0] if len(named) == 1 else None
+    return found or given
 
 
 def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tuple[str, str],
