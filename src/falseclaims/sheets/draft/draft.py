@@ -273,6 +273,7 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                       "rows continue over several lines (STILL TO FIX above)")
     if ids:
         _skip_totals(g, ids[0], skips, remarks)
+        _skip_legend(g, skips, remarks)
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
@@ -280,6 +281,20 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
+
+
+def _skip_legend(g: SheetGuess, skips: dict, remarks: list) -> None:
+    """A legend below the data ('*Source', '1.1 - seed papers' in the 'Source' column, the
+    id column empty) skipped by its texts: not papers missing their ids."""
+    texts: dict[str, list[str]] = {}
+    for _, k, text in g.legend_rows:
+        texts.setdefault(column_key(g.columns[k], g), []).append(re.escape(text))
+    for col, rx in texts.items():
+        rule = "^(?:" + "|".join(dict.fromkeys(rx)) + ")$"
+        skips[col] = f"{skips[col]}|{rule}" if col in skips else rule
+    if g.legend_rows:
+        remarks.append("a legend below the data skipped by its text (skip_rows_where): "
+                       + "; ".join(f"row {r} {text!r}" for r, _, text in g.legend_rows))
 
 
 def _skip_totals(g: SheetGuess, id_col, skips: dict, remarks: list) -> None:

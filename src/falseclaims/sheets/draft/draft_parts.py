@@ -12,8 +12,9 @@ from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
-from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_effect_size,
-                                          names_statistic, names_the_paper, reproduced_pair)
+from falseclaims.sheets.draft.roles import (group_statistics, header_metric, metrics_named,
+                                          names_effect_size, names_statistic, names_the_paper,
+                                          reproduced_pair)
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -252,6 +253,10 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
     if stats := [c for c in same if names_statistic(c.name)]:
         return _not_compared(g, block, stats, "effect sizes and test statistics (a "
                              "meta-analysis's data)", [c for c in same if c not in stats])
+    if groups := group_statistics([c.name for c in same]):
+        return _not_compared(g, block, [c for c in same if c.name in groups], "means and SDs "
+                             "of a study's groups of people (cases and controls)",
+                             [c for c in same if c.name not in groups])
     if pair := reproduced_pair([c.name for c in same]):
         return _not_compared(g, block, [c for c in same if c.name in pair], "one method's "
                              "score as first reported and as reproduced (a reproduction)",
