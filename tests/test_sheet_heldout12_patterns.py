@@ -94,6 +94,15 @@ def test_a_paper_row_without_its_id_is_still_a_problem(tmp_path):
         _papers(block)
 
 
+def test_a_cell_continued_on_the_next_line_is_no_legend(tmp_path):
+    """The guard: a table copied from a PDF, its last cell's end ('2007)') on a line of its
+    own right under it (no empty row between): a cell's next line, never skipped as a
+    legend (a real table of check 6 had lost that line to the legend rule)."""
+    d, block = _drafted(_write(tmp_path, _with_legend([[""] * 6 + ["2007)"]])))
+    assert "Source*" not in block.get("skip_rows_where", {})
+    assert not any("legend" in r for r in d.remarks)
+
+
 def test_a_test_flag_of_codes_is_no_test_set_size(tmp_path):
     """'new_test' (whether the study used a new test: 0/1/2 codes) names a test, but no
     test set holds 0 cases: a code, not the test-set size (check had stopped on every paper

@@ -408,12 +408,15 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
 
 def legend_rows(t) -> list[tuple[int, int, str]]:
     """The rows under the last row filling two cells or more when each of them fills one
-    text cell outside column A ('*Source', '1.1 - seed papers' under a 'Source' column): a
-    legend below the data, no papers. A row with its id empty but other cells filled is a
-    paper missing its id (the check names it), so any such row below keeps the legend out."""
+    text cell outside column A ('*Source', '1.1 - seed papers' under a 'Source' column),
+    set off from the data by an empty row: a legend below the data, no papers. A row with
+    its id empty but other cells filled is a paper missing its id (the check names it), so
+    any such row below keeps the legend out."""
     filled = [(r, row, [k for k, c in enumerate(row) if not is_missing(c)]) for r, row in t.rows]
     last = max((i for i, (_, _, ks) in enumerate(filled) if len(ks) >= 2), default=None)
     tail = [(r, row, ks) for r, row, ks in filled[last + 1:] if ks] if last is not None else []
+    if tail and tail[0][0] == filled[last][0] + 1:
+        return []  # no empty row under the data: a cell's next line (a table from a PDF)
     if not tail or any(len(ks) != 1 or ks[0] == 0 or not isinstance(row[ks[0]], str)
                        for _, row, ks in tail):
         return []
@@ -469,11 +472,6 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
         role, why, sure = "(ignore)", why + (" (0/1 cells only: a flag, not a size)"
                                              if _small_codes(vals) == 1 else
                                              " (all below 10: a code, not a test-set size)"), False
-    elif role in _SIZE_ROLES and _small_codes(vals) and any(str(v).strip() in ("0", "0.0")
-                                                           for v in vals):
-        # a header naming a test ('new_test') over 0/1/2: no test set holds 0 cases
-        role, why, sure = "(ignore)", why + (" (codes below 10 with zeros: no test set holds "
-                                             "0 cases; a code, not a test-set size)"), False
     if role in _SIZE_ROLES and (no := _no_size_header(name, named)):
         role, why, sure = "(ignore)", why + no, False
     if role == "n_test" and from_cells == "n_test" and why.startswith("whole"):
@@ -483,10 +481,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
         role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
             "not the compared method's name)", False
-    elif role in ("method", "name_proposed", "name_best_prior") and _mostly_flags(texts):
-        # 'Open Science - open materials (analysis code and/or method)': no / No / ...
-        role, why, sure = "(ignore)", why + " (mostly yes/no cells: whether the paper has " \
-            "it, not a method's name)", False
+    role, why, sure = _codes_or_flags(role, why, sure, vals, texts)
     if from_cells == "value_proposed" and not checks.whole(vals):
         role, why, sure = _measured(role, named, why, sure)
     if role == "paper_id":
@@ -516,6 +511,20 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
                        cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def _codes_or_flags(role: str, why: str, sure: bool, vals: list, texts: list[str]):
+    """(role, why, sure): a size header naming a test ('new_test') over codes below 10 with
+    zeros is no size (no test set holds 0 cases); a header naming methods over cells mostly
+    yes/no ('open materials (analysis code and/or method)': no / No) names no methods."""
+    if role in _SIZE_ROLES and _small_codes(vals) and any(str(v).strip() in ("0", "0.0")
+                                                         for v in vals):
+        return "(ignore)", why + (" (codes below 10 with zeros: no test set holds 0 cases; "
+                                  "a code, not a test-set size)"), False
+    if role in ("method", "name_proposed", "name_best_prior") and _mostly_flags(texts):
+        return "(ignore)", why + (" (mostly yes/no cells: whether the paper has it, not a "
+                                  "method's name)"), False
+    return role, why, sure
 
 
 def _mostly_flags(texts: list[str]) -> bool:
