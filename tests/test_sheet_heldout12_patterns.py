@@ -207,3 +207,32 @@ def test_without_bibtex_a_repeated_title_is_one_paper(tmp_path):
     title decides (5 papers)."""
     _, block = _drafted(_write(tmp_path, _records(bibtex=False)))
     assert _papers(block) == 5
+
+
+def _extraction(reviewers):
+    rows = [["Assigned to", "Authors", "Year", "IQ ID m", "Integrity", "Method"]]
+    for k, a in enumerate(_IDS[:3]):
+        for j, who in enumerate(reviewers):
+            rows.append([who, a if j % 2 else a.split()[0], 2010 + k, 50.5 + k, j % 3, "0"])
+    return rows
+
+
+def test_a_double_extraction_is_asked_not_read_as_results(tmp_path):
+    """Three papers each extracted by four reviewers ('Assigned to'), the authors written
+    two ways: one question naming the reviewers' column and the repeated ids, and check
+    stops on it (drafted as it stood, a results table of unrelated columns)."""
+    d, block = _drafted(_write(tmp_path, _extraction(["Lucija", "Josefine", "Henrik", "MT"])))
+    assert len(d.problems) == 1 and "double data extraction" in d.problems[0]
+    assert "'Assigned to'" in d.problems[0] and "'Authors'" in d.problems[0]
+    assert block["layout"] == "wide_top2" and block["papers"].endswith("s.csv")
+    with pytest.raises(FalseclaimsInputError, match="still to fix .*double data extraction"):
+        _papers(block)
+
+
+def test_one_reviewer_per_paper_is_no_double_extraction(tmp_path):
+    """The guard: a reviewer column with one name per paper row and distinct ids: papers."""
+    rows = [["Reviewer", "Paper", "Task", "Metric", "Proposed (%)", "Baseline (%)"]]
+    rows += [[["Ann", "Bo"][k % 2], s, "classification", "accuracy", 90.1 + k, 88.2 + k]
+             for k, s in enumerate(_IDS)]
+    d, _ = _drafted(_write(tmp_path, rows))
+    assert not any("double data extraction" in p for p in d.problems)
