@@ -169,8 +169,9 @@ def _write_outputs(args, g, d) -> None:
         Path(args.write).write_text(d.text, encoding="utf-8")
     if args.html:
         from falseclaims.sheets.draft.review import review_html
+        from falseclaims.survey.eligibility import step_label
 
-        Path(args.html).write_text(review_html(g, d, args.venue), encoding="utf-8")
+        Path(args.html).write_text(review_html(g, d, args.venue, step_label), encoding="utf-8")
 
 
 def _print_inspect(args, g, d) -> None:

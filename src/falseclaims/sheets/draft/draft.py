@@ -26,6 +26,7 @@ from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, examples, metric_constants, split_remarks, task_from_headers,
     competing_values, uncompared_values, file_metric, mark_todo, metric_rules, task_from_metric_cells,
+    reviewer_rows,
     where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
@@ -273,6 +274,7 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                       "rows continue over several lines (STILL TO FIX above)")
     if ids:
         _skip_totals(g, ids[0], skips, remarks)
+        _skip_legend(g, skips, remarks)
     for c in ids:
         for h in c.hints:
             if h.startswith("rows holding only a year"):
@@ -280,6 +282,20 @@ def _ids_and_skips(g: SheetGuess, mapping: dict, block: dict, remarks: list[str]
                                      else "") + r"^\d{4}$"
     if skips:
         block["skip_rows_where"] = skips
+
+
+def _skip_legend(g: SheetGuess, skips: dict, remarks: list) -> None:
+    """A legend below the data ('*Source', '1.1 - seed papers' in the 'Source' column, the
+    id column empty) skipped by its texts: not papers missing their ids."""
+    texts: dict[str, list[str]] = {}
+    for _, k, text in g.legend_rows:
+        texts.setdefault(column_key(g.columns[k], g), []).append(re.escape(text))
+    for col, rx in texts.items():
+        rule = "^(?:" + "|".join(dict.fromkeys(rx)) + ")$"
+        skips[col] = f"{skips[col]}|{rule}" if col in skips else rule
+    if g.legend_rows:
+        remarks.append("a legend below the data skipped by its text (skip_rows_where): "
+                       + "; ".join(f"row {r} {text!r}" for r, _, text in g.legend_rows))
 
 
 def _skip_totals(g: SheetGuess, id_col, skips: dict, remarks: list) -> None:
@@ -316,6 +332,9 @@ def draft_config(g: SheetGuess, venue: str = "my_venue", file: str | None = None
     from falseclaims.sheets.draft.draft_long import find_other_table, long_block, long_kind
 
     shown = file or str(g.file)
+    if reviewers := reviewer_rows(g):  # a paper's rows are its reviewers' copies
+        return _asked(g, venue, f"{g.file}: {reviewers}", "a row per paper and reviewer",
+                      one_table=True)
     kind = long_kind(g)
     if kind in ("papers", "results") and other is None:
         other = find_other_table(g)
@@ -409,6 +428,11 @@ def _asked(g: SheetGuess, venue: str, problem: str, remark: str,
     block = config["venues"][venue]
     if one_table:
         block.pop("results", None)
+        if str(block.get("papers", "")).startswith("TODO"):  # drafted as a results table
+            block["papers"] = str(g.file)
+            for key in ("sheet", "header_row", "header_rows"):
+                if f"results_{key}" in block:
+                    block[key if key != "sheet" else "papers_sheet"] = block.pop(f"results_{key}")
         block["layout"] = "wide_top2"
         block["columns"] = {"wide": (block.get("columns") or {}).get("papers", {})}
     block["id"] = f"TODO: {problem}"

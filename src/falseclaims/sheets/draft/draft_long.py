@@ -49,7 +49,7 @@ def results_roles(g: SheetGuess) -> dict[int, str]:
     for k in order:
         c = g.columns[k]
         role = _RESULT_ROLE.get(c.role)
-        if role is None and c.kind in _TEXTY and _METHOD.search(c.name):
+        if role is None and c.kind in _TEXTY and _METHOD.search(c.name) and not c.yes_no:
             role = "method"
             c.why, c.sure = f"header {c.name!r} names the methods", True
         if role is None and c.role == "uncertainty" and c.kind == "value_proposed":

@@ -8,12 +8,14 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
 from falseclaims.sheets.draft.inspect import SheetGuess, find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
-from falseclaims.sheets.draft.roles import (header_metric, metrics_named, names_effect_size,
-                                          names_statistic, names_the_paper, reproduced_pair)
+from falseclaims.sheets.draft.roles import (group_statistics, header_metric, metrics_named,
+                                          names_effect_size, names_statistic, names_the_paper,
+                                          reproduced_pair)
 
 _VALUE_ROLES = ("value_proposed", "value_best_prior", "values_compared", "value")
 
@@ -252,6 +254,10 @@ def uncompared_values(g: SheetGuess, block: dict) -> list[str]:
     if stats := [c for c in same if names_statistic(c.name)]:
         return _not_compared(g, block, stats, "effect sizes and test statistics (a "
                              "meta-analysis's data)", [c for c in same if c not in stats])
+    if groups := group_statistics([c.name for c in same]):
+        return _not_compared(g, block, [c for c in same if c.name in groups], "means and SDs "
+                             "of a study's groups of people (cases and controls)",
+                             [c for c in same if c.name not in groups])
     if pair := reproduced_pair([c.name for c in same]):
         return _not_compared(g, block, [c for c in same if c.name in pair], "one method's "
                              "score as first reported and as reproduced (a reproduction)",
@@ -393,3 +399,36 @@ def split_remarks(c) -> list[str]:
              f"cells, {unclear} naming no clear split -> unclear; edit values: split: to "
              "change one"]
             + [f"  split {t!r} -> {v}" for t, v in c.mapped.items()])
+
+
+# a header naming who filled each row ('Assigned to', 'Reviewer', 'Extracted by')
+_REVIEWER = re.compile(r"(?i)(assigned ?to|reviewers?|reviewed ?by|extractors?|extracted ?by|"
+                       r"coders?|coded ?by|raters?|annotators?|assessors?)")
+
+
+def reviewer_rows(g: SheetGuess) -> str | None:
+    """The question for a double data extraction: a column naming who extracted each row (a
+    few names, each on several rows) beside a paper id that repeats, so that a paper's rows
+    are its reviewers' copies, not its results; None otherwise. Drafted as it stood, a
+    psychology extraction sheet (15 rows, 3 papers, 4-5 reviewers each) had become a
+    results table with unrelated columns as methods and values."""
+    ids = [c for c in g.columns if c.role == "paper_id"]
+    revs = [k for k, c in enumerate(g.columns) if _REVIEWER.fullmatch(c.low.strip())
+            and c.role != "paper_id"]
+    if not ids or not revs or ids[0].unique:
+        return None
+    t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
+    names = [clean_text(str(r[revs[0]])) for _, r in t.rows if not is_missing(r[revs[0]])]
+    distinct = list(dict.fromkeys(names))
+    if not 2 <= len(distinct) <= 12 or 2 * len(distinct) > len(names):
+        return None
+    rc, idc = g.columns[revs[0]], ids[0]
+    return (f"column {rc.letter} {rc.name!r} names who extracted each row ("
+            + ", ".join(repr(n) for n in distinct[:4]) + f"{', ...' if len(distinct) > 4 else ''}"
+            f": {len(distinct)} names over {len(names)} rows) while the ids of column "
+            f"{idc.letter} {idc.name!r} repeat (" + ", ".join(repr(e) for e in idc.examples)
+            + "): a double data extraction, a row per paper and reviewer, not a paper's "
+            "results? keep one row per paper (the agreed rows, or one reviewer's: "
+            f"skip_rows_where: {{{rc.name!r}: '^(?!{re.escape(distinct[0])}$)'}}) and check "
+            "that the ids name each paper one way")
+

@@ -140,6 +140,7 @@ class ColumnGuess:
     values: dict = field(default_factory=dict)  # values: rules the draft should carry
     mapped: dict = field(default_factory=dict)  # each distinct cell -> its category by them
     flags: bool = False  # yes/no cells only
+    yes_no: bool = False  # at least half the cells yes/no: no method's names
     low: str = ""  # the lower row's name under a two-row header, else the name
     links: bool = False  # publication links ('https://pubmed.ncbi.nlm.nih.gov/31100830/')
     cells: int = 0  # a digest of all its cells (two columns of one name: copies alike?)
@@ -168,6 +169,8 @@ class SheetGuess:
     # (row, header fields, that row's fields): text rows wider than the header (unquoted commas)
     ragged: tuple[int, int, int] | None = None
     no_header: str | None = None  # why the header row reads as a row of data
+    # (row, column, text): a legend under the data, one text cell a row, not in column A
+    legend_rows: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -346,18 +349,28 @@ def workbook_sheets(path: Path) -> list[str]:
 
 
 def _first_table(path: Path, header_row, header_rows):
-    """The first sheet's table, or, when it has no data rows (a README or notes sheet
-    before the data), the first later sheet's that has some, with a warning naming both."""
+    """The first sheet's table, or, when it has no data rows or only lines of text in one
+    column (a README or notes sheet before the data), the first later sheet's that has a
+    table, with a warning naming both."""
     t, titles, warns = find_header(path, None, header_row, header_rows)
-    if t.rows or not t.header:
+    notes = _notes_only(t)
+    if (t.rows and not notes) or not t.header:
         return t, titles, warns
     for name in workbook_sheets(path)[1:]:
         o, o_titles, o_warns = find_header(path, name, header_row, header_rows)
-        if o.rows and not o.problems:
+        if o.rows and not o.problems and not _notes_only(o):
+            what = "only lines of notes in one column" if notes else "no data rows (notes?)"
             return o, o_titles, o_warns + [
-                f"the first sheet {t.sheet!r} holds no data rows (notes?): the table is read "
-                f"from sheet {name!r}, the first with data rows (--sheet to choose another)"]
+                f"the first sheet {t.sheet!r} holds {what}: the table is read from sheet "
+                f"{name!r}, the first with a table (--sheet to choose another)"]
     return t, titles, warns
+
+
+def _notes_only(t) -> bool:
+    """Every line of the sheet fills one cell at most: sentences of a README, no table (a
+    table of one column has no paper beside its values)."""
+    return sum(not is_missing(h) and h not in t.headerless for h in t.header) <= 1 and \
+        all(sum(not is_missing(c) for c in row) <= 1 for _, row in t.rows)
 
 
 def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | None = None,
@@ -389,7 +402,25 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     g.second_table = second_table(t.rows)
     g.ragged = ragged_rows(t)
     g.no_header = header_as_data(t) if header_row is None else None
+    g.legend_rows = legend_rows(t) if width >= 4 else []
     return g
+
+
+def legend_rows(t) -> list[tuple[int, int, str]]:
+    """The rows under the last row filling two cells or more when each of them fills one
+    text cell outside column A ('*Source', '1.1 - seed papers' under a 'Source' column),
+    set off from the data by an empty row: a legend below the data, no papers. A row with
+    its id empty but other cells filled is a paper missing its id (the check names it), so
+    any such row below keeps the legend out."""
+    filled = [(r, row, [k for k, c in enumerate(row) if not is_missing(c)]) for r, row in t.rows]
+    last = max((i for i, (_, _, ks) in enumerate(filled) if len(ks) >= 2), default=None)
+    tail = [(r, row, ks) for r, row, ks in filled[last + 1:] if ks] if last is not None else []
+    if tail and tail[0][0] == filled[last][0] + 1:
+        return []  # no empty row under the data: a cell's next line (a table from a PDF)
+    if not tail or any(len(ks) != 1 or ks[0] == 0 or not isinstance(row[ks[0]], str)
+                       for _, row, ks in tail):
+        return []
+    return [(r, ks[0], clean_text(row[ks[0]])) for r, row, ks in tail]
 
 
 def _small_codes(vals: list) -> int:
@@ -450,6 +481,7 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if role in ("method", "name_proposed", "name_best_prior") and _numbered(vals):
         role, why, sure = "(ignore)", why + " (an enumerated category: a kind of method, " \
             "not the compared method's name)", False
+    role, why, sure = _codes_or_flags(role, why, sure, vals, texts)
     if from_cells == "value_proposed" and not checks.whole(vals):
         role, why, sure = _measured(role, named, why, sure)
     if role == "paper_id":
@@ -472,12 +504,33 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     return ColumnGuess(t.letters[k] or "", name, role, why, _first_distinct(vals), hints, sure, big, from_cells,
                        split_sizes, unique=len(set(texts)) == len(texts), values=rules,
                        named=named or key in ALL_COLUMNS, filled=len(vals),
-                       flags=checks.is_flag(vals), low=low_name(t, k, name),
+                       flags=checks.is_flag(vals), yes_no=_mostly_flags(texts),
+                       low=low_name(t, k, name),
                        links=_links(texts), effect_types=effect_types,
                        bibtex=bool(texts) and all(checks.BIBTEX.match(x) for x in texts),
                        cells=hash(tuple(clean_text(str(row[k])) for _, row in t.rows)),
                        mapped={t: read_with(rules, t) for t in dict.fromkeys(texts)}
                        if role == "split" and rules else {})
+
+
+def _codes_or_flags(role: str, why: str, sure: bool, vals: list, texts: list[str]):
+    """(role, why, sure): a size header naming a test ('new_test') over codes below 10 with
+    zeros is no size (no test set holds 0 cases); a header naming methods over cells mostly
+    yes/no ('open materials (analysis code and/or method)': no / No) names no methods."""
+    if role in _SIZE_ROLES and _small_codes(vals) and any(str(v).strip() in ("0", "0.0")
+                                                         for v in vals):
+        return "(ignore)", why + (" (codes below 10 with zeros: no test set holds 0 cases; "
+                                  "a code, not a test-set size)"), False
+    if role in ("method", "name_proposed", "name_best_prior") and _mostly_flags(texts):
+        return "(ignore)", why + (" (mostly yes/no cells: whether the paper has it, not a "
+                                  "method's name)"), False
+    return role, why, sure
+
+
+def _mostly_flags(texts: list[str]) -> bool:
+    """At least half the cells read as yes/no (no method is named 'no')."""
+    flags = sum(t.strip().lower() in ("yes", "no", "y", "n", "true", "false") for t in texts)
+    return bool(texts) and 2 * flags >= len(texts)
 
 
 def _first_distinct(vals: list, k: int = 3) -> list[str]:
@@ -652,6 +705,7 @@ def _settle_roles(guesses: list[ColumnGuess]):
     checks.settle_counts(guesses)
     checks.settle_in_scope(guesses)
     checks.settle_effect_sizes(guesses)
+    checks.settle_group_statistics(guesses)
     checks.settle_before_after(guesses)
     metric = checks.settle_metric_pairs(guesses)
     sizes = [g for g in guesses if g.role in _SIZE_ROLES]

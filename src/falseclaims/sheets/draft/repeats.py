@@ -224,8 +224,11 @@ def title_ids(g, key) -> TitleIds | None:
                         f"no paper-id column: papers told apart by column {title.name!r}"
                         + (f" ({over})" if group else ""))
     idc = g.columns[ik]
+    bib = any(c.bibtex and c.unique for c in g.columns)
     if len(ids) == len(rows):
-        if len(titles) == len(rows) or _STRONG_ID.search(idc.name) or idc.bibtex:
+        # a column of distinct BibTeX entries beside the record number: a shared title
+        # is two entries (a workshop and a conference paper), not one paper over two rows
+        if len(titles) == len(rows) or _STRONG_ID.search(idc.name) or idc.bibtex or bib:
             # one row per paper; or an id naming a publication (PMID, DOI, arXiv, a BibTeX
             # key): a
             # title shared by two of them is two records, not one paper over two rows

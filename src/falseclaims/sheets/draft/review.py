@@ -27,7 +27,11 @@ def _number(x, fmt: str) -> str:
     return "" if x is None or pd.isna(x) else format(x, fmt)
 
 
-def _papers(d: Draft) -> list[dict]:
+def _reason_words(reason: str) -> str:
+    return reason.replace("_", " ")
+
+
+def _papers(d: Draft, label=_reason_words) -> list[dict]:
     r = d.read
     if r is None:
         return []
@@ -42,7 +46,8 @@ def _papers(d: Draft) -> list[dict]:
         status = "analysed"
         if pid in excluded.index:
             e = excluded.loc[pid]
-            status = f"excluded: {e['reason']}" + (f" ({e['detail']})" if e["detail"] else "")
+            status = f"excluded at '{label(e['reason'])}'" + (f" ({e['detail']})"
+                                                              if e["detail"] else "")
         out.append({
             "id": pid, "task": "" if pd.isna(p["task"]) else p["task"],
             "metric": ", ".join(dict.fromkeys(rows["metric"].dropna().astype(str))),
@@ -54,7 +59,10 @@ def _papers(d: Draft) -> list[dict]:
     return out
 
 
-def review_html(g: SheetGuess, d: Draft, venue: str) -> str:
+def review_html(g: SheetGuess, d: Draft, venue: str, step_label=_reason_words) -> str:
+    """The page. ``step_label`` gives the words of the flow step an exclusion reason fails
+    (the command passes the pipeline's, :func:`falseclaims.survey.eligibility.step_label`,
+    which sits above the sheet reader): the page reads as the exclusions table does."""
     block = d.config["venues"][venue]
     mapped = {}
     for table in (block.get("columns") or {}).values():
@@ -78,7 +86,7 @@ def review_html(g: SheetGuess, d: Draft, venue: str) -> str:
         file=str(g.file), sheet=g.sheet, header=rows, n_rows=g.n_rows, units=g.units,
         venue=venue, problems=d.problems, findings=d.findings,
         still=[p for p in d.problems if p not in {str(f) for f in d.findings}],
-        columns=columns, papers=_papers(d), n_papers=n_papers, n_analysed=n_analysed,
+        columns=columns, papers=_papers(d, step_label), n_papers=n_papers, n_analysed=n_analysed,
         delta_note=("the first method of a row against the best other one" if
                     layout == "wide_top2" else "the best against the runner-up: the long "
                     "layout marks no proposed method"),

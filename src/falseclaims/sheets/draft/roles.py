@@ -326,6 +326,20 @@ _REPORTED = re.compile(r"(?i)original|reported|published|claimed")
 _REPRODUCED = re.compile(r"(?i)reproduc|replicat|re-?run|re-?implement")
 
 
+# the mean or SD of a study's group of people ('IQ ID m', 'IQ controls sd', 'mean_magroup'),
+# a control group named by one of them: cases against controls, no method's value
+_GROUP_STAT = re.compile(r"\b(m|means?|sds?|std|median|iqr)\b")
+_CONTROL_GROUP = re.compile(r"\b(controls?|ctrl|hc|healthy|td|\w*group)\b")
+
+
+def group_statistics(names: list[str]) -> list[str]:
+    """The headers among ``names`` of descriptive statistics of a study's groups of people
+    (a mean or SD word in each, a control group named by at least one); [] otherwise."""
+    norm = {n: re.sub(r"[_\W]+", " ", n.lower()).strip() for n in names}
+    stats = [n for n in names if _GROUP_STAT.search(norm[n])]
+    return stats if any(_CONTROL_GROUP.search(norm[n]) for n in stats) else []
+
+
 def names_statistic(name: str) -> bool:
     """A header of an effect size or a test statistic (see ``_STATISTIC_HEADER``)."""
     return bool(_STATISTIC_HEADER.fullmatch(re.sub(r"[_\W]+", " ", name.lower()).strip()))
@@ -405,6 +419,17 @@ def settle_effect_sizes(guesses: list) -> None:
         elif g.role == "metric":  # 'metric_converted' beside 'metric_reported'
             g.role, g.sure = "(ignore)", False
             g.why += "; a sheet of effect sizes: no method's metric"
+
+
+def settle_group_statistics(guesses: list) -> None:
+    """Numbers under headers of the means and SDs of a study's groups of people ('IQ ID m',
+    'IQ controls m'): no method's value (a psychology extraction sheet's group means had
+    been drafted as a results table's values)."""
+    groups = set(group_statistics([g.name for g in guesses if g.kind == "value_proposed"]))
+    for g in guesses:
+        if g.name in groups and g.role in ("value", "value_proposed", "value_best_prior"):
+            g.role, g.sure = "(ignore)", False
+            g.why += "; a mean or SD of a study's group of people (cases, controls), no method's"
 
 
 def metrics_named(text: str) -> set:
