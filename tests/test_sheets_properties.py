@@ -95,6 +95,20 @@ def test_random_invalid_cell_is_named(tmp_path, sheet, column, data):
     assert f"row {i + 1}" in str(exc.value)
 
 
+def test_the_only_value_above_one_under_units_fraction_is_named_by_its_row(tmp_path):
+    """The example hypothesis found: one results row, its value 1.5 under `units: fraction`.
+    The reader says the units key is likely wrong; with one such value the problem is that
+    cell, so it carries its row and column (it was a sheet-level problem without a row)."""
+    papers = [["paper_id", "task", "in_scope", "split", "cv_folds", "n_test", "statistical_test"],
+              ["p0", "classification", "yes", "train_test", "", "", "yes"]]
+    results = [["paper_id", "method", "metric", "value", "sd", "sd_over", "n_test"],
+               ["p0", "m0", "accuracy", "1.5", "", "", ""]]
+    with pytest.raises(SheetValidationError) as exc:
+        read_venue(_write(tmp_path, papers, results), base_dir=tmp_path)
+    assert any(p.file == "r.csv" and p.row == 2 and p.column == "value"
+               for p in exc.value.problems), str(exc.value)
+
+
 # --- column-wise fast paths (quote-free CSV split, plain results table) vs the general path
 
 plain_values = st.one_of(fractions, fractions, fractions, fractions,

@@ -172,7 +172,8 @@ def _check_declared_fraction(unmarked: list[SheetRecord], table: RawTable, where
     if len(large) <= len(small):
         return
     e = large[0]
-    table.problem(None, _col(e, value_col), None, (
+    # one such value is one cell to look at: named by its row (several: the sheet's units)
+    table.problem(e.row if len(large) == 1 else None, _col(e, value_col), None, (
         f"values as fractions (units: fraction in {where}), but {len(large)} of "
         f"{len(unmarked)} unmarked fraction-scale values lie in (1, 100] (e.g. row {e.row}: "
         f"{_fmt(e[value_col])}): they look like percent, so the units key is likely wrong; "
