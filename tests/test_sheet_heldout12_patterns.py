@@ -236,3 +236,21 @@ def test_one_reviewer_per_paper_is_no_double_extraction(tmp_path):
              for k, s in enumerate(_IDS)]
     d, _ = _drafted(_write(tmp_path, rows))
     assert not any("double data extraction" in p for p in d.problems)
+
+
+def test_a_data_dictionary_first_is_passed_over(tmp_path):
+    """Sheet 1 a codebook ('Variable' naming each column of sheet 2, 'Description'), the
+    data on sheet 2: the codebook's rows are no papers (read as six 'papers', check OK)."""
+    path = _workbook(tmp_path, [["Variable", "Description"]]
+                     + [[h, f"the {h.lower()} as reported"] for h in _HEAD])
+    g = inspect_sheet(path)
+    assert g.sheet == "extraction"
+    assert any("data dictionary" in w for w in g.warnings)
+    _, block = _drafted(path)
+    assert _papers(block) == len(_IDS)
+
+
+def test_a_first_sheet_of_papers_beside_a_second_table_stays(tmp_path):
+    """The guard: a first sheet of papers (ids, not the other sheet's column names)."""
+    path = _workbook(tmp_path, [["Paper", "Notes"]] + [[s, "checked"] for s in _IDS])
+    assert inspect_sheet(path).sheet == "README"

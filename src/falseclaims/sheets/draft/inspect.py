@@ -354,6 +354,12 @@ def _first_table(path: Path, header_row, header_rows):
     table, with a warning naming both."""
     t, titles, warns = find_header(path, None, header_row, header_rows)
     notes = _notes_only(t)
+    if t.rows and not notes and t.header and (o := _described_sheet(path, t, header_row,
+                                                                     header_rows)):
+        return o[0], o[1], o[2] + [
+            f"the first sheet {t.sheet!r} describes the columns of sheet {o[0].sheet!r} (a "
+            f"data dictionary): the table is read from sheet {o[0].sheet!r} (--sheet to "
+            "choose another)"]
     if (t.rows and not notes) or not t.header:
         return t, titles, warns
     for name in workbook_sheets(path)[1:]:
@@ -364,6 +370,27 @@ def _first_table(path: Path, header_row, header_rows):
                 f"the first sheet {t.sheet!r} holds {what}: the table is read from sheet "
                 f"{name!r}, the first with a table (--sheet to choose another)"]
     return t, titles, warns
+
+
+DICTIONARY_ROWS = 300  # a first sheet longer than this is no data dictionary (not checked)
+
+
+def _described_sheet(path: Path, t, header_row, header_rows):
+    """(table, titles, warnings) of the later sheet whose column names fill a column of
+    the first sheet ('Variable': 'Paper', 'Task', ... of a codebook): at least two of them
+    and half of its names; None otherwise (the first sheet is the table)."""
+    if len(t.rows) > DICTIONARY_ROWS:
+        return None
+    listed = [{clean_text(str(row[k])).casefold() for _, row in t.rows if not is_missing(row[k])}
+              for k in range(len(t.header))]
+    for name in workbook_sheets(path)[1:]:
+        o, o_titles, o_warns = find_header(path, name, header_row, header_rows)
+        names = {clean_text(str(h)).casefold() for h in o.header
+                 if not is_missing(h) and h not in o.headerless}
+        if o.rows and not o.problems and len(names) >= 2 and any(
+                len(names & cells_) >= max(2, len(names) / 2) for cells_ in listed):
+            return o, o_titles, o_warns
+    return None
 
 
 def _notes_only(t) -> bool:
