@@ -54,7 +54,8 @@ HEADLINE = asdict(Headline.from_config(config))
 
 # Which ready job runs first (same outputs, less time with a core idle at the end): the heads
 # of the long serial chains (the estimated congruence and SD every venue reads, the dependent
-# multiplicity simulation, the calibration simulation) first, then every venue's survey
+# multiplicity simulation, the calibration simulation; table mode's agreement study, the
+# longest job without inputs, which had run alone at the end) first, then every venue's survey
 # stages and its figure job (the longest job); the short figure and summary jobs fill the
 # free cores.
 LONG_CHAIN_HEAD_PRIORITY = 20

@@ -23,6 +23,7 @@ rule table_agreement:
         ),
     log:
         "logs/table_agreement/table_agreement.log",
+    priority: LONG_CHAIN_HEAD_PRIORITY
     params:
         style=config["style"],
         cfg={
