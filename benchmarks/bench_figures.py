@@ -3,8 +3,8 @@
 Builds everything once in a fresh copy of the repository (nothing in the working tree
 changes), then reruns only the figure rules (``--forcerun``) and measures: number of jobs,
 wall time and CPU time (user + system of Snakemake and its jobs), per-rule seconds from the
-``benchmark:`` files, and ``snakemake --report``: total size and what it holds (PNG, CSV,
-the report's own scripts). Prints Markdown.
+``resources:`` line each job writes into its log, and ``snakemake --report``: total size and
+what it holds (PNG, CSV, the report's own scripts). Prints Markdown.
 
     python benchmarks/bench_figures.py [--cores 2]
 """
