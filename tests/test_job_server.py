@@ -149,3 +149,32 @@ def test_end_of_run_cancels_the_timers_python_would_wait_for_at_exit():
     end_of_run()
     timer.join(timeout=5)
     assert not timer.is_alive() and not fired
+
+
+def test_a_job_does_not_run_the_parents_main_program_again(tmp_path):
+    """Snakemake's program (run by its path, bin/snakemake) imports all of Snakemake:
+    multiprocessing would run it again in every job. The server's __main__ is marked as that
+    program (pipeline.MAIN_PROGRAM), so a program's top level runs once, in the parent."""
+    import subprocess
+    import sys
+
+    script = write_script(tmp_path, "step", """
+        from pathlib import Path
+        Path(snakemake.output[0]).write_text("done")
+    """)
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(f"""
+        from pathlib import Path
+        with open({str(tmp_path / "runs.txt")!r}, "a") as fh:
+            fh.write("top level ran\\n")
+        if __name__ == "__main__":
+            from types import SimpleNamespace
+            from falseclaims.pipeline import run_script
+            for k in range(3):
+                run_script({str(script)!r}, [], [{str(tmp_path)!r} + f"/out{{k}}.txt"],
+                           SimpleNamespace(), {{}}, [{str(tmp_path)!r} + f"/log{{k}}.txt"],
+                           "demo")
+    """), encoding="utf-8")
+    subprocess.run([sys.executable, str(program)], check=True, cwd=tmp_path, timeout=120)
+    assert all((tmp_path / f"out{k}.txt").read_text() == "done" for k in range(3))
+    assert (tmp_path / "runs.txt").read_text().splitlines() == ["top level ran"]

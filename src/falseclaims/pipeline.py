@@ -153,10 +153,16 @@ def job_resources(wall: float) -> str:
 # The job server imports these before it forks any job: the drawing libraries the figure steps
 # import inside their functions, then what the scripts import at their top (script_imports),
 # and last the module that freezes the garbage collector's view of it all
-# (falseclaims.job_server_ready). "snakemake.cli" is what Snakemake's own program imports:
-# multiprocessing runs the parent's main program again in every child, which is cheap only if
-# the server has imported it already (measured: 0.35 s of CPU per job otherwise).
-SERVER_PRELOAD = ("__main__", "snakemake.cli", "matplotlib.pyplot", "seaborn", "scipy.stats")
+# (falseclaims.job_server_ready). "snakemake.io": what a job needs of Snakemake (its input,
+# output and params are Snakemake's lists, unpickled in the job).
+SERVER_PRELOAD = ("snakemake.io", "matplotlib.pyplot", "seaborn", "scipy.stats")
+
+# Names the parent's main program for the job server. multiprocessing runs the parent's main
+# program again in every job unless the server's ``__main__`` is that file; Snakemake's
+# program (``bin/snakemake``) imports all of Snakemake: 0.35 s of CPU per job, or 0.8 s in the
+# server before the first job can start, for nothing (a job runs library code only).
+# falseclaims.job_server_ready gives the server's ``__main__`` that file name instead.
+MAIN_PROGRAM = "FALSECLAIMS_JOB_SERVER_MAIN"
 
 
 _PROCESS_LOCK = threading.Lock()
@@ -187,6 +193,10 @@ def job_context(scripts_dir):
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
+    main = sys.modules.get("__main__")
+    if getattr(main, "__spec__", None) is None and getattr(main, "__file__", None):
+        # a program run by its path (a `python -m` one is never run again in a job)
+        os.environ[MAIN_PROGRAM] = os.path.normpath(main.__file__)
     context.set_forkserver_preload([*SERVER_PRELOAD, *script_imports(scripts_dir),
                                     "falseclaims.job_server_ready"])
     return context
