@@ -8,12 +8,13 @@ cutoff as "5.0%" (front page: "P > 5%"), the cutoffs as fractions, the planner's
 venue's folder, one a rule name as if it were a file, three the population key ``in_scope``."""
 import re
 
+import pandas as pd
 import pytest
 from test_report_captions import CAPTIONS, CONFIG, ROOT, _render
 
 from falseclaims.config import source_label
 
-# these two captions describe the config key `congruence.use` / `sd_model.use` itself,
+# these three captions describe the config key `congruence.use` / `sd_model.use` itself,
 # so they list its values as keys
 CONFIG_TALK = {"estimation_congruence_summary.rst", "estimation_sd_summary.rst",
                "estimation_sd_models.rst"}
@@ -68,3 +69,24 @@ def test_no_rule_name_or_population_key_as_words():
     assert f"``logs/{venue}/validate_sheets.log``" in digest
     for name, text in texts.items():
         assert "in_scope" not in text, name
+
+
+def test_console_headline_and_front_page_say_the_same_sentence(tmp_path, monkeypatch):
+    """Was: the console's last lines said "is above each cutoff", the front page
+    "exceeds each cutoff", over the same numbers."""
+    from falseclaims.survey.front_page import closing_lines, front_page_html
+
+    venue = next(iter(CONFIG["venues"]))
+    numbers = pd.DataFrame(
+        [[venue, "classification", "share_above_0.05", "P > 5%", 0.5, "share",
+          "papers analysed", 10, 0.4, 0.6, "one factor at a time", "", ""]],
+        columns=["venue", "task", "name", "description", "value", "unit", "population",
+                 "n_population", "low", "high", "range", "paper_value", "paper_source"])
+    (tmp_path / "results" / venue).mkdir(parents=True)
+    numbers.to_csv(tmp_path / "results" / venue / "numbers.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    cfg = dict(CONFIG, run_venues=[venue])
+    console = closing_lines(cfg)[0]
+    page = front_page_html({venue: numbers}, {venue: "V"}, [], "x")
+    sentence = "whose probability of a false claim exceeds each cutoff"
+    assert sentence in console and sentence in page
