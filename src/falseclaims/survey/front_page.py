@@ -395,7 +395,7 @@ def closing_lines(cfg: dict, configfiles=(), with_config: bool = False,
         assumption = Headline.from_config(cfg).describe("segmentation")
         spans = "; ".join(dict.fromkeys(x for x in map(range_label, numbers.values()) if x))
         lines.append("Headline: share of analysed papers whose probability of a false claim "
-                     f"is above each cutoff ({assumption}; in brackets the range over "
+                     f"exceeds each cutoff ({assumption}; in brackets the range over "
                      f"{spans or 'the sensitivity analyses'}, as the report's front page)")
         lines += headline_text(numbers, {v: venue_label(cfg, v) for v in numbers})
     return [*lines, where_to_look(cfg, configfiles, with_config, places=places)]
