@@ -103,3 +103,47 @@ def test_byte_identical_summaries_refused(tmp_path):
     copy.write_bytes(fa.read_bytes())
     with pytest.raises(PerCaseValidationError, match="the same content as"):
         read_nnunet_summaries([fa, copy])
+
+
+# ------------------------------------------------------------ the web page's --paired-by-order
+def test_web_page_pairs_rows_by_order_only_when_ticked_with_the_commands_notes(capsys,
+                                                                               tmp_path,
+                                                                               monkeypatch):
+    """The percase page's checkbox is ``--paired-by-order``: the same envelope (notes
+    included) as the command; unticked, the page refuses as the command does."""
+    pytest.importorskip("flask", reason="the 'web' extra (flask) is not installed")
+    import io
+    import shutil
+    from pathlib import Path
+
+    from falseclaims.cli import main
+    from falseclaims.web import create_app
+
+    ecg = Path(__file__).parent / "data" / "percase_real" / "ecg_ribeiro2020"
+    names = ["dnn.csv", "cardiology_residents.csv", "gold_standard.csv"]
+
+    def post(**extra):
+        files = [(io.BytesIO((ecg / n).read_bytes()), n) for n in names[:2]]
+        data = {"task": "classification", "subtask": "1dAVb", "files": files,
+                "labels": (io.BytesIO((ecg / names[2]).read_bytes()), names[2]), **extra}
+        return create_app().test_client().post("/api/percase", data=data,
+                                                content_type="multipart/form-data").get_json()
+
+    ans = post(paired_by_order="1")
+    assert ans["ok"], ans["errors"]
+    said = [n for n in ans["envelope"]["notes"] if "paired by their position" in n]
+    assert len(said) == 1 and "827 rows each" in said[0]
+    assert ans["envelope"]["inputs"]["paired_by_order"] is True
+    for n in names:
+        shutil.copy(ecg / n, tmp_path / n)
+    monkeypatch.chdir(tmp_path)  # the command run where the files are, as the page runs it
+    capsys.readouterr()
+    main(["percase", *names[:2], "--labels", names[2], "--task", "classification",
+          "--subtask", "1dAVb", "--paired-by-order", "--json"])
+    cli = json.loads(capsys.readouterr().out)
+    assert ans["envelope"]["notes"] == cli["notes"]
+    assert ans["envelope"]["result"]["n"] == cli["result"]["n"] == 827
+    refused = post()
+    assert not refused["ok"]
+    assert "never by their position unless declared (--paired-by-order" in " ".join(
+        refused["errors"].values())
