@@ -145,13 +145,15 @@ CASE_SET_EXPECTED = "the same case ids for every method"
 def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: list[Problem],
                      notes: list[str], case_mismatch: str,
                      compared_tasks: Sequence[str] | None = None,
-                     compared_metrics: Sequence[str] | None = None) -> None:
+                     compared_metrics: Sequence[str] | None = None,
+                     undefined: Mapping[tuple[str, str], set] | None = None) -> None:
     """Every method must have the same cases within a task and metric.
 
     With ``case_mismatch="intersect"`` differing case sets are allowed (pairwise analyses
     then use the cases both methods have); each difference is written to ``notes``. Only the
     ``compared_tasks`` are checked when given (the others are read but not compared), and
-    only the ``compared_metrics`` (lower case) when given.
+    only the ``compared_metrics`` (lower case) when given. A case a method's file gives as
+    undefined (``undefined[(task, method)]``, NaN) is named as such, not as missing.
     """
     if case_mismatch not in ("error", "intersect"):
         raise ValueError(f"case_mismatch must be 'error' or 'intersect'; got {case_mismatch!r}")
@@ -165,18 +167,37 @@ def _check_case_sets(table: pd.DataFrame, files: Mapping[str, str], problems: li
         sets = {m: set(g["case_id"]) for m, g in sub.groupby("method", sort=True)}
         union = set().union(*sets.values())
         for method, cases in sets.items():
-            missing = sorted(union - cases)
-            if not missing:
-                continue
-            shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
-            msg = (f"method {method!r}, task {task!r}, metric {metric!r} lacks "
-                   f"{len(missing)} case(s) that other methods have: {shown}"
-                   + _written_otherwise(missing, cases))
-            if case_mismatch == "error":
-                problems.append(Problem(files.get(method, "?"),
-                                        expected=f"{CASE_SET_EXPECTED} ({msg})"))
-            else:
-                notes.append(msg + "; pairs use the cases both methods have")
+            nan = (undefined or {}).get((task, method), set())
+            for msg in _lacking(method, task, metric, sorted(union - cases), cases, nan):
+                if case_mismatch == "error":
+                    problems.append(Problem(files.get(method, "?"),
+                                            expected=f"{CASE_SET_EXPECTED} ({msg})"))
+                else:
+                    notes.append(msg + "; pairs use the cases both methods have")
+
+
+def _lacking(method: str, task: str, metric: str, missing: list, cases: set,
+             nan: set) -> list[str]:
+    """What a method lacks: cases absent from its file, and cases its file gives as undefined
+    (NaN: reference and prediction both empty) that another method has a value for: there
+    that method predicted something where the reference is empty (Dice 0), so leaving the
+    case out hides a false positive; whether to is the user's call."""
+    said = []
+    absent, empty = [c for c in missing if c not in nan], [c for c in missing if c in nan]
+    if absent:
+        said.append(f"method {method!r}, task {task!r}, metric {metric!r} lacks "
+                    f"{len(absent)} case(s) that other methods have: {_show(absent)}"
+                    + _written_otherwise(absent, cases))
+    if empty:
+        said.append(f"method {method!r}, task {task!r}, metric {metric!r} has an undefined "
+                    f"value (NaN: reference and prediction both empty) for {len(empty)} "
+                    f"case(s) that other methods have a value for (they predicted something "
+                    f"where the reference is empty: a false positive): {_show(empty)}")
+    return said
+
+
+def _show(cases: list) -> str:
+    return ", ".join(map(str, cases[:5])) + (" ..." if len(cases) > 5 else "")
 
 
 # what one tool adds to a case id and another does not: nnU-Net's channel suffix (_0000)
@@ -314,8 +335,10 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
             problems: list[Problem], notes: list[str], *, classes=None, scores=None,
             case_mismatch: str = "error", min_methods: int = 2,
             units: str = "fraction", compared_tasks: Sequence[str] | None = None,
-            compared_metrics: Sequence[str] | None = None) -> PerCase:
-    """Shared validation of a normalised table, then build the :class:`PerCase`."""
+            compared_metrics: Sequence[str] | None = None,
+            undefined: Mapping[tuple[str, str], set] | None = None) -> PerCase:
+    """Shared validation of a normalised table, then build the :class:`PerCase`.
+    ``undefined``: {(task, method): cases whose value the file gives as undefined (NaN)}."""
     file_desc = ", ".join(sorted(set(files.values()))) if files else "?"
     order = ["task", "method", "metric", "case_id"]
     code = None
@@ -340,7 +363,7 @@ def _finish(kind: str, table: pd.DataFrame, origin: pd.DataFrame, files: Mapping
             _check_labels(table, origin, classes, problems)
         _check_methods(table, file_desc, problems, min_methods)
         _check_case_sets(table, files, problems, notes, case_mismatch, compared_tasks,
-                         compared_metrics)
+                         compared_metrics, undefined or {})
     if problems:
         raise PerCaseValidationError(problems)
     cols = list(LONG_COLUMNS) + (["ground_truth"] if kind == "classification" else [])

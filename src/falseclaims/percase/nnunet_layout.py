@@ -24,6 +24,7 @@ a duplicate, methods with different folds as differing case sets).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -150,6 +151,22 @@ def pool_folds(names: Sequence[str]) -> tuple[list[str], str | None]:
                      "compared once, from the fold that validated it")
 
 
+def _refuse_identical(paths: Sequence[str], names: Sequence[str]) -> None:
+    """Two methods' summaries with the very same bytes are one result copied, not two (two
+    folds of one method are left to the case checks, which name the case)."""
+    seen: dict[bytes, tuple[str, str]] = {}
+    for path, name in zip(paths, names, strict=True):
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).digest()
+        except OSError:
+            continue  # (an unreadable file is named by the reader)
+        if digest in seen and seen[digest][1] != name:
+            raise PerCaseValidationError(f"{path}: the same content as {seen[digest][0]}; "
+                                         "expected one summary.json per method (two methods' "
+                                         "results are never byte-identical: one file copied?)")
+        seen.setdefault(digest, (path, name))
+
+
 def _metric_keys(entry: dict, metric: str) -> list[str]:
     """The entry's keys that name the metric, in any letter case (more than one: which to
     compare is not ours to guess)."""
@@ -158,8 +175,11 @@ def _metric_keys(entry: dict, metric: str) -> list[str]:
 
 
 def _rows(file: str, method: str, where: str, entries: list, metric: str,
-          problems: list[Problem], notes: list[str]) -> list[tuple]:
-    rows, undefined, missing = [], 0, []
+          problems: list[Problem], undefined: list[tuple]) -> list[tuple]:
+    """The file's defined values as rows; (case, label, method) of each NaN/null value is
+    appended to ``undefined`` (so that a case one method has no value for is not said to be
+    missing from its file)."""
+    rows, missing, before = [], [], len(undefined)
     for i, case in enumerate(entries):
         at = f"{where}[{i}]"
         if not isinstance(case, dict):
@@ -179,22 +199,19 @@ def _rows(file: str, method: str, where: str, entries: list, metric: str,
             if got is MISSING:
                 missing.append((f"{at}.{label}", values))
             elif got is UNDEFINED:
-                undefined += 1
+                undefined.append((case_name(reference), str(label), method))
             elif got is not None:
                 key, value = got
                 count_key = reference_count_key(values)
                 rows.append((case_name(reference), str(label), method, key.lower(), value,
                              file, f"{at}.{label}.{key}",
                              None if count_key is None else as_count(values[count_key])))
-    problems += _missing_metric(file, metric, missing, found_any=bool(rows) or undefined > 0)
-    if undefined and not rows and not missing:
+    nan = len(undefined) - before
+    problems += _missing_metric(file, metric, missing, found_any=bool(rows) or nan > 0)
+    if nan and not rows and not missing:
         problems.append(Problem(file, column=where, value=f"every {metric} value NaN or null "
-                                f"({undefined})", expected=f"a defined {metric} for some cases "
+                                f"({nan})", expected=f"a defined {metric} for some cases "
                                 "(NaN: reference and prediction both empty)"))
-        return rows
-    if undefined:
-        notes.append(f"{method}: {undefined} {metric} value(s) undefined (NaN: reference and "
-                     "prediction both empty) left out")
     return rows
 
 
@@ -238,6 +255,51 @@ def _missing_metric(file: str, metric: str, missing: list[tuple], found_any: boo
                     "--metric names the overlap metric: Dice, IoU or Jaccard)")]
 
 
+def _undefined(undefined: list[tuple], metric: str, compared: Sequence[str] | None,
+               notes: list[str]) -> dict[tuple[str, str], set[str]]:
+    """{(label, method): cases whose value is undefined (NaN)}, and a note per method counting
+    them within the compared labels only (the others are read but not compared)."""
+    wanted = None if not compared else {str(t) for t in compared}
+    got: dict[tuple[str, str], set[str]] = {}
+    for case, label, method in undefined:
+        if wanted is None or label in wanted:
+            got.setdefault((label, method), set()).add(case)
+    for method in dict.fromkeys(m for _, m, in got):
+        n = sum(len(c) for (_, m), c in got.items() if m == method)
+        notes.append(f"{method}: {n} {metric} value(s) undefined (NaN: reference and "
+                     "prediction both empty) left out")
+    return got
+
+
+def _check_label_sets(rows: list[tuple], undefined: list[tuple], compared: Sequence[str] | None,
+                      notes: list[str]) -> list[tuple]:
+    """The rows of the labels/regions every summary lists. Different lists mean different
+    label maps, where one number may name two structures: none in common is refused; some in
+    common must be chosen with a subtask (then the others are dropped with a note)."""
+    keys: dict[str, set[str]] = {}
+    for row in rows:
+        keys.setdefault(row[2], set()).add(row[1])
+    for _, label, method in undefined:
+        keys.setdefault(method, set()).add(label)
+    if len(keys) < 2 or len({frozenset(k) for k in keys.values()}) == 1:
+        return rows
+    said = "; ".join(f"{m}: {', '.join(sorted(k))}" for m, k in keys.items())
+    common = set.intersection(*keys.values())
+    if not common:
+        raise PerCaseValidationError(f"the summaries have no label or region in common ({said})"
+                                     "; expected the same labels in every summary (results "
+                                     "of one label map)")
+    if not compared:
+        raise PerCaseValidationError(f"the summaries list different labels or regions ({said})"
+                                     ": different label maps? choose one every summary has "
+                                     f"with --subtask ({', '.join(sorted(common))}), after "
+                                     "checking it names the same structure in every map")
+    notes.append(f"the summaries list different labels or regions ({said}): only labels every "
+                 "summary has are read; the label compared must name the same structure in "
+                 "every map (a number alone cannot tell)")
+    return [r for r in rows if r[1] in common]
+
+
 def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
                           metric: str | None = None, case_mismatch: str = "error",
                           min_methods: int = 2, compared_tasks: Sequence[str] | None = None,
@@ -262,6 +324,7 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
             raise PerCaseValidationError(f"{twice}: given twice; expected one summary.json "
                                          "per method (each file once)")
         names, pooled = pool_folds(method_names(paths))
+        _refuse_identical(paths, names)
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup and pooled is None:
             raise PerCaseValidationError(f"two files give the method name {dup[0]!r}: name "
@@ -277,7 +340,7 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
     metric = metric or "Dice"
     problems: list[Problem] = []
     notes: list[str] = [pooled] if pooled else []
-    rows = []
+    rows, undefined = [], []
     for method, file in ((m, f) for m, fs in files.items() for f in fs):
         doc = _load(Path(file))
         found = _cases(doc)
@@ -289,9 +352,11 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
             problems.append(Problem(file, column=found[0], value="[]",
                                     expected="at least one case"))
             continue
-        rows += _rows(file, method, *found, metric, problems, notes)
+        rows += _rows(file, method, *found, metric, problems, undefined)
     if problems:
         raise PerCaseValidationError(problems)
+    rows = _check_label_sets(rows, undefined, compared_tasks, notes)
+    undefined_cases = _undefined(undefined, metric, compared_tasks, notes)
     cols = ["case_id", "task", "method", "metric", "value", "file", "column", "count"]
     df = pd.DataFrame(rows, columns=cols)
     table = df[cols[:5]].copy()
@@ -303,4 +368,4 @@ def read_nnunet_summaries(paths: Mapping[str, PathLike] | Iterable[PathLike],
              for m, fs in files.items()}
     return _finish("segmentation", table, origin, named, problems, notes,
                    case_mismatch=case_mismatch, min_methods=min_methods, units=units,
-                   compared_tasks=compared_tasks)
+                   compared_tasks=compared_tasks, undefined=undefined_cases)

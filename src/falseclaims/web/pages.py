@@ -285,7 +285,10 @@ def percase_outcome(form, files, config: str | None, time_limit: float) -> Outco
             argv.append(f"--labels={saved['labels'][0]}")
         if text(form, "all_pairs"):
             argv.append("--all-pairs")
-        fields = {**option_fields(PERCASE_OPTIONS), "labels": "labels"}
+        if text(form, "paired_by_order"):  # the command's option, its checks and its notes
+            argv.append("--paired-by-order")
+        fields = {**option_fields(PERCASE_OPTIONS), "labels": "labels",
+                  "paired-by-order": "paired_by_order"}
         return _run_upload(out, argv, tmp, time_limit, fields, "percase_report.html",
                            saved["files"])
 
