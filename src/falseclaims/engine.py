@@ -105,8 +105,11 @@ class ClaimProbability:
                 if np.ndim(sd) or np.ndim(mean):
                     continue
                 if np.any(imp):
+                    from falseclaims.config import source_label  # lazy: engine reads no config
+
+                    # the SD model named as the headline and plan name it ("MSD reference")
                     out.append(f"SD of {name} imputed: {float(sd):.4f} at mean DSC "
-                               f"{float(mean):g} (SD model {self.sd_source!r}, "
+                               f"{float(mean):g} (SD model {source_label(self.sd_source)}, "
                                f"{self.sd_level} level)")
                 elif note := sd_bound_note(name, float(mean), float(sd)):
                     out.append(note)  # the CLI's words: one voice for an impossible SD

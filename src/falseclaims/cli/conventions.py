@@ -186,7 +186,15 @@ def bounded_count(lo: int, hi: int = MAX_N):
     from falseclaims.cli import count
 
     def parse(text: str) -> int:
-        value = count(text)
+        try:
+            value = count(text)
+        except argparse.ArgumentTypeError:
+            pasted = pasted_with_spread(text)
+            if pasted is None:
+                raise
+            raise argparse.ArgumentTypeError(
+                f"got {text!r}, a size with its {pasted[0]}; give the size alone: "
+                f"{_before_spread(text)}") from None
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(
                 f"expected a whole number between {lo:,} and {limit_text(hi)}; got {text}")
@@ -210,7 +218,23 @@ def reported_value(option: str, sd_option: str | None = None):
     def parse(text: str) -> float:
         m = _WITH_SPREAD.match(text)
         if m is None:
-            return number(text)
+            try:
+                return number(text)
+            except argparse.ArgumentTypeError:
+                pasted = pasted_with_spread(text)
+                if pasted is None:
+                    raise
+            kind, value, spread = pasted
+            head = (f"got {text!r}, a value with its {kind}; give the value alone: "
+                    f"{option} {value:.10g}")
+            if sd_option is None:
+                raise argparse.ArgumentTypeError(head)
+            if spread is None:
+                raise argparse.ArgumentTypeError(head + " (an interval is no per-case SD)")
+            raise argparse.ArgumentTypeError(
+                f"{head}, and for segmentation its per-case SD apart: {sd_option} "
+                f"{spread:.10g} if that is what the brackets hold (an SD over runs or folds, "
+                "a standard error or a confidence interval is no per-case SD)")
         # "85.3 ± 1.2 %", "85.3% ± 1.2%": the fractions to give
         scale = 100.0 if m.group(2) or m.group(4) else 1.0
         value, spread = (float(g.replace(",", ".")) / scale for g in m.group(1, 3))
@@ -223,3 +247,42 @@ def reported_value(option: str, sd_option: str | None = None):
 
     parse.__name__ = "number"
     return parse
+
+
+_DECIMAL = r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)"
+# a value with its spread or interval in brackets, as tables print it: "0.85 (0.02)",
+# "0.85 (±0.02)", "0.85 [0.80, 0.90]", "0.85 (0.80-0.90)", "0.85 (95% CI 0.80–0.90)"
+_IN_BRACKETS = re.compile(
+    rf"({_DECIMAL})\s*(%?)\s*[(\[]\s*(?:\d+\s*%\s*)?(?:CI\b\s*:?\s*)?"
+    rf"(?:(?:±|\+/?-)\s*)?({_DECIMAL})\s*%?\s*(?:(?:-|–|—|,|;|to)\s*({_DECIMAL})\s*%?\s*)?"
+    r"[)\]]", re.IGNORECASE)
+
+
+def pasted_with_spread(text: str):
+    """A value pasted with its spread (``100 ± 5``, ``0.85 (0.02)``) or its interval
+    (``0.85 [0.80, 0.90]``): ``(kind, value, spread)``, ``spread`` None for an interval (in
+    fractions when the value carries '%'); None for any other text. Every number option
+    names the value to give instead of "expected a number"."""
+    from falseclaims.io.raw_table import clean_text
+
+    t = clean_text(str(text)).strip()
+    m = _WITH_SPREAD.fullmatch(t)
+    if m:
+        scale = 100.0 if m.group(2) or m.group(4) else 1.0
+        return ("spread", float(m.group(1).replace(",", ".")) / scale,
+                float(m.group(3).replace(",", ".")) / scale)
+    m = _IN_BRACKETS.fullmatch(t)
+    if m is None:
+        return None
+    scale = 100.0 if m.group(2) else 1.0
+    value, first = (float(g.replace(",", ".")) / scale for g in m.group(1, 3))
+    if m.group(4) is not None:
+        return ("interval", value, None)
+    return ("spread in brackets", value, first)
+
+
+def _before_spread(text: str) -> str:
+    """The number typed before its spread, as typed ("1,000 ± 50" -> "1,000")."""
+    from falseclaims.io.raw_table import clean_text
+
+    return re.split(r"\s*(?:±|\+/?-|[(\[])", clean_text(str(text)).strip())[0]

@@ -1,0 +1,72 @@
+"""Round 39 hostile inputs (docs/robustness.md, "Round 39"): values pasted with their spread
+or interval in brackets and sizes with their spread are answered with the number to give
+(was "expected a number" / "expected a whole number"); check's SD-model note names the
+model as the headline and plan do ("MSD reference", not the config key)."""
+import pytest
+
+from falseclaims.cli import main
+from falseclaims.engine import probability
+
+
+def _error(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    return capsys.readouterr().err
+
+
+CHECK = ["check", "--task", "segmentation", "--b", "0.83", "--n", "100"]
+
+
+@pytest.mark.parametrize("pasted, given, sd", [
+    ("0.85 (0.02)", "--a 0.85", "--sd-a 0.02"),
+    ("0.85 (±0.05)", "--a 0.85", "--sd-a 0.05"),
+    ("85.3% (4.1%)", "--a 0.853", "--sd-a 0.041"),
+])
+def test_a_value_with_its_spread_in_brackets_names_both_options(capsys, pasted, given, sd):
+    err = _error(capsys, [*CHECK, "--a", pasted])
+    assert "spread in brackets" in err and given in err and sd in err
+
+
+@pytest.mark.parametrize("pasted", ["0.85 [0.80, 0.90]", "0.85 (0.80-0.90)",
+                                    "0.85 (95% CI 0.80–0.90)"])
+def test_a_value_with_its_interval_gives_the_value_and_no_sd(capsys, pasted):
+    err = _error(capsys, [*CHECK, "--a", pasted])
+    assert "with its interval; give the value alone: --a 0.85" in err
+    assert "--sd-a" not in err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["check", "--task", "seg", "--a", "0.85", "--b", "0.83", "--n", "100 ± 5"],
+     "a size with its spread; give the size alone: 100"),
+    (["check", "--task", "seg", "--a", "0.85", "--b", "0.83", "--n", "1,000 (50)"],
+     "give the size alone: 1,000"),
+    (["plan", "--task", "cls", "--delta", "0.02", "--level", "0.85", "--n-max", "1000±10"],
+     "give the size alone: 1000"),
+    (["plan", "--task", "cls", "--delta", "0.02", "--level", "0.85 (0.02)"],
+     "give the value alone: --level 0.85"),
+    (["sota", "--m", "10", "--n", "100", "--p", "0.9 (0.85-0.95)"],
+     "give the value alone: --p 0.9"),
+])
+def test_every_number_option_names_the_number_to_give(capsys, argv, expected):
+    assert expected in _error(capsys, argv)
+
+
+def test_an_unclosed_bracket_is_still_no_number(capsys):
+    assert "expected a number" in _error(capsys, [*CHECK, "--a", "0.85 (0.05"])
+
+
+def test_check_names_the_sd_model_as_the_headline_does(capsys):
+    assert main(["check", "--task", "segmentation", "--a", "0.85", "--b", "0.83",
+                 "--n", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "(SD model MSD reference, mean level)" in out
+    assert "msd_reference" not in out
+    notes = probability("segmentation", a=0.85, b=0.83, n=50).notes()
+    assert any("SD model MSD reference" in n for n in notes)
+
+
+def test_plain_values_still_run(capsys):
+    assert main(["check", "--task", "segmentation", "--a", "0.85", "--b", "0.83",
+                 "--n", "100"]) == 0
+    assert "0.0088" in capsys.readouterr().out  # the value before this round's change
