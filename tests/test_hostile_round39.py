@@ -38,15 +38,19 @@ def test_a_value_with_its_interval_gives_the_value_and_no_sd(capsys, pasted):
 
 @pytest.mark.parametrize("argv, expected", [
     (["check", "--task", "seg", "--a", "0.85", "--b", "0.83", "--n", "100 ± 5"],
-     "a size with its spread; give the size alone: 100"),
+     "a whole number with its spread; give it alone: 100"),
     (["check", "--task", "seg", "--a", "0.85", "--b", "0.83", "--n", "1,000 (50)"],
-     "give the size alone: 1,000"),
+     "give it alone: 1,000"),
     (["plan", "--task", "cls", "--delta", "0.02", "--level", "0.85", "--n-max", "1000±10"],
-     "give the size alone: 1000"),
+     "give it alone: 1000"),
     (["plan", "--task", "cls", "--delta", "0.02", "--level", "0.85 (0.02)"],
      "give the value alone: --level 0.85"),
     (["sota", "--m", "10", "--n", "100", "--p", "0.9 (0.85-0.95)"],
      "give the value alone: --p 0.9"),
+    (["sota", "--m", "10 ± 2", "--n", "100", "--p", "0.9"], "give it alone: 10"),
+    (["sota", "--m", "10", "--n", "100 (5)", "--p", "0.9"], "give it alone: 100"),
+    (["check", "--task", "cls", "--a", "0.85", "--b", "0.83", "--n", "100", "--decimals",
+      "2±1"], "give it alone: 2"),
 ])
 def test_every_number_option_names_the_number_to_give(capsys, argv, expected):
     assert expected in _error(capsys, argv)
@@ -70,3 +74,14 @@ def test_plain_values_still_run(capsys):
     assert main(["check", "--task", "segmentation", "--a", "0.85", "--b", "0.83",
                  "--n", "100"]) == 0
     assert "0.0088" in capsys.readouterr().out  # the value before this round's change
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("0.85 (0.02)", "give 0.85 here, and 0.02, if a per-case SD, as sd_a or sd_b"),
+    ("85.3% (4.1%)", "give 0.853 here, and 0.041"),
+    ("0.85 [0.80, 0.90]", "give 0.85 here; an interval is no per-case SD"),
+])
+def test_the_api_names_the_value_in_a_cell_with_brackets(cell, expected):
+    with pytest.raises(ValueError, match="a must be numeric") as e:
+        probability("segmentation", a=cell, b=0.83, n=100)
+    assert expected in str(e.value)

@@ -8,6 +8,8 @@ import argparse
 import difflib
 import re
 
+from falseclaims.readout import WITH_SPREAD
+
 # the largest test-set size any command accepts (check --n, plan --n-max, sota --n): beyond
 # it the exact computations take minutes and gigabytes while real test sets are far smaller
 MAX_N = 10**9
@@ -181,20 +183,31 @@ def refuse_dot_group(text: str) -> None:
             f"{t} is ambiguous: write {int(whole) * 1000} or {int(whole)}")
 
 
-def bounded_count(lo: int, hi: int = MAX_N):
-    """argparse type: a whole number (1e6 and 1_000_000 accepted) in [lo, hi]."""
+def whole_number(text: str) -> int:
+    """argparse type of every count (check --n/--decimals, plan --n-max, sota --m/--n):
+    :func:`falseclaims.cli.count`, and a count pasted with its spread (``100 ± 5``,
+    ``1,000 (50)``) answered with the number to give (was "expected a whole number")."""
     from falseclaims.cli import count
 
+    try:
+        return count(text)
+    except argparse.ArgumentTypeError:
+        pasted = pasted_with_spread(text)
+        if pasted is None:
+            raise
+    raise argparse.ArgumentTypeError(
+        f"got {text!r}, a whole number with its {pasted[0]}; give it alone: "
+        f"{_before_spread(text)}")
+
+
+whole_number.__name__ = "count"
+
+
+def bounded_count(lo: int, hi: int = MAX_N):
+    """argparse type: a whole number (:func:`whole_number`) in [lo, hi]."""
+
     def parse(text: str) -> int:
-        try:
-            value = count(text)
-        except argparse.ArgumentTypeError:
-            pasted = pasted_with_spread(text)
-            if pasted is None:
-                raise
-            raise argparse.ArgumentTypeError(
-                f"got {text!r}, a size with its {pasted[0]}; give the size alone: "
-                f"{_before_spread(text)}") from None
+        value = whole_number(text)
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(
                 f"expected a whole number between {lo:,} and {limit_text(hi)}; got {text}")
@@ -204,9 +217,6 @@ def bounded_count(lo: int, hi: int = MAX_N):
     return parse
 
 
-# a value copied with its spread, as tables print it: "0.853±0.05", "0.853 +/- 0.05", "0.853 (0.05)"
-_WITH_SPREAD = re.compile(r"^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*(?:±|\+/?-|\+-)\s*"
-                          r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*$")
 
 
 def reported_value(option: str, sd_option: str | None = None):
@@ -216,7 +226,7 @@ def reported_value(option: str, sd_option: str | None = None):
     from falseclaims.cli import number
 
     def parse(text: str) -> float:
-        m = _WITH_SPREAD.match(text)
+        m = WITH_SPREAD.match(text)
         if m is None:
             try:
                 return number(text)
@@ -249,40 +259,19 @@ def reported_value(option: str, sd_option: str | None = None):
     return parse
 
 
-_DECIMAL = r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)"
-# a value with its spread or interval in brackets, as tables print it: "0.85 (0.02)",
-# "0.85 (±0.02)", "0.85 [0.80, 0.90]", "0.85 (0.80-0.90)", "0.85 (95% CI 0.80–0.90)"
-_IN_BRACKETS = re.compile(
-    rf"({_DECIMAL})\s*(%?)\s*[(\[]\s*(?:\d+\s*%\s*)?(?:CI\b\s*:?\s*)?"
-    rf"(?:(?:±|\+/?-)\s*)?({_DECIMAL})\s*%?\s*(?:(?:-|–|—|,|;|to)\s*({_DECIMAL})\s*%?\s*)?"
-    r"[)\]]", re.IGNORECASE)
-
-
-def pasted_with_spread(text: str):
-    """A value pasted with its spread (``100 ± 5``, ``0.85 (0.02)``) or its interval
-    (``0.85 [0.80, 0.90]``): ``(kind, value, spread)``, ``spread`` None for an interval (in
-    fractions when the value carries '%'); None for any other text. Every number option
-    names the value to give instead of "expected a number"."""
-    from falseclaims.io.raw_table import clean_text
-
-    t = clean_text(str(text)).strip()
-    m = _WITH_SPREAD.fullmatch(t)
-    if m:
-        scale = 100.0 if m.group(2) or m.group(4) else 1.0
-        return ("spread", float(m.group(1).replace(",", ".")) / scale,
-                float(m.group(3).replace(",", ".")) / scale)
-    m = _IN_BRACKETS.fullmatch(t)
-    if m is None:
-        return None
-    scale = 100.0 if m.group(2) else 1.0
-    value, first = (float(g.replace(",", ".")) / scale for g in m.group(1, 3))
-    if m.group(4) is not None:
-        return ("interval", value, None)
-    return ("spread in brackets", value, first)
-
 
 def _before_spread(text: str) -> str:
     """The number typed before its spread, as typed ("1,000 ± 50" -> "1,000")."""
     from falseclaims.io.raw_table import clean_text
 
     return re.split(r"\s*(?:±|\+/?-|[(\[])", clean_text(str(text)).strip())[0]
+
+
+def pasted_with_spread(text: str):
+    """:func:`falseclaims.readout.pasted_with_spread` of the text made plain as the number
+    options read it (U+2212, no-break spaces)."""
+    from falseclaims.io.raw_table import clean_text
+    from falseclaims.readout import pasted_with_spread as read
+
+    return read(clean_text(str(text)))
+
