@@ -85,3 +85,19 @@ def test_the_api_names_the_value_in_a_cell_with_brackets(cell, expected):
     with pytest.raises(ValueError, match="a must be numeric") as e:
         probability("segmentation", a=cell, b=0.83, n=100)
     assert expected in str(e.value)
+
+
+def test_check_and_percase_reports_say_who_wrote_them(tmp_path, capsys):
+    """A report saved beside source tables: `table --dir` reads any HTML <table>; the
+    generator tag lets it tell a page falseclaims wrote (check's and percase's reports had
+    none: their tables were read as claims, "unknown metric in column 'P(false claim)'")."""
+    report = tmp_path / "check.html"
+    assert main(["check", "--task", "cls", "--a", "0.91", "--b", "0.88", "--n", "100",
+                 "--report", str(report)]) == 0
+    assert '<meta name="generator" content="falseclaims">' in report.read_text()[:2000]
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("dice\n0.80\n0.85\n0.90\n0.70\n0.88\n")
+    b.write_text("dice\n0.78\n0.84\n0.86\n0.69\n0.85\n")
+    pc = tmp_path / "percase.html"
+    assert main(["percase", str(a), str(b), "--paired-by-order", "--report", str(pc)]) in (0, 1)
+    assert '<meta name="generator" content="falseclaims">' in pc.read_text()[:2000]
