@@ -21,7 +21,7 @@ import numpy as np
 
 from falseclaims import stats
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
-from falseclaims.readout import MAX_DECIMALS, written_decimals
+from falseclaims.readout import MAX_DECIMALS, pasted_with_spread, written_decimals
 from falseclaims.tasks import resolve_task
 
 __all__ = ["ClaimProbability", "b_leads_note", "probability", "probabilities", "sd_bound_note"]
@@ -105,8 +105,11 @@ class ClaimProbability:
                 if np.ndim(sd) or np.ndim(mean):
                     continue
                 if np.any(imp):
+                    from falseclaims.config import source_label  # lazy: engine reads no config
+
+                    # the SD model named as the headline and plan name it ("MSD reference")
                     out.append(f"SD of {name} imputed: {float(sd):.4f} at mean DSC "
-                               f"{float(mean):g} (SD model {self.sd_source!r}, "
+                               f"{float(mean):g} (SD model {source_label(self.sd_source)}, "
                                f"{self.sd_level} level)")
                 elif note := sd_bound_note(name, float(mean), float(sd)):
                     out.append(note)  # the CLI's words: one voice for an impossible SD
@@ -393,6 +396,11 @@ def _hint(cell, required: bool) -> str:
     if re.search(r"\d\s*(?:±|\+/?-)\s*[\d.]", cell):  # a value pasted with its spread
         return (" without its spread (of '0.853 ± 0.05' give 0.853 here and 0.05, if a "
                 "per-case SD, as sd_a or sd_b)")
+    pasted = pasted_with_spread(cell)
+    if pasted is not None and pasted[0] != "spread":  # "0.853 (0.05)", "0.853 [0.80, 0.90]"
+        return (f" without its {pasted[0]} (give {pasted[1]:.10g} here"
+                + (f", and {pasted[2]:.10g}, if a per-case SD, as sd_a or sd_b)"
+                   if pasted[2] is not None else "; an interval is no per-case SD)"))
     if cell.strip().endswith("%"):
         return " without '%' (a fraction: 0.86 for 86%)"
     if re.fullmatch(r"\d{1,3}(,\d{3})+", cell.strip()):

@@ -7,9 +7,9 @@ for segmentation, the SDs) are assumed from config. See docs/percase.md.
 from __future__ import annotations
 
 
-from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path, count,
+from falseclaims.cli import (TASK_HELP, check_congruence, check_count, check_report_path,
                              output_options, task)
-from falseclaims.cli.conventions import bounded_count, reported_value
+from falseclaims.cli.conventions import bounded_count, reported_value, whole_number
 from falseclaims.config import ClaimCheck, load_config
 from falseclaims.levels import LEVEL_LABELS
 from falseclaims.percase.verdict import interpretation_text, verdict
@@ -35,7 +35,7 @@ def register(sub) -> None:
                    help="reported per-case SD of B (segmentation)")
     p.add_argument("--congruence", type=float,
                    help="one assumed congruence instead of the paper's Q1/median/Q3")
-    p.add_argument("--decimals", type=count,
+    p.add_argument("--decimals", type=whole_number,
                    help="decimals the values were reported with: adds the probability range "
                         "over the rounding interval")
     output_options(p)

@@ -8,6 +8,8 @@ import argparse
 import difflib
 import re
 
+from falseclaims.readout import WITH_SPREAD
+
 # the largest test-set size any command accepts (check --n, plan --n-max, sota --n): beyond
 # it the exact computations take minutes and gigabytes while real test sets are far smaller
 MAX_N = 10**9
@@ -181,12 +183,31 @@ def refuse_dot_group(text: str) -> None:
             f"{t} is ambiguous: write {int(whole) * 1000} or {int(whole)}")
 
 
-def bounded_count(lo: int, hi: int = MAX_N):
-    """argparse type: a whole number (1e6 and 1_000_000 accepted) in [lo, hi]."""
+def whole_number(text: str) -> int:
+    """argparse type of every count (check --n/--decimals, plan --n-max, sota --m/--n):
+    :func:`falseclaims.cli.count`, and a count pasted with its spread (``100 ± 5``,
+    ``1,000 (50)``) answered with the number to give (was "expected a whole number")."""
     from falseclaims.cli import count
 
+    try:
+        return count(text)
+    except argparse.ArgumentTypeError:
+        pasted = pasted_with_spread(text)
+        if pasted is None:
+            raise
+    raise argparse.ArgumentTypeError(
+        f"got {text!r}, a whole number with its {pasted[0]}; give it alone: "
+        f"{_before_spread(text)}")
+
+
+whole_number.__name__ = "count"
+
+
+def bounded_count(lo: int, hi: int = MAX_N):
+    """argparse type: a whole number (:func:`whole_number`) in [lo, hi]."""
+
     def parse(text: str) -> int:
-        value = count(text)
+        value = whole_number(text)
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(
                 f"expected a whole number between {lo:,} and {limit_text(hi)}; got {text}")
@@ -196,9 +217,6 @@ def bounded_count(lo: int, hi: int = MAX_N):
     return parse
 
 
-# a value copied with its spread, as tables print it: "0.853±0.05", "0.853 +/- 0.05", "0.853 (0.05)"
-_WITH_SPREAD = re.compile(r"^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*(?:±|\+/?-|\+-)\s*"
-                          r"([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(%?)\s*$")
 
 
 def reported_value(option: str, sd_option: str | None = None):
@@ -208,9 +226,25 @@ def reported_value(option: str, sd_option: str | None = None):
     from falseclaims.cli import number
 
     def parse(text: str) -> float:
-        m = _WITH_SPREAD.match(text)
+        m = WITH_SPREAD.match(text)
         if m is None:
-            return number(text)
+            try:
+                return number(text)
+            except argparse.ArgumentTypeError:
+                pasted = pasted_with_spread(text)
+                if pasted is None:
+                    raise
+            kind, value, spread = pasted
+            head = (f"got {text!r}, a value with its {kind}; give the value alone: "
+                    f"{option} {value:.10g}")
+            if sd_option is None:
+                raise argparse.ArgumentTypeError(head)
+            if spread is None:
+                raise argparse.ArgumentTypeError(head + " (an interval is no per-case SD)")
+            raise argparse.ArgumentTypeError(
+                f"{head}, and for segmentation its per-case SD apart: {sd_option} "
+                f"{spread:.10g} if that is what the brackets hold (an SD over runs or folds, "
+                "a standard error or a confidence interval is no per-case SD)")
         # "85.3 ± 1.2 %", "85.3% ± 1.2%": the fractions to give
         scale = 100.0 if m.group(2) or m.group(4) else 1.0
         value, spread = (float(g.replace(",", ".")) / scale for g in m.group(1, 3))
@@ -223,3 +257,21 @@ def reported_value(option: str, sd_option: str | None = None):
 
     parse.__name__ = "number"
     return parse
+
+
+
+def _before_spread(text: str) -> str:
+    """The number typed before its spread, as typed ("1,000 ± 50" -> "1,000")."""
+    from falseclaims.io.raw_table import clean_text
+
+    return re.split(r"\s*(?:±|\+/?-|[(\[])", clean_text(str(text)).strip())[0]
+
+
+def pasted_with_spread(text: str):
+    """:func:`falseclaims.readout.pasted_with_spread` of the text made plain as the number
+    options read it (U+2212, no-break spaces)."""
+    from falseclaims.io.raw_table import clean_text
+    from falseclaims.readout import pasted_with_spread as read
+
+    return read(clean_text(str(text)))
+

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from falseclaims.cli import UsageError, count, output_options
-from falseclaims.cli.conventions import MAX_N, limit_text, reported_value
+from falseclaims.cli import UsageError, output_options
+from falseclaims.cli.conventions import MAX_N, limit_text, reported_value, whole_number
 
 
 # beyond these the exact computation takes minutes and gigabytes (n = 1e12: > 60 s on one
@@ -19,9 +19,9 @@ def register(sub) -> None:
                     "accuracy p on n test cases, its SD, the single-classifier Clopper-Pearson "
                     "interval at k = round(p n) and the multiplicity-adjusted upper limit.",
     )
-    parser.add_argument("--m", required=True, type=count,
+    parser.add_argument("--m", required=True, type=whole_number,
                         help=f"number of classifiers (1 to {limit_text(MAX_M)})")
-    parser.add_argument("--n", required=True, type=count,
+    parser.add_argument("--n", required=True, type=whole_number,
                         help=f"test-set size (1 to {limit_text(MAX_N)})")
     parser.add_argument("--p", required=True, type=reported_value("--p"), help="true accuracy in [0, 1]")
     parser.add_argument("--alpha", type=float, default=0.05,
