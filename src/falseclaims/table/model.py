@@ -19,8 +19,7 @@ from falseclaims.table.kinds import (average_kind, column_cells, column_name, ki
                                      summary_column)
 from falseclaims.table.rows import (LONE_MACRO, cell_shapes, composite_names, data_rows,
                                     method_column, method_names,
-                                    refuse_data_set_labels, refuse_literature_rows,
-                                    refuse_non_methods, refuse_own_data_rows,
+                                    refuse_data_set_labels, refuse_non_methods,
                                     refuse_rows_not_results, refuse_split_rows, table_error,
                                     units_in_cells)
 from falseclaims.table.readers import RawTable, TableReadError
@@ -418,9 +417,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     notes = list(raw.notes)
     method_j = method_column(raw)
     refuse_rows_not_results(raw)
-    refuse_data_set_labels(raw, method_j)
-    refuse_literature_rows(raw)
-    refuse_own_data_rows(raw, method_j)
+    refuse_data_set_labels(raw, method_j)  # literature rows, rows with their own counts too
     raw = cell_shapes(units_in_cells(raw, method_j, notes), method_j, notes)
     raw = data_rows(composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j

@@ -23,8 +23,7 @@ __all__ = ["LONE_MACRO", "cell_shapes", "composite_names", "data_rows", "decimal
            "flag_columns",
            "is_note_row", "is_section_row",
            "method_column", "method_names", "modifier_names", "name_columns", "refuse_data_set_labels",
-           "refuse_literature_rows", "refuse_non_methods", "refuse_own_data_rows",
-           "refuse_rows_not_results", "refuse_split_rows", "table_error",
+           "refuse_non_methods", "refuse_rows_not_results", "refuse_split_rows", "table_error",
            "text_columns", "units_in_cells"]
 
 
@@ -478,7 +477,8 @@ def refuse_rows_not_results(raw: RawTable) -> None:
 def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
     """A label column beside the methods whose header names data sets, printed on a group's
     first row only (``Dataset``: BraTS 2021, blank, BraTS 2024, blank), left in one table:
-    ranking its rows together compares results on different test sets. (The same methods
+    ranking its rows together compares results on different test sets; so do rows citing
+    their papers and rows with their own counts (below). (The same methods
     under each label are split into one table per data set before this; a label in every
     row, ``Data``: ``+ wrist`` for training data added, is a description of the row.)"""
     for j in text_columns(raw):
@@ -489,6 +489,8 @@ def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
                             f"({sorted(set(printed) - {''})[:3]}): "
                             "rows of different data sets are not one comparison; give each "
                             "data set's rows as their own table")
+    refuse_literature_rows(raw)
+    refuse_own_data_rows(raw, method_j)
 
 
 # a column citing the paper each row was taken from (``文献``: ``Kassem et al. [2]``, ``Jost
