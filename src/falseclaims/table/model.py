@@ -417,7 +417,7 @@ def interpret_table(raw: RawTable, cfg: dict, *, n: int | dict | None = None,
     notes = list(raw.notes)
     method_j = method_column(raw)
     refuse_rows_not_results(raw)
-    refuse_data_set_labels(raw, method_j)
+    refuse_data_set_labels(raw, method_j)  # literature rows, rows with their own counts too
     raw = cell_shapes(units_in_cells(raw, method_j, notes), method_j, notes)
     raw = data_rows(composite_names(raw, method_j, notes), method_j, notes)
     if not any(c.numeric for j in range(len(raw.header)) if j != method_j

@@ -214,10 +214,12 @@ def data_rows(raw: RawTable, method_j: int, notes: list[str]) -> RawTable:
 
 
 LONE_MACRO = re.compile(r"\\[A-Za-z]+\s*(?:\{\})?")
-# a row below the methods that is none: Improvement / Δ (vs. ...), Mean / Std over the rows,
-# a p-value; ranked, a negative difference "wins" a lower-is-better column
+# a row below the methods that is none: Improvement / Δ (vs. ...) / Δ Gain, Mean / Std over
+# the rows, a p-value; ranked, a negative difference "wins" a lower-is-better column
 _NON_METHOD_ROW = re.compile(
-    r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)(?:\s*(?:\(.*|(?:over|vs\.?|"
+    r"(?i)^(?:(?:Δ|delta|gain|improvement|difference|diff\.?)"
+    # two such words (Δ Gain, Delta improvement): the row of signed gains under an ablation
+    r"(?:\s+(?:gain|improvement|difference|diff\.?|change))?(?:\s*(?:\(.*|(?:over|vs\.?|"
     r"w\.?r\.?t\.?|relative to|compared to)\b.*))?|std\.?|sd|s\.d\.|stdev|std\.? ?dev\.?|"
     r"standard deviation|variance|mean|average|avg\.?|median|p|p-?values?|p ?\(.*\))$")
 # the agreement between two human readers (Interobserver, Inter-rater agreement,
@@ -475,7 +477,8 @@ def refuse_rows_not_results(raw: RawTable) -> None:
 def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
     """A label column beside the methods whose header names data sets, printed on a group's
     first row only (``Dataset``: BraTS 2021, blank, BraTS 2024, blank), left in one table:
-    ranking its rows together compares results on different test sets. (The same methods
+    ranking its rows together compares results on different test sets; so do rows citing
+    their papers and rows with their own counts (below). (The same methods
     under each label are split into one table per data set before this; a label in every
     row, ``Data``: ``+ wrist`` for training data added, is a description of the row.)"""
     for j in text_columns(raw):
@@ -486,6 +489,64 @@ def refuse_data_set_labels(raw: RawTable, method_j: int) -> None:
                             f"({sorted(set(printed) - {''})[:3]}): "
                             "rows of different data sets are not one comparison; give each "
                             "data set's rows as their own table")
+    refuse_literature_rows(raw)
+    refuse_own_data_rows(raw, method_j)
+
+
+# a column citing the paper each row was taken from (``文献``: ``Kassem et al. [2]``, ``Jost
+# [4]``) beside a column of publication years: a literature review's table, each row a result
+# its paper reported under its own data split and protocol
+_REFERENCE_HEADER = re.compile(r"(?i)^(?:refs?\.?|references?|citations?|stud(?:y|ies)|papers?|"
+                               r"publications?|literature|authors?|文献|参考文献|出处)$")
+_YEAR_HEADER = re.compile(r"(?i)^(?:years?|publication year|pub\.? year|年份|发表年份|年)$")
+_CITATION = re.compile(r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]")
+
+
+def refuse_literature_rows(raw: RawTable) -> None:
+    """Refuse a table whose rows cite the papers they come from, with their years: results
+    collected from the literature are no comparison on one test set (ranked, the paper
+    with the easiest custom split was named the winner). A method's citation mark in its
+    name (``UNet [27]``) alone is not this: most comparison tables cite their baselines."""
+    if not any(_YEAR_HEADER.match(plain_text(str(h)).strip()) for h in raw.header):
+        return
+    for j in text_columns(raw):
+        cited = [c for r in raw.rows if (c := plain_text(str(r[j])).strip())]
+        if (_REFERENCE_HEADER.match(plain_text(str(raw.header[j])).strip()) and cited
+                and 2 * sum(bool(_CITATION.search(c)) for c in cited) > len(cited)):
+            raise table_error(raw, f"column {raw.header[j]!r} cites the paper of each row "
+                            f"({'; '.join(cited[:2])}; ...) beside a year column: results "
+                            "collected from different papers, each under its own data split "
+                            "and protocol, are not one comparison; give a table of methods "
+                            "tested on one test set")
+
+
+# a header of two groups split by a slash (PD/HC, AD/CN, Cases/Controls) over cells of two
+# counts (19739/14900): the numbers of cases and controls of the row's own data; not the
+# counts of a confusion matrix (TP/FP), which differ between methods on one test set
+_GROUPS_HEADER = re.compile(r"^([^\W\d_][\w-]{0,19})\s*/\s*([^\W\d_][\w-]{0,19})$")
+_COUNT_PAIR = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*/\s*(\d{1,3}(?:,\d{3})+|\d+)$")
+_CONFUSION = {"tp", "fp", "tn", "fn"}
+
+
+def refuse_own_data_rows(raw: RawTable, method_j: int) -> None:
+    """Refuse rows that each carry their own case and control counts (``PD/HC``: 19739/14900,
+    511/1860): each row is its own data (a data selection, a cohort), not a method tested on
+    one test set. Counts equal in every row are one test set's (216/87 under every target);
+    a count above 100 tells counts from percentages (``Sens/Spec``: 85/90)."""
+    for j, h in enumerate(raw.header):
+        groups = _GROUPS_HEADER.match(plain_text(str(h)).strip())
+        if j == method_j or not groups or {g.lower() for g in groups.groups()} & _CONFUSION:
+            continue
+        cells = [plain_text(str(r[j])).strip() for r in raw.rows]
+        pairs = [_COUNT_PAIR.match(c) for c in cells if c]
+        if not pairs or not all(pairs):
+            continue
+        counts = [int(x.replace(",", "")) for p in pairs for x in p.groups()]
+        if max(counts) > 100 and len({p[0].replace(" ", "") for p in pairs}) > 1:
+            raise table_error(raw, f"column {raw.header[j]!r} gives each row its own counts "
+                            f"({', '.join(c for c in cells if c)[:60]}): the rows are "
+                            "different data (selections, cohorts), not methods tested on one "
+                            "test set")
 
 
 def refuse_split_rows(raw: RawTable, method_j: int) -> None:
