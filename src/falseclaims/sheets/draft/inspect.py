@@ -25,6 +25,7 @@ from falseclaims.sheets.draft.roles import is_measure as _is_measure
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
 from falseclaims.io.raw_reader import read_raw_table
+from falseclaims.sheets.draft.reading import text_reading
 from falseclaims.sheets.read.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.read.rows import skip_rows
 
@@ -171,6 +172,7 @@ class SheetGuess:
     no_header: str | None = None  # why the header row reads as a row of data
     # (row, column, text): a legend under the data, one text cell a row, not in column A
     legend_rows: list[tuple[int, int, str]] = field(default_factory=list)
+    read_as: str | None = None  # a text file: separator, encoding, decimal commas
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -430,6 +432,7 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     g.ragged = ragged_rows(t)
     g.no_header = header_as_data(t) if header_row is None else None
     g.legend_rows = legend_rows(t) if width >= 4 else []
+    g.read_as = text_reading(path, t, guesses)
     return g
 
 
