@@ -128,3 +128,43 @@ def test_the_printed_run_command_works_in_a_folder_of_ones_own(tmp_path, monkeyp
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "validate_sheets" in r.stdout
+
+
+def _marked(tmp_path, claims_head, test_head, claims=("Y", "N", "x", "✓", "0", "1"),
+            tests=("0", "x", "✓", "yes", "N", "✓")):
+    from sheet_drafting import write_rows
+    rows = [["Paper", "Task", "Metric", "Proposed (%)", "Baseline (%)", "Test images (n)",
+             claims_head, test_head]]
+    for k, s in enumerate(_IDS):
+        rows.append([s, "classification", "accuracy", 90.1 + k, 88.2 + k, 500 + 10 * k,
+                     claims[k], tests[k]])
+    return write_rows(tmp_path, rows)
+
+
+def test_check_mark_columns_named_by_their_header_are_mapped(tmp_path):
+    from sheet_drafting import drafted
+    path = _marked(tmp_path, "Claims SOTA", "Significance test")
+    d, block = drafted(path)
+    wide = block["columns"]["wide"]
+    assert wide["Claims SOTA"] == "claims_outperformance"
+    assert wide["Significance test"] == "statistical_test"
+    s = read_venue(dict(block), base_dir=".", venue="v")
+    p = s.papers.set_index("paper_id")
+    # Y N x ✓ 0 1 / 0 x ✓ yes N ✓: a marked box is yes
+    assert p["claims_outperformance"].tolist() == [True, False, True, True, False, True]
+    assert p["statistical_test"].tolist() == [False, True, True, True, False, True]
+
+
+def test_check_marks_under_a_header_naming_nothing_are_asked(tmp_path):
+    from falseclaims.sheets.draft.inspect import inspect_sheet
+    g = inspect_sheet(_marked(tmp_path, "Col G", "Col H"))
+    for c in g.columns[6:]:
+        assert c.role in ("(ignore)", "category")
+        assert any("claims_outperformance or statistical_test" in h for h in c.hints)
+
+
+def test_plain_yes_no_under_another_header_is_not_asked(tmp_path):
+    from falseclaims.sheets.draft.inspect import inspect_sheet
+    g = inspect_sheet(_marked(tmp_path, "Code available", "Data public",
+                              claims=("Y", "N") * 3, tests=("yes", "no") * 3))
+    assert not any("check marks" in h for c in g.columns for h in c.hints)

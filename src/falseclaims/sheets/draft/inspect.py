@@ -527,6 +527,10 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if split_sizes:
         hints = [h for h in hints if "78.50/66.45" not in h and "not one whole" not in h]
         hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
+    if role in ("(ignore)", "category") and checks.mark_rules(texts):
+        hints.append("yes/no check marks: if they say whether the paper claims to beat the "
+                     "prior best or ran a statistical test, map the column as "
+                     "claims_outperformance or statistical_test (the marks read as yes/no)")
     if headerless:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
     if not vals and not (key in ALL_COLUMNS and not headerless):  # not 'free text'
