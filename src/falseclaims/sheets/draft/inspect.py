@@ -24,8 +24,8 @@ from falseclaims.sheets.draft.roles import POOLED_COUNT, header_as_data, ragged_
 from falseclaims.sheets.draft.roles import is_measure as _is_measure
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
-from falseclaims.io.raw_reader import read_raw_table
-from falseclaims.sheets.draft.reading import text_reading
+from falseclaims.io.raw_reader import TEXT_SUFFIXES, read_raw_table
+from falseclaims.io.textio import text_suffix
 from falseclaims.sheets.read.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.read.rows import skip_rows
 
@@ -839,3 +839,33 @@ def group_problems(problems: list[Problem], show: int = 3) -> list[str]:
                 lines.append(f"    ... and {len(items) - show} more like this")
     return lines
 
+
+# how a text sheet was read (separator, encoding, decimal commas), said by inspect and
+# its review page: the reader decides these alone (a German Excel file: ';', Windows-1252)
+_SEP_WORDS = {",": "','-separated", ";": "';'-separated", "\t": "tab-separated"}
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d*,\d+\s*%?\s*(?:(?:±|\+/-|\()\s*\d*,?\d+\)?)?\s*$")
+
+
+def text_reading(path: Path, t, columns) -> str | None:
+    """'';'-separated, Windows-1252 (not UTF-8), decimal commas in D, E' for a text
+    file; None for a workbook. ``columns``: the column guesses (their roles say which
+    columns hold values, where a comma is a decimal comma)."""
+    suffix = text_suffix(path)
+    if suffix not in TEXT_SUFFIXES:
+        return None
+    notes = [n["note"] for n in t.notes if n["row"] is None and n["column"] is None]
+    sep = TEXT_SUFFIXES[suffix]
+    if any(n.startswith("';'-separated") for n in notes):
+        sep = ";"
+    elif any("tab-separated" in n for n in notes):
+        sep = "\t"
+    words = [_SEP_WORDS.get(sep, repr(sep) + "-separated")]
+    coded = [n.split(";")[0].removeprefix("file is ") for n in notes
+             if n.startswith("file is ")]
+    words.append(", ".join(coded) if coded else "UTF-8")
+    commas = [c.letter for k, c in enumerate(columns)
+              if c.role.startswith(("value", "sd"))
+              and any(isinstance(row[k], str) and not is_missing(row[k])
+                      and _DECIMAL_COMMA.match(row[k]) for _, row in t.rows)]
+    words.append(f"decimal commas in {', '.join(commas)}" if commas else "decimal points")
+    return "; ".join(words)
