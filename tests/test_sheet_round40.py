@@ -84,6 +84,15 @@ def test_inspect_and_review_say_how_a_text_sheet_was_read(tmp_path, capsys):
     assert "decimal commas in D, E" in page.read_text(encoding="utf-8")
 
 
+def test_a_windows_1252_sheet_is_said_so(tmp_path, capsys):
+    path = _german(tmp_path)
+    text = path.read_text(encoding="cp1252").replace("Chen 2019", "Müller 2019")
+    path.write_text(text, encoding="cp1252")
+    assert main(["sheet", "inspect", str(path)]) == 0
+    assert "read as: ';'-separated; Windows-1252 (not UTF-8); decimal commas in D, E" \
+        in capsys.readouterr().out
+
+
 def test_an_excel_sheet_gets_no_text_reading(tmp_path):
     import openpyxl
 

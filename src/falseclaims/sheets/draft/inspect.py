@@ -860,8 +860,9 @@ def text_reading(path: Path, t, columns) -> str | None:
     elif any("tab-separated" in n for n in notes):
         sep = "\t"
     words = [_SEP_WORDS.get(sep, repr(sep) + "-separated")]
-    coded = [n.split(";")[0].removeprefix("file is ") for n in notes
-             if n.startswith("file is ")]
+    # "file is not UTF-8; read as Windows-1252 (...)", "...; decoded as UTF-16-LE"
+    coded = [m[1].strip() + (" (not UTF-8)" if "not UTF-8" in n else "") for n in notes
+             if n.startswith("file is ") and (m := re.search(r"(?:read|decoded) as ([^;(]+)", n))]
     words.append(", ".join(coded) if coded else "UTF-8")
     commas = [c.letter for k, c in enumerate(columns)
               if c.role.startswith(("value", "sd"))
