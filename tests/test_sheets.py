@@ -313,7 +313,7 @@ def test_thousands_separators_in_sizes(tmp_path, cell, expected):
     assert s.papers.loc[0, "n_test"] == expected
 
 
-@pytest.mark.parametrize("cell", ["0,853", "12,5", "1.234", "1,23", "~500"])
+@pytest.mark.parametrize("cell", ["0,853", "12,5", "2.000", "1,23", "~500"])
 def test_ambiguous_sizes_rejected(tmp_path, cell):
     err = problems(tmp_path, papers=with_cell(PAPERS, 1, "n_test", cell))
     (p,) = err.problems

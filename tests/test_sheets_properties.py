@@ -71,7 +71,7 @@ BAD_CELLS = {
     "task": st.sampled_from(["detection", "cls?", "42"]),
     "in_scope": st.sampled_from(["maybe", "2", "yess", "unclear"]),
     "split": st.sampled_from(["holdout", "k-fold?", "test only"]),
-    "n_test": st.sampled_from(["12.5", "0,853", "1.234", "-3", "0", "about 50", "1.5e-1"]),
+    "n_test": st.sampled_from(["12.5", "0,853", "2.000", "-3", "0", "about 50", "1.5e-1"]),
     "value": st.sampled_from(["high", "0.9.1", "1.5", "-0.2", "0.8 0.1", "0,8.1", "80%%x"]),
     "sd_over": st.sampled_from(["patients", "bootstrap"]),
 }

@@ -179,6 +179,8 @@ def _print_inspect(args, g, d) -> None:
             if g.header_rows == 2 else f"header row {g.header_row}")
     print(f"{g.file}" + (f", sheet '{g.sheet}'" if g.sheet else "")
           + f": {rows}, {g.n_rows} data rows")
+    if g.read_as:
+        print(f"  read as: {g.read_as}")
     for t in g.title_rows:
         print(f"  title row skipped: {t}")
     for w in g.warnings:
@@ -200,9 +202,34 @@ def _print_inspect(args, g, d) -> None:
     print("\n# draft venue block (edit it; data/README.md, 'Swapping in a real sheet'):")
     print(d.text, end="")
     if args.write:
-        print(f"\nwritten: {args.write}; run: snakemake --cores 2 --configfile {args.write}")
+        print(f"\nwritten: {args.write}; {_run_advice(args.write)}")
     if args.html:
         print(f"review page: {args.html}")
+
+
+def _checkout() -> Path | None:
+    """The checkout holding the workflow (an editable install), or None."""
+    import falseclaims
+
+    root = Path(falseclaims.__file__).resolve().parents[2]
+    return root if (root / "Snakefile").is_file() else None
+
+
+def _run_advice(draft: str) -> str:
+    """The command that runs the draft from here. The draft is one venue merged over the
+    project's complete config/config.yaml; without one (a folder of one's own) the
+    pipeline refuses to start, so the steps to make this folder a project come first."""
+    run = f"snakemake --cores 2 --configfile {draft}"
+    here = Path.cwd()
+    if (here / "Snakefile").is_file() and (here / "config" / "config.yaml").is_file():
+        return f"run: {run}"
+    root = _checkout()
+    src = str(root) if root else "/path/to/falseclaims"
+    steps = ("" if (here / "config" / "config.yaml").is_file() else
+             f"mkdir -p config data && cp {src}/config/config.yaml config/ && "
+             f"cp -r {src}/data/external data/ && ")
+    return (f"this folder is no checkout: run the draft with the checkout's workflow "
+            f"(README, 'Where to run it'):\n  {steps}{run} -s {src}/Snakefile")
 
 
 def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
@@ -213,6 +240,11 @@ def _refuse_overwrite(target: Path, inputs: list[Path], force: bool) -> None:
     if any(target.exists() and p.exists() and target.samefile(p) for p in inputs):
         raise UsageError(f"{target}: that is the sheet being read; write the draft "
                          "to a new file")
+    if target.resolve() == (Path.cwd() / "config" / "config.yaml").resolve() \
+            and not target.exists():
+        raise UsageError(f"{target}: the project's config must be complete (the draft holds "
+                         "one venue and run_venues only): write the draft to a new file, "
+                         "e.g. --write myvenue.yaml, and run it with --configfile")
     if force or not target.exists():
         return
     config = find_config()

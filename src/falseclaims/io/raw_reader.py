@@ -81,7 +81,9 @@ def read_raw_table(path: str | Path, sheet: str | None = None, header_row: int =
     if suffix in TEXT_SUFFIXES:
         return _read_text(path, shown, TEXT_SUFFIXES[suffix], header_row, sheet, max_rows)
     t = RawTable(shown, sheet, [], [])
-    t.problem(None, None, path.suffix, "a .csv, .tsv or .xlsx file")
+    t.problem(None, None, path.suffix, "a .csv, .tsv or .xlsx file" + (
+        " (an old Excel .xls workbook is not read: open it in Excel or LibreOffice and "
+        "save it as .xlsx, or each sheet as CSV)" if suffix in (".xls", ".xlsb") else ""))
     return t
 
 

@@ -24,7 +24,8 @@ from falseclaims.sheets.draft.roles import POOLED_COUNT, header_as_data, ragged_
 from falseclaims.sheets.draft.roles import is_measure as _is_measure
 from falseclaims.sheets.read.columns import ENUMS, PAPERS, RESULTS, WIDE
 from falseclaims.sheets.read.errors import CellError, Problem, SheetValidationError
-from falseclaims.io.raw_reader import read_raw_table
+from falseclaims.io.raw_reader import TEXT_SUFFIXES, read_raw_table
+from falseclaims.io.textio import text_suffix
 from falseclaims.sheets.read.prepare import _ARITH, _FOLDS, _arith, combine_header
 from falseclaims.sheets.read.rows import skip_rows
 
@@ -171,6 +172,7 @@ class SheetGuess:
     no_header: str | None = None  # why the header row reads as a row of data
     # (row, column, text): a legend under the data, one text cell a row, not in column A
     legend_rows: list[tuple[int, int, str]] = field(default_factory=list)
+    read_as: str | None = None  # a text file: separator, encoding, decimal commas
 
 
 def _kinds(cells_: list) -> tuple[int, int, int]:
@@ -430,6 +432,7 @@ def inspect_sheet(path: str | Path, sheet: str | None = None, header_row: int | 
     g.ragged = ragged_rows(t)
     g.no_header = header_as_data(t) if header_row is None else None
     g.legend_rows = legend_rows(t) if width >= 4 else []
+    g.read_as = text_reading(path, t, guesses)
     return g
 
 
@@ -524,6 +527,10 @@ def _guess_column(t, k: int, name: str) -> ColumnGuess:
     if split_sizes:
         hints = [h for h in hints if "78.50/66.45" not in h and "not one whole" not in h]
         hints.append("cells like '898/500/200': split_cells: {<col>: [n_train, n_val, n_test]}")
+    if role in ("(ignore)", "category") and checks.mark_rules(texts):
+        hints.append("yes/no check marks: if they say whether the paper claims to beat the "
+                     "prior best or ran a statistical test, map the column as "
+                     "claims_outperformance or statistical_test (the marks read as yes/no)")
     if headerless:
         hints.append(f"no header: map it by letter, \"@{t.letters[k]}\": <our column>")
     if not vals and not (key in ALL_COLUMNS and not headerless):  # not 'free text'
@@ -832,3 +839,34 @@ def group_problems(problems: list[Problem], show: int = 3) -> list[str]:
                 lines.append(f"    ... and {len(items) - show} more like this")
     return lines
 
+
+# how a text sheet was read (separator, encoding, decimal commas), said by inspect and
+# its review page: the reader decides these alone (a German Excel file: ';', Windows-1252)
+_SEP_WORDS = {",": "','-separated", ";": "';'-separated", "\t": "tab-separated"}
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d*,\d+\s*%?\s*(?:(?:±|\+/-|\()\s*\d*,?\d+\)?)?\s*$")
+
+
+def text_reading(path: Path, t, columns) -> str | None:
+    """'';'-separated, Windows-1252 (not UTF-8), decimal commas in D, E' for a text
+    file; None for a workbook. ``columns``: the column guesses (their roles say which
+    columns hold values, where a comma is a decimal comma)."""
+    suffix = text_suffix(path)
+    if suffix not in TEXT_SUFFIXES:
+        return None
+    notes = [n["note"] for n in t.notes if n["row"] is None and n["column"] is None]
+    sep = TEXT_SUFFIXES[suffix]
+    if any(n.startswith("';'-separated") for n in notes):
+        sep = ";"
+    elif any("tab-separated" in n for n in notes):
+        sep = "\t"
+    words = [_SEP_WORDS.get(sep, repr(sep) + "-separated")]
+    # "file is not UTF-8; read as Windows-1252 (...)", "...; decoded as UTF-16-LE"
+    coded = [m[1].strip() + (" (not UTF-8)" if "not UTF-8" in n else "") for n in notes
+             if n.startswith("file is ") and (m := re.search(r"(?:read|decoded) as ([^;(]+)", n))]
+    words.append(", ".join(coded) if coded else "UTF-8")
+    commas = [c.letter for k, c in enumerate(columns)
+              if c.role.startswith(("value", "sd"))
+              and any(isinstance(row[k], str) and not is_missing(row[k])
+                      and _DECIMAL_COMMA.match(row[k]) for _, row in t.rows)]
+    words.append(f"decimal commas in {', '.join(commas)}" if commas else "decimal points")
+    return "; ".join(words)

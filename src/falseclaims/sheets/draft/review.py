@@ -82,6 +82,8 @@ def review_html(g: SheetGuess, d: Draft, venue: str, step_label=_reason_words) -
     layout = block.get("layout", "long")
     rows = (f"rows {g.header_row - 1}-{g.header_row} (names combined)" if g.header_rows == 2
             else f"row {g.header_row}")
+    if g.read_as:  # the template's header line: how a text file was read goes with it
+        rows += f" (text file read as: {g.read_as})"
     return _ENV.get_template("sheet_review.html.j2").render(
         file=str(g.file), sheet=g.sheet, header=rows, n_rows=g.n_rows, units=g.units,
         venue=venue, problems=d.problems, findings=d.findings,

@@ -20,7 +20,7 @@ from falseclaims.sheets.read.errors import CellError
 
 __all__ = ["TASK_WORDS", "DOI", "is_doi", "is_flag", "whole", "named_values", "fit_categories", "settle_ids",
            "settle_methods", "settle_single_value", "header_metric", "settle_metric_pairs",
-           "settle_names", "settle_in_scope", "fit_role", "idless_rows",
+           "settle_names", "settle_in_scope", "fit_role", "mark_rules", "idless_rows",
            "measure_without_metric", "settle_before_after", "drop_same_names",
            "FIT_SHARE"]
 
@@ -524,8 +524,32 @@ def fit_role(role: str, why: str, sure: bool, texts: list[str]):
         if share2 >= FIT_SHARE:
             return role, why + f"; task read from words in the cells (values: rules; " \
                 f"e.g. {bad!r})", False, dict(TASK_WORDS)
+    if role in _BOOLS and (marks := mark_rules(texts)):
+        shown = ", ".join(repr(m) for m in marks["shown"])
+        return role, why + f"; check marks read as yes/no ({shown}; values: rules)", False, \
+            marks["rules"]
     return "(ignore)", why + f"; most cells are not {role} values (e.g. {bad!r}): map them " \
         f"with values: {{{role}: {{regex: value}}}}", False, {}
+
+
+# a marked box says yes ('x' as in a ticked checklist box, '✓'), a cross mark no; with the
+# reader's yes/no spellings these are the cells of a yes/no column kept with marks
+_MARK_YES, _MARK_NO = "x✓✔☑", "✗✘☒☐"
+_PLAIN_BOOL = {"yes", "no", "y", "n", "true", "false", "t", "f", "1", "0", "1.0", "0.0"}
+
+
+def mark_rules(texts: list[str]) -> dict | None:
+    """``{'rules': values: rules, 'shown': the marks}`` when every filled cell is a yes/no
+    spelling or a check mark and one at least is a mark; else None."""
+    filled = {clean_text(str(t)).lower() for t in texts if not is_missing(t)}
+    marks = sorted(t for t in filled if len(t) == 1 and t in _MARK_YES + _MARK_NO)
+    if not marks or not filled <= _PLAIN_BOOL | set(marks):
+        return None
+    rules = {}
+    for cls, value in ((_MARK_YES, "yes"), (_MARK_NO, "no")):
+        if present := [m for m in marks if m in cls]:
+            rules[r"(?i)^\s*[" + "".join(present) + r"]\s*$"] = value
+    return {"rules": rules, "shown": marks}
 
 
 def _free_split(why: str, sure: bool, texts: list[str]):

@@ -14,10 +14,11 @@ Rules (documented in data/README.md, "Messy cells"):
   metric value ("0,853" -> 0.853): metric values are at most 100, so a thousands separator
   cannot occur there; a cell mixing "," and "." is rejected.
 * Sizes (integers): digits, optionally grouped in thousands by ",", " ", "'" or "_" with
-  groups of exactly three digits after a non-zero leading group ("1,234", "1 234"). "0,853",
-  "12,5" and "1.234" are rejected: a size is an integer, and a "." could be a decimal point
-  or a European thousands separator. In the data-set size columns (``counted``) a size may
-  be written with what it counts: "462 patients", "1,200 images", "n=50" (noted).
+  groups of exactly three digits after a non-zero leading group ("1,234", "1 234"), or by
+  "." where no whole number can be meant ("1.529", noted: table mode's rule). "0,853",
+  "12,5" and "2.000" are rejected: a size is an integer, and "2.000" is 2 or 2000. In the
+  data-set size columns (``counted``) a size may be written with what it counts:
+  "462 patients", "1,200 images", "n=50" (noted).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ _FALSE = frozenset({"no", "n", "false", "f", "0", "0.0"})
 _RE_INT = re.compile(r"^[+-]?\d+$")
 _RE_INT_FLOAT = re.compile(r"^[+-]?\d+\.0*$")
 _RE_GROUPED = re.compile(r"^[1-9]\d{0,2}(?P<sep>[, '_])\d{3}(?:(?P=sep)\d{3})*$")
+# digits grouped by '.', as a German or Italian sheet writes 1.529 (table mode's rule,
+# docs/table.md "digit groups"): a size is whole, so '.' before digits that make no whole
+# number groups them; 2.000 is 2 or 2000 and stays refused
+_RE_DOT_GROUPED = re.compile(r"^[1-9]\d{0,2}(?:\.\d{3})+$")
 
 
 def _cleaning_note(raw, s: str) -> list[str]:
@@ -163,6 +168,8 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
     s = clean_text(raw)
     if _RE_INT.match(s):
         return int(s), ()
+    if _RE_DOT_GROUPED.match(s):  # before 2.000 could be read as 2.0
+        return _dot_grouped(raw, s)
     if _RE_INT_FLOAT.match(s):
         return int(float(s)), ()
     m = _RE_GROUPED.match(s)
@@ -180,12 +187,17 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
         raise CellError("one whole number, the test-set size; this cell describes a split "
                         "or several sizes (e.g. '70/10/20 of 300 cases'): compute the "
                         "test-set size and write it")
-    if re.match(r"^\d{1,3}\.\d{3}$", s):
-        raise CellError(
-            "a whole number; '.' in a size is ambiguous (decimal point or thousands "
-            "separator?), write the size without separators"
-        )
     raise CellError("a whole number (e.g. 1234 or 1,234)")
+
+
+def _dot_grouped(raw: str, s: str) -> tuple[int, tuple[str, ...]]:
+    value = int(s.replace(".", ""))
+    if s.count(".") == 1 and s.endswith(".000"):
+        whole = s.split(".")[0]
+        raise CellError(f"a whole number written without '.': {s!r} is {whole} or {value} "
+                        "('.' a decimal point or a digit group)")
+    return value, (f"{raw!r} read as {value} ('.' groups digits: a size is whole, so it "
+                   "is no decimal point)",)
 
 
 @dataclass(frozen=True)

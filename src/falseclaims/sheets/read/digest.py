@@ -66,8 +66,21 @@ def digest(venue: str, papers: pd.DataFrame, results: pd.DataFrame, notes: pd.Da
     kinds = _without_no_results(digest_kinds(notes, None)).head(top)
     for kind, n, example in kinds[["kind", "n", "example"]].itertuples(index=False):
         # one: the note itself (a count of 1 reads as a slip); several: counted by kind
-        lines.append(f"  {example}" if n == 1 else f"  {n} x {kind}")
+        lines.append(f"  {example}" if n == 1 else f"  {n} x {kind}{_columns_named(kind, notes)}")
     return "\n".join(lines)
+
+
+def _columns_named(kind: str, notes: pd.DataFrame, most: int = 8) -> str:
+    """': 'a', 'b', ...' for a kind about whole columns ("column … absent"): blanked to
+    '…', the count alone would not say which columns to look at."""
+    if not kind.startswith("column …"):
+        return ""
+    changes = notes[notes["kind"] == "changes results"]
+    kinds = changes["note"].str.replace(r"'[^']*'", "…", regex=True)
+    named = changes["note"][kinds.str.startswith(kind)].str.extract(r"^column '([^']*)'")[0]
+    names = list(dict.fromkeys(named.dropna()))
+    more = f", … ({len(names) - most} more)" if len(names) > most else ""
+    return ": " + ", ".join(repr(c) for c in names[:most]) + more
 
 
 # the page is package data (falseclaims/templates), like the other HTML pages
