@@ -58,16 +58,12 @@ def _pasted(text: str) -> str:
     return clean_text(text)
 
 
-# digits grouped by thousands, one separator throughout: 1 024 (a space, thin or no-break
-# space in a PDF), 1,024, 1.024, 1'024
-_GROUPED = re.compile(r"\+?[1-9]\d{0,2}([ ,.'’])\d{3}(?:\1\d{3})*")
-
-
 def count(text: str) -> int:
     """argparse type for counts: an integer, also written as 1e6 or 1_000_000, or with its
     digits grouped as a paper prints them (1 024, 1,024); "10.000" and "10,000", 10 or
     10,000, are refused as ambiguous: every option that takes a count."""
     from falseclaims.cli.conventions import refuse_dot_group
+    from falseclaims.io.cells import grouped_count
 
     plain = _pasted(text)
     refuse_dot_group(plain)
@@ -76,8 +72,10 @@ def count(text: str) -> int:
         whole = int(one_comma_group.group(1))
         raise argparse.ArgumentTypeError(
             f"{plain} is ambiguous: write {whole * 1000} or {whole}")
-    if _GROUPED.fullmatch(plain):  # no other reading is a whole number: 1,024 is not 1.024
-        return int(re.sub(r"\D", "", plain))
+    # digits grouped as a paper prints them (io.cells.grouped_count: table mode's and the
+    # sheets' rule): no other reading is a whole number, 1,024 is not 1.024
+    if (grouped := grouped_count(plain)) is not None:
+        return grouped
     try:
         value = float(plain.replace("_", ""))
     except ValueError:

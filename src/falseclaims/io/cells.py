@@ -135,3 +135,24 @@ def _read_text(raw: str, decimal_comma: bool) -> Reading | None:
     return Reading(_float(m["v"]), _float(sd_text) if sd_text else None, percent,
                    decimals(m["v"]), sd_text, aside, kind, interval,
                    any("," in t for t in tokens))
+
+
+# A count printed with digit groups: 1,512 / 1 512 (space, no-break or thin space) / 1'512 /
+# 1.512; one separator throughout, three digits after each. The one rule of table mode, the
+# sheet reader and the command line's counts.
+GROUP_SEPARATORS = ",.'’ \u00a0\u2009\u202f"
+GROUPED = re.compile(r"\+?[1-9]\d{0,2}([" + GROUP_SEPARATORS + r"])\d{3}(?:\1\d{3})*")
+
+
+def grouped_count(text: str) -> int | None:
+    """The count ``text`` prints with digit groups; None when it prints none. ValueError
+    when a '.' may as well be a decimal point before a whole number (``2.000``: 2 or
+    2000); ``1.512`` is no whole number, so its '.' groups digits."""
+    if not (m := GROUPED.fullmatch(text.strip())):
+        return None
+    if m[1] == "." and text.count(".") == 1 and float(text) == int(float(text)):
+        raise ValueError(f"{text.strip()!r} is {int(float(text))} or "
+                         f"{int(text.replace('.', ''))} ('.' a decimal point or a digit "
+                         "group): write it without the '.'")
+    return int(re.sub(r"\D", "", text))
+

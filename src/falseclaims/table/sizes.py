@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from falseclaims.io.cells import GROUPED, grouped_count
 from falseclaims.table.cells import clean
 from falseclaims.table.kinds import column_cells
 from falseclaims.table.readers import RawTable
@@ -25,27 +26,6 @@ _N_HEADERS = re.compile(r"^(?:n|n_?test|n test|#? ?test(?: set)?(?: size| cases|
 
 
 MAX_N = 10**9  # the test-set size bound of every command (cli.conventions.MAX_N)
-
-
-# a count printed with digit groups: 1,512 / 1 512 (space, no-break or thin space) /
-# 1'512 / 1.512; one separator throughout, three digits after each
-GROUP_SEPARATORS = ",.'’ \u00a0\u2009\u202f"
-
-
-_GROUPED = re.compile(r"[1-9]\d{0,2}([" + GROUP_SEPARATORS + r"])\d{3}(?:\1\d{3})*")
-
-
-def grouped_count(text: str) -> int | None:
-    """The count ``text`` prints with digit groups; None when it prints none. ValueError
-    when a '.' may as well be a decimal point before a whole number (``2.000``: 2 or
-    2000); ``1.512`` is no whole number, so its '.' groups digits."""
-    if not (m := _GROUPED.fullmatch(text.strip())):
-        return None
-    if m[1] == "." and text.count(".") == 1 and float(text) == int(float(text)):
-        raise ValueError(f"{text.strip()!r} is {int(float(text))} or "
-                         f"{int(text.replace('.', ''))} ('.' a decimal point or a digit "
-                         "group): write it without the '.'")
-    return int(re.sub(r"\D", "", text))
 
 
 def cell_size(raw, text, where, h) -> int | None:
@@ -106,7 +86,7 @@ def _scores(raw: RawTable, j: int) -> bool:
     beside ``Train``, a split, not the test-set size): the column is no n column."""
     cells = [c for c in column_cells(raw, j) if c.raw.strip()]
     return bool(cells) and all(c.numeric and (c.percent or c.sd is not None or c.decimals)
-                               and not _GROUPED.fullmatch(clean(c.raw).strip()) for c in cells)
+                               and not GROUPED.fullmatch(clean(c.raw).strip()) for c in cells)
 
 
 def _group_of(h: str, raw: RawTable, keys) -> str | None:

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from falseclaims.io.cells import NUMBER_COMMA, NumberError, read_measure
+from falseclaims.io.cells import NUMBER_COMMA, NumberError, grouped_count, read_measure
 from falseclaims.io.raw_table import MISSING_TOKENS, clean_text, is_missing
 from falseclaims.sheets.read.errors import CellError
 
@@ -191,11 +191,13 @@ def _parse_size_str(raw: str) -> tuple[int, tuple[str, ...]]:
 
 
 def _dot_grouped(raw: str, s: str) -> tuple[int, tuple[str, ...]]:
-    value = int(s.replace(".", ""))
-    if s.count(".") == 1 and s.endswith(".000"):
-        whole = s.split(".")[0]
-        raise CellError(f"a whole number written without '.': {s!r} is {whole} or {value} "
-                        "('.' a decimal point or a digit group)")
+    """Digits grouped by '.' (a decimal-comma sheet's 1.529), by table mode's rule
+    (:func:`falseclaims.io.cells.grouped_count`): a size is whole, so ``1.529`` is 1529, and
+    ``2.000`` is refused (2 or 2000)."""
+    try:
+        value = grouped_count(s)
+    except ValueError as exc:
+        raise CellError(f"a whole number: {exc}") from None
     return value, (f"{raw!r} read as {value} ('.' groups digits: a size is whole, so it "
                    "is no decimal point)",)
 
