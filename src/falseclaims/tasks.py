@@ -29,6 +29,19 @@ METRIC_TASKS = {
         "dice similarity", "mean dice", "mean dsc", "mean dice score", "sørensen dice",
         "sorensen dice", "dice koeffizient", "coeficiente de dice", "coefficient de dice",
         "coefficiente di dice", "dice系数", "骰子系数"), "segmentation")}
+# ... the tasks' own names in the languages of papers (given for --task, the API's task):
+# the task they name; every key as _metric_key spells it
+TASK_WORDS = {
+    **dict.fromkeys((
+        "klassifikation", "klassifizierung", "bildklassifikation", "clasificación",
+        "clasificacion", "classificazione", "classificação", "classificacao", "classificatie",
+        "klasyfikacja", "分类", "图像分类", "分類", "画像分類", "クラス分類", "분류"),
+        "classification"),
+    **dict.fromkeys((
+        "segmentierung", "bildsegmentierung", "segmentación", "segmentacion",
+        "segmentazione", "segmentação", "segmentacao", "segmentatie", "segmentacja", "分割",
+        "图像分割", "语义分割", "医学图像分割", "セグメンテーション", "領域分割", "画像分割",
+        "분할"), "segmentation")}
 # ... and metrics of neither task: what they are (the tool compares accuracy or mean DSC)
 OTHER_METRICS = {
     **dict.fromkeys(("auc", "auroc", "roc auc", "auc roc", "area under the curve",
@@ -58,10 +71,14 @@ def _metric_key(name) -> str:
 
 
 def metric_hint(name, give: str = "--task {}") -> str:
-    """The hint for a metric name given as a task: its task (``give`` formats how to name
-    it: ``--task {}`` on the command line, ``task={!r}`` in the API), or that it is neither
-    accuracy nor DSC and what the tool covers; "" for any other name."""
+    """The hint for a metric name, or a task's name in another language, given as a task:
+    its task (``give`` formats how to name it: ``--task {}`` on the command line,
+    ``task={!r}`` in the API), or that it is neither accuracy nor DSC and what the tool
+    covers; "" for any other name."""
     key, text = _metric_key(name), str(name).strip()
+    if key in TASK_WORDS:
+        task = TASK_WORDS[key]
+        return f" ({text} names the {task} task: {give.format(task)})"
     if key in METRIC_TASKS:
         task = METRIC_TASKS[key]
         return f" ({text} is a {task} metric: {give.format(task)})"

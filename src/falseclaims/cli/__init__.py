@@ -21,6 +21,7 @@ import unicodedata
 from pathlib import Path
 
 from falseclaims.cli.conventions import EPILOGS, MAX_N, refuse_unknown_and_repeated
+from falseclaims.readout import pasted_with_spread
 
 VERBS = ("check", "plan", "percase", "sota", "sheet", "table", "serve")
 CONFIG_HELP = ("config file holding only the keys to change, merged over the defaults shipped "
@@ -89,20 +90,23 @@ def number(text: str) -> float:
     """argparse type for every float option: a decimal comma or a percent sign is named
     with the spelling to give instead (was argparse's "invalid float value"); -0 is 0 (it
     was printed "A = -0"). Copied from a PDF: a minus sign U+2212 is a minus; a value
-    with its spread (0.85 ± 0.09) is refused naming the one number to give."""
+    with its spread or interval (0.85 ± 0.09, 0.85 (0.02), 0.85 [0.80, 0.90]) is refused
+    naming the one number to give (:func:`falseclaims.readout.pasted_with_spread`)."""
     t = _pasted(text)
     try:
         return float(t) + 0.0
     except ValueError:
         pass
-    spread = re.fullmatch(r"([+-]?[\d.]+)\s*(%?)\s*(?:±|\+/-|\+-)\s*[\d.]+\s*(%?)", t)
-    if spread:  # the value alone, as a fraction when the pair was printed in percent
-        value, percent = spread.group(1), spread.group(2) or spread.group(3)
-        give = f"{float(value) / 100:.10g}" if percent else value
+    pasted = pasted_with_spread(t)
+    if pasted is not None:  # the value alone, as a fraction when printed in percent
+        kind, value, spread = pasted
         # the words of conventions.reported_value, which answers check's --a/--b
+        head = f"got {text!r}, a value with its {kind}; give the value alone: {value:.10g}"
+        if spread is None:
+            raise argparse.ArgumentTypeError(head + " (an interval is no per-case SD)")
         raise argparse.ArgumentTypeError(
-            f"got {text!r}, a value with its spread; give the value alone: {give} (an SD "
-            "after '±' goes to --sd-a / --sd-b of check when it is the per-case SD)")
+            f"{head} (an SD after the value goes to --sd-a / --sd-b of check when it is the "
+            "per-case SD)")
     if re.fullmatch(r"[+-]?\d*,\d+", t):
         raise argparse.ArgumentTypeError(
             f"expected a number with a decimal point, got {text!r} (give {t.replace(',', '.')})")

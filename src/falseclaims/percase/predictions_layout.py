@@ -145,6 +145,26 @@ def _better_than_chance(table: pd.DataFrame, files: Mapping[str, str]) -> None:
                 "case ids in every file)")
 
 
+def _columns_not_named(label_file: str, header: list, heads: dict, case_column: str,
+                       isic: tuple[str, str]) -> str:
+    """The label file and the prediction files share no column but their cases and do not
+    use ISIC's names: what each file holds, and the --columns that names the true and the
+    predicted label (filled in when each side has one column beside the cases; was a
+    message about "the ISIC columns" only)."""
+    own = [str(c) for c in header if c not in (case_column, BY_ORDER_COLUMN)]
+    first, first_head = next(iter(heads.items()))
+    predicted = [str(c) for c in first_head if c not in (case_column, BY_ORDER_COLUMN)
+                 and all(c in h for h in heads.values())]
+    truth = own[0] if len(own) == 1 else "COLUMN"
+    value = predicted[0] if len(predicted) == 1 else "COLUMN"
+    return (f"{label_file}: the label file's columns {header[:8]} and the prediction files' "
+            f"({first}: {list(first_head)[:8]}) share no column but the cases "
+            f"({case_column!r}), and are not named as in the ISIC data ({isic[0]!r} in the "
+            f"label file, {isic[1]!r} in each prediction file); name the true and the "
+            f"predicted label's columns: --columns case_id={case_column},ground_truth={truth},"
+            f"value={value} (or give every file the same finding columns)")
+
+
 def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tuple,
                             task: str, finding: str | None, by_order: bool = False) -> tuple:
     """(case, prediction and label column, task name, notes) for files with one 0/1 column
@@ -181,11 +201,8 @@ def _one_column_per_finding(files: Mapping[str, str], label_file: str, names: tu
     shared = [c for c in header if c not in (case_column, BY_ORDER_COLUMN)
               and all(c in h for h in heads.values())]
     if not shared:
-        raise PerCaseValidationError(
-            f"{label_file}: no finding column in common with the prediction files (label "
-            f"file: {header[:8]}); expected the ISIC columns ({label_column!r} here, "
-            f"{prediction_column!r} in each prediction file) or the same finding columns "
-            "in every file")
+        raise PerCaseValidationError(_columns_not_named(label_file, header, heads, case_column,
+                                                        (label_column, prediction_column)))
     if finding is None and len(shared) > 1:
         raise PerCaseValidationError(
             f"the files hold one column per finding ({', '.join(shared)}): choose the one "

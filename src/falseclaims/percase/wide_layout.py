@@ -14,7 +14,6 @@ from falseclaims.percase.checks import (
     _finish,
     _line,
     _parse_numbers,
-    _require_columns,
     _written_otherwise,
     as_count,
     check_same_references,
@@ -37,6 +36,9 @@ CASE_COLUMNS = ("case_id", "case", "reference", "reference_file")
 # beside a reference path, the prediction's path (nnU-Net v1's evaluator: reference, test)
 PREDICTION_PATH_COLUMNS = ("test", "prediction", "prediction_file")
 OVERLAP_COLUMNS = ("dice", "dsc")
+# a predicted class label's column: a classification file given where Dice was looked for
+PREDICTED_LABEL_COLUMNS = ("prediction", "predicted", "pred", "predicted_label",
+                           "prediction_label", "y_pred")
 
 
 def _method_paths(paths) -> dict[str, str]:
@@ -111,9 +113,8 @@ def read_wide_per_method(paths: Mapping[str, PathLike] | Iterable[PathLike],
             for part, rows in zip((tables, origins, counts), got or (), strict=False):
                 part.append(rows)
             continue
-        miss = _require_columns(df, [case_column], file)
-        if miss:
-            problems += miss
+        if case_column not in df.columns:
+            problems.append(_no_case_column(df, file, given_case_column))
             continue
         df = _cases_by_reference(df, case_column, file, method, notes)
         cols = [c for c in df.columns if c != case_column]
@@ -229,6 +230,10 @@ def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tupl
     reference path names the case by its file name (as in an nnU-Net summary).
     ``case_columns``: the file's case column and the one the caller was given."""
     case_column, given = case_columns
+    overlap = [c for c in df.columns if c.strip().lower() in OVERLAP_COLUMNS]
+    if not overlap:  # checked first: without a Dice column a case column would not help
+        problems.append(Problem(file, column=structure, expected=_no_dice_column(df, structure)))
+        return None
     if case_column not in df.columns:
         problems.append(Problem(file, column=structure, expected=(
             f"a case column ({', '.join((given, *CASE_COLUMNS))}) beside {structure!r}: "
@@ -236,7 +241,6 @@ def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tupl
             "compared per case); if another column names the cases, say so with "
             "--columns case_id=COLUMN")))
         return None
-    overlap = [c for c in df.columns if c.strip().lower() in OVERLAP_COLUMNS]
     if len(overlap) != 1:
         problems.append(Problem(file, column=", ".join(overlap) or None, expected=(
             f"one Dice column beside {structure!r} (one row per case and structure)")))
@@ -265,6 +269,35 @@ def _structure_rows(df: pd.DataFrame, file: str, method: str, case_columns: tupl
                          "method": method, "count": count[has].astype(float).to_numpy(),
                          "file": file})
     return rows, origin, refs
+
+
+def _no_case_column(df: pd.DataFrame, file: str, given: str) -> Problem:
+    """A per-method file without a case column: what it holds and the two ways to go on
+    (was "expected a column named 'name'", which hid --paired-by-order)."""
+    cols = [str(c) for c in df.columns]
+    return Problem(file, expected=(
+        f"a case column ({', '.join(map(repr, dict.fromkeys((given, *CASE_COLUMNS))))}) "
+        "among its "
+        f"columns {cols[:8]}{' ...' if len(cols) > 8 else ''}: the files' rows are paired by "
+        "case id; if every file lists the same cases in one order, say so with "
+        "--paired-by-order; if another column names the cases, --columns case_id=COLUMN"))
+
+
+def _no_dice_column(df: pd.DataFrame, structure: str) -> str:
+    """What a file with a structure-like column (``label``) but no Dice column looks like:
+    predicted labels beside their ground truth (classification), or a per-structure table
+    lacking its Dice column (was "expected one Dice column beside 'label'" only)."""
+    cols = [str(c) for c in df.columns]
+    shown = f"{cols[:8]}{' ...' if len(cols) > 8 else ''}"
+    predicted = [c for c in cols if c.strip().lower() in PREDICTED_LABEL_COLUMNS]
+    if predicted:
+        return (f"per-case Dice for segmentation; its columns {shown} look like predicted "
+                f"labels ({predicted[0]!r}) beside the ground truth ({structure!r}): for "
+                "classification give the ground truth in its own file (--labels FILE, a case "
+                "column and the true label), each method's predictions in its own file, and "
+                "--task classification")
+    return (f"one Dice column ({', '.join(OVERLAP_COLUMNS)}) beside {structure!r} (one row "
+            f"per case and structure); its columns: {shown}")
 
 
 def _structure_column(df: pd.DataFrame) -> str | None:

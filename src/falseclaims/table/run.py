@@ -7,6 +7,7 @@ Exit codes (docs/table.md): 0 every table read; 1 some tables or files could not
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,18 +194,25 @@ def _lock_file(name: str) -> bool:
 
 REPORT_FILE = "a report falseclaims wrote, not a source table"
 _REPORT_MARK = b"<title>falseclaims table:"
+# every page falseclaims writes (check/percase --report, the web page a browser saves)
+# carries this in its head, in either attribute order
+_GENERATOR_MARK = re.compile(
+    rb"<meta\s+(?:name=[\"']?generator[\"']?\s+content=[\"']?falseclaims[\"'\s/>]"
+    rb"|content=[\"']?falseclaims[\"']?\s+name=[\"']?generator[\"'\s/>])", re.IGNORECASE)
 
 
 def own_report(p: Path) -> bool:
-    """An HTML page ``falseclaims table --report`` wrote (its results tables would be read
-    as claims of their own on the next sweep of the folder)."""
+    """An HTML page falseclaims wrote: ``table --report`` (its title) or any other report
+    or saved web page (its generator meta tag); their results tables would be read as
+    claims of their own on the next sweep of the folder."""
     if p.suffix.lower() not in (".html", ".htm"):
         return False
     try:
         with open(p, "rb") as f:
-            return _REPORT_MARK in f.read(4096)
+            head = f.read(16384)
     except OSError:
         return False
+    return _REPORT_MARK in head or _GENERATOR_MARK.search(head) is not None
 
 
 def _walk(root: Path) -> tuple[list[Path], list[dict], list[str]]:
