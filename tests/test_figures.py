@@ -9,6 +9,7 @@ import pytest
 
 from falseclaims import figures, stats, style
 from falseclaims.claims import plan as planner
+from falseclaims.config import source_label
 from falseclaims.figures.lookup import band
 from falseclaims.figures.output import write_figure
 from falseclaims.survey.headline import Headline
@@ -90,7 +91,8 @@ def test_congruence_sources_companion_has_every_source_level_in_its_colour(surve
     share = data[data.task == "classification"].groupby("congruence_source")["share_clamped"]
     for src in ("paper", "msd"):
         lo, hi = 100 * share.get_group(src).min(), 100 * share.get_group(src).max()
-        entry = next(t for t in labels if t.startswith(f"{src}:"))
+        # named in words, as every legend names sources (config.source_label: "MSD")
+        entry = next(t for t in labels if t.startswith(f"{source_label(src)}:"))
         assert f"{lo:.0f}" in entry and f"{hi:.0f}%" in entry and "clamped" in entry
 
 

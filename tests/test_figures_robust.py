@@ -230,7 +230,7 @@ def test_dollar_signs_in_labels_are_printed_literally(tmp_path):
     write_figure(fig, data, tmp_path / "sources")  # mathtext would raise on "$x$ sour..."
     fig, data = figures.fig5_venues({"v": curves, "w": curves}, HEAD,
                                     {"v": "Venue $5 & $^_", "w": "$"})
-    assert "Venue $5 & $^_" in _texts(fig)
+    assert any(t.startswith("Venue $5 & $^_ (") for t in _texts(fig))  # + papers per task
     write_figure(fig, data, tmp_path / "venues")
     fig = pf.scatter_a_vs_b([0.8, 0.9, 0.7], [0.7, 0.95, 0.6], "net$_1$", "$$")
     assert any("net$_1$" in t for t in _texts(fig))
@@ -309,7 +309,9 @@ def test_the_venue_legend_of_fig5_per_venue_fits_the_figure():
     (legend,) = fig.legends
     box = legend.get_window_extent(fig.canvas.get_renderer())
     assert 0 <= box.x0 and box.x1 <= fig.bbox.width
-    assert set(labels.values()) <= {t.get_text() for t in legend.texts}
+    # each venue's entry: its label, then its analysed papers per task ("(4 / 5)")
+    texts = [t.get_text() for t in legend.texts]
+    assert all(any(t.startswith(f"{v} (") for t in texts) for v in labels.values()), texts
 
 
 def test_a_count_after_its_bar_stays_inside_a_one_column_fig3():

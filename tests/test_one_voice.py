@@ -173,7 +173,8 @@ def test_a_venue_without_analysed_papers_is_compared_and_named():
                                  {"a": "A", "b": "Venue B"})
     assert f"{NO_DATA}: Venue B" in fig._suptitle.get_text()
     # the one venue drawn is named in the legend (a single curve had none)
-    assert "A" in [t.get_text() for legend in fig.legends for t in legend.texts]
+    # (with its analysed papers per task, panel a / b)
+    assert "A (4 / 5)" in [t.get_text() for legend in fig.legends for t in legend.texts]
 
 
 def test_figures_front_page_and_console_say_no_analysed_papers_alike():

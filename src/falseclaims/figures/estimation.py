@@ -14,6 +14,7 @@ import seaborn as sns
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from falseclaims.config import source_label
 from falseclaims.figures.common import panel_letter
 from falseclaims.percase.congruence import congruence_quartiles
 from falseclaims.sd_model import SDModel
@@ -119,7 +120,7 @@ def plot_congruence_by_task(pairs: pd.DataFrame, paper: Mapping | None):
         ax.set_yticks(range(len(tasks)), [f"{t} ({n[t]})" for t in tasks], fontsize=5.5)
         ax.set_ylabel("")
         ax.set_xlabel("")
-        ax.set_title(f"{source}: {kind}", fontsize=7, loc="left")
+        ax.set_title(f"{source_label(source)}: {kind}", fontsize=7, loc="left")
         rows.append(congruence_quartiles(pairs[(pairs.source == source) & (pairs.kind == kind)],
                                          by=["source", "kind", "task"]))
     name = next((k for k, v in PALETTE.items() if v == PAPER_COLOUR), "shaded")
@@ -190,15 +191,15 @@ def plot_sd_models(pairs: pd.DataFrame, models: Mapping[str, SDModel],
         rows.append(pd.DataFrame({"source": source, "series": "observed",
                                   "mean_dsc": sub["mean"].to_numpy(),
                                   "sd": sub["sd"].to_numpy()}))
-        ax.set_title(f"{source}: {_form_label(model)} (n={len(sub)} method x task pairs)",
-                     fontsize=7)
+        ax.set_title(f"{source_label(source)}: {_form_label(model)} "
+                     f"(n={len(sub)} method x task pairs)", fontsize=7)
         ax.set_xlabel("mean DSC of a method on a task")
         ax.set_xlim(0, 1)
         top = max(top, float(sub["sd"].max()), float(fit["q3"].max()))
     axes[0, 0].set_ylim(0, top * 1.05)
     axes[0, 0].set_ylabel("SD of per-case DSC")
     handles = _sd_legend_handles([models[s] for s in sources], reference, compare, alt_colours)
-    fig.legend(handles=handles, loc="outside upper center", ncols=min(len(handles), 3),
+    fig.legend(handles=handles, loc="outside upper center", ncols=min(len(handles), 2),
                fontsize=6.5)
     return fig, pd.concat(rows, ignore_index=True)
 
@@ -217,9 +218,9 @@ def _sd_legend_handles(models, reference: SDModel | None, compare=None,
     ]
     if reference is not None:
         handles.append(Line2D([], [], color=PALETTE["gray"], ls="--", lw=1.0,
-                              label=f"config {reference.source or 'reference'} "
+                              label=f"config's {source_label(reference.source or 'reference')} "
                                     f"({_form_label(reference)})"))
     for name, alt in (compare or {}).items():
         handles.append(Line2D([], [], color=alt_colours[name], lw=0.8,
-                              label=f"config {name} ({_form_label(alt)})"))
+                              label=f"config's {source_label(name)} ({_form_label(alt)})"))
     return handles

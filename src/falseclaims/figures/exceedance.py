@@ -13,8 +13,8 @@ from falseclaims.levels import LEVEL_LABELS
 from falseclaims.survey.eligibility import DESIGN_ONLY_NOTE
 from falseclaims.survey.headline import Headline, select_headline, select_sd_headline
 from falseclaims.tasks import TASK_LABELS
-from falseclaims.figures.common import label_first_drawn, panel_letter, panel_tasks, \
-    panel_title
+from falseclaims.figures.common import label_first_drawn, letter, panel_letter, \
+    panel_tasks, panel_title
 from falseclaims.io.table_io import numeric, require_columns
 from falseclaims.style import (
     CYCLE,
@@ -168,7 +168,8 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     data = pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=[*EXCEEDANCE_KEYS, "venue_label"])
     fig = _curve_panels(data, "venue_label", "congruence_level", list(TASKS),
-                        lambda t, d: TASK_LABELS[t], cutoff, "congruence", "venue",
+                        lambda t, d: TASK_LABELS[t], cutoff, "congruence",
+                        f"venue (analysed papers, {' / '.join(map(letter, range(len(TASKS))))})",
                         empty=_empty_note(exceedance_by_venue, design_only),
                         # beside a venue without a curve, the one drawn is named too
                         name_one=data["venue_label"].nunique() < len(exceedance_by_venue))
@@ -179,6 +180,7 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
                     xy=(0.0, 0.0), xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -2),
                     textcoords="offset points", fontsize="x-small", color=PALETTE["gray"],
                     va="top")
+    _venue_counts(fig, data)
     _fit_legend(fig)
     # venues without a curve beside venues with curves: named (no legend entry of their own)
     drawn = set(data["venue_label"])
@@ -190,6 +192,19 @@ def fig5_venues(exceedance_by_venue: dict[str, pd.DataFrame], headline: Headline
     if said and drawn:
         fig.suptitle(said, fontsize="small", color=PALETTE["gray"])
     return fig, data
+
+
+def _venue_counts(fig, data: pd.DataFrame) -> None:
+    """Each venue's legend entry with its analysed papers per task (panel a / b): the
+    curves are shares, and 43 papers weigh otherwise than 131."""
+    if not fig.legends or data.empty:
+        return
+    n = data.groupby(["venue_label", "task"])["n_papers"].max()
+    for text in fig.legends[0].texts:
+        venue = text.get_text()
+        if venue in set(data["venue_label"]):
+            counts = [f"{int(n[venue, t])}" if (venue, t) in n.index else "–" for t in TASKS]
+            text.set_text(f"{venue} ({' / '.join(counts)})")
 
 
 # more venues than this: a row per venue instead of a column (the facets of six venues side

@@ -17,6 +17,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
+from falseclaims.config import source_label
 from falseclaims.levels import CONGRUENCE_LEVELS, LEVEL_LABELS
 from falseclaims.survey.headline import Headline, select_sd_headline
 from falseclaims.io.table_io import numeric, require_columns
@@ -58,14 +59,14 @@ def clamp_label(source: str, shares: pd.DataFrame) -> str:
     classification papers whose congruence was clamped, with the bound most of them hit."""
     c = shares[(shares["task"] == "classification") & (shares["congruence_source"] == source)]
     if c.empty or not (c["n_rows"] > 0).any():
-        return f"{source}: segmentation only"
+        return f"{source_label(source)}: segmentation only"
     lo, hi = 100 * c["share_clamped"].min(), 100 * c["share_clamped"].max()
     if hi == 0:
-        return f"{source}: never clamped"
+        return f"{source_label(source)}: never clamped"
     span = f"{lo:.0f}%" if round(lo) == round(hi) else f"{lo:.0f}–{hi:.0f}%"
     bound = "min(A, B)" if c["n_clamped_upper"].sum() >= c["n_clamped_lower"].sum() \
         else "A + B − 1"
-    return f"{source}: clamped for {span}, mostly to {bound}"
+    return f"{source_label(source)}: clamped for {span}, mostly to {bound}"
 
 
 def fig5_congruence_sources(exceedance: pd.DataFrame, probabilities: pd.DataFrame,

@@ -69,7 +69,7 @@ def ranked_intervals(metric: dict, title: str = ""):
     better = "lower is better\n" if metric.get("direction") == "lower" else ""
     ax.set_xlabel(f"{metric['column']}{unit}, 95% interval (n = {metric['n']})\n"
                   f"{better}shaded: tier T1, tied with the "
-                  f"{'top' if metric.get('tied_at_top') else 'winner'} (P ≥ {metric['cutoff']:g})")
+                  f"{'top' if metric.get('tied_at_top') else 'winner'} (P ≥ {100 * metric['cutoff']:g}%)")
     lo, hi = data["lower"].min() * scale, data["upper"].max() * scale
     pad = (hi - lo) * 0.02
     ax.set_xlim(lo - pad, hi + pad)
@@ -186,7 +186,7 @@ def ties_figure(ties: pd.DataFrame, label: str = ""):
     ax.set_xticks(range(top + 1))
     # counts of papers: whole numbers only (3 papers gave ticks 0.5, 1.5, ...)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
-    ax.set_xlabel(f"Reported methods tied with the winner (P ≥ {ties['cutoff'].iloc[0]:g})")
+    ax.set_xlabel(f"Reported methods tied with the winner (P ≥ {100 * ties['cutoff'].iloc[0]:g}%)")
     ax.set_ylabel("Papers")
     # below the axis, not on the bars (a legend in the upper right covered a tall bar)
     fig.legend(loc="outside lower center", handlelength=1.2)  # one a row: a single column

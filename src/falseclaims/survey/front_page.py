@@ -83,7 +83,7 @@ _NUMBERS = _ENV.from_string("""
 <table class="fc">
 <tr><th>Number</th>{% for t in tasks %}<th>{{ t }}</th>{% if paper %}<th class="paper">paper</th>{% endif %}{% endfor %}<th>Population (n)</th></tr>
 {% for r in rows %}
-<tr><td>{{ r.description }}{% if r.note %}<span class="note">{{ r.note }}</span>{% endif %}</td>
+<tr><td>{{ r.description }}{% for note in r.notes %}<span class="note">{{ note }}</span>{% endfor %}</td>
 {% for c in r.cells %}<td>{{ c.value }}{% if c.range %}<br><span class="range">{{ c.range }}</span>{% endif %}</td>{% if paper %}<td class="paper">{{ c.paper }}</td>{% endif %}{% endfor %}
 <td class="text">{{ r.population }}</td></tr>
 {% endfor %}
@@ -143,6 +143,19 @@ def _population(g: pd.DataFrame) -> str:
                      for r in g.itertuples())
 
 
+def _grey_note(g: pd.DataFrame, said: set[str]) -> str:
+    """What the grey value under a number spans (numbers.csv ``range``: "smallest and
+    largest size", the sensitivity analyses), said in full once per table; ``said``: the
+    spans said so far (updated)."""
+    spans = [str(x) for x in g.get("range", pd.Series(dtype=object)).dropna() if str(x)]
+    if not spans or all(pd.isna(g[c]).all() for c in ("low", "high") if c in g):
+        return ""
+    if spans[0] in said:
+        return "grey: range as above"
+    said.add(spans[0])
+    return f"grey: {spans[0]}"
+
+
 def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
     """The numbers of one venue as one HTML table: a row per number, a column per task (and
     the paper's value beside it when ``with_paper``)."""
@@ -157,7 +170,7 @@ def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
     for total in totals:
         order.remove(total)
         order.insert(order.index(total.removesuffix("_total")) + 1, total)
-    rows = []
+    rows, said = [], set()
     for name in order:
         g = groups[name]
         by_task = g.set_index("task")
@@ -173,9 +186,10 @@ def numbers_fragment(numbers: pd.DataFrame, with_paper: bool) -> str:
                           "paper": "" if r is None or pd.isna(r["paper_value"])
                           or r["paper_value"] == "" else _fmt(str(r["paper_value"]), r["unit"])})
         notes = g.get("paper_note", pd.Series(dtype=object)).fillna("").astype(str)
+        note = next((x for x in notes if x), "") if with_paper else ""
         rows.append({"description": g.iloc[0]["description"], "cells": cells,
                      "population": _population(g),
-                     "note": next((x for x in notes if x), "") if with_paper else ""})
+                     "notes": [x for x in (note, _grey_note(g, said)) if x]})
     return _NUMBERS.render(tasks=[TASK_LABELS[t] for t in tasks], rows=rows, paper=with_paper)
 
 

@@ -70,10 +70,11 @@ DESCRIPTIONS = {
     "share_sd": "reports an SD (any basis)",
     "n_sd_test": "reports an SD over the test set",
     "share_ci": "reports a confidence interval",
-    "n_needed": "smallest test set with P(false claim) <= target at the multiplier delta",
+    # {target}, {delta}: the planner's target and the look-up grid's multiplier delta
+    "n_needed": "smallest test set with P(false claim) ≤ {target} at Δ = {delta}",
     "test_size_multiplier": "test set needed / median test-set size",
-    "n_needed_inferred_level": "smallest test set with P(false claim) <= target at the "
-                               "multiplier delta, level inferred from the paper's 8×/10×; "
+    "n_needed_inferred_level": "smallest test set with P(false claim) ≤ {target} at "
+                               "Δ = {delta}, level inferred from the paper's 8×/10×; "
                                "not stated in the paper",
     "test_size_multiplier_inferred_level": "test set needed / median test-set size, level "
                                            "inferred from the paper's 8×/10×; not stated in "
@@ -252,10 +253,12 @@ def _multiplier_rows(table: pd.DataFrame, venue: str, task: str, source: str) ->
     t = table[(table["task"] == task) & (table["congruence_level"] == "median")]
     for r in t.itertuples():
         suffix = "" if r.Index == t.index[0] else "_inferred_level"
-        where = (f"delta {r.delta:g}, winner at {r.level:.3g} ({r.level_source}), median "
-                 f"congruence {r.congruence:g} ({source}), target {r.target:g}")
+        target, delta = f"{100 * r.target:g}%", f"{r.delta:g}"
+        where = (f"Δ = {delta}, winner at {r.level:.3g} ({r.level_source}), median "
+                 f"congruence {r.congruence:g} ({source}), target {target}")
         n = float(r.n_required) if r.found else np.nan
-        rows += [_row(venue, task, f"n_needed{suffix}", n, "images", where),
+        text = DESCRIPTIONS[f"n_needed{suffix}"].format(target=target, delta=delta)
+        rows += [_row(venue, task, f"n_needed{suffix}", n, "images", where, description=text),
                  _row(venue, task, f"test_size_multiplier{suffix}", r.multiplier,
                       "x median test-set size", f"{where}; median over the {r.median_population}")]
     return rows
