@@ -209,3 +209,23 @@ def test_editing_a_drawing_module_reruns_every_job_drawing_with_it(up_to_date_co
     assert planned & all_jobs == jobs, (module, planned)
     # the brief's case: the non-venue jobs are among them where they draw with it
     assert jobs - set(VENUE_JOBS.values()) <= planned
+
+
+@pytest.mark.pipeline
+@pytest.mark.parametrize("module, jobs", [("numbers", {"numbers", "front_page"}),
+                                          ("front_page", {"front_page"})])
+def test_editing_the_numbers_or_front_page_code_reruns_their_jobs(up_to_date_copy, module,
+                                                                  jobs):
+    """The rules writing numbers.csv and the front page list the library module that writes
+    them as an input (common.smk library_code): an edit of survey/numbers.py plans the
+    numbers jobs (and the front page that reads them), of survey/front_page.py the front
+    page only."""
+    work, env = up_to_date_copy
+    path = work / "src" / "falseclaims" / "survey" / f"{module}.py"
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(original + "\n# edited\n", encoding="utf-8")
+        planned = _planned(work, env)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert planned - {"all"} == jobs, (module, planned)

@@ -205,6 +205,13 @@ def figure_code(job):
     return [find_spec(f"falseclaims.figures.{m}").origin for m in modules]
 
 
+def library_code(*modules):
+    """The library modules that write a job's text (``survey.numbers``), as inputs: editing
+    one reruns the jobs it writes for (a rule's own script is tracked by Snakemake; the
+    library it calls is not)."""
+    return [find_spec(f"falseclaims.{m}").origin for m in modules]
+
+
 def outputs(*rule_outputs, **wildcards):
     """Every file of these rules' outputs, expanded over ``wildcards`` (targets.smk)."""
     return expand([str(f) for out in rule_outputs for f in out], **wildcards)

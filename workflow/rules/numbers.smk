@@ -11,6 +11,7 @@ rule numbers:
         flow=rules.eligibility.output.flow,
         top2=rules.eligibility.output.top2,
         summary=rules.exceedance.output.summary,
+        code=library_code("survey.numbers"),
     output:
         csv="results/{venue}/numbers.csv",
         html=report(
@@ -47,6 +48,7 @@ rule front_page:
     input:
         numbers=expand(rules.numbers.output.csv, venue=VENUES),
         plausibility=expand(rules.plausibility.output[0], venue=VENUES),
+        code=library_code("survey.front_page"),
     output:
         page=report(
             "results/front_page.html",
