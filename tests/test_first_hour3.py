@@ -14,10 +14,9 @@ from test_report_captions import CAPTIONS, CONFIG, ROOT, _render
 
 from falseclaims.config import source_label
 
-# these three captions describe the config key `congruence.use` / `sd_model.use` itself,
+# these two captions describe the config key `congruence.use` / `sd_model.use` itself,
 # so they list its values as keys
-CONFIG_TALK = {"estimation_congruence_summary.rst", "estimation_sd_summary.rst",
-               "estimation_sd_models.rst"}
+CONFIG_TALK = {"estimation_congruence_summary.rst", "estimation_sd_summary.rst"}
 SOURCES = [k for k in CONFIG["congruence"]["use"] + CONFIG["sd_model"]["use"] if "_" in k]
 
 
