@@ -162,6 +162,20 @@ def _planned(work: Path, env: dict) -> set[str]:
     return set(re.findall(r"^(?:local)?rule (\w+):$", proc.stdout + proc.stderr, re.M))
 
 
+def _planned_after_editing(copy, package: str, module: str) -> set[str]:
+    """The jobs a dry run plans after an edit of falseclaims/<package>/<module>.py in the
+    copy (its content: Snakemake ignores a newer file with the same checksum); the file is
+    restored after."""
+    work, env = copy
+    path = work / "src" / "falseclaims" / package / f"{module}.py"
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(original + "\n# edited\n", encoding="utf-8")
+        return _planned(work, env)
+    finally:
+        path.write_text(original, encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def up_to_date_copy(tmp_path_factory):
     """A copy of the repository whose every output exists and is up to date (empty files,
@@ -196,14 +210,7 @@ def test_editing_a_drawing_module_reruns_every_job_drawing_with_it(up_to_date_co
     """Every figure job, not only a venue's four, lists its drawing modules as inputs: after
     an edit of one (its content: Snakemake ignores a newer file with the same checksum), a
     dry run plans each job drawing a figure with it, and no other figure job."""
-    work, env = up_to_date_copy
-    path = work / "src" / "falseclaims" / "figures" / f"{module}.py"
-    original = path.read_text(encoding="utf-8")
-    try:
-        path.write_text(original + "\n# edited\n", encoding="utf-8")
-        planned = _planned(work, env)
-    finally:
-        path.write_text(original, encoding="utf-8")
+    planned = _planned_after_editing(up_to_date_copy, "figures", module)
     jobs = {f.job for f in FIGURES if f.draw.split(".")[0] == module}
     all_jobs = {f.job for f in FIGURES}
     assert planned & all_jobs == jobs, (module, planned)
@@ -220,12 +227,5 @@ def test_editing_the_numbers_or_front_page_code_reruns_their_jobs(up_to_date_cop
     them as an input (common.smk library_code): an edit of survey/numbers.py plans the
     numbers jobs (and the front page that reads them), of survey/front_page.py the front
     page only."""
-    work, env = up_to_date_copy
-    path = work / "src" / "falseclaims" / "survey" / f"{module}.py"
-    original = path.read_text(encoding="utf-8")
-    try:
-        path.write_text(original + "\n# edited\n", encoding="utf-8")
-        planned = _planned(work, env)
-    finally:
-        path.write_text(original, encoding="utf-8")
+    planned = _planned_after_editing(up_to_date_copy, "survey", module)
     assert planned - {"all"} == jobs, (module, planned)
