@@ -10,7 +10,7 @@ import yaml
 
 from falseclaims.cli import main
 from falseclaims.plausibility import judge_draft
-from falseclaims.sheets.draft import inspect as inspect_mod
+from falseclaims.sheets.draft import locate
 from falseclaims.sheets import read_venue
 from falseclaims.sheets.read.columns import WIDE
 from falseclaims.sheets.draft.draft import draft_config
@@ -85,7 +85,7 @@ def test_grouped_two_row_header_and_study_design_columns(tmp_path, monkeypatch):
     several lines, free-text design columns under headers that name one of our fields."""
     path = _csv(tmp_path / "design.csv", _design_rows())
     # the header search reads the first lines only: let them cut a quoted multi-line cell
-    monkeypatch.setattr(inspect_mod, "HEADER_SEARCH_ROWS", 5)
+    monkeypatch.setattr(locate, "HEADER_SEARCH_ROWS", 5)
     g = inspect_sheet(path)
     assert (g.header_row, g.header_rows, g.n_rows) == (2, 2, 4)
     roles = _roles(g)

@@ -22,7 +22,8 @@ import yaml
 
 from falseclaims.io.raw_table import is_missing
 from falseclaims.sheets.read.columns import WIDE
-from falseclaims.sheets.draft.inspect import SheetGuess, find_header
+from falseclaims.sheets.draft.inspect import SheetGuess
+from falseclaims.sheets.draft.locate import find_header
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, examples, metric_constants, split_remarks, task_from_headers,
     competing_values, uncompared_values, file_metric, mark_todo, metric_rules, task_from_metric_cells,
@@ -30,7 +31,7 @@ from falseclaims.sheets.draft.draft_parts import (
     where_and_header,
 )
 from falseclaims.sheets.draft.draft_rules import SPLIT_RULES, STAT_RULES
-from falseclaims.sheets.draft.roles import pooled_estimates
+from falseclaims.sheets.draft.table_shape import pooled_estimates
 from falseclaims.sheets.draft.repeats import numbered_parts, rows_text, title_ids
 
 __all__ = ["draft_config", "Draft", "Read", "Judge"]

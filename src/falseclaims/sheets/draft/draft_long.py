@@ -12,9 +12,8 @@ from pathlib import Path
 
 from falseclaims.sheets.read.columns import PAPERS, RESULTS
 from falseclaims.io.raw_table import is_missing
-from falseclaims.sheets.draft.inspect import (
-    SheetGuess, find_header, inspect_sheet, table_kind, workbook_sheets,
-)
+from falseclaims.sheets.draft.inspect import SheetGuess, inspect_sheet, table_kind
+from falseclaims.sheets.draft.locate import find_header, workbook_sheets
 from falseclaims.sheets.read.rows import skip_rows
 from falseclaims.sheets.draft.draft_parts import (
     column_key, draft_repeats, examples, mark_todo, metric_constants, metric_rules, split_remarks,

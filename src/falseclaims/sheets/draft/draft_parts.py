@@ -10,7 +10,8 @@ from pathlib import Path
 
 from falseclaims.io.raw_table import clean_text, is_missing
 from falseclaims.sheets.draft.draft_rules import METRIC_TASK, metric_words
-from falseclaims.sheets.draft.inspect import SheetGuess, find_header
+from falseclaims.sheets.draft.inspect import SheetGuess
+from falseclaims.sheets.draft.locate import find_header
 from falseclaims.sheets.draft.metric_names import competing_value_columns, metric_cell_rules
 from falseclaims.sheets.draft.repeats import repeat_runs, rows_text, scattered_verdict
 from falseclaims.sheets.draft.roles import (group_statistics, header_metric, metrics_named,

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from falseclaims.io.raw_table import clean_text, is_missing
-from falseclaims.sheets.draft.inspect import find_header, year_row
+from falseclaims.sheets.draft.inspect import year_row
+from falseclaims.sheets.draft.locate import find_header
 from falseclaims.sheets.read.rows import fold_name, skip_rows
 
 __all__ = ["Run", "repeat_runs", "title_ids", "numbered_parts", "rows_text"]

@@ -55,7 +55,7 @@ def draft_sizes(d, g, sizes_path: str, venue: str):
     a ``sizes:`` join on the sheet's data-set column, re-read as the pipeline reads it. The
     sizes file is written like the sheet's: absolute when the sheet's path is."""
     from falseclaims.sheets import SheetValidationError, read_venue
-    from falseclaims.sheets.draft.inspect import find_header
+    from falseclaims.sheets.draft.locate import find_header
 
     name_col, size_col, names = sizes_columns(sizes_path)
     t, _, _ = find_header(Path(g.file), g.sheet, g.header_row, g.header_rows)
